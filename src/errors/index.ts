@@ -1,0 +1,69 @@
+/**
+ * One error class for the whole node. Callers branch on `code`, never on the message; the CLI maps
+ * codes to exit statuses and (later) the HTTP layer maps them to statuses in one table. Messages name
+ * the object at fault and never contain key material.
+ */
+export const ERROR_CODES = [
+  // input and encoding
+  'JSON_INVALID',
+  'SCHEMA_INVALID',
+  'DECODE_FAILED',
+  'RECORD_TOO_LARGE',
+  'FIELD_TOO_LARGE',
+  'CID_MISMATCH',
+  'CID_INVALID',
+  // signatures and keys
+  'SIGNATURE_INVALID',
+  'SIGNATURE_MALFORMED',
+  'KEY_INVALID',
+  'DID_INVALID',
+  'UNKNOWN_KEY',
+  'PASSPHRASE_REQUIRED',
+  'PASSPHRASE_WRONG',
+  'KEYFILE_INVALID',
+  // record semantics
+  'TIMESTAMP_INVALID',
+  'TIMESTAMP_IN_FUTURE',
+  'SELF_ATTESTATION',
+  'WRONG_KIND',
+  'BUNDLE_INVALID',
+  // storage and state
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'NOT_INITIALIZED',
+  'STORE_CLOSED',
+  'STORE_LOCKED',
+  'IO_ERROR',
+  // usage
+  'USAGE'
+] as const
+
+export type ErrorCode = (typeof ERROR_CODES)[number]
+
+export interface IsnadErrorOptions {
+  /** Structured context safe to print (never key material). */
+  details?: Record<string, unknown>
+  cause?: unknown
+}
+
+export class IsnadError extends Error {
+  override readonly name = 'IsnadError'
+  readonly code: ErrorCode
+  readonly details: Record<string, unknown> | undefined
+
+  constructor (code: ErrorCode, message: string, options: IsnadErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.code = code
+    this.details = options.details
+  }
+
+  toJSON (): { code: ErrorCode, message: string, details?: Record<string, unknown> } {
+    return this.details === undefined
+      ? { code: this.code, message: this.message }
+      : { code: this.code, message: this.message, details: this.details }
+  }
+}
+
+export function isIsnadError (err: unknown, code?: ErrorCode): err is IsnadError {
+  return err instanceof IsnadError && (code === undefined || err.code === code)
+}

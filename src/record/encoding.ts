@@ -1,0 +1,84 @@
+import * as dagCbor from '@ipld/dag-cbor'
+import { sha256 } from '@noble/hashes/sha2.js'
+import { CID } from 'multiformats/cid'
+import * as Digest from 'multiformats/hashes/digest'
+import { base64 } from 'multiformats/bases/base64'
+import { IsnadError } from '../errors/index.js'
+import type { IsnadRecord, RecordKind } from '../schema/index.js'
+
+const SHA2_256 = 0x12
+
+/**
+ * Canonical encoding (record-v1 §2): DAG-CBOR, whose encoder sorts map keys by length then bytes,
+ * uses the shortest integer forms, 64-bit floats, and refuses undefined, NaN and Infinity.
+ * Optional fields that are absent must be absent, never `undefined`: `stripUndefined` runs first.
+ */
+export function encodeCanonical (value: unknown): Uint8Array {
+  try {
+    return dagCbor.encode(stripUndefined(value))
+  } catch (cause) {
+    throw new IsnadError('SCHEMA_INVALID', 'value cannot be encoded as DAG-CBOR', { cause })
+  }
+}
+
+/** CIDv1 (dag-cbor, sha2-256) of already-encoded canonical bytes. */
+export function cidOfBytes (bytes: Uint8Array): CID {
+  return CID.createV1(dagCbor.code, Digest.create(SHA2_256, sha256(bytes)))
+}
+
+/** The record id: CIDv1 of the canonical encoding of the unsigned record (record-v1 R1). */
+export function recordCidOf (record: IsnadRecord): CID {
+  return cidOfBytes(encodeCanonical(record))
+}
+
+const DOMAIN_TAGS: Record<RecordKind, string> = {
+  memory: 'isnad/memory/v1\0',
+  attestation: 'isnad/attestation/v1\0',
+  anchor: 'isnad/anchor/v1\0',
+  witness_request: 'isnad/witness-request/v1\0'
+}
+const utf8 = new TextEncoder()
+const DOMAIN_BYTES = Object.fromEntries(
+  Object.entries(DOMAIN_TAGS).map(([kind, tag]) => [kind, utf8.encode(tag)])
+) as Record<RecordKind, Uint8Array>
+
+/**
+ * The bytes an Ed25519 signature covers (record-v1 §3): the record kind's domain tag, then the bytes
+ * of the record's CID, so a signature for one kind can never be replayed as another.
+ */
+export function signingInputFor (kind: RecordKind, cid: CID): Uint8Array {
+  const tag = DOMAIN_BYTES[kind]
+  const input = new Uint8Array(tag.length + cid.bytes.length)
+  input.set(tag, 0)
+  input.set(cid.bytes, tag.length)
+  return input
+}
+
+export function domainTagOf (kind: RecordKind): string {
+  return DOMAIN_TAGS[kind]
+}
+
+/** Unpadded standard base64 (RFC 4648 §4 without `=`), as signatures are written in JSON. */
+export function encodeSignature (signature: Uint8Array): string {
+  return base64.baseEncode(signature)
+}
+
+export function decodeSignature (text: string): Uint8Array {
+  try {
+    return base64.baseDecode(text)
+  } catch (cause) {
+    throw new IsnadError('SIGNATURE_MALFORMED', 'signature is not valid unpadded base64', { cause })
+  }
+}
+
+function stripUndefined (value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(stripUndefined)
+  if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array) && CID.asCID(value) === null) {
+    const out: Record<string, unknown> = {}
+    for (const [key, inner] of Object.entries(value)) {
+      if (inner !== undefined) out[key] = stripUndefined(inner)
+    }
+    return out
+  }
+  return value
+}

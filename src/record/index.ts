@@ -1,0 +1,3 @@
+export * from './encoding.js'
+export * from './verify.js'
+export * from './sign.js'

@@ -1,0 +1,4 @@
+export * from './limits.js'
+export * from './primitives.js'
+export * from './records.js'
+export * from './view.js'

@@ -1,0 +1,39 @@
+/**
+ * Named limits of record-v1 (protocols/record-v1.md §4). Sizes are UTF-8 bytes unless said otherwise.
+ * Every decoder that reads a record from a file, the network or HTTP checks these before anything else.
+ */
+
+/** @default 131072 — the whole signed record, DAG-CBOR encoded. */
+export const MAX_RECORD_BYTES = 128 * 1024
+/** @default 65536 */
+export const MAX_BODY_BYTES = 64 * 1024
+/** @default 512 */
+export const MAX_SUMMARY_BYTES = 512
+/** @default 32 */
+export const MAX_TAGS = 32
+/** @default 64 */
+export const MAX_TAG_BYTES = 64
+/** @default 4096 */
+export const MAX_NOTES_BYTES = 4096
+/** @default 32 */
+export const MAX_CLAIMS = 32
+/** @default 512 */
+export const MAX_CLAIM_BYTES = 512
+/** @default 1024 — trigger, session id, platform, handle. */
+export const MAX_CONTEXT_FIELD_BYTES = 1024
+/** @default 64 */
+export const MAX_DERIVED_FROM = 64
+/** @default 64 — addressed witnesses of one request. */
+export const MAX_REQUEST_WITNESSES = 64
+/** @default 2048 */
+export const MAX_REFERENCE_BYTES = 2048
+/** @default 256 */
+export const MAX_HASH_BYTES = 256
+/** @default 128 */
+export const MAX_DID_BYTES = 128
+/** @default 900000 — records dated more than 15 minutes after the verifier's clock are refused (DESIGN §1). */
+export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000
+/** @default 8 MiB — an export/import bundle file. */
+export const MAX_BUNDLE_BYTES = 8 * 1024 * 1024
+/** @default 4096 — records in one bundle. */
+export const MAX_BUNDLE_RECORDS = 4096

@@ -1,0 +1,128 @@
+import { z } from 'zod'
+import {
+  MAX_BODY_BYTES, MAX_CLAIM_BYTES, MAX_CLAIMS, MAX_CONTEXT_FIELD_BYTES, MAX_DERIVED_FROM, MAX_HASH_BYTES,
+  MAX_NOTES_BYTES, MAX_REFERENCE_BYTES, MAX_REQUEST_WITNESSES, MAX_SUMMARY_BYTES, MAX_TAG_BYTES, MAX_TAGS
+} from './limits.js'
+import { anyCid, boundedText, didKey, isoTimestamp, recordCid, signatureBase64 } from './primitives.js'
+
+/** The provenance schema's five content types plus the format spec's `fact` and `commitment` (DESIGN §1). */
+export const CONTENT_TYPES = ['insight', 'encounter', 'decision', 'correction', 'observation', 'fact', 'commitment'] as const
+export const ATTESTATION_VERDICTS = ['confirm', 'dispute', 'partial'] as const
+export const ANCHOR_TYPES = ['cid', 'git_commit', 'url', 'moltbook_post', 'blockchain'] as const
+export const RECORD_KINDS = ['memory', 'attestation', 'anchor', 'witness_request'] as const
+
+export type ContentType = (typeof CONTENT_TYPES)[number]
+export type AttestationVerdict = (typeof ATTESTATION_VERDICTS)[number]
+export type AnchorType = (typeof ANCHOR_TYPES)[number]
+export type RecordKind = (typeof RECORD_KINDS)[number]
+
+/** record-v1 R3: tags are short, have no whitespace, and appear once each. */
+const tag = boundedText(MAX_TAG_BYTES, { min: 1 }).regex(/^\S+$/u, 'must not contain whitespace')
+const tagList = z.array(tag).max(MAX_TAGS)
+  .refine((tags) => new Set(tags).size === tags.length, { message: 'tags must be unique' })
+
+export const MemoryContentSchema = z.strictObject({
+  type: z.enum(CONTENT_TYPES),
+  summary: boundedText(MAX_SUMMARY_BYTES, { min: 1 }),
+  body: boundedText(MAX_BODY_BYTES, { allowNewlines: true }),
+  tags: tagList
+})
+
+export const MemoryAuthorSchema = z.strictObject({
+  agent_id: didKey,
+  platform: boundedText(MAX_CONTEXT_FIELD_BYTES, { min: 1 }).optional(),
+  handle: boundedText(MAX_CONTEXT_FIELD_BYTES, { min: 1 }).optional()
+})
+
+export const MemoryContextSchema = z.strictObject({
+  session_id: boundedText(MAX_CONTEXT_FIELD_BYTES, { min: 1 }).optional(),
+  trigger: boundedText(MAX_CONTEXT_FIELD_BYTES, { min: 1, allowNewlines: true }).optional(),
+  confidence: z.number().min(0).max(1)
+})
+
+export const MemoryLineageSchema = z.strictObject({
+  supersedes: recordCid.optional(),
+  derived_from: z.array(recordCid).max(MAX_DERIVED_FROM)
+    .refine((ids) => new Set(ids).size === ids.length, { message: 'derived_from entries must be unique' })
+})
+
+export const MemoryRecordSchema = z.strictObject({
+  kind: z.literal('memory'),
+  version: z.literal(1),
+  content: MemoryContentSchema,
+  author: MemoryAuthorSchema,
+  created_at: isoTimestamp,
+  context: MemoryContextSchema,
+  lineage: MemoryLineageSchema
+})
+
+export const AttestationRecordSchema = z.strictObject({
+  kind: z.literal('attestation'),
+  version: z.literal(1),
+  memory: recordCid,
+  witness: didKey,
+  attestation: z.enum(ATTESTATION_VERDICTS),
+  witnessed_at: isoTimestamp,
+  notes: boundedText(MAX_NOTES_BYTES, { allowNewlines: true }).optional(),
+  /** For `partial`: which aspects the witness confirms (record-v1 R12). */
+  claims: z.array(boundedText(MAX_CLAIM_BYTES, { min: 1 })).min(1).max(MAX_CLAIMS).optional()
+}).refine((a) => a.claims === undefined || a.attestation === 'partial', {
+  message: 'claims are only allowed on a partial attestation', path: ['claims']
+})
+
+export const AnchorRecordSchema = z.strictObject({
+  kind: z.literal('anchor'),
+  version: z.literal(1),
+  memory: recordCid,
+  type: z.enum(ANCHOR_TYPES),
+  reference: boundedText(MAX_REFERENCE_BYTES, { min: 1 }),
+  /** `<algorithm>:<lower-case hex digest>` of the anchored content, e.g. `sha2-256:9f86…`. */
+  hash: boundedText(MAX_HASH_BYTES).regex(/^[a-z0-9-]+:[0-9a-f]+$/, 'must look like sha2-256:<hex>'),
+  created_at: isoTimestamp,
+  anchored_by: didKey
+}).refine((a) => a.type !== 'cid' || anyCid.safeParse(a.reference).success, {
+  message: 'a cid anchor must reference a canonical CIDv1', path: ['reference']
+})
+
+export const WitnessRequestRecordSchema = z.strictObject({
+  kind: z.literal('witness_request'),
+  version: z.literal(1),
+  memory: recordCid,
+  requester: didKey,
+  witnesses: z.array(didKey).min(1).max(MAX_REQUEST_WITNESSES).optional(),
+  created_at: isoTimestamp,
+  expires_at: isoTimestamp.optional()
+}).refine((r) => r.expires_at === undefined || r.expires_at > r.created_at, {
+  message: 'expires_at must be after created_at', path: ['expires_at']
+})
+
+export const RecordSchema = z.discriminatedUnion('kind', [
+  MemoryRecordSchema, AttestationRecordSchema, AnchorRecordSchema, WitnessRequestRecordSchema
+])
+
+export type MemoryRecord = z.infer<typeof MemoryRecordSchema>
+export type AttestationRecord = z.infer<typeof AttestationRecordSchema>
+export type AnchorRecord = z.infer<typeof AnchorRecordSchema>
+export type WitnessRequestRecord = z.infer<typeof WitnessRequestRecordSchema>
+export type IsnadRecord = z.infer<typeof RecordSchema>
+
+export type RecordOfKind<K extends RecordKind> = Extract<IsnadRecord, { kind: K }>
+
+/** A record with its signature: the JSON form of every record on disk, in bundles and on the wire. */
+export const SignedRecordSchema = z.strictObject({
+  record: RecordSchema,
+  signature: signatureBase64
+})
+
+export interface SignedRecord<R extends IsnadRecord = IsnadRecord> {
+  record: R
+  /** Unpadded base64 of the Ed25519 signature over the record's signing input (record-v1 §3). */
+  signature: string
+}
+
+export const SCHEMAS_BY_KIND = {
+  memory: MemoryRecordSchema,
+  attestation: AttestationRecordSchema,
+  anchor: AnchorRecordSchema,
+  witness_request: WitnessRequestRecordSchema
+} as const

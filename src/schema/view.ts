@@ -1,0 +1,81 @@
+import { z } from 'zod'
+import { MAX_BUNDLE_RECORDS } from './limits.js'
+import {
+  AnchorRecordSchema, ATTESTATION_VERDICTS, MemoryContentSchema, MemoryContextSchema, SignedRecordSchema
+} from './records.js'
+import { didKey, isoTimestamp, recordCid, signatureBase64 } from './primitives.js'
+
+/** Verification states of an anchor (issue 5 fills in the verifiers; until then anchors are `unchecked`). */
+export const ANCHOR_STATES = ['verified', 'mismatch', 'unreachable', 'unverifiable', 'unchecked'] as const
+export type AnchorState = (typeof ANCHOR_STATES)[number]
+
+export const AnchorVerificationSchema = z.strictObject({
+  state: z.enum(ANCHOR_STATES),
+  reason: z.string().max(1024).optional(),
+  checked_at: isoTimestamp.optional()
+})
+export type AnchorVerification = z.infer<typeof AnchorVerificationSchema>
+
+/** One witness as the provenance schema prints it, plus the attestation's own id and signature. */
+export const WitnessViewSchema = z.strictObject({
+  id: recordCid,
+  agent_id: didKey,
+  witnessed_at: isoTimestamp,
+  attestation: z.enum(ATTESTATION_VERDICTS),
+  signature: signatureBase64,
+  notes: z.string().optional(),
+  claims: z.array(z.string()).optional()
+})
+
+export const AnchorViewSchema = z.strictObject({
+  id: recordCid,
+  type: AnchorRecordSchema.shape.type,
+  reference: z.string(),
+  created_at: isoTimestamp,
+  hash: z.string(),
+  anchored_by: didKey,
+  signature: signatureBase64,
+  verification: AnchorVerificationSchema
+})
+
+/**
+ * The memory view: exactly the provenance schema's JSON shape (DESIGN §1). Witnesses, anchors and
+ * trust are gathered after creation, so they sit outside the author's signature; each witness and
+ * anchor carries its own. `verify` rebuilds every record from this shape and checks it.
+ */
+export const MemoryViewSchema = z.strictObject({
+  id: recordCid,
+  version: z.literal(1),
+  content: MemoryContentSchema,
+  provenance: z.strictObject({
+    author: z.strictObject({
+      agent_id: didKey,
+      platform: z.string().optional(),
+      handle: z.string().optional(),
+      signature: signatureBase64
+    }),
+    created_at: isoTimestamp,
+    context: MemoryContextSchema
+  }),
+  witnesses: z.array(WitnessViewSchema),
+  anchors: z.array(AnchorViewSchema),
+  lineage: z.strictObject({
+    supersedes: recordCid.nullable(),
+    superseded_by: recordCid.nullable(),
+    derived_from: z.array(recordCid),
+    chain_depth: z.number().int().min(0)
+  }),
+  /** Computed locally by the node that printed the view; a verifier recomputes it. */
+  trust: z.unknown()
+})
+export type MemoryView = z.infer<typeof MemoryViewSchema>
+
+export const BUNDLE_FORMAT = 'isnad-bundle/v1'
+
+/** An export bundle: signed records, verified whole on import (record-v1 §6). */
+export const BundleSchema = z.strictObject({
+  format: z.literal(BUNDLE_FORMAT),
+  exported_at: isoTimestamp,
+  records: z.array(SignedRecordSchema).max(MAX_BUNDLE_RECORDS)
+})
+export type Bundle = z.infer<typeof BundleSchema>
