@@ -21,8 +21,9 @@ export function encodeDidKey (publicKey: Uint8Array): string {
 }
 
 /**
- * The raw public key inside a `did:key`. Throws DID_INVALID for anything that is not exactly
- * `did:key:z` + base58btc(0xed 0x01 ‖ 32 bytes) written canonically.
+ * The raw public key inside a `did:key`. Throws DID_INVALID — and nothing else, whatever the
+ * string — for anything that is not exactly `did:key:z` + base58btc(0xed 0x01 ‖ 32 bytes) written
+ * canonically (vectors: protocols/vectors/did-key/ed25519.json).
  */
 export function decodeDidKey (did: string): Uint8Array {
   if (typeof did !== 'string' || did.length > MAX_DID_BYTES || !did.startsWith(DID_KEY_PREFIX + 'z')) {
@@ -34,12 +35,14 @@ export function decodeDidKey (did: string): Uint8Array {
   } catch (cause) {
     throw new IsnadError('DID_INVALID', 'did:key is not valid base58btc', { details: { did }, cause })
   }
-  const [codec, offset] = varint.decode(bytes)
-  if (codec !== ED25519_PUB_CODEC || bytes.length - offset !== ED25519_PUBLIC_KEY_BYTES) {
-    throw new IsnadError('DID_INVALID', 'did:key does not hold an Ed25519 public key', { details: { did } })
+  // The multicodec varint must be exactly 0xed 0x01 (did:key spec, Ed25519): compared as bytes,
+  // not with varint.decode, which throws RangeError on an empty, truncated or non-minimal varint.
+  if (bytes.length !== CODEC_PREFIX.length + ED25519_PUBLIC_KEY_BYTES || !CODEC_PREFIX.every((b, i) => bytes[i] === b)) {
+    throw new IsnadError('DID_INVALID', 'did:key does not hold an Ed25519 public key (multicodec 0xed, 32 bytes)', { details: { did } })
   }
-  const publicKey = bytes.slice(offset)
-  // One key, one spelling: base58 has no leading-zero ambiguity here, but the varint could be padded.
+  const publicKey = bytes.slice(CODEC_PREFIX.length)
+  // One key, one spelling: the base58 decoder does not reject a character above U+00FF (it decodes
+  // to some other bytes; vector not-base58-euro-sign), so the string must be the encoder's output.
   if (encodeDidKey(publicKey) !== did) {
     throw new IsnadError('DID_INVALID', 'did:key is not in canonical form', { details: { did } })
   }

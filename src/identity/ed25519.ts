@@ -1,6 +1,5 @@
 import * as ed from '@noble/ed25519'
 import { sha512 } from '@noble/hashes/sha2.js'
-import { base16 } from 'multiformats/bases/base16'
 import { IsnadError } from '../errors/index.js'
 import { ED25519_PUBLIC_KEY_BYTES } from './did-key.js'
 
@@ -10,8 +9,20 @@ ed.hashes.sha512 = sha512
 export const ED25519_SECRET_KEY_BYTES = 32
 export const ED25519_SIGNATURE_BYTES = 64
 
-/** The group order L (RFC 8032 §5.1). */
+type Point = InstanceType<typeof ed.Point>
+
+/** The group order L = 2^252 + 27742317777372353535851937790883648493 (RFC 8032 §5.1). */
 const GROUP_ORDER = 2n ** 252n + 27742317777372353535851937790883648493n
+
+/**
+ * L as the 32 little-endian bytes S is encoded in (RFC 8032 §5.1.6 step 6); big-endian hex
+ * 10000000 00000000 00000000 00000000 14def9de a2f79cd6 5812631a 5cf5d3ed.
+ * A test checks it against GROUP_ORDER.
+ */
+export const GROUP_ORDER_LE: Readonly<Uint8Array> = Uint8Array.of(
+  0xed, 0xd3, 0xf5, 0x5c, 0x1a, 0x63, 0x12, 0x58, 0xd6, 0x9c, 0xf7, 0xa2, 0xde, 0xf9, 0xde, 0x14,
+  0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x10
+)
 
 export interface KeyPair {
   /** The 32-byte RFC 8032 secret seed. */
@@ -46,45 +57,97 @@ export function assertSignatureShape (signature: Uint8Array, publicKey: Uint8Arr
   }
 }
 
-/** RFC 8032 §5.1.7 step 1: S must be canonical, 0 ≤ S < L. */
+/**
+ * RFC 8032 §5.1.7 step 1: S (bytes 32..63, little-endian) must be canonical, 0 ≤ S < L.
+ * Compared with L from the most significant byte down; the first byte that differs decides, and
+ * all 32 equal means S = L. No allocation: this runs on every signature the node ingests.
+ */
 export function hasCanonicalScalar (signature: Uint8Array): boolean {
-  let s = 0n
-  for (let i = ED25519_SIGNATURE_BYTES - 1; i >= 32; i--) s = (s << 8n) | BigInt(signature[i] ?? 0)
-  return s < GROUP_ORDER
+  for (let i = 31; i >= 0; i--) {
+    const s = signature[32 + i] ?? 0
+    const l = GROUP_ORDER_LE[i] ?? 0
+    if (s !== l) return s < l
+  }
+  return false
 }
-
-const acceptableKeys = new Map<string, boolean>()
-const ACCEPTABLE_KEY_CACHE_SIZE = 4096
 
 /**
- * Strict public key policy shared by both verifiers: canonical encoding (y < p), not of small order,
- * and in the prime-order subgroup. Mixed-order keys are where cofactored (noble) and cofactorless
- * (OpenSSL) verification disagree, so refusing them makes both verdicts identical on every input.
- * Cached, because a node sees few keys and many signatures.
+ * A compact Map key for public key bytes, one UTF-16 unit per byte. `apply` takes any array-like
+ * (ECMA-262 CreateListFromArrayLike), hence the cast; it measured ~5× faster than spreading the
+ * bytes and ~3× faster than building hex, and it runs on every verify.
  */
-export function isAcceptablePublicKey (publicKey: Uint8Array): boolean {
-  const cacheKey = base16.baseEncode(publicKey)
-  const cached = acceptableKeys.get(cacheKey)
-  if (cached !== undefined) return cached
-  let acceptable: boolean
+export function publicKeyCacheKey (publicKey: Uint8Array): string {
+  return String.fromCharCode.apply(null, publicKey as unknown as number[])
+}
+
+/**
+ * The decoded public key if the strict policy accepts it, else undefined: canonical encoding
+ * (RFC 8032 §5.1.3: y < p, no x = 0 with the sign bit), not of small order, and in the prime-order
+ * subgroup. Small-order keys let anyone forge (R = 0, S = 0 verifies when [k]A = 0); mixed-order
+ * keys are where cofactored and cofactorless verification disagree. Refusing both makes every
+ * verifier's verdict identical (vectors: protocols/vectors/ed25519/edge-cases.json, a-*).
+ */
+export function decodeAcceptablePublicKey (publicKey: Uint8Array): Point | undefined {
   try {
     const point = ed.Point.fromBytes(publicKey, false)
-    acceptable = !point.isSmallOrder() && point.isTorsionFree()
+    return !point.isSmallOrder() && point.isTorsionFree() ? point : undefined
   } catch {
-    acceptable = false
-  }
-  if (acceptableKeys.size >= ACCEPTABLE_KEY_CACHE_SIZE) acceptableKeys.clear()
-  acceptableKeys.set(cacheKey, acceptable)
-  return acceptable
-}
-
-/** R must be a canonical encoding in the prime-order subgroup (see isAcceptablePublicKey). */
-export function isAcceptableCommitment (signature: Uint8Array): boolean {
-  try {
-    return ed.Point.fromBytes(signature.subarray(0, 32), false).isTorsionFree()
-  } catch {
-    return false
+    return undefined
   }
 }
 
-export { ed as noble }
+const ACCEPTABLE_KEY_CACHE_SIZE = 4096
+const acceptableKeys = new Map<string, Point | null>()
+
+/**
+ * decodeAcceptablePublicKey, cached: a node sees few keys and many signatures, and the subgroup
+ * check costs a full scalar multiplication. The cache is cleared, not evicted, when full.
+ */
+function acceptablePublicKey (publicKey: Uint8Array): Point | undefined {
+  const cacheKey = publicKeyCacheKey(publicKey)
+  let point = acceptableKeys.get(cacheKey)
+  if (point === undefined) {
+    point = decodeAcceptablePublicKey(publicKey) ?? null
+    if (acceptableKeys.size >= ACCEPTABLE_KEY_CACHE_SIZE) acceptableKeys.clear()
+    acceptableKeys.set(cacheKey, point)
+  }
+  return point ?? undefined
+}
+
+export function isAcceptablePublicKey (publicKey: Uint8Array): boolean {
+  return acceptablePublicKey(publicKey) !== undefined
+}
+
+const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
+
+function numberFromLittleEndian (bytes: Uint8Array): bigint {
+  let hex = ''
+  for (let i = bytes.length - 1; i >= 0; i--) hex += HEX_BYTES[bytes[i] ?? 0]
+  return BigInt('0x' + hex)
+}
+
+function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/**
+ * RFC 8032 §5.1.7 with @noble/ed25519's point arithmetic, in the form ref10 and OpenSSL use:
+ * k = SHA-512(R ‖ A ‖ M) mod L (step 2), then R must be byte-equal to the canonical encoding of
+ * [S]B − [k]A — the cofactorless check that step 3 calls sufficient. That one comparison refuses
+ * an R that is non-canonical, off the curve, or has a torsion component ([S]B − [k]A lies in the
+ * prime-order subgroup because A does), so this and node:crypto compute the same function.
+ * Returns false for any signature the policy refuses; throws only on wrong lengths.
+ */
+export function verifyStrict (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+  assertSignatureShape(signature, publicKey)
+  if (!hasCanonicalScalar(signature)) return false
+  const a = acceptablePublicKey(publicKey)
+  if (a === undefined) return false
+  const r = signature.subarray(0, 32)
+  const k = numberFromLittleEndian(sha512.create().update(r).update(publicKey).update(message).digest()) % GROUP_ORDER
+  const s = numberFromLittleEndian(signature.subarray(32))
+  const expected = ed.Point.BASE.multiply(s, false).subtract(a.multiply(k, false))
+  return equalBytes(expected.toBytes(), r)
+}

@@ -1,17 +1,20 @@
 import { createPublicKey, verify as opensslVerify, type KeyObject } from 'node:crypto'
-import { assertSignatureShape, hasCanonicalScalar, isAcceptablePublicKey } from './ed25519.js'
+import { assertSignatureShape, decodeAcceptablePublicKey, hasCanonicalScalar, publicKeyCacheKey } from './ed25519.js'
 import type { SignatureVerifier } from './verifier.js'
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410 §4); the 32 key bytes follow. */
 const SPKI_ED25519_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00])
 const KEY_OBJECT_CACHE_SIZE = 4096
-const keyObjects = new Map<string, KeyObject>()
+/** Per public key: its KeyObject, or null when the key policy refuses it. One lookup per verify. */
+const keyObjects = new Map<string, KeyObject | null>()
 
-function keyObjectFor (publicKey: Uint8Array): KeyObject {
-  const cacheKey = Buffer.from(publicKey).toString('latin1')
+function acceptedKeyObject (publicKey: Uint8Array): KeyObject | null {
+  const cacheKey = publicKeyCacheKey(publicKey)
   let key = keyObjects.get(cacheKey)
   if (key === undefined) {
-    key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' })
+    key = decodeAcceptablePublicKey(publicKey) === undefined
+      ? null
+      : createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' })
     if (keyObjects.size >= KEY_OBJECT_CACHE_SIZE) keyObjects.clear()
     keyObjects.set(cacheKey, key)
   }
@@ -19,16 +22,23 @@ function keyObjectFor (publicKey: Uint8Array): KeyObject {
 }
 
 /**
- * The fast verifier of the node: OpenSSL through node:crypto (cofactorless equation). The key policy
- * checks run first, so its verdicts equal nobleVerifier's on every input.
+ * The fast verifier of the node: OpenSSL through node:crypto, which checks the cofactorless
+ * equation and compares R as bytes (so non-canonical R and R with a torsion component already
+ * fail). OpenSSL alone accepts what the policy refuses — small-order keys, non-canonical key
+ * encodings (it reduces y mod p), mixed-order keys when 8 | k (vectors a-small-order-*,
+ * a-noncanonical-*, a-mixed-order-8-k-divisible) — so the scalar and key checks run first, and its
+ * verdicts equal nobleVerifier's on every input.
  */
 export const nodeCryptoVerifier: SignatureVerifier = {
   name: 'node:crypto',
   verify (signature, message, publicKey) {
     assertSignatureShape(signature, publicKey)
-    if (!hasCanonicalScalar(signature) || !isAcceptablePublicKey(publicKey)) return false
+    // RFC 8032 §5.1.7 step 1; OpenSSL checks S < L too, but this is cheaper than a failed verify.
+    if (!hasCanonicalScalar(signature)) return false
+    const key = acceptedKeyObject(publicKey)
+    if (key === null) return false
     try {
-      return opensslVerify(null, message, keyObjectFor(publicKey), signature)
+      return opensslVerify(null, message, key, signature)
     } catch {
       return false
     }

@@ -11,11 +11,13 @@ const SHA2_256 = 0x12
 /**
  * Canonical encoding (record-v1 §2): DAG-CBOR, whose encoder sorts map keys by length then bytes,
  * uses the shortest integer forms, 64-bit floats, and refuses undefined, NaN and Infinity.
- * Optional fields that are absent must be absent, never `undefined`: `stripUndefined` runs first.
+ * Optional fields that are absent must be absent, never `undefined`: a value holding `undefined`
+ * (a JavaScript caller's `{ notes: undefined }`) is copied without those keys first; parsed JSON
+ * and decoded CBOR never hold any, so the hot path encodes without copying.
  */
 export function encodeCanonical (value: unknown): Uint8Array {
   try {
-    return dagCbor.encode(stripUndefined(value))
+    return dagCbor.encode(hasUndefined(value) ? stripUndefined(value) : value)
   } catch (cause) {
     throw new IsnadError('SCHEMA_INVALID', 'value cannot be encoded as DAG-CBOR', { cause })
   }
@@ -26,7 +28,7 @@ export function cidOfBytes (bytes: Uint8Array): CID {
   return CID.createV1(dagCbor.code, Digest.create(SHA2_256, sha256(bytes)))
 }
 
-/** The record id: CIDv1 of the canonical encoding of the unsigned record (record-v1 R1). */
+/** The record id: CIDv1 of the canonical encoding of the unsigned record (record-v1 R1, §2.3). */
 export function recordCidOf (record: IsnadRecord): CID {
   return cidOfBytes(encodeCanonical(record))
 }
@@ -43,8 +45,8 @@ const DOMAIN_BYTES = Object.fromEntries(
 ) as Record<RecordKind, Uint8Array>
 
 /**
- * The bytes an Ed25519 signature covers (record-v1 §3): the record kind's domain tag, then the bytes
- * of the record's CID, so a signature for one kind can never be replayed as another.
+ * The bytes an Ed25519 signature covers (record-v1 §3.1, R11): the record kind's domain tag, then the
+ * bytes of the record's CID, so a signature for one kind can never be replayed as another.
  */
 export function signingInputFor (kind: RecordKind, cid: CID): Uint8Array {
   const tag = DOMAIN_BYTES[kind]
@@ -63,6 +65,7 @@ export function encodeSignature (signature: Uint8Array): string {
   return base64.baseEncode(signature)
 }
 
+/** record-v1 R9: refuses non-base64 and non-zero spare bits (one signature, one spelling). */
 export function decodeSignature (text: string): Uint8Array {
   try {
     return base64.baseDecode(text)
@@ -71,9 +74,24 @@ export function decodeSignature (text: string): Uint8Array {
   }
 }
 
+function isPlainObject (value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !(value instanceof Uint8Array) && CID.asCID(value) === null
+}
+
+function hasUndefined (value: unknown): boolean {
+  if (value === undefined) return true
+  if (Array.isArray(value)) return value.some(hasUndefined)
+  if (isPlainObject(value)) {
+    for (const key in value) {
+      if (Object.hasOwn(value, key) && hasUndefined(value[key])) return true
+    }
+  }
+  return false
+}
+
 function stripUndefined (value: unknown): unknown {
   if (Array.isArray(value)) return value.map(stripUndefined)
-  if (value !== null && typeof value === 'object' && !(value instanceof Uint8Array) && CID.asCID(value) === null) {
+  if (isPlainObject(value)) {
     const out: Record<string, unknown> = {}
     for (const [key, inner] of Object.entries(value)) {
       if (inner !== undefined) out[key] = stripUndefined(inner)

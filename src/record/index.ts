@@ -1,3 +1,6 @@
 export * from './encoding.js'
+export * from './parse.js'
 export * from './verify.js'
 export * from './sign.js'
+export { cborTextHeaderLength, encodeSignedRecordBytes, signedRecordSize } from './signed-bytes.js'
+export { SIGNER_KEY_CACHE_SIZE } from './constants.js'

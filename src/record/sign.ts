@@ -2,11 +2,11 @@ import { IsnadError } from '../errors/index.js'
 import { encodeDidKey, keyPairFromSeed, signBytes } from '../identity/index.js'
 import { SCHEMAS_BY_KIND, type IsnadRecord, type SignedRecord } from '../schema/index.js'
 import { encodeSignature, recordCidOf, signingInputFor } from './encoding.js'
-import { schemaError, signerOf } from './verify.js'
+import { schemaError, signerOf } from './parse.js'
 
 /**
  * Validates `record` and signs it with `secretKey`, which must belong to the record's signer
- * (record-v1 §3). Returns the signed record and its id.
+ * (record-v1 §3.2). Returns the signed record and its id.
  */
 export function signRecord<R extends IsnadRecord> (record: R, secretKey: Uint8Array): { id: string, signed: SignedRecord<R> } {
   const parsed = SCHEMAS_BY_KIND[record.kind].safeParse(record)

@@ -1,13 +1,13 @@
-import * as dagCbor from '@ipld/dag-cbor'
 import type { CID } from 'multiformats/cid'
-import type { z } from 'zod'
-import { IsnadError, type ErrorCode } from '../errors/index.js'
-import { decodeDidKey, type SignatureVerifier } from '../identity/index.js'
+import { IsnadError } from '../errors/index.js'
+import type { SignatureVerifier } from '../identity/index.js'
 import {
-  MAX_CLOCK_SKEW_MS, MAX_RECORD_BYTES, SignedRecordSchema, TOO_LARGE,
-  type IsnadRecord, type RecordKind, type SignedRecord
+  MAX_CLOCK_SKEW_MS, MAX_RECORD_BYTES, utf8Length, type IsnadRecord, type RecordKind, type SignedRecord
 } from '../schema/index.js'
-import { decodeSignature, encodeCanonical, recordCidOf, signingInputFor } from './encoding.js'
+import { cidOfBytes, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
+import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse.js'
+import { isCanonicalSignedEncoding, signedRecordSize } from './signed-bytes.js'
+import { signerKeyOf } from './signer-key.js'
 
 /** A record that passed every step of verifyRecord; `id` is its CID string. */
 export interface VerifiedRecord<R extends IsnadRecord = IsnadRecord> {
@@ -24,102 +24,64 @@ export interface VerifyRecordOptions {
   expectedKind?: RecordKind
 }
 
-/** Who signs each kind of record (record-v1 §3). */
-export function signerOf (record: IsnadRecord): string {
-  switch (record.kind) {
-    case 'memory': return record.author.agent_id
-    case 'attestation': return record.witness
-    case 'anchor': return record.anchored_by
-    case 'witness_request': return record.requester
-  }
-}
-
-/** The instant a record claims for itself, checked against the clock (record-v1 R5). */
-export function timeOf (record: IsnadRecord): string {
-  switch (record.kind) {
-    case 'memory': return record.created_at
-    case 'attestation': return record.witnessed_at
-    case 'anchor': return record.created_at
-    case 'witness_request': return record.created_at
-  }
-}
-
-/** Turns a zod failure into an IsnadError: FIELD_TOO_LARGE when a limit was hit, else SCHEMA_INVALID. */
-export function schemaError (error: z.ZodError, what: string): IsnadError {
-  const tooLarge = error.issues.some((issue) =>
-    issue.code === 'too_big' ||
-    (issue.code === 'custom' && (issue.params as Record<string, unknown> | undefined)?.isnad === TOO_LARGE.isnad))
-  const code: ErrorCode = tooLarge ? 'FIELD_TOO_LARGE' : 'SCHEMA_INVALID'
-  const issues = error.issues.slice(0, 8).map((issue) => ({ path: issue.path.join('.'), message: issue.message }))
-  const first = issues[0]
-  const summary = first === undefined ? 'invalid' : `${first.path === '' ? '(root)' : first.path}: ${first.message}`
-  return new IsnadError(code, `${what} is invalid: ${summary}`, { details: { issues } })
-}
-
-/** Step "schema": plain data (parsed JSON or decoded CBOR) to a typed signed record. */
-export function parseSignedRecord (input: unknown): SignedRecord {
-  const result = SignedRecordSchema.safeParse(input)
-  if (!result.success) throw schemaError(result.error, 'record')
-  return result.data as SignedRecord
-}
-
-/** Step "decode" for bytes from the network: size limit first, then DAG-CBOR (record-v1 §5). */
-export function decodeSignedRecord (bytes: Uint8Array): SignedRecord {
-  if (bytes.length > MAX_RECORD_BYTES) {
-    throw new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`)
-  }
-  let data: unknown
-  try {
-    data = dagCbor.decode(bytes)
-  } catch (cause) {
-    throw new IsnadError('DECODE_FAILED', 'record bytes are not valid DAG-CBOR', { cause })
-  }
-  return parseSignedRecord(data)
-}
-
-export function encodeSignedRecord (signed: SignedRecord): Uint8Array {
-  return encodeCanonical(signed)
+/**
+ * The verification pipeline of record-v1 §5 for plain data (parsed JSON, a JavaScript object), each
+ * step throwing its own code: schema → size → kind → signer key → signature → freshness.
+ */
+export function verifyRecord (input: unknown, options: VerifyRecordOptions): VerifiedRecord {
+  return verifyParsed(parseSignedRecord(input), options, undefined)
 }
 
 /**
- * The verification pipeline of record-v1 §5, each step throwing its own code:
- * schema → size → kind → signer key → signature → freshness.
+ * The pipeline for bytes from the network (record-v1 §5): size → decode → schema → canonical form
+ * (R18), then as verifyRecord. Use this rather than decodeSignedRecord + verifyRecord: it parses
+ * once, and it refuses a record re-encoded in another byte form (a new gossip message id for the
+ * same record).
  */
-export function verifyRecord (input: unknown, options: VerifyRecordOptions): VerifiedRecord {
-  const signed = parseSignedRecord(input)
-  const size = encodeSignedRecord(signed).length
-  if (size > MAX_RECORD_BYTES) {
+export function verifyRecordBytes (bytes: Uint8Array, options: VerifyRecordOptions): VerifiedRecord {
+  return verifyParsed(decodeSignedRecord(bytes), options, bytes)
+}
+
+function verifyParsed (signed: SignedRecord, options: VerifyRecordOptions, received: Uint8Array | undefined): VerifiedRecord {
+  const { record } = signed
+  // Encoded once: the size, the id and the canonical-form check all come from these bytes.
+  const recordBytes = encodeCanonical(record)
+  if (received !== undefined && !isCanonicalSignedEncoding(received, recordBytes, signed.signature)) {
+    throw new IsnadError('DECODE_FAILED', `${record.kind} bytes are not in canonical DAG-CBOR form`) // R18
+  }
+  const size = signedRecordSize(recordBytes.length, utf8Length(signed.signature))
+  if (size > MAX_RECORD_BYTES) { // R8
     throw new IsnadError('RECORD_TOO_LARGE', `record of ${size} bytes exceeds ${MAX_RECORD_BYTES}`)
   }
-  const { record } = signed
-  if (options.expectedKind !== undefined && record.kind !== options.expectedKind) {
+  if (options.expectedKind !== undefined && record.kind !== options.expectedKind) { // R17
     throw new IsnadError('WRONG_KIND', `expected a ${options.expectedKind} record, got ${record.kind}`)
   }
-  const cid = recordCidOf(record)
+  const cid = cidOfBytes(recordBytes) // R1
   const id = cid.toString()
-  const publicKey = decodeDidKey(signerOf(record))
-  const signature = decodeSignature(signed.signature)
-  if (!options.verifier.verify(signature, signingInputFor(record.kind, cid), publicKey)) {
+  const signer = signerOf(record)
+  const publicKey = signerKeyOf(signer) // R10
+  const signature = decodeSignature(signed.signature) // R9
+  if (!options.verifier.verify(signature, signingInputFor(record.kind, cid), publicKey)) { // R11
     throw new IsnadError('SIGNATURE_INVALID', `signature of ${record.kind} ${id} does not verify`, {
-      details: { id, kind: record.kind, signer: signerOf(record) }
+      details: { id, kind: record.kind, signer }
     })
   }
   assertNotInFuture(record, options.now, id)
   return { id, cid, signed }
 }
 
-/** True when the signature checks out; schema and key errors still throw. */
+/** True when the signature checks out (record-v1 R9–R11); schema and key errors still throw. */
 export function isRecordSignatureValid (signed: SignedRecord, verifier: SignatureVerifier): boolean {
-  const cid = recordCidOf(signed.record)
+  const cid = cidOfBytes(encodeCanonical(signed.record))
   try {
-    return verifier.verify(decodeSignature(signed.signature), signingInputFor(signed.record.kind, cid), decodeDidKey(signerOf(signed.record)))
+    return verifier.verify(decodeSignature(signed.signature), signingInputFor(signed.record.kind, cid), signerKeyOf(signerOf(signed.record)))
   } catch (err) {
     if (err instanceof IsnadError && (err.code === 'SIGNATURE_MALFORMED' || err.code === 'DID_INVALID')) return false
     throw err
   }
 }
 
-/** record-v1 R5: a record dated more than MAX_CLOCK_SKEW_MS after `now` is refused. */
+/** record-v1 R16: a record dated more than MAX_CLOCK_SKEW_MS after `now` is refused. */
 export function assertNotInFuture (record: IsnadRecord, now: number, id: string): void {
   const at = Date.parse(timeOf(record))
   if (at > now + MAX_CLOCK_SKEW_MS) {

@@ -1,68 +1,141 @@
 import { CID } from 'multiformats/cid'
 import { z } from 'zod'
 
-const utf8 = new TextEncoder()
-
+/**
+ * UTF-8 length of a string without encoding it (the hot path of record validation calls this for
+ * every text field). Equal to `new TextEncoder().encode(value).length`, lone surrogates included
+ * (TextEncoder writes them as U+FFFD, 3 bytes); test/unit/schema/primitives.test.ts checks it.
+ */
 export function utf8Length (value: string): number {
-  return utf8.encode(value).length
+  let bytes = value.length
+  for (let i = 0; i < value.length; i++) {
+    const unit = value.charCodeAt(i)
+    if (unit < 0x80) continue
+    if (unit < 0x800) {
+      bytes += 1
+    } else if (unit >= 0xd800 && unit <= 0xdbff && isLowSurrogate(value.charCodeAt(i + 1))) {
+      bytes += 2 // a surrogate pair: 2 UTF-16 units, 4 UTF-8 bytes
+      i++
+    } else {
+      bytes += 2
+    }
+  }
+  return bytes
+}
+
+function isLowSurrogate (unit: number): boolean {
+  return unit >= 0xdc00 && unit <= 0xdfff
 }
 
 /** Marks a zod issue so that decoders report FIELD_TOO_LARGE rather than SCHEMA_INVALID. */
 export const TOO_LARGE = { isnad: 'FIELD_TOO_LARGE' } as const
 
-/** A string of at most `maxBytes` UTF-8 bytes with no control characters (record-v1 R3). */
+// With the u flag, [\uD800-\uDFFF] matches only unpaired surrogates: DAG-CBOR would write them as
+// U+FFFD, so two different strings would share one encoding and one id (record-v1 R3).
+const CONTROL_OR_LONE_SURROGATE = /[\u0000-\u001F\u007F]|[\uD800-\uDFFF]/u
+const CONTROL_EXCEPT_NEWLINES_OR_LONE_SURROGATE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDFFF]/u
+
+/**
+ * A string of at most `maxBytes` UTF-8 bytes, well-formed Unicode, with no control characters
+ * (`\t`, `\n`, `\r` allowed where `allowNewlines`) (record-v1 R3, R8). JSON Schema cannot count bytes,
+ * so the generated schema carries `maxLength: maxBytes`, which every valid value meets (a code
+ * point is at least one byte) but which is not sufficient (record-v1 §9).
+ */
 export function boundedText (maxBytes: number, { allowNewlines = false, min = 0 } = {}): z.ZodString {
-  const control = allowNewlines ? /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]/u : /[\u0000-\u001F\u007F]/u
+  const forbidden = allowNewlines ? CONTROL_EXCEPT_NEWLINES_OR_LONE_SURROGATE : CONTROL_OR_LONE_SURROGATE
   return z.string()
     .min(min)
-    .refine((s) => utf8Length(s) <= maxBytes, { message: `longer than ${maxBytes} UTF-8 bytes`, params: TOO_LARGE })
-    .refine((s) => !control.test(s), { message: 'contains control characters' })
+    // A UTF-16 unit is at most 3 UTF-8 bytes: short strings skip the count.
+    .refine((s) => s.length * 3 <= maxBytes || utf8Length(s) <= maxBytes, {
+      message: `longer than ${maxBytes} UTF-8 bytes`, params: TOO_LARGE
+    })
+    .refine((s) => !forbidden.test(s), {
+      message: allowNewlines ? 'contains control characters or lone surrogates' : 'contains control characters, line breaks or lone surrogates'
+    })
+    .meta({
+      maxLength: maxBytes,
+      description: `At most ${maxBytes} UTF-8 bytes; no control characters${allowNewlines ? ' other than tab, LF and CR' : ''}; no lone surrogates.`
+    })
 }
 
-const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{3})?Z$/
+/** `YYYY-MM-DDTHH:MM:SS[.mmm]Z`: UTC, second precision, optional milliseconds (record-v1 R5). */
+export const TIMESTAMP_PATTERN = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{3})?Z$/
 
-/** True for a real UTC instant written as `YYYY-MM-DDTHH:MM:SS[.mmm]Z` (record-v1 R5). */
+/**
+ * True for a real UTC instant written as `YYYY-MM-DDTHH:MM:SS[.mmm]Z` (record-v1 R5): the pattern,
+ * then a calendar check (proleptic Gregorian, no leap seconds, no 24:00). Arithmetic rather than
+ * Date.parse, which rolls 2026-02-30 over to March; the test checks both agree on every input.
+ */
 export function isIsoTimestamp (value: string): boolean {
   const match = TIMESTAMP_PATTERN.exec(value)
   if (match === null) return false
-  const millis = Date.parse(value)
-  if (Number.isNaN(millis)) return false
-  // Date.parse rolls 2026-02-30 over to March; the round trip catches it.
-  return new Date(millis).toISOString().slice(0, 19) === value.slice(0, 19)
+  const year = Number(match[1])
+  const month = Number(match[2])
+  const day = Number(match[3])
+  return month >= 1 && month <= 12 && day >= 1 && day <= daysInMonth(year, month) &&
+    Number(match[4]) <= 23 && Number(match[5]) <= 59 && Number(match[6]) <= 59
 }
 
-export const isoTimestamp = z.string().refine(isIsoTimestamp, {
-  message: 'must be a UTC ISO-8601 timestamp like 2026-02-05T16:00:00Z'
-})
+function daysInMonth (year: number, month: number): number {
+  if (month === 2) return (year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)) ? 29 : 28
+  return month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+}
 
-/** `did:key` syntax only; the key inside is checked by identity when a signature is verified. */
+const TIMESTAMP_MESSAGE = 'must be a UTC ISO-8601 timestamp like 2026-02-05T16:00:00Z'
+
+/** record-v1 R5. The pattern survives into JSON Schema; the calendar check does not. */
+export const isoTimestamp = z.string()
+  .regex(TIMESTAMP_PATTERN, { message: TIMESTAMP_MESSAGE, abort: true })
+  .refine(isIsoTimestamp, { message: TIMESTAMP_MESSAGE })
+
+/**
+ * `did:key` syntax only (record-v1 R7), at most 128 characters (R8); the key inside is decoded when a
+ * signature is checked (R10).
+ */
 export const didKey = z.string()
   .max(128)
   .regex(/^did:key:z[1-9A-HJ-NP-Za-km-z]+$/, 'must be a did:key (base58btc multibase)')
 
-/** True when `value` is the canonical (base32, lower-case) string of a CIDv1. */
+/**
+ * True when `value` is the canonical (base32, lower-case) string of a CIDv1. The string is rebuilt
+ * from the bytes: CID.parse remembers its input, so `CID.parse(s).toString()` returns `s` itself,
+ * mixed case and all.
+ */
 export function isCanonicalCidV1 (value: string, codec?: number): boolean {
   try {
     const cid = CID.parse(value)
-    return cid.version === 1 && cid.toString() === value && (codec === undefined || cid.code === codec)
+    return cid.version === 1 && CID.decode(cid.bytes).toString() === value && (codec === undefined || cid.code === codec)
   } catch {
     return false
   }
 }
 
-const DAG_CBOR_CODE = 0x71
-const SHA2_256_CODE = 0x12
+/**
+ * The canonical string of every CIDv1 (dag-cbor 0x71, sha2-256 0x12, 32-byte digest): multibase
+ * `b` (base32 lower case, RFC 4648, unpadded) of the 36 bytes `01 71 12 20 ‖ digest`, 58 characters. The four
+ * fixed bytes spell `afyrei` and the high two bits of the next character (so it is one of a–h); the
+ * last character holds 3 bits of digest and 2 zero bits (so it is one of a e i m q u y 4). The
+ * pattern is therefore exact, with no CID parsing on the hot path; test/unit/schema checks it
+ * against multiformats (record-v1 R6).
+ */
+export const RECORD_CID_PATTERN = /^bafyrei[a-h][a-z2-7]{50}[aeimquy4]$/
+
+export function isRecordCid (value: string): boolean {
+  return RECORD_CID_PATTERN.test(value)
+}
 
 /** A reference to an isnad record: CIDv1, dag-cbor, sha2-256, canonical base32 string (record-v1 R6). */
-export const recordCid = z.string().max(128).refine((value) => {
-  if (!isCanonicalCidV1(value, DAG_CBOR_CODE)) return false
-  return CID.parse(value).multihash.code === SHA2_256_CODE
-}, { message: 'must be a canonical CIDv1 (dag-cbor, sha2-256) string' })
+export const recordCid = z.string()
+  .regex(RECORD_CID_PATTERN, 'must be a canonical CIDv1 (dag-cbor, sha2-256) string')
 
-/** Any canonical CIDv1 (cid anchors reference content in any codec). */
+/** Any canonical CIDv1 (cid anchors reference content in any codec; record-v1 R13). */
 export const anyCid = z.string().max(128).refine((value) => isCanonicalCidV1(value), {
   message: 'must be a canonical CIDv1 string'
 })
 
-/** Unpadded standard base64 of a 64-byte Ed25519 signature (86 characters). */
+/**
+ * Unpadded standard base64 of a 64-byte Ed25519 signature (86 characters; record-v1 R9). Whether
+ * the last character's 4 spare bits are zero is checked when the signature is decoded
+ * (SIGNATURE_MALFORMED), not here.
+ */
 export const signatureBase64 = z.string().regex(/^[A-Za-z0-9+/]{86}$/, 'must be 86 characters of unpadded base64 (64 bytes)')

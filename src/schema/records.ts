@@ -18,11 +18,18 @@ export type RecordKind = (typeof RECORD_KINDS)[number]
 
 /** record-v1 R3: tags are short, have no whitespace, and appear once each. */
 const tag = boundedText(MAX_TAG_BYTES, { min: 1 }).regex(/^\S+$/u, 'must not contain whitespace')
-const tagList = z.array(tag).max(MAX_TAGS)
-  .refine((tags) => new Set(tags).size === tags.length, { message: 'tags must be unique' })
+const tagList = uniqueList(z.array(tag).max(MAX_TAGS), 'tags must be unique')
+
+/** An array whose entries appear once each; JSON Schema's `uniqueItems` says the same exactly. */
+function uniqueList<T extends z.ZodArray<z.ZodString>> (list: T, message: string): T {
+  return list.refine((items) => new Set(items).size === items.length, { message }).meta({ uniqueItems: true })
+}
+
+// record-v1 R2: every record is a closed object (strictObject: unknown fields are refused) with a
+// `kind` and `version: 1`; absent optional fields are absent, never null.
 
 export const MemoryContentSchema = z.strictObject({
-  type: z.enum(CONTENT_TYPES),
+  type: z.enum(CONTENT_TYPES), // record-v1 R4
   summary: boundedText(MAX_SUMMARY_BYTES, { min: 1 }),
   body: boundedText(MAX_BODY_BYTES, { allowNewlines: true }),
   tags: tagList
@@ -37,13 +44,13 @@ export const MemoryAuthorSchema = z.strictObject({
 export const MemoryContextSchema = z.strictObject({
   session_id: boundedText(MAX_CONTEXT_FIELD_BYTES, { min: 1 }).optional(),
   trigger: boundedText(MAX_CONTEXT_FIELD_BYTES, { min: 1, allowNewlines: true }).optional(),
-  confidence: z.number().min(0).max(1)
+  confidence: z.number().min(0).max(1) // record-v1 R4: finite (zod refuses NaN and ±Infinity)
 })
 
 export const MemoryLineageSchema = z.strictObject({
   supersedes: recordCid.optional(),
-  derived_from: z.array(recordCid).max(MAX_DERIVED_FROM)
-    .refine((ids) => new Set(ids).size === ids.length, { message: 'derived_from entries must be unique' })
+  // record-v1 R15
+  derived_from: uniqueList(z.array(recordCid).max(MAX_DERIVED_FROM), 'derived_from entries must be unique')
 })
 
 export const MemoryRecordSchema = z.strictObject({
@@ -66,6 +73,7 @@ export const AttestationRecordSchema = z.strictObject({
   notes: boundedText(MAX_NOTES_BYTES, { allowNewlines: true }).optional(),
   /** For `partial`: which aspects the witness confirms (record-v1 R12). */
   claims: z.array(boundedText(MAX_CLAIM_BYTES, { min: 1 })).min(1).max(MAX_CLAIMS).optional()
+  // record-v1 R12
 }).refine((a) => a.claims === undefined || a.attestation === 'partial', {
   message: 'claims are only allowed on a partial attestation', path: ['claims']
 })
@@ -77,9 +85,10 @@ export const AnchorRecordSchema = z.strictObject({
   type: z.enum(ANCHOR_TYPES),
   reference: boundedText(MAX_REFERENCE_BYTES, { min: 1 }),
   /** `<algorithm>:<lower-case hex digest>` of the anchored content, e.g. `sha2-256:9f86…`. */
-  hash: boundedText(MAX_HASH_BYTES).regex(/^[a-z0-9-]+:[0-9a-f]+$/, 'must look like sha2-256:<hex>'),
+  hash: boundedText(MAX_HASH_BYTES).regex(/^[a-z0-9-]+:[0-9a-f]+$/, 'must look like sha2-256:<hex>'), // record-v1 R13
   created_at: isoTimestamp,
   anchored_by: didKey
+  // record-v1 R13
 }).refine((a) => a.type !== 'cid' || anyCid.safeParse(a.reference).success, {
   message: 'a cid anchor must reference a canonical CIDv1', path: ['reference']
 })
@@ -89,10 +98,12 @@ export const WitnessRequestRecordSchema = z.strictObject({
   version: z.literal(1),
   memory: recordCid,
   requester: didKey,
-  witnesses: z.array(didKey).min(1).max(MAX_REQUEST_WITNESSES).optional(),
+  /** Addressed witnesses, each once (record-v1 R14); absent: open to anyone. */
+  witnesses: uniqueList(z.array(didKey).min(1).max(MAX_REQUEST_WITNESSES), 'witnesses must be unique').optional(),
   created_at: isoTimestamp,
   expires_at: isoTimestamp.optional()
-}).refine((r) => r.expires_at === undefined || r.expires_at > r.created_at, {
+  // record-v1 R14: compared as instants, not strings ('…00.500Z' sorts before '…00Z').
+}).refine((r) => r.expires_at === undefined || Date.parse(r.expires_at) > Date.parse(r.created_at), {
   message: 'expires_at must be after created_at', path: ['expires_at']
 })
 

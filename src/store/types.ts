@@ -24,16 +24,16 @@ export interface TrustEntry {
 export interface MemoryQuery {
   /** Every tag must be present (AND). */
   tags?: string[]
-  /** Score ≥ minTrust. Memories never scored count as 0. */
+  /** Score ≥ minTrust, in [0, 1]. Memories never scored count as 0. */
   minTrust?: number
   type?: ContentType
   /** did:key of the author. */
   author?: string
-  /** created_at ≥ since (ISO-8601, inclusive). */
+  /** created_at ≥ since (ISO-8601, inclusive; compared as instants, so `…00Z` equals `…00.000Z`). */
   since?: string
   /** created_at < until (ISO-8601, exclusive). */
   until?: string
-  /** @default 50, at most 1000 */
+  /** @default 50, at most 1000 (constants.ts DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT) */
   limit?: number
   /** Opaque cursor from a previous page's `next`. */
   cursor?: string
@@ -46,8 +46,9 @@ export interface QueryHit {
 }
 
 /**
- * Results are ordered by trust score descending, then created_at descending, then id ascending:
- * the most trustworthy, newest memories first (the provenance schema's "Querying by Trust").
+ * Results are ordered by trust score descending, then created_at descending (as an instant), then
+ * id ascending: the most trustworthy, newest memories first (the provenance schema's "Querying by
+ * Trust").
  */
 export interface QueryPage {
   items: QueryHit[]
@@ -55,7 +56,12 @@ export interface QueryPage {
   next?: string
 }
 
+/**
+ * Every method but open and close throws IsnadError STORE_CLOSED before open() and after close().
+ * Closing twice is fine; a closed store may be opened again.
+ */
 export interface RecordStore {
+  /** STORE_LOCKED when another process holds the data directory (a running daemon). */
   open: () => Promise<void>
   close: () => Promise<void>
 
@@ -63,6 +69,8 @@ export interface RecordStore {
    * Stores records atomically: either all are stored and indexed or none is (import relies on it).
    * Storing a record that is already present is a no-op. `trust` entries (for memories in this batch
    * or already stored) are written in the same atomic batch. Returns the ids newly stored.
+   * Refuses the whole batch with CID_MISMATCH when an `id` is not the CID of its record, NOT_FOUND
+   * when a trust entry names no memory of the batch or the store, USAGE when a score is outside [0, 1].
    */
   putMany: (records: StoredRecord[], trust?: ReadonlyMap<string, TrustEntry>) => Promise<string[]>
   get: (id: string) => Promise<StoredRecord | null>
@@ -73,16 +81,19 @@ export interface RecordStore {
 
   /** Attestations whose `memory` is `memoryId`, in id order. */
   attestationsFor: (memoryId: string) => Promise<Array<StoredRecord<AttestationRecord>>>
+  /** Anchors of `memoryId`, in id order. */
   anchorsFor: (memoryId: string) => Promise<Array<StoredRecord<AnchorRecord>>>
+  /** Witness requests for `memoryId`, in id order. */
   witnessRequestsFor: (memoryId: string) => Promise<Array<StoredRecord<WitnessRequestRecord>>>
   /** Ids of the attestations signed by `witness`, in id order. */
   attestationsBy: (witness: string) => Promise<string[]>
-  /** Ids of memories whose lineage.supersedes is `memoryId`. */
+  /** Ids of memories whose lineage.supersedes is `memoryId`, in id order. */
   supersededBy: (memoryId: string) => Promise<string[]>
 
-  /** Records the trust of a memory and re-keys its query indexes. */
+  /** Records the trust of a memory and re-keys its query indexes. NOT_FOUND for an unknown memory. */
   setTrust: (memoryId: string, trust: TrustEntry) => Promise<void>
   getTrust: (memoryId: string) => Promise<TrustEntry | null>
 
+  /** USAGE for a limit outside 1–1000, a minTrust outside [0, 1], a bad type, time or cursor. */
   query: (query: MemoryQuery) => Promise<QueryPage>
 }

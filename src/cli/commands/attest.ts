@@ -1,0 +1,28 @@
+import type { Command } from 'commander'
+import { ATTESTATION_VERDICTS, type AttestationVerdict } from '../../schema/index.js'
+import type { CommandContext } from '../context.js'
+import { emit } from '../output.js'
+import { choice, collect } from '../parse.js'
+import { renderView } from '../render.js'
+
+export function registerAttest (program: Command, context: (cmd: Command) => CommandContext): void {
+  program.command('attest')
+    .description('witness a stored memory as a local agent: confirm, dispute or partial')
+    .argument('<memory>', 'the memory id (CID)')
+    .argument('<verdict>', ATTESTATION_VERDICTS.join(' | '), choice(ATTESTATION_VERDICTS))
+    .option('-n, --notes <text>', 'the witness\'s comments')
+    .option('--claim <text>', 'for partial: an aspect the witness confirms (repeatable)', collect)
+    .option('--as <did>', 'attest with this key instead of the default')
+    .option('-q, --quiet', 'print only the attestation\'s id')
+    .action(async (memory: string, verdict: AttestationVerdict, opts: { notes?: string, claim?: string[], as?: string, quiet?: boolean }, cmd: Command) => {
+      const ctx = context(cmd)
+      const signer = await ctx.signer(opts.as)
+      const result = await ctx.withNode(async (node) => await node.attest({
+        memory,
+        verdict,
+        ...(opts.notes === undefined ? {} : { notes: opts.notes }),
+        ...(opts.claim === undefined ? {} : { claims: opts.claim })
+      }, signer))
+      emit(ctx.out, { attestation: result.id, memory: result.view }, () => opts.quiet === true ? result.id : `attestation ${result.id}\n\n${renderView(result.view)}`)
+    })
+}

@@ -1,0 +1,36 @@
+import { writeFile } from 'node:fs/promises'
+import type { Command } from 'commander'
+import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
+import { exportBundle, importBundle } from '../../node/index.js'
+import type { CommandContext } from '../context.js'
+import { emit } from '../output.js'
+import { readInput } from '../parse.js'
+
+export function registerTransfer (program: Command, context: (cmd: Command) => CommandContext): void {
+  program.command('export')
+    .description('write a JSON bundle of memories with all their witnesses, anchors and requests')
+    .argument('<memory...>', 'memory ids (CIDs)')
+    .option('-o, --out <file>', 'write to a file instead of stdout')
+    .action(async (ids: string[], opts: { out?: string }, cmd: Command) => {
+      const ctx = context(cmd)
+      const bundle = await ctx.withNode(async (node) => await exportBundle(node, ids))
+      const text = JSON.stringify(bundle, null, 2) + '\n'
+      if (opts.out === undefined) {
+        ctx.out.stdout(text)
+        return
+      }
+      await writeFile(opts.out, text, { mode: 0o644 })
+      ctx.out.stderr(`wrote ${bundle.records.length} records to ${opts.out}`)
+    })
+
+  program.command('import')
+    .description('verify a bundle and store it; any bad record refuses the whole bundle')
+    .argument('<file>', 'a bundle file, or - for stdin')
+    .action(async (file: string, _opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const text = await readInput(file, MAX_BUNDLE_BYTES)
+      const result = await ctx.withNode(async (node) => await importBundle(node, text))
+      emit(ctx.out, result, () =>
+        `imported ${result.stored.length} new records (${result.duplicates.length} already present), rescored ${result.rescored.length} memories`)
+    })
+}

@@ -1,0 +1,58 @@
+import { Command, CommanderError } from 'commander'
+import { createContext, type CommandContext, type GlobalOptions } from './context.js'
+import { EXIT_OK, EXIT_USAGE, createOutput, reportError } from './output.js'
+import { registerAttest } from './commands/attest.js'
+import { registerId } from './commands/id.js'
+import { registerInit } from './commands/init.js'
+import { registerQuery } from './commands/query.js'
+import { registerRemember } from './commands/remember.js'
+import { registerShow } from './commands/show.js'
+import { registerStatus } from './commands/status.js'
+import { registerTransfer } from './commands/transfer.js'
+import { registerVerify } from './commands/verify.js'
+
+const VERSION = '0.1.0'
+
+/**
+ * Runs the `isnad` CLI and resolves to its exit status. Data goes to stdout (JSON with --json),
+ * logs and errors to stderr; errors carry their stable code.
+ */
+export async function runCli (argv: readonly string[]): Promise<number> {
+  const json = argv.includes('--json')
+  const out = createOutput(json)
+  let exitCode = EXIT_OK
+  const program = new Command('isnad')
+    .description('isnad: signed agent memories with witnesses, anchors and local trust')
+    .version(VERSION)
+    .option('--home <dir>', 'node home holding .memory/ and keys/ (default: $ISNAD_HOME or the current directory)')
+    .option('--json', 'machine-readable output on stdout')
+    .option('--passphrase-file <path>', 'file holding the passphrase of encrypted keys (else $ISNAD_PASSPHRASE)')
+    .showHelpAfterError()
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => { process.stdout.write(text) },
+      writeErr: (text) => { process.stderr.write(text) }
+    })
+
+  const context = (cmd: Command): CommandContext => createContext(cmd.optsWithGlobals<GlobalOptions>(), out)
+  registerInit(program, context)
+  registerId(program, context)
+  registerStatus(program, context)
+  registerRemember(program, context)
+  registerAttest(program, context)
+  registerShow(program, context)
+  registerQuery(program, context)
+  registerVerify(program, context, (code) => { exitCode = code })
+  registerTransfer(program, context)
+
+  try {
+    await program.parseAsync(argv as string[])
+    return exitCode
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end through exitOverride with code 0.
+      return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE
+    }
+    return reportError(out, err)
+  }
+}

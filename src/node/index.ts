@@ -1,0 +1,6 @@
+export * from './paths.js'
+export * from './local-node.js'
+export * from './ingest.js'
+export * from './evidence.js'
+export * from './bundle.js'
+export * from './init.js'

@@ -1,0 +1,215 @@
+import { mkdir, stat } from 'node:fs/promises'
+import { IsnadError } from '../errors/index.js'
+import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import { signRecord } from '../record/index.js'
+import type {
+  AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord
+} from '../schema/index.js'
+import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
+import type { TrustResult } from '../trust/index.js'
+import { gatherEvidence, scoreEvidence, viewOf } from './evidence.js'
+import { ingestRecords, type IngestResult } from './ingest.js'
+import { nodePaths, type NodePaths } from './paths.js'
+
+/** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
+export interface Signer {
+  did: string
+  secretKey: Uint8Array
+}
+
+export interface RememberInput {
+  type: ContentType
+  summary: string
+  body: string
+  tags?: string[]
+  confidence?: number
+  trigger?: string
+  sessionId?: string
+  platform?: string
+  handle?: string
+  supersedes?: string
+  derivedFrom?: string[]
+}
+
+export interface AttestInput {
+  memory: string
+  verdict: AttestationVerdict
+  notes?: string
+  claims?: string[]
+}
+
+export interface QueryResultItem {
+  id: string
+  trust: number
+  level: string
+  type: ContentType
+  summary: string
+  tags: string[]
+  author: string
+  created_at: string
+}
+
+export interface OpenLocalNodeOptions {
+  home: string
+  /** @default nodeCryptoVerifier */
+  verifier?: SignatureVerifier
+  /** Milliseconds since the epoch; tests pass a fixed clock. @default Date.now */
+  clock?: () => number
+  /** Open a store other than the home's LevelDB (tests use the in-memory store). */
+  store?: RecordStore
+}
+
+/** @default 0.8 — the confidence of a memory whose author gives none. */
+export const DEFAULT_CONFIDENCE = 0.8
+
+/**
+ * One agent's node without a network: records, signs, stores, scores and exports memories in a
+ * node home (`.memory/` + `keys/`). The CLI and, later, the daemon's HTTP API are thin shells over it.
+ */
+export class LocalNode {
+  readonly paths: NodePaths
+  readonly store: RecordStore
+  private readonly verifier: SignatureVerifier
+  private readonly clock: () => number
+
+  private constructor (paths: NodePaths, store: RecordStore, verifier: SignatureVerifier, clock: () => number) {
+    this.paths = paths
+    this.store = store
+    this.verifier = verifier
+    this.clock = clock
+  }
+
+  static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
+    const paths = nodePaths(options.home)
+    await assertInitialized(paths)
+    const store = options.store ?? createLevelRecordStore({ location: paths.index })
+    await store.open()
+    return new LocalNode(paths, store, options.verifier ?? nodeCryptoVerifier, options.clock ?? Date.now)
+  }
+
+  async close (): Promise<void> {
+    await this.store.close()
+  }
+
+  now (): string {
+    return new Date(this.clock()).toISOString()
+  }
+
+  /** Creates, signs and stores a memory; returns its view (provenance schema shape). */
+  async remember (input: RememberInput, signer: Signer): Promise<MemoryView> {
+    if (input.supersedes !== undefined) await this.requireMemory(input.supersedes)
+    const record: MemoryRecord = {
+      kind: 'memory',
+      version: 1,
+      content: { type: input.type, summary: input.summary, body: input.body, tags: [...new Set(input.tags ?? [])] },
+      author: {
+        agent_id: signer.did,
+        ...(input.platform === undefined ? {} : { platform: input.platform }),
+        ...(input.handle === undefined ? {} : { handle: input.handle })
+      },
+      created_at: this.now(),
+      context: {
+        ...(input.sessionId === undefined ? {} : { session_id: input.sessionId }),
+        ...(input.trigger === undefined ? {} : { trigger: input.trigger }),
+        confidence: input.confidence ?? DEFAULT_CONFIDENCE
+      },
+      lineage: {
+        ...(input.supersedes === undefined ? {} : { supersedes: input.supersedes }),
+        derived_from: [...new Set(input.derivedFrom ?? [])]
+      }
+    }
+    const { id, signed } = signRecord(record, signer.secretKey)
+    await this.ingest([signed])
+    return await this.show(id)
+  }
+
+  /** A local agent confirms, disputes or partially confirms a stored memory. */
+  async attest (input: AttestInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+    const memory = await this.requireMemory(input.memory)
+    if (memory.signed.record.author.agent_id === signer.did) {
+      throw new IsnadError('SELF_ATTESTATION', `${signer.did} is the author of ${input.memory}; an author never witnesses its own memory`)
+    }
+    const record: AttestationRecord = {
+      kind: 'attestation',
+      version: 1,
+      memory: input.memory,
+      witness: signer.did,
+      attestation: input.verdict,
+      witnessed_at: this.now(),
+      ...(input.notes === undefined ? {} : { notes: input.notes }),
+      ...(input.claims === undefined || input.claims.length === 0 ? {} : { claims: input.claims })
+    }
+    const { id, signed } = signRecord(record, signer.secretKey)
+    await this.ingest([signed])
+    return { id, view: await this.show(input.memory) }
+  }
+
+  /** Verifies and stores records from outside (bundles now, gossip later), all or nothing. */
+  async ingest (records: readonly unknown[]): Promise<IngestResult> {
+    return await ingestRecords(this.store, records, { verifier: this.verifier, now: this.clock() })
+  }
+
+  async show (id: string): Promise<MemoryView> {
+    const memory = await this.requireMemory(id)
+    const evidence = await gatherEvidence(this.store, memory)
+    return await viewOf(this.store, evidence, scoreEvidence(evidence, this.clock()))
+  }
+
+  async explainTrust (id: string): Promise<TrustResult> {
+    const evidence = await gatherEvidence(this.store, await this.requireMemory(id))
+    return scoreEvidence(evidence, this.clock())
+  }
+
+  async query (query: MemoryQuery): Promise<{ items: QueryResultItem[], next?: string }> {
+    const page = await this.store.query(query)
+    const items: QueryResultItem[] = []
+    for (const hit of page.items) {
+      const memory = await this.requireMemory(hit.id)
+      const trust = await this.store.getTrust(hit.id)
+      const { content, author, created_at: createdAt } = memory.signed.record
+      items.push({
+        id: hit.id,
+        trust: hit.trust,
+        level: trust?.level ?? 'Unverified',
+        type: content.type,
+        summary: content.summary,
+        tags: content.tags,
+        author: author.agent_id,
+        created_at: createdAt
+      })
+    }
+    return page.next === undefined ? { items } : { items, next: page.next }
+  }
+
+  /** The signed records of the given memories and all their evidence, for `export`. */
+  async exportRecords (ids: readonly string[]): Promise<SignedRecord[]> {
+    const out = new Map<string, SignedRecord>()
+    for (const id of ids) {
+      const memory = await this.requireMemory(id)
+      out.set(memory.id, memory.signed)
+      for (const r of [...await this.store.attestationsFor(id), ...await this.store.anchorsFor(id), ...await this.store.witnessRequestsFor(id)]) {
+        out.set(r.id, r.signed)
+      }
+    }
+    return [...out.values()]
+  }
+
+  async requireMemory (id: string): Promise<StoredRecord<MemoryRecord>> {
+    const memory = await this.store.getMemory(id)
+    if (memory === null) throw new IsnadError('NOT_FOUND', `no memory ${id} in this node`, { details: { id } })
+    return memory
+  }
+}
+
+async function assertInitialized (paths: NodePaths): Promise<void> {
+  try {
+    if ((await stat(paths.data)).isDirectory()) return
+  } catch {}
+  throw new IsnadError('NOT_INITIALIZED', `no isnad data directory at ${paths.data}; run \`isnad init\` first (or pass --home)`)
+}
+
+/** Creates the node home's directories; idempotent. */
+export async function createHomeDirectories (paths: NodePaths): Promise<void> {
+  await mkdir(paths.index, { recursive: true })
+  await mkdir(paths.keys, { recursive: true, mode: 0o700 })
+}

@@ -1,0 +1,29 @@
+import { resolve } from 'node:path'
+
+/** The data directory name inside a node home (the format spec's runtime root). */
+export const DATA_DIR_NAME = '.memory'
+export const KEYS_DIR_NAME = 'keys'
+export const INDEX_DIR_NAME = 'index'
+
+export interface NodePaths {
+  home: string
+  /** `<home>/.memory` */
+  data: string
+  /** `<home>/.memory/index`, the LevelDB */
+  index: string
+  /** `<home>/keys` */
+  keys: string
+}
+
+/**
+ * A node's home holds `.memory/` and `keys/` (DESIGN §4, §7). It is `--home`, else `$ISNAD_HOME`,
+ * else the current directory, so an agent working in a project keeps its memory beside it.
+ */
+export function resolveHome (flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  return resolve(cwd, flag ?? env.ISNAD_HOME ?? '.')
+}
+
+export function nodePaths (home: string): NodePaths {
+  const data = resolve(home, DATA_DIR_NAME)
+  return { home, data, index: resolve(data, INDEX_DIR_NAME), keys: resolve(home, KEYS_DIR_NAME) }
+}

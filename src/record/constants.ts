@@ -1,0 +1,5 @@
+/**
+ * @default 4096 — did:key → public key entries kept by signerKeyOf. A node sees few signing keys and
+ * many signatures; past the bound the oldest entry goes.
+ */
+export const SIGNER_KEY_CACHE_SIZE = 4096

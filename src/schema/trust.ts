@@ -1,0 +1,147 @@
+import { z } from 'zod'
+import { ANCHOR_TYPES, ATTESTATION_VERDICTS } from './records.js'
+import { didKey, isoTimestamp, recordCid } from './primitives.js'
+import { ANCHOR_STATES } from './view.js'
+
+/**
+ * The trust result: a score with its explanation (DESIGN §2, "every score comes with its explanation").
+ * Its `score`, `factors` and `computed_at` have the provenance schema's `trust` block shape, so the
+ * memory view prints it as is; the rest says which evidence counted, which was refused and why.
+ */
+
+/** The provenance schema's "Trust Levels" table, lowest first. Thresholds live in src/trust. */
+export const TRUST_LEVELS = ['Unverified', 'Attested', 'Anchored', 'Consensus'] as const
+export type TrustLevel = (typeof TRUST_LEVELS)[number]
+
+/** Trust policies a node can be set to (DESIGN §2). Issue 6 adds `isnad-reputation`. */
+export const TRUST_POLICY_NAMES = ['isnad-v0.1'] as const
+export type TrustPolicyName = (typeof TRUST_POLICY_NAMES)[number]
+
+/** One contribution per step of the scoring algorithm, in the provenance schema's order. */
+export const TRUST_CONTRIBUTION_FACTORS = ['author_signature', 'confirms', 'anchors', 'author_reputation', 'disputes'] as const
+export type TrustContributionFactor = (typeof TRUST_CONTRIBUTION_FACTORS)[number]
+
+/** Why an attestation did not count. Stable: callers and tests branch on the code, never the reason. */
+export const ATTESTATION_REFUSAL_CODES = [
+  'SIGNATURE_INVALID', 'WRONG_MEMORY', 'SELF_ATTESTATION', 'TIMESTAMP_IN_FUTURE', 'BEFORE_MEMORY',
+  'SUPERSEDED_BY_NEWER', 'DUPLICATE_ATTESTATION'
+] as const
+export type AttestationRefusalCode = (typeof ATTESTATION_REFUSAL_CODES)[number]
+
+/** Why an anchor did not count. */
+export const ANCHOR_REFUSAL_CODES = [
+  'SIGNATURE_INVALID', 'WRONG_MEMORY', 'TIMESTAMP_IN_FUTURE', 'ANCHOR_NOT_VERIFIED', 'DUPLICATE_ANCHOR'
+] as const
+export type AnchorRefusalCode = (typeof ANCHOR_REFUSAL_CODES)[number]
+
+/** Scores and points carry 4 decimals (see roundTrustScore). */
+export const TRUST_SCORE_DECIMALS = 4
+const SCALE = 10 ** TRUST_SCORE_DECIMALS
+
+/**
+ * Rounds to TRUST_SCORE_DECIMALS, half toward +∞ (`Math.round`), and never returns -0.
+ * Why: the weights are decimal fractions that binary floating point cannot hold, so a sum lands a hair
+ * off its decimal value, on either side of a level threshold. 0.1 + 0.2 is 0.30000000000000004, and
+ * signature + 3 confirms + 2 anchors + 0.2 × reputation 0.5 − 4 disputes, which is 0.3 in decimal,
+ * sums to 0.29999999999999993 in doubles: Unverified instead of Attested. Rounding restores the
+ * decimal value, makes the score independent of summation order, and lets any implementation
+ * reproduce the normative vectors (protocols/vectors/trust/) bit for bit.
+ */
+export function roundTrustScore (value: number): number {
+  return Math.round(value * SCALE) / SCALE + 0
+}
+
+const points = z.number().finite()
+const count = z.number().int().min(0)
+
+export const TrustFactorsSchema = z.strictObject({
+  // The provenance schema's names (its "trust.factors" block) ...
+  author_reputation: z.number().min(0).max(1),
+  witness_count: count,
+  anchor_count: count,
+  age_days: count,
+  dispute_count: count,
+  // ... and what the explanation adds.
+  confirm_count: count,
+  partial_count: count,
+  signature_valid: z.boolean()
+})
+
+export const TrustContributionSchema = z.strictObject({
+  factor: z.enum(TRUST_CONTRIBUTION_FACTORS),
+  points,
+  reason: z.string().min(1)
+})
+
+export const CountedAttestationSchema = z.strictObject({
+  id: recordCid,
+  witness: didKey,
+  verdict: z.enum(ATTESTATION_VERDICTS),
+  witnessed_at: isoTimestamp,
+  /** What this attestation alone adds, when the policy can say (confirms count as a group). */
+  points: points.optional(),
+  note: z.string().optional()
+})
+
+export const CountedAnchorSchema = z.strictObject({
+  id: recordCid,
+  type: z.enum(ANCHOR_TYPES),
+  reference: z.string()
+})
+
+export const RefusedAttestationSchema = z.strictObject({
+  id: recordCid,
+  witness: didKey,
+  code: z.enum(ATTESTATION_REFUSAL_CODES),
+  reason: z.string().min(1),
+  /** For SUPERSEDED_BY_NEWER and DUPLICATE_ATTESTATION: the attestation that counts instead. */
+  superseded_by: recordCid.optional()
+})
+
+export const RefusedAnchorSchema = z.strictObject({
+  id: recordCid,
+  code: z.enum(ANCHOR_REFUSAL_CODES),
+  reason: z.string().min(1),
+  /** For ANCHOR_NOT_VERIFIED: the anchor's verification state. */
+  state: z.enum(ANCHOR_STATES).optional(),
+  /** For DUPLICATE_ANCHOR: the anchor that counts instead. */
+  duplicate_of: recordCid.optional()
+})
+
+export const TrustResultSchema = z.strictObject({
+  score: z.number().min(0).max(1),
+  level: z.enum(TRUST_LEVELS),
+  policy: z.enum(TRUST_POLICY_NAMES),
+  computed_at: isoTimestamp,
+  factors: TrustFactorsSchema,
+  /** Rounded to 4 decimals, the points sum to the unclamped score. */
+  contributions: z.array(TrustContributionSchema),
+  counted: z.strictObject({
+    attestations: z.array(CountedAttestationSchema),
+    anchors: z.array(CountedAnchorSchema)
+  }),
+  refused: z.strictObject({
+    attestations: z.array(RefusedAttestationSchema),
+    anchors: z.array(RefusedAnchorSchema)
+  }),
+  /** Present (true) when the sum fell outside [0, 1]; `unclamped_score` is that sum. */
+  clamped: z.boolean().optional(),
+  unclamped_score: z.number().optional()
+}).superRefine((result, ctx) => {
+  const sum = roundTrustScore(result.contributions.reduce((total, c) => total + c.points, 0))
+  const unclamped = result.unclamped_score ?? result.score
+  if (sum !== unclamped) {
+    ctx.addIssue({ code: 'custom', path: ['contributions'], message: `contributions sum to ${sum}, not ${unclamped}` })
+  }
+  if ((result.clamped === true) !== (result.unclamped_score !== undefined)) {
+    ctx.addIssue({ code: 'custom', path: ['clamped'], message: 'clamped and unclamped_score go together' })
+  }
+})
+
+export type TrustFactors = z.infer<typeof TrustFactorsSchema>
+export type TrustContribution = z.infer<typeof TrustContributionSchema>
+export type CountedAttestation = z.infer<typeof CountedAttestationSchema>
+export type CountedAnchor = z.infer<typeof CountedAnchorSchema>
+export type RefusedAttestation = z.infer<typeof RefusedAttestationSchema>
+export type RefusedAnchor = z.infer<typeof RefusedAnchorSchema>
+export type TrustResult = z.infer<typeof TrustResultSchema>

@@ -1,0 +1,33 @@
+/**
+ * Named defaults and limits of the record store (STYLE: every limit named, `@default` in the JSDoc).
+ */
+
+/** @default 50 — items per query page when the caller gives no `limit`. */
+export const DEFAULT_QUERY_LIMIT = 50
+
+/** @default 1000 — the largest page a query may ask for; above it the query is refused with USAGE. */
+export const MAX_QUERY_LIMIT = 1000
+
+/**
+ * @default 10000 — trust scores are indexed as integers in units of 1/10000, the 4 decimals a
+ * TrustEntry score is rounded to, so that a fixed-width key orders exactly like the score.
+ */
+export const TRUST_SCALE = 10_000
+
+/**
+ * @default ".memory/index" — where the LevelDB indexes live inside a data directory (DESIGN §4);
+ * they can always be rebuilt from the JSONL ledgers.
+ */
+export const INDEX_DIRECTORY = '.memory/index'
+
+/**
+ * @default 256 — entries read per native round trip while a query scans an index beyond its first
+ * page; the first read asks for exactly `limit + 1`, the common case of an unfiltered page.
+ */
+export const QUERY_SCAN_CHUNK = 256
+
+/**
+ * @default 500 — ids fetched per `getMany` when an accessor (attestationsFor, …) loads records, so a
+ * memory with many attestations never needs one huge native call.
+ */
+export const GET_MANY_CHUNK = 500

@@ -1,0 +1,16 @@
+import { join } from 'node:path'
+import { INDEX_DIRECTORY } from '../constants.js'
+import type { RecordStore } from '../types.js'
+import { LevelRecordStore, type LevelRecordStoreInit } from './level-record-store.js'
+
+export { LevelRecordStore, type LevelRecordStoreInit }
+
+/** Where a data directory keeps its LevelDB indexes (DESIGN §4): `<dataDir>/.memory/index`. */
+export function indexLocationOf (dataDir: string): string {
+  return join(dataDir, ...INDEX_DIRECTORY.split('/'))
+}
+
+/** A RecordStore over LevelDB at `init.location`; call `open()` before use. */
+export function createLevelRecordStore (init: LevelRecordStoreInit): RecordStore {
+  return new LevelRecordStore(init)
+}

@@ -1,0 +1,180 @@
+import { Level } from 'level'
+import { IsnadError } from '../../errors/index.js'
+import { decodeSignedRecord } from '../../record/index.js'
+import { RECORD_KINDS, type AnchorRecord, type AttestationRecord, type MemoryRecord, type RecordKind, type WitnessRequestRecord } from '../../schema/index.js'
+import { GET_MANY_CHUNK } from '../constants.js'
+import type { Link } from '../prepare.js'
+import { assertTrustEntry, prepareRecords } from '../prepare.js'
+import { normalizeQuery } from '../query-plan.js'
+import { SerialQueue } from '../serial-queue.js'
+import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
+import { END, SEP, kindStatKey, linkPrefix } from './keys.js'
+import { scanQuery } from './query-planner.js'
+import { commit, sublevelsOf, type RootLevel, type Sublevels } from './sublevels.js'
+import { loadIndexed, planPutMany, retrustOps } from './write-plan.js'
+
+export interface LevelRecordStoreInit {
+  /** The LevelDB directory: `<data dir>/.memory/index` (see indexLocationOf). Created if missing. */
+  location: string
+}
+
+const LOCKED_MESSAGE = 'the data directory is in use by another isnad process (a running daemon?)'
+
+/** The node's RecordStore: LevelDB indexes that can always be rebuilt from the ledgers (DESIGN §4). */
+export class LevelRecordStore implements RecordStore {
+  private readonly location: string
+  /** Present while open. A Level handle opens itself when constructed, so none exists before open(). */
+  private handle: { db: RootLevel, subs: Sublevels } | null = null
+  private readonly writes = new SerialQueue()
+  private state: 'new' | 'open' | 'closed' = 'new'
+  /** A close still releasing the lock: a reopen waits for it rather than failing with STORE_LOCKED. */
+  private closing: Promise<void> = Promise.resolve()
+
+  constructor (init: LevelRecordStoreInit) {
+    this.location = init.location
+  }
+
+  async open (): Promise<void> {
+    if (this.state === 'open') return
+    await this.closing
+    // A fresh handle on every open: after a failed open (a held lock) abstract-level leaves the old
+    // handle's sublevels unusable, and a retry once the lock is released must work.
+    const db = new Level<string, string>(this.location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+    try {
+      await db.open()
+    } catch (err) {
+      throw openError(this.location, err)
+    }
+    this.handle = { db, subs: sublevelsOf(db) }
+    this.state = 'open'
+  }
+
+  async close (): Promise<void> {
+    if (this.state !== 'open') return
+    this.state = 'closed'
+    const released = this.release()
+    this.closing = released.catch(() => undefined)
+    await released
+  }
+
+  /** Writes already queued finish first: an accepted putMany is never cut off by close. */
+  private async release (): Promise<void> {
+    await this.writes.drain()
+    await this.handle?.db.close()
+    this.handle = null
+  }
+
+  async putMany (records: StoredRecord[], trust: ReadonlyMap<string, TrustEntry> = new Map()): Promise<string[]> {
+    this.assertOpen()
+    const prepared = prepareRecords(records)
+    return await this.writes.run(async () => {
+      const { db, subs } = this.writeHandle()
+      const plan = await planPutMany(subs, prepared, trust)
+      await commit(db, plan.ops)
+      return plan.newIds
+    })
+  }
+
+  async get (id: string): Promise<StoredRecord | null> {
+    const bytes = await this.assertOpen().subs.records.get(id)
+    return bytes === undefined ? null : { id, signed: decodeSignedRecord(bytes) }
+  }
+
+  async getMemory (id: string): Promise<StoredRecord<MemoryRecord> | null> {
+    const stored = await this.get(id)
+    return stored !== null && stored.signed.record.kind === 'memory' ? stored as StoredRecord<MemoryRecord> : null
+  }
+
+  async exists (id: string): Promise<boolean> {
+    return await this.assertOpen().subs.records.has(id)
+  }
+
+  async count (): Promise<Record<RecordKind, number>> {
+    const values = await this.assertOpen().subs.stats.getMany(RECORD_KINDS.map(kindStatKey))
+    return Object.fromEntries(RECORD_KINDS.map((kind, i) => [kind, Number(values[i] ?? '0')])) as Record<RecordKind, number>
+  }
+
+  async attestationsFor (memoryId: string): Promise<Array<StoredRecord<AttestationRecord>>> {
+    return await this.linkedRecords('attestations', memoryId) as Array<StoredRecord<AttestationRecord>>
+  }
+
+  async anchorsFor (memoryId: string): Promise<Array<StoredRecord<AnchorRecord>>> {
+    return await this.linkedRecords('anchors', memoryId) as Array<StoredRecord<AnchorRecord>>
+  }
+
+  async witnessRequestsFor (memoryId: string): Promise<Array<StoredRecord<WitnessRequestRecord>>> {
+    return await this.linkedRecords('witness_requests', memoryId) as Array<StoredRecord<WitnessRequestRecord>>
+  }
+
+  async attestationsBy (witness: string): Promise<string[]> {
+    return await this.linkedIds('attested_by', witness)
+  }
+
+  async supersededBy (memoryId: string): Promise<string[]> {
+    return await this.linkedIds('successors', memoryId)
+  }
+
+  async setTrust (memoryId: string, trust: TrustEntry): Promise<void> {
+    this.assertOpen()
+    assertTrustEntry(memoryId, trust)
+    await this.writes.run(async () => {
+      const { db, subs } = this.writeHandle()
+      const [memory] = await loadIndexed(subs, [memoryId])
+      const old = await subs.trust.get(memoryId)
+      await commit(db, retrustOps(subs, memoryId, memory as NonNullable<typeof memory>, old, trust))
+    })
+  }
+
+  async getTrust (memoryId: string): Promise<TrustEntry | null> {
+    return await this.assertOpen().subs.trust.get(memoryId) ?? null
+  }
+
+  async query (query: MemoryQuery): Promise<QueryPage> {
+    return await scanQuery(this.assertOpen().subs, normalizeQuery(query))
+  }
+
+  /** Ids in one relation, in id order: the key suffix after `<link> NUL <from> NUL`. */
+  private async linkedIds (link: Link, from: string): Promise<string[]> {
+    const { links } = this.assertOpen().subs
+    const prefix = linkPrefix(link, from)
+    const keys = await links.keys({ gte: prefix, lt: prefix.slice(0, -SEP.length) + END }).all()
+    return keys.map((key) => key.slice(prefix.length))
+  }
+
+  private async linkedRecords (link: Link, from: string): Promise<StoredRecord[]> {
+    const ids = await this.linkedIds(link, from)
+    const { records } = this.assertOpen().subs
+    const out: StoredRecord[] = []
+    for (let start = 0; start < ids.length; start += GET_MANY_CHUNK) {
+      const chunk = ids.slice(start, start + GET_MANY_CHUNK)
+      const values = await records.getMany(chunk)
+      values.forEach((bytes, i) => {
+        if (bytes !== undefined) out.push({ id: chunk[i] as string, signed: decodeSignedRecord(bytes) })
+      })
+    }
+    return out
+  }
+
+  /**
+   * For a write already queued: close() refuses new calls at once but keeps the handle until the
+   * queue drains, so only the state is checked at call time and the handle here.
+   */
+  private writeHandle (): { db: RootLevel, subs: Sublevels } {
+    if (this.handle !== null) return this.handle
+    throw new IsnadError('STORE_CLOSED', `the record store at ${this.location} is closed`)
+  }
+
+  private assertOpen (): { db: RootLevel, subs: Sublevels } {
+    if (this.state === 'open' && this.handle !== null) return this.handle
+    throw new IsnadError('STORE_CLOSED', `the record store at ${this.location} is ${this.state === 'new' ? 'not open yet' : 'closed'}`)
+  }
+}
+
+/** classic-level reports a held lock as LEVEL_DATABASE_NOT_OPEN caused by LEVEL_LOCKED. */
+function openError (location: string, err: unknown): IsnadError {
+  const cause = (err as { cause?: { code?: unknown } } | null)?.cause
+  if (cause?.code === 'LEVEL_LOCKED') {
+    return new IsnadError('STORE_LOCKED', `${LOCKED_MESSAGE}: ${location} is locked`, { cause: err, details: { location } })
+  }
+  return new IsnadError('IO_ERROR', `cannot open the record store at ${location}`, { cause: err, details: { location } })
+}

@@ -1,0 +1,68 @@
+import { QUERY_SCAN_CHUNK, TRUST_SCALE } from '../constants.js'
+import { decodeIndexedMemory } from '../indexed-memory.js'
+import { encodeCursor, positionBoundBelow, scoreOfPosition, idOfPosition } from '../order.js'
+import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
+import type { QueryHit, QueryPage } from '../types.js'
+import { ALL_SCOPE, SEP, authorScope, tagScope, typeScope } from './keys.js'
+import type { Sublevels } from './sublevels.js'
+
+/*
+ * A query is one bounded range scan over one scope of the query index (keys.ts): it starts at the
+ * top of the scope (or just after the cursor) and ends at the first score below minTrust, so with
+ * no other predicate a page reads exactly limit + 1 entries. Remaining predicates are checked on
+ * the entry value, so no record is ever decoded.
+ */
+
+/**
+ * The scope to scan: the smallest of the query's tag, author and type scopes by the counters kept
+ * in `stats`, ties going to tag, then author, then type; `all` when the query names none. A named
+ * scope with no memory at all answers the query without a scan.
+ */
+export async function chooseScope (subs: Sublevels, query: NormalizedQuery): Promise<string | null> {
+  const candidates = query.tags.map(tagScope)
+  if (query.author !== undefined) candidates.push(authorScope(query.author))
+  if (query.type !== undefined) candidates.push(typeScope(query.type))
+  if (candidates.length === 0) return ALL_SCOPE
+  if (candidates.length === 1) return candidates[0] as string
+  const counts = await subs.stats.getMany(candidates)
+  let best = 0
+  for (let i = 1; i < candidates.length; i++) {
+    if (Number(counts[i] ?? '0') < Number(counts[best] ?? '0')) best = i
+  }
+  return Number(counts[best] ?? '0') === 0 ? null : candidates[best] as string
+}
+
+export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promise<QueryPage> {
+  if (query.minUnits > TRUST_SCALE) return { items: [] }
+  const scope = await chooseScope(subs, query)
+  if (scope === null) return { items: [] }
+  const prefix = scope + SEP
+  const lt = prefix + positionBoundBelow(query.minUnits)
+  const iterator = query.after === undefined
+    ? subs.query.iterator({ gte: prefix, lt })
+    : subs.query.iterator({ gt: prefix + query.after, lt })
+  // One more than a page tells whether a next page exists without a second query.
+  const wanted = query.limit + 1
+  const found: Array<{ hit: QueryHit, position: string }> = []
+  try {
+    let chunk = wanted
+    while (found.length < wanted) {
+      const entries = await iterator.nextv(chunk)
+      for (const [key, value] of entries) {
+        const memory = decodeIndexedMemory(value)
+        if (!matchesQuery(memory, query)) continue
+        const position = key.slice(prefix.length)
+        found.push({ position, hit: { id: idOfPosition(position), trust: scoreOfPosition(position), created_at: memory.created_at } })
+        if (found.length === wanted) break
+      }
+      // nextv may return fewer entries than asked for (a byte budget); only an empty read is the end.
+      if (entries.length === 0) break
+      chunk = QUERY_SCAN_CHUNK
+    }
+  } finally {
+    await iterator.close()
+  }
+  if (found.length <= query.limit) return { items: found.map((f) => f.hit) }
+  const page = found.slice(0, query.limit)
+  return { items: page.map((f) => f.hit), next: encodeCursor((page[page.length - 1] as { position: string }).position) }
+}

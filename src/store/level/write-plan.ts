@@ -1,0 +1,100 @@
+import { decodeIndexedMemory, encodeIndexedMemory, indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
+import { scoreUnitsOf } from '../order.js'
+import { assertTrustEntry, copyTrust, linksOf, trustNotFound, type PreparedRecord } from '../prepare.js'
+import type { TrustEntry } from '../types.js'
+import { kindStatKey, linkKey, queryKeysOf, scopesOf, ALL_SCOPE } from './keys.js'
+import type { Sublevels, WriteOp } from './sublevels.js'
+
+/*
+ * Turns a write into the operations of one atomic batch. Planning reads the current state (which
+ * ids exist, old scores, counters), so callers run it inside the store's write queue: nothing can
+ * change between the reads here and the batch that commits them.
+ */
+
+export interface PutPlan {
+  ops: WriteOp[]
+  newIds: string[]
+}
+
+export async function planPutMany (subs: Sublevels, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>): Promise<PutPlan> {
+  for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
+  const present = records.length === 0 ? [] : await subs.records.hasMany(records.map((r) => r.id))
+  const fresh = records.filter((_, i) => present[i] !== true)
+  const ops: WriteOp[] = []
+  const counts = new Map<string, number>()
+  const bump = (key: string): void => { counts.set(key, (counts.get(key) ?? 0) + 1) }
+  const freshMemories = new Set<string>()
+
+  for (const { id, signed, bytes } of fresh) {
+    const { record } = signed
+    ops.push({ type: 'put', sublevel: subs.records, key: id, value: bytes })
+    bump(kindStatKey(record.kind))
+    for (const { link, from } of linksOf(record)) {
+      ops.push({ type: 'put', sublevel: subs.links, key: linkKey(link, from, id), value: '' })
+    }
+    if (record.kind !== 'memory') continue
+    freshMemories.add(id)
+    const memory = indexedMemoryOf(record)
+    const entry = trust.get(id)
+    // A memory with no trust entry is indexed at score 0 until the node scores it.
+    ops.push(...indexOps(subs, id, memory, null, entry === undefined ? 0 : scoreUnitsOf(entry.score)))
+    ops.push({ type: 'put', sublevel: subs.memories, key: id, value: encodeIndexedMemory(memory) })
+    if (entry !== undefined) ops.push({ type: 'put', sublevel: subs.trust, key: id, value: copyTrust(entry) })
+    for (const scope of scopesOf(memory)) if (scope !== ALL_SCOPE) bump(scope)
+  }
+
+  const rescored = [...trust.keys()].filter((id) => !freshMemories.has(id))
+  const memories = await loadIndexed(subs, rescored)
+  const oldTrust = rescored.length === 0 ? [] : await subs.trust.getMany(rescored)
+  rescored.forEach((id, i) => {
+    ops.push(...retrustOps(subs, id, memories[i] as IndexedMemory, oldTrust[i], trust.get(id) as TrustEntry))
+  })
+  ops.push(...await counterOps(subs, counts))
+  return { ops, newIds: fresh.map((r) => r.id) }
+}
+
+/** The indexed fields of stored memories; NOT_FOUND when one is missing (no trust for the unknown). */
+export async function loadIndexed (subs: Sublevels, ids: string[]): Promise<IndexedMemory[]> {
+  if (ids.length === 0) return []
+  const values = await subs.memories.getMany(ids)
+  return values.map((value, i) => {
+    if (value === undefined) throw trustNotFound(ids[i] as string)
+    return decodeIndexedMemory(value)
+  })
+}
+
+/**
+ * Re-keys a stored memory's query entries from its old score (0 when never scored) to the new one,
+ * and records the entry: the score is part of every query key, so an update is delete + put.
+ */
+export function retrustOps (subs: Sublevels, id: string, memory: IndexedMemory, old: TrustEntry | undefined, entry: TrustEntry): WriteOp[] {
+  const oldUnits = old === undefined ? 0 : scoreUnitsOf(old.score)
+  return [
+    ...indexOps(subs, id, memory, oldUnits, scoreUnitsOf(entry.score)),
+    { type: 'put', sublevel: subs.trust, key: id, value: copyTrust(entry) }
+  ]
+}
+
+/** Query-index puts at `units`, preceded by the deletes at `oldUnits` when the score moved. */
+function indexOps (subs: Sublevels, id: string, memory: IndexedMemory, oldUnits: number | null, units: number): WriteOp[] {
+  if (oldUnits === units) return []
+  const value = encodeIndexedMemory(memory)
+  const ops: WriteOp[] = []
+  if (oldUnits !== null) {
+    for (const key of queryKeysOf(memory, oldUnits, id)) ops.push({ type: 'del', sublevel: subs.query, key })
+  }
+  for (const key of queryKeysOf(memory, units, id)) ops.push({ type: 'put', sublevel: subs.query, key, value })
+  return ops
+}
+
+async function counterOps (subs: Sublevels, increments: Map<string, number>): Promise<WriteOp[]> {
+  if (increments.size === 0) return []
+  const keys = [...increments.keys()]
+  const current = await subs.stats.getMany(keys)
+  return keys.map((key, i) => ({
+    type: 'put' as const,
+    sublevel: subs.stats,
+    key,
+    value: String(Number(current[i] ?? '0') + (increments.get(key) ?? 0))
+  }))
+}

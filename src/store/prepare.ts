@@ -1,0 +1,71 @@
+import { IsnadError } from '../errors/index.js'
+import { encodeSignedRecord, recordCidOf } from '../record/index.js'
+import type { IsnadRecord, SignedRecord } from '../schema/index.js'
+import type { StoredRecord, TrustEntry } from './types.js'
+
+/** A record checked against its id and encoded once, ready for any store to write. */
+export interface PreparedRecord {
+  id: string
+  signed: SignedRecord
+  /** Canonical DAG-CBOR of the signed record: what the store keeps. */
+  bytes: Uint8Array
+}
+
+/**
+ * Recomputes every id before anything is written (record-v1 R1: the id is the CID of the unsigned
+ * record), so a mismatch anywhere refuses the whole batch. Duplicates within the batch collapse to
+ * one. Signatures are the caller's business: the node stores only verified records.
+ */
+export function prepareRecords (records: readonly StoredRecord[]): PreparedRecord[] {
+  const prepared = new Map<string, PreparedRecord>()
+  for (const { id, signed } of records) {
+    if (prepared.has(id)) continue
+    const actual = recordCidOf(signed.record).toString()
+    if (actual !== id) {
+      throw new IsnadError('CID_MISMATCH', `${signed.record.kind} stored as ${id} has CID ${actual}; nothing of the batch was stored`, {
+        details: { id, actual }
+      })
+    }
+    prepared.set(id, { id, signed, bytes: encodeSignedRecord(signed) })
+  }
+  return [...prepared.values()]
+}
+
+/** A trust score must lie in [0, 1]: the query indexes give it a fixed-width key. */
+export function assertTrustEntry (memoryId: string, trust: TrustEntry): void {
+  const { score } = trust
+  if (typeof score !== 'number' || !(score >= 0 && score <= 1)) {
+    throw new IsnadError('USAGE', `trust score of memory ${memoryId} must be a number from 0 to 1`, {
+      details: { memoryId, score }
+    })
+  }
+}
+
+export function trustNotFound (memoryId: string): IsnadError {
+  return new IsnadError('NOT_FOUND', `cannot record trust for memory ${memoryId}: it is not stored`, {
+    details: { memoryId }
+  })
+}
+
+/** The relations the accessors of RecordStore walk, by name. */
+export const LINKS = ['attestations', 'anchors', 'witness_requests', 'attested_by', 'successors'] as const
+export type Link = (typeof LINKS)[number]
+
+/** Every relation a record takes part in: `from` is the key the accessor is asked with. */
+export function linksOf (record: IsnadRecord): Array<{ link: Link, from: string }> {
+  switch (record.kind) {
+    case 'memory':
+      return record.lineage.supersedes === undefined ? [] : [{ link: 'successors', from: record.lineage.supersedes }]
+    case 'attestation':
+      return [{ link: 'attestations', from: record.memory }, { link: 'attested_by', from: record.witness }]
+    case 'anchor':
+      return [{ link: 'anchors', from: record.memory }]
+    case 'witness_request':
+      return [{ link: 'witness_requests', from: record.memory }]
+  }
+}
+
+/** Copies a trust entry so no caller can change what a store holds by mutating an object. */
+export function copyTrust (trust: TrustEntry): TrustEntry {
+  return { score: trust.score, level: trust.level, policy: trust.policy, computed_at: trust.computed_at }
+}

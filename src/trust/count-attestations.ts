@@ -1,0 +1,97 @@
+import { MAX_CLOCK_SKEW_MS, type AttestationRefusalCode, type RefusedAttestation } from '../schema/index.js'
+import { compareByTimeThenId, instantOf, sortRefusals } from './order.js'
+import type { AcceptedAttestation, AttestationEvidence, MemoryEvidence } from './types.js'
+
+export interface CountedAttestations {
+  accepted: AcceptedAttestation[]
+  refused: RefusedAttestation[]
+}
+
+/**
+ * The counting rules for witnesses (DESIGN §2: "only verified signatures count; the author never
+ * witnesses itself; one vote per witness"), as a fixed pipeline: each attestation is refused by the
+ * first rule it fails, then the survivors vote once per witness.
+ */
+export function countAttestations (
+  memory: MemoryEvidence, attestations: readonly AttestationEvidence[], now: number
+): CountedAttestations {
+  const refused: RefusedAttestation[] = []
+  const survivors: AcceptedAttestation[] = []
+  for (const attestation of attestations) {
+    const at = instantOf(attestation.record.witnessed_at, `attestation ${attestation.id}`)
+    const refusal = firstRefusal(memory, attestation, at, now)
+    if (refusal === null) survivors.push({ ...attestation, at })
+    else refused.push(refuse(attestation, refusal.code, refusal.reason))
+  }
+  const accepted: AcceptedAttestation[] = []
+  for (const votes of groupByWitness(survivors).values()) {
+    // One vote per witness, and a witness may change its verdict: its newest attestation counts
+    // (DESIGN §1). Invalid attestations were refused above, so a forged or future-dated "newer"
+    // attestation can never silence a witness's valid one.
+    votes.sort(compareByTimeThenId)
+    const newest = votes[votes.length - 1]
+    if (newest === undefined) continue
+    accepted.push(newest)
+    for (const older of votes.slice(0, -1)) refused.push(supersede(older, newest))
+  }
+  return { accepted: accepted.sort(compareByTimeThenId), refused: sortRefusals(refused) }
+}
+
+function firstRefusal (
+  memory: MemoryEvidence, { id, record, signatureValid }: AttestationEvidence, at: number, now: number
+): { code: AttestationRefusalCode, reason: string } | null {
+  if (!signatureValid) {
+    return { code: 'SIGNATURE_INVALID', reason: `the signature of ${record.witness} on attestation ${id} does not verify` }
+  }
+  if (record.memory !== memory.id) {
+    return { code: 'WRONG_MEMORY', reason: `attestation ${id} is for memory ${record.memory}, not ${memory.id}` }
+  }
+  if (record.witness === memory.record.author.agent_id) {
+    return {
+      code: 'SELF_ATTESTATION',
+      reason: `attestation ${id} is by the memory's own author ${record.witness}; an author never witnesses itself`
+    }
+  }
+  // record-v1 R5: a record dated more than 15 minutes after the verifier's clock is refused.
+  if (at > now + MAX_CLOCK_SKEW_MS) {
+    return {
+      code: 'TIMESTAMP_IN_FUTURE',
+      reason: `attestation ${id} is dated ${record.witnessed_at}, more than 15 minutes after ${new Date(now).toISOString()}`
+    }
+  }
+  // A witness cannot have seen a memory before it existed; the same 15 minutes allow for clock skew.
+  const createdAt = instantOf(memory.record.created_at, `memory ${memory.id}`)
+  if (at < createdAt - MAX_CLOCK_SKEW_MS) {
+    return {
+      code: 'BEFORE_MEMORY',
+      reason: `attestation ${id} is dated ${record.witnessed_at}, more than 15 minutes before the memory was created (${memory.record.created_at})`
+    }
+  }
+  return null
+}
+
+function groupByWitness (attestations: readonly AcceptedAttestation[]): Map<string, AcceptedAttestation[]> {
+  const groups = new Map<string, AcceptedAttestation[]>()
+  for (const attestation of attestations) {
+    const group = groups.get(attestation.record.witness)
+    if (group === undefined) groups.set(attestation.record.witness, [attestation])
+    else group.push(attestation)
+  }
+  return groups
+}
+
+function supersede (older: AcceptedAttestation, newest: AcceptedAttestation): RefusedAttestation {
+  if (older.id === newest.id) {
+    return {
+      ...refuse(older, 'DUPLICATE_ATTESTATION', `attestation ${older.id} appears more than once; it counts once`),
+      superseded_by: newest.id
+    }
+  }
+  const reason = `attestation ${older.id} is superseded: ${older.record.witness} attested again in ${newest.id} ` +
+    `(${newest.record.witnessed_at}, ${newest.record.attestation}); only a witness's newest attestation counts`
+  return { ...refuse(older, 'SUPERSEDED_BY_NEWER', reason), superseded_by: newest.id }
+}
+
+function refuse ({ id, record }: AttestationEvidence, code: AttestationRefusalCode, reason: string): RefusedAttestation {
+  return { id, witness: record.witness, code, reason }
+}

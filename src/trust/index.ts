@@ -1,0 +1,26 @@
+/**
+ * Trust, computed locally and never gossiped as truth (DESIGN §2). Pure: no clock, no I/O, no
+ * randomness. The result's zod schema is TrustResultSchema in src/schema.
+ */
+export { computeTrust } from './compute.js'
+export { countEvidence, checkedReputation, defaultReputation } from './evidence.js'
+export { trustLevelOf } from './level.js'
+export { isnadV01Policy } from './isnad-v01-policy.js'
+export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'
+export {
+  ATTESTED_THRESHOLD, ANCHORED_THRESHOLD, CONSENSUS_THRESHOLD, TRUST_LEVEL_THRESHOLDS, ISNAD_V01_WEIGHTS,
+  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY
+} from './constants.js'
+export type {
+  AcceptedAnchor, AcceptedAttestation, AnchorEvidence, AttestationEvidence, AttestationScoreNote, ComputeTrustOptions,
+  CountedEvidence, MemoryEvidence, PolicyScore, ReputationLookup, TrustInput, TrustPolicy
+} from './types.js'
+// The result's schema and types live in src/schema (schema → trust); trust is their public face too.
+export {
+  TRUST_LEVELS, TRUST_POLICY_NAMES, ATTESTATION_REFUSAL_CODES, ANCHOR_REFUSAL_CODES, TRUST_SCORE_DECIMALS,
+  TrustResultSchema, roundTrustScore
+} from '../schema/index.js'
+export type {
+  TrustResult, TrustLevel, TrustPolicyName, TrustFactors, TrustContribution, TrustContributionFactor,
+  CountedAttestation, CountedAnchor, RefusedAttestation, RefusedAnchor, AttestationRefusalCode, AnchorRefusalCode
+} from '../schema/index.js'

@@ -1,0 +1,80 @@
+import { roundTrustScore, type TrustContribution } from '../schema/index.js'
+import { ISNAD_V01_WEIGHTS as W, MANY_ANCHORS, MANY_CONFIRMS } from './constants.js'
+import type { AttestationScoreNote, CountedEvidence, PolicyScore, TrustPolicy } from './types.js'
+
+const PARTIAL_NOTE = 'a partial attestation counts as neither confirm nor dispute in isnad-v0.1 ' +
+  '(the provenance schema\'s algorithm counts only confirms and disputes)'
+
+/**
+ * Policy `isnad-v0.1`: the provenance schema's `compute_trust_score`, step for step (DESIGN §2).
+ * Each step is one contribution, given even when it adds nothing so the explanation says why.
+ * Every point value is rounded to 4 decimals, then so is their sum (see roundTrustScore); only the
+ * reputation term is not already a multiple of 0.05, so this equals rounding the exact sum.
+ */
+export const isnadV01Policy: TrustPolicy = Object.freeze({
+  name: 'isnad-v0.1',
+  description: 'the provenance schema v0.1 algorithm: signature, confirms, anchors, author reputation, disputes',
+  score (evidence: CountedEvidence): PolicyScore {
+    const verdicts = evidence.attestations.map((a) => a.record.attestation)
+    const confirms = verdicts.filter((v) => v === 'confirm').length
+    const disputes = verdicts.filter((v) => v === 'dispute').length
+    const contributions: TrustContribution[] = [
+      signatureStep(evidence.memory.signatureValid),
+      confirmStep(confirms),
+      anchorStep(evidence.anchors.length),
+      reputationStep(evidence.authorReputation),
+      disputeStep(disputes)
+    ]
+    const attestations = new Map<string, AttestationScoreNote>()
+    for (const { id, record } of evidence.attestations) {
+      if (record.attestation === 'dispute') attestations.set(id, { points: roundTrustScore(-W.perDispute) })
+      if (record.attestation === 'partial') attestations.set(id, { points: 0, note: PARTIAL_NOTE })
+      // A confirm has no points of its own: confirms score as a group (≥1, ≥3), see `confirms`.
+    }
+    return { contributions, attestations }
+  }
+})
+
+function signatureStep (valid: boolean): TrustContribution {
+  return valid
+    ? { factor: 'author_signature', points: W.authorSignature, reason: 'the author\'s signature on the memory verifies' }
+    : { factor: 'author_signature', points: 0, reason: `the author's signature on the memory does not verify: the +${W.authorSignature} is not given` }
+}
+
+function confirmStep (confirms: number): TrustContribution {
+  const points = roundTrustScore((confirms >= 1 ? W.firstConfirm : 0) + (confirms >= MANY_CONFIRMS ? W.manyConfirms : 0))
+  const reason = confirms === 0
+    ? `no counted confirm (+${W.firstConfirm} for ≥1)`
+    : confirms < MANY_CONFIRMS
+      ? `${confirms} counted confirm${confirms === 1 ? '' : 's'}: +${W.firstConfirm} for ≥1 (+${W.manyConfirms} more at ≥${MANY_CONFIRMS})`
+      : `${confirms} counted confirms: +${W.firstConfirm} for ≥1, +${W.manyConfirms} for ≥${MANY_CONFIRMS}`
+  return { factor: 'confirms', points, reason }
+}
+
+function anchorStep (anchors: number): TrustContribution {
+  const points = roundTrustScore((anchors >= 1 ? W.firstAnchor : 0) + (anchors >= MANY_ANCHORS ? W.manyAnchors : 0))
+  const reason = anchors === 0
+    ? `no counted anchor (+${W.firstAnchor} for ≥1)`
+    : anchors < MANY_ANCHORS
+      ? `${anchors} counted anchor${anchors === 1 ? '' : 's'}: +${W.firstAnchor} for ≥1 (+${W.manyAnchors} more at ≥${MANY_ANCHORS})`
+      : `${anchors} counted anchors: +${W.firstAnchor} for ≥1, +${W.manyAnchors} for ≥${MANY_ANCHORS}`
+  return { factor: 'anchors', points, reason }
+}
+
+function reputationStep (reputation: number): TrustContribution {
+  return {
+    factor: 'author_reputation',
+    points: roundTrustScore(W.authorReputation * reputation),
+    reason: `${W.authorReputation} × author reputation ${reputation}`
+  }
+}
+
+function disputeStep (disputes: number): TrustContribution {
+  return {
+    factor: 'disputes',
+    points: roundTrustScore(-W.perDispute * disputes),
+    reason: disputes === 0
+      ? `no counted dispute (−${W.perDispute} each)`
+      : `${disputes} counted dispute${disputes === 1 ? '' : 's'} × −${W.perDispute}`
+  }
+}

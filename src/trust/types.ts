@@ -1,0 +1,100 @@
+import type {
+  AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, RefusedAnchor, RefusedAttestation,
+  TrustContribution, TrustPolicyName
+} from '../schema/index.js'
+
+/**
+ * Signatures are checked outside this module (the node once when it stores a record, an offline
+ * verifier from a bundle), so each piece of evidence comes with its verdict as a flag.
+ */
+export interface MemoryEvidence {
+  /** The memory's CID string; attestations and anchors must reference it. Opaque here. */
+  id: string
+  record: MemoryRecord
+  /** The author's signature over the memory verifies. */
+  signatureValid: boolean
+}
+
+export interface AttestationEvidence {
+  id: string
+  record: AttestationRecord
+  /** The witness's signature over the attestation verifies. */
+  signatureValid: boolean
+}
+
+export interface AnchorEvidence {
+  id: string
+  record: AnchorRecord
+  /** The signature of `anchored_by` over the anchor verifies. */
+  signatureValid: boolean
+  /** What the anchor verifier found at `reference`; only `verified` counts. */
+  verification: AnchorVerification
+}
+
+/** Reputation of an agent in [0, 1], from the node's own trust roots (DESIGN §2). */
+export type ReputationLookup = (agentId: string) => number
+
+export interface TrustInput {
+  memory: MemoryEvidence
+  attestations: readonly AttestationEvidence[]
+  anchors: readonly AnchorEvidence[]
+  /** @default every agent has DEFAULT_REPUTATION (0.5) */
+  reputation?: ReputationLookup
+  /** The computing node's clock, ms since the epoch: pure code takes time as input. */
+  now: number
+}
+
+/** An attestation that passed every counting rule: at most one per witness. */
+export interface AcceptedAttestation extends AttestationEvidence {
+  /** `witnessed_at` in ms. */
+  at: number
+}
+
+export interface AcceptedAnchor extends AnchorEvidence {
+  /** `created_at` in ms. */
+  at: number
+}
+
+/**
+ * The evidence after the counting rules, the same for every policy: what a policy scores.
+ * Accepted lists are sorted by time then id, refused lists by id, so input order never matters.
+ */
+export interface CountedEvidence {
+  memory: MemoryEvidence
+  /** The author's `agent_id`. */
+  author: string
+  authorReputation: number
+  attestations: readonly AcceptedAttestation[]
+  anchors: readonly AcceptedAnchor[]
+  refusedAttestations: readonly RefusedAttestation[]
+  refusedAnchors: readonly RefusedAnchor[]
+  /** For policies that weigh witnesses by reputation (issue 6). */
+  reputation: ReputationLookup
+  now: number
+}
+
+/** What a policy says about one accepted attestation, shown in `counted.attestations`. */
+export interface AttestationScoreNote {
+  points?: number
+  note?: string
+}
+
+export interface PolicyScore {
+  /** Points rounded to 4 decimals; they sum to the unclamped score. */
+  contributions: TrustContribution[]
+  /** By attestation id; absent ids get neither points nor a note. */
+  attestations: ReadonlyMap<string, AttestationScoreNote>
+}
+
+/** A trust policy: a named, pure scoring of counted evidence. A node picks one by setting its name. */
+export interface TrustPolicy {
+  readonly name: TrustPolicyName
+  /** One line for `trust explain` and docs. */
+  readonly description: string
+  score: (evidence: CountedEvidence) => PolicyScore
+}
+
+export interface ComputeTrustOptions {
+  /** A registered policy's name or a policy value. @default DEFAULT_TRUST_POLICY ('isnad-v0.1') */
+  policy?: TrustPolicyName | TrustPolicy
+}

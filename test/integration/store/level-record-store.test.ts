@@ -1,0 +1,44 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createLevelRecordStore, indexLocationOf } from '../../../src/store/index.js'
+import { createAgent, createMemory } from '../../fixtures/records.js'
+import { describeRecordStore, expectIsnadError } from './record-store.suite.js'
+
+const directories: string[] = []
+
+/** A fresh data directory per store, with the index where a node keeps it. */
+async function freshLocation (): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'isnad-store-'))
+  directories.push(dir)
+  return indexLocationOf(dir)
+}
+
+afterAll(async () => {
+  await Promise.all(directories.map(async (dir) => { await rm(dir, { recursive: true, force: true }) }))
+})
+
+describeRecordStore('LevelRecordStore', async () => {
+  const location = await freshLocation()
+  return { store: createLevelRecordStore({ location }), reopen: () => createLevelRecordStore({ location }) }
+}, { propertyRuns: 40 })
+
+describe('LevelRecordStore: locking', () => {
+  it('refuses a second store on a directory in use with STORE_LOCKED', async () => {
+    const location = await freshLocation()
+    const first = createLevelRecordStore({ location })
+    await first.open()
+    const second = createLevelRecordStore({ location })
+    const err: unknown = await second.open().then(() => null, (e: unknown) => e)
+    expect(err).toMatchObject({ code: 'STORE_LOCKED' })
+    expect(String((err as Error).message)).toContain('in use by another isnad process (a running daemon?)')
+    await first.putMany([createMemory(createAgent(0))])
+    await first.close()
+    // Once the first lets go, the second opens and sees its data.
+    await second.open()
+    expect((await second.count()).memory).toBe(1)
+    await second.close()
+    await expectIsnadError(second.count(), 'STORE_CLOSED')
+  })
+})

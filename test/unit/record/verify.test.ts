@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest'
+import { isIsnadError } from '../../../src/errors/index.js'
+import { nobleVerifier, nodeCryptoVerifier } from '../../../src/identity/index.js'
+import {
+  encodeSignedRecord, isRecordSignatureValid, parseSignedRecord, verifyRecord, verifyRecordBytes
+} from '../../../src/record/index.js'
+import type { MemoryRecord, SignedRecord } from '../../../src/schema/index.js'
+import { NOW, validVector } from './fixtures.js'
+
+const options = { verifier: nodeCryptoVerifier, now: NOW }
+const FUTURE = '2027-01-01T00:00:00Z'
+
+function memory (): SignedRecord<MemoryRecord> {
+  return validVector('memory/example').signed as SignedRecord<MemoryRecord>
+}
+
+function codeOf (run: () => unknown): string {
+  try {
+    run()
+    return 'accepted'
+  } catch (err) {
+    return isIsnadError(err) ? err.code : String(err)
+  }
+}
+
+/** A signature string that decodes to nothing: its last character's spare bits are set. */
+const MALFORMED = 'A'.repeat(85) + 'B'
+
+describe('verifyRecord pipeline order (record-v1 §5.2)', () => {
+  it('schema before everything: a bad field and a bad signature give SCHEMA_INVALID', () => {
+    const signed = memory()
+    signed.record.content.type = 'rumor' as MemoryRecord['content']['type']
+    signed.signature = MALFORMED
+    expect(codeOf(() => verifyRecord(signed, options))).toBe('SCHEMA_INVALID')
+  })
+
+  it('within the schema step, a size limit wins: FIELD_TOO_LARGE', () => {
+    const signed = memory()
+    signed.record.content.summary = 'x'.repeat(513)
+    signed.record.content.type = 'rumor' as MemoryRecord['content']['type']
+    expect(codeOf(() => verifyRecord(signed, options))).toBe('FIELD_TOO_LARGE')
+  })
+
+  it('kind before the signer: WRONG_KIND', () => {
+    const signed = memory()
+    signed.signature = MALFORMED
+    expect(codeOf(() => verifyRecord(signed, { ...options, expectedKind: 'attestation' }))).toBe('WRONG_KIND')
+    expect(verifyRecord(memory(), { ...options, expectedKind: 'memory' }).id).toBe(validVector('memory/example').cid)
+  })
+
+  it('signer key before the signature: DID_INVALID', () => {
+    const signed = memory()
+    signed.record.author.agent_id = 'did:key:z' + '1'.repeat(40)
+    signed.signature = MALFORMED
+    expect(codeOf(() => verifyRecord(signed, options))).toBe('DID_INVALID')
+  })
+
+  it('signature before freshness: SIGNATURE_MALFORMED, SIGNATURE_INVALID', () => {
+    const signed = memory()
+    signed.record.created_at = FUTURE
+    expect(codeOf(() => verifyRecord(signed, options))).toBe('SIGNATURE_INVALID')
+    signed.signature = MALFORMED
+    expect(codeOf(() => verifyRecord(signed, options))).toBe('SIGNATURE_MALFORMED')
+  })
+
+  it('freshness is relative to the clock passed in', () => {
+    const vector = validVector('memory/at-clock-skew-limit')
+    expect(verifyRecord(vector.signed, options).id).toBe(vector.cid)
+    expect(codeOf(() => verifyRecord(vector.signed, { ...options, now: NOW - 1 }))).toBe('TIMESTAMP_IN_FUTURE')
+  })
+
+  it('names the record in the message and never the key material', () => {
+    const signed = memory()
+    signed.record.content.body = 'changed'
+    try {
+      verifyRecord(signed, options)
+      expect.unreachable()
+    } catch (err) {
+      if (!isIsnadError(err)) throw err
+      expect(err.code).toBe('SIGNATURE_INVALID')
+      expect(err.message).toMatch(/^signature of memory bafyrei[a-z2-7]+ does not verify$/)
+      expect(err.details).toMatchObject({ kind: 'memory', signer: signed.record.author.agent_id })
+    }
+  })
+})
+
+describe('verifyRecordBytes (record-v1 §5.2, R18)', () => {
+  it('accepts the canonical bytes and returns the same id as the JSON path', () => {
+    for (const id of ['memory/example', 'attestation/partial-with-claims', 'anchor/cid', 'witness-request/open']) {
+      const vector = validVector(id)
+      for (const verifier of [nodeCryptoVerifier, nobleVerifier]) {
+        expect(verifyRecordBytes(encodeSignedRecord(vector.signed), { verifier, now: NOW }).id, id).toBe(vector.cid)
+      }
+    }
+  })
+
+  it('refuses bytes followed by anything', () => {
+    const bytes = encodeSignedRecord(memory())
+    expect(codeOf(() => verifyRecordBytes(Uint8Array.from([...bytes, 0]), options))).toBe('DECODE_FAILED')
+  })
+})
+
+describe('isRecordSignatureValid (record-v1 R9–R11)', () => {
+  it('is true for a valid record and false for a tampered, malformed or unusable one', () => {
+    const valid = parseSignedRecord(memory())
+    expect(isRecordSignatureValid(valid, nobleVerifier)).toBe(true)
+    const tampered = memory()
+    tampered.record.content.summary = 'other'
+    expect(isRecordSignatureValid(tampered, nobleVerifier)).toBe(false)
+    expect(isRecordSignatureValid({ ...memory(), signature: MALFORMED }, nobleVerifier)).toBe(false)
+    const badDid = memory()
+    badDid.record.author.agent_id = 'did:key:z' + '1'.repeat(40)
+    expect(isRecordSignatureValid(badDid, nobleVerifier)).toBe(false)
+  })
+})
