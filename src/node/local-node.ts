@@ -20,7 +20,8 @@ export interface Signer {
 export interface RememberInput {
   type: ContentType
   summary: string
-  body: string
+  /** @default the summary */
+  body?: string
   tags?: string[]
   confidence?: number
   trigger?: string
@@ -101,7 +102,7 @@ export class LocalNode {
     const record: MemoryRecord = {
       kind: 'memory',
       version: 1,
-      content: { type: input.type, summary: input.summary, body: input.body, tags: [...new Set(input.tags ?? [])] },
+      content: { type: input.type, summary: input.summary, body: input.body ?? input.summary, tags: [...new Set(input.tags ?? [])] },
       author: {
         agent_id: signer.did,
         ...(input.platform === undefined ? {} : { platform: input.platform }),

@@ -20,7 +20,8 @@ export interface NodePaths {
  * else the current directory, so an agent working in a project keeps its memory beside it.
  */
 export function resolveHome (flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
-  return resolve(cwd, flag ?? env.ISNAD_HOME ?? '.')
+  const fromEnv = env.ISNAD_HOME === '' ? undefined : env.ISNAD_HOME
+  return resolve(cwd, flag ?? fromEnv ?? '.')
 }
 
 export function nodePaths (home: string): NodePaths {

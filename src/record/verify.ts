@@ -25,7 +25,7 @@ export interface VerifyRecordOptions {
 }
 
 /**
- * The verification pipeline of record-v1 §5 for plain data (parsed JSON, a JavaScript object), each
+ * The verification pipeline of record-v1 §5.2 for plain data (parsed JSON, a JavaScript object), each
  * step throwing its own code: schema → size → kind → signer key → signature → freshness.
  */
 export function verifyRecord (input: unknown, options: VerifyRecordOptions): VerifiedRecord {
@@ -33,7 +33,7 @@ export function verifyRecord (input: unknown, options: VerifyRecordOptions): Ver
 }
 
 /**
- * The pipeline for bytes from the network (record-v1 §5): size → decode → schema → canonical form
+ * The pipeline for bytes from the network (record-v1 §5.2): size → decode → schema → canonical form
  * (R18), then as verifyRecord. Use this rather than decodeSignedRecord + verifyRecord: it parses
  * once, and it refuses a record re-encoded in another byte form (a new gossip message id for the
  * same record).

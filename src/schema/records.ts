@@ -119,7 +119,7 @@ export type IsnadRecord = z.infer<typeof RecordSchema>
 
 export type RecordOfKind<K extends RecordKind> = Extract<IsnadRecord, { kind: K }>
 
-/** A record with its signature: the JSON form of every record on disk, in bundles and on the wire. */
+/** A record with its signature (record-v1 §2.4, R2): the form of every record on disk, in bundles and on the wire. */
 export const SignedRecordSchema = z.strictObject({
   record: RecordSchema,
   signature: signatureBase64
@@ -127,7 +127,7 @@ export const SignedRecordSchema = z.strictObject({
 
 export interface SignedRecord<R extends IsnadRecord = IsnadRecord> {
   record: R
-  /** Unpadded base64 of the Ed25519 signature over the record's signing input (record-v1 §3). */
+  /** Unpadded base64 of the Ed25519 signature over the record's signing input (record-v1 §3.3). */
   signature: string
 }
 

@@ -41,7 +41,7 @@ export const AnchorViewSchema = z.strictObject({
 /**
  * The memory view: exactly the provenance schema's JSON shape (DESIGN §1). Witnesses, anchors and
  * trust are gathered after creation, so they sit outside the author's signature; each witness and
- * anchor carries its own. `verify` rebuilds every record from this shape and checks it.
+ * anchor carries its own. `verify` rebuilds every record from this shape and checks it (record-v1 §7).
  */
 export const MemoryViewSchema = z.strictObject({
   id: recordCid,

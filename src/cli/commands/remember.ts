@@ -44,12 +44,12 @@ export function registerRemember (program: Command, context: (cmd: Command) => C
       if (opts.body !== undefined && opts.bodyFile !== undefined) {
         throw new IsnadError('USAGE', 'give the body with --body or --body-file, not both')
       }
-      const body = opts.bodyFile !== undefined ? await readInput(opts.bodyFile, MAX_BODY_BYTES) : opts.body ?? summary
+      const body = opts.bodyFile !== undefined ? await readInput(opts.bodyFile, MAX_BODY_BYTES) : opts.body
       const signer = await ctx.signer(opts.as)
       const view = await ctx.withNode(async (node) => await node.remember({
         type: opts.type,
         summary,
-        body,
+        ...(body === undefined ? {} : { body }),
         tags: opts.tag ?? [],
         ...(opts.confidence === undefined ? {} : { confidence: opts.confidence }),
         ...(opts.trigger === undefined ? {} : { trigger: opts.trigger }),
