@@ -5,7 +5,7 @@ import { BundleEnvelopeSchema, parseJson } from '../view/index.js'
 import type { IngestResult } from './ingest.js'
 import type { LocalNode } from './local-node.js'
 
-/** An export bundle of the given memories with all their evidence (record-v1 §8). */
+/** An export bundle of the given memories with all their evidence (record-v1 §6). */
 export async function exportBundle (node: LocalNode, ids: readonly string[]): Promise<Bundle> {
   return { format: BUNDLE_FORMAT, exported_at: node.now(), records: await node.exportRecords(ids) }
 }

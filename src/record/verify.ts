@@ -4,7 +4,7 @@ import type { SignatureVerifier } from '../identity/index.js'
 import {
   MAX_CLOCK_SKEW_MS, MAX_RECORD_BYTES, utf8Length, type IsnadRecord, type RecordKind, type SignedRecord
 } from '../schema/index.js'
-import { cidOfBytes, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
+import { cidOfBytes, cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
 import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse.js'
 import { isCanonicalSignedEncoding, signedRecordSize } from './signed-bytes.js'
 import { signerKeyOf } from './signer-key.js'
@@ -57,7 +57,7 @@ function verifyParsed (signed: SignedRecord, options: VerifyRecordOptions, recei
     throw new IsnadError('WRONG_KIND', `expected a ${options.expectedKind} record, got ${record.kind}`)
   }
   const cid = cidOfBytes(recordBytes) // R1
-  const id = cid.toString()
+  const id = cidString(cid)
   const signer = signerOf(record)
   const publicKey = signerKeyOf(signer) // R10
   const signature = decodeSignature(signed.signature) // R9

@@ -1,9 +1,10 @@
 import * as dagCbor from '@ipld/dag-cbor'
+import { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
 import { IsnadError } from '../../../src/errors/index.js'
 import { decodeDidKey, encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
 import {
-  SIGNER_KEY_CACHE_SIZE, decodeSignature, domainTagOf, encodeCanonical, encodeSignature, encodeSignedRecord,
+  SIGNER_KEY_CACHE_SIZE, cidOfBytes, cidString, decodeSignature, domainTagOf, encodeCanonical, encodeSignature, encodeSignedRecord,
   recordCidOf, signRecord
 } from '../../../src/record/index.js'
 import { signerKeyOf } from '../../../src/record/signer-key.js'
@@ -122,5 +123,14 @@ describe('signerKeyOf (record-v1 R10)', () => {
   it('refuses an invalid did:key every time (failures are not cached)', () => {
     const did = 'did:key:z' + '1'.repeat(40)
     for (let i = 0; i < 2; i++) expect(() => signerKeyOf(did)).toThrow(expect.objectContaining({ code: 'DID_INVALID' }))
+  })
+})
+
+describe('cidString (record-v1 §2.3)', () => {
+  it('is what CID.toString() returns, for any content', () => {
+    for (let n = 0; n < 64; n++) {
+      const cid = cidOfBytes(Uint8Array.from({ length: n }, (_, i) => i * n))
+      expect(cidString(cid)).toBe(CID.decode(cid.bytes).toString())
+    }
   })
 })
