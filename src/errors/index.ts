@@ -35,7 +35,13 @@ export const ERROR_CODES = [
   'STORE_LOCKED',
   'IO_ERROR',
   // usage
-  'USAGE'
+  'USAGE',
+  // transparency log (transparency-v1)
+  'PROOF_MALFORMED',
+  'LOG_CORRUPT',
+  // the .memory/ ledger (DESIGN §4): another live writer; a line that fails its checks
+  'LEDGER_LOCKED',
+  'LEDGER_CORRUPT'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

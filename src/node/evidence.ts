@@ -20,11 +20,24 @@ function anchorVerification (): AnchorVerification {
  * (ingest scores a batch before writing it, so records and trust land in one atomic write).
  */
 export async function gatherEvidence (store: RecordStore, memory: StoredRecord<MemoryRecord>, pending: readonly StoredRecord[] = []): Promise<MemoryEvidence> {
-  const attestations = await store.attestationsFor(memory.id)
-  const anchors = await store.anchorsFor(memory.id)
-  const known = new Set([...attestations, ...anchors].map((r) => r.id))
+  // Two independent reads: LevelDB serves them at the same time.
+  const [attestations, anchors] = await Promise.all([store.attestationsFor(memory.id), store.anchorsFor(memory.id)])
+  return evidenceOf(memory, attestations, anchors, pending)
+}
+
+/**
+ * A memory's evidence from its stored attestations and anchors (taken over, not copied) and the
+ * `pending` records of a batch: those of this memory that are not stored yet are added.
+ */
+export function evidenceOf (
+  memory: StoredRecord<MemoryRecord>,
+  attestations: Array<StoredRecord<AttestationRecord>>,
+  anchors: Array<StoredRecord<AnchorRecord>>,
+  pending: readonly StoredRecord[] = []
+): MemoryEvidence {
+  const known = pending.length === 0 ? undefined : new Set([...attestations, ...anchors].map((r) => r.id))
   for (const record of pending) {
-    if (known.has(record.id)) continue
+    if (known?.has(record.id) === true) continue
     const { signed } = record
     if (signed.record.kind === 'attestation' && signed.record.memory === memory.id) {
       attestations.push({ id: record.id, signed: { record: signed.record, signature: signed.signature } })

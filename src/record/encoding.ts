@@ -109,3 +109,16 @@ function stripUndefined (value: unknown): unknown {
   }
   return value
 }
+
+/**
+ * The signing input for a domain tag outside RecordKind (a signed object kept out of the record
+ * union, such as a checkpoint, transparency-v1 §5.2): `tag` as UTF-8 (ending in NUL), then the CID
+ * bytes — the same construction as signingInputFor (record-v1 §3.1).
+ */
+export function signingInputWithTag (tag: string, cid: CID): Uint8Array {
+  const tagBytes = utf8.encode(tag)
+  const input = new Uint8Array(tagBytes.length + cid.bytes.length)
+  input.set(tagBytes, 0)
+  input.set(cid.bytes, tagBytes.length)
+  return input
+}

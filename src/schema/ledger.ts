@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { isoTimestamp } from './primitives.js'
+import { isoTimestamp, recordCid } from './primitives.js'
 
 /**
  * The `.memory/` ledger contracts of the Memory Format Spec V3.1 (seeds/003 §5–§8, DESIGN §4):
@@ -92,9 +92,12 @@ export type ViewObjectType = (typeof VIEW_OBJECT_TYPES)[number]
 
 const calendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'must be YYYY-MM-DD')
 
+/** The id of a view object: its type's prefix (spec §7). */
+export const viewObjectId = z.string().regex(/^(fac|dec|com)_[a-z2-7]{26}$/, 'must be a fac_, dec_ or com_ id')
+
 export const ViewObjectSchema = z.strictObject({
   schema_version: z.literal(OBJECT_SCHEMA_VERSION),
-  id: z.string().regex(/^(fac|dec|com)_[a-z2-7]{26}$/, 'must be a fac_, dec_ or com_ id'),
+  id: viewObjectId,
   type: z.enum(VIEW_OBJECT_TYPES),
   scope: scopeName,
   ts: isoTimestamp,
@@ -111,13 +114,13 @@ export const ViewObjectSchema = z.strictObject({
   // optional fields (spec §6)
   project: z.string().optional(),
   /** The memory CID this object was reduced from. */
-  source: z.string().optional(),
+  source: recordCid.optional(),
   review_at: calendarDate.optional(),
   due_at: calendarDate.optional(),
   /** An attachment id in views/attach/ holding the anchors and evidence references. */
-  evidence_ref: z.string().optional(),
+  evidence_ref: typedId(ID_PREFIXES.attachment).optional(),
   /** The object id this one corrects (spec §9: corrections are new records). */
-  supersedes: z.string().optional(),
+  supersedes: viewObjectId.optional(),
   decision_key: z.string().optional(),
   why: z.string().optional(),
   assumptions: z.array(z.string()).optional()

@@ -86,8 +86,9 @@ describe('invalid key files', () => {
 
   it('garbage JSON → KEYFILE_INVALID naming the file, on info and load', async () => {
     await writeFile(file, 'garbage')
-    for (const attempt of [store.info(DID), store.load(DID, PASS)]) {
-      const err = await attempt.then(() => undefined, (e: unknown) => e)
+    // Functions, not promises: a second promise created up front would reject before it is awaited.
+    for (const attempt of [async () => await store.info(DID), async () => await store.load(DID, PASS)]) {
+      const err = await attempt().then(() => undefined, (e: unknown) => e)
       expect(err).toMatchObject({ code: 'KEYFILE_INVALID', details: { file } })
       expect((err as Error).message).toContain(file)
     }

@@ -1,0 +1,96 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { IsnadError } from '../../errors/index.js'
+import { writeFileAtomic } from './atomic.js'
+import { META_DIR, META_FILE_NAMES, type MetaFileName } from './constants.js'
+import { buildEventJsonSchema, buildObjectJsonSchema } from './json-schemas.js'
+import { buildPolicy, NodePolicySchema, type NodePolicy, type PolicyInput } from './policy.js'
+import { buildSpecFile } from './spec-file.js'
+
+/** The four files of `_meta/` (Memory Format Spec V3.1 §3), as JSON values. */
+export interface MetaFiles {
+  'spec.json': Record<string, unknown>
+  'policy.json': NodePolicy
+  'event_schema.json': Record<string, unknown>
+  'object_schema.json': Record<string, unknown>
+}
+
+export interface MetaFilesInit {
+  /** The node's default scope (policy.json `default_scope`). @default DEFAULT_SCOPE */
+  scope?: string
+  policy?: PolicyInput
+}
+
+export function buildMetaFiles (init: MetaFilesInit = {}): MetaFiles {
+  const policy = init.scope === undefined ? init.policy : { ...init.policy, default_scope: init.scope }
+  return {
+    'spec.json': buildSpecFile(),
+    'policy.json': buildPolicy(policy),
+    'event_schema.json': buildEventJsonSchema(),
+    'object_schema.json': buildObjectJsonSchema()
+  }
+}
+
+/** The exact text of a meta file: 2-space JSON and a final newline (readable, diffable, greppable). */
+export function metaFileText (value: unknown): string {
+  return JSON.stringify(value, null, 2) + '\n'
+}
+
+export interface WriteMetaResult {
+  written: MetaFileName[]
+  unchanged: MetaFileName[]
+}
+
+/**
+ * Writes `<dataDir>/_meta/*` where a file is missing or differs from what this code generates, each
+ * atomically; unchanged files are not touched (their mtime says when the contracts last changed).
+ */
+export async function writeMetaFiles (dataDir: string, init: MetaFilesInit = {}): Promise<WriteMetaResult> {
+  const files = buildMetaFiles(init)
+  const result: WriteMetaResult = { written: [], unchanged: [] }
+  for (const name of META_FILE_NAMES) {
+    const path = join(dataDir, META_DIR, name)
+    const text = metaFileText(files[name])
+    if (await readIfExists(path) === text) {
+      result.unchanged.push(name)
+      continue
+    }
+    try {
+      await writeFileAtomic(path, text)
+    } catch (err) {
+      throw new IsnadError('IO_ERROR', `cannot write ${META_DIR}/${name}`, { cause: err, details: { file: `${META_DIR}/${name}` } })
+    }
+    result.written.push(name)
+  }
+  return result
+}
+
+/**
+ * Reads `_meta/policy.json`. Codes: NOT_INITIALIZED (missing), JSON_INVALID (not JSON),
+ * SCHEMA_INVALID (not a policy); each names the file in the message and in `details.file`.
+ */
+export async function readPolicy (dataDir: string): Promise<NodePolicy> {
+  const file = `${META_DIR}/policy.json`
+  const text = await readIfExists(join(dataDir, file))
+  if (text === undefined) throw new IsnadError('NOT_INITIALIZED', `${file} is missing: run \`isnad init\``, { details: { file } })
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch (err) {
+    throw new IsnadError('JSON_INVALID', `${file} is not valid JSON`, { cause: err, details: { file } })
+  }
+  const parsed = NodePolicySchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
+  const first = issues[0]
+  throw new IsnadError('SCHEMA_INVALID', `${file} is not a valid node policy: ${first?.path ?? ''}: ${first?.message ?? ''}`, { details: { file, issues } })
+}
+
+async function readIfExists (path: string): Promise<string | undefined> {
+  try {
+    return await readFile(path, 'utf8')
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw new IsnadError('IO_ERROR', `cannot read ${path}`, { cause: err, details: { file: path } })
+  }
+}

@@ -1,0 +1,25 @@
+/**
+ * Views (Memory Format Spec V3.1 §4, §6; DESIGN §4): `diasync-v1-object` lines reduced from memories
+ * into `views/{facts,decisions,commitments}/<scope>/YYYY-MM.jsonl`, their attachments in
+ * `views/attach/`, each reduction in `coordination/reducers.jsonl`. The reducer is pure; only
+ * writer.ts and fs-lines.ts do I/O. docs/views.md documents the mapping.
+ */
+export { reduceMemory, type Reduction, type ReduceOptions } from './reduce.js'
+export {
+  viewTrustOf, viewEvidenceOf,
+  type ReduceInput, type ReducibleMemory, type ViewTrust, type ViewEvidence, type EvidenceAttestation, type EvidenceAnchor,
+  type ViewHints
+} from './evidence.js'
+export { objectTypeOf, horizonOf, salienceOf, statusOf, DEFAULT_VIEW_RULES, type ViewRules } from './rules.js'
+export { readTagFields, slugOf, isCalendarDate, type TagFields } from './tags.js'
+export { AttachmentSchema, buildAttachment, hasEvidence, type Attachment, type AttachmentInput } from './attachment.js'
+export {
+  ReductionRecordSchema, buildReductionRecord, reducedEventOf, reductionFilesOf,
+  type ReductionRecord, type ReductionFiles, type ReducedEventDraft
+} from './reduction-record.js'
+export { monthOf, viewShardPath, attachShardPath } from './shards.js'
+export { hashLine, withHash, isLineHashValid, type HashLine } from './hash.js'
+export { deriveTypedId, objectIdOf, attachmentIdOf, reductionIdOf } from './ids.js'
+export { createViewWriter, type ViewWriter, type ViewWriterInit, type ViewWriteResult } from './writer.js'
+export { createFsAppend, readJsonlLines, type AppendLines, type ReadLines } from './fs-lines.js'
+export * from './constants.js'

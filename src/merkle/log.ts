@@ -1,0 +1,185 @@
+import { IsnadError } from '../errors/index.js'
+import { NODE_CACHE_MIN_LEVEL, NODE_CACHE_SIZE } from './constants.js'
+import { EMPTY_ROOT, hashChildren, hashLeaf } from './hash.js'
+import { SIZE_KEY, decodeUint64, encodeUint64, leafIndexKey, nodeKey } from './log-keys.js'
+import { NodeReader, getMany } from './node-cache.js'
+import type { MerkleNodeStore, NodePut } from './node-store.js'
+import { consistencyRanges, inclusionRanges } from './paths.js'
+import { assertTreeSize, foldRight, half, isOdd, perfectNodesOf, type LeafRange, type PerfectNode } from './tree-math.js'
+import type { ConsistencyProof, InclusionProof } from './types.js'
+
+export interface MerkleLogInit {
+  store: MerkleNodeStore
+  /** @default NODE_CACHE_MIN_LEVEL (4): subtrees of at least 2^level leaves are cached in memory. */
+  cacheMinLevel?: number
+  /** @default NODE_CACHE_SIZE (65536) cached hashes; 0 turns the cache off. */
+  cacheSize?: number
+}
+
+/** Where a leaf is, and whether this append put it there (false: it was already in the log). */
+export interface AppendResult {
+  index: number
+  added: boolean
+}
+
+/**
+ * An append-only RFC 6962 log over a MerkleNodeStore (transparency-v1 §3). Appending stores the hash
+ * of every perfect subtree as it completes — on average two node writes and one index write per leaf —
+ * so roots, inclusion and consistency proofs for any size ≤ n read O(log n) stored hashes (one
+ * getMany), never the leaves. In memory it keeps only the size and the frontier: the perfect
+ * subtrees of [0, size), largest first, one per set bit of the size.
+ */
+export class MerkleLog {
+  private readonly store: MerkleNodeStore
+  private readonly nodes: NodeReader
+  private treeSize: number
+  private frontier: Uint8Array[]
+  private tail: Promise<unknown> = Promise.resolve()
+
+  private constructor (store: MerkleNodeStore, nodes: NodeReader, size: number, frontier: Uint8Array[]) {
+    this.store = store
+    this.nodes = nodes
+    this.treeSize = size
+    this.frontier = frontier
+  }
+
+  /** Opens the log held by `store` (an empty store is an empty log), reading O(log n) hashes. */
+  static async open ({ store, cacheMinLevel = NODE_CACHE_MIN_LEVEL, cacheSize = NODE_CACHE_SIZE }: MerkleLogInit): Promise<MerkleLog> {
+    const stored = await store.get(SIZE_KEY)
+    const size = stored === undefined ? 0 : decodeUint64(stored)
+    if (size === undefined) throw new IsnadError('LOG_CORRUPT', 'the Merkle log size entry is not an 8-byte integer')
+    const nodes = new NodeReader(store, cacheMinLevel, cacheSize)
+    const frontier = size === 0 ? [] : await nodes.read(perfectNodesOf({ start: 0, size }))
+    return new MerkleLog(store, nodes, size, frontier)
+  }
+
+  /** Leaves committed so far: the size of the newest tree. */
+  get size (): number {
+    return this.treeSize
+  }
+
+  /**
+   * Appends each leaf not already in the log, in order, in one atomic batch (transparency-v1 R1, R2);
+   * a leaf already present, or repeated in `leaves`, keeps its first index. Appends run one at a time.
+   */
+  async append (leaves: readonly Uint8Array[]): Promise<AppendResult[]> {
+    const run = this.tail.then(async () => await this.appendNow(leaves))
+    this.tail = run.catch(() => undefined)
+    return await run
+  }
+
+  private async appendNow (leaves: readonly Uint8Array[]): Promise<AppendResult[]> {
+    const hashes = leaves.map((leaf) => hashLeaf(leaf))
+    const known = await getMany(this.store, hashes.map(leafIndexKey))
+    const fresh = new Map<string, number>()
+    const frontier = [...this.frontier]
+    let size = this.treeSize
+    const puts: NodeWrite[] = []
+    const results = hashes.map((hash, i): AppendResult => {
+      const key = leafIndexKey(hash)
+      const stored = known[i]
+      const index = stored === undefined ? fresh.get(key) : decodeIndex(stored, key)
+      if (index !== undefined) return { index, added: false }
+      fresh.set(key, size)
+      puts.push({ key, value: encodeUint64(size) }, ...appendToFrontier(frontier, hash, size))
+      return { index: size++, added: true }
+    })
+    if (size === this.treeSize) return results
+    puts.push({ key: SIZE_KEY, value: encodeUint64(size) })
+    await this.store.batch(puts)
+    for (const put of puts) if (put.node !== undefined) this.nodes.remember(put.node, put.value, put.key)
+    this.frontier = frontier
+    this.treeSize = size
+    return results
+  }
+
+  /** The index of `leafData` in the log, or undefined when it was never appended. */
+  async indexOf (leafData: Uint8Array): Promise<number | undefined> {
+    const key = leafIndexKey(hashLeaf(leafData))
+    const stored = await this.store.get(key)
+    return stored === undefined ? undefined : decodeIndex(stored, key)
+  }
+
+  /** MTH(D[0:size]) for any size ≤ this.size (RFC 6962 §2.1): the frontier for the current size. */
+  async root (size: number = this.treeSize): Promise<Uint8Array> {
+    this.assertSize(size, 'tree size')
+    if (size === 0) return Uint8Array.from(EMPTY_ROOT)
+    if (size === this.treeSize) return Uint8Array.from(foldRight(this.frontier, hashChildren))
+    return (await this.rangeHashes([{ start: 0, size }]))[0] as Uint8Array
+  }
+
+  /** PATH(leafIndex, D[treeSize]) (RFC 6962 §2.1.1), equal to proveInclusion over all leaf hashes. */
+  async proveInclusion (leafIndex: number, treeSize: number = this.treeSize): Promise<InclusionProof> {
+    this.assertSize(treeSize, 'tree size')
+    return { leafIndex, treeSize, path: await this.rangeHashes(inclusionRanges(leafIndex, treeSize)) }
+  }
+
+  /** The inclusion proof of a leaf by its data (a record by its CID bytes); undefined if not in the tree. */
+  async proveInclusionOf (leafData: Uint8Array, treeSize: number = this.treeSize): Promise<{ leafHash: Uint8Array, proof: InclusionProof } | undefined> {
+    this.assertSize(treeSize, 'tree size')
+    const index = await this.indexOf(leafData)
+    if (index === undefined || index >= treeSize) return undefined
+    return { leafHash: hashLeaf(leafData), proof: await this.proveInclusion(index, treeSize) }
+  }
+
+  /** PROOF(first, D[second]) (RFC 6962 §2.1.2) for first ≤ second ≤ this.size. */
+  async proveConsistency (first: number, second: number = this.treeSize): Promise<ConsistencyProof> {
+    this.assertSize(second, 'second tree size')
+    return { first, second, path: await this.rangeHashes(consistencyRanges(first, second)) }
+  }
+
+  /** MTH of each range from its perfect subtrees, read in one getMany. */
+  private async rangeHashes (ranges: readonly LeafRange[]): Promise<Uint8Array[]> {
+    const parts = ranges.map(perfectNodesOf)
+    const hashes = await this.nodes.read(parts.flat())
+    let at = 0
+    return parts.map((nodes) => {
+      const slice = hashes.slice(at, at + nodes.length)
+      at += nodes.length
+      return foldRight(slice, hashChildren)
+    })
+  }
+
+  private assertSize (size: number, what: string): void {
+    assertTreeSize(size, what)
+    if (size > this.treeSize) {
+      throw new IsnadError('PROOF_MALFORMED', `${what} ${size} is larger than the log (${this.treeSize} leaves)`)
+    }
+  }
+}
+
+/** A put of the append batch; `node` is set for interior nodes, which the cache may keep. */
+interface NodeWrite extends NodePut {
+  node?: PerfectNode
+}
+
+/** Factory form of MerkleLog.open. */
+export async function openMerkleLog (init: MerkleLogInit): Promise<MerkleLog> {
+  return await MerkleLog.open(init)
+}
+
+/**
+ * Adds leaf `index` to `frontier` (mutated) and returns the nodes it completes: the leaf, then while
+ * the new node is a right child (odd index), its parent with the frontier's last entry as left child.
+ */
+function appendToFrontier (frontier: Uint8Array[], leafHash: Uint8Array, index: number): NodeWrite[] {
+  const puts: NodeWrite[] = [{ key: nodeKey({ level: 0, index }), value: leafHash }]
+  let node = leafHash
+  let level = 0
+  let at = index
+  while (isOdd(at)) {
+    node = hashChildren(frontier.pop() as Uint8Array, node)
+    level++
+    at = half(at)
+    const completed = { level, index: at }
+    puts.push({ key: nodeKey(completed), value: node, node: completed })
+  }
+  frontier.push(node)
+  return puts
+}
+
+function decodeIndex (stored: Uint8Array, key: string): number {
+  const index = decodeUint64(stored)
+  if (index === undefined) throw new IsnadError('LOG_CORRUPT', `Merkle log entry ${key} is not an 8-byte index`)
+  return index
+}

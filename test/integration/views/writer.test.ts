@@ -1,0 +1,147 @@
+import { execFile } from 'node:child_process'
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import {
+  AttachmentSchema, createFsAppend, createViewWriter, isLineHashValid, reduceMemory, ReductionRecordSchema,
+  type AppendLines, type ReduceInput
+} from '../../../src/ledger/views/index.js'
+import { ViewObjectSchema } from '../../../src/schema/index.js'
+import { EVIDENCE, inputOf, memoryOf, TRUST } from '../../unit/views/fixtures.js'
+
+/** Reductions on disk (spec §4, §10, §11): idempotent appends, crash retries, and grep-able views. */
+
+let dataDir: string
+beforeEach(async () => { dataDir = await mkdtemp(join(tmpdir(), 'isnad-views-')) })
+afterEach(async () => { await rm(dataDir, { recursive: true, force: true }) })
+
+const NOW = '2026-03-01T12:00:00Z'
+const run = promisify(execFile)
+const linesOf = async (file: string): Promise<Array<Record<string, unknown>>> => {
+  const text = await readFile(join(dataDir, file), 'utf8').catch(() => '')
+  return text.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Record<string, unknown>)
+}
+
+const decision = memoryOf({ type: 'decision', summary: 'Chose append-only JSONL ledgers', body: 'auditable and greppable', tags: ['project:isnad'] })
+const insight = memoryOf({ type: 'insight', summary: 'Synthesis is harder than storage', created_at: '2026-01-20T08:00:00Z' })
+const promise = memoryOf({ type: 'commitment', summary: 'Publish the benchmark table', tags: ['due:2026-03-15'] })
+
+describe('ViewWriter', () => {
+  it('writes the object, its attachment and the reducer line to their shards', async () => {
+    const writer = createViewWriter({ dataDir })
+    const reduction = reduceMemory(inputOf(decision, { evidence: EVIDENCE }))
+    const result = await writer.write(reduction, NOW)
+    expect(result.written).toEqual({ object: true, attachment: true, reduction: true })
+    expect(result.files).toEqual({
+      object: 'views/decisions/default/2026-02.jsonl', attachment: 'views/attach/default/2026-02.jsonl', reducers: 'coordination/reducers.jsonl'
+    })
+    expect(await linesOf(result.files.object)).toEqual([reduction.object])
+    expect(await linesOf('views/attach/default/2026-02.jsonl')).toEqual([reduction.attachment])
+    const [record] = await linesOf('coordination/reducers.jsonl')
+    expect(ReductionRecordSchema.safeParse(record).success).toBe(true)
+    expect(record).toEqual(result.record)
+    expect(result.event.idempotency_key).toBe(`memory.reduced:${result.reductionId}`)
+  })
+
+  it('is idempotent: an unchanged reduction writes nothing, also from a fresh writer', async () => {
+    const reduction = reduceMemory(inputOf(decision, { evidence: EVIDENCE }))
+    const first = await createViewWriter({ dataDir }).write(reduction, NOW)
+    for (const writer of [createViewWriter({ dataDir }), createViewWriter({ dataDir })]) {
+      const again = await writer.write(reduceMemory(inputOf(decision, { evidence: EVIDENCE })), '2026-04-01T00:00:00Z')
+      expect(again.written).toEqual({ object: false, attachment: false, reduction: false })
+      expect(again.record).toBeNull()
+      expect(again.event).toEqual(first.event) // the event log stores it once
+    }
+    expect(await linesOf('views/decisions/default/2026-02.jsonl')).toHaveLength(1)
+    expect(await linesOf('coordination/reducers.jsonl')).toHaveLength(1)
+  })
+
+  it('appends a new state, chains its reduction, and writes a state seen before again (v1 → v2 → v1)', async () => {
+    const writer = createViewWriter({ dataDir })
+    const v1: ReduceInput = inputOf(insight)
+    const v2: ReduceInput = inputOf(insight, { supersededBy: [decision.id] })
+    const a = await writer.write(reduceMemory(v1), NOW)
+    const b = await writer.write(reduceMemory(v2), NOW)
+    const c = await writer.write(reduceMemory(v1), NOW)
+    for (const r of [b, c]) expect(r.written.object).toBe(true)
+    const objects = await linesOf('views/facts/default/2026-01.jsonl')
+    expect(objects.map((o) => o.status)).toEqual(['active', 'superseded', 'active']) // the newest line wins
+    const records = await linesOf('coordination/reducers.jsonl')
+    expect(records.map((r) => r.id)).toEqual([a.reductionId, b.reductionId, c.reductionId])
+    expect(new Set(records.map((r) => r.id)).size).toBe(3)
+    expect(records.map((r) => r.previous)).toEqual([undefined, a.reductionId, b.reductionId])
+  })
+
+  it('a new attestation alone changes the attachment, not the object', async () => {
+    const writer = createViewWriter({ dataDir })
+    await writer.write(reduceMemory(inputOf(promise, { evidence: { attestations: EVIDENCE.attestations.slice(0, 1), anchors: [] } })), NOW)
+    const more = await writer.write(reduceMemory(inputOf(promise, { evidence: { attestations: EVIDENCE.attestations, anchors: [] } })), NOW)
+    expect(more.written).toEqual({ object: false, attachment: true, reduction: true })
+  })
+
+  it('after a failed append, a retry writes exactly the missing lines', async () => {
+    const fsAppend = createFsAppend()
+    let failReducers = true
+    const flaky: AppendLines = async (file, lines) => {
+      if (file.endsWith('reducers.jsonl') && failReducers) { failReducers = false; throw new Error('disk full') }
+      await fsAppend(file, lines)
+    }
+    const writer = createViewWriter({ dataDir, append: flaky })
+    const reduction = reduceMemory(inputOf(decision, { evidence: EVIDENCE }))
+    await expect(writer.write(reduction, NOW)).rejects.toThrow('disk full')
+    const retry = await writer.write(reduction, NOW)
+    expect(retry.written).toEqual({ object: false, attachment: false, reduction: true })
+    expect(await linesOf('views/decisions/default/2026-02.jsonl')).toHaveLength(1)
+    expect(await linesOf('coordination/reducers.jsonl')).toHaveLength(1)
+  })
+
+  it('keeps a torn last line on its own line and skips it when reading', async () => {
+    await createViewWriter({ dataDir }).write(reduceMemory(inputOf(decision)), NOW)
+    await appendFile(join(dataDir, 'views/decisions/default/2026-02.jsonl'), '{"schema_version":"diasync-v1-obj')
+    const other = memoryOf({ type: 'decision', summary: 'Second decision' })
+    await createViewWriter({ dataDir }).write(reduceMemory(inputOf(other)), NOW)
+    const text = await readFile(join(dataDir, 'views/decisions/default/2026-02.jsonl'), 'utf8')
+    const lines = text.split('\n').filter((l) => l !== '')
+    expect(lines).toHaveLength(3)
+    expect(JSON.parse(lines[2] ?? '')).toMatchObject({ summary: 'Second decision' })
+  })
+
+  it('serialises concurrent writes', async () => {
+    const writer = createViewWriter({ dataDir })
+    const memories = Array.from({ length: 20 }, (_, i) => memoryOf({ type: 'fact', summary: `fact number ${i}` }))
+    const reductions = memories.map((m) => reduceMemory(inputOf(m)))
+    await Promise.all([...reductions, ...reductions].map(async (r) => await writer.write(r, NOW)))
+    expect(await linesOf('views/facts/default/2026-02.jsonl')).toHaveLength(20)
+    expect(await linesOf('coordination/reducers.jsonl')).toHaveLength(20)
+  })
+})
+
+describe('recall is filesystem-native (spec §11)', () => {
+  it('grep -r finds an object by a word of its summary, and the line is a valid view object', async () => {
+    const writer = createViewWriter({ dataDir })
+    for (const memory of [decision, insight, promise]) {
+      await writer.write(reduceMemory(inputOf(memory, { evidence: EVIDENCE, trust: TRUST })), NOW)
+    }
+    const grep = async (...args: string[]): Promise<string[]> =>
+      (await run('grep', ['-r', ...args], { cwd: dataDir })).stdout.split('\n').filter((line) => line !== '')
+
+    for (const [word, memory, file] of [
+      ['append-only', decision, 'views/decisions/default/2026-02.jsonl'],
+      ['Synthesis', insight, 'views/facts/default/2026-01.jsonl'],
+      ['benchmark', promise, 'views/commitments/default/2026-02.jsonl']
+    ] as const) {
+      expect(await grep('-l', word, 'views/'), word).toEqual([file])
+      const [line] = await grep('--no-filename', word, 'views/')
+      const object = ViewObjectSchema.parse(JSON.parse(line ?? ''))
+      expect(object.summary, word).toBe(memory.signed.record.content.summary)
+      expect(object.source, word).toBe(memory.id)
+      expect(isLineHashValid(object), word).toBe(true)
+
+      // Following evidence_ref leads to the attachment with the anchors and attestations.
+      const [attachment] = await grep('--no-filename', object.evidence_ref ?? 'none', 'views/attach/')
+      expect(AttachmentSchema.parse(JSON.parse(attachment ?? '')), word).toMatchObject({ object: object.id, memory: memory.id })
+    }
+  })
+})

@@ -1,0 +1,145 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { isIsnadError } from '../../../src/errors/index.js'
+import {
+  MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, proveConsistency, proveInclusion, verifyInclusion,
+  type MerkleNodeStore
+} from '../../../src/merkle/index.js'
+import { hex } from './reference.js'
+
+/** MerkleLog over the in-memory store: equal to the pure functions, idempotent, O(log n) reads. */
+
+const leaf = (i: number, salt = 0): Uint8Array => Uint8Array.of(salt, i & 0xff, (i >> 8) & 0xff, i >> 16)
+
+/** A store that counts the keys read, and can be told to fail its next batch. */
+function countingStore (): MerkleNodeStore & { reads: number, failNext: boolean, inner: ReturnType<typeof createMemoryNodeStore> } {
+  const inner = createMemoryNodeStore()
+  const store = {
+    inner,
+    reads: 0,
+    failNext: false,
+    get: async (key: string) => { store.reads++; return await inner.get(key) },
+    getMany: async (keys: string[]) => { store.reads += keys.length; return await inner.getMany?.(keys) ?? [] },
+    batch: async (puts: ReadonlyArray<{ key: string, value: Uint8Array }>) => {
+      if (store.failNext) { store.failNext = false; throw new Error('disk full') }
+      await inner.batch(puts)
+    }
+  }
+  return store
+}
+
+async function codeOf (run: Promise<unknown>): Promise<string> {
+  return await run.then(() => 'resolved', (err: unknown) => isIsnadError(err) ? err.code : String(err))
+}
+
+describe('MerkleLog', () => {
+  it('gives the roots and proofs of the pure functions for every size, appended in random batches', async () => {
+    await fc.assert(fc.asyncProperty(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 12 }), async (batches) => {
+      const log = await MerkleLog.open({ store: createMemoryNodeStore() })
+      const hashes: Uint8Array[] = []
+      for (const count of batches) {
+        const data = Array.from({ length: count }, (_, k) => leaf(hashes.length + k))
+        const results = await log.append(data)
+        expect(results).toEqual(data.map((_, k) => ({ index: hashes.length + k, added: true })))
+        hashes.push(...data.map(hashLeaf))
+        expect(log.size).toBe(hashes.length)
+      }
+      const n = hashes.length
+      for (let size = 0; size <= n; size++) {
+        expect(hex(await log.root(size)), `root ${size}`).toBe(hex(computeRoot(hashes, size)))
+        for (let i = 0; i < size; i++) {
+          expect((await log.proveInclusion(i, size)).path.map(hex), `inclusion ${i}@${size}`).toEqual(proveInclusion(hashes, i, size).path.map(hex))
+        }
+        for (let m = 0; m <= size; m++) {
+          expect((await log.proveConsistency(m, size)).path.map(hex), `consistency ${m}→${size}`).toEqual(proveConsistency(hashes, m, size).path.map(hex))
+        }
+      }
+    }), { numRuns: 40 })
+  })
+
+  it('appends idempotently by leaf data, within a batch and across batches and reopenings', async () => {
+    const store = createMemoryNodeStore()
+    const log = await MerkleLog.open({ store })
+    expect(await log.append([leaf(0), leaf(1), leaf(0)])).toEqual([{ index: 0, added: true }, { index: 1, added: true }, { index: 0, added: false }])
+    expect(await log.append([leaf(1), leaf(2)])).toEqual([{ index: 1, added: false }, { index: 2, added: true }])
+    const root = await log.root()
+    const entries = store.entries
+    expect(await log.append([leaf(2), leaf(0)])).toEqual([{ index: 2, added: false }, { index: 0, added: false }])
+    expect(store.entries).toBe(entries) // nothing written
+    const reopened = await MerkleLog.open({ store })
+    expect(reopened.size).toBe(3)
+    expect(hex(await reopened.root())).toBe(hex(root))
+    expect(await reopened.append([leaf(1), leaf(3)])).toEqual([{ index: 1, added: false }, { index: 3, added: true }])
+    expect(await reopened.indexOf(leaf(3))).toBe(3)
+    expect(await reopened.indexOf(leaf(4))).toBeUndefined()
+  })
+
+  it('proves a leaf by its data, in the current tree and in older ones', async () => {
+    const log = await MerkleLog.open({ store: createMemoryNodeStore() })
+    await log.append(Array.from({ length: 21 }, (_, i) => leaf(i)))
+    const found = await log.proveInclusionOf(leaf(13))
+    expect(found?.proof.leafIndex).toBe(13)
+    expect(verifyInclusion(found?.leafHash as Uint8Array, found?.proof ?? { leafIndex: 0, treeSize: 0, path: [] }, await log.root())).toBe(true)
+    const older = await log.proveInclusionOf(leaf(13), 14)
+    expect(older?.proof.treeSize).toBe(14)
+    expect(verifyInclusion(hashLeaf(leaf(13)), older?.proof ?? { leafIndex: 0, treeSize: 0, path: [] }, await log.root(14))).toBe(true)
+    expect(await log.proveInclusionOf(leaf(13), 13)).toBeUndefined() // not yet in the tree of 13
+    expect(await log.proveInclusionOf(leaf(99))).toBeUndefined()
+  })
+
+  it('writes about three entries per leaf and reads O(log n) hashes per proof', async () => {
+    const store = countingStore()
+    const log = await MerkleLog.open({ store })
+    const n = 1000
+    for (let at = 0; at < n; at += 100) await log.append(Array.from({ length: 100 }, (_, k) => leaf(at + k)))
+    // n leaf hashes + n − popcount(n) interior nodes + n index entries + the size.
+    expect(store.inner.entries).toBe(3 * n - 6 + 1)
+    const bound = 2 * Math.ceil(Math.log2(n)) + 2
+    for (const [i, size] of [[0, 1000], [999, 1000], [500, 777], [3, 999], [640, 641]] as const) {
+      store.reads = 0
+      await log.proveInclusion(i, size)
+      expect(store.reads, `inclusion ${i}@${size}`).toBeLessThanOrEqual(bound)
+      store.reads = 0
+      await log.proveConsistency(i + 1, size)
+      expect(store.reads, `consistency ${i + 1}→${size}`).toBeLessThanOrEqual(bound)
+      store.reads = 0
+      await log.root(size - 1)
+      expect(store.reads, `root ${size - 1}`).toBeLessThanOrEqual(Math.ceil(Math.log2(n)))
+    }
+    store.reads = 0
+    await log.root()
+    expect(store.reads).toBe(0) // the frontier is in memory
+  })
+
+  it('keeps its state when a batch fails, and serialises concurrent appends', async () => {
+    const store = countingStore()
+    const log = await MerkleLog.open({ store })
+    await log.append([leaf(0)])
+    store.failNext = true
+    await expect(log.append([leaf(1), leaf(2)])).rejects.toThrow('disk full')
+    expect(log.size).toBe(1)
+    const [a, b] = await Promise.all([log.append([leaf(1), leaf(2)]), log.append([leaf(2), leaf(3)])])
+    expect(a).toEqual([{ index: 1, added: true }, { index: 2, added: true }])
+    expect(b).toEqual([{ index: 2, added: false }, { index: 3, added: true }])
+    expect(hex(await log.root())).toBe(hex(computeRoot([0, 1, 2, 3].map((i) => hashLeaf(leaf(i))))))
+  })
+
+  it('refuses sizes beyond the log (PROOF_MALFORMED) and reports a damaged store (LOG_CORRUPT)', async () => {
+    const store = createMemoryNodeStore()
+    const log = await MerkleLog.open({ store })
+    await log.append(Array.from({ length: 6 }, (_, i) => leaf(i)))
+    expect(await codeOf(log.root(7))).toBe('PROOF_MALFORMED')
+    expect(await codeOf(log.proveInclusion(6))).toBe('PROOF_MALFORMED')
+    expect(await codeOf(log.proveInclusion(0, 7))).toBe('PROOF_MALFORMED')
+    expect(await codeOf(log.proveConsistency(5, 7))).toBe('PROOF_MALFORMED')
+    expect(await codeOf(log.proveConsistency(6, 5))).toBe('PROOF_MALFORMED')
+    expect(await codeOf(log.proveInclusion(-1))).toBe('PROOF_MALFORMED')
+    await store.batch([{ key: 'n/1/0', value: new Uint8Array(31) }])
+    expect(await codeOf(log.proveInclusion(3))).toBe('LOG_CORRUPT')
+    expect((await MerkleLog.open({ store })).size).toBe(6) // n/1/0 is not on the frontier of 6 = 4 + 2
+    await store.batch([{ key: 'n/2/0', value: new Uint8Array(0) }])
+    expect(await codeOf(MerkleLog.open({ store }))).toBe('LOG_CORRUPT')
+    await store.batch([{ key: 'size', value: new Uint8Array(3) }])
+    expect(await codeOf(MerkleLog.open({ store }))).toBe('LOG_CORRUPT')
+  })
+})

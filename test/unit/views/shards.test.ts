@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest'
+import {
+  attachShardPath, buildReductionRecord, monthOf, reducedEventOf, reduceMemory, ReductionRecordSchema, reductionFilesOf,
+  viewShardPath, isLineHashValid
+} from '../../../src/ledger/views/index.js'
+import { EVIDENCE, inputOf, memoryOf } from './fixtures.js'
+
+/** Spec §4 shard paths, §10 coordination/reducers.jsonl, §5 the memory.reduced event. */
+
+describe('shard paths (spec §4)', () => {
+  it('per type, per scope, per UTC month of ts', () => {
+    expect(viewShardPath('fact', 'default', '2026-02-05T16:00:00Z')).toBe('views/facts/default/2026-02.jsonl')
+    expect(viewShardPath('decision', 'proj-a', '2026-12-31T23:59:59.999Z')).toBe('views/decisions/proj-a/2026-12.jsonl')
+    expect(viewShardPath('commitment', 'x', '2027-01-01T00:00:00Z')).toBe('views/commitments/x/2027-01.jsonl')
+    expect(attachShardPath('default', '2026-02-05T16:00:00Z')).toBe('views/attach/default/2026-02.jsonl')
+  })
+
+  it('refuses a scope that is not a directory name and a time that is not UTC', () => {
+    for (const scope of ['', '..', '../x', 'a/b', 'A', '.hidden']) {
+      expect(() => viewShardPath('fact', scope, '2026-02-05T16:00:00Z'), scope).toThrow(expect.objectContaining({ code: 'USAGE' }))
+    }
+    expect(() => monthOf('2026-02-05T16:00:00+01:00')).toThrow(expect.objectContaining({ code: 'TIMESTAMP_INVALID' }))
+    expect(() => monthOf('2026-02-30T16:00:00Z')).toThrow(expect.objectContaining({ code: 'TIMESTAMP_INVALID' }))
+  })
+})
+
+describe('reduction records (spec §10) and the memory.reduced event (spec §5)', () => {
+  const memory = memoryOf({ type: 'commitment', summary: 'ship views', tags: ['due:2026-03-01'] })
+  const reduction = reduceMemory(inputOf(memory, { evidence: EVIDENCE }))
+  const now = '2026-03-02T10:00:00Z'
+
+  it('records the reducer, the memory, the object and its shard', () => {
+    const record = buildReductionRecord(reduction, now)
+    expect(ReductionRecordSchema.safeParse(record).success).toBe(true)
+    expect(isLineHashValid(record)).toBe(true)
+    expect(record).toMatchObject({
+      reducer: 'isnad-views/v1', memory: memory.id, object: reduction.object.id, object_type: 'commitment',
+      object_hash: reduction.object.hash, shard: 'views/commitments/default/2026-02.jsonl', ts: now,
+      attachment: reduction.attachment?.id, attachment_shard: 'views/attach/default/2026-02.jsonl'
+    })
+    expect(record.previous).toBeUndefined()
+    expect(reductionFilesOf(reduction)).toEqual({
+      object: 'views/commitments/default/2026-02.jsonl', attachment: 'views/attach/default/2026-02.jsonl', reducers: 'coordination/reducers.jsonl'
+    })
+  })
+
+  it('the id depends on the state and the previous reduction, not on the time', () => {
+    const a = buildReductionRecord(reduction, now)
+    expect(buildReductionRecord(reduction, '2026-04-01T00:00:00Z').id).toBe(a.id)
+    const next = buildReductionRecord(reduction, now, a.id)
+    expect(next.id).not.toBe(a.id)
+    expect(next.previous).toBe(a.id)
+  })
+
+  it('the event carries a deterministic idempotency key and the object\'s events as causes', () => {
+    const record = buildReductionRecord(reduction, now)
+    const event = reducedEventOf(record.id, reduction)
+    expect(event).toEqual({
+      type: 'memory.reduced',
+      idempotency_key: `memory.reduced:${record.id}`,
+      causal_refs: reduction.object.event_refs,
+      visibility: 'shared',
+      owner: reduction.object.owner,
+      scope: 'default',
+      payload: {
+        reducer: 'isnad-views/v1', reduction: record.id, memory: memory.id, object: reduction.object.id, object_type: 'commitment',
+        object_hash: reduction.object.hash, shard: record.shard, attachment: reduction.attachment?.id
+      }
+    })
+  })
+})
