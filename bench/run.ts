@@ -18,6 +18,12 @@ import { interleave, median, percentile, type RoundResult } from './stats.js'
  */
 
 const quick = process.argv.includes('--quick')
+/**
+ * `--only=1,3` runs those figures only (development; nothing is written to bench/results.json).
+ * @default every figure
+ */
+const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ['1', '2', '3', '4']).map(Number))
+const partial = only.size < 4
 const SIZES = quick
   ? { rounds: 2, budgetMs: 60, rememberMs: 250, batchCount: 256, memories: 200, witnesses: 4, querySize: 10_000, queryRounds: 2, pairs: 25 }
   : { rounds: 5, budgetMs: 200, rememberMs: 800, batchCount: 1024, memories: 1000, witnesses: 6, querySize: 100_000, queryRounds: 4, pairs: 75 }
@@ -128,20 +134,20 @@ async function main (): Promise<void> {
   const load = loadavg()[0] ?? 0
   const start = performance.now()
   const figures: Figure[] = []
-  await runCrypto(figures)
-  await runRemember(figures)
-  await runIngest(figures)
-  await runQueries(figures)
+  if (only.has(1)) await runCrypto(figures)
+  if (only.has(2)) await runRemember(figures)
+  if (only.has(3)) await runIngest(figures)
+  if (only.has(4)) await runQueries(figures)
   const results: Results = {
     date: new Date().toISOString(),
-    command: `npm run bench${quick ? ' -- --quick' : ''}`,
+    command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,
     quick,
     durationSeconds: (performance.now() - start) / 1000,
     machine: describeMachine(load),
     figures
   }
   process.stdout.write(formatTable(results) + '\n')
-  const out = quick ? join(tmpdir(), 'isnad-bench-results.quick.json') : fileURLToPath(new URL('../../bench/results.json', import.meta.url))
+  const out = quick || partial ? join(tmpdir(), `isnad-bench-results.${quick ? 'quick' : 'partial'}.json`) : fileURLToPath(new URL('../../bench/results.json', import.meta.url))
   await writeFile(out, JSON.stringify(results, null, 2) + '\n')
   progress(`results written to ${out}`)
 }

@@ -1,5 +1,5 @@
 import * as ed from '@noble/ed25519'
-import { sha512 } from '@noble/hashes/sha2.js'
+import { sha256, sha512 } from '@noble/hashes/sha2.js'
 import { IsnadError } from '../errors/index.js'
 import { ED25519_PUBLIC_KEY_BYTES } from './did-key.js'
 
@@ -37,6 +37,36 @@ export function keyPairFromSeed (seed: Uint8Array): KeyPair {
   }
   const secretKey = Uint8Array.from(seed)
   return { secretKey, publicKey: ed.getPublicKey(secretKey) }
+}
+
+/**
+ * @default 1024 — seeds whose public key publicKeyOfSeed keeps. A node signs with a handful of
+ * local agent keys; past the bound the oldest entry goes.
+ */
+export const SEED_PUBLIC_KEY_CACHE_SIZE = 1024
+const seedPublicKeys = new Map<string, Uint8Array>()
+
+/**
+ * The public key of a 32-byte seed (RFC 8032 §5.1.5), through a bounded cache: deriving it is a
+ * scalar multiplication, half the cost of a signature, and signRecord needs it on every call to
+ * check the signer. The cache is keyed by SHA-256 of the seed, so it holds no secret material. The
+ * returned bytes are a copy: callers may write to them.
+ */
+export function publicKeyOfSeed (seed: Uint8Array): Uint8Array {
+  if (seed.length !== ED25519_SECRET_KEY_BYTES) {
+    throw new IsnadError('KEY_INVALID', `an Ed25519 secret key has 32 bytes, got ${seed.length}`)
+  }
+  const cacheKey = publicKeyCacheKey(sha256(seed))
+  let publicKey = seedPublicKeys.get(cacheKey)
+  if (publicKey === undefined) {
+    publicKey = ed.getPublicKey(seed)
+    if (seedPublicKeys.size >= SEED_PUBLIC_KEY_CACHE_SIZE) {
+      const oldest = seedPublicKeys.keys().next()
+      if (oldest.done !== true) seedPublicKeys.delete(oldest.value)
+    }
+    seedPublicKeys.set(cacheKey, publicKey)
+  }
+  return Uint8Array.from(publicKey)
 }
 
 /** Deterministic RFC 8032 Ed25519 signature (§5.1.6) with @noble/ed25519. */

@@ -10,6 +10,23 @@ import { verifyStrict } from './ed25519.js'
 export interface SignatureVerifier {
   readonly name: string
   verify: (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => boolean
+  /**
+   * The same verdict as `verify`, delivered later: an implementation may check the signature off the
+   * calling thread (node:crypto on libuv's thread pool), so a batch of verifications uses every core
+   * while this thread decodes and stores. Wrong lengths reject with the codes `verify` throws.
+   * Optional: callers fall back to `verify` (verifySignatureAsync).
+   */
+  verifyAsync?: (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => Promise<boolean>
+}
+
+/**
+ * `verifier.verifyAsync` when it has one, else `verifier.verify` as a promise; either way a throw
+ * becomes a rejection, so callers handle one failure path.
+ */
+export async function verifySignatureAsync (verifier: SignatureVerifier, signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): Promise<boolean> {
+  return verifier.verifyAsync === undefined
+    ? verifier.verify(signature, message, publicKey)
+    : await verifier.verifyAsync(signature, message, publicKey)
 }
 
 /**
@@ -19,8 +36,10 @@ export interface SignatureVerifier {
  * r-torsion-component-8), which OpenSSL's cofactorless check refuses, and ruling such R out after
  * the fact costs a second full scalar multiplication. verifyStrict checks the cofactorless equation
  * the way OpenSSL does, so the two verifiers agree by construction and this one is twice as fast.
+ * `verifyAsync` is the same computation on this thread: noble has no thread to move it to.
  */
 export const nobleVerifier: SignatureVerifier = {
   name: 'noble',
-  verify: verifyStrict
+  verify: verifyStrict,
+  verifyAsync: async (signature, message, publicKey) => verifyStrict(signature, message, publicKey)
 }

@@ -4,6 +4,7 @@ import { computeTrust, type TrustResult } from '../trust/index.js'
 import { buildMemoryView } from '../view/index.js'
 import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from './constants.js'
 
+
 /** Everything the node knows about one memory, gathered from the store. */
 export interface MemoryEvidence {
   memory: StoredRecord<MemoryRecord>
@@ -96,4 +97,86 @@ export async function viewOf (store: RecordStore, evidence: MemoryEvidence, trus
     chainDepth: await lineageDepth(store, evidence.memory),
     trust
   })
+}
+
+/** @default 4096 — memories whose evidence the node keeps between batches (EvidenceCache). */
+export const EVIDENCE_CACHE_MEMORIES = 4096
+
+/** @default 65536 — attestations and anchors kept by the EvidenceCache, all memories together. */
+export const EVIDENCE_CACHE_RECORDS = 65_536
+
+interface CachedEvidence {
+  memory: StoredRecord<MemoryRecord>
+  attestations: ReadonlyArray<StoredRecord<AttestationRecord>>
+  anchors: ReadonlyArray<StoredRecord<AnchorRecord>>
+  ids: ReadonlySet<string>
+}
+
+/**
+ * The stored evidence of recently scored memories, so a stream of batches attesting the same
+ * memories does not reload and re-decode their earlier attestations on every batch. The store is
+ * append-only and the source of truth; the cache is only trusted while the store's record count is
+ * the one its last write left: a write that bypassed ingest changes the count and empties the cache.
+ */
+export class EvidenceCache {
+  private readonly memories = new Map<string, CachedEvidence>()
+  private records = 0
+  /** Records in the store after the last ingest, or -1 when unknown. */
+  private storedTotal = -1
+
+  /** Empties the cache unless the store holds exactly what the last ingest left; returns the count. */
+  async validate (store: RecordStore): Promise<number> {
+    const total = Object.values(await store.count()).reduce((sum, n) => sum + n, 0)
+    if (total !== this.storedTotal) this.clear()
+    return total
+  }
+
+  /** Least recently used first: a hit moves the entry to the end. */
+  get (memoryId: string): CachedEvidence | undefined {
+    const entry = this.memories.get(memoryId)
+    if (entry !== undefined) {
+      this.memories.delete(memoryId)
+      this.memories.set(memoryId, entry)
+    }
+    return entry
+  }
+
+  /** Whether a record is stored, when the cache knows; undefined when the store must be asked. */
+  isStored ({ id, signed }: StoredRecord): boolean | undefined {
+    const { record } = signed
+    if (record.kind === 'memory') return this.memories.has(id) ? true : undefined
+    if (record.kind === 'attestation' || record.kind === 'anchor') return this.memories.get(record.memory)?.ids.has(id)
+    return undefined
+  }
+
+  /** After a write: keeps the evidence just scored, unless another writer stored part of the batch. */
+  remember (storedBefore: number, stored: number, fresh: number, evidence: readonly MemoryEvidence[]): void {
+    if (stored !== fresh) {
+      this.clear()
+      return
+    }
+    this.storedTotal = storedBefore + stored
+    for (const { memory, attestations, anchors } of evidence) {
+      const entry: CachedEvidence = {
+        memory,
+        attestations,
+        anchors: anchors.map((a) => a.stored),
+        ids: new Set([...attestations.map((a) => a.id), ...anchors.map((a) => a.stored.id)])
+      }
+      this.records += entry.ids.size - (this.memories.get(memory.id)?.ids.size ?? 0)
+      this.memories.delete(memory.id)
+      this.memories.set(memory.id, entry)
+    }
+    for (const [id, entry] of this.memories) {
+      if (this.memories.size <= EVIDENCE_CACHE_MEMORIES && this.records <= EVIDENCE_CACHE_RECORDS) break
+      this.memories.delete(id)
+      this.records -= entry.ids.size
+    }
+  }
+
+  clear (): void {
+    this.memories.clear()
+    this.records = 0
+    this.storedTotal = -1
+  }
 }

@@ -1,13 +1,27 @@
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { verifyRecord, verifyRecordBytes, type VerifiedRecord } from '../record/index.js'
-import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../schema/index.js'
+import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../record/index.js'
+import type { MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
-import { evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from './evidence.js'
+import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from './evidence.js'
 
 export interface IngestOptions {
   verifier: SignatureVerifier
   now: number
+  /**
+   * Called with the records about to be stored (verified, deduplicated, not in the store yet; each
+   * with its canonical `bytes`), in input order, after the batch is scored and before anything is
+   * written: the ledger appends its durable events here. If it throws, nothing is stored and ingest
+   * rejects with its error. Runs in the store's ingest turn, so calls follow the order of writes.
+   * Not called when the batch holds nothing new. The records must not be modified.
+   */
+  beforeStore?: (fresh: StoredRecord[]) => Promise<void>
+  /**
+   * Called once the batch is stored, with the records this write stored (in input order) and the
+   * trust entries written with them. Runs in the store's ingest turn; if it throws, ingest rejects
+   * with its error, but the records stay stored. Not called when nothing new was stored.
+   */
+  afterStore?: (stored: StoredRecord[], trust: ReadonlyMap<string, TrustEntry>) => Promise<void>
 }
 
 export interface IngestResult {
@@ -26,40 +40,33 @@ export interface IngestResult {
  */
 export const RESCORE_CONCURRENCY = 64
 
-/** @default 4096 — memories whose evidence the node keeps between batches (EvidenceCache). */
-export const EVIDENCE_CACHE_MEMORIES = 4096
+/**
+ * @default 64 — signatures of one batch being checked at the same time (verifyAsync, on libuv's
+ * thread pool for nodeCryptoVerifier): enough to keep the pool's threads busy while this thread
+ * decodes the next records, few enough not to starve LevelDB, which shares the pool.
+ */
+export const VERIFY_CONCURRENCY = 64
 
-/** @default 65536 — attestations and anchors kept by the EvidenceCache, all memories together. */
-export const EVIDENCE_CACHE_RECORDS = 65_536
+export { EVIDENCE_CACHE_MEMORIES, EVIDENCE_CACHE_RECORDS } from './evidence.js'
 
 /**
  * Verifies every record, then stores them all with the recomputed trust of every memory they touch,
  * in one atomic write. Any record failing verification refuses the whole batch and stores nothing:
- * the error is that record's own (SIGNATURE_INVALID, TIMESTAMP_IN_FUTURE, …) with its position.
+ * the error is that record's own (SIGNATURE_INVALID, TIMESTAMP_IN_FUTURE, …) with its position,
+ * and when several fail, the first in input order, whichever check finished first.
  *
  * A record is plain data (parsed JSON, a decoded record) or, as it arrives from the network, the
  * bytes of its canonical DAG-CBOR encoding: bytes are decoded once and must be in canonical form
  * (verifyRecordBytes, record-v1 R18), rather than decoded by the caller and parsed again here.
+ * Signatures are checked concurrently (VERIFY_CONCURRENCY) with the verifier's verifyAsync, and the
+ * canonical bytes verification builds go to the store, which then does not encode them again.
  * Batches for one store are scored and written one after another, so each sees the evidence the
  * previous ones stored (two concurrent batches attesting one memory would otherwise each score it
  * without the other's attestation, and the last write would win); verification, which needs no
  * store, runs before the batch takes its turn.
  */
 export async function ingestRecords (store: RecordStore, inputs: readonly unknown[], options: IngestOptions): Promise<IngestResult> {
-  const verifyOptions = { verifier: options.verifier, now: options.now }
-  const verified: StoredRecord[] = inputs.map((input, index) => {
-    try {
-      const { id, signed }: VerifiedRecord = input instanceof Uint8Array
-        ? verifyRecordBytes(input, verifyOptions)
-        : verifyRecord(input, verifyOptions)
-      return { id, signed }
-    } catch (err) {
-      if (err instanceof IsnadError) {
-        throw new IsnadError(err.code, `record #${index + 1}: ${err.message}`, { details: { index, ...err.details }, cause: err })
-      }
-      throw err
-    }
-  })
+  const verified = await verifyAll(inputs, { verifier: options.verifier, now: options.now })
   const unique = [...new Map(verified.map((r) => [r.id, r])).values()]
   return await exclusively(store, async (cache) => {
     const storedBefore = await cache.validate(store)
@@ -67,6 +74,7 @@ export async function ingestRecords (store: RecordStore, inputs: readonly unknow
     const evidence = await rescore(store, fresh, cache)
     const trust = new Map<string, TrustEntry>()
     for (const item of evidence) trust.set(item.memory.id, trustEntryOf(scoreEvidence(item, options.now)))
+    if (fresh.length > 0) await options.beforeStore?.(fresh)
     let stored: string[]
     try {
       stored = await store.putMany(fresh, trust)
@@ -76,6 +84,7 @@ export async function ingestRecords (store: RecordStore, inputs: readonly unknow
     }
     cache.remember(storedBefore, stored.length, fresh.length, evidence)
     const storedSet = new Set(stored)
+    if (stored.length > 0) await options.afterStore?.(fresh.filter((r) => storedSet.has(r.id)), trust)
     return {
       stored,
       duplicates: unique.filter((r) => !storedSet.has(r.id)).map((r) => r.id),
@@ -84,11 +93,50 @@ export async function ingestRecords (store: RecordStore, inputs: readonly unknow
   })
 }
 
+/**
+ * Verifies `inputs` with up to VERIFY_CONCURRENCY signature checks in flight; all or nothing. The
+ * error reported is the one of the lowest failing position, so it does not depend on which check
+ * finishes first: once a record fails, records after it are not started (they cannot be the one
+ * reported), and those before it all finish.
+ */
+async function verifyAll (inputs: readonly unknown[], options: VerifyRecordOptions): Promise<StoredRecord[]> {
+  const results = new Array<StoredRecord>(inputs.length)
+  let failedAt = inputs.length
+  let failure: unknown
+  let next = 0
+  const worker = async (): Promise<void> => {
+    while (next < failedAt) {
+      const index = next++
+      try {
+        const input = inputs[index]
+        const { id, signed, bytes }: VerifiedRecord = input instanceof Uint8Array
+          ? await verifyRecordBytesAsync(input, options)
+          : await verifyRecordAsync(input, options)
+        results[index] = { id, signed, bytes }
+      } catch (err) {
+        if (index < failedAt) {
+          failedAt = index
+          failure = err
+        }
+      }
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, inputs.length) }, worker))
+  if (failedAt < inputs.length) throw positioned(failure, failedAt)
+  return results
+}
+
+/** A verification error naming the record's position (1-based in the message, 0-based in details). */
+function positioned (err: unknown, index: number): unknown {
+  if (!(err instanceof IsnadError)) return err
+  return new IsnadError(err.code, `record #${index + 1}: ${err.message}`, { details: { index, ...err.details }, cause: err })
+}
+
 /** The records of `unique` not stored yet: the cache answers for memories it holds, the store for the rest. */
 async function freshRecords (store: RecordStore, unique: readonly StoredRecord[], cache: EvidenceCache): Promise<StoredRecord[]> {
   const known = unique.map((r) => cache.isStored(r))
-  const ask = unique.filter((_, i) => known[i] === undefined)
-  const answers = await mapConcurrently(ask, async (r) => await store.exists(r.id))
+  const ask = unique.filter((_, i) => known[i] === undefined).map((r) => r.id)
+  const answers = ask.length === 0 ? [] : await store.existsMany(ask)
   let next = 0
   return unique.filter((_, i) => (known[i] ?? answers[next++]) !== true)
 }
@@ -137,82 +185,6 @@ async function mapConcurrently<T, U> (items: readonly T[], fn: (item: T) => Prom
   }
   await Promise.all(Array.from({ length: Math.min(RESCORE_CONCURRENCY, items.length) }, worker))
   return results
-}
-
-interface CachedEvidence {
-  memory: StoredRecord<MemoryRecord>
-  attestations: ReadonlyArray<StoredRecord<AttestationRecord>>
-  anchors: ReadonlyArray<StoredRecord<AnchorRecord>>
-  ids: ReadonlySet<string>
-}
-
-/**
- * The stored evidence of recently scored memories, so a stream of batches attesting the same
- * memories does not reload and re-decode their earlier attestations on every batch. The store is
- * append-only and the source of truth; the cache is only trusted while the store's record count is
- * the one its last write left: a write that bypassed ingest changes the count and empties the cache.
- */
-class EvidenceCache {
-  private readonly memories = new Map<string, CachedEvidence>()
-  private records = 0
-  /** Records in the store after the last ingest, or -1 when unknown. */
-  private storedTotal = -1
-
-  /** Empties the cache unless the store holds exactly what the last ingest left; returns the count. */
-  async validate (store: RecordStore): Promise<number> {
-    const total = Object.values(await store.count()).reduce((sum, n) => sum + n, 0)
-    if (total !== this.storedTotal) this.clear()
-    return total
-  }
-
-  /** Least recently used first: a hit moves the entry to the end. */
-  get (memoryId: string): CachedEvidence | undefined {
-    const entry = this.memories.get(memoryId)
-    if (entry !== undefined) {
-      this.memories.delete(memoryId)
-      this.memories.set(memoryId, entry)
-    }
-    return entry
-  }
-
-  /** Whether a record is stored, when the cache knows; undefined when the store must be asked. */
-  isStored ({ id, signed }: StoredRecord): boolean | undefined {
-    const { record } = signed
-    if (record.kind === 'memory') return this.memories.has(id) ? true : undefined
-    if (record.kind === 'attestation' || record.kind === 'anchor') return this.memories.get(record.memory)?.ids.has(id)
-    return undefined
-  }
-
-  /** After a write: keeps the evidence just scored, unless another writer stored part of the batch. */
-  remember (storedBefore: number, stored: number, fresh: number, evidence: readonly MemoryEvidence[]): void {
-    if (stored !== fresh) {
-      this.clear()
-      return
-    }
-    this.storedTotal = storedBefore + stored
-    for (const { memory, attestations, anchors } of evidence) {
-      const entry: CachedEvidence = {
-        memory,
-        attestations,
-        anchors: anchors.map((a) => a.stored),
-        ids: new Set([...attestations.map((a) => a.id), ...anchors.map((a) => a.stored.id)])
-      }
-      this.records += entry.ids.size - (this.memories.get(memory.id)?.ids.size ?? 0)
-      this.memories.delete(memory.id)
-      this.memories.set(memory.id, entry)
-    }
-    for (const [id, entry] of this.memories) {
-      if (this.memories.size <= EVIDENCE_CACHE_MEMORIES && this.records <= EVIDENCE_CACHE_RECORDS) break
-      this.memories.delete(id)
-      this.records -= entry.ids.size
-    }
-  }
-
-  clear (): void {
-    this.memories.clear()
-    this.records = 0
-    this.storedTotal = -1
-  }
 }
 
 /** Per store: the tail of its ingest queue and its evidence cache. */

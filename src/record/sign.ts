@@ -1,5 +1,5 @@
 import { IsnadError } from '../errors/index.js'
-import { encodeDidKey, keyPairFromSeed, signBytes } from '../identity/index.js'
+import { encodeDidKey, publicKeyOfSeed, signBytes } from '../identity/index.js'
 import { SCHEMAS_BY_KIND, type IsnadRecord, type SignedRecord } from '../schema/index.js'
 import { encodeSignature, recordCidOf, signingInputFor } from './encoding.js'
 import { schemaError, signerOf } from './parse.js'
@@ -11,9 +11,9 @@ import { schemaError, signerOf } from './parse.js'
 export function signRecord<R extends IsnadRecord> (record: R, secretKey: Uint8Array): { id: string, signed: SignedRecord<R> } {
   const parsed = SCHEMAS_BY_KIND[record.kind].safeParse(record)
   if (!parsed.success) throw schemaError(parsed.error, record.kind)
-  const { publicKey } = keyPairFromSeed(secretKey)
   const signer = signerOf(record)
-  if (encodeDidKey(publicKey) !== signer) {
+  // Cached per seed: deriving the key on every call cost half a signature (BENCHMARKS.md, figure 2).
+  if (encodeDidKey(publicKeyOfSeed(secretKey)) !== signer) {
     throw new IsnadError('KEY_INVALID', `the signing key is not ${signer}, the ${record.kind}'s signer`)
   }
   const cid = recordCidOf(record)

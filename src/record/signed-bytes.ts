@@ -57,15 +57,31 @@ export function encodeSignedRecordBytes (recordBytes: Uint8Array, signature: str
   return out
 }
 
-/**
- * True when `received` is exactly the canonical encoding of `{ record, signature }` (record-v1 R18),
- * built from the record's canonical bytes and compared byte for byte.
- */
-export function isCanonicalSignedEncoding (received: Uint8Array, recordBytes: Uint8Array, signature: string): boolean {
-  const expected = encodeSignedRecordBytes(recordBytes, signature)
-  if (received.length !== expected.length) return false
-  for (let i = 0; i < expected.length; i++) {
-    if (received[i] !== expected[i]) return false
+export function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) {
+    if (a[i] !== b[i]) return false
   }
   return true
+}
+
+/**
+ * The record's canonical bytes inside the canonical bytes of `{ record, signature }` (the layout
+ * above), without decoding: a view of `signedBytes`, or undefined when they are not laid out as
+ * the encoding of a record signed with `signature` (wrong map header, keys, or signature text).
+ * Whether the middle is a canonical record is not checked here: a store hashes it against the id.
+ */
+export function recordBytesIn (signedBytes: Uint8Array, signature: string): Uint8Array | undefined {
+  const signatureBytes = utf8.encode(signature)
+  const suffix = [...SIGNATURE_KEY, ...textHeader(signatureBytes.length), ...signatureBytes]
+  const recordLength = signedBytes.length - PREFIX.length - suffix.length
+  if (recordLength <= 0) return undefined
+  for (let i = 0; i < PREFIX.length; i++) {
+    if (signedBytes[i] !== PREFIX[i]) return undefined
+  }
+  const suffixAt = PREFIX.length + recordLength
+  for (let i = 0; i < suffix.length; i++) {
+    if (signedBytes[suffixAt + i] !== suffix[i]) return undefined
+  }
+  return signedBytes.subarray(PREFIX.length, suffixAt)
 }

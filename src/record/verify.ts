@@ -1,12 +1,12 @@
 import type { CID } from 'multiformats/cid'
 import { IsnadError } from '../errors/index.js'
-import type { SignatureVerifier } from '../identity/index.js'
+import { verifySignatureAsync, type SignatureVerifier } from '../identity/index.js'
 import {
   MAX_CLOCK_SKEW_MS, MAX_RECORD_BYTES, utf8Length, type IsnadRecord, type RecordKind, type SignedRecord
 } from '../schema/index.js'
 import { cidOfBytes, cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
 import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse.js'
-import { isCanonicalSignedEncoding, signedRecordSize } from './signed-bytes.js'
+import { encodeSignedRecordBytes, equalBytes, signedRecordSize } from './signed-bytes.js'
 import { signerKeyOf } from './signer-key.js'
 
 /** A record that passed every step of verifyRecord; `id` is its CID string. */
@@ -14,6 +14,11 @@ export interface VerifiedRecord<R extends IsnadRecord = IsnadRecord> {
   id: string
   cid: CID
   signed: SignedRecord<R>
+  /**
+   * The canonical DAG-CBOR of `signed` (record-v1 §2.4), built by the pipeline from the record's
+   * canonical encoding (never the caller's buffer): what a store keeps, so it need not encode again.
+   */
+  bytes: Uint8Array
 }
 
 export interface VerifyRecordOptions {
@@ -29,7 +34,7 @@ export interface VerifyRecordOptions {
  * step throwing its own code: schema → size → kind → signer key → signature → freshness.
  */
 export function verifyRecord (input: unknown, options: VerifyRecordOptions): VerifiedRecord {
-  return verifyParsed(parseSignedRecord(input), options, undefined)
+  return verifyPrepared(prepareVerification(parseSignedRecord(input), options, undefined), options)
 }
 
 /**
@@ -39,14 +44,42 @@ export function verifyRecord (input: unknown, options: VerifyRecordOptions): Ver
  * same record).
  */
 export function verifyRecordBytes (bytes: Uint8Array, options: VerifyRecordOptions): VerifiedRecord {
-  return verifyParsed(decodeSignedRecord(bytes), options, bytes)
+  return verifyPrepared(prepareVerification(decodeSignedRecord(bytes), options, bytes), options)
 }
 
-function verifyParsed (signed: SignedRecord, options: VerifyRecordOptions, received: Uint8Array | undefined): VerifiedRecord {
+/**
+ * verifyRecord with the signature checked by `verifier.verifyAsync` (off this thread for
+ * nodeCryptoVerifier): the same steps in the same order, the same codes, as a rejection. Every step
+ * but the signature runs before this returns, so the caller's input may change afterwards.
+ */
+export async function verifyRecordAsync (input: unknown, options: VerifyRecordOptions): Promise<VerifiedRecord> {
+  return await verifyPreparedAsync(prepareVerification(parseSignedRecord(input), options, undefined), options)
+}
+
+/** verifyRecordBytes with the signature checked by `verifier.verifyAsync`; see verifyRecordAsync. */
+export async function verifyRecordBytesAsync (bytes: Uint8Array, options: VerifyRecordOptions): Promise<VerifiedRecord> {
+  return await verifyPreparedAsync(prepareVerification(decodeSignedRecord(bytes), options, bytes), options)
+}
+
+/** Everything the steps before the signature produced, and the three inputs of the signature check. */
+interface PreparedVerification {
+  id: string
+  cid: CID
+  signed: SignedRecord
+  bytes: Uint8Array
+  signer: string
+  signature: Uint8Array
+  message: Uint8Array
+  publicKey: Uint8Array
+}
+
+/** The steps before the signature, for both forms: canonical form → size → kind → id → signer key. */
+function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions, received: Uint8Array | undefined): PreparedVerification {
   const { record } = signed
-  // Encoded once: the size, the id and the canonical-form check all come from these bytes.
+  // Encoded once: the size, the id, the canonical-form check and the stored bytes all come from these.
   const recordBytes = encodeCanonical(record)
-  if (received !== undefined && !isCanonicalSignedEncoding(received, recordBytes, signed.signature)) {
+  const bytes = encodeSignedRecordBytes(recordBytes, signed.signature)
+  if (received !== undefined && !equalBytes(received, bytes)) {
     throw new IsnadError('DECODE_FAILED', `${record.kind} bytes are not in canonical DAG-CBOR form`) // R18
   }
   const size = signedRecordSize(recordBytes.length, utf8Length(signed.signature))
@@ -61,13 +94,30 @@ function verifyParsed (signed: SignedRecord, options: VerifyRecordOptions, recei
   const signer = signerOf(record)
   const publicKey = signerKeyOf(signer) // R10
   const signature = decodeSignature(signed.signature) // R9
-  if (!options.verifier.verify(signature, signingInputFor(record.kind, cid), publicKey)) { // R11
+  return { id, cid, signed, bytes, signer, signature, message: signingInputFor(record.kind, cid), publicKey }
+}
+
+function verifyPrepared (prepared: PreparedVerification, options: VerifyRecordOptions): VerifiedRecord {
+  const { signature, message, publicKey } = prepared
+  return finishVerification(prepared, options.verifier.verify(signature, message, publicKey), options)
+}
+
+async function verifyPreparedAsync (prepared: PreparedVerification, options: VerifyRecordOptions): Promise<VerifiedRecord> {
+  const { signature, message, publicKey } = prepared
+  return finishVerification(prepared, await verifySignatureAsync(options.verifier, signature, message, publicKey), options)
+}
+
+/** The steps after the signature check, for both forms: its verdict (R11), then freshness (R16). */
+function finishVerification (prepared: PreparedVerification, valid: boolean, options: VerifyRecordOptions): VerifiedRecord {
+  const { id, cid, signed, bytes, signer } = prepared
+  const { record } = signed
+  if (!valid) { // R11
     throw new IsnadError('SIGNATURE_INVALID', `signature of ${record.kind} ${id} does not verify`, {
       details: { id, kind: record.kind, signer }
     })
   }
   assertNotInFuture(record, options.now, id)
-  return { id, cid, signed }
+  return { id, cid, signed, bytes }
 }
 
 /** True when the signature checks out (record-v1 R9–R11); schema and key errors still throw. */

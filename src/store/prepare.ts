@@ -1,5 +1,6 @@
+import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError } from '../errors/index.js'
-import { encodeSignedRecord, recordCidOf } from '../record/index.js'
+import { cidOfBytes, cidString, encodeCanonical, encodeSignedRecordBytes, recordBytesIn } from '../record/index.js'
 import type { IsnadRecord, SignedRecord } from '../schema/index.js'
 import type { StoredRecord, TrustEntry } from './types.js'
 
@@ -15,20 +16,54 @@ export interface PreparedRecord {
  * Recomputes every id before anything is written (record-v1 R1: the id is the CID of the unsigned
  * record), so a mismatch anywhere refuses the whole batch. Duplicates within the batch collapse to
  * one. Signatures are the caller's business: the node stores only verified records.
+ *
+ * A record that comes with the bytes verification built (StoredRecord.bytes) is not encoded again:
+ * its record part is hashed against the id (one SHA-256) and the bytes are copied, so no caller
+ * can change what a store holds by writing to its buffer later. Otherwise the record is encoded
+ * once, for both the id and the bytes.
  */
 export function prepareRecords (records: readonly StoredRecord[]): PreparedRecord[] {
   const prepared = new Map<string, PreparedRecord>()
-  for (const { id, signed } of records) {
-    if (prepared.has(id)) continue
-    const actual = recordCidOf(signed.record).toString()
-    if (actual !== id) {
-      throw new IsnadError('CID_MISMATCH', `${signed.record.kind} stored as ${id} has CID ${actual}; nothing of the batch was stored`, {
-        details: { id, actual }
-      })
-    }
-    prepared.set(id, { id, signed, bytes: encodeSignedRecord(signed) })
+  for (const record of records) {
+    if (prepared.has(record.id)) continue
+    prepared.set(record.id, record.bytes === undefined ? encodeRecord(record) : checkBytes(record, record.bytes))
   }
   return [...prepared.values()]
+}
+
+function encodeRecord ({ id, signed }: StoredRecord): PreparedRecord {
+  const recordBytes = encodeCanonical(signed.record)
+  assertId(id, signed, cidString(cidOfBytes(recordBytes)))
+  return { id, signed, bytes: encodeSignedRecordBytes(recordBytes, signed.signature) }
+}
+
+function checkBytes ({ id, signed }: StoredRecord, bytes: Uint8Array): PreparedRecord {
+  const recordBytes = recordBytesIn(bytes, signed.signature)
+  if (recordBytes === undefined) {
+    throw new IsnadError('CID_MISMATCH', `the bytes given for ${signed.record.kind} ${id} are not a record signed with its signature; nothing of the batch was stored`, {
+      details: { id }
+    })
+  }
+  assertId(id, signed, cidString(cidOfBytes(recordBytes)))
+  return { id, signed, bytes: bytes.slice() }
+}
+
+function assertId (id: string, signed: SignedRecord, actual: string): void {
+  if (actual !== id) {
+    throw new IsnadError('CID_MISMATCH', `${signed.record.kind} stored as ${id} has CID ${actual}; nothing of the batch was stored`, {
+      details: { id, actual }
+    })
+  }
+}
+
+/**
+ * Decodes bytes a store wrote itself, without the schema check of decodeSignedRecord: they were
+ * the canonical encoding of a verified, schema-valid record when putMany wrote them (checked
+ * against their id there), and nothing else writes to a store. Parsing them again on every read
+ * cost about as much as the read itself. Each call returns a fresh object, so callers may mutate it.
+ */
+export function decodeStoredRecord (bytes: Uint8Array): SignedRecord {
+  return dagCbor.decode<SignedRecord>(bytes)
 }
 
 /** A trust score must lie in [0, 1]: the query indexes give it a fixed-width key. */

@@ -10,6 +10,15 @@ import type {
 export interface StoredRecord<R extends IsnadRecord = IsnadRecord> {
   id: string
   signed: SignedRecord<R>
+  /**
+   * Optional on input to putMany, never present on what a store returns: the canonical DAG-CBOR of
+   * `signed` as verification built it (VerifiedRecord.bytes), so the store need not encode again.
+   * The store checks that they are laid out as `{ record, signature }` with this signature and that
+   * the record part hashes to `id` (one SHA-256), so what it keeps is always the canonical encoding
+   * of the record named `id`; it trusts the caller that `signed.record` is that record, since
+   * checking would mean encoding it, the cost this field saves. Absent, the store encodes `signed`.
+   */
+  bytes?: Uint8Array
 }
 
 /** The indexed trust of one memory, written by the node whenever its evidence changes. */
@@ -76,6 +85,8 @@ export interface RecordStore {
   get: (id: string) => Promise<StoredRecord | null>
   getMemory: (id: string) => Promise<StoredRecord<MemoryRecord> | null>
   exists: (id: string) => Promise<boolean>
+  /** `exists` for many ids in one call (one native round trip on LevelDB); answers in input order. */
+  existsMany: (ids: readonly string[]) => Promise<boolean[]>
   /** How many records of each kind are stored. */
   count: () => Promise<Record<RecordKind, number>>
 

@@ -1,10 +1,9 @@
 import { Level } from 'level'
 import { IsnadError } from '../../errors/index.js'
-import { decodeSignedRecord } from '../../record/index.js'
 import { RECORD_KINDS, type AnchorRecord, type AttestationRecord, type MemoryRecord, type RecordKind, type WitnessRequestRecord } from '../../schema/index.js'
 import { GET_MANY_CHUNK } from '../constants.js'
 import type { Link } from '../prepare.js'
-import { assertTrustEntry, prepareRecords } from '../prepare.js'
+import { assertTrustEntry, decodeStoredRecord, prepareRecords } from '../prepare.js'
 import { normalizeQuery } from '../query-plan.js'
 import { SerialQueue } from '../serial-queue.js'
 import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
@@ -77,7 +76,7 @@ export class LevelRecordStore implements RecordStore {
 
   async get (id: string): Promise<StoredRecord | null> {
     const bytes = await this.assertOpen().subs.records.get(id)
-    return bytes === undefined ? null : { id, signed: decodeSignedRecord(bytes) }
+    return bytes === undefined ? null : { id, signed: decodeStoredRecord(bytes) }
   }
 
   async getMemory (id: string): Promise<StoredRecord<MemoryRecord> | null> {
@@ -87,6 +86,11 @@ export class LevelRecordStore implements RecordStore {
 
   async exists (id: string): Promise<boolean> {
     return await this.assertOpen().subs.records.has(id)
+  }
+
+  async existsMany (ids: readonly string[]): Promise<boolean[]> {
+    const { records } = this.assertOpen().subs
+    return ids.length === 0 ? [] : await records.hasMany([...ids])
   }
 
   async count (): Promise<Record<RecordKind, number>> {
@@ -149,7 +153,7 @@ export class LevelRecordStore implements RecordStore {
       const chunk = ids.slice(start, start + GET_MANY_CHUNK)
       const values = await records.getMany(chunk)
       values.forEach((bytes, i) => {
-        if (bytes !== undefined) out.push({ id: chunk[i] as string, signed: decodeSignedRecord(bytes) })
+        if (bytes !== undefined) out.push({ id: chunk[i] as string, signed: decodeStoredRecord(bytes) })
       })
     }
     return out

@@ -1,9 +1,8 @@
 import { IsnadError } from '../../errors/index.js'
-import { decodeSignedRecord } from '../../record/index.js'
 import type { AnchorRecord, AttestationRecord, MemoryRecord, RecordKind, WitnessRequestRecord } from '../../schema/index.js'
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { normalizeQuery } from '../query-plan.js'
-import { assertTrustEntry, copyTrust, linksOf, prepareRecords, trustNotFound, type Link } from '../prepare.js'
+import { assertTrustEntry, copyTrust, decodeStoredRecord, linksOf, prepareRecords, trustNotFound, type Link } from '../prepare.js'
 import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
 import { queryMemories, type MemoryIndexes } from './memory-query.js'
 
@@ -17,6 +16,8 @@ export class MemoryRecordStore implements RecordStore {
   private readonly records = new Map<string, { kind: RecordKind, bytes: Uint8Array }>()
   private readonly trust = new Map<string, TrustEntry>()
   private readonly links = new Map<string, Set<string>>()
+  /** Records of each kind, kept as they are stored: count() must not walk every record. */
+  private readonly counts: Record<RecordKind, number> = { memory: 0, attestation: 0, anchor: 0, witness_request: 0 }
   private readonly indexes: MemoryIndexes = {
     memories: new Map(), trust: this.trust, byTag: new Map(), byAuthor: new Map(), byType: new Map()
   }
@@ -43,6 +44,7 @@ export class MemoryRecordStore implements RecordStore {
     for (const { id, signed, bytes } of fresh) {
       const { record } = signed
       this.records.set(id, { kind: record.kind, bytes })
+      this.counts[record.kind]++
       for (const { link, from } of linksOf(record)) addTo(this.links, linkKey(link, from), id)
       if (record.kind === 'memory') this.indexMemory(id, indexedMemoryOf(record))
     }
@@ -53,7 +55,7 @@ export class MemoryRecordStore implements RecordStore {
   async get (id: string): Promise<StoredRecord | null> {
     this.assertOpen()
     const stored = this.records.get(id)
-    return stored === undefined ? null : { id, signed: decodeSignedRecord(stored.bytes) }
+    return stored === undefined ? null : { id, signed: decodeStoredRecord(stored.bytes) }
   }
 
   async getMemory (id: string): Promise<StoredRecord<MemoryRecord> | null> {
@@ -66,11 +68,14 @@ export class MemoryRecordStore implements RecordStore {
     return this.records.has(id)
   }
 
+  async existsMany (ids: readonly string[]): Promise<boolean[]> {
+    this.assertOpen()
+    return ids.map((id) => this.records.has(id))
+  }
+
   async count (): Promise<Record<RecordKind, number>> {
     this.assertOpen()
-    const counts: Record<RecordKind, number> = { memory: 0, attestation: 0, anchor: 0, witness_request: 0 }
-    for (const { kind } of this.records.values()) counts[kind]++
-    return counts
+    return { ...this.counts }
   }
 
   async attestationsFor (memoryId: string): Promise<Array<StoredRecord<AttestationRecord>>> {
@@ -129,7 +134,7 @@ export class MemoryRecordStore implements RecordStore {
     const out: StoredRecord[] = []
     for (const id of this.linkedIds(link, from)) {
       const stored = this.records.get(id)
-      if (stored !== undefined) out.push({ id, signed: decodeSignedRecord(stored.bytes) })
+      if (stored !== undefined) out.push({ id, signed: decodeStoredRecord(stored.bytes) })
     }
     return out
   }

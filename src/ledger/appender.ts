@@ -1,0 +1,215 @@
+import type { FileHandle } from 'node:fs/promises'
+import { IsnadError } from '../errors/index.js'
+import { LEDGER_FILE_MODE, MAX_FLUSH_BYTES, MAX_LINE_BYTES } from './constants.js'
+import { ioError, openForAppend } from './fs-util.js'
+
+/**
+ * The durable JSONL appender behind every ledger file (streams, bus, views, coordination,
+ * governance; spec §2, §9). A line is acknowledged (its promise resolves) only after the write that
+ * carries it and an fdatasync of the file have both completed (issue 3 §4).
+ *
+ * Group commit: at most one write+fdatasync is in flight per file. Lines appended meanwhile queue up
+ * and all go out in the next single write+fdatasync (up to MAX_FLUSH_BYTES), so the cost of a sync is
+ * shared by every caller that arrived during the previous one. A single caller gains nothing; many
+ * concurrent callers (or one caller passing many lines) approach the disk's sequential bandwidth.
+ *
+ * After a failed write or fdatasync the appender refuses everything: on Linux a failed fsync may
+ * have dropped the dirty pages and a retry would report success for data that is gone
+ * ("fsyncgate", PostgreSQL 2018), so the only honest state is failed until reopened, where recovery
+ * checks the tail.
+ */
+
+export interface AppenderStats {
+  /** write(2) calls that carried at least one line. */
+  writes: number
+  /** fdatasync(2) calls; with group commit, fewer than lines. */
+  syncs: number
+  lines: number
+  bytes: number
+}
+
+export interface AppenderInit {
+  /** @default LEDGER_FILE_MODE */
+  mode?: number
+  /** @default MAX_LINE_BYTES */
+  maxLineBytes?: number
+  /** @default MAX_FLUSH_BYTES */
+  maxFlushBytes?: number
+}
+
+interface Waiter {
+  resolve: () => void
+  reject: (err: Error) => void
+}
+
+interface QueuedLine {
+  text: string
+  bytes: number
+  /** Set on the last line of one append call: resolved when that line is durable. */
+  waiter: Waiter | undefined
+}
+
+export class JsonlAppender {
+  readonly path: string
+  readonly stats: AppenderStats = { writes: 0, syncs: 0, lines: 0, bytes: 0 }
+  private readonly maxLineBytes: number
+  private readonly maxFlushBytes: number
+  private handle: FileHandle | undefined
+  private readonly opened: Promise<void>
+  private queue: QueuedLine[] = []
+  private flushing: Promise<void> | undefined
+  private failure: IsnadError | undefined
+  private closed = false
+  private durable = 0
+
+  /** Opens (creating if needed) eagerly; failures surface on the first append or `ready()`. */
+  constructor (path: string, init: AppenderInit = {}) {
+    this.path = path
+    this.maxLineBytes = init.maxLineBytes ?? MAX_LINE_BYTES
+    this.maxFlushBytes = init.maxFlushBytes ?? MAX_FLUSH_BYTES
+    this.opened = this.open(init.mode ?? LEDGER_FILE_MODE)
+  }
+
+  private async open (mode: number): Promise<void> {
+    try {
+      const { handle } = await openForAppend(this.path, mode)
+      try {
+        this.durable = (await handle.stat()).size
+      } catch (err) {
+        await handle.close().catch(() => {})
+        throw err
+      }
+      this.handle = handle // only now: durableBytes must never report a size before it is known
+    } catch (err) {
+      this.fail(ioError('open', this.path, err))
+    }
+  }
+
+  /** Resolves once the file is open; rejects if opening failed. */
+  async ready (): Promise<void> {
+    await this.opened
+    if (this.failure !== undefined) throw this.failure
+  }
+
+  /**
+   * Bytes of the file known durable: everything before this offset is complete lines that have been
+   * fdatasynced. A reader of a file that is being appended reads up to here and no further.
+   */
+  async durableSize (): Promise<number> {
+    await this.ready()
+    return this.durable
+  }
+
+  /** durableSize without waiting: undefined until the file is open (nothing of ours is in it yet). */
+  get durableBytes (): number | undefined {
+    return this.handle === undefined ? undefined : this.durable
+  }
+
+  /** True when nothing is queued or in flight, so closing cannot delay anyone. */
+  get idle (): boolean {
+    return this.queue.length === 0 && this.flushing === undefined
+  }
+
+  /**
+   * Appends `lines` (each one JSON text without a newline); resolves once all of them are durable.
+   * Not an async function: on the group-commit hot path every extra promise layer is a microtask
+   * hop per caller.
+   */
+  append (lines: readonly string[]): Promise<void> {
+    if (this.failure !== undefined) return Promise.reject(this.failure)
+    if (this.closed) return Promise.reject(new IsnadError('STORE_CLOSED', `ledger file ${this.path} is closed`))
+    if (lines.length === 0) return Promise.resolve()
+    const queued: QueuedLine[] = []
+    for (const line of lines) {
+      const bytes = Buffer.byteLength(line, 'utf8') + 1
+      if (bytes > this.maxLineBytes) {
+        return Promise.reject(new IsnadError('RECORD_TOO_LARGE', `a line of ${bytes} bytes exceeds ${this.maxLineBytes} bytes for ${this.path}`, { details: { file: this.path, bytes } }))
+      }
+      if (line.includes('\n')) return Promise.reject(new IsnadError('USAGE', `a ledger line must not contain a newline (${this.path})`))
+      queued.push({ text: line, bytes, waiter: undefined })
+    }
+    const done = new Promise<void>((resolve, reject) => {
+      (queued[queued.length - 1] as QueuedLine).waiter = { resolve, reject }
+    })
+    for (const line of queued) this.queue.push(line)
+    this.flushing ??= this.flushLoop()
+    return done
+  }
+
+  /** JSON-encodes `objects` and appends them. */
+  async appendObjects (objects: readonly object[]): Promise<void> {
+    await this.append(objects.map((o) => JSON.stringify(o)))
+  }
+
+  private async flushLoop (): Promise<void> {
+    // Runs after the caller's synchronous code, so appends issued in the same tick share the first sync.
+    await this.opened
+    let batch: QueuedLine[] = []
+    try {
+      while (this.queue.length > 0 && this.failure === undefined) {
+        const handle = this.handle
+        if (handle === undefined) throw new IsnadError('IO_ERROR', `${this.path} is not open`)
+        batch = this.takeBatch()
+        const buffer = Buffer.from(batch.map((l) => l.text + '\n').join(''), 'utf8')
+        await writeAll(handle, buffer)
+        this.stats.writes++
+        await handle.datasync()
+        this.stats.syncs++
+        this.stats.lines += batch.length
+        this.stats.bytes += buffer.length
+        this.durable += buffer.length
+        for (const line of batch) line.waiter?.resolve()
+        batch = []
+      }
+    } catch (err) {
+      const failure = ioError('append to', this.path, err)
+      this.fail(failure)
+      for (const line of batch) line.waiter?.reject(failure)
+    } finally {
+      this.flushing = undefined
+    }
+  }
+
+  /** The oldest queued lines up to maxFlushBytes (at least one line), removed from the queue. */
+  private takeBatch (): QueuedLine[] {
+    let bytes = 0
+    let n = 0
+    while (n < this.queue.length && (n === 0 || bytes + (this.queue[n] as QueuedLine).bytes <= this.maxFlushBytes)) {
+      bytes += (this.queue[n] as QueuedLine).bytes
+      n++
+    }
+    return this.queue.splice(0, n)
+  }
+
+  private fail (err: IsnadError): void {
+    this.failure ??= err
+    this.rejectQueued(this.failure)
+  }
+
+  private rejectQueued (err: IsnadError): void {
+    const queued = this.queue
+    this.queue = []
+    for (const line of queued) line.waiter?.reject(err)
+  }
+
+  /** Waits for queued lines to become durable, then closes the file. Idempotent. */
+  async close (): Promise<void> {
+    this.closed = true
+    await this.opened
+    while (this.flushing !== undefined) await this.flushing
+    const handle = this.handle
+    this.handle = undefined
+    await handle?.close()
+  }
+}
+
+async function writeAll (handle: FileHandle, buffer: Buffer): Promise<void> {
+  let offset = 0
+  // A regular file may take fewer bytes than asked (a signal, a full disk); O_APPEND keeps the rest
+  // contiguous because this appender is the file's only writer.
+  while (offset < buffer.length) {
+    const { bytesWritten } = await handle.write(buffer, offset, buffer.length - offset)
+    if (bytesWritten === 0) throw new IsnadError('IO_ERROR', 'write made no progress')
+    offset += bytesWritten
+  }
+}

@@ -1,0 +1,58 @@
+import { hash } from 'node:crypto'
+import canonicalize from 'canonicalize'
+import { IsnadError } from '../errors/index.js'
+
+/**
+ * Line hashing of spec §8: every ledger line carries `hash` = `sha256:` + hex SHA-256 of the
+ * RFC 8785 (JCS) canonical JSON of the line without its `hash` member. The stored line itself is
+ * ordinary JSON (readable field order); readers re-canonicalise, so whitespace or member order in a
+ * file never matters, only the values.
+ */
+
+export const HASH_PREFIX = 'sha256:'
+
+/** RFC 8785 canonical JSON; SCHEMA_INVALID for what JSON cannot carry (NaN, ±Infinity, BigInt, cycles, lone surrogates). */
+export function canonicalJson (value: unknown): string {
+  let text: string | undefined
+  try {
+    text = canonicalize(value)
+  } catch (err) {
+    throw new IsnadError('SCHEMA_INVALID', `not representable as canonical JSON: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
+  }
+  if (text === undefined) throw new IsnadError('SCHEMA_INVALID', 'not representable as canonical JSON')
+  return text
+}
+
+/** Hex SHA-256 of the UTF-8 bytes of `text` (one-shot: no Hash object per line on the hot path). */
+export function sha256Hex (text: string): string {
+  return hash('sha256', text, 'hex')
+}
+
+/** The spec §8 hash of a ledger object; a `hash` member already present is left out. */
+export function hashLine (obj: object): string {
+  if (Object.hasOwn(obj, 'hash')) {
+    const { hash: _ignored, ...rest } = obj as Record<string, unknown>
+    return HASH_PREFIX + sha256Hex(canonicalJson(rest))
+  }
+  return HASH_PREFIX + sha256Hex(canonicalJson(obj))
+}
+
+/** `obj` with its `hash` member (set last, so it is the last field of the stored line). */
+export function withLineHash<T extends object> (obj: T): T & { hash: string } {
+  return { ...obj, hash: hashLine(obj) }
+}
+
+/**
+ * True when `obj` is an object whose `hash` verifies (spec §8: a mismatch is a validation error).
+ * False, never a throw, for anything else: a reader reports the line, it does not crash on it.
+ */
+export function verifyLineHash (obj: unknown): boolean {
+  if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) return false
+  const claimed = (obj as { hash?: unknown }).hash
+  if (typeof claimed !== 'string') return false
+  try {
+    return hashLine(obj) === claimed
+  } catch {
+    return false
+  }
+}

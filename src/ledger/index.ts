@@ -1,0 +1,33 @@
+/**
+ * The `.memory/` ledger (DESIGN §4, Memory Format Spec V3.1): the data directory's layout, line
+ * hashing and typed ids, the durable group-commit JSONL appender every ledger file goes through,
+ * and the append-only event log with crash recovery and a single-writer lock.
+ */
+export * from './constants.js'
+export {
+  createDataLayout, DATA_DIRECTORIES, LEDGER_FILES, utcDay, streamShardPath, busShardPath, streamDirectory, busDirectory,
+  ledgerFilePath, writerLockPath, dataRelative, archivePathFor, tornEvidencePath,
+  type DataLayoutHooks, type LedgerFileName
+} from './layout.js'
+export { canonicalJson, hashLine, verifyLineHash, withLineHash, sha256Hex, HASH_PREFIX } from './hash.js'
+export { encodeBase32, randomId, derivedId, eventIdFor, isTypedId, type RandomBytes } from './ids.js'
+export { JsonlAppender, type AppenderInit, type AppenderStats } from './appender.js'
+export { ensureDirectory, syncDirectory } from './fs-util.js'
+export { readRawLines, type RawLine, type ReadLinesOptions } from './line-reader.js'
+export {
+  readEntries, hashedLineValidator, validateEventLine,
+  type LedgerEntry, type EntryLocation, type CorruptReason, type LineCheck, type LineValidator
+} from './entries.js'
+export {
+  InstanceLineSchema, LeaseLineSchema, TornTailFindingSchema, WriterLockInfoSchema,
+  validateInstanceLine, validateLeaseLine, validateOperationalLine,
+  type InstanceLine, type LeaseLine, type TornTailFinding, type WriterLockInfo
+} from './coordination-schema.js'
+export { inspectTail, type TailState, type InspectTailOptions } from './tail.js'
+export { recoverTail, type RecoveryContext, type Recovered } from './recovery.js'
+export { acquireWriterLock, releaseWriterLock, isHolderAlive, type AcquireLockInit, type AcquiredLock } from './lock.js'
+export { listScopeShards, listWritableShards, type ShardRef } from './shards.js'
+export { mergeShards, type EventEntry, type MergeOptions } from './merge.js'
+export { createMemoryIdempotency, createLedgerScanIdempotency, type IdempotencyIndex, type LedgerScanInit } from './idempotency.js'
+export { buildEvent, isBusEvent, nextLc, type EventInput, type EventContext, type BuiltEvent } from './event-builder.js'
+export { openEventLedger, type EventLedger, type EventLedgerInit, type AppendResult } from './event-ledger.js'

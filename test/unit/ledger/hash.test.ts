@@ -1,0 +1,62 @@
+import { createHash } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { isIsnadError } from '../../../src/errors/index.js'
+import { canonicalJson, hashLine, verifyLineHash, withLineHash } from '../../../src/ledger/index.js'
+
+/** RFC 8785 §3.2.2: the input object and its canonical form. */
+const RFC8785_INPUT = {
+  numbers: [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],
+  string: '€$\u000f\nA\'B"\\\\"/',
+  literals: [null, true, false]
+}
+const RFC8785_CANONICAL = '{"literals":[null,true,false],"numbers":[333333333.3333333,1e+30,4.5,0.002,1e-27],"string":"€$\\u000f\\nA\'B\\"\\\\\\\\\\"/"}'
+
+/** Hashes computed outside this code base (python3 hashlib over the UTF-8 canonical text). */
+const VECTORS = [
+  { id: 'rfc8785-3.2.2', value: RFC8785_INPUT, canonical: RFC8785_CANONICAL, hash: 'sha256:2d5e01a318d0f0879ab568c4be289c8b1f64ef8921a53c6277d5e069978baacb' },
+  { id: 'sorted-members-utf8', value: { c: 'é', b: [true, null], a: 1 }, canonical: '{"a":1,"b":[true,null],"c":"é"}', hash: 'sha256:6552078c5985b474977dfa39ded9c6c8ee6cd5b7c033f4ea9c259b5c3be7e107' }
+]
+
+describe('line hashing (spec §8)', () => {
+  for (const v of VECTORS) {
+    it(`canonicalises and hashes vector ${v.id}`, () => {
+      expect(canonicalJson(v.value), v.id).toBe(v.canonical)
+      expect(hashLine(v.value), v.id).toBe(v.hash)
+      expect(hashLine(v.value), v.id).toBe('sha256:' + createHash('sha256').update(v.canonical, 'utf8').digest('hex'))
+      // the line's own hash member never enters its hash
+      expect(hashLine({ ...v.value, hash: 'sha256:whatever' }), v.id).toBe(v.hash)
+    })
+  }
+
+  it('verifies a hashed line and refuses any change to it', () => {
+    const line = withLineHash({ kind: 'seen', n: 1, nested: { list: [1, 2, 3] } })
+    expect(verifyLineHash(line)).toBe(true)
+    expect(verifyLineHash(JSON.parse(JSON.stringify(line)))).toBe(true)
+    expect(verifyLineHash({ ...line, n: 2 })).toBe(false)
+    expect(verifyLineHash({ ...line, nested: { list: [1, 2] } })).toBe(false)
+    expect(verifyLineHash({ ...line, extra: true })).toBe(false)
+    expect(verifyLineHash({ ...line, hash: line.hash.toUpperCase() })).toBe(false)
+  })
+
+  it('does not depend on member order or whitespace of the stored line', () => {
+    const line = withLineHash({ b: 2, a: 1 })
+    const reordered = JSON.parse(`{ "hash": "${line.hash}", "a": 1,   "b": 2 }`) as unknown
+    expect(verifyLineHash(reordered)).toBe(true)
+  })
+
+  it('returns false, never throws, for things that are not hashed lines', () => {
+    for (const value of [null, 1, 'x', [], {}, { hash: 1 }, { hash: 'sha256:00' }]) expect(verifyLineHash(value)).toBe(false)
+  })
+
+  it('refuses values JSON cannot carry with SCHEMA_INVALID', () => {
+    for (const bad of [{ x: Number.NaN }, { x: Number.POSITIVE_INFINITY }, { x: '\ud800' }, { x: 1n }]) {
+      let error: unknown
+      try {
+        hashLine(bad)
+      } catch (err) {
+        error = err
+      }
+      expect(isIsnadError(error, 'SCHEMA_INVALID')).toBe(true)
+    }
+  })
+})
