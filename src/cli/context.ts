@@ -15,8 +15,11 @@ export interface CommandContext {
   home: string
   out: Output
   keystore: () => Keystore
-  /** Opens the node home; the caller closes it (withNode does). */
-  withNode: <T>(fn: (node: LocalNode) => Promise<T>) => Promise<T>
+  /**
+   * Opens the node home, runs `fn`, closes it. `write` (the default) takes the single-writer lock
+   * and journals; commands that only read pass `read`.
+   */
+  withNode: <T>(fn: (node: LocalNode) => Promise<T>, mode?: 'read' | 'write') => Promise<T>
   /** The key to sign with: `--as <did>` or the home's default key. */
   signer: (as?: string) => Promise<Signer>
   passphrase: () => Promise<string | undefined>
@@ -43,8 +46,8 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     home,
     out,
     keystore: getKeystore,
-    async withNode (fn) {
-      const node = await LocalNode.open({ home })
+    async withNode (fn, mode = 'write') {
+      const node = await LocalNode.open({ home, mode })
       try {
         return await fn(node)
       } finally {

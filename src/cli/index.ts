@@ -4,6 +4,7 @@ import { EXIT_OK, EXIT_USAGE, createOutput, reportError } from './output.js'
 import { registerAttest } from './commands/attest.js'
 import { registerId } from './commands/id.js'
 import { registerInit } from './commands/init.js'
+import { registerLedger } from './commands/ledger.js'
 import { registerQuery } from './commands/query.js'
 import { registerRemember } from './commands/remember.js'
 import { registerShow } from './commands/show.js'
@@ -44,6 +45,7 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   registerQuery(program, context)
   registerVerify(program, context, (code) => { exitCode = code })
   registerTransfer(program, context)
+  registerLedger(program, context)
 
   try {
     await program.parseAsync(argv as string[])

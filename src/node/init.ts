@@ -1,12 +1,17 @@
 import { createKeystore, type KeyInfo } from '../keys/index.js'
+import { MAX_FLUSH_BYTES, MAX_LINE_BYTES, createDataLayout } from '../ledger/index.js'
+import { writeMetaFiles } from '../ledger/meta/index.js'
 import { createLevelRecordStore } from '../store/index.js'
 import { createHomeDirectories } from './local-node.js'
-import { nodePaths, type NodePaths } from './paths.js'
+import { loadLogSigner } from './log-key.js'
+import { DEFAULT_SCOPE, nodePaths, recordIndexPath, type NodePaths } from './paths.js'
 
 export interface InitOptions {
   label?: string
   /** Encrypt the default key with this passphrase. */
   passphrase?: string
+  /** @default DEFAULT_SCOPE */
+  scope?: string
 }
 
 export interface InitResult {
@@ -14,23 +19,36 @@ export interface InitResult {
   /** False when the home was already initialized (init is idempotent). */
   createdKey: boolean
   defaultKey: KeyInfo
+  /** The did:key that signs this node's checkpoints. */
+  logKey: string
 }
 
-/** Creates `.memory/`, its index and `keys/` with a default agent key, unless they exist. */
+/**
+ * Creates the format spec's whole `.memory/` tree with its `_meta/` files, the LevelDB index and
+ * `keys/` with a default agent key and the node's log key, unless they exist.
+ */
 export async function initHome (home: string, options: InitOptions = {}): Promise<InitResult> {
   const paths = nodePaths(home)
   await createHomeDirectories(paths)
+  const scope = options.scope ?? DEFAULT_SCOPE
+  await createDataLayout(paths.data, {
+    writeMeta: async (dataDir) => {
+      // The policy records the ledger's own limits, so they cannot drift apart.
+      await writeMetaFiles(dataDir, { scope, policy: { group_commit: { max_line_bytes: MAX_LINE_BYTES, max_flush_bytes: MAX_FLUSH_BYTES } } })
+    }
+  })
   // Opening creates the LevelDB files, so a fresh home is complete before the first command.
-  const store = createLevelRecordStore({ location: paths.index })
+  const store = createLevelRecordStore({ location: recordIndexPath(paths) })
   await store.open()
   await store.close()
+  const logKey = (await loadLogSigner(paths)).did
   const keystore = createKeystore({ directory: paths.keys })
   const existing = await keystore.defaultDid()
-  if (existing !== null) return { paths, createdKey: false, defaultKey: await keystore.info(existing) }
+  if (existing !== null) return { paths, createdKey: false, defaultKey: await keystore.info(existing), logKey }
   const defaultKey = await keystore.create({
     label: options.label ?? 'default',
     makeDefault: true,
     ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase })
   })
-  return { paths, createdKey: true, defaultKey }
+  return { paths, createdKey: true, defaultKey, logKey }
 }

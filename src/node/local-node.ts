@@ -8,8 +8,11 @@ import type {
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
 import { gatherEvidence, scoreEvidence, viewOf } from './evidence.js'
-import { ingestRecords, type IngestResult } from './ingest.js'
-import { nodePaths, type NodePaths } from './paths.js'
+import type { IngestResult } from './ingest.js'
+import { Journal } from './journal/journal.js'
+import type { RecordSource } from './journal/record-events.js'
+import { loadLogSigner } from './log-key.js'
+import { DEFAULT_SCOPE, nodePaths, recordIndexPath, type NodePaths } from './paths.js'
 
 /** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
 export interface Signer {
@@ -58,6 +61,13 @@ export interface OpenLocalNodeOptions {
   clock?: () => number
   /** Open a store other than the home's LevelDB (tests use the in-memory store). */
   store?: RecordStore
+  /**
+   * `write` takes the data directory's single-writer lock and journals every change through the
+   * ledger; `read` only opens the index. @default 'write'
+   */
+  mode?: 'read' | 'write'
+  /** The ledger scope this node writes (spec §4). @default DEFAULT_SCOPE */
+  scope?: string
 }
 
 /** @default 0.8 — the confidence of a memory whose author gives none. */
@@ -70,26 +80,52 @@ export const DEFAULT_CONFIDENCE = 0.8
 export class LocalNode {
   readonly paths: NodePaths
   readonly store: RecordStore
-  private readonly verifier: SignatureVerifier
   private readonly clock: () => number
+  /** Present in write mode: the ledger every change goes through first. */
+  private readonly journal: Journal | null
 
-  private constructor (paths: NodePaths, store: RecordStore, verifier: SignatureVerifier, clock: () => number) {
+  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null) {
     this.paths = paths
     this.store = store
-    this.verifier = verifier
     this.clock = clock
+    this.journal = journal
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
     const paths = nodePaths(options.home)
     await assertInitialized(paths)
-    const store = options.store ?? createLevelRecordStore({ location: paths.index })
+    const store = options.store ?? createLevelRecordStore({ location: recordIndexPath(paths) })
     await store.open()
-    return new LocalNode(paths, store, options.verifier ?? nodeCryptoVerifier, options.clock ?? Date.now)
+    const clock = options.clock ?? Date.now
+    if (options.mode === 'read') return new LocalNode(paths, store, clock, null)
+    try {
+      const journal = await Journal.open({
+        paths,
+        scope: options.scope ?? DEFAULT_SCOPE,
+        store,
+        verifier: options.verifier ?? nodeCryptoVerifier,
+        clock,
+        logSigner: await loadLogSigner(paths)
+      })
+      return new LocalNode(paths, store, clock, journal)
+    } catch (err) {
+      await store.close()
+      throw err
+    }
   }
 
   async close (): Promise<void> {
-    await this.store.close()
+    try {
+      await this.journal?.close()
+    } finally {
+      await this.store.close()
+    }
+  }
+
+  /** The journal of a node opened for writing; USAGE in read mode. */
+  get writer (): Journal {
+    if (this.journal === null) throw new IsnadError('USAGE', 'this node was opened read-only')
+    return this.journal
   }
 
   now (): string {
@@ -120,7 +156,7 @@ export class LocalNode {
       }
     }
     const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed])
+    await this.ingest([signed], 'local')
     return await this.show(id)
   }
 
@@ -141,13 +177,13 @@ export class LocalNode {
       ...(input.claims === undefined || input.claims.length === 0 ? {} : { claims: input.claims })
     }
     const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed])
+    await this.ingest([signed], 'local')
     return { id, view: await this.show(input.memory) }
   }
 
-  /** Verifies and stores records from outside (bundles now, gossip later), all or nothing. */
-  async ingest (records: readonly unknown[]): Promise<IngestResult> {
-    return await ingestRecords(this.store, records, { verifier: this.verifier, now: this.clock() })
+  /** Verifies, journals and stores records, all or nothing; `source` is kept in their events. */
+  async ingest (records: readonly unknown[], source: RecordSource = 'import'): Promise<IngestResult> {
+    return await this.writer.ingest(records, source)
   }
 
   async show (id: string): Promise<MemoryView> {

@@ -4,6 +4,8 @@ import { resolve } from 'node:path'
 export const DATA_DIR_NAME = '.memory'
 export const KEYS_DIR_NAME = 'keys'
 export const INDEX_DIR_NAME = 'index'
+/** The ledger scope a node writes unless told otherwise (spec §4 shards per scope). */
+export const DEFAULT_SCOPE = 'default'
 
 export interface NodePaths {
   home: string
@@ -27,4 +29,14 @@ export function resolveHome (flag: string | undefined, env: NodeJS.ProcessEnv = 
 export function nodePaths (home: string): NodePaths {
   const data = resolve(home, DATA_DIR_NAME)
   return { home, data, index: resolve(data, INDEX_DIR_NAME), keys: resolve(home, KEYS_DIR_NAME) }
+}
+
+/** The record store's LevelDB; the journal's state sits beside it in `index/journal/`. */
+export function recordIndexPath (paths: NodePaths): string {
+  return resolve(paths.index, 'records')
+}
+
+/** The keystore of the node's own log key, apart from the agents' keys. */
+export function nodeKeysPath (paths: NodePaths): string {
+  return resolve(paths.keys, 'node')
 }

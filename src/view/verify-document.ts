@@ -6,6 +6,7 @@ import {
   BUNDLE_FORMAT, MAX_BUNDLE_RECORDS, MemoryViewSchema, type AnchorRecord, type AttestationRecord,
   type IsnadRecord, type SignedRecord
 } from '../schema/index.js'
+import { verifyRecordInclusion } from '../merkle/index.js'
 import { computeTrust, type TrustResult } from '../trust/index.js'
 import { recordsFromView } from './memory-view.js'
 
@@ -20,7 +21,7 @@ export interface RecordVerdict {
 
 export interface DocumentReport {
   valid: boolean
-  document: 'memory-view' | 'bundle'
+  document: 'memory-view' | 'bundle' | 'record-inclusion'
   records: RecordVerdict[]
   /** For a memory view: the trust recomputed from the verified evidence (anchors unchecked offline). */
   trust?: TrustResult
@@ -44,6 +45,9 @@ export interface VerifyDocumentOptions {
  * Pure: the verifier and the clock are passed in.
  */
 export function verifyDocument (document: unknown, options: VerifyDocumentOptions): DocumentReport {
+  if (typeof document === 'object' && document !== null && 'proof' in document && 'checkpoint' in document) {
+    return verifyInclusionDocument(document, options)
+  }
   if (typeof document === 'object' && document !== null && 'format' in document) {
     const bundle = BundleEnvelopeSchema.safeParse(document)
     if (!bundle.success) throw schemaError(bundle.error, 'bundle')
@@ -67,6 +71,20 @@ export function verifyDocument (document: unknown, options: VerifyDocumentOption
   })
   const records = [memory, ...attestations, ...anchors]
   return { valid: records.every((r) => r.valid), document: 'memory-view', records, trust }
+}
+
+/** `isnad ledger prove` output: the record's CID is in the tree the signed checkpoint commits to. */
+function verifyInclusionDocument (document: object, options: VerifyDocumentOptions): DocumentReport {
+  const id = (document as { record?: unknown }).record
+  const verdict: RecordVerdict = { id: typeof id === 'string' ? id : null, kind: 'record-inclusion', valid: false }
+  try {
+    if (verifyRecordInclusion(document, options.verifier, { now: options.now })) verdict.valid = true
+    else Object.assign(verdict, { code: 'PROOF_INVALID', reason: 'the inclusion proof does not lead to the checkpoint\'s root' })
+  } catch (err) {
+    if (!(err instanceof IsnadError)) throw err
+    Object.assign(verdict, { code: err.code, reason: err.message })
+  }
+  return { valid: verdict.valid, document: 'record-inclusion', records: [verdict] }
 }
 
 function evidenceOf<R extends IsnadRecord> (signed: SignedRecord<R>, verdict: RecordVerdict | undefined): { id: string, record: R, signatureValid: boolean } {

@@ -43,7 +43,7 @@ export function registerQuery (program: Command, context: (cmd: Command) => Comm
         ...(opts.until === undefined ? {} : { until: opts.until }),
         ...(opts.limit === undefined ? {} : { limit: opts.limit }),
         ...(opts.cursor === undefined ? {} : { cursor: opts.cursor })
-      }))
+      }), 'read')
       emit(ctx.out, page, () => {
         if (page.items.length === 0) return 'no memories match'
         const lines = page.items.map((m) =>

@@ -7,7 +7,7 @@ export function registerStatus (program: Command, context: (cmd: Command) => Com
     .description('the node home: where it is, its agents, and how many records it holds')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const counts = await ctx.withNode(async (node) => await node.store.count())
+      const counts = await ctx.withNode(async (node) => await node.store.count(), 'read')
       const keys = await ctx.keystore().list()
       const status = { home: ctx.home, agents: keys.map((k) => ({ did: k.did, label: k.label, default: k.default })), records: counts }
       emit(ctx.out, status, () => [

@@ -13,7 +13,7 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .action(async (ids: string[], opts: { out?: string }, cmd: Command) => {
       const ctx = context(cmd)
-      const bundle = await ctx.withNode(async (node) => await exportBundle(node, ids))
+      const bundle = await ctx.withNode(async (node) => await exportBundle(node, ids), 'read')
       const text = JSON.stringify(bundle, null, 2) + '\n'
       if (opts.out === undefined) {
         ctx.out.stdout(text)

@@ -1,0 +1,185 @@
+import { join } from 'node:path'
+import type { SignatureVerifier } from '../../identity/index.js'
+import { openEventLedger, type EventInput, type EventLedger } from '../../ledger/index.js'
+import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
+import { createCheckpoint, detectEquivocation, leafDataOfCid, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
+import type { LedgerEvent } from '../../schema/index.js'
+import type { RecordStore, StoredRecord } from '../../store/index.js'
+import { ingestRecords, type IngestResult } from '../ingest.js'
+import type { NodePaths } from '../paths.js'
+import { JournalState } from './journal-state.js'
+import { recordEventOf, recordOfEvent, type RecordSource } from './record-events.js'
+import { ViewReducer } from './view-reducer.js'
+import { appendConflict } from './conflicts.js'
+
+/** The key that signs this node's checkpoints: separate from the agents' keys (DESIGN §1). */
+export interface LogSigner {
+  did: string
+  secretKey: Uint8Array
+}
+
+export interface JournalInit {
+  paths: NodePaths
+  scope: string
+  store: RecordStore
+  verifier: SignatureVerifier
+  clock: () => number
+  logSigner: LogSigner
+}
+
+/**
+ * The node's write path through the ledgers (DESIGN §4): every state change is first a durable
+ * `diasync-v1-event`, then applied to the LevelDB index, the Merkle log and the views. The index
+ * never runs ahead of the ledger (`indexed_lc`), so after a crash `open` replays what the ledger
+ * holds beyond it.
+ */
+export class Journal {
+  private constructor (
+    private readonly init: JournalInit,
+    readonly events: EventLedger,
+    readonly state: JournalState,
+    private readonly views: ViewReducer
+  ) {}
+
+  static async open (init: JournalInit): Promise<Journal> {
+    const state = await JournalState.open(join(init.paths.index, 'journal'))
+    let events: EventLedger
+    try {
+      events = await openEventLedger({ dataDir: init.paths.data, scope: init.scope, clock: init.clock, idempotency: state.idempotency() })
+    } catch (err) {
+      await state.close()
+      throw err
+    }
+    const rules = viewRulesOf(await readPolicy(init.paths.data))
+    const journal = new Journal(init, events, state, new ViewReducer(init.paths.data, init.scope, rules, events.recovery))
+    await journal.start()
+    return journal
+  }
+
+  get merkle (): JournalState['merkle'] {
+    return this.state.merkle
+  }
+
+  private get now (): number {
+    return this.init.clock()
+  }
+
+  private async start (): Promise<void> {
+    const lastBefore = this.events.lastLc
+    const indexed = await this.state.indexedLc()
+    const lifecycle: EventInput[] = [this.nodeEvent('memory.instance.started', `started:${this.events.runId}`, { pid: process.pid })]
+    if (this.events.takeover !== undefined) {
+      // A writer died holding the lock: its lease passes to this run (spec §10, leases.jsonl).
+      lifecycle.push(this.nodeEvent('memory.handoff', `handoff:${this.events.runId}`, { from: this.events.takeover as unknown as Record<string, unknown> }))
+    }
+    await this.append(lifecycle)
+    if (lastBefore > indexed || this.events.findings.length > 0) await this.replay(indexed, lastBefore)
+    await this.state.setIndexedLc(this.events.lastLc)
+  }
+
+  /**
+   * Applies what the ledger holds beyond the index (after a crash between a durable append and
+   * the index write), then records the reconciliation as an event.
+   */
+  private async replay (indexed: number, upTo: number): Promise<void> {
+    const records: StoredRecord[] = []
+    for await (const event of this.events.readEvents(indexed + 1)) {
+      if (event.lc > upTo) break
+      const record = recordOfEvent(event)
+      if (record !== null) records.push(record)
+    }
+    const result = await ingestRecords(this.init.store, records.map((r) => r.signed), { verifier: this.init.verifier, now: this.now })
+    await this.applied(records)
+    await this.append([this.nodeEvent('memory.reconciled', `reconciled:${this.events.runId}`, {
+      reason: 'recovery',
+      from_lc: indexed + 1,
+      to_lc: upTo,
+      records: records.length,
+      restored: result.stored.length,
+      findings: this.events.findings.map((f) => f.id)
+    })])
+  }
+
+  /** Verifies, journals and stores records: the one write path for local, imported and received ones. */
+  async ingest (inputs: readonly unknown[], source: RecordSource): Promise<IngestResult> {
+    let journaled: StoredRecord[] = []
+    const result = await ingestRecords(this.init.store, inputs, {
+      verifier: this.init.verifier,
+      now: this.now,
+      beforeStore: async (fresh) => {
+        journaled = fresh
+        await this.append(fresh.map((r) => recordEventOf(r, source)))
+      }
+    })
+    await this.applied(journaled)
+    return result
+  }
+
+  /** After the index holds `records`: Merkle leaves in ledger order, views, then the marker. */
+  private async applied (records: readonly StoredRecord[]): Promise<void> {
+    if (records.length > 0) {
+      await this.merkle.append(records.map((r) => leafDataOfCid(r.id)))
+      await this.append(await this.views.reduce(this.init.store, ViewReducer.touchedBy(records), this.now))
+    }
+    await this.state.setIndexedLc(this.events.lastLc)
+  }
+
+  /** Signs a checkpoint of the Merkle log when it grew since the last one (transparency-v1). */
+  async checkpoint (): Promise<SignedCheckpoint | null> {
+    const latest = await this.state.latestCheckpoint()
+    const size = this.merkle.size
+    if (size === 0 || (latest !== null && latest.record.size === size)) return latest
+    const record = createCheckpoint({ log: this.init.logSigner.did, size, root: await this.merkle.root(), createdAt: new Date(this.now).toISOString() })
+    const { id, signed } = signCheckpoint(record, this.init.logSigner.secretKey)
+    await this.append([this.nodeEvent('memory.checkpointed', `checkpointed:${record.log}:${size}:${record.root}`, {
+      id, checkpoint: signed as unknown as Record<string, unknown>
+    }, this.init.logSigner.did)])
+    await this.observeCheckpoint(signed)
+    await this.state.setLatestCheckpoint(signed)
+    return signed
+  }
+
+  /**
+   * Keeps a checkpoint seen from any log; a second one of the same size with another root is proof
+   * of misbehaviour and goes to coordination/conflicts.jsonl (DESIGN §4).
+   */
+  async observeCheckpoint (checkpoint: SignedCheckpoint): Promise<'new' | 'known' | 'conflict'> {
+    const previous = await this.state.observedCheckpoint(checkpoint.record.log, checkpoint.record.size)
+    if (previous === null) {
+      await this.state.observeCheckpoint(checkpoint)
+      return 'new'
+    }
+    const evidence = detectEquivocation(previous, checkpoint, this.init.verifier)
+    if (evidence === null) return 'known'
+    await appendConflict(this.init.paths.data, evidence, this.now)
+    return 'conflict'
+  }
+
+  /** Records that the index was rebuilt or reconciled with the ledgers (spec §5 memory.reconciled). */
+  async recordReconciled (payload: Record<string, unknown>): Promise<void> {
+    await this.append([this.nodeEvent('memory.reconciled', `reconciled:${this.events.runId}:${String(payload.reason)}`, payload)])
+    await this.state.setIndexedLc(this.events.lastLc)
+  }
+
+  async close (): Promise<void> {
+    try {
+      await this.checkpoint()
+      await this.append([this.nodeEvent('memory.instance.stopped', `stopped:${this.events.runId}`, { pid: process.pid })])
+      await this.state.setIndexedLc(this.events.lastLc)
+    } finally {
+      await this.views.close()
+      await this.events.close()
+      await this.state.close()
+    }
+  }
+
+  private async append (inputs: EventInput[]): Promise<LedgerEvent[]> {
+    if (inputs.length === 0) return []
+    const results = await this.events.append(inputs)
+    return results.flatMap((r) => r.appended ? [r.event] : [])
+  }
+
+  private nodeEvent (type: EventInput['type'], key: string, payload: Record<string, unknown>, actor = 'node'): EventInput {
+    return { type, actor, owner: actor, visibility: 'private', idempotency_key: key, causal_refs: [], payload }
+  }
+}

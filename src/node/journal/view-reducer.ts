@@ -1,0 +1,95 @@
+import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
+import { createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf, type ViewRules, type ViewWriter } from '../../ledger/views/index.js'
+import type { IsnadRecord, MemoryRecord, ViewObjectType } from '../../schema/index.js'
+import type { RecordStore, StoredRecord } from '../../store/index.js'
+import { gatherEvidence, scoreEvidence, viewOf } from '../evidence.js'
+import { recordEventId } from './record-events.js'
+
+/**
+ * Keeps `views/` reduced (spec §6, docs/views.md): every memory touched by a batch — stored, attested,
+ * anchored, or superseded by a correction — is reduced again; the writer skips unchanged objects, and
+ * each new reduction becomes a `memory.reduced` event.
+ */
+export class ViewReducer {
+  private readonly writer: ViewWriter
+  private readonly appenders = new Map<string, JsonlAppender>()
+
+  constructor (
+    private readonly dataDir: string,
+    private readonly scope: string,
+    private readonly rules: Partial<ViewRules>,
+    private readonly recovery: RecoveryContext
+  ) {
+    this.writer = createViewWriter({
+      dataDir,
+      hashLine,
+      append: async (file, lines) => { await (await this.appenderFor(file)).append(lines) }
+    })
+  }
+
+  /** The memories a batch touches: its memories, what its evidence points at, what they correct. */
+  static touchedBy (records: readonly StoredRecord[]): Set<string> {
+    const touched = new Set<string>()
+    for (const { id, signed } of records) {
+      const record: IsnadRecord = signed.record
+      if (record.kind === 'memory') {
+        touched.add(id)
+        if (record.lineage.supersedes !== undefined) touched.add(record.lineage.supersedes)
+      } else {
+        touched.add(record.memory)
+      }
+    }
+    return touched
+  }
+
+  /** Reduces the given memories (those the store holds) and returns their `memory.reduced` events. */
+  async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number): Promise<EventInput[]> {
+    const events: EventInput[] = []
+    for (const id of memoryIds) {
+      const memory = await store.getMemory(id)
+      if (memory === null) continue
+      const evidence = await gatherEvidence(store, memory)
+      const trust = scoreEvidence(evidence, now)
+      const view = await viewOf(store, evidence, trust)
+      const reduction = reduceMemory({
+        memory,
+        scope: this.scope,
+        eventRefs: [memory, ...evidence.attestations, ...evidence.anchors.map((a) => a.stored)].map((r) => recordEventId(this.scope, r)),
+        trust: viewTrustOf(trust),
+        evidence: viewEvidenceOf(view),
+        supersededBy: await store.supersededBy(id),
+        ...await this.supersededTypeOf(store, memory)
+      }, { hashLine, rules: this.rules })
+      const result = await this.writer.write(reduction, new Date(now).toISOString())
+      const { scope: _scope, ...draft } = result.event
+      events.push({ ...draft, actor: 'node', payload: draft.payload as unknown as Record<string, unknown> })
+    }
+    return events
+  }
+
+  async close (): Promise<void> {
+    await Promise.all([...this.appenders.values()].map(async (a) => { await a.close() }))
+    this.appenders.clear()
+  }
+
+  /** A correction takes the object type of what it corrects (docs/views.md). */
+  private async supersededTypeOf (store: RecordStore, memory: StoredRecord<MemoryRecord>): Promise<{ supersededType?: ViewObjectType }> {
+    const previous = memory.signed.record.lineage.supersedes
+    if (previous === undefined) return {}
+    const corrected = await store.getMemory(previous)
+    return corrected === null ? {} : { supersededType: objectTypeOf(corrected.signed.record.content.type) }
+  }
+
+  /** One durable appender per view file; a torn tail left by a crash is recovered on first use. */
+  private async appenderFor (file: string): Promise<JsonlAppender> {
+    let appender = this.appenders.get(file)
+    if (appender === undefined) {
+      await recoverTail(file, validateOperationalLine, this.recovery).catch((err: unknown) => {
+        if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+      })
+      appender = new JsonlAppender(file)
+      this.appenders.set(file, appender)
+    }
+    return appender
+  }
+}
