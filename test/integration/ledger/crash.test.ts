@@ -6,7 +6,7 @@ import {
   busDirectory, createMemoryIdempotency, ledgerFilePath, openEventLedger, readEntries, streamDirectory, validateOperationalLine,
   type TornTailFinding
 } from '../../../src/ledger/index.js'
-import { ensureBuiltLedger } from './build-dist.js'
+import { ensureBuilt } from '../../fixtures/build-dist.js'
 import { assertStrictlyIncreasing, collect, createTempDataDir } from './helpers.js'
 
 /*
@@ -80,7 +80,7 @@ describe('kill -9 at random points (issue 3 §4)', () => {
   const seed = Number(process.env.ISNAD_CRASH_SEED ?? Date.now() % 1_000_000)
 
   beforeAll(async () => {
-    ensureBuiltLedger()
+    ensureBuilt()
     dir = await createTempDataDir('crash')
   }, 120_000)
   afterAll(async () => { await dir.remove() })

@@ -1,0 +1,114 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { nodeCryptoVerifier, verifyDocument } from '../../../src/index.js'
+import { openEventLedger } from '../../../src/ledger/index.js'
+import { LocalNode, initHome, nodePaths, proveRecord, reindex, type Signer } from '../../../src/node/index.js'
+import { recordEventOf } from '../../../src/node/journal/record-events.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
+
+const alice = createAgent(20)
+const bob = createAgent(21)
+const carol = createAgent(22)
+const signer = (a: { did: string, secretKey: Uint8Array }): Signer => ({ did: a.did, secretKey: a.secretKey })
+
+async function eventTypes (home: string): Promise<string[]> {
+  const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
+  try {
+    const types: string[] = []
+    for await (const event of ledger.readEvents()) types.push(event.type)
+    return types
+  } finally {
+    await ledger.close()
+  }
+}
+
+async function queries (home: string): Promise<unknown> {
+  const node = await LocalNode.open({ home, mode: 'read' })
+  try {
+    const shapes = [{}, { tags: ['t1'] }, { tags: ['t2'], minTrust: 0.5 }, { author: alice.did }, { type: 'decision' as const }, { limit: 3 }]
+    return await Promise.all(shapes.map(async (q) => (await node.query(q)).items.map((i) => [i.id, i.trust, i.level])))
+  } finally {
+    await node.close()
+  }
+}
+
+describe('the journal', () => {
+  let home: string
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), 'isnad-journal-'))
+    await initHome(home)
+  })
+  afterEach(async () => { await rm(home, { recursive: true, force: true }) })
+
+  it('journals every change as an event before it is indexed, and reduces views an agent can grep', async () => {
+    const node = await LocalNode.open({ home })
+    const memory = await node.remember({ type: 'decision', summary: 'use LevelDB for the index', tags: ['key:index-store'] }, signer(alice))
+    await node.attest({ memory: memory.id, verdict: 'confirm' }, signer(bob))
+    await node.close()
+    expect(await eventTypes(home)).toEqual([
+      'memory.instance.started', 'memory.captured', 'memory.reduced', 'memory.attested', 'memory.reduced',
+      'memory.checkpointed', 'memory.instance.stopped'
+    ])
+    const shard = join(nodePaths(home).data, 'views/decisions/default')
+    const lines = (await readFile(join(shard, (await readdir(shard))[0]!), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(lines.at(-1)).toMatchObject({ type: 'decision', summary: 'use LevelDB for the index', decision_key: 'index-store', source: memory.id, status: 'active' })
+  })
+
+  it('replays events the ledger holds beyond the index (a crash after the durable append)', async () => {
+    const memory = createMemory(alice, { tags: ['t1'] })
+    const attestation = createAttestation(bob, memory.id)
+    const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
+    await ledger.append([recordEventOf(memory, 'local'), recordEventOf(attestation, 'local')])
+    await ledger.close()
+
+    const node = await LocalNode.open({ home })
+    expect(await node.store.getTrust(memory.id)).toMatchObject({ score: 0.5 })
+    expect(node.writer.merkle.size).toBe(2)
+    await node.close()
+    expect(await eventTypes(home)).toContain('memory.reconciled')
+  })
+
+  it('stores a logical event once, also across restarts and re-imports', async () => {
+    const memory = createMemory(alice)
+    for (let i = 0; i < 2; i++) {
+      const node = await LocalNode.open({ home })
+      await node.ingest([memory.signed, memory.signed])
+      await node.close()
+    }
+    expect((await eventTypes(home)).filter((t) => t === 'memory.captured')).toHaveLength(1)
+  })
+
+  it('reindex rebuilds the index from the ledgers alone and queries answer exactly as before', async () => {
+    const node = await LocalNode.open({ home })
+    const memories = Array.from({ length: 30 }, (_, i) => createMemory(i % 2 === 0 ? alice : carol, {
+      tags: [`t${i % 3}`], type: i % 4 === 0 ? 'decision' : 'fact', created_at: `2026-02-0${1 + (i % 5)}T10:00:${String(i).padStart(2, '0')}Z`
+    }))
+    await node.ingest(memories.map((m) => m.signed))
+    await node.ingest(memories.filter((_, i) => i % 3 === 0).map((m) => createAttestation(bob, m.id, 'confirm').signed))
+    await node.ingest([createAttestation(bob, memories[1]!.id, 'dispute').signed])
+    await node.close()
+    const before = await queries(home)
+    const proofBefore = await proveRecord(home, memories[7]!.id)
+
+    await rm(join(nodePaths(home).index), { recursive: true, force: true })
+    const result = await reindex(home)
+    expect(result).toMatchObject({ records: 41, memories: 30 })
+    expect(await queries(home)).toEqual(before)
+    const proofAfter = await proveRecord(home, memories[7]!.id)
+    expect(proofAfter.proof).toEqual(proofBefore.proof)
+    expect(verifyDocument(proofAfter, { verifier: nodeCryptoVerifier, now: Date.now() }).valid).toBe(true)
+    expect(await eventTypes(home)).toContain('memory.reconciled')
+  })
+
+  it('refuses a second writer while one holds the data directory', async () => {
+    const node = await LocalNode.open({ home })
+    try {
+      const error = await LocalNode.open({ home }).catch((err: unknown) => err)
+      expect(error).toMatchObject({ code: expect.stringMatching(/^(STORE_LOCKED|LEDGER_LOCKED)$/) })
+    } finally {
+      await node.close()
+    }
+  })
+})
