@@ -1,10 +1,15 @@
 import { Level } from 'level'
 import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
-import { createLevelNodeStore, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
+import { createLevelNodeStore, leafDataOfCid, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent } from '../../schema/index.js'
 
 const INDEXED_LC = 'indexed_lc'
+
+/** Log positions as fixed-width keys, so LevelDB's order is numeric order. */
+function leafKey (index: number): string {
+  return String(index).padStart(16, '0')
+}
 const LATEST_CHECKPOINT = 'checkpoint'
 
 /**
@@ -18,6 +23,7 @@ export class JournalState {
   private readonly keys
   private readonly meta
   private readonly checkpoints
+  private readonly leaves
 
   private constructor (db: Level<string, string>, merkle: MerkleLog) {
     this.db = db
@@ -25,6 +31,25 @@ export class JournalState {
     this.keys = db.sublevel<string, string>('keys', { valueEncoding: 'utf8' })
     this.meta = db.sublevel<string, string>('meta', { valueEncoding: 'utf8' })
     this.checkpoints = db.sublevel<string, string>('checkpoints', { valueEncoding: 'utf8' })
+    this.leaves = db.sublevel<string, string>('leaves', { valueEncoding: 'utf8' })
+  }
+
+  /**
+   * Appends record ids to the Merkle log and remembers each new leaf's position, so peers can sync
+   * "every record after position n" in this node's log order (sync-v1).
+   */
+  async appendRecords (ids: readonly string[]): Promise<void> {
+    if (ids.length === 0) return
+    const results = await this.merkle.append(ids.map((id) => leafDataOfCid(id)))
+    const puts = results.flatMap((r, i) => r.added ? [{ type: 'put' as const, key: leafKey(r.index), value: ids[i] ?? '' }] : [])
+    if (puts.length > 0) await this.leaves.batch(puts)
+  }
+
+  /** Record ids at log positions ≥ `cursor`, at most `limit`, and the cursor after them. */
+  async recordsSince (cursor: number, limit: number): Promise<{ ids: string[], next: number }> {
+    const ids: string[] = []
+    for await (const id of this.leaves.values({ gte: leafKey(cursor), limit })) ids.push(id)
+    return { ids, next: cursor + ids.length }
   }
 
   static async open (location: string): Promise<JournalState> {

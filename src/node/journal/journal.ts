@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import type { SignatureVerifier } from '../../identity/index.js'
 import { openEventLedger, type EventInput, type EventLedger } from '../../ledger/index.js'
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
-import { createCheckpoint, detectEquivocation, leafDataOfCid, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
+import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
 import { ingestRecords, type IngestResult } from '../ingest.js'
@@ -118,7 +118,7 @@ export class Journal {
   /** After the index holds `records`: Merkle leaves in ledger order, views, then the marker. */
   private async applied (records: readonly StoredRecord[]): Promise<void> {
     if (records.length > 0) {
-      await this.merkle.append(records.map((r) => leafDataOfCid(r.id)))
+      await this.state.appendRecords(records.map((r) => r.id))
       await this.append(await this.views.reduce(this.init.store, ViewReducer.touchedBy(records), this.now))
     }
     await this.state.setIndexedLc(this.events.lastLc)

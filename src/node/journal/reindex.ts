@@ -1,7 +1,7 @@
 import { rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { openEventLedger } from '../../ledger/index.js'
-import { leafDataOfCid, SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
+import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
 import type { AnchorRecord, AttestationRecord, LedgerEvent, MemoryRecord } from '../../schema/index.js'
 import { createLevelRecordStore, type RecordStore, type StoredRecord, type TrustEntry } from '../../store/index.js'
 import { evidenceOf, scoreEvidence, trustEntryOf } from '../evidence.js'
@@ -91,7 +91,7 @@ async function rebuild (events: AsyncIterable<LedgerEvent>, store: RecordStore, 
   let latest: SignedCheckpoint | null = null
   const flush = async (): Promise<void> => {
     // The store and the Merkle log are separate LevelDBs: written at the same time.
-    await Promise.all([store.putMany(batch), state.merkle.append(batch.map((r) => leafDataOfCid(r.id))), idempotency.record?.(keys)])
+    await Promise.all([store.putMany(batch), state.appendRecords(batch.map((r) => r.id)), idempotency.record?.(keys)])
     batch = []
     keys = []
   }

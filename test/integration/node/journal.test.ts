@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { nodeCryptoVerifier, verifyDocument } from '../../../src/index.js'
 import { openEventLedger } from '../../../src/ledger/index.js'
 import { LocalNode, initHome, nodePaths, proveRecord, reindex, type Signer } from '../../../src/node/index.js'
+import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { recordEventOf } from '../../../src/node/journal/record-events.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
@@ -21,6 +22,23 @@ async function eventTypes (home: string): Promise<string[]> {
     return types
   } finally {
     await ledger.close()
+  }
+}
+
+/** The node's records in log order, read in pages the way a syncing peer reads them. */
+async function logOrder (home: string): Promise<string[]> {
+  const state = await JournalState.open(join(nodePaths(home).index, 'journal'))
+  try {
+    const ids: string[] = []
+    let cursor = 0
+    for (;;) {
+      const page = await state.recordsSince(cursor, 7)
+      if (page.ids.length === 0) return ids
+      ids.push(...page.ids)
+      cursor = page.next
+    }
+  } finally {
+    await state.close()
   }
 }
 
@@ -91,11 +109,14 @@ describe('the journal', () => {
     await node.close()
     const before = await queries(home)
     const proofBefore = await proveRecord(home, memories[7]!.id)
+    const logBefore = await logOrder(home)
+    expect(logBefore.slice(0, 30)).toEqual(memories.map((m) => m.id))
 
     await rm(join(nodePaths(home).index), { recursive: true, force: true })
     const result = await reindex(home)
     expect(result).toMatchObject({ records: 41, memories: 30 })
     expect(await queries(home)).toEqual(before)
+    expect(await logOrder(home)).toEqual(logBefore)
     const proofAfter = await proveRecord(home, memories[7]!.id)
     expect(proofAfter.proof).toEqual(proofBefore.proof)
     expect(verifyDocument(proofAfter, { verifier: nodeCryptoVerifier, now: Date.now() }).valid).toBe(true)
