@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import { EventSchema, type LedgerEvent } from '../schema/ledger.js'
-import { verifyLineHash } from './hash.js'
+import { verifyCanonicalLineText, verifyLineHash } from './hash.js'
 import { ArchiveReadError, readRawLines, type ReadLinesOptions } from './line-reader.js'
 
 /**
@@ -59,7 +59,7 @@ export function hashedLineValidator<S extends z.ZodType> (schema: S): LineValida
     }
     // The hash is checked on the line as read, not on zod's output, so nothing zod adds or drops can
     // make a tampered line verify.
-    if (!verifyLineHash(raw)) return { ok: false, reason: 'hash', message: 'hash does not match the canonical payload' }
+    if (!verifyCanonicalLineText(text, raw) && !verifyLineHash(raw)) return { ok: false, reason: 'hash', message: 'hash does not match the canonical payload' }
     return { ok: true, value: parsed.data as z.infer<S> }
   }
 }

@@ -56,3 +56,33 @@ export function verifyLineHash (obj: unknown): boolean {
     return false
   }
 }
+
+const HASH_MEMBER = /,"hash":"(sha256:[0-9a-f]{64})"}$/
+const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/i
+
+/**
+ * The fast path of verifyLineHash for a line as the ledger writes it: the canonical JSON of the
+ * payload with `"hash"` added as the last member. Then the hashed text is the line itself minus that
+ * member, so no re-canonicalisation is needed — provided the line really is canonical, which is
+ * checked cheaply: JSON.stringify reproduces it (same number and string forms as RFC 8785 §3.2.2)
+ * and every object's members are in sorted order (§3.2.3). Returns false when unsure; the caller
+ * then runs the full check, so a line verifies here exactly when verifyLineHash accepts it.
+ */
+export function verifyCanonicalLineText (text: string, parsed: unknown): boolean {
+  const match = HASH_MEMBER.exec(text)
+  if (match === null || typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return false
+  const payloadText = text.slice(0, match.index) + '}'
+  if (LONE_SURROGATE_ESCAPE.test(payloadText)) return false
+  if (HASH_PREFIX + sha256Hex(payloadText) !== match[1]) return false
+  const { hash: _hash, ...payload } = parsed as Record<string, unknown>
+  return JSON.stringify(payload) === payloadText && hasSortedMembers(payload)
+}
+
+/** RFC 8785 §3.2.3: members sorted by their UTF-16 code units, at every depth. */
+function hasSortedMembers (value: unknown): boolean {
+  if (Array.isArray(value)) return value.every(hasSortedMembers)
+  if (typeof value !== 'object' || value === null) return true
+  const keys = Object.keys(value)
+  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) >= (keys[i] as string)) return false
+  return keys.every((key) => hasSortedMembers((value as Record<string, unknown>)[key]))
+}

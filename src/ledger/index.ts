@@ -9,7 +9,7 @@ export {
   ledgerFilePath, writerLockPath, dataRelative, archivePathFor, tornEvidencePath,
   type DataLayoutHooks, type LedgerFileName
 } from './layout.js'
-export { canonicalJson, hashLine, verifyLineHash, withLineHash, sha256Hex, HASH_PREFIX } from './hash.js'
+export { canonicalJson, hashLine, verifyLineHash, verifyCanonicalLineText, withLineHash, sha256Hex, HASH_PREFIX } from './hash.js'
 export { encodeBase32, randomId, derivedId, eventIdFor, isTypedId, type RandomBytes } from './ids.js'
 export { JsonlAppender, type AppenderInit, type AppenderStats } from './appender.js'
 export { ensureDirectory, syncDirectory } from './fs-util.js'

@@ -6,7 +6,7 @@ import type {
   AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord
 } from '../schema/index.js'
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
-import type { TrustResult } from '../trust/index.js'
+import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
 import { gatherEvidence, scoreEvidence, viewOf } from './evidence.js'
 import type { IngestResult } from './ingest.js'
 import { Journal } from './journal/journal.js'
@@ -45,7 +45,7 @@ export interface AttestInput {
 export interface QueryResultItem {
   id: string
   trust: number
-  level: string
+  level: TrustLevel
   type: ContentType
   summary: string
   tags: string[]
@@ -207,7 +207,7 @@ export class LocalNode {
       items.push({
         id: hit.id,
         trust: hit.trust,
-        level: trust?.level ?? 'Unverified',
+        level: isTrustLevel(trust?.level) ? trust.level : 'Unverified',
         type: content.type,
         summary: content.summary,
         tags: content.tags,
@@ -249,4 +249,8 @@ async function assertInitialized (paths: NodePaths): Promise<void> {
 export async function createHomeDirectories (paths: NodePaths): Promise<void> {
   await mkdir(paths.index, { recursive: true })
   await mkdir(paths.keys, { recursive: true, mode: 0o700 })
+}
+
+function isTrustLevel (level: string | undefined): level is TrustLevel {
+  return (TRUST_LEVELS as readonly string[]).includes(level ?? '')
 }

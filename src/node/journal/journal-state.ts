@@ -76,10 +76,14 @@ export class JournalState {
         keys.forEach((key, i) => { const id = ids[i]; if (id !== undefined) found.set(key, id) })
         return found
       },
-      record: async (events: readonly LedgerEvent[]) => {
-        await this.keys.batch(events.map((e) => ({ type: 'put' as const, key: e.idempotency_key, value: e.event_id })))
-      }
+      record: async (events: readonly LedgerEvent[]) => { await this.recordKeys(events) }
     }
+  }
+
+  /** Remembers that these logical events are stored (idempotency key → event id). */
+  async recordKeys (events: ReadonlyArray<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>>): Promise<void> {
+    if (events.length === 0) return
+    await this.keys.batch(events.map((e) => ({ type: 'put' as const, key: e.idempotency_key, value: e.event_id })))
   }
 
   async indexedLc (): Promise<number> {

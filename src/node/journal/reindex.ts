@@ -9,8 +9,8 @@ import type { NodePaths } from '../paths.js'
 import { JournalState } from './journal-state.js'
 import { recordOfEvent } from './record-events.js'
 
-/** @default 1000 — records per LevelDB batch while rebuilding. */
-export const REINDEX_BATCH = 1000
+/** @default 1000 — records (and events' idempotency keys) per LevelDB batch while rebuilding. */
+export const REINDEX_BATCH = 4000
 
 export interface ReindexResult {
   events: number
@@ -80,29 +80,23 @@ interface Collected {
   anchors: Map<string, Array<StoredRecord<AnchorRecord>>>
 }
 
+/**
+ * Two passes: the first reads the ledger and scores every memory from the evidence it collected
+ * (no store reads), the second writes each batch with its memories' final trust, so no index key is
+ * written twice; the record store and the Merkle log (separate LevelDBs) are written concurrently.
+ */
 async function rebuild (events: AsyncIterable<LedgerEvent>, store: RecordStore, state: JournalState, now: number): Promise<Omit<ReindexResult, 'ms'>> {
   const collected: Collected = { memories: new Map(), attestations: new Map(), anchors: new Map() }
-  const idempotency = state.idempotency()
-  let batch: StoredRecord[] = []
-  let keys: LedgerEvent[] = []
-  let count = 0
-  let records = 0
+  const records: StoredRecord[] = []
+  const keys: Array<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>> = []
   let lastLc = 0
   let latest: SignedCheckpoint | null = null
-  const flush = async (): Promise<void> => {
-    // The store and the Merkle log are separate LevelDBs: written at the same time.
-    await Promise.all([store.putMany(batch), state.appendRecords(batch.map((r) => r.id)), idempotency.record?.(keys)])
-    batch = []
-    keys = []
-  }
   for await (const event of events) {
-    count++
     lastLc = event.lc
-    keys.push(event)
+    keys.push({ idempotency_key: event.idempotency_key, event_id: event.event_id })
     const record = recordOfEvent(event)
     if (record !== null) {
-      records++
-      batch.push(record)
+      records.push(record)
       collect(collected, record)
     } else if (event.type === 'memory.checkpointed') {
       const checkpoint = SignedCheckpointSchema.safeParse(event.payload.checkpoint)
@@ -111,12 +105,19 @@ async function rebuild (events: AsyncIterable<LedgerEvent>, store: RecordStore, 
         await state.observeCheckpoint(latest)
       }
     }
-    if (batch.length >= REINDEX_BATCH || keys.length >= REINDEX_BATCH * 4) await flush()
   }
-  await flush()
+  const trust = scoreAll(collected, now)
+  for (let at = 0; at < Math.max(records.length, keys.length); at += REINDEX_BATCH) {
+    const batch = records.slice(at, at + REINDEX_BATCH)
+    const batchTrust = new Map(batch.flatMap((r) => { const entry = trust.get(r.id); return entry === undefined ? [] : [[r.id, entry] as const] }))
+    await Promise.all([
+      store.putMany(batch, batchTrust),
+      state.appendRecords(batch.map((r) => r.id)),
+      state.recordKeys(keys.slice(at, at + REINDEX_BATCH))
+    ])
+  }
   if (latest !== null) await state.setLatestCheckpoint(latest)
-  await writeTrust(store, collected, now)
-  return { events: count, records, memories: collected.memories.size, lastLc }
+  return { events: keys.length, records: records.length, memories: collected.memories.size, lastLc }
 }
 
 function collect (collected: Collected, stored: StoredRecord): void {
@@ -137,15 +138,11 @@ function push<T> (map: Map<string, T[]>, key: string, value: T): void {
 }
 
 /** Trust of every memory, from the evidence collected while reading: no store reads needed. */
-async function writeTrust (store: RecordStore, collected: Collected, now: number): Promise<void> {
-  let trust = new Map<string, TrustEntry>()
+function scoreAll (collected: Collected, now: number): Map<string, TrustEntry> {
+  const trust = new Map<string, TrustEntry>()
   for (const memory of collected.memories.values()) {
     const evidence = evidenceOf(memory, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [])
     trust.set(memory.id, trustEntryOf(scoreEvidence(evidence, now)))
-    if (trust.size >= REINDEX_BATCH) {
-      await store.putMany([], trust)
-      trust = new Map()
-    }
   }
-  if (trust.size > 0) await store.putMany([], trust)
+  return trust
 }

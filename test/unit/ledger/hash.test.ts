@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
-import { canonicalJson, hashLine, verifyLineHash, withLineHash } from '../../../src/ledger/index.js'
+import { canonicalJson, hashLine, verifyCanonicalLineText, verifyLineHash, withLineHash } from '../../../src/ledger/index.js'
+import fc from 'fast-check'
 
 /** RFC 8785 §3.2.2: the input object and its canonical form. */
 const RFC8785_INPUT = {
@@ -58,5 +59,35 @@ describe('line hashing (spec §8)', () => {
       }
       expect(isIsnadError(error, 'SCHEMA_INVALID')).toBe(true)
     }
+  })
+})
+
+describe('the fast path for lines as the ledger writes them', () => {
+  /** The writer's form: canonical JSON of the payload, then `"hash"` as the last member. */
+  const written = (payload: Record<string, unknown>): string => canonicalJson(payload).slice(0, -1) + `,"hash":"${hashLine(payload)}"}`
+
+  it('accepts exactly what verifyLineHash accepts, on written lines and on any mutation of them', () => {
+    const json = fc.jsonValue({ maxDepth: 3 }).filter((v) => typeof v === 'object' && v !== null && !Array.isArray(v) && Object.keys(v).length > 0 && !('hash' in v))
+    fc.assert(fc.property(json, fc.nat(), fc.integer({ min: 0, max: 0x7f }), (value, at, char) => {
+      const payload = value as Record<string, unknown>
+      const line = written(payload)
+      // Integer-like member names come first in JS objects whatever the text's order, so for those
+      // the fast path declines and the full check decides; all other written lines take it.
+      if (!/"\d+":/.test(line)) expect(verifyCanonicalLineText(line, JSON.parse(line))).toBe(true)
+      expect(verifyLineHash(JSON.parse(line))).toBe(true)
+      const i = at % line.length
+      const mutated = line.slice(0, i) + String.fromCharCode(char) + line.slice(i + 1)
+      let parsed: unknown
+      try { parsed = JSON.parse(mutated) } catch { return }
+      // Sound: never true where the full RFC 8785 check says no.
+      if (verifyCanonicalLineText(mutated, parsed)) expect(verifyLineHash(parsed)).toBe(true)
+    }), { numRuns: 2000 })
+  })
+
+  it('declines (leaving it to the full check) a valid line that is not in canonical member order', () => {
+    const payload = { b: 1, a: 2 }
+    const line = `{"b":1,"a":2,"hash":"${hashLine(payload)}"}`
+    expect(verifyCanonicalLineText(line, JSON.parse(line))).toBe(false)
+    expect(verifyLineHash(JSON.parse(line))).toBe(true)
   })
 })
