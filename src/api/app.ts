@@ -1,0 +1,70 @@
+import { OpenAPIHono } from '@hono/zod-openapi'
+import type { MiddlewareHandler } from 'hono'
+import { schemaError } from '../record/index.js'
+import { ApiError, errorResponseOf } from './errors.js'
+import type { EventLog } from './events.js'
+import type { NodeOperations } from './operations.js'
+import type { ApiApp } from './routes/common.js'
+import { registerEventRoutes, type StreamClosers } from './routes/events.js'
+import { registerKeyRoutes } from './routes/keys.js'
+import { registerLedgerRoutes } from './routes/ledger.js'
+import { registerMemoryRoutes } from './routes/memories.js'
+import { registerNetworkRoutes } from './routes/network.js'
+import { registerOpenApiRoute } from './routes/openapi.js'
+import { registerTransferRoutes } from './routes/transfer.js'
+import { tokensEqual } from './token.js'
+
+/** The API's version in its OpenAPI document; paths carry the major version (`/v1`). */
+export const API_VERSION = '1.0.0'
+
+const TARGETS: Record<string, string> = { json: 'request body', query: 'query string', param: 'path' }
+
+export interface ApiAppInit {
+  node: NodeOperations
+  token: string
+  events: EventLog
+  closers: StreamClosers
+}
+
+/**
+ * The whole API as a hono app, without a socket: authentication first (so nothing, not even a 404,
+ * answers a caller without the token), then the routes, with one error handler mapping every
+ * failure to `{ error: { code, message } }` and its status (errors.ts).
+ */
+export function createApiApp (init: ApiAppInit): ApiApp {
+  const app: ApiApp = new OpenAPIHono({
+    // A request that fails its zod schema is refused with the record layer's own codes.
+    defaultHook: (result) => {
+      if (!result.success) throw schemaError(result.error, TARGETS[result.target] ?? result.target)
+    }
+  })
+  app.use('*', requireBearer(init.token))
+  registerKeyRoutes(app, init.node)
+  registerMemoryRoutes(app, init.node)
+  registerTransferRoutes(app, init.node)
+  registerLedgerRoutes(app, init.node)
+  registerNetworkRoutes(app, init.node)
+  registerEventRoutes(app, init.events, init.closers)
+  registerOpenApiRoute(app, API_VERSION)
+  app.notFound(() => { throw new ApiError('ROUTE_NOT_FOUND', 'no such route; see GET /v1/openapi.json') })
+  app.onError((err, c) => {
+    const { status, body } = errorResponseOf(err)
+    if (body.error.code === 'UNAUTHORIZED') c.header('WWW-Authenticate', 'Bearer realm="isnad"')
+    // Both are answered without reading the body, whose unread rest would otherwise be taken for
+    // the next request on this connection; and a caller without the token has no use for it.
+    if (body.error.code === 'BODY_TOO_LARGE' || body.error.code === 'UNAUTHORIZED') c.header('Connection', 'close')
+    return c.json(body, status)
+  })
+  return app
+}
+
+/** RFC 6750 bearer token, compared in constant time (token.ts). */
+function requireBearer (token: string): MiddlewareHandler {
+  return async (c, next) => {
+    const match = /^Bearer +(\S+) *$/i.exec(c.req.header('authorization') ?? '')
+    if (match?.[1] === undefined || !tokensEqual(match[1], token)) {
+      throw new ApiError('UNAUTHORIZED', 'missing or wrong bearer token (see .memory/api.token)')
+    }
+    await next()
+  }
+}

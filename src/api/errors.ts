@@ -1,0 +1,98 @@
+import { HTTPException } from 'hono/http-exception'
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { IsnadError, type ErrorCode } from '../errors/index.js'
+
+/** Codes only the HTTP layer produces, beside the node's own (src/errors). */
+export const API_ERROR_CODES = [
+  'UNAUTHORIZED',
+  'BODY_TOO_LARGE',
+  'ROUTE_NOT_FOUND',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'INTERNAL'
+] as const
+export type ApiOnlyErrorCode = (typeof API_ERROR_CODES)[number]
+export type ApiErrorCode = ErrorCode | ApiOnlyErrorCode
+
+/**
+ * The one table from error code to HTTP status (STYLE: "the HTTP layer maps codes to statuses in one
+ * table"). Typed as a Record over every code, so a code added to src/errors does not compile until
+ * it has a status here. 400: the request itself is malformed; 422: well-formed but refused by a
+ * record rule (bad signature, self-attestation, …); 409: the data directory is busy or the thing
+ * exists; 5xx: the node's own state is broken.
+ */
+export const HTTP_STATUS_BY_CODE: Record<ApiErrorCode, ContentfulStatusCode> = {
+  JSON_INVALID: 400,
+  SCHEMA_INVALID: 400,
+  DECODE_FAILED: 400,
+  RECORD_TOO_LARGE: 413,
+  FIELD_TOO_LARGE: 400,
+  CID_MISMATCH: 422,
+  CID_INVALID: 400,
+  SIGNATURE_INVALID: 422,
+  SIGNATURE_MALFORMED: 422,
+  KEY_INVALID: 422,
+  DID_INVALID: 400,
+  UNKNOWN_KEY: 404,
+  PASSPHRASE_REQUIRED: 400,
+  PASSPHRASE_WRONG: 403,
+  KEYFILE_INVALID: 500,
+  TIMESTAMP_INVALID: 400,
+  TIMESTAMP_IN_FUTURE: 422,
+  SELF_ATTESTATION: 422,
+  WRONG_KIND: 422,
+  BUNDLE_INVALID: 400,
+  NOT_FOUND: 404,
+  ALREADY_EXISTS: 409,
+  NOT_INITIALIZED: 503,
+  STORE_CLOSED: 503,
+  STORE_LOCKED: 409,
+  IO_ERROR: 500,
+  USAGE: 400,
+  PROOF_MALFORMED: 400,
+  LOG_CORRUPT: 500,
+  LEDGER_LOCKED: 409,
+  LEDGER_CORRUPT: 500,
+  UNAUTHORIZED: 401,
+  BODY_TOO_LARGE: 413,
+  ROUTE_NOT_FOUND: 404,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL: 500
+}
+
+/** The JSON body of every error response. */
+export interface ApiErrorBody {
+  error: { code: ApiErrorCode, message: string, details?: Record<string, unknown> }
+}
+
+/** An error raised by the HTTP layer itself, with one of its own codes. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError'
+  readonly code: ApiOnlyErrorCode
+
+  constructor (code: ApiOnlyErrorCode, message: string) {
+    super(message)
+    this.code = code
+  }
+}
+
+/** hono's own exceptions (malformed JSON, wrong media type, …) in the API's codes. */
+function fromHttpException (err: HTTPException): ApiErrorBody['error'] {
+  if (err.status === 413) return { code: 'BODY_TOO_LARGE', message: 'request body too large' }
+  if (err.status === 415) return { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'request bodies must be application/json' }
+  if (err.status === 400) return { code: 'JSON_INVALID', message: 'request body is not valid JSON' }
+  return { code: 'INTERNAL', message: 'internal error' }
+}
+
+/**
+ * The status and body for any thrown value. IsnadError messages are written to be shown (they name
+ * the object at fault and never hold key material), so they pass through; anything else is a bug
+ * and becomes a bare 500, its message and stack kept out of the response.
+ */
+export function errorResponseOf (err: unknown): { status: ContentfulStatusCode, body: ApiErrorBody } {
+  let error: ApiErrorBody['error']
+  if (err instanceof IsnadError) error = err.toJSON()
+  else if (err instanceof ApiError) error = { code: err.code, message: err.message }
+  else if (err instanceof HTTPException) error = fromHttpException(err)
+  else error = { code: 'INTERNAL', message: 'internal error' }
+  return { status: HTTP_STATUS_BY_CODE[error.code], body: { error } }
+}

@@ -1,0 +1,177 @@
+import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import { IsnadError } from '../errors/index.js'
+import type { KeyInfo, Keystore } from '../keys/index.js'
+import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
+import {
+  LocalNode, exportBundle, reindex, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput, type Signer
+} from '../node/index.js'
+import type { AttestationRecord, Bundle, MemoryView, TrustResult } from '../schema/index.js'
+import type { MemoryQuery } from '../store/index.js'
+import { verifyDocument, type DocumentReport } from '../view/index.js'
+import type { ApiEventHub } from './events.js'
+import { ReadWriteGate } from './gate.js'
+import type { CreateKeyInput, NodeOperations } from './operations.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from './schemas/network.js'
+import type { NodeStatus, ObserveOutcome, ReindexResult } from './schemas/responses.js'
+
+export interface LocalOperationsInit {
+  /** An open, writing LocalNode; the operations own it from now on (`close` closes it). */
+  node: LocalNode
+  home: string
+  keystore: Keystore
+  /** Where attestations stored through these operations (attest, import) are announced. */
+  events?: ApiEventHub
+  /** Opens the node again after `reindex` closed it. @default () => LocalNode.open({ home }) */
+  reopen?: () => Promise<LocalNode>
+  /** @default nodeCryptoVerifier — checks documents for `verify` and checkpoints for `observe`. */
+  verifier?: SignatureVerifier
+}
+
+/**
+ * NodeOperations over a LocalNode without a network: every CLI operation, for the API in tests and
+ * for the daemon to build on. The network operations (witness requests, inbox, peers) need the
+ * libp2p node and throw USAGE here: the daemon supplies them.
+ */
+export class LocalOperations implements NodeOperations {
+  private node: LocalNode
+  private readonly gate = new ReadWriteGate()
+  private readonly reopen: () => Promise<LocalNode>
+  private readonly verifier: SignatureVerifier
+  private closing: Promise<void> | undefined
+
+  constructor (private readonly init: LocalOperationsInit) {
+    this.node = init.node
+    this.reopen = init.reopen ?? (async () => await LocalNode.open({ home: init.home }))
+    this.verifier = init.verifier ?? nodeCryptoVerifier
+  }
+
+  /** Closes the node once the requests in flight are done. Idempotent. */
+  async close (): Promise<void> {
+    this.closing ??= this.gate.exclusive(async () => { await this.node.close() })
+    await this.closing
+  }
+
+  async status (): Promise<NodeStatus> {
+    const records = await this.withNode(async (node) => await node.store.count())
+    const keys = await this.init.keystore.list()
+    const agents = keys.map((k) => ({ did: k.did, ...(k.label === undefined ? {} : { label: k.label }), default: k.default }))
+    return { home: this.init.home, agents, records }
+  }
+
+  async listKeys (): Promise<KeyInfo[]> { return await this.init.keystore.list() }
+
+  async keyInfo (did: string): Promise<KeyInfo> { return await this.init.keystore.info(did) }
+
+  async createKey (input: CreateKeyInput): Promise<KeyInfo> {
+    return await this.init.keystore.create({ ...input, makeDefault: input.makeDefault ?? false })
+  }
+
+  async resolveSigner (as?: string, passphrase?: string): Promise<Signer> {
+    const did = as ?? await this.init.keystore.defaultDid()
+    if (did === null) throw new IsnadError('UNKNOWN_KEY', 'this node has no default key; name one with `as`')
+    const key = await this.init.keystore.load(did, passphrase)
+    return { did: key.did, secretKey: key.secretKey }
+  }
+
+  async remember (input: RememberInput, signer: Signer): Promise<MemoryView> {
+    return await this.withNode(async (node) => await node.remember(input, signer))
+  }
+
+  async show (id: string): Promise<MemoryView> { return await this.withNode(async (node) => await node.show(id)) }
+
+  async explainTrust (id: string): Promise<TrustResult> { return await this.withNode(async (node) => await node.explainTrust(id)) }
+
+  async query (query: MemoryQuery): Promise<{ items: QueryResultItem[], next?: string }> {
+    return await this.withNode(async (node) => await node.query(query))
+  }
+
+  async attest (input: AttestInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+    const result = await this.withNode(async (node) => await node.attest(input, signer))
+    await this.announceAttestations([result.id])
+    return result
+  }
+
+  async verify (document: unknown): Promise<DocumentReport> {
+    const now = await this.withNode(async (node) => Date.parse(node.now()))
+    return verifyDocument(document, { verifier: this.verifier, now })
+  }
+
+  async exportBundle (ids: readonly string[]): Promise<Bundle> {
+    return await this.withNode(async (node) => await exportBundle(node, ids))
+  }
+
+  async importBundle (bundle: Bundle): Promise<IngestResult> {
+    const result = await this.withNode(async (node) => await node.ingest(bundle.records, 'import'))
+    await this.announceAttestations(result.stored)
+    return result
+  }
+
+  /** Closes the node (the rebuild needs the writer lock and the index to itself), rebuilds, reopens. */
+  async reindex (): Promise<ReindexResult> {
+    return await this.gate.exclusive(async () => {
+      await this.node.close()
+      try {
+        return await reindex(this.init.home)
+      } finally {
+        this.node = await this.reopen()
+      }
+    })
+  }
+
+  /** Against a checkpoint that covers the record: the newest, or one signed now if the log grew. */
+  async proveRecord (id: string): Promise<RecordInclusion> {
+    return await this.withNode(async (node) => {
+      const checkpoint = await node.writer.checkpoint()
+      const inclusion = checkpoint === null ? undefined : await proveRecordInclusion(node.writer.merkle, id, checkpoint)
+      if (inclusion === undefined) throw new IsnadError('NOT_FOUND', `record ${id} is not in this node's signed log`, { details: { id } })
+      return inclusion
+    })
+  }
+
+  /** The newest checkpoint, signed now if the log grew since the last one, so it covers every stored record. */
+  async latestCheckpoint (): Promise<SignedCheckpoint> {
+    const checkpoint = await this.withNode(async (node) => await node.writer.checkpoint())
+    if (checkpoint === null) throw new IsnadError('NOT_FOUND', 'this node has not signed a checkpoint yet: its log is empty')
+    return checkpoint
+  }
+
+  async observeCheckpoint (checkpoint: SignedCheckpoint): Promise<ObserveOutcome> {
+    return await this.withNode(async (node) => {
+      const { signed } = verifyCheckpoint(checkpoint, this.verifier, { now: Date.parse(node.now()) })
+      return await node.writer.observeCheckpoint(signed)
+    })
+  }
+
+  async requestWitnesses (_input: unknown, _signer: Signer): Promise<WitnessRequestResult> { throw needsNetwork('witness requests') }
+
+  async inbox (): Promise<InboxItem[]> { throw needsNetwork('the inbox') }
+
+  async peers (): Promise<PeerInfo[]> { throw needsNetwork('peers') }
+
+  private async withNode<T> (fn: (node: LocalNode) => Promise<T>): Promise<T> {
+    return await this.gate.shared(async () => await fn(this.node))
+  }
+
+  /** Tells event subscribers about the attestations among `ids` (newly stored records). */
+  private async announceAttestations (ids: readonly string[]): Promise<void> {
+    const hub = this.init.events
+    if (hub === undefined || ids.length === 0) return
+    const records = await this.withNode(async (node) => await Promise.all(ids.map(async (id) => await node.store.get(id))))
+    for (const stored of records) {
+      if (stored?.signed.record.kind !== 'attestation') continue
+      const record = stored.signed.record as AttestationRecord
+      hub.emit({
+        type: 'attestation',
+        data: { id: stored.id, memory: record.memory, witness: record.witness, verdict: record.attestation, witnessed_at: record.witnessed_at }
+      })
+    }
+  }
+}
+
+function needsNetwork (what: string): IsnadError {
+  return new IsnadError('USAGE', `${what} needs a running network node (\`isnad start\`)`)
+}
+
+export function createLocalOperations (init: LocalOperationsInit): LocalOperations {
+  return new LocalOperations(init)
+}
