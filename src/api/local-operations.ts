@@ -10,7 +10,7 @@ import type { MemoryQuery } from '../store/index.js'
 import { verifyDocument, type DocumentReport } from '../view/index.js'
 import type { ApiEventHub } from './events.js'
 import { ReadWriteGate } from './gate.js'
-import type { CreateKeyInput, NodeOperations } from './operations.js'
+import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from './operations.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './schemas/network.js'
 import type { NodeStatus, ObserveOutcome, ReindexResult } from './schemas/responses.js'
 
@@ -142,9 +142,20 @@ export class LocalOperations implements NodeOperations {
     })
   }
 
-  async requestWitnesses (_input: unknown, _signer: Signer): Promise<WitnessRequestResult> { throw needsNetwork('witness requests') }
+  /** Journals and stores the request; a daemon's network publishes it (without one, only local agents see it). */
+  async requestWitnesses (input: WitnessRequestInput, signer: Signer): Promise<WitnessRequestResult> {
+    const { id, signed } = await this.withNode(async (node) => await node.requestWitnesses({
+      memory: input.memory,
+      ...(input.to === undefined ? {} : { to: input.to }),
+      ...(input.expiresAt === undefined ? {} : { expiresAt: input.expiresAt })
+    }, signer))
+    return { id, record: signed.record, signature: signed.signature }
+  }
 
-  async inbox (): Promise<InboxItem[]> { throw needsNetwork('the inbox') }
+  async inbox (): Promise<InboxItem[]> {
+    const agents = (await this.init.keystore.list()).map((k) => k.did)
+    return await this.withNode(async (node) => await node.inbox(agents))
+  }
 
   async peers (): Promise<PeerInfo[]> { throw needsNetwork('peers') }
 

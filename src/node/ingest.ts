@@ -1,6 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { verifyRecord, verifyRecordBytes, verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../record/index.js'
+import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../record/index.js'
 import type { MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from './evidence.js'
@@ -107,12 +107,10 @@ async function verifyAll (inputs: readonly unknown[], options: VerifyRecordOptio
       const index = next++
       try {
         const input = inputs[index]
-        const { id, signed, bytes }: VerifiedRecord = (globalThis as any).__V?.sync === true
-          ? (input instanceof Uint8Array ? verifyRecordBytes(input, options) : verifyRecord(input, options))
-          : input instanceof Uint8Array
-            ? await verifyRecordBytesAsync(input, options)
-            : await verifyRecordAsync(input, options)
-        results[index] = (globalThis as any).__V?.noBytes === true ? { id, signed } : { id, signed, bytes }
+        const { id, signed, bytes }: VerifiedRecord = input instanceof Uint8Array
+          ? await verifyRecordBytesAsync(input, options)
+          : await verifyRecordAsync(input, options)
+        results[index] = { id, signed, bytes }
       } catch (err) {
         if (index < failedAt) {
           failedAt = index
@@ -136,7 +134,7 @@ function positioned (err: unknown, index: number): unknown {
 async function freshRecords (store: RecordStore, unique: readonly StoredRecord[], cache: EvidenceCache): Promise<StoredRecord[]> {
   const known = unique.map((r) => cache.isStored(r))
   const ask = unique.filter((_, i) => known[i] === undefined).map((r) => r.id)
-  const answers = ask.length === 0 ? [] : (globalThis as any).__V?.exists === true ? await mapConcurrently(ask, async (id) => await store.exists(id)) : await store.existsMany(ask)
+  const answers = ask.length === 0 ? [] : await store.existsMany(ask)
   let next = 0
   return unique.filter((_, i) => (known[i] ?? answers[next++]) !== true)
 }

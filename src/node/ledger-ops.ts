@@ -5,7 +5,7 @@ import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type Sign
 import { LocalNode } from './local-node.js'
 import { JournalState } from './journal/journal-state.js'
 import { reindexHome, type ReindexResult } from './journal/reindex.js'
-import { DEFAULT_SCOPE, nodePaths } from './paths.js'
+import { DEFAULT_SCOPE, journalIndexPath, nodePaths } from './paths.js'
 
 /**
  * `isnad ledger reindex`: rebuilds the index from the ledgers, then records the reconciliation as a
@@ -23,7 +23,7 @@ export async function reindex (home: string, clock: () => number = Date.now, sco
 }
 
 async function withState<T> (home: string, fn: (state: JournalState) => Promise<T>): Promise<T> {
-  const state = await JournalState.open(join(nodePaths(home).index, 'journal'))
+  const state = await JournalState.open(journalIndexPath(nodePaths(home)))
   try {
     return await fn(state)
   } finally {

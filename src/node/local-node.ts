@@ -3,16 +3,17 @@ import { IsnadError } from '../errors/index.js'
 import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
 import { signRecord } from '../record/index.js'
 import type {
-  AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord
+  AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
 import { gatherEvidence, scoreEvidence, viewOf } from './evidence.js'
 import type { IngestResult } from './ingest.js'
 import { Journal } from './journal/journal.js'
+import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
-import { DEFAULT_SCOPE, nodePaths, recordIndexPath, type NodePaths } from './paths.js'
+import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './paths.js'
 
 /** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
 export interface Signer {
@@ -40,6 +41,19 @@ export interface AttestInput {
   verdict: AttestationVerdict
   notes?: string
   claims?: string[]
+}
+
+/** A witness request waiting in local agents' inboxes (the API's InboxItem shape). */
+export interface InboxEntry {
+  request: string
+  memory: string
+  requester: string
+  /** The addressed local agents still to answer; empty for an open request. */
+  to: string[]
+  created_at: string
+  expires_at?: string
+  type?: ContentType
+  summary?: string
 }
 
 export interface QueryResultItem {
@@ -83,12 +97,15 @@ export class LocalNode {
   private readonly clock: () => number
   /** Present in write mode: the ledger every change goes through first. */
   private readonly journal: Journal | null
+  /** The journal's derived state (Merkle log, inbox); the journal's own in write mode. */
+  private readonly state: JournalState
 
-  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null) {
+  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null, state: JournalState) {
     this.paths = paths
     this.store = store
     this.clock = clock
     this.journal = journal
+    this.state = state
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
@@ -97,7 +114,10 @@ export class LocalNode {
     const store = options.store ?? createLevelRecordStore({ location: recordIndexPath(paths) })
     await store.open()
     const clock = options.clock ?? Date.now
-    if (options.mode === 'read') return new LocalNode(paths, store, clock, null)
+    if (options.mode === 'read') {
+      const state = await JournalState.open(journalIndexPath(paths)).catch(async (err: unknown) => { await store.close(); throw err })
+      return new LocalNode(paths, store, clock, null, state)
+    }
     try {
       const journal = await Journal.open({
         paths,
@@ -107,7 +127,7 @@ export class LocalNode {
         clock,
         logSigner: await loadLogSigner(paths)
       })
-      return new LocalNode(paths, store, clock, journal)
+      return new LocalNode(paths, store, clock, journal, journal.state)
     } catch (err) {
       await store.close()
       throw err
@@ -116,7 +136,8 @@ export class LocalNode {
 
   async close (): Promise<void> {
     try {
-      await this.journal?.close()
+      if (this.journal === null) await this.state.close()
+      else await this.journal.close()
     } finally {
       await this.store.close()
     }
@@ -179,6 +200,58 @@ export class LocalNode {
     const { id, signed } = signRecord(record, signer.secretKey)
     await this.ingest([signed], 'local')
     return { id, view: await this.show(input.memory) }
+  }
+
+  /**
+   * Asks witnesses to attest a stored memory (DESIGN §3): a signed WitnessRequest, addressed to
+   * `to` or open to anyone, journaled and stored; a running network node publishes it.
+   */
+  async requestWitnesses (input: { memory: string, to?: string[], expiresAt?: string }, signer: Signer): Promise<StoredRecord<WitnessRequestRecord>> {
+    await this.requireMemory(input.memory)
+    const to = [...new Set(input.to ?? [])]
+    const record: WitnessRequestRecord = {
+      kind: 'witness_request',
+      version: 1,
+      memory: input.memory,
+      requester: signer.did,
+      ...(to.length === 0 ? {} : { witnesses: to }),
+      created_at: this.now(),
+      ...(input.expiresAt === undefined ? {} : { expires_at: input.expiresAt })
+    }
+    const { id, signed } = signRecord(record, signer.secretKey)
+    await this.ingest([signed], 'local')
+    return { id, signed }
+  }
+
+  /**
+   * Witness requests waiting for the given local agents: addressed to them (or open, then to every
+   * local agent but the requester and the author), not expired, and not yet answered by them.
+   */
+  async inbox (localAgents: readonly string[]): Promise<InboxEntry[]> {
+    const now = this.clock()
+    const items: InboxEntry[] = []
+    for await (const { id, record } of this.state.witnessRequests()) {
+      if (record.expires_at !== undefined && Date.parse(record.expires_at) <= now) continue
+      const memory = await this.store.getMemory(record.memory)
+      const addressed = record.witnesses ?? []
+      let targets = addressed.length > 0
+        ? addressed.filter((did) => localAgents.includes(did))
+        : localAgents.filter((did) => did !== record.requester && did !== memory?.signed.record.author.agent_id)
+      if (targets.length === 0) continue
+      const answered = new Set((await this.store.attestationsFor(record.memory)).map((a) => a.signed.record.witness))
+      targets = targets.filter((did) => !answered.has(did))
+      if (targets.length === 0) continue
+      items.push({
+        request: id,
+        memory: record.memory,
+        requester: record.requester,
+        to: addressed.length > 0 ? targets : [],
+        created_at: record.created_at,
+        ...(record.expires_at === undefined ? {} : { expires_at: record.expires_at }),
+        ...(memory === null ? {} : { type: memory.signed.record.content.type, summary: memory.signed.record.content.summary })
+      })
+    }
+    return items.sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)
   }
 
   /** Verifies, journals and stores records, all or nothing; `source` is kept in their events. */

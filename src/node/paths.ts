@@ -36,6 +36,10 @@ export function recordIndexPath (paths: NodePaths): string {
   return resolve(paths.index, 'records')
 }
 
+export function journalIndexPath (paths: NodePaths): string {
+  return resolve(paths.index, 'journal')
+}
+
 /** The keystore of the node's own log key, apart from the agents' keys. */
 export function nodeKeysPath (paths: NodePaths): string {
   return resolve(paths.keys, 'node')

@@ -2,7 +2,8 @@ import { Level } from 'level'
 import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
 import { createLevelNodeStore, leafDataOfCid, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
-import type { LedgerEvent } from '../../schema/index.js'
+import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
+import type { StoredRecord } from '../../store/index.js'
 
 const INDEXED_LC = 'indexed_lc'
 
@@ -24,6 +25,7 @@ export class JournalState {
   private readonly meta
   private readonly checkpoints
   private readonly leaves
+  private readonly requests
 
   private constructor (db: Level<string, string>, merkle: MerkleLog) {
     this.db = db
@@ -32,6 +34,18 @@ export class JournalState {
     this.meta = db.sublevel<string, string>('meta', { valueEncoding: 'utf8' })
     this.checkpoints = db.sublevel<string, string>('checkpoints', { valueEncoding: 'utf8' })
     this.leaves = db.sublevel<string, string>('leaves', { valueEncoding: 'utf8' })
+    this.requests = db.sublevel<string, string>('requests', { valueEncoding: 'utf8' })
+  }
+
+  /** Keeps witness requests for the inbox (DESIGN §3): who asked whom to witness which memory. */
+  async addRequests (requests: ReadonlyArray<StoredRecord<WitnessRequestRecord>>): Promise<void> {
+    if (requests.length === 0) return
+    await this.requests.batch(requests.map((r) => ({ type: 'put' as const, key: r.id, value: JSON.stringify(r.signed.record) })))
+  }
+
+  /** Every witness request this node holds, by id. */
+  async * witnessRequests (): AsyncGenerator<{ id: string, record: WitnessRequestRecord }> {
+    for await (const [id, text] of this.requests.iterator()) yield { id, record: JSON.parse(text) as WitnessRequestRecord }
   }
 
   /**

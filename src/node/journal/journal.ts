@@ -3,14 +3,20 @@ import type { SignatureVerifier } from '../../identity/index.js'
 import { openEventLedger, type EventInput, type EventLedger } from '../../ledger/index.js'
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
-import type { LedgerEvent } from '../../schema/index.js'
+import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
 import { ingestRecords, type IngestResult } from '../ingest.js'
-import type { NodePaths } from '../paths.js'
+import { journalIndexPath, type NodePaths } from '../paths.js'
 import { JournalState } from './journal-state.js'
 import { recordEventOf, recordOfEvent, type RecordSource } from './record-events.js'
 import { ViewReducer } from './view-reducer.js'
 import { appendConflict } from './conflicts.js'
+
+export function witnessRequestsIn (records: readonly StoredRecord[]): Array<StoredRecord<WitnessRequestRecord>> {
+  return records.flatMap(({ id, signed }) => signed.record.kind === 'witness_request'
+    ? [{ id, signed: { record: signed.record, signature: signed.signature } }]
+    : [])
+}
 
 /** The key that signs this node's checkpoints: separate from the agents' keys (DESIGN §1). */
 export interface LogSigner {
@@ -33,7 +39,12 @@ export interface JournalInit {
  * never runs ahead of the ledger (`indexed_lc`), so after a crash `open` replays what the ledger
  * holds beyond it.
  */
+/** Told of every record newly stored, after it is durable and indexed (the daemon publishes them). */
+export type StoredListener = (records: readonly StoredRecord[], source: RecordSource) => void
+
 export class Journal {
+  private readonly listeners = new Set<StoredListener>()
+
   private constructor (
     private readonly init: JournalInit,
     readonly events: EventLedger,
@@ -42,7 +53,7 @@ export class Journal {
   ) {}
 
   static async open (init: JournalInit): Promise<Journal> {
-    const state = await JournalState.open(join(init.paths.index, 'journal'))
+    const state = await JournalState.open(journalIndexPath(init.paths))
     let events: EventLedger
     try {
       events = await openEventLedger({ dataDir: init.paths.data, scope: init.scope, clock: init.clock, idempotency: state.idempotency() })
@@ -100,6 +111,12 @@ export class Journal {
     })])
   }
 
+  /** Subscribes to records newly stored; returns the unsubscribe function. */
+  onStored (listener: StoredListener): () => void {
+    this.listeners.add(listener)
+    return () => { this.listeners.delete(listener) }
+  }
+
   /** Verifies, journals and stores records: the one write path for local, imported and received ones. */
   async ingest (inputs: readonly unknown[], source: RecordSource): Promise<IngestResult> {
     let journaled: StoredRecord[] = []
@@ -112,6 +129,7 @@ export class Journal {
       }
     })
     await this.applied(journaled)
+    if (journaled.length > 0) for (const listener of this.listeners) listener(journaled, source)
     return result
   }
 
@@ -119,6 +137,7 @@ export class Journal {
   private async applied (records: readonly StoredRecord[]): Promise<void> {
     if (records.length > 0) {
       await this.state.appendRecords(records.map((r) => r.id))
+      await this.state.addRequests(witnessRequestsIn(records))
       await this.append(await this.views.reduce(this.init.store, ViewReducer.touchedBy(records), this.now))
     }
     await this.state.setIndexedLc(this.events.lastLc)

@@ -7,6 +7,7 @@ import { createLevelRecordStore, type RecordStore, type StoredRecord, type Trust
 import { evidenceOf, scoreEvidence, trustEntryOf } from '../evidence.js'
 import type { NodePaths } from '../paths.js'
 import { JournalState } from './journal-state.js'
+import { witnessRequestsIn } from './journal.js'
 import { recordOfEvent } from './record-events.js'
 
 /** @default 1000 — records (and events' idempotency keys) per LevelDB batch while rebuilding. */
@@ -113,7 +114,8 @@ async function rebuild (events: AsyncIterable<LedgerEvent>, store: RecordStore, 
     await Promise.all([
       store.putMany(batch, batchTrust),
       state.appendRecords(batch.map((r) => r.id)),
-      state.recordKeys(keys.slice(at, at + REINDEX_BATCH))
+      state.recordKeys(keys.slice(at, at + REINDEX_BATCH)),
+      state.addRequests(witnessRequestsIn(batch))
     ])
   }
   if (latest !== null) await state.setLatestCheckpoint(latest)

@@ -123,6 +123,30 @@ describe('the journal', () => {
     expect(await eventTypes(home)).toContain('memory.reconciled')
   })
 
+  it('puts witness requests in the inbox of the addressed (or, when open, any other) local agent until answered', async () => {
+    let now = Date.parse('2026-03-01T00:00:00Z')
+    const node = await LocalNode.open({ home, clock: () => now })
+    try {
+      const memory = await node.remember({ type: 'fact', summary: 'the sky is blue' }, signer(alice))
+      const addressed = await node.requestWitnesses({ memory: memory.id, to: [bob.did] }, signer(alice))
+      const open = await node.requestWitnesses({ memory: memory.id }, signer(alice))
+      const expired = await node.requestWitnesses({ memory: memory.id, to: [carol.did], expiresAt: '2026-03-01T01:00:00Z' }, signer(alice))
+      now += 2 * 3600_000
+      const agents = [alice.did, bob.did, carol.did]
+      const inbox = await node.inbox(agents)
+      expect(inbox.map((i) => [i.request, i.to])).toEqual([[addressed.id, [bob.did]], [open.id, []]])
+      expect(inbox.map((i) => i.request)).not.toContain(expired.id)
+      expect(inbox[0]).toMatchObject({ memory: memory.id, requester: alice.did, type: 'fact', summary: 'the sky is blue' })
+      await node.attest({ memory: memory.id, verdict: 'confirm' }, signer(bob))
+      // Bob answered: the addressed request leaves; the open one still waits for carol.
+      expect((await node.inbox(agents)).map((i) => i.request)).toEqual([open.id])
+      await node.attest({ memory: memory.id, verdict: 'dispute' }, signer(carol))
+      expect(await node.inbox(agents)).toEqual([])
+    } finally {
+      await node.close()
+    }
+  })
+
   it('refuses a second writer while one holds the data directory', async () => {
     const node = await LocalNode.open({ home })
     try {
