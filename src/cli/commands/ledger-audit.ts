@@ -1,0 +1,133 @@
+import { InvalidArgumentError, type Command } from 'commander'
+import { nodeCryptoVerifier, type SignatureVerifier } from '../../identity/index.js'
+import {
+  archiveShards, auditDataDir, executeRepair, planRepair, scorecardOf, writeAuditResults,
+  type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type RepairOutcome, type RepairPlan
+} from '../../ledger/audit/index.js'
+import { readPolicy } from '../../ledger/meta/index.js'
+import { nodePaths } from '../../node/index.js'
+import type { CommandContext } from '../context.js'
+import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
+
+/**
+ * `isnad ledger verify | repair | archive` (issue 3 §5–§6): thin shells over src/ledger/audit.
+ * Data on stdout (JSON with --json), the exit status says whether anything was found or failed.
+ */
+
+export interface LedgerAuditHooks {
+  /** The node's reindex: rebuilds the LevelDB index from the ledgers (it opens the node itself). */
+  reindex: (ctx: CommandContext) => Promise<void>
+  /** Compares the index with the ledgers; each issue becomes an `index_mismatch` finding. */
+  indexCheck?: (ctx: CommandContext) => Promise<readonly IndexIssue[]>
+  /** How the command reports its exit status (runCli's exitCode). */
+  setExit: (code: number) => void
+  /** @default Date.now */
+  clock?: () => number
+  /** @default nodeCryptoVerifier */
+  verifier?: SignatureVerifier
+}
+
+interface ScopeOptions { scope?: string }
+
+function parseDays (value: string): number {
+  const days = Number(value)
+  if (value.trim() === '' || !Number.isSafeInteger(days) || days < 0) throw new InvalidArgumentError('must be a whole number of days ≥ 0')
+  return days
+}
+
+export function registerLedgerAudit (ledger: Command, context: (cmd: Command) => CommandContext, hooks: LedgerAuditHooks): void {
+  const clock = hooks.clock ?? Date.now
+  const audit = async (ctx: CommandContext, opts: ScopeOptions): Promise<AuditReport> => {
+    const dataDir = nodePaths(ctx.home).data
+    const scope = opts.scope ?? (await readPolicy(dataDir)).default_scope
+    const indexCheck = hooks.indexCheck
+    return await auditDataDir({
+      dataDir, scope, verifier: hooks.verifier ?? nodeCryptoVerifier, now: clock,
+      ...(indexCheck === undefined ? {} : { indexCheck: async () => await indexCheck(ctx) })
+    })
+  }
+
+  ledger.command('verify')
+    .description('check every ledger line, the Lamport order and the Merkle log; record findings and a health scorecard (exit 0 healthy, 1 findings)')
+    .option('--scope <scope>', 'the node scope (default: _meta/policy.json default_scope)')
+    .action(async (opts: ScopeOptions, cmd: Command) => {
+      const ctx = context(cmd)
+      const report = await audit(ctx, opts)
+      // printed before it is recorded: a governance ledger that cannot take the lines (LEDGER_CORRUPT) must not hide the findings
+      emit(ctx.out, { ...summaryOf(report), scorecard: scorecardOf(report).id, findings: report.findings }, () => renderReport(report))
+      hooks.setExit(report.findings.length === 0 ? EXIT_OK : EXIT_FAILURE)
+      await writeAuditResults(report)
+    })
+
+  ledger.command('repair')
+    .description('plan and carry out repairs of the findings: quarantine corrupt shards, recover torn tails, reindex (exit 0 when nothing is left)')
+    .option('--dry-run', 'print the plan, change nothing')
+    .option('--scope <scope>', 'the node scope (default: _meta/policy.json default_scope)')
+    .action(async (opts: ScopeOptions & { dryRun?: boolean }, cmd: Command) => {
+      const ctx = context(cmd)
+      const report = await audit(ctx, opts)
+      const plan = planRepair(report, { now: clock })
+      if (opts.dryRun === true) {
+        emit(ctx.out, { ...summaryOf(report), plan, findings: report.findings }, () => `${renderReport(report)}\n${renderPlan(plan)}`)
+        hooks.setExit(EXIT_OK)
+        return
+      }
+      if (report.findings.length === 0) {
+        emit(ctx.out, { ...summaryOf(report), plan: null, executions: [] }, () => 'healthy: nothing to repair')
+        hooks.setExit(EXIT_OK)
+        return
+      }
+      await writeAuditResults(report)
+      const outcome = await executeRepair(plan, { dataDir: report.dataDir, reindex: async () => { await hooks.reindex(ctx) }, now: clock })
+      emit(ctx.out, { ...summaryOf(report), plan, executions: outcome.executions }, () => `${renderPlan(plan)}\n${renderOutcome(outcome)}`)
+      const failed = outcome.executions.some((e) => e.status === 'failed')
+      hooks.setExit(failed || plan.unresolved.length > 0 ? EXIT_FAILURE : EXIT_OK)
+    })
+
+  ledger.command('archive')
+    .description('compress stream and bus shards older than the policy age to archive/*.jsonl.gz (never the current day)')
+    .option('--older-than <days>', 'age in days (default: _meta/policy.json archive_after_days)', parseDays)
+    .option('--scope <scope>', 'only this scope (default: every scope)')
+    .action(async (opts: ScopeOptions & { olderThan?: number }, cmd: Command) => {
+      const ctx = context(cmd)
+      const dataDir = nodePaths(ctx.home).data
+      const olderThanDays = opts.olderThan ?? (await readPolicy(dataDir)).archive_after_days
+      const result = await archiveShards({ dataDir, olderThanDays, now: clock, ...(opts.scope === undefined ? {} : { scope: opts.scope }) })
+      emit(ctx.out, { older_than_days: olderThanDays, ...result }, () => renderArchive(result, olderThanDays))
+      hooks.setExit(result.skipped.length === 0 ? EXIT_OK : EXIT_FAILURE)
+    })
+}
+
+function summaryOf (report: AuditReport): Record<string, unknown> {
+  return { status: report.status, score: report.score, errors: report.errors, warnings: report.warnings, stats: report.stats, logs: report.logs }
+}
+
+function renderFinding (f: AuditFinding): string {
+  const where = f.line === undefined ? f.file : `${f.file}:${f.line}`
+  return `  ${f.severity === 'error' ? 'ERROR  ' : 'warning'} ${f.kind.padEnd(21)} ${where}\n          ${f.message}`
+}
+
+function renderReport (report: AuditReport): string {
+  const s = report.stats
+  const head = `${report.status} (score ${report.score}): ${s.files_checked} files, ${s.lines_checked} lines, ${s.events} events, ` +
+    `${s.records} records, ${s.checkpoints} checkpoints; ${report.errors} errors, ${report.warnings} warnings`
+  return [head, ...report.findings.map(renderFinding)].join('\n')
+}
+
+function renderPlan (plan: RepairPlan): string {
+  const lines = [`plan ${plan.id}: ${plan.actions.length} actions, ${plan.unresolved.length} findings unresolved`]
+  for (const action of plan.actions) lines.push(`  ${action.kind}${action.kind === 'reindex' ? '' : ` ${action.file}`}`)
+  if (plan.unresolved.length > 0) lines.push(`  unresolved (need a person): ${plan.unresolved.join(', ')}`)
+  return lines.join('\n')
+}
+
+function renderOutcome (outcome: RepairOutcome): string {
+  return outcome.executions.map((e) => `  ${e.status === 'done' ? 'done  ' : 'FAILED'} ${e.action.kind}: ${e.detail}`).join('\n')
+}
+
+function renderArchive (result: ArchiveResult, days: number): string {
+  const lines = [`archived ${result.archived.length} shards older than ${days} days`]
+  for (const a of result.archived) lines.push(`  ${a.from} → ${a.to} (${a.bytes} → ${a.compressed} bytes)`)
+  for (const s of result.skipped) lines.push(`  skipped ${s.file}: ${s.reason}`)
+  return lines.join('\n')
+}

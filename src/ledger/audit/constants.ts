@@ -1,0 +1,48 @@
+/**
+ * Named values of the ledger audit, repair and archive (issue 3 §5–§6, DESIGN §4, Memory Format
+ * Spec V3.1 §3, §4, §10). STYLE: every limit named, `@default` in the JSDoc.
+ */
+
+/** Domain tags of the derived ids (spec §7 typed ids), one per kind of line this module writes. */
+export const AUDIT_FINDING_DOMAIN = 'isnad/audit-finding/v1'
+export const SCORECARD_DOMAIN = 'isnad/scorecard/v1'
+export const PLAN_DOMAIN = 'isnad/repair-plan/v1'
+export const EXECUTION_DOMAIN = 'isnad/repair-execution/v1'
+
+/** @default 'archive/quarantine' — where repair moves corrupt shards, at their relative path (never deleted). */
+export const QUARANTINE_DIR = 'archive/quarantine'
+
+/** The four view folders of spec §3, and which hold view objects (the rest: attachments). */
+export const VIEW_FOLDERS = ['facts', 'decisions', 'commitments', 'attach'] as const
+
+/**
+ * The exact 10-byte gzip header (RFC 1952 §2.3) of every archive isnad writes: deflate, no flags,
+ * MTIME 0, XFL 0, OS 255 ("unknown", so the bytes are the same on every platform). Nothing in gzip
+ * checks these bytes (no FHCRC), so the audit compares them: a flipped header bit is then found too.
+ */
+export const ARCHIVE_GZIP_HEADER: Readonly<Uint8Array> = Uint8Array.of(0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xff)
+
+/** Offset of the OS byte in the gzip header (RFC 1952 §2.3.1). */
+export const GZIP_OS_OFFSET = 9
+
+/**
+ * Health score weights (issue 3 §5 scorecard): score = 1 / (1 + errors + WARNING_WEIGHT × warnings),
+ * rounded to 3 decimals. 1 for a clean ledger, 0.5 with one error, 0.8 with one warning; it falls
+ * towards 0 as findings accumulate and never depends on the ledger's size.
+ * @default 0.25
+ */
+export const WARNING_WEIGHT = 0.25
+
+/** @default 32 — record verifications in flight at once (nodeCryptoVerifier runs them on libuv's thread pool). */
+export const RECORD_CHECKS_IN_FLIGHT = 32
+
+/** @default 86_400_000 — one UTC day, for shard ages (spec §4 daily shards). */
+export const DAY_MS = 86_400_000
+
+/** The record event types of the node's Merkle log (DESIGN §4): each is one RFC 6962 leaf. */
+export const RECORD_EVENT_TYPES = [
+  'memory.captured', 'memory.distilled', 'memory.attested', 'memory.anchored', 'memory.witness_requested'
+] as const
+
+/** The `memory.checkpointed` event type (spec §5): a signed Checkpoint of the node's log. */
+export const CHECKPOINT_EVENT_TYPE = 'memory.checkpointed'

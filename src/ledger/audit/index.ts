@@ -1,0 +1,24 @@
+/**
+ * Audit, repair and archive of the `.memory/` ledger (issue 3 §5–§6, DESIGN §4, Memory Format Spec
+ * V3.1 §8–§10): `auditDataDir` checks every ledger file and the Merkle log and reports findings,
+ * `writeAuditResults` records them with a health scorecard, `planRepair` / `executeRepair` quarantine
+ * corrupt shards, recover torn tails and rebuild the index, `archiveShards` compresses old shards.
+ * README.md in this folder lists the findings, the score formula and what cannot be detected.
+ */
+export {
+  auditDataDir, scoreOf, statusOf,
+  type AuditInit, type AuditReport, type IndexCheck, type IndexIssue
+} from './audit.js'
+export type { AuditStats } from './context.js'
+export { writeAuditResults, scorecardOf, type AuditResults, type WriteAuditResultsOptions } from './results.js'
+export { planRepair, type PlanRepairOptions } from './repair-plan.js'
+export { executeRepair, type ExecuteRepairInit, type RepairOutcome } from './repair-execute.js'
+export { archiveShards, type ArchiveInit, type ArchiveResult, type ArchivedShard } from './archive.js'
+export { withWriterLock } from './lock.js'
+export {
+  AuditFindingSchema, ExecutionSchema, FindingsLineSchema, FINDING_KINDS, HEALTH_STATUSES, LcMarkSchema, RepairActionSchema,
+  RepairPlanSchema, ScorecardSchema, SEVERITIES,
+  type AuditFinding, type Execution, type FindingKind, type HealthStatus, type LcMark, type RepairAction, type RepairPlan,
+  type Scorecard, type Severity
+} from './schemas.js'
+export * from './constants.js'

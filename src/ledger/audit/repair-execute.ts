@@ -1,0 +1,122 @@
+import { join } from 'node:path'
+import {
+  derivedId, LEDGER_FILES, recoverTail, validateEventLine, withLineHash, type LineValidator, type RecoveryContext,
+  type TornTailFinding
+} from '../index.js'
+import { appendLedgerLines, recordedIds } from './append.js'
+import { EXECUTION_DOMAIN } from './constants.js'
+import { underWriterLock } from './lock.js'
+import { quarantineFile } from './quarantine.js'
+import type { Execution, RepairAction, RepairPlan } from './schemas.js'
+import { operationalValidator, viewValidator } from './validators.js'
+import { parseShardPath, type ViewFolder } from './walk.js'
+
+/**
+ * `isnad ledger repair`, the execution (issue 3 §5): records the plan in
+ * `governance/actions/plans.jsonl`, performs its file actions under the writer lock, one execution
+ * line each in `executions.jsonl` as soon as it is done (so a crash midway leaves a true record),
+ * then releases the lock and calls the node's `reindex`, which rebuilds the index from what the
+ * ledgers now hold. A failed action is recorded as `failed` and the rest still run.
+ */
+
+export interface ExecuteRepairInit {
+  dataDir: string
+  /** The node's reindex: rebuilds the LevelDB index from the ledgers alone. */
+  reindex: () => Promise<void>
+  /** ms since the epoch. @default Date.now */
+  now?: () => number
+  /** The caller (a node) holds the writer lock already and has no appender open on the files acted on. @default false */
+  holdsLock?: boolean
+  /** The node's recovery context (EventLedger.recovery), else one that appends to findings.jsonl itself. */
+  recovery?: RecoveryContext
+}
+
+export interface RepairOutcome {
+  plan: RepairPlan
+  executions: Execution[]
+}
+
+export async function executeRepair (plan: RepairPlan, init: ExecuteRepairInit): Promise<RepairOutcome> {
+  const now = init.now ?? Date.now
+  const executions: Execution[] = []
+  const record = async (index: number, action: RepairAction, result: Outcome): Promise<void> => {
+    const ts = new Date(now()).toISOString()
+    const execution = withLineHash({ id: derivedId('execution', EXECUTION_DOMAIN, [plan.id, String(index), ts]), plan: plan.id, action, ...result, ts })
+    await appendLedgerLines(init.dataDir, LEDGER_FILES.executions, [execution], init.recovery)
+    executions.push(execution)
+  }
+  const indexed = plan.actions.map((action, index) => ({ action, index }))
+  // The governance ledgers this repair appends to are recovered before anything is appended to them.
+  const first = indexed.filter((a) => isGovernanceTail(a.action)).sort((a, b) => governanceRank(a.action) - governanceRank(b.action))
+  const rest = indexed.filter((a) => a.action.kind !== 'reindex' && !isGovernanceTail(a.action))
+  await underWriterLock(init.dataDir, init.holdsLock ?? false, async () => {
+    const recovery = init.recovery ?? standaloneRecovery(init.dataDir, now)
+    const early: Array<{ index: number, action: RepairAction, result: Outcome }> = []
+    for (const { action, index } of first) early.push({ index, action, result: await attempt(async () => await perform(init.dataDir, action, recovery)) })
+    if (!(await recordedIds(init.dataDir, LEDGER_FILES.plans)).has(plan.id)) {
+      await appendLedgerLines(init.dataDir, LEDGER_FILES.plans, [plan], init.recovery)
+    }
+    for (const { index, action, result } of early) await record(index, action, result)
+    for (const { action, index } of rest) await record(index, action, await attempt(async () => await perform(init.dataDir, action, recovery)))
+  })
+  for (const { action, index } of indexed.filter((a) => a.action.kind === 'reindex')) {
+    await record(index, action, await attempt(async () => {
+      await init.reindex()
+      return 'the index was rebuilt from the ledgers'
+    }))
+  }
+  return { plan, executions }
+}
+
+type Outcome = Pick<Execution, 'status' | 'detail'>
+
+/** An action's outcome: its detail when done, the error's message when it failed. */
+async function attempt (fn: () => Promise<string>): Promise<Outcome> {
+  try {
+    return { status: 'done', detail: await fn() }
+  } catch (err) {
+    return { status: 'failed', detail: err instanceof Error ? err.message : String(err) }
+  }
+}
+
+/** findings.jsonl first (every other recovery records its finding there), then plans and executions. */
+const GOVERNANCE_ORDER: readonly string[] = [LEDGER_FILES.findings, LEDGER_FILES.plans, LEDGER_FILES.executions]
+
+function governanceRank (action: RepairAction): number {
+  return action.kind === 'recover_tail' ? GOVERNANCE_ORDER.indexOf(action.file) : -1
+}
+
+function isGovernanceTail (action: RepairAction): boolean {
+  return governanceRank(action) >= 0
+}
+
+async function perform (dataDir: string, action: RepairAction, recovery: RecoveryContext): Promise<string> {
+  if (action.kind === 'quarantine') {
+    const moved = await quarantineFile(dataDir, action.file)
+    return moved === undefined ? `${action.file} is gone already` : `moved to ${moved.join(', ')}`
+  }
+  if (action.kind === 'recover_tail') {
+    const truncateFirst = action.file === LEDGER_FILES.findings
+    const { finding } = await recoverTail<unknown>(join(dataDir, ...action.file.split('/')), validatorOf(action.file), recovery, { truncateFirst })
+    return finding === undefined ? 'the tail is intact' : `cut ${finding.bytes} bytes at offset ${finding.offset}; they are kept in ${finding.evidence} (finding ${finding.id})`
+  }
+  throw new TypeError(`not a file action: ${action.kind}`)
+}
+
+/** The check that decides where a file's valid lines end. */
+function validatorOf (rel: string): LineValidator<unknown> {
+  if (parseShardPath(rel) !== undefined) return validateEventLine
+  const view = /^views\/([a-z]+)\//.exec(rel)
+  if (view !== null) return viewValidator(view[1] as ViewFolder)
+  return operationalValidator(rel)
+}
+
+/** Recovery's bookkeeping when no node is open: torn-tail findings go to findings.jsonl durably. */
+function standaloneRecovery (dataDir: string, now: () => number): RecoveryContext {
+  return {
+    dataDir,
+    now: () => new Date(now()).toISOString(),
+    recordFinding: async (finding: TornTailFinding) => { await appendLedgerLines(dataDir, LEDGER_FILES.findings, [finding]) },
+    recordedFindingIds: async () => await recordedIds(dataDir, LEDGER_FILES.findings)
+  }
+}

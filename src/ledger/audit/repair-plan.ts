@@ -1,0 +1,63 @@
+import { canonicalJson, derivedId, withLineHash } from '../index.js'
+import type { AuditReport } from './audit.js'
+import { PLAN_DOMAIN } from './constants.js'
+import type { AuditFinding, FindingKind, RepairAction, RepairPlan } from './schemas.js'
+import { isShardPath } from './walk.js'
+
+/**
+ * `isnad ledger repair`, the plan (issue 3 §5): what can be done about an audit's findings without
+ * ever editing a line in place (spec §9).
+ * - A shard (events or views) with a line that fails its checks is quarantined: moved whole to
+ *   archive/quarantine/, kept byte for byte, and no longer read.
+ * - A torn last line (a write a crash interrupted, never acknowledged) is recovered as the node does
+ *   at open: copied to governance/findings/torn/, recorded, cut off (recovery.ts).
+ * - After either, and for any index finding, the index is rebuilt from what the ledgers now hold.
+ * Everything else stays `unresolved`: lost events, bad checkpoints, forks and damaged operational
+ * ledgers need a person (or are facts the ledger must keep, like an equivocation).
+ */
+
+export interface PlanRepairOptions {
+  /** ms since the epoch, for the plan's `ts`. */
+  now: () => number
+}
+
+/** Line checks whose failure puts the whole shard in quarantine. */
+const QUARANTINE_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>([
+  'utf8_invalid', 'json_invalid', 'schema_invalid', 'hash_mismatch', 'lc_order', 'archive_unreadable', 'archive_header'
+])
+
+function wantsQuarantine (finding: AuditFinding): boolean {
+  if (!isShardPath(finding.file)) return false
+  // an archive cannot be cut back to a line boundary: a torn line inside one means a damaged archive
+  return QUARANTINE_KINDS.has(finding.kind) || (finding.kind === 'torn_tail' && finding.file.endsWith('.gz'))
+}
+
+export function planRepair (report: AuditReport, options: PlanRepairOptions): RepairPlan {
+  const quarantine = new Map<string, string>()
+  for (const finding of report.findings) {
+    if (wantsQuarantine(finding) && !quarantine.has(finding.file)) quarantine.set(finding.file, `${finding.kind}: ${finding.message}`)
+  }
+  const tails = new Set<string>()
+  for (const finding of report.findings) {
+    if (finding.kind === 'torn_tail' && !quarantine.has(finding.file)) tails.add(finding.file)
+  }
+  const actions: RepairAction[] = [
+    ...[...quarantine].map(([file, reason]): RepairAction => ({ kind: 'quarantine', file, reason })),
+    ...[...tails].map((file): RepairAction => ({ kind: 'recover_tail', file }))
+  ]
+  const reindex = actions.length > 0 || report.findings.some((f) => f.kind === 'index_mismatch')
+  if (reindex) actions.push({ kind: 'reindex' })
+  // A quarantine settles the bad lines of its shard; the events they held stay lost (lc gaps, checkpoints).
+  const resolved = (f: AuditFinding): boolean =>
+    (quarantine.has(f.file) && (QUARANTINE_KINDS.has(f.kind) || f.kind === 'torn_tail')) ||
+    (f.kind === 'torn_tail' && tails.has(f.file)) || (f.kind === 'index_mismatch' && reindex)
+  const ts = new Date(options.now()).toISOString()
+  const findings = report.findings.map((f) => f.id)
+  return withLineHash({
+    id: derivedId('plan', PLAN_DOMAIN, [ts, canonicalJson({ findings, actions })]),
+    ts,
+    findings,
+    actions,
+    unresolved: report.findings.filter((f) => !resolved(f)).map((f) => f.id)
+  })
+}

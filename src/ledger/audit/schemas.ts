@@ -1,0 +1,108 @@
+import { z } from 'zod'
+import { ID_PREFIXES, isoTimestamp, lineHash, scopeName, typedId } from '../../schema/index.js'
+import { TornTailFindingSchema } from '../coordination-schema.js'
+
+/**
+ * The lines the audit and repair write to the governance ledgers (spec §10): findings in
+ * `governance/findings/findings.jsonl`, health scorecards in `governance/health/scorecards.jsonl`,
+ * repair plans and their executions in `governance/actions/`. Each carries a spec §8 `hash`.
+ */
+
+export const SEVERITIES = ['error', 'warning'] as const
+export type Severity = (typeof SEVERITIES)[number]
+
+/** What a finding is about; README.md in this folder lists what each means and what repair does. */
+export const FINDING_KINDS = [
+  // one line of one file (spec §2, §8)
+  'torn_tail', 'utf8_invalid', 'json_invalid', 'schema_invalid', 'hash_mismatch', 'lc_order',
+  'archive_unreadable', 'archive_header', 'io_error', 'unknown_file',
+  // the events of a scope (spec §4, §5)
+  'misplaced_line', 'duplicate_event', 'lc_gap', 'lc_duplicate', 'lc_regressed',
+  'instance_unregistered', 'run_unregistered',
+  // the Merkle log (DESIGN §4, transparency-v1)
+  'record_invalid', 'checkpoint_invalid', 'checkpoint_size', 'checkpoint_root', 'equivocation',
+  // the rest of the directory
+  'evidence_missing', 'index_mismatch'
+] as const
+export type FindingKind = (typeof FINDING_KINDS)[number]
+
+export const AuditFindingSchema = z.strictObject({
+  id: typedId(ID_PREFIXES.finding),
+  kind: z.enum(FINDING_KINDS),
+  severity: z.enum(SEVERITIES),
+  /** Relative to the data directory (`index` for the LevelDB index). */
+  file: z.string().min(1),
+  /** Byte offset of the line (decompressed offset in an archive). */
+  offset: z.number().int().min(0).optional(),
+  /** 1-based line number. */
+  line: z.number().int().min(1).optional(),
+  message: z.string().min(1),
+  ts: isoTimestamp,
+  hash: lineHash
+})
+export type AuditFinding = z.infer<typeof AuditFindingSchema>
+
+/** A line of findings.jsonl: an audit finding, or a torn tail cut off by recovery at open. */
+export const FindingsLineSchema = z.union([AuditFindingSchema, TornTailFindingSchema])
+
+/** The highest lc the audit saw of one instance in one scope: the next audit's regression baseline. */
+export const LcMarkSchema = z.strictObject({
+  scope: scopeName,
+  instance: typedId(ID_PREFIXES.instance),
+  lc: z.number().int().min(1)
+})
+export type LcMark = z.infer<typeof LcMarkSchema>
+
+export const HEALTH_STATUSES = ['healthy', 'degraded', 'corrupt'] as const
+export type HealthStatus = (typeof HEALTH_STATUSES)[number]
+
+const count = z.number().int().min(0)
+
+export const ScorecardSchema = z.strictObject({
+  id: typedId(ID_PREFIXES.scorecard),
+  ts: isoTimestamp,
+  files_checked: count,
+  lines_checked: count,
+  events: count,
+  records: count,
+  checkpoints: count,
+  errors: count,
+  warnings: count,
+  /** 1 / (1 + errors + 0.25 × warnings), 3 decimals (constants.ts WARNING_WEIGHT). */
+  score: z.number().min(0).max(1),
+  status: z.enum(HEALTH_STATUSES),
+  /** Per scope and instance, the highest lc seen: losing trailing events shows against it. */
+  high_water: z.array(LcMarkSchema),
+  hash: lineHash
+})
+export type Scorecard = z.infer<typeof ScorecardSchema>
+
+export const RepairActionSchema = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('reindex') }),
+  z.strictObject({ kind: z.literal('quarantine'), file: z.string().min(1), reason: z.string().min(1) }),
+  z.strictObject({ kind: z.literal('recover_tail'), file: z.string().min(1) })
+])
+export type RepairAction = z.infer<typeof RepairActionSchema>
+
+export const RepairPlanSchema = z.strictObject({
+  id: typedId(ID_PREFIXES.plan),
+  ts: isoTimestamp,
+  /** Every finding the plan was made from. */
+  findings: z.array(typedId(ID_PREFIXES.finding)),
+  actions: z.array(RepairActionSchema),
+  /** The findings no action addresses: lost events, bad checkpoints, damaged operational ledgers. */
+  unresolved: z.array(typedId(ID_PREFIXES.finding)),
+  hash: lineHash
+})
+export type RepairPlan = z.infer<typeof RepairPlanSchema>
+
+export const ExecutionSchema = z.strictObject({
+  id: typedId(ID_PREFIXES.execution),
+  plan: typedId(ID_PREFIXES.plan),
+  action: RepairActionSchema,
+  status: z.enum(['done', 'failed']),
+  detail: z.string(),
+  ts: isoTimestamp,
+  hash: lineHash
+})
+export type Execution = z.infer<typeof ExecutionSchema>

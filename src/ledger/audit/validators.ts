@@ -1,0 +1,42 @@
+import { z } from 'zod'
+import { lineHash, ViewObjectSchema } from '../../schema/index.js'
+import {
+  hashedLineValidator, LEDGER_FILES, validateInstanceLine, validateLeaseLine, type LineValidator
+} from '../index.js'
+import { AttachmentSchema, ReductionRecordSchema } from '../views/index.js'
+import type { ViewFolder } from './walk.js'
+import { ExecutionSchema, FindingsLineSchema, RepairPlanSchema, ScorecardSchema } from './schemas.js'
+
+/**
+ * The line check of each ledger file (spec §8: every line's hash verifies; DESIGN §4: every ledger
+ * line carries one). Files whose contract this code knows are checked against its schema; any
+ * other operational ledger (cursors, conflicts, files added later) must hold JSON objects with a
+ * `hash` that verifies.
+ */
+
+/** A JSON object carrying a spec §8 hash: the contract every ledger line meets. */
+export const validateHashedObject: LineValidator<Record<string, unknown>> =
+  hashedLineValidator(z.looseObject({ hash: lineHash })) as LineValidator<Record<string, unknown>>
+
+const byFile: ReadonlyMap<string, LineValidator<unknown>> = new Map<string, LineValidator<unknown>>([
+  [LEDGER_FILES.instances, validateInstanceLine],
+  [LEDGER_FILES.leases, validateLeaseLine],
+  [LEDGER_FILES.reducers, hashedLineValidator(ReductionRecordSchema)],
+  [LEDGER_FILES.findings, hashedLineValidator(FindingsLineSchema)],
+  [LEDGER_FILES.scorecards, hashedLineValidator(ScorecardSchema)],
+  [LEDGER_FILES.plans, hashedLineValidator(RepairPlanSchema)],
+  [LEDGER_FILES.executions, hashedLineValidator(ExecutionSchema)]
+])
+
+/** The validator of an operational ledger, by its path relative to the data directory. */
+export function operationalValidator (rel: string): LineValidator<unknown> {
+  return byFile.get(rel) ?? validateHashedObject
+}
+
+const validateViewObject = hashedLineValidator(ViewObjectSchema)
+const validateAttachment = hashedLineValidator(AttachmentSchema)
+
+/** spec §6 objects in facts/, decisions/, commitments/; isnad's attachments in attach/. */
+export function viewValidator (folder: ViewFolder): LineValidator<{ scope: string, ts: string, type?: string }> {
+  return folder === 'attach' ? validateAttachment : validateViewObject
+}
