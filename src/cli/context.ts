@@ -1,7 +1,14 @@
 import { readFile } from 'node:fs/promises'
+// The API's modules one by one rather than its index: the index loads the HTTP server (hono), which
+// a CLI process never runs, on every command's start.
+import { createHttpOperations } from '../api/client.js'
+import { findDaemon } from '../api/discovery.js'
+import type { NodeOperations, Signer } from '../api/operations.js'
+import { readApiToken } from '../api/token.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keys/index.js'
-import { LocalNode, nodePaths, resolveHome, type Signer } from '../node/index.js'
+import { nodePaths, resolveHome } from '../node/index.js'
+import { localKeyOperations, openLocalOperations, type KeyOperations } from './local-operations.js'
 import type { Output } from './output.js'
 
 /** Options every command accepts (declared once on the root program). */
@@ -16,12 +23,22 @@ export interface CommandContext {
   out: Output
   keystore: () => Keystore
   /**
-   * Opens the node home, runs `fn`, closes it. `write` (the default) takes the single-writer lock
-   * and journals; commands that only read pass `read`.
+   * The operations of the daemon that holds this home's data directory, over its HTTP API, or
+   * null when no live daemon advertises itself in `.memory/daemon.json` (a stale file is ignored).
    */
-  withNode: <T>(fn: (node: LocalNode) => Promise<T>, mode?: 'read' | 'write') => Promise<T>
-  /** The key to sign with: `--as <did>` or the home's default key. */
-  signer: (as?: string) => Promise<Signer>
+  daemon: () => Promise<NodeOperations | null>
+  /**
+   * Runs `fn` against the node: through the daemon when one runs (issue 4 §5: it holds the data
+   * directory), else over a LocalNode opened for this call and closed after it. `write` (the
+   * default) takes the single-writer lock and journals; commands that only read pass `read`.
+   */
+  withOps: <T>(fn: (ops: NodeOperations) => Promise<T>, mode?: 'read' | 'write') => Promise<T>
+  /** The agent keys: through the daemon when one runs, else keys/ directly (no node needed). */
+  withKeys: <T>(fn: (keys: KeyOperations) => Promise<T>) => Promise<T>
+  /** `--as <did>`, else the home's default key; UNKNOWN_KEY when there is none. */
+  signerDid: (as?: string) => Promise<string>
+  /** Resolves the key through `ops` (unlocking it with the passphrase), runs `fn`, wipes the seed. */
+  withSigner: <T>(ops: NodeOperations, did: string, fn: (signer: Signer) => Promise<T>) => Promise<T>
   passphrase: () => Promise<string | undefined>
 }
 
@@ -30,6 +47,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
   const paths = nodePaths(home)
   let keystore: Keystore | undefined
   const getKeystore = (): Keystore => (keystore ??= createKeystore({ directory: paths.keys }))
+  let daemon: Promise<NodeOperations | null> | undefined
 
   /** A passphrase comes from --passphrase-file or $ISNAD_PASSPHRASE, never from argv (ps shows argv). */
   const passphrase = async (): Promise<string | undefined> => {
@@ -42,25 +60,45 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     return env.ISNAD_PASSPHRASE === undefined || env.ISNAD_PASSPHRASE === '' ? undefined : env.ISNAD_PASSPHRASE
   }
 
+  const findOperations = async (): Promise<NodeOperations | null> => {
+    const info = await findDaemon(paths.data)
+    if (info === null) return null
+    return createHttpOperations({ url: info.url, token: await readApiToken(paths.data) })
+  }
+  const getDaemon = async (): Promise<NodeOperations | null> => await (daemon ??= findOperations())
+
   return {
     home,
     out,
     keystore: getKeystore,
-    async withNode (fn, mode = 'write') {
-      const node = await LocalNode.open({ home, mode })
+    daemon: getDaemon,
+    async withOps (fn, mode = 'write') {
+      const remote = await getDaemon()
+      if (remote !== null) return await fn(remote)
+      const local = await openLocalOperations({ home, mode, keystore: getKeystore() })
       try {
-        return await fn(node)
+        return await fn(local)
       } finally {
-        await node.close()
+        await local.close()
       }
     },
-    async signer (as) {
+    async withKeys (fn) {
+      return await fn(await getDaemon() ?? localKeyOperations(getKeystore()))
+    },
+    async signerDid (as) {
       const did = as ?? await getKeystore().defaultDid()
-      if (did === null || did === undefined) {
+      if (did === null) {
         throw new IsnadError('UNKNOWN_KEY', `no default key in ${paths.keys}; run \`isnad init\` or \`isnad id new --default\``)
       }
-      const key = await getKeystore().load(did, await passphrase())
-      return { did: key.did, secretKey: key.secretKey }
+      return did
+    },
+    async withSigner (ops, did, fn) {
+      const signer = await ops.resolveSigner(did, await passphrase())
+      try {
+        return await fn(signer)
+      } finally {
+        signer.secretKey.fill(0)
+      }
     },
     passphrase
   }

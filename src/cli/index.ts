@@ -4,7 +4,9 @@ import { EXIT_OK, EXIT_USAGE, createOutput, reportError } from './output.js'
 import { registerAttest } from './commands/attest.js'
 import { registerId } from './commands/id.js'
 import { registerInit } from './commands/init.js'
-import { registerLedger } from './commands/ledger.js'
+import { registerLedger, runReindex } from './commands/ledger.js'
+import { registerLedgerAudit } from './commands/ledger-audit.js'
+import { registerNetwork } from './commands/network.js'
 import { registerQuery } from './commands/query.js'
 import { registerRemember } from './commands/remember.js'
 import { registerShow } from './commands/show.js'
@@ -45,7 +47,12 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   registerQuery(program, context)
   registerVerify(program, context, (code) => { exitCode = code })
   registerTransfer(program, context)
-  registerLedger(program, context)
+  const ledger = registerLedger(program, context)
+  registerLedgerAudit(ledger, context, {
+    reindex: async (ctx) => { await runReindex(ctx) },
+    setExit: (code) => { exitCode = code }
+  })
+  registerNetwork(program, context)
 
   try {
     await program.parseAsync(argv as string[])

@@ -1,3 +1,4 @@
+import { ApiError } from '../api/errors.js'
 import { IsnadError } from '../errors/index.js'
 
 /** Where a command writes: data to stdout, logs and errors to stderr (STYLE: data on stdout). */
@@ -25,11 +26,30 @@ export const EXIT_OK = 0
 export const EXIT_FAILURE = 1
 export const EXIT_USAGE = 2
 
+/**
+ * An error to report with a given exit status rather than the one its code implies: the network
+ * commands' USAGE "needs a running network node" is a state of the node, not a mistyped command.
+ */
+export class ExitStatusError extends Error {
+  override readonly name = 'ExitStatusError'
+  constructor (readonly error: unknown, readonly exitCode: number) {
+    super(error instanceof Error ? error.message : String(error))
+  }
+}
+
+/**
+ * Prints an error with its stable code and returns the exit status. IsnadError comes from the node,
+ * ApiError from a daemon's HTTP layer (UNAUTHORIZED, …); anything else is reported as IO_ERROR.
+ */
 export function reportError (out: Output, err: unknown): number {
-  const error = err instanceof IsnadError
-    ? err
-    : new IsnadError('IO_ERROR', err instanceof Error ? err.message : String(err))
-  if (out.json) out.stderr(JSON.stringify({ error: error.toJSON() }))
+  if (err instanceof ExitStatusError) {
+    reportError(out, err.error)
+    return err.exitCode
+  }
+  const error = err instanceof IsnadError || err instanceof ApiError
+    ? { code: err.code, message: err.message, ...(err instanceof IsnadError && err.details !== undefined ? { details: err.details } : {}) }
+    : { code: 'IO_ERROR', message: err instanceof Error ? err.message : String(err) }
+  if (out.json) out.stderr(JSON.stringify({ error }))
   else out.stderr(`isnad: error ${error.code}: ${error.message}`)
   return error.code === 'USAGE' ? EXIT_USAGE : EXIT_FAILURE
 }

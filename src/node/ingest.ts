@@ -5,8 +5,9 @@ import type { MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from './evidence.js'
 
-export interface IngestOptions {
-  verifier: SignatureVerifier
+/** How ingestVerified stores and scores a batch; ingestRecords adds the verifier. */
+export interface IngestVerifiedOptions {
+  /** The clock trust is computed at, in ms since the epoch. */
   now: number
   /**
    * Called with the records about to be stored (verified, deduplicated, not in the store yet; each
@@ -22,6 +23,10 @@ export interface IngestOptions {
    * with its error, but the records stay stored. Not called when nothing new was stored.
    */
   afterStore?: (stored: StoredRecord[], trust: ReadonlyMap<string, TrustEntry>) => Promise<void>
+}
+
+export interface IngestOptions extends IngestVerifiedOptions {
+  verifier: SignatureVerifier
 }
 
 export interface IngestResult {
@@ -65,6 +70,22 @@ export const VERIFY_CONCURRENCY = 64
  */
 export async function ingestRecords (store: RecordStore, inputs: readonly unknown[], options: IngestOptions): Promise<IngestResult> {
   const verified = await verifyAll(inputs, { verifier: options.verifier, now: options.now })
+  return await storeVerified(store, verified, options)
+}
+
+/**
+ * ingestRecords for records that already passed verifyRecord / verifyRecordBytes in the caller
+ * (the network layer verifies each received message once), so no signature is checked again: the
+ * same dedup, scoring, hooks and atomic write. The records are trusted as verified; the store still
+ * checks each id against the record's bytes (or encoding).
+ */
+export async function ingestVerified (store: RecordStore, records: ReadonlyArray<VerifiedRecord | StoredRecord>, options: IngestVerifiedOptions): Promise<IngestResult> {
+  const verified: StoredRecord[] = records.map(({ id, signed, bytes }) => (bytes === undefined ? { id, signed } : { id, signed, bytes }))
+  return await storeVerified(store, verified, options)
+}
+
+/** Dedup, score and store verified records, in the store's ingest turn. */
+async function storeVerified (store: RecordStore, verified: readonly StoredRecord[], options: IngestVerifiedOptions): Promise<IngestResult> {
   const unique = [...new Map(verified.map((r) => [r.id, r])).values()]
   return await exclusively(store, async (cache) => {
     const storedBefore = await cache.validate(store)

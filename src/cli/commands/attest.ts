@@ -16,13 +16,13 @@ export function registerAttest (program: Command, context: (cmd: Command) => Com
     .option('-q, --quiet', 'print only the attestation\'s id')
     .action(async (memory: string, verdict: AttestationVerdict, opts: { notes?: string, claim?: string[], as?: string, quiet?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
-      const signer = await ctx.signer(opts.as)
-      const result = await ctx.withNode(async (node) => await node.attest({
+      const did = await ctx.signerDid(opts.as)
+      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.attest({
         memory,
         verdict,
         ...(opts.notes === undefined ? {} : { notes: opts.notes }),
         ...(opts.claim === undefined ? {} : { claims: opts.claim })
-      }, signer))
+      }, signer)))
       emit(ctx.out, { attestation: result.id, memory: result.view }, () => opts.quiet === true ? result.id : `attestation ${result.id}\n\n${renderView(result.view)}`)
     })
 }

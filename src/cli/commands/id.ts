@@ -22,11 +22,11 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .action(async (opts: { label?: string, default?: boolean, encrypt?: boolean, quiet?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
       const passphrase = opts.encrypt === true ? await requirePassphrase(ctx) : undefined
-      const key = await ctx.keystore().create({
+      const key = await ctx.withKeys(async (keys) => await keys.createKey({
         ...(opts.label === undefined ? {} : { label: opts.label }),
         makeDefault: opts.default === true,
         ...(passphrase === undefined ? {} : { passphrase })
-      })
+      }))
       emit(ctx.out, key, () => opts.quiet === true ? key.did : describeKey(key))
     })
 
@@ -34,7 +34,7 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .description('list the agent keys of this home')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const keys = await ctx.keystore().list()
+      const keys = await ctx.withKeys(async (ops) => await ops.listKeys())
       emit(ctx.out, keys, () => keys.length === 0 ? 'no keys; run `isnad init`' : keys.map(describeKey).join('\n'))
     })
 
@@ -43,11 +43,11 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .argument('[did]', 'the did:key to show')
     .action(async (did: string | undefined, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const target = did ?? await ctx.keystore().defaultDid()
-      if (target === null) {
-            throw new IsnadError('UNKNOWN_KEY', 'no default key; run `isnad init`')
-      }
-      const key = await ctx.keystore().info(target)
+      const key = await ctx.withKeys(async (keys) => {
+        const target = did ?? await ctx.keystore().defaultDid()
+        if (target === null) throw new IsnadError('UNKNOWN_KEY', 'no default key; run `isnad init`')
+        return await keys.keyInfo(target)
+      })
       emit(ctx.out, key, () => [
         `did:       ${key.did}`,
         `label:     ${key.label ?? '-'}`,

@@ -1,10 +1,26 @@
 import type { Command } from 'commander'
+import type { ReindexResult } from '../../api/schemas/responses.js'
+import { SignedCheckpointSchema } from '../../merkle/index.js'
+import { latestCheckpoint, proveRecord, reindex } from '../../node/index.js'
+import { schemaError } from '../../record/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
-import { latestCheckpoint, observeCheckpoint, proveRecord, reindex } from '../../node/index.js'
 import { parseJson } from '../../view/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
 import { readInput } from '../parse.js'
+
+/*
+ * Through the daemon when one holds the home; else these three work on the data directory directly
+ * rather than over local operations: a rebuild is what repairs an index too damaged to open, and
+ * proofs and checkpoints are read from the journal's state without the writer lock (the local
+ * operations sign a fresh checkpoint first, which needs it, and journal the session).
+ */
+
+/** `isnad ledger reindex` (and the hook of `ledger repair`). */
+export async function runReindex (ctx: CommandContext): Promise<ReindexResult> {
+  const daemon = await ctx.daemon()
+  return daemon === null ? await reindex(ctx.home) : await daemon.reindex()
+}
 
 export function registerLedger (program: Command, context: (cmd: Command) => CommandContext): Command {
   const ledger = program.command('ledger').description('the .memory/ ledgers: rebuild the index, prove records, checkpoints, audit')
@@ -13,7 +29,7 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .description('rebuild the LevelDB index from the ledgers alone')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const result = await reindex(ctx.home)
+      const result = await runReindex(ctx)
       emit(ctx.out, result, () =>
         `reindexed ${result.events} events (${result.records} records, ${result.memories} memories) up to lc ${result.lastLc} in ${result.ms} ms`)
     })
@@ -23,7 +39,8 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .argument('<cid>', 'a record id')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const inclusion = await proveRecord(ctx.home, id)
+      const daemon = await ctx.daemon()
+      const inclusion = daemon === null ? await proveRecord(ctx.home, id) : await daemon.proveRecord(id)
       ctx.out.stdout(JSON.stringify(inclusion, null, 2))
     })
 
@@ -31,7 +48,8 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .description('the newest checkpoint this node signed (size and RFC 6962 root of its log)')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const checkpoint = await latestCheckpoint(ctx.home)
+      const daemon = await ctx.daemon()
+      const checkpoint = daemon === null ? await latestCheckpoint(ctx.home) : await daemon.latestCheckpoint()
       emit(ctx.out, checkpoint, () => `log ${checkpoint.record.log}\nsize ${checkpoint.record.size}\nroot ${checkpoint.record.root}\nat   ${checkpoint.record.created_at}`)
     })
 
@@ -40,7 +58,10 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .argument('<file>', 'a checkpoint JSON file (from `isnad ledger checkpoint --json`), or - for stdin')
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const outcome = await observeCheckpoint(ctx.home, parseJson(await readInput(file, MAX_BUNDLE_BYTES), file))
+      // The shape here, with verifyCheckpoint's own error; the operations then check the signature.
+      const parsed = SignedCheckpointSchema.safeParse(parseJson(await readInput(file, MAX_BUNDLE_BYTES), file))
+      if (!parsed.success) throw schemaError(parsed.error, 'checkpoint')
+      const outcome = await ctx.withOps(async (ops) => await ops.observeCheckpoint(parsed.data))
       emit(ctx.out, { outcome }, () => outcome === 'conflict'
         ? 'CONFLICT: this log signed another root for the same size; recorded in coordination/conflicts.jsonl'
         : outcome === 'known' ? 'already known' : 'kept')

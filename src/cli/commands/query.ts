@@ -34,7 +34,7 @@ export function registerQuery (program: Command, context: (cmd: Command) => Comm
     .option('--cursor <cursor>', 'continue after a previous page')
     .action(async (opts: QueryOptions, cmd: Command) => {
       const ctx = context(cmd)
-      const page = await ctx.withNode(async (node) => await node.query({
+      const page = await ctx.withOps(async (ops) => await ops.query({
         ...(opts.tag === undefined ? {} : { tags: opts.tag }),
         ...(opts.minTrust === undefined ? {} : { minTrust: opts.minTrust }),
         ...(opts.type === undefined ? {} : { type: opts.type }),

@@ -45,8 +45,8 @@ export function registerRemember (program: Command, context: (cmd: Command) => C
         throw new IsnadError('USAGE', 'give the body with --body or --body-file, not both')
       }
       const body = opts.bodyFile !== undefined ? await readInput(opts.bodyFile, MAX_BODY_BYTES) : opts.body
-      const signer = await ctx.signer(opts.as)
-      const view = await ctx.withNode(async (node) => await node.remember({
+      const did = await ctx.signerDid(opts.as)
+      const view = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.remember({
         type: opts.type,
         summary,
         ...(body === undefined ? {} : { body }),
@@ -58,7 +58,7 @@ export function registerRemember (program: Command, context: (cmd: Command) => C
         ...(opts.handle === undefined ? {} : { handle: opts.handle }),
         ...(opts.supersedes === undefined ? {} : { supersedes: opts.supersedes }),
         ...(opts.derivedFrom === undefined ? {} : { derivedFrom: opts.derivedFrom })
-      }, signer))
+      }, signer)))
       emit(ctx.out, view, () => opts.quiet === true ? view.id : renderView(view))
     })
 }

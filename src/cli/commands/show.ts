@@ -9,7 +9,7 @@ export function registerShow (program: Command, context: (cmd: Command) => Comma
     .argument('<memory>', 'the memory id (CID)')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const view = await ctx.withNode(async (node) => await node.show(id), 'read')
+      const view = await ctx.withOps(async (ops) => await ops.show(id), 'read')
       emit(ctx.out, view, () => renderView(view, { explain: true }))
     })
 
@@ -19,7 +19,7 @@ export function registerShow (program: Command, context: (cmd: Command) => Comma
     .argument('<memory>', 'the memory id (CID)')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const result = await ctx.withNode(async (node) => await node.explainTrust(id), 'read')
+      const result = await ctx.withOps(async (ops) => await ops.explainTrust(id), 'read')
       emit(ctx.out, result, () => renderTrust(result))
     })
 }

@@ -7,12 +7,11 @@ export function registerStatus (program: Command, context: (cmd: Command) => Com
     .description('the node home: where it is, its agents, and how many records it holds')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const counts = await ctx.withNode(async (node) => await node.store.count(), 'read')
-      const keys = await ctx.keystore().list()
-      const status = { home: ctx.home, agents: keys.map((k) => ({ did: k.did, label: k.label, default: k.default })), records: counts }
+      const status = await ctx.withOps(async (ops) => await ops.status(), 'read')
+      const counts = status.records
       emit(ctx.out, status, () => [
-        `home:    ${ctx.home}`,
-        `agents:  ${keys.length === 0 ? 'none' : keys.map((k) => `${k.did}${k.default ? ' (default)' : ''}`).join('\n         ')}`,
+        `home:    ${status.home}`,
+        `agents:  ${status.agents.length === 0 ? 'none' : status.agents.map((k) => `${k.did}${k.default ? ' (default)' : ''}`).join('\n         ')}`,
         `records: ${counts.memory} memories, ${counts.attestation} attestations, ${counts.anchor} anchors, ${counts.witness_request} witness requests`
       ].join('\n'))
     })

@@ -1,10 +1,9 @@
 import { writeFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
-import { exportBundle, importBundle } from '../../node/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
-import { readInput } from '../parse.js'
+import { parseBundle, readInput } from '../parse.js'
 
 export function registerTransfer (program: Command, context: (cmd: Command) => CommandContext): void {
   program.command('export')
@@ -13,7 +12,7 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .action(async (ids: string[], opts: { out?: string }, cmd: Command) => {
       const ctx = context(cmd)
-      const bundle = await ctx.withNode(async (node) => await exportBundle(node, ids), 'read')
+      const bundle = await ctx.withOps(async (ops) => await ops.exportBundle(ids), 'read')
       const text = JSON.stringify(bundle, null, 2) + '\n'
       if (opts.out === undefined) {
         ctx.out.stdout(text)
@@ -28,8 +27,8 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
     .argument('<file>', 'a bundle file, or - for stdin')
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const text = await readInput(file, MAX_BUNDLE_BYTES)
-      const result = await ctx.withNode(async (node) => await importBundle(node, text))
+      const bundle = parseBundle(await readInput(file, MAX_BUNDLE_BYTES))
+      const result = await ctx.withOps(async (ops) => await ops.importBundle(bundle))
       emit(ctx.out, result, () =>
         `imported ${result.stored.length} new records (${result.duplicates.length} already present), rescored ${result.rescored.length} memories`)
     })

@@ -37,6 +37,16 @@ export class JournalState {
     this.requests = db.sublevel<string, string>('requests', { valueEncoding: 'utf8' })
   }
 
+  /** The sync cursor saved for a peer's log (sync-v1 §4), or null before the first sync. */
+  async syncCursor (peerId: string): Promise<number | null> {
+    const text = await this.meta.get(`cursor\0${peerId}`)
+    return text === undefined ? null : Number(text)
+  }
+
+  async setSyncCursor (peerId: string, cursor: number): Promise<void> {
+    await this.meta.put(`cursor\0${peerId}`, String(cursor))
+  }
+
   /** Keeps witness requests for the inbox (DESIGN §3): who asked whom to witness which memory. */
   async addRequests (requests: ReadonlyArray<StoredRecord<WitnessRequestRecord>>): Promise<void> {
     if (requests.length === 0) return

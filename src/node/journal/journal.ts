@@ -5,7 +5,8 @@ import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import { ingestRecords, type IngestResult } from '../ingest.js'
+import { ingestRecords, ingestVerified, type IngestResult } from '../ingest.js'
+import type { VerifiedRecord } from '../../record/index.js'
 import { journalIndexPath, type NodePaths } from '../paths.js'
 import { JournalState } from './journal-state.js'
 import { recordEventOf, recordOfEvent, type RecordSource } from './record-events.js'
@@ -133,6 +134,25 @@ export class Journal {
     return result
   }
 
+  /**
+   * Stores records the network already verified (src/net verifies each received record once), so
+   * they are journaled and stored without a second signature check (issue 4: ≤ 1.2 verifications
+   * per message per node).
+   */
+  async acceptVerified (records: readonly VerifiedRecord[], source: RecordSource): Promise<IngestResult> {
+    let journaled: StoredRecord[] = []
+    const result = await ingestVerified(this.init.store, records, {
+      now: this.now,
+      beforeStore: async (fresh) => {
+        journaled = fresh
+        await this.append(fresh.map((r) => recordEventOf(r, source)))
+      }
+    })
+    await this.applied(journaled)
+    if (journaled.length > 0) for (const listener of this.listeners) listener(journaled, source)
+    return result
+  }
+
   /** After the index holds `records`: Merkle leaves in ledger order, views, then the marker. */
   private async applied (records: readonly StoredRecord[]): Promise<void> {
     if (records.length > 0) {
@@ -147,7 +167,9 @@ export class Journal {
   async checkpoint (): Promise<SignedCheckpoint | null> {
     const latest = await this.state.latestCheckpoint()
     const size = this.merkle.size
-    if (size === 0 || (latest !== null && latest.record.size === size)) return latest
+    // Never sign a size already signed (or smaller, after a repair quarantined records): a second
+    // root for one size would be this node contradicting its own checkpoint (transparency-v1 §6).
+    if (size === 0 || (latest !== null && latest.record.size >= size)) return latest
     const record = createCheckpoint({ log: this.init.logSigner.did, size, root: await this.merkle.root(), createdAt: new Date(this.now).toISOString() })
     const { id, signed } = signCheckpoint(record, this.init.logSigner.secretKey)
     await this.append([this.nodeEvent('memory.checkpointed', `checkpointed:${record.log}:${size}:${record.root}`, {
@@ -172,6 +194,12 @@ export class Journal {
     if (evidence === null) return 'known'
     await appendConflict(this.init.paths.data, evidence, this.now)
     return 'conflict'
+  }
+
+  /** A liveness mark of a long-running node (spec §5 memory.instance.heartbeat). */
+  async heartbeat (payload: Record<string, unknown>): Promise<void> {
+    await this.append([this.nodeEvent('memory.instance.heartbeat', `heartbeat:${this.events.runId}:${this.now}`, payload)])
+    await this.state.setIndexedLc(this.events.lastLc)
   }
 
   /** Records that the index was rebuilt or reconciled with the ledgers (spec §5 memory.reconciled). */

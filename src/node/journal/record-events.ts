@@ -4,7 +4,7 @@ import { SignedRecordSchema, type EventType, type IsnadRecord, type LedgerEvent,
 import type { StoredRecord } from '../../store/index.js'
 
 /** Where a record came from; kept in its event so an auditor can tell authored from received. */
-export const RECORD_SOURCES = ['local', 'import', 'gossip', 'sync', 'replay'] as const
+export const RECORD_SOURCES = ['local', 'import', 'gossip', 'fetch', 'sync', 'replay'] as const
 export type RecordSource = (typeof RECORD_SOURCES)[number]
 
 /** The event types that carry a record: one Merkle leaf each (transparency-v1, DESIGN §4). */

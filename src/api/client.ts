@@ -1,0 +1,183 @@
+import { ERROR_CODES, IsnadError, type ErrorCode } from '../errors/index.js'
+import type { KeyInfo } from '../keys/index.js'
+import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
+import type { AttestInput, IngestResult, QueryResultItem, RememberInput } from '../node/index.js'
+import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
+import type { MemoryQuery } from '../store/index.js'
+import type { DocumentReport } from '../view/index.js'
+import { ApiError } from './errors.js'
+import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './operations.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from './schemas/network.js'
+import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from './schemas/responses.js'
+
+/** @default 60000 — the longest a request may take, body included (a reindex or an 8 MiB import are the slow ones). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000
+
+export interface HttpOperationsInit {
+  /** The daemon's API, `http://127.0.0.1:<port>` (its daemon.json). */
+  url: string
+  /** The bearer token (`.memory/api.token`). */
+  token: string
+  /** @default globalThis.fetch */
+  fetch?: typeof fetch
+  /** @default DEFAULT_REQUEST_TIMEOUT_MS */
+  timeoutMs?: number
+}
+
+/** How a signing request names its key over HTTP: the daemon loads and wipes the key itself. */
+interface SignerFields { as?: string, passphrase?: string }
+
+interface RequestOptions { body?: unknown, query?: URLSearchParams }
+
+/**
+ * NodeOperations over a daemon's local HTTP API (src/api/routes), so a caller (the CLI) behaves the
+ * same whether it opens the data directory itself or goes through the daemon that holds it. An error
+ * response becomes the error the daemon's operations threw: IsnadError with the same code, message
+ * and details, or ApiError for the HTTP layer's own codes (UNAUTHORIZED, BODY_TOO_LARGE, …).
+ *
+ * Secret keys never cross the API: `resolveSigner` returns a handle whose `secretKey` is empty and
+ * remembers the key's did and passphrase, which the signing requests carry (`as`, `passphrase`).
+ */
+export class HttpOperations implements NodeOperations {
+  private readonly url: string
+  private readonly fetch: typeof fetch
+  private readonly timeoutMs: number
+  private readonly signers = new WeakMap<Signer, SignerFields>()
+
+  constructor (private readonly init: HttpOperationsInit) {
+    this.url = init.url.replace(/\/+$/, '')
+    this.fetch = init.fetch ?? globalThis.fetch
+    this.timeoutMs = init.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
+  }
+
+  async status (): Promise<NodeStatus> { return await this.request('GET', '/v1/status') }
+
+  async listKeys (): Promise<KeyInfo[]> { return await this.request('GET', '/v1/ids') }
+
+  async keyInfo (did: string): Promise<KeyInfo> { return await this.request('GET', `/v1/ids/${encodeURIComponent(did)}`) }
+
+  async createKey (input: CreateKeyInput): Promise<KeyInfo> {
+    return await this.request('POST', '/v1/ids', {
+      body: { ...(input.label === undefined ? {} : { label: input.label }), default: input.makeDefault ?? false, ...(input.passphrase === undefined ? {} : { passphrase: input.passphrase }) }
+    })
+  }
+
+  async resolveSigner (as?: string, passphrase?: string): Promise<Signer> {
+    const did = as ?? (await this.listKeys()).find((k) => k.default)?.did
+    if (did === undefined) throw new IsnadError('UNKNOWN_KEY', 'this node has no default key; name one with `as`')
+    const signer: Signer = { did, secretKey: new Uint8Array(0) }
+    this.signers.set(signer, { as: did, ...(passphrase === undefined ? {} : { passphrase }) })
+    return signer
+  }
+
+  async remember (input: RememberInput, signer: Signer): Promise<MemoryView> {
+    return await this.request('POST', '/v1/memories', { body: { ...input, ...this.fieldsOf(signer) } })
+  }
+
+  async show (id: string): Promise<MemoryView> { return await this.request('GET', `/v1/memories/${encodeURIComponent(id)}`) }
+
+  async explainTrust (id: string): Promise<TrustResult> {
+    return await this.request('GET', `/v1/memories/${encodeURIComponent(id)}/trust`)
+  }
+
+  async query (query: MemoryQuery): Promise<{ items: QueryResultItem[], next?: string }> {
+    const params = new URLSearchParams()
+    for (const tag of query.tags ?? []) params.append('tag', tag)
+    for (const key of ['minTrust', 'type', 'author', 'since', 'until', 'limit', 'cursor'] as const) {
+      const value = query[key]
+      if (value !== undefined) params.set(key, String(value))
+    }
+    return await this.request('GET', '/v1/memories', { query: params })
+  }
+
+  async attest (input: AttestInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+    const { memory, ...rest } = input
+    const result = await this.request<{ attestation: string, memory: MemoryView }>('POST', `/v1/memories/${encodeURIComponent(memory)}/attestations`, {
+      body: { ...rest, ...this.fieldsOf(signer) }
+    })
+    return { id: result.attestation, view: result.memory }
+  }
+
+  async verify (document: unknown): Promise<DocumentReport> { return await this.request('POST', '/v1/verify', { body: document }) }
+
+  async exportBundle (ids: readonly string[]): Promise<Bundle> { return await this.request('POST', '/v1/export', { body: { ids } }) }
+
+  async importBundle (bundle: Bundle): Promise<IngestResult> { return await this.request('POST', '/v1/import', { body: bundle }) }
+
+  async reindex (): Promise<ReindexResult> { return await this.request('POST', '/v1/ledger/reindex') }
+
+  async proveRecord (id: string): Promise<RecordInclusion> {
+    return await this.request('GET', `/v1/ledger/prove/${encodeURIComponent(id)}`)
+  }
+
+  async latestCheckpoint (): Promise<SignedCheckpoint> { return await this.request('GET', '/v1/ledger/checkpoint') }
+
+  async observeCheckpoint (checkpoint: SignedCheckpoint): Promise<ObserveOutcome> {
+    return (await this.request<{ outcome: ObserveOutcome }>('POST', '/v1/ledger/observe', { body: checkpoint })).outcome
+  }
+
+  async requestWitnesses (input: WitnessRequestInput, signer: Signer): Promise<WitnessRequestResult> {
+    return await this.request('POST', '/v1/witness-requests', { body: { ...input, ...this.fieldsOf(signer) } })
+  }
+
+  async inbox (): Promise<InboxItem[]> { return (await this.request<{ items: InboxItem[] }>('GET', '/v1/inbox')).items }
+
+  async peers (): Promise<PeerInfo[]> { return (await this.request<{ peers: PeerInfo[] }>('GET', '/v1/peers')).peers }
+
+  /** A signer from `resolveSigner`, or any other by its did alone (the daemon holds the same keys/). */
+  private fieldsOf (signer: Signer): SignerFields {
+    return this.signers.get(signer) ?? { as: signer.did }
+  }
+
+  /**
+   * One request: bearer token, JSON both ways, a deadline for the whole exchange. The daemon is
+   * this user's own process on 127.0.0.1 and builds its answers from the same schemas, so a 2xx body
+   * is taken as the route's documented shape; an error body becomes the daemon's error.
+   */
+  private async request<T> (method: 'GET' | 'POST', path: string, options: RequestOptions = {}): Promise<T> {
+    const query = options.query === undefined || options.query.size === 0 ? '' : `?${options.query.toString()}`
+    const headers: Record<string, string> = { authorization: `Bearer ${this.init.token}`, accept: 'application/json' }
+    if (options.body !== undefined) headers['content-type'] = 'application/json'
+    const signal = AbortSignal.timeout(this.timeoutMs)
+    try {
+      const response = await this.fetch(`${this.url}${path}${query}`, {
+        method, headers, signal, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) })
+      })
+      if (!response.ok) throw await errorOf(response, `${method} ${path}`)
+      return await response.json() as T
+    } catch (err) {
+      if (err instanceof IsnadError || err instanceof ApiError) throw err
+      if (signal.aborted) {
+        throw new IsnadError('IO_ERROR', `the daemon at ${this.url} did not answer ${method} ${path} within ${this.timeoutMs} ms`, { cause: err })
+      }
+      throw new IsnadError('IO_ERROR', `cannot reach the daemon at ${this.url} (${reasonOf(err)}); is it still running?`, { cause: err })
+    }
+  }
+}
+
+export function createHttpOperations (init: HttpOperationsInit): HttpOperations {
+  return new HttpOperations(init)
+}
+
+function isErrorCode (code: string): code is ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(code)
+}
+
+/** The daemon's error from its `{ error: { code, message, details? } }` body (errors.ts). */
+async function errorOf (response: Response, what: string): Promise<Error> {
+  const body: unknown = await response.json().catch(() => undefined)
+  const parsed = ErrorBodySchema.safeParse(body)
+  if (!parsed.success) {
+    return new ApiError('INTERNAL', `${what}: the daemon answered HTTP ${response.status} without an error body`)
+  }
+  const { code, message, details } = parsed.data.error
+  if (isErrorCode(code)) return new IsnadError(code, message, details === undefined ? {} : { details })
+  return new ApiError(code, message)
+}
+
+/** `ECONNREFUSED` and the like, from undici's `fetch failed` and its cause. */
+function reasonOf (err: unknown): string {
+  const cause: unknown = err instanceof Error ? err.cause : undefined
+  if (cause instanceof Error && 'code' in cause && typeof cause.code === 'string') return cause.code
+  return err instanceof Error ? err.message : String(err)
+}

@@ -1,0 +1,91 @@
+import { InvalidArgumentError, type Command } from 'commander'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from '../../api/schemas/network.js'
+import { isIsoTimestamp } from '../../schema/index.js'
+import type { CommandContext } from '../context.js'
+import { EXIT_FAILURE, ExitStatusError, emit } from '../output.js'
+import { collect } from '../parse.js'
+
+/*
+ * The network commands (issue 4 §3): thin shells over the operations. Without a daemon, a witness
+ * request is journaled and stored for local agents only and the inbox is read from the data
+ * directory; what needs the network itself (peers) is refused with USAGE "… needs a running network
+ * node …", reported with exit status 1: the command was right, the node is not running.
+ */
+
+function timestamp (value: string): string {
+  if (!isIsoTimestamp(value)) throw new InvalidArgumentError('must be a UTC timestamp like 2026-02-05T16:00:00Z')
+  return value
+}
+
+/** Runs a network operation; its errors are failures of the node (exit 1), never of the command line. */
+async function network<T> (fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (err) {
+    throw new ExitStatusError(err, EXIT_FAILURE)
+  }
+}
+
+function renderRequest (result: WitnessRequestResult): string {
+  const { record } = result
+  const lines = [
+    `witness request ${result.id}`,
+    `  memory    ${record.memory}`,
+    `  requester ${record.requester}`,
+    `  to        ${record.witnesses === undefined ? 'anyone (open request)' : record.witnesses.join('\n            ')}`
+  ]
+  if (record.expires_at !== undefined) lines.push(`  expires   ${record.expires_at}`)
+  return lines.join('\n')
+}
+
+function renderInboxItem (item: InboxItem): string {
+  const memory = item.summary === undefined ? item.memory : `${item.memory}  [${item.type ?? '?'}] ${item.summary}`
+  const lines = [
+    `request ${item.request}  ${item.created_at}${item.expires_at === undefined ? '' : `  (expires ${item.expires_at})`}`,
+    `  memory ${memory}`,
+    `  from   ${item.requester}`,
+    `  to     ${item.to.length === 0 ? 'anyone (open request)' : item.to.join(', ')}`
+  ]
+  return lines.join('\n')
+}
+
+function renderPeer (peer: PeerInfo): string {
+  return peer.addresses.length === 0 ? peer.id : `${peer.id}\n${peer.addresses.map((a) => `  ${a}`).join('\n')}`
+}
+
+export function registerNetwork (program: Command, context: (cmd: Command) => CommandContext): void {
+  const witness = program.command('witness').description('ask other agents to witness a memory')
+  witness.command('request')
+    .description('sign and store a witness request for a stored memory; a running node (`isnad start`) publishes it, answers arrive as attestations')
+    .argument('<memory>', 'the memory id (CID)')
+    .option('--to <did>', 'an addressed witness (repeatable; default: an open request anyone may answer)', collect)
+    .option('--as <did>', 'request as this key instead of the default')
+    .option('--expires <time>', 'when the request lapses (ISO-8601 UTC)', timestamp)
+    .option('-q, --quiet', 'print only the request\'s id')
+    .action(async (memory: string, opts: { to?: string[], as?: string, expires?: string, quiet?: boolean }, cmd: Command) => {
+      const ctx = context(cmd)
+      const did = await ctx.signerDid(opts.as)
+      const result = await network(async () => await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.requestWitnesses({
+        memory,
+        ...(opts.to === undefined ? {} : { to: opts.to }),
+        ...(opts.expires === undefined ? {} : { expiresAt: opts.expires })
+      }, signer))))
+      emit(ctx.out, result, () => opts.quiet === true ? result.id : renderRequest(result))
+    })
+
+  program.command('inbox')
+    .description('witness requests waiting for this node\'s agents (addressed to them, or open); answer with `isnad attest`')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const items = await network(async () => await ctx.withOps(async (ops) => await ops.inbox(), 'read'))
+      emit(ctx.out, { items }, () => items.length === 0 ? 'inbox empty' : items.map(renderInboxItem).join('\n'))
+    })
+
+  program.command('peers')
+    .description('the peers the running node is connected to')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const peers = await network(async () => await ctx.withOps(async (ops) => await ops.peers(), 'read'))
+      emit(ctx.out, { peers }, () => peers.length === 0 ? 'no peers connected' : peers.map(renderPeer).join('\n'))
+    })
+}

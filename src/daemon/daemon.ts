@@ -1,0 +1,121 @@
+import { join } from 'node:path'
+import { removeDaemonFile, writeDaemonFile } from '../api/discovery.js'
+import { createApiEventHub, createApiServer, LocalOperations, loadOrCreateApiToken, type PeerInfo } from '../api/index.js'
+import { createKeystore, type Keystore } from '../keys/index.js'
+import { createNetwork, type Network } from '../net/index.js'
+import { LocalNode, nodeKeysPath, nodePaths } from '../node/index.js'
+import { DEFAULT_API_PORT, DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { createNodeHost } from './node-host.js'
+import { startPublisher } from './publisher.js'
+
+export interface DaemonOptions {
+  home: string
+  /** libp2p listen multiaddrs. @default DEFAULT_DAEMON_LISTEN */
+  listen?: string[]
+  announce?: string[]
+  /** Bootstrap peers (multiaddrs with /p2p/<peer id>). */
+  bootstrap?: string[]
+  /** Discover peers on the local network. @default false */
+  mdns?: boolean
+  /** @default DEFAULT_API_PORT */
+  apiPort?: number
+  /** @default HEARTBEAT_INTERVAL_MS */
+  heartbeatMs?: number
+  /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
+  autoConfirmFrom?: string[]
+  /** Progress and warnings (stderr in the CLI). */
+  log?: (line: string) => void
+}
+
+export interface Daemon {
+  url: string
+  peerId: string
+  multiaddrs: () => string[]
+  network: Network
+  /** Graceful stop: API, network, then the node (instance.stopped, checkpoint). Idempotent. */
+  stop: () => Promise<void>
+}
+
+/** NodeOperations of a running node: the local ones plus what needs the network. */
+class DaemonOperations extends LocalOperations {
+  network: Network | undefined
+  override async peers (): Promise<PeerInfo[]> {
+    const libp2p = this.network?.libp2p
+    if (libp2p === undefined) return []
+    return libp2p.getConnections().map((c) => ({ id: c.remotePeer.toString(), addresses: [c.remoteAddr.toString()] }))
+  }
+}
+
+/**
+ * `isnad start` (DESIGN §3, §6): the node on the network. Owns the data directory's single-writer
+ * lock; the CLI talks to it through the HTTP API it advertises in `.memory/daemon.json`.
+ */
+export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
+  const log = options.log ?? (() => {})
+  const paths = nodePaths(options.home)
+  const keystore: Keystore = createKeystore({ directory: paths.keys })
+  const hub = createApiEventHub()
+  let node = await LocalNode.open({ home: options.home })
+  let unsubscribe = (): void => {}
+  const host = createNodeHost(() => node)
+  let network: Network
+  try {
+    network = await createNetwork({
+      host,
+      peerKeyPath: join(nodeKeysPath(paths), PEER_KEY_FILE),
+      listen: options.listen ?? DEFAULT_DAEMON_LISTEN,
+      ...(options.announce === undefined ? {} : { announce: options.announce }),
+      bootstrap: options.bootstrap ?? [],
+      mdns: options.mdns ?? false
+    })
+  } catch (err) {
+    await node.close()
+    throw err
+  }
+  const bind = (opened: LocalNode): LocalNode => {
+    unsubscribe()
+    unsubscribe = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom: options.autoConfirmFrom ?? [], log })
+    node = opened
+    return opened
+  }
+  bind(node)
+  const ops = new DaemonOperations({
+    node,
+    home: options.home,
+    keystore,
+    events: hub,
+    reopen: async () => bind(await LocalNode.open({ home: options.home }))
+  })
+  ops.network = network
+  const token = await loadOrCreateApiToken(paths.data)
+  const api = await createApiServer({ node: ops, token, port: options.apiPort ?? DEFAULT_API_PORT, events: hub })
+  const multiaddrs = (): string[] => network.multiaddrs().map((m) => m.toString())
+  await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
+
+  const heartbeat = setInterval(() => {
+    void (async () => {
+      await node.writer.heartbeat({ peers: network.libp2p.getConnections().length })
+      // The log grew since the last checkpoint: sign one and gossip it (DESIGN §4).
+      const latest = await node.writer.state.latestCheckpoint()
+      const checkpoint = await node.writer.checkpoint()
+      if (checkpoint !== null && checkpoint.record.size !== latest?.record.size) await network.publishCheckpoint(checkpoint)
+    })().catch((err: unknown) => { log(`heartbeat failed: ${err instanceof Error ? err.message : String(err)}`) })
+  }, options.heartbeatMs ?? HEARTBEAT_INTERVAL_MS)
+  heartbeat.unref()
+
+  let stopping: Promise<void> | undefined
+  const stop = async (): Promise<void> => {
+    stopping ??= (async () => {
+      clearInterval(heartbeat)
+      await removeDaemonFile(paths.data)
+      await api.close()
+      await network.stop()
+      unsubscribe()
+      await host.close()
+      await ops.close()
+    })()
+    await stopping
+  }
+  log(`isnad node ${network.peerId.toString()} listening on ${multiaddrs().join(', ')}; API ${api.url}`)
+  return { url: api.url, peerId: network.peerId.toString(), multiaddrs, network, stop }
+}

@@ -1,0 +1,3 @@
+export * from './constants.js'
+export { startDaemon, type Daemon, type DaemonOptions } from './daemon.js'
+export { createNodeHost } from './node-host.js'

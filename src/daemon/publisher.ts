@@ -1,0 +1,69 @@
+import type { ApiEventHub } from '../api/index.js'
+import type { Keystore } from '../keys/index.js'
+import type { Network } from '../net/index.js'
+import type { LocalNode, RecordSource } from '../node/index.js'
+import { encodeSignedRecord } from '../record/index.js'
+import type { StoredRecord } from '../store/index.js'
+
+export interface PublisherInit {
+  node: LocalNode
+  network: Network
+  hub: ApiEventHub
+  keystore: Keystore
+  /** Requesters whose witness requests local agents confirm on their own (off when empty). */
+  autoConfirmFrom: readonly string[]
+  log: (line: string) => void
+}
+
+/**
+ * What the daemon does when records are stored (DESIGN §3): gossips what this node made or imported
+ * (received records are relayed by gossipsub itself), tells API subscribers of attestations from the
+ * network and of new inbox items, and runs the auto-answer policy. Returns the unsubscribe function.
+ */
+export function startPublisher (init: PublisherInit): () => void {
+  let queue = Promise.resolve()
+  const unsubscribe = init.node.writer.onStored((records, source) => {
+    // One after another, in storage order: a memory is published before the attestation naming it.
+    queue = queue.then(async () => { await handle(init, records, source) }).catch((err: unknown) => {
+      init.log(`publishing failed: ${err instanceof Error ? err.message : String(err)}`)
+    })
+  })
+  return unsubscribe
+}
+
+async function handle (init: PublisherInit, records: readonly StoredRecord[], source: RecordSource): Promise<void> {
+  const local = source === 'local' || source === 'import'
+  for (const { id, signed } of records) {
+    const { record } = signed
+    if (record.kind === 'witness_request') {
+      if (local) {
+        const memory = await init.node.store.get(record.memory)
+        if (memory !== null) await init.network.publishWitnessRequest(encodeSignedRecord(signed), encodeSignedRecord(memory.signed))
+      }
+      await announceInbox(init, id)
+      continue
+    }
+    if (local) await init.network.publishRecord(encodeSignedRecord(signed))
+    else if (record.kind === 'attestation') {
+      // Local attestations are announced by the API's operations; these came from the network.
+      init.hub.emit({ type: 'attestation', data: { id, memory: record.memory, witness: record.witness, verdict: record.attestation, witnessed_at: record.witnessed_at } })
+    }
+  }
+}
+
+/** Tells subscribers of the request's inbox item, and answers it when the policy says so. */
+async function announceInbox (init: PublisherInit, requestId: string): Promise<void> {
+  const agents = (await init.keystore.list()).map((k) => k.did)
+  const item = (await init.node.inbox(agents)).find((i) => i.request === requestId)
+  if (item === undefined) return
+  init.hub.emit({ type: 'inbox', data: item })
+  if (!init.autoConfirmFrom.includes(item.requester)) return
+  const targets = item.to.length > 0 ? item.to : agents.filter((did) => did !== item.requester)
+  for (const did of targets) {
+    const key = await init.keystore.load(did).catch(() => null)
+    if (key === null) continue // encrypted keys need a person: the item stays in the inbox
+    await init.node.attest({ memory: item.memory, verdict: 'confirm', notes: `auto-confirmed: requests from ${item.requester} are confirmed by this node's policy` }, { did: key.did, secretKey: key.secretKey })
+    key.secretKey.fill(0)
+    init.log(`auto-confirmed ${item.memory} as ${did} for ${item.requester}`)
+  }
+}
