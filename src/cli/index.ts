@@ -10,6 +10,7 @@ import { registerNetwork } from './commands/network.js'
 import { registerQuery } from './commands/query.js'
 import { registerRemember } from './commands/remember.js'
 import { registerShow } from './commands/show.js'
+import { registerStart } from './commands/start.js'
 import { registerStatus } from './commands/status.js'
 import { registerTransfer } from './commands/transfer.js'
 import { registerVerify } from './commands/verify.js'
@@ -53,6 +54,7 @@ export async function runCli (argv: readonly string[]): Promise<number> {
     setExit: (code) => { exitCode = code }
   })
   registerNetwork(program, context)
+  registerStart(program, context)
 
   try {
     await program.parseAsync(argv as string[])

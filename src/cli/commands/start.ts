@@ -1,0 +1,55 @@
+import type { Command } from 'commander'
+import { startDaemon } from '../../daemon/index.js'
+import type { CommandContext } from '../context.js'
+import { collect, parsePositiveInt } from '../parse.js'
+
+interface StartOptions {
+  listen?: string[]
+  announce?: string[]
+  bootstrap?: string[]
+  mdns?: boolean
+  apiPort?: number
+  heartbeat?: number
+  autoConfirmFrom?: string[]
+}
+
+/**
+ * `isnad start`: the node on the network until SIGINT or SIGTERM (DESIGN §3). While it runs, the
+ * other commands on this home go through its HTTP API.
+ */
+export function registerStart (program: Command, context: (cmd: Command) => CommandContext): void {
+  program.command('start')
+    .description('run the node: gossip, witness requests, fetch and sync over libp2p, and the local HTTP API')
+    .option('--listen <multiaddr>', 'listen address (repeatable; default TCP 4501 and WebSockets 4502 on all interfaces)', collect)
+    .option('--announce <multiaddr>', 'address to announce to peers (repeatable)', collect)
+    .option('--bootstrap <multiaddr>', 'a peer to dial at start, with /p2p/<peer id> (repeatable)', collect)
+    .option('--mdns', 'discover peers on the local network')
+    .option('--api-port <port>', 'HTTP API port on 127.0.0.1 (default: any free port)', parsePositiveInt)
+    .option('--heartbeat <seconds>', 'seconds between heartbeats and checkpoints', parsePositiveInt)
+    .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
+    .action(async (opts: StartOptions, cmd: Command) => {
+      const ctx = context(cmd)
+      const daemon = await startDaemon({
+        home: ctx.home,
+        ...(opts.listen === undefined ? {} : { listen: opts.listen }),
+        ...(opts.announce === undefined ? {} : { announce: opts.announce }),
+        ...(opts.bootstrap === undefined ? {} : { bootstrap: opts.bootstrap }),
+        mdns: opts.mdns === true,
+        ...(opts.apiPort === undefined ? {} : { apiPort: opts.apiPort }),
+        ...(opts.heartbeat === undefined ? {} : { heartbeatMs: opts.heartbeat * 1000 }),
+        ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
+        log: (line) => { ctx.out.stderr(line) }
+      })
+      ctx.out.stdout(ctx.out.json
+        ? JSON.stringify({ peer_id: daemon.peerId, addrs: daemon.multiaddrs(), api: daemon.url })
+        : `peer ${daemon.peerId}\napi  ${daemon.url}\n${daemon.multiaddrs().map((a) => `addr ${a}`).join('\n')}`)
+      await new Promise<void>((resolve) => {
+        const stop = (signal: string): void => {
+          ctx.out.stderr(`${signal}: stopping`)
+          daemon.stop().then(resolve, (err: unknown) => { ctx.out.stderr(`stop failed: ${String(err)}`); resolve() })
+        }
+        process.once('SIGINT', stop)
+        process.once('SIGTERM', stop)
+      })
+    })
+}

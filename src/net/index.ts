@@ -1,0 +1,153 @@
+import { generateKeyPair } from '@libp2p/crypto/keys'
+import type { PeerId, PrivateKey } from '@libp2p/interface'
+import type { Multiaddr } from '@multiformats/multiaddr'
+import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import type { SignedCheckpoint } from '../merkle/index.js'
+import {
+  DEFAULT_LISTEN, FETCH_TIMEOUT_MS, MAX_CONNECTIONS, SEEN_TTL_MS, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, type Topic
+} from './constants.js'
+import type { NetStats } from './context.js'
+import type { FetchResult } from './fetch.js'
+import type { PublishOutcome } from './gossip.js'
+import type { NetHost } from './host.js'
+import { createLibp2pNode, type IsnadLibp2p } from './libp2p-node.js'
+import { IsnadNetwork } from './network.js'
+import { loadOrCreatePeerKey, peerKeyFromBytes } from './peer-key.js'
+import { RecordGate } from './record-gate.js'
+import { PeerPenalties, createScoreParams } from './scoring.js'
+import type { SyncResult } from './sync.js'
+
+/*
+ * The network layer of an isnad node (DESIGN §3): gossip (protocols/gossip-v1.md), fetch
+ * (fetch-v1.md) and sync (sync-v1.md) over js-libp2p 3. It verifies every record it receives once
+ * and hands verified records to a NetHost, which the node implements.
+ */
+
+/** An isnad node on the network. */
+export interface Network {
+  readonly peerId: PeerId
+  /** The underlying libp2p node, for what this interface does not cover. */
+  readonly libp2p: IsnadLibp2p
+  readonly stats: NetStats
+  multiaddrs: () => Multiaddr[]
+  dial: (target: Multiaddr | string | PeerId) => Promise<void>
+  /** Gossips a stored memory, attestation or anchor (canonical signed bytes) on its topic. */
+  publishRecord: (bytes: Uint8Array) => Promise<PublishOutcome>
+  /** Gossips a witness request together with the memory it names (gossip-v1 §4). */
+  publishWitnessRequest: (request: Uint8Array, memory: Uint8Array) => Promise<PublishOutcome>
+  publishCheckpoint: (checkpoint: SignedCheckpoint) => Promise<PublishOutcome>
+  /** Publishes bytes unchecked: tests and tools only. */
+  publishRaw: (topic: Topic, data: Uint8Array) => Promise<PublishOutcome>
+  /** Fetches records by id from a peer; verified new ones are handed to the host (source `fetch`). */
+  fetch: (peer: PeerId | string, ids: readonly string[]) => Promise<FetchResult>
+  /** Catches up with a peer from the cursor saved for it (source `sync`). */
+  sync: (peer: PeerId | string) => Promise<SyncResult>
+  syncAll: () => Promise<Array<{ peer: string, result?: SyncResult, error?: Error }>>
+  /** gossipsub score of a peer (gossip-v1 §6); negative after invalid messages. */
+  peerScore: (peer: PeerId | string) => number
+  /** Application penalty of a peer for fetch/sync violations (≥ 0, decaying). */
+  penalty: (peer: PeerId | string) => number
+  meshPeers: (topic: Topic) => string[]
+  /** Graceful stop: in-flight exchanges aborted, pending hand-overs awaited, libp2p stopped. */
+  stop: () => Promise<void>
+}
+
+export interface NetworkInit {
+  /** The node this network serves. */
+  host: NetHost
+  /** @default nodeCryptoVerifier */
+  verifier?: SignatureVerifier
+  /** Milliseconds since the epoch, for freshness checks. @default Date.now */
+  clock?: () => number
+  /** The libp2p peer key, or its protobuf bytes. Takes precedence over `peerKeyPath`. */
+  peerKey?: PrivateKey | Uint8Array
+  /** A peer key file under `keys/`, created (mode 0600) when missing. Without either: a fresh key. */
+  peerKeyPath?: string
+  /** @default DEFAULT_LISTEN (loopback, ephemeral TCP and WebSocket ports) */
+  listen?: readonly string[]
+  /** Addresses to announce instead of the listen addresses. @default [] */
+  announce?: readonly string[]
+  /** Bootstrap peers' multiaddrs (with /p2p/<id>). @default [] */
+  bootstrap?: readonly string[]
+  /** Discover and dial peers on the local network. @default false */
+  mdns?: boolean
+  /** @default MAX_CONNECTIONS */
+  maxConnections?: number
+  /** Sync with every peer that speaks sync-v1 once it is identified. @default true */
+  syncOnConnect?: boolean
+  /** gossipsub seen-cache TTL. @default SEEN_TTL_MS */
+  seenTtlMs?: number
+  /** gossipsub heartbeat. @default 1000 */
+  heartbeatIntervalMs?: number
+  /** IPs exempt from the IP-colocation score penalty. @default ['127.0.0.1', '::1'] */
+  ipColocationWhitelist?: readonly string[]
+  /** @default FETCH_TIMEOUT_MS */
+  fetchTimeoutMs?: number
+  /** @default SYNC_PAGE_TIMEOUT_MS */
+  syncPageTimeoutMs?: number
+  /** @default SYNC_PAGE_SIZE */
+  syncPageSize?: number
+  /** Start listening at once. @default true */
+  start?: boolean
+}
+
+/** Creates (and by default starts) the network layer of a node. */
+export async function createNetwork (init: NetworkInit): Promise<Network> {
+  const clock = init.clock ?? Date.now
+  const verifier = init.verifier ?? nodeCryptoVerifier
+  const privateKey = await peerKeyOf(init)
+  const penalties = new PeerPenalties(clock)
+  const libp2p = await createLibp2pNode({
+    privateKey,
+    listen: init.listen ?? DEFAULT_LISTEN,
+    announce: init.announce ?? [],
+    bootstrap: init.bootstrap ?? [],
+    mdns: init.mdns ?? false,
+    maxConnections: init.maxConnections ?? MAX_CONNECTIONS,
+    scoreParams: createScoreParams({
+      appSpecificScore: (peerId) => penalties.score(peerId),
+      ipColocationWhitelist: init.ipColocationWhitelist ?? ['127.0.0.1', '::1']
+    }),
+    seenTtlMs: init.seenTtlMs ?? SEEN_TTL_MS,
+    heartbeatIntervalMs: init.heartbeatIntervalMs ?? 1000
+  })
+  const network = new IsnadNetwork({
+    libp2p,
+    verifier,
+    host: init.host,
+    gate: new RecordGate({ host: init.host, verifier, clock }),
+    penalties,
+    clock,
+    syncOnConnect: init.syncOnConnect ?? true,
+    mdns: init.mdns ?? false,
+    fetchTimeoutMs: init.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
+    sync: { pageSize: init.syncPageSize ?? SYNC_PAGE_SIZE, pageTimeoutMs: init.syncPageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS }
+  })
+  if (init.start !== false) await network.start()
+  return network
+}
+
+async function peerKeyOf (init: NetworkInit): Promise<PrivateKey> {
+  if (init.peerKey instanceof Uint8Array) return peerKeyFromBytes(init.peerKey)
+  if (init.peerKey !== undefined) return init.peerKey
+  if (init.peerKeyPath !== undefined) return await loadOrCreatePeerKey(init.peerKeyPath)
+  return await generateKeyPair('Ed25519')
+}
+
+export * from './constants.js'
+export type { AcceptSource, NetHost, RecordPage } from './host.js'
+export type { NetStats } from './context.js'
+export type { FetchResult } from './fetch.js'
+export type { PublishOutcome } from './gossip.js'
+export type { SyncResult } from './sync.js'
+export type { IsnadLibp2p, NetServices } from './libp2p-node.js'
+export type { GossipDecision } from './gossip-validate.js'
+export { GossipValidator } from './gossip-validate.js'
+export { RecordGate, peekRecordId, type GateResult } from './record-gate.js'
+export { loadOrCreatePeerKey, peerKeyFromBytes, peerKeyToBytes } from './peer-key.js'
+export { SCORE_THRESHOLDS, PeerPenalties, createScoreParams } from './scoring.js'
+export { fastMsgIdFn, messageIdOf, msgIdFn } from './message-id.js'
+export {
+  decodeWitnessEnvelope, encodeWitnessEnvelope, FetchRequestSchema, SyncHeaderSchema, SyncRequestSchema, WitnessEnvelopeSchema
+} from './wire.js'
+export { IsnadNetwork } from './network.js'

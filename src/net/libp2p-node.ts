@@ -1,0 +1,77 @@
+import { bootstrap } from '@libp2p/bootstrap'
+import { StrictNoSign, gossipsub, type GossipSub } from '@libp2p/gossipsub'
+import type { PeerScoreParams } from '@libp2p/gossipsub/score'
+import { identify, type Identify } from '@libp2p/identify'
+import type { Libp2p, PrivateKey } from '@libp2p/interface'
+import { mdns } from '@libp2p/mdns'
+import { noise } from '@libp2p/noise'
+import { ping, type Ping } from '@libp2p/ping'
+import { tcp } from '@libp2p/tcp'
+import { webSockets } from '@libp2p/websockets'
+import { yamux } from '@libp2p/yamux'
+import { createLibp2p } from 'libp2p'
+import { ALL_TOPICS, MAX_GOSSIP_DATA_BYTES } from './constants.js'
+import { fastMsgIdFn, messageIdToString, msgIdFn } from './message-id.js'
+import { SCORE_THRESHOLDS } from './scoring.js'
+
+/** The libp2p services of an isnad node. */
+export interface NetServices extends Record<string, unknown> {
+  identify: Identify
+  ping: Ping
+  pubsub: GossipSub
+}
+
+export type IsnadLibp2p = Libp2p<NetServices>
+
+export interface Libp2pNodeOptions {
+  privateKey: PrivateKey
+  listen: readonly string[]
+  announce: readonly string[]
+  bootstrap: readonly string[]
+  mdns: boolean
+  maxConnections: number
+  scoreParams: Partial<PeerScoreParams>
+  seenTtlMs: number
+  heartbeatIntervalMs: number
+}
+
+/**
+ * A libp2p 3 node as DESIGN §3 describes it: TCP and WebSockets, Noise, Yamux, identify, ping,
+ * bootstrap and mDNS discovery, and gossipsub configured per gossip-v1 §3 and §6. Not started.
+ */
+export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<IsnadLibp2p> {
+  return await createLibp2p<NetServices>({
+    privateKey: options.privateKey,
+    start: false,
+    addresses: { listen: [...options.listen], announce: [...options.announce] },
+    transports: [tcp(), webSockets()],
+    connectionEncrypters: [noise()],
+    streamMuxers: [yamux()],
+    peerDiscovery: [
+      ...(options.bootstrap.length > 0 ? [bootstrap({ list: [...options.bootstrap] })] : []),
+      ...(options.mdns ? [mdns()] : [])
+    ],
+    connectionManager: { maxConnections: options.maxConnections },
+    services: {
+      identify: identify(),
+      ping: ping(),
+      pubsub: gossipsub({
+        globalSignaturePolicy: StrictNoSign, // gossip-v1 §3: payloads carry their own signatures
+        msgIdFn,
+        fastMsgIdFn,
+        msgIdToStrFn: messageIdToString,
+        allowedTopics: [...ALL_TOPICS],
+        maxInboundDataLength: MAX_GOSSIP_DATA_BYTES,
+        allowPublishToZeroTopicPeers: true,
+        ignoreDuplicatePublishError: true,
+        emitSelf: false,
+        floodPublish: true,
+        doPX: false,
+        scoreParams: options.scoreParams,
+        scoreThresholds: SCORE_THRESHOLDS,
+        seenTTL: options.seenTtlMs,
+        heartbeatInterval: options.heartbeatIntervalMs
+      })
+    }
+  })
+}

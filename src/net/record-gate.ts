@@ -1,0 +1,162 @@
+import { IsnadError, isIsnadError } from '../errors/index.js'
+import type { SignatureVerifier } from '../identity/index.js'
+import { cidOfBytes, cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
+import { MAX_RECORD_BYTES, type RecordKind } from '../schema/index.js'
+import { BoundedMap, sameBytes } from './bounded-map.js'
+import { VERIFIED_CACHE_SIZE, VERIFY_CONCURRENCY } from './constants.js'
+import type { NetHost } from './host.js'
+
+/** 86 base64 characters: the text of every well-formed Ed25519 signature (record-v1 R9). */
+const SIGNATURE_CHARS = 86
+/** `a2 66 "record"` before the record, `69 "signature" 78 56` and the signature after it. */
+const MIN_SIGNED_BYTES = 8 + 10 + 2 + SIGNATURE_CHARS + 1
+const utf8 = new TextDecoder('utf-8', { fatal: false })
+
+/**
+ * The id of a signed record read from its bytes without decoding them (gossip-v1 R4): the
+ * canonical encoding of `{ record, signature }` is fixed bytes around the record's own encoding
+ * (record-v1 §2.4), so the record part is a slice and its CID one SHA-256. Undefined when the bytes
+ * are not laid out that way: such bytes are not canonical and full verification refuses them.
+ */
+export function peekRecordId (bytes: Uint8Array): string | undefined {
+  if (bytes.length < MIN_SIGNED_BYTES || bytes.length > MAX_RECORD_BYTES) return undefined
+  const signature = utf8.decode(bytes.subarray(bytes.length - SIGNATURE_CHARS))
+  const recordBytes = recordBytesIn(bytes, signature)
+  return recordBytes === undefined ? undefined : cidString(cidOfBytes(recordBytes))
+}
+
+/**
+ * What the gate says about received bytes:
+ * - `verified`: passed every check now (one signature verification);
+ * - `cached`: the same bytes passed verification recently (none);
+ * - `known`: the host already stores the record (none);
+ * - `ignored`: valid as far as checked, but not acceptable now (dated in the future);
+ * - `invalid`: the sender is at fault (bad signature, schema, kind, non-canonical bytes…).
+ */
+export type GateResult =
+  | { status: 'verified', id: string, record: VerifiedRecord }
+  | { status: 'cached', id: string, record: VerifiedRecord }
+  | { status: 'known', id: string }
+  | { status: 'ignored', id: string | undefined, error: IsnadError }
+  | { status: 'invalid', id: string | undefined, error: IsnadError }
+
+export interface RecordGateInit {
+  host: NetHost
+  verifier: SignatureVerifier
+  clock: () => number
+  /** @default VERIFIED_CACHE_SIZE */
+  cacheSize?: number
+}
+
+/**
+ * The one place where the network verifies records (gossip-v1 §3, fetch-v1 §4, sync-v1 §5):
+ * duplicates are recognised by id before any signature check, and a record verified on one path
+ * (gossip) is not verified again on another (fetch, sync) while the host is still storing it.
+ */
+export class RecordGate {
+  private readonly host: NetHost
+  private readonly verifier: SignatureVerifier
+  private readonly clock: () => number
+  private readonly recent: BoundedMap<string, VerifiedRecord>
+  /** Verifications under way, so a record arriving by two paths at once is still checked once. */
+  private readonly inflight = new Map<string, { bytes: Uint8Array, result: Promise<GateResult> }>()
+  /** Verification pipelines this gate ran (at most one signature check each). */
+  verifications = 0
+
+  constructor (init: RecordGateInit) {
+    this.host = init.host
+    this.verifier = init.verifier
+    this.clock = init.clock
+    this.recent = new BoundedMap(init.cacheSize ?? VERIFIED_CACHE_SIZE)
+  }
+
+  /** A record verified recently by this gate, for serving fetches before the host stored it. */
+  recentBytes (id: string): Uint8Array | undefined {
+    return this.recent.get(id)?.bytes
+  }
+
+  /** Remembers a record this node verified or built itself (its own publications). */
+  remember (record: VerifiedRecord): void {
+    this.recent.set(record.id, record)
+  }
+
+  async check (bytes: Uint8Array, expectedKind?: RecordKind): Promise<GateResult> {
+    const [result] = await this.checkMany([bytes], expectedKind)
+    if (result === undefined) throw new Error('unreachable: one input, one result')
+    return result
+  }
+
+  /**
+   * Checks a batch: ids peeked, one `has` call for all of them, then the unknown ones verified with
+   * up to VERIFY_CONCURRENCY signatures in flight. Results are in input order.
+   */
+  async checkMany (inputs: readonly Uint8Array[], expectedKind?: RecordKind): Promise<GateResult[]> {
+    const results = new Array<GateResult | undefined>(inputs.length)
+    const ids = inputs.map((bytes) => bytes.length > MAX_RECORD_BYTES ? undefined : peekRecordId(bytes))
+    const ask: number[] = []
+    inputs.forEach((bytes, i) => {
+      if (bytes.length > MAX_RECORD_BYTES) { // gossip-v1 R1: size before anything else
+        results[i] = { status: 'invalid', id: undefined, error: new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`) }
+      } else if (ids[i] !== undefined) {
+        ask.push(i)
+      }
+    })
+    // gossip-v1 R5: what the host stores is a duplicate, whatever else is true of these bytes.
+    const known = ask.length === 0 ? [] : await this.host.has(ask.map((i) => ids[i] as string))
+    ask.forEach((i, k) => {
+      const id = ids[i] as string
+      const cached = this.recent.get(id)
+      if (known[k] === true) results[i] = { status: 'known', id }
+      else if (cached !== undefined && sameBytes(cached.bytes, inputs[i] as Uint8Array)) results[i] = this.reuse(cached, expectedKind)
+    })
+    const pending = inputs.map((_, i) => i).filter((i) => results[i] === undefined)
+    let next = 0
+    const worker = async (): Promise<void> => {
+      while (next < pending.length) {
+        const i = pending[next++] as number
+        results[i] = await this.verifyOnce(inputs[i] as Uint8Array, ids[i], expectedKind)
+      }
+    }
+    await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, pending.length) }, worker))
+    return results as GateResult[]
+  }
+
+  /** A recently verified record is reused without a signature check, but only for the right kind (R3). */
+  private reuse (record: VerifiedRecord, expectedKind: RecordKind | undefined): GateResult {
+    const { kind } = record.signed.record
+    if (expectedKind === undefined || kind === expectedKind) return { status: 'cached', id: record.id, record }
+    return { status: 'invalid', id: record.id, error: new IsnadError('WRONG_KIND', `expected a ${expectedKind} record, got ${kind}`) }
+  }
+
+  private async verifyOnce (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined): Promise<GateResult> {
+    const running = id === undefined ? undefined : this.inflight.get(id)
+    if (running !== undefined && sameBytes(running.bytes, bytes)) {
+      const result = await running.result
+      if (result.status === 'verified' || result.status === 'cached') return this.reuse(result.record, expectedKind)
+      // Failed for another expected kind: this caller's kind may be the right one.
+      if (!(result.status === 'invalid' && result.error.code === 'WRONG_KIND')) return result
+    }
+    const result = this.verify(bytes, id, expectedKind)
+    if (id === undefined) return await result
+    this.inflight.set(id, { bytes, result })
+    try {
+      return await result
+    } finally {
+      if (this.inflight.get(id)?.result === result) this.inflight.delete(id)
+    }
+  }
+
+  private async verify (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined): Promise<GateResult> {
+    try {
+      this.verifications++
+      const options = { verifier: this.verifier, now: this.clock(), ...(expectedKind === undefined ? {} : { expectedKind }) }
+      const record = await verifyRecordBytesAsync(bytes, options)
+      this.recent.set(record.id, record)
+      return { status: 'verified', id: record.id, record }
+    } catch (err) {
+      if (!isIsnadError(err)) throw err
+      // gossip-v1 R7: a record from the future may be an honest clock difference: not the sender's fault.
+      return err.code === 'TIMESTAMP_IN_FUTURE' ? { status: 'ignored', id, error: err } : { status: 'invalid', id, error: err }
+    }
+  }
+}

@@ -1,0 +1,99 @@
+import type { PeerScoreParams, PeerScoreThresholds, TopicScoreParams } from '@libp2p/gossipsub/score'
+import {
+  ACCEPT_PX_THRESHOLD, ALL_TOPICS, GOSSIP_THRESHOLD, GRAYLIST_THRESHOLD, INVALID_MESSAGE_DECAY, INVALID_MESSAGE_WEIGHT,
+  OPPORTUNISTIC_GRAFT_THRESHOLD, PENALTY_HALF_LIFE_MS, PUBLISH_THRESHOLD
+} from './constants.js'
+
+/** gossip-v1 §6: the thresholds every isnad node uses. */
+export const SCORE_THRESHOLDS: PeerScoreThresholds = {
+  gossipThreshold: GOSSIP_THRESHOLD,
+  publishThreshold: PUBLISH_THRESHOLD,
+  graylistThreshold: GRAYLIST_THRESHOLD,
+  acceptPXThreshold: ACCEPT_PX_THRESHOLD,
+  opportunisticGraftThreshold: OPPORTUNISTIC_GRAFT_THRESHOLD
+}
+
+/**
+ * gossip-v1 §6, per topic. Time in mesh (P1) and first deliveries (P2) earn a little; mesh
+ * delivery rates (P3, P3b) are off, since isnad topics carry few messages and a quiet honest peer
+ * must not be punished; invalid messages (P4) cost much, so a peer sending records with bad
+ * signatures falls below the gossip threshold at the first and is graylisted at the second.
+ */
+const TOPIC_PARAMS: TopicScoreParams = {
+  topicWeight: 1,
+  timeInMeshWeight: 0.001,
+  timeInMeshQuantum: 1000,
+  timeInMeshCap: 3600,
+  firstMessageDeliveriesWeight: 0.5,
+  firstMessageDeliveriesDecay: 0.9,
+  firstMessageDeliveriesCap: 20,
+  meshMessageDeliveriesWeight: 0,
+  meshMessageDeliveriesDecay: 0.5,
+  meshMessageDeliveriesCap: 100,
+  meshMessageDeliveriesThreshold: 1,
+  meshMessageDeliveriesWindow: 10,
+  meshMessageDeliveriesActivation: 5000,
+  meshFailurePenaltyWeight: 0,
+  meshFailurePenaltyDecay: 0.5,
+  invalidMessageDeliveriesWeight: INVALID_MESSAGE_WEIGHT,
+  invalidMessageDeliveriesDecay: INVALID_MESSAGE_DECAY
+}
+
+export interface ScoreParamsInit {
+  /** P5: the application's opinion of a peer (≤ 0 here: the negated penalties). */
+  appSpecificScore: (peerId: string) => number
+  /** IPs exempt from the IP-colocation penalty (P6), e.g. loopback in tests and simulations. */
+  ipColocationWhitelist: readonly string[]
+}
+
+export function createScoreParams (init: ScoreParamsInit): Partial<PeerScoreParams> {
+  return {
+    topics: Object.fromEntries(ALL_TOPICS.map((topic) => [topic, TOPIC_PARAMS])),
+    topicScoreCap: 10,
+    appSpecificScore: init.appSpecificScore,
+    appSpecificWeight: 1,
+    IPColocationFactorWeight: -5,
+    IPColocationFactorThreshold: 10,
+    IPColocationFactorWhitelist: new Set(init.ipColocationWhitelist),
+    behaviourPenaltyWeight: -10,
+    behaviourPenaltyThreshold: 0,
+    behaviourPenaltyDecay: 0.2,
+    decayInterval: 1000,
+    decayToZero: 0.1,
+    retainScore: 3600 * 1000
+  }
+}
+
+/**
+ * Application penalties per peer (gossip-v1 §6, fetch-v1 §5, sync-v1 §6): each violation adds a
+ * penalty that halves every PENALTY_HALF_LIFE_MS. Bounded by the peers seen; entries that decayed
+ * to nothing are dropped.
+ */
+export class PeerPenalties {
+  private readonly penalties = new Map<string, { amount: number, at: number }>()
+
+  constructor (private readonly clock: () => number) {}
+
+  /** Adds `amount` for `peerId`; returns the peer's total after decay. */
+  add (peerId: string, amount: number): number {
+    const total = this.total(peerId) + amount
+    this.penalties.set(peerId, { amount: total, at: this.clock() })
+    return total
+  }
+
+  total (peerId: string): number {
+    const entry = this.penalties.get(peerId)
+    if (entry === undefined) return 0
+    const decayed = entry.amount * Math.pow(0.5, (this.clock() - entry.at) / PENALTY_HALF_LIFE_MS)
+    if (decayed < 0.01) {
+      this.penalties.delete(peerId)
+      return 0
+    }
+    return decayed
+  }
+
+  /** The P5 score: minus the total. */
+  score (peerId: string): number {
+    return -this.total(peerId)
+  }
+}

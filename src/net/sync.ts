@@ -1,0 +1,120 @@
+import type { Connection, PeerId, Stream } from '@libp2p/interface'
+import { IsnadError } from '../errors/index.js'
+import type { VerifiedRecord } from '../record/index.js'
+import {
+  MAX_RECORD_FRAME_BYTES, MAX_SYNC_CONTROL_BYTES, MAX_SYNC_PAGE_SIZE, MAX_SYNC_PAGES, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS,
+  SYNC_PROTOCOL
+} from './constants.js'
+import { deadline, type NetContext } from './context.js'
+import { FrameReader, isViolation, sendFrames, withDeadline } from './frames.js'
+import { SyncHeaderSchema, SyncRequestSchema, decodeWire, encodeWire } from './wire.js'
+
+/** The outcome of one sync run with one peer (sync-v1 §4). */
+export interface SyncResult {
+  peer: string
+  /** The saved cursor before and after the run. */
+  from: number
+  to: number
+  pages: number
+  /** Records the peer sent. */
+  received: number
+  /** Records handed to the host (new to this node, verified). */
+  accepted: number
+}
+
+export interface SyncOptions {
+  /** @default SYNC_PAGE_SIZE */
+  pageSize?: number
+  /** @default SYNC_PAGE_TIMEOUT_MS */
+  pageTimeoutMs?: number
+}
+
+/** The server side of `/isnad/sync/1.0.0` (sync-v1 §3). */
+export function createSyncHandler (context: NetContext, timeoutMs = SYNC_PAGE_TIMEOUT_MS): (stream: Stream, connection: Connection) => Promise<void> {
+  return async (stream, connection) => {
+    const signal = deadline(context, timeoutMs)
+    try {
+      await withDeadline(stream, signal, async () => {
+        const reader = new FrameReader(stream, MAX_SYNC_CONTROL_BYTES, signal)
+        const frame = await reader.next(MAX_SYNC_CONTROL_BYTES)
+        if (frame === null) throw new IsnadError('DECODE_FAILED', 'sync stream closed before its request', { details: { violation: true } })
+        const { cursor, limit } = decodeWire(frame, SyncRequestSchema, 'sync request', MAX_SYNC_CONTROL_BYTES) // S1
+        const page = await context.host.recordsSince(cursor, Math.min(limit, MAX_SYNC_PAGE_SIZE))
+        if (page.records.length > limit) throw new IsnadError('IO_ERROR', `the host returned ${page.records.length} records, ${limit} asked`)
+        await sendFrames(stream, [encodeWire({ count: page.records.length, next: page.next }), ...page.records], signal) // S2
+        await stream.close({ signal })
+      })
+    } catch (err) {
+      stream.abort(err instanceof Error ? err : new Error(String(err)))
+      if (isViolation(err)) context.penalize(connection.remotePeer, `sync request: ${String(err)}`)
+      context.log('sync serving %p failed: %s', connection.remotePeer, String(err))
+    }
+  }
+}
+
+/** One page from `peer`: the records after `cursor` in its log, and the cursor after them (sync-v1 §4). */
+export async function requestPage (context: NetContext, peer: PeerId, cursor: number, limit: number, timeoutMs: number): Promise<{ records: Uint8Array[], next: number }> {
+  const signal = deadline(context, timeoutMs)
+  const stream = await context.libp2p.dialProtocol(peer, SYNC_PROTOCOL, { signal })
+  try {
+    const reader = new FrameReader(stream, MAX_SYNC_CONTROL_BYTES, signal)
+    return await withDeadline(stream, signal, async () => {
+      await sendFrames(stream, [encodeWire({ cursor, limit })], signal)
+      await stream.close({ signal })
+      const first = await reader.next(MAX_SYNC_CONTROL_BYTES)
+      if (first === null) throw violation('sync response without a header')
+      const header = decodeWire(first, SyncHeaderSchema, 'sync header', MAX_SYNC_CONTROL_BYTES)
+      if (header.count > limit) throw violation(`sync page of ${header.count} records, ${limit} asked`) // S5
+      if (header.next < cursor) throw violation(`sync cursor went back from ${cursor} to ${header.next}`) // S6
+      const records: Uint8Array[] = []
+      while (records.length < header.count) {
+        const frame = await reader.next(MAX_RECORD_FRAME_BYTES)
+        if (frame === null) throw violation(`sync page ended after ${records.length} of ${header.count} records`)
+        records.push(frame)
+      }
+      if (await reader.next(MAX_SYNC_CONTROL_BYTES) !== null) throw violation('sync page has more records than its header says') // S5
+      return { records, next: header.next }
+    })
+  } catch (err) {
+    stream.abort(err instanceof Error ? err : new Error(String(err)))
+    if (isViolation(err)) context.penalize(peer, `sync response: ${String(err)}`)
+    throw err
+  }
+}
+
+/**
+ * Catches up with `peer` from the cursor saved for it (sync-v1 §4): page after page, each verified
+ * (S7), handed to the host, then the cursor saved (S8), until a page comes back short. An invalid
+ * record ends the run without saving that page's cursor; the pages before it stay saved.
+ */
+export async function syncWithPeer (context: NetContext, peer: PeerId, options: SyncOptions = {}): Promise<SyncResult> {
+  const pageSize = Math.min(options.pageSize ?? SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE)
+  const peerKey = peer.toString()
+  const from = await context.host.loadCursor(peerKey) ?? 0
+  const result: SyncResult = { peer: peerKey, from, to: from, pages: 0, received: 0, accepted: 0 }
+  while (result.pages < MAX_SYNC_PAGES) {
+    const page = await requestPage(context, peer, result.to, pageSize, options.pageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS)
+    result.pages++
+    result.received += page.records.length
+    const fresh: VerifiedRecord[] = []
+    for (const checked of await context.gate.checkMany(page.records)) {
+      if (checked.status === 'invalid') {
+        context.penalize(peer, `sync record: ${checked.error.message}`)
+        throw checked.error
+      }
+      // Known records are skipped; records from the future are left to gossip or a later fetch (R7).
+      if (checked.status === 'verified' || checked.status === 'cached') fresh.push(checked.record)
+    }
+    if (fresh.length > 0) await context.accept(fresh, 'sync')
+    result.accepted += fresh.length
+    const before = result.to
+    if (page.next !== before) await context.host.saveCursor(peerKey, page.next)
+    result.to = page.next
+    if (page.records.length < pageSize || page.next === before) break
+  }
+  return result
+}
+
+function violation (message: string): IsnadError {
+  return new IsnadError('DECODE_FAILED', message, { details: { violation: true } })
+}

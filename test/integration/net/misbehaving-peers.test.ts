@@ -1,0 +1,111 @@
+import type { Stream } from '@libp2p/interface'
+import * as lp from 'it-length-prefixed'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DISCONNECT_PENALTY, FETCH_PROTOCOL, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL } from '../../../src/net/index.js'
+import { encodeCanonical, encodeSignedRecord } from '../../../src/record/index.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
+import { bytesOf, connect, startNode, stopAll, verified, waitFor, type TestNode } from './fixtures/harness.js'
+import { MemoryHost } from './fixtures/memory-host.js'
+
+/*
+ * fetch-v1 and sync-v1 against real peers: an honest fetch, then peers that answer with oversized
+ * frames, garbage, records nobody asked for, or records with bad signatures. Each violation resets
+ * the stream and costs the peer STREAM_VIOLATION_PENALTY; at DISCONNECT_PENALTY it is hung up on.
+ */
+
+/** Replaces a node's handler for `protocol` with one that reads the request and sends `frames`. */
+async function answerWith (node: TestNode<MemoryHost>, protocol: string, frames: () => Uint8Array[]): Promise<void> {
+  await node.network.libp2p.handle(protocol, async (stream: Stream) => {
+    for (const frame of frames()) stream.send(frame)
+    await stream.close()
+  }, { force: true })
+}
+
+function forged (k: number): { id: string, bytes: Uint8Array } {
+  const memory = createMemory(createAgent(30), { summary: `forged ${k}` })
+  const { signature } = memory.signed
+  return { id: memory.id, bytes: encodeSignedRecord({ record: memory.signed.record, signature: (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1) }) }
+}
+
+describe('fetch and sync with honest and misbehaving peers (fetch-v1, sync-v1)', () => {
+  let x: TestNode<MemoryHost>
+  const nodes: Array<TestNode<MemoryHost>> = []
+
+  beforeAll(async () => {
+    x = await startNode('X', new MemoryHost(), { syncOnConnect: false, syncPageTimeoutMs: 3000, fetchTimeoutMs: 3000 })
+    nodes.push(x)
+  })
+
+  afterAll(async () => { await stopAll(nodes) })
+
+  async function peer (name: string): Promise<TestNode<MemoryHost>> {
+    const node = await startNode(name, new MemoryHost(), { syncOnConnect: false })
+    nodes.push(node)
+    await connect(x, node)
+    return node
+  }
+
+  it('fetches records by CID: verified, stored with source fetch, missing ones reported', async () => {
+    const y = await peer('Y')
+    const memory = createMemory(createAgent(31))
+    const attestation = createAttestation(createAgent(32), memory.id)
+    y.host.putLocal(verified(memory.signed))
+    y.host.putLocal(verified(attestation.signed))
+    const absent = createMemory(createAgent(31)).id
+    const result = await x.network.fetch(y.network.peerId, [memory.id, attestation.id, absent])
+    expect(result.records.map((r) => r.id).sort()).toEqual([memory.id, attestation.id].sort())
+    expect(result.missing).toEqual([absent])
+    expect(x.host.deliveries.get(memory.id)).toEqual(['fetch'])
+    const again = await x.network.fetch(y.network.peerId, [memory.id])
+    expect(again).toEqual({ records: [], known: [memory.id], missing: [] })
+    expect(x.verifier.max).toBe(1)
+    expect(x.network.penalty(y.network.peerId)).toBe(0)
+  })
+
+  it('resets and penalises an oversized frame, then garbage, then disconnects', async () => {
+    const m = await peer('M')
+    const wanted = createMemory(createAgent(33)).id
+    await answerWith(m, FETCH_PROTOCOL, () => [lp.encode.single(new Uint8Array(200_000)).subarray()])
+    await expect(x.network.fetch(m.network.peerId, [wanted])).rejects.toMatchObject({ code: 'RECORD_TOO_LARGE' })
+    expect(x.network.penalty(m.network.peerId)).toBeCloseTo(STREAM_VIOLATION_PENALTY, 0)
+
+    await answerWith(m, FETCH_PROTOCOL, () => [lp.encode.single(encodeCanonical({ not: 'a record' })).subarray()])
+    await expect(x.network.fetch(m.network.peerId, [wanted])).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
+    expect(x.network.penalty(m.network.peerId)).toBeGreaterThanOrEqual(DISCONNECT_PENALTY - 1)
+    await waitFor('X hangs up on M', () => x.network.libp2p.getConnections(m.network.peerId).length === 0)
+    expect(x.host.records.size).toBe(2) // what Y sent, nothing from M
+  })
+
+  it('refuses a record that was not asked for, and records with bad signatures', async () => {
+    const n = await peer('N')
+    const other = createMemory(createAgent(34))
+    await answerWith(n, FETCH_PROTOCOL, () => [lp.encode.single(bytesOf(other.signed)).subarray()])
+    await expect(x.network.fetch(n.network.peerId, [createMemory(createAgent(34)).id])).rejects.toMatchObject({ code: 'CID_MISMATCH' })
+    expect(x.host.records.has(other.id)).toBe(false)
+
+    const bad = forged(1)
+    await answerWith(n, FETCH_PROTOCOL, () => [lp.encode.single(bad.bytes).subarray()])
+    await connect(x, n)
+    await expect(x.network.fetch(n.network.peerId, [bad.id])).rejects.toMatchObject({ code: 'SIGNATURE_INVALID' })
+    expect(x.host.records.has(bad.id)).toBe(false)
+  })
+
+  it('ends a sync at an invalid record without saving the cursor', async () => {
+    const s = await peer('S')
+    const good = createMemory(createAgent(35))
+    const bad = forged(2)
+    await answerWith(s, SYNC_PROTOCOL, () => [
+      lp.encode.single(encodeCanonical({ count: 2, next: 2 })).subarray(),
+      lp.encode.single(bytesOf(good.signed)).subarray(),
+      lp.encode.single(bad.bytes).subarray()
+    ])
+    await expect(x.network.sync(s.network.peerId)).rejects.toMatchObject({ code: 'SIGNATURE_INVALID' })
+    expect(await x.host.loadCursor(s.network.peerId.toString())).toBeNull()
+    expect(x.host.records.has(good.id)).toBe(false)
+    expect(x.host.records.has(bad.id)).toBe(false)
+    expect(x.network.penalty(s.network.peerId)).toBeGreaterThan(0)
+
+    await answerWith(s, SYNC_PROTOCOL, () => [lp.encode.single(encodeCanonical({ count: 9, next: 0 })).subarray()])
+    await expect(x.network.sync(s.network.peerId)).rejects.toMatchObject({ code: 'DECODE_FAILED' })
+  })
+})

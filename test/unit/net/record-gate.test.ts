@@ -1,0 +1,100 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { RecordGate, peekRecordId } from '../../../src/net/index.js'
+import { encodeCanonical, encodeSignedRecord, signRecord } from '../../../src/record/index.js'
+import { MAX_RECORD_BYTES, type SignedRecord } from '../../../src/schema/index.js'
+import { createAgent, createAnchor, createAttestation, createMemory, createWitnessRequest } from '../../fixtures/records.js'
+import { CountingVerifier } from '../../integration/net/fixtures/counting-verifier.js'
+import { verified } from '../../integration/net/fixtures/harness.js'
+import { MemoryHost } from '../../integration/net/fixtures/memory-host.js'
+import { anyRecord, secretKeyOf } from '../record/arbitraries.js'
+
+function tamper (signed: SignedRecord): Uint8Array {
+  const { signature } = signed
+  return encodeSignedRecord({ record: signed.record, signature: (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1) })
+}
+
+function gate (host = new MemoryHost(), now = Date.parse('2026-02-06T00:00:00Z')): { gate: RecordGate, host: MemoryHost, verifier: CountingVerifier } {
+  const verifier = new CountingVerifier()
+  return { gate: new RecordGate({ host, verifier, clock: () => now }), host, verifier }
+}
+
+describe('peekRecordId (gossip-v1 R4)', () => {
+  it('reads the id of every kind of record from its canonical bytes, without decoding', () => {
+    const memory = createMemory(createAgent(1))
+    for (const { id, signed } of [memory, createAttestation(createAgent(2), memory.id), createAnchor(createAgent(2), memory.id), createWitnessRequest(createAgent(1), memory.id)]) {
+      expect(peekRecordId(encodeSignedRecord(signed)), signed.record.kind).toBe(id)
+    }
+  })
+
+  it('agrees with the record id for any valid record', () => {
+    fc.assert(fc.property(anyRecord, (record) => {
+      const { id, signed } = signRecord(record, secretKeyOf(record))
+      expect(peekRecordId(encodeSignedRecord(signed))).toBe(id)
+    }), { numRuns: 100 })
+  })
+
+  it('gives undefined for bytes that are not laid out canonically', () => {
+    const { signed } = createMemory(createAgent(1))
+    const bytes = encodeSignedRecord(signed)
+    expect(peekRecordId(bytes.subarray(0, bytes.length - 1))).toBeUndefined()
+    expect(peekRecordId(encodeCanonical({ record: signed.record, signature: signed.signature, x: 1 }))).toBeUndefined()
+    expect(peekRecordId(new Uint8Array(10))).toBeUndefined()
+  })
+})
+
+describe('RecordGate: one verification per record, duplicates first (gossip-v1 §3)', () => {
+  it('verifies a new record once, then reports it cached; stored records are known without a check', async () => {
+    const { gate: g, host, verifier } = gate()
+    const memory = createMemory(createAgent(1))
+    const bytes = encodeSignedRecord(memory.signed)
+    expect(await g.check(bytes, 'memory')).toMatchObject({ status: 'verified', id: memory.id })
+    expect(await g.check(bytes, 'memory')).toMatchObject({ status: 'cached', id: memory.id })
+    host.putLocal(verified(memory.signed))
+    expect(await g.check(bytes, 'memory')).toEqual({ status: 'known', id: memory.id })
+    expect(verifier.total).toBe(1)
+    expect(g.recentBytes(memory.id)).toEqual(bytes)
+  })
+
+  it('refuses a recently verified record offered for another kind (R3)', async () => {
+    const { gate: g } = gate()
+    const bytes = encodeSignedRecord(createMemory(createAgent(1)).signed)
+    await g.check(bytes, 'memory')
+    expect(await g.check(bytes, 'attestation')).toMatchObject({ status: 'invalid', error: { code: 'WRONG_KIND' } })
+  })
+
+  it('classifies failures: invalid for the sender\'s faults, ignored for records from the future (R7)', async () => {
+    const { gate: g } = gate()
+    const memory = createMemory(createAgent(1))
+    const future = createMemory(createAgent(1), { created_at: '2026-03-01T00:00:00Z' })
+    const results = await g.checkMany([
+      tamper(memory.signed),
+      encodeSignedRecord(createAttestation(createAgent(2), memory.id).signed),
+      new Uint8Array(MAX_RECORD_BYTES + 1),
+      Uint8Array.of(0xff, 0x00),
+      encodeSignedRecord(future.signed)
+    ], 'memory')
+    expect(results.map((r) => r.status)).toEqual(['invalid', 'invalid', 'invalid', 'invalid', 'ignored'])
+    expect(results.map((r) => 'error' in r ? r.error.code : undefined)).toEqual([
+      'SIGNATURE_INVALID', 'WRONG_KIND', 'RECORD_TOO_LARGE', 'DECODE_FAILED', 'TIMESTAMP_IN_FUTURE'
+    ])
+  })
+
+  it('a tampered copy of a cached record is verified again, not taken from the cache', async () => {
+    const { gate: g, verifier } = gate()
+    const memory = createMemory(createAgent(1))
+    await g.check(encodeSignedRecord(memory.signed))
+    expect(await g.check(tamper(memory.signed))).toMatchObject({ status: 'invalid', error: { code: 'SIGNATURE_INVALID' } })
+    expect(verifier.total).toBe(2)
+  })
+})
+
+describe('RecordGate under concurrency', () => {
+  it('checks a record arriving by two paths at once a single time', async () => {
+    const { gate: g, verifier } = gate()
+    const bytes = encodeSignedRecord(createMemory(createAgent(1)).signed)
+    const [a, b] = await Promise.all([g.check(bytes, 'memory'), g.checkMany([bytes])])
+    expect([a.status, b[0]?.status].sort()).toEqual(['cached', 'verified'])
+    expect(verifier.total).toBe(1)
+  })
+})
