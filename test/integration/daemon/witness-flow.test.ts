@@ -1,0 +1,97 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
+import { readApiToken } from '../../../src/api/index.js'
+import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
+import { initHome, nodePaths } from '../../../src/node/index.js'
+import type { TrustResult } from '../../../src/schema/index.js'
+
+interface Peer {
+  home: string
+  daemon: Daemon
+  ops: HttpOperations
+  agent: string
+}
+
+const LOOPBACK = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws']
+
+async function startPeer (name: string, bootstrap: string[]): Promise<Peer> {
+  const home = await mkdtemp(join(tmpdir(), `isnad-daemon-${name}-`))
+  const { defaultKey } = await initHome(home)
+  const daemon = await startDaemon({ home, listen: LOOPBACK, bootstrap, heartbeatMs: 60_000 })
+  const ops = createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(home).data) })
+  return { home, daemon, ops, agent: defaultKey.did }
+}
+
+/** Polls until `check` passes (gossip and sync are asynchronous), failing after `ms`. */
+async function eventually<T> (what: string, fn: () => Promise<T>, check: (value: T) => boolean, ms = 15_000): Promise<T> {
+  const deadline = Date.now() + ms
+  let last: T | undefined
+  let error: unknown
+  while (Date.now() < deadline) {
+    try {
+      last = await fn()
+      if (check(last)) return last
+    } catch (err) {
+      error = err
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(last)} ${String(error ?? '')}`)
+}
+
+describe('five isnad daemons on loopback', () => {
+  const peers: Peer[] = []
+
+  beforeAll(async () => {
+    const first = await startPeer('a', [])
+    peers.push(first)
+    const bootstrap = [first.daemon.multiaddrs()[0]!]
+    for (const name of ['b', 'c', 'd']) peers.push(await startPeer(name, bootstrap))
+    await eventually('every node connected to A', async () => await first.ops.peers(), (list) => list.length >= 3)
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const peer of peers) {
+      await peer.daemon.stop()
+      await rm(peer.home, { recursive: true, force: true })
+    }
+  })
+
+  it('gossips a memory to every node, brings witnesses back, raises trust through the levels, and lets a late node sync', async () => {
+    const [a, b, c, d] = peers as [Peer, Peer, Peer, Peer]
+    const memory = await a.ops.remember({ type: 'observation', summary: 'five nodes agree', tags: ['e2e'] }, await a.ops.resolveSigner())
+    expect((memory.trust as TrustResult).level).toBe('Attested')
+    for (const peer of [b, c, d]) {
+      await eventually(`the memory at ${peer.agent}`, async () => await peer.ops.show(memory.id), (view) => view.id === memory.id)
+    }
+
+    const request = await a.ops.requestWitnesses({ memory: memory.id, to: [b.agent, c.agent, d.agent] }, await a.ops.resolveSigner())
+    const levels: string[] = []
+    for (const witness of [b, c, d]) {
+      const inbox = await eventually(`the request in ${witness.agent}'s inbox`, async () => await witness.ops.inbox(), (items) => items.some((i) => i.request === request.id))
+      expect(inbox.find((i) => i.request === request.id)).toMatchObject({ memory: memory.id, requester: a.agent, to: [witness.agent], summary: 'five nodes agree' })
+      await witness.ops.attest({ memory: memory.id, verdict: 'confirm', notes: 'seen on my node' }, await witness.ops.resolveSigner())
+      const count = levels.length + 1
+      const trust = await eventually(`A counting ${count} confirms`, async () => await a.ops.explainTrust(memory.id), (t) => t.factors.confirm_count === count)
+      levels.push(`${trust.score}:${trust.level}`)
+      expect(await witness.ops.inbox()).toEqual([])
+    }
+    // 0.2 signature + 0.1 reputation, +0.2 for a first confirm, +0.1 more at three: Attested → Anchored.
+    expect(levels).toEqual(['0.5:Attested', '0.5:Attested', '0.6:Anchored'])
+
+    const late = await startPeer('e', [a.daemon.multiaddrs()[0]!])
+    peers.push(late)
+    const synced = await eventually('the late node to sync', async () => await late.ops.explainTrust(memory.id), (t) => t.factors.confirm_count === 3)
+    expect(synced.score).toBe(0.6)
+  }, 120_000)
+
+  it('refuses HTTP requests without the token', async () => {
+    const response = await fetch(`${peers[0]!.daemon.url}/v1/status`)
+    expect(response.status).toBe(401)
+    const wrong = await fetch(`${peers[0]!.daemon.url}/v1/status`, { headers: { authorization: 'Bearer nope' } })
+    expect(wrong.status).toBe(401)
+  })
+})
