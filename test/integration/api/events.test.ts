@@ -5,7 +5,7 @@ import {
 } from '../../../src/api/index.js'
 import { signRecord, type MemoryView, type WitnessRequestRecord } from '../../../src/index.js'
 import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
-import { SseReader } from './sse-client.js'
+import { SseReader } from '../../fixtures/sse-client.js'
 
 /**
  * Stands in for the network node the lead builds: the local operations, plus witness requests that
