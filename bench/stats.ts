@@ -13,6 +13,8 @@ export interface Sample {
   ms: number
   /** CPU time of the whole process (every thread, LevelDB's included) during the span, when measured. */
   cpuMs?: number
+  /** CPU time of the main (JavaScript) thread alone during the span, when measured. */
+  mainThreadCpuMs?: number
 }
 
 export function rateOf (sample: Sample): number {
@@ -70,6 +72,8 @@ export interface SubjectRounds {
   ratios: number[]
   /** Process CPU microseconds per operation, for subjects whose samples measure it. */
   cpuMicrosPerOp: number[]
+  /** Main-thread CPU microseconds per operation, for subjects whose samples measure it. */
+  mainThreadMicrosPerOp: number[]
 }
 
 export type Measure = () => Sample | Promise<Sample>
@@ -80,7 +84,7 @@ export type Measure = () => Sample | Promise<Sample>
  */
 export async function interleave (baseline: Measure, subjects: ReadonlyMap<string, Measure>, rounds: number, warmups = 1): Promise<RoundResult> {
   const names = [...subjects.keys()]
-  const result: RoundResult = { baseline: [], subjects: new Map(names.map((n) => [n, { rates: [], ratios: [], cpuMicrosPerOp: [] }])) }
+  const result: RoundResult = { baseline: [], subjects: new Map(names.map((n) => [n, { rates: [], ratios: [], cpuMicrosPerOp: [], mainThreadMicrosPerOp: [] }])) }
   for (let round = 0; round < warmups + rounds; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length] as string)
     for (const name of order) {
@@ -93,6 +97,7 @@ export async function interleave (baseline: Measure, subjects: ReadonlyMap<strin
       slot.rates.push(rate)
       slot.ratios.push(rate / base)
       if (sample.cpuMs !== undefined) slot.cpuMicrosPerOp.push(1000 * sample.cpuMs / sample.ops)
+      if (sample.mainThreadCpuMs !== undefined) slot.mainThreadMicrosPerOp.push(1000 * sample.mainThreadCpuMs / sample.ops)
     }
   }
   return result

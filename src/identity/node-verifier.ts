@@ -54,12 +54,15 @@ export const nodeCryptoVerifier: SignatureVerifier = {
       return false
     }
   },
-  async verifyAsync (signature, message, publicKey) {
-    // Synchronous up to here (an async function runs its body until the first await): a length
-    // error rejects, a policy refusal resolves false, and nothing reaches the thread pool.
-    const key = keyForOpenssl(signature, publicKey)
-    if (key === null) return false
-    return await new Promise<boolean>((resolve) => {
+  verifyAsync (signature, message, publicKey) {
+    // The executor runs now: the policy checks happen on this thread before this returns (a length
+    // error rejects, a refusal resolves false), and only a signature worth checking reaches the pool.
+    return new Promise<boolean>((resolve) => {
+      const key = keyForOpenssl(signature, publicKey)
+      if (key === null) {
+        resolve(false)
+        return
+      }
       try {
         opensslVerify(null, message, key, signature, (err, valid) => { resolve(err === null && valid) })
       } catch {

@@ -23,10 +23,14 @@ export interface SignatureVerifier {
  * `verifier.verifyAsync` when it has one, else `verifier.verify` as a promise; either way a throw
  * becomes a rejection, so callers handle one failure path.
  */
-export async function verifySignatureAsync (verifier: SignatureVerifier, signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): Promise<boolean> {
-  return verifier.verifyAsync === undefined
-    ? verifier.verify(signature, message, publicKey)
-    : await verifier.verifyAsync(signature, message, publicKey)
+export function verifySignatureAsync (verifier: SignatureVerifier, signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): Promise<boolean> {
+  try {
+    return verifier.verifyAsync === undefined
+      ? Promise.resolve(verifier.verify(signature, message, publicKey))
+      : verifier.verifyAsync(signature, message, publicKey)
+  } catch (err) {
+    return Promise.reject(err)
+  }
 }
 
 /**

@@ -1,13 +1,15 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import { sha256 } from '@noble/hashes/sha2.js'
 import { CID } from 'multiformats/cid'
-import * as Digest from 'multiformats/hashes/digest'
-import { base32 } from 'multiformats/bases/base32'
+import { Digest } from 'multiformats/hashes/digest'
 import { base64 } from 'multiformats/bases/base64'
 import { IsnadError } from '../errors/index.js'
 import type { IsnadRecord, RecordKind } from '../schema/index.js'
+import { decodeBase64, encodeBase32Multibase } from './multibase.js'
 
 const SHA2_256 = 0x12
+/** CIDv1 header (version 1, codec dag-cbor 0x71) then the multihash header (sha2-256, 32 bytes). */
+const CID_HEADER = Uint8Array.of(0x01, dagCbor.code, SHA2_256, 32)
 
 /**
  * Canonical encoding (record-v1 §2): DAG-CBOR, whose encoder sorts map keys by length then bytes,
@@ -26,7 +28,13 @@ export function encodeCanonical (value: unknown): Uint8Array {
 
 /** CIDv1 (dag-cbor, sha2-256) of already-encoded canonical bytes. */
 export function cidOfBytes (bytes: Uint8Array): CID {
-  return CID.createV1(dagCbor.code, Digest.create(SHA2_256, sha256(bytes)))
+  // The CID's bytes are assembled once and the Digest and CID views point into them: what
+  // CID.createV1(code, Digest.create(…)) builds, without its two copies (every record pays this).
+  const cidBytes = new Uint8Array(CID_HEADER.length + 32)
+  cidBytes.set(CID_HEADER, 0)
+  cidBytes.set(sha256(bytes), CID_HEADER.length)
+  const digest = new Digest(SHA2_256, 32, cidBytes.subarray(CID_HEADER.length), cidBytes.subarray(2))
+  return new CID(1, dagCbor.code, digest, cidBytes)
 }
 
 /**
@@ -34,7 +42,7 @@ export function cidOfBytes (bytes: Uint8Array): CID {
  * `cid.toString()` returns, without its per-instance cache, which costs several times the encoding.
  */
 export function cidString (cid: CID): string {
-  return base32.encode(cid.bytes)
+  return encodeBase32Multibase(cid.bytes)
 }
 
 /** The record id: CIDv1 of the canonical encoding of the unsigned record (record-v1 R1, §2.3). */
@@ -77,7 +85,7 @@ export function encodeSignature (signature: Uint8Array): string {
 /** record-v1 R9: refuses non-base64 and non-zero spare bits (one signature, one spelling). */
 export function decodeSignature (text: string): Uint8Array {
   try {
-    return base64.baseDecode(text)
+    return decodeBase64(text)
   } catch (cause) {
     throw new IsnadError('SIGNATURE_MALFORMED', 'signature is not valid unpadded base64', { cause })
   }

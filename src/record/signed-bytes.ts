@@ -36,24 +36,53 @@ export function signedRecordSize (recordByteLength: number, signatureByteLength:
   return FIXED_BYTES + recordByteLength + cborTextHeaderLength(signatureByteLength) + signatureByteLength
 }
 
-/** Major type 3 (text) with the length in the additional information or the bytes after it. */
-function textHeader (length: number): number[] {
-  if (length < 24) return [0x60 | length]
-  if (length < 0x100) return [0x78, length]
-  if (length < 0x10000) return [0x79, length >>> 8, length & 0xff]
-  return [0x7a, length >>> 24, (length >>> 16) & 0xff, (length >>> 8) & 0xff, length & 0xff]
+/** Writes the header of a text string of `length` bytes at `at`; returns where the text starts. */
+function writeTextHeader (out: Uint8Array, at: number, length: number): number {
+  if (length < 24) {
+    out[at] = 0x60 | length
+    return at + 1
+  }
+  if (length < 0x100) {
+    out[at] = 0x78
+    out[at + 1] = length
+    return at + 2
+  }
+  if (length < 0x10000) {
+    out[at] = 0x79
+    out[at + 1] = length >>> 8
+    out[at + 2] = length & 0xff
+    return at + 3
+  }
+  out[at] = 0x7a
+  out[at + 1] = length >>> 24
+  out[at + 2] = (length >>> 16) & 0xff
+  out[at + 3] = (length >>> 8) & 0xff
+  out[at + 4] = length & 0xff
+  return at + 5
+}
+
+/**
+ * The UTF-8 bytes of the signature text, or undefined when it is ASCII (every valid signature is:
+ * base64), whose bytes are its character codes and need no encoder.
+ */
+function nonAsciiBytes (text: string): Uint8Array | undefined {
+  for (let i = 0; i < text.length; i++) {
+    if (text.charCodeAt(i) > 0x7f) return utf8.encode(text)
+  }
+  return undefined
 }
 
 /** The canonical bytes of `{ record, signature }` from the record's canonical bytes. */
 export function encodeSignedRecordBytes (recordBytes: Uint8Array, signature: string): Uint8Array {
-  const signatureBytes = utf8.encode(signature)
-  const header = textHeader(signatureBytes.length)
-  const out = new Uint8Array(signedRecordSize(recordBytes.length, signatureBytes.length))
-  let at = 0
-  for (const part of [PREFIX, recordBytes, SIGNATURE_KEY, Uint8Array.from(header), signatureBytes]) {
-    out.set(part, at)
-    at += part.length
-  }
+  const signatureBytes = nonAsciiBytes(signature)
+  const length = signatureBytes?.length ?? signature.length
+  const out = new Uint8Array(signedRecordSize(recordBytes.length, length))
+  out.set(PREFIX, 0)
+  out.set(recordBytes, PREFIX.length)
+  out.set(SIGNATURE_KEY, PREFIX.length + recordBytes.length)
+  const at = writeTextHeader(out, PREFIX.length + recordBytes.length + SIGNATURE_KEY.length, length)
+  if (signatureBytes !== undefined) out.set(signatureBytes, at)
+  else for (let i = 0; i < length; i++) out[at + i] = signature.charCodeAt(i)
   return out
 }
 
@@ -72,14 +101,18 @@ export function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
  * Whether the middle is a canonical record is not checked here: a store hashes it against the id.
  */
 export function recordBytesIn (signedBytes: Uint8Array, signature: string): Uint8Array | undefined {
-  const signatureBytes = utf8.encode(signature)
-  const suffix = [...SIGNATURE_KEY, ...textHeader(signatureBytes.length), ...signatureBytes]
-  const recordLength = signedBytes.length - PREFIX.length - suffix.length
-  if (recordLength <= 0) return undefined
+  const signatureBytes = nonAsciiBytes(signature)
+  const length = signatureBytes?.length ?? signature.length
+  const suffix = new Uint8Array(signedRecordSize(0, length) - PREFIX.length)
+  suffix.set(SIGNATURE_KEY, 0)
+  const textAt = writeTextHeader(suffix, SIGNATURE_KEY.length, length)
+  if (signatureBytes !== undefined) suffix.set(signatureBytes, textAt)
+  else for (let i = 0; i < length; i++) suffix[textAt + i] = signature.charCodeAt(i)
+  const suffixAt = signedBytes.length - suffix.length
+  if (suffixAt <= PREFIX.length) return undefined
   for (let i = 0; i < PREFIX.length; i++) {
     if (signedBytes[i] !== PREFIX[i]) return undefined
   }
-  const suffixAt = PREFIX.length + recordLength
   for (let i = 0; i < suffix.length; i++) {
     if (signedBytes[suffixAt + i] !== suffix[i]) return undefined
   }

@@ -59,11 +59,17 @@ function assertId (id: string, signed: SignedRecord, actual: string): void {
 /**
  * Decodes bytes a store wrote itself, without the schema check of decodeSignedRecord: they were
  * the canonical encoding of a verified, schema-valid record when putMany wrote them (checked
- * against their id there), and nothing else writes to a store. Parsing them again on every read
- * cost about as much as the read itself. Each call returns a fresh object, so callers may mutate it.
+ * against their id there), and nothing but putMany writes to a store. Parsing them again on every
+ * read cost about as much as the read itself. Bytes that are not DAG-CBOR at all (a damaged index
+ * directory) still fail, with DECODE_FAILED naming the record; the index can be rebuilt from the
+ * ledger. Each call returns a fresh object, so callers may mutate it.
  */
-export function decodeStoredRecord (bytes: Uint8Array): SignedRecord {
-  return dagCbor.decode<SignedRecord>(bytes)
+export function decodeStoredRecord (id: string, bytes: Uint8Array): SignedRecord {
+  try {
+    return dagCbor.decode<SignedRecord>(bytes)
+  } catch (cause) {
+    throw new IsnadError('DECODE_FAILED', `stored record ${id} is not DAG-CBOR: the index is damaged and must be rebuilt`, { cause, details: { id } })
+  }
 }
 
 /** A trust score must lie in [0, 1]: the query indexes give it a fixed-width key. */

@@ -76,7 +76,7 @@ export class LevelRecordStore implements RecordStore {
 
   async get (id: string): Promise<StoredRecord | null> {
     const bytes = await this.assertOpen().subs.records.get(id)
-    return bytes === undefined ? null : { id, signed: decodeStoredRecord(bytes) }
+    return bytes === undefined ? null : { id, signed: decodeStoredRecord(id, bytes) }
   }
 
   async getMemory (id: string): Promise<StoredRecord<MemoryRecord> | null> {
@@ -153,7 +153,7 @@ export class LevelRecordStore implements RecordStore {
       const chunk = ids.slice(start, start + GET_MANY_CHUNK)
       const values = await records.getMany(chunk)
       values.forEach((bytes, i) => {
-        if (bytes !== undefined) out.push({ id: chunk[i] as string, signed: decodeStoredRecord(bytes) })
+        if (bytes !== undefined) out.push({ id: chunk[i] as string, signed: decodeStoredRecord(chunk[i] as string, bytes) })
       })
     }
     return out

@@ -18,7 +18,14 @@ export interface PutPlan {
 
 export async function planPutMany (subs: Sublevels, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>): Promise<PutPlan> {
   for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
-  const present = records.length === 0 ? [] : await subs.records.hasMany(records.map((r) => r.id))
+  // Three independent reads at once (each a round trip through libuv's pool, which verification
+  // shares): which records exist, and the indexed fields and old trust of every memory with an entry.
+  const trustIds = [...trust.keys()]
+  const [present, indexed, oldTrust] = await Promise.all([
+    records.length === 0 ? [] : subs.records.hasMany(records.map((r) => r.id)),
+    trustIds.length === 0 ? [] : subs.memories.getMany(trustIds),
+    trustIds.length === 0 ? [] : subs.trust.getMany(trustIds)
+  ])
   const fresh = records.filter((_, i) => present[i] !== true)
   const ops: WriteOp[] = []
   const counts = new Map<string, number>()
@@ -43,11 +50,12 @@ export async function planPutMany (subs: Sublevels, records: PreparedRecord[], t
     for (const scope of scopesOf(memory)) if (scope !== ALL_SCOPE) bump(scope)
   }
 
-  const rescored = [...trust.keys()].filter((id) => !freshMemories.has(id))
-  const memories = await loadIndexed(subs, rescored)
-  const oldTrust = rescored.length === 0 ? [] : await subs.trust.getMany(rescored)
-  rescored.forEach((id, i) => {
-    ops.push(...retrustOps(subs, id, memories[i] as IndexedMemory, oldTrust[i], trust.get(id) as TrustEntry))
+  // Entries for memories stored before this batch re-key them; NOT_FOUND for a memory stored nowhere.
+  trustIds.forEach((id, i) => {
+    if (freshMemories.has(id)) return
+    const value = indexed[i]
+    if (value === undefined) throw trustNotFound(id)
+    ops.push(...retrustOps(subs, id, decodeIndexedMemory(value), oldTrust[i], trust.get(id) as TrustEntry))
   })
   ops.push(...await counterOps(subs, counts))
   return { ops, newIds: fresh.map((r) => r.id) }

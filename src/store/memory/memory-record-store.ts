@@ -55,7 +55,7 @@ export class MemoryRecordStore implements RecordStore {
   async get (id: string): Promise<StoredRecord | null> {
     this.assertOpen()
     const stored = this.records.get(id)
-    return stored === undefined ? null : { id, signed: decodeStoredRecord(stored.bytes) }
+    return stored === undefined ? null : { id, signed: decodeStoredRecord(id, stored.bytes) }
   }
 
   async getMemory (id: string): Promise<StoredRecord<MemoryRecord> | null> {
@@ -134,7 +134,7 @@ export class MemoryRecordStore implements RecordStore {
     const out: StoredRecord[] = []
     for (const id of this.linkedIds(link, from)) {
       const stored = this.records.get(id)
-      if (stored !== undefined) out.push({ id, signed: decodeStoredRecord(stored.bytes) })
+      if (stored !== undefined) out.push({ id, signed: decodeStoredRecord(id, stored.bytes) })
     }
     return out
   }

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Level } from 'level'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createLevelRecordStore, indexLocationOf } from '../../../src/store/index.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'
@@ -40,5 +41,23 @@ describe('LevelRecordStore: locking', () => {
     expect((await second.count()).memory).toBe(1)
     await second.close()
     await expectIsnadError(second.count(), 'STORE_CLOSED')
+  })
+})
+
+describe('LevelRecordStore: reading its own bytes', () => {
+  it('decodes without the schema, but refuses bytes that are not DAG-CBOR with DECODE_FAILED', async () => {
+    const location = await freshLocation()
+    const store = createLevelRecordStore({ location })
+    const memory = createMemory(createAgent(0))
+    await store.open()
+    await store.putMany([memory])
+    await store.close()
+    // A damaged index directory: the record's value overwritten behind the store's back.
+    const raw = new Level<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view' })
+    await raw.put(`!records!${memory.id}`, Uint8Array.of(0xff, 0x00))
+    await raw.close()
+    await store.open()
+    await expectIsnadError(store.get(memory.id), 'DECODE_FAILED')
+    await store.close()
   })
 })

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { isIsnadError, type ErrorCode } from '../../../src/index.js'
+import { encodeSignedRecord, isIsnadError, type ErrorCode } from '../../../src/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../../../src/store/index.js'
 import {
   createAgent, createAnchor, createAttestation, createMemory, createWitnessRequest
@@ -58,6 +58,47 @@ export function describeRecordStore (name: string, factory: StoreFactory, option
       expect(await store.exists(absent)).toBe(false)
       expect(await store.get(absent)).toBeNull()
       expect(await store.getMemory(absent)).toBeNull()
+    })
+
+    it('existsMany answers for many ids at once, in input order, duplicates included', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const absent = createMemory(carol).id
+      expect(await store.existsMany([])).toEqual([])
+      expect(await store.existsMany([memory.id, absent])).toEqual([false, false])
+      await store.putMany([memory, attestation])
+      expect(await store.existsMany([absent, memory.id, attestation.id, memory.id])).toEqual([false, true, true, true])
+    })
+
+    it('stores the canonical bytes a verification built without encoding again, checked against the id', async () => {
+      const memory = createMemory(alice, { tags: ['b'] })
+      const attestation = createAttestation(bob, memory.id)
+      const bytes = encodeSignedRecord(memory.signed)
+      expect(await store.putMany([{ ...memory, bytes }, { ...attestation, bytes: encodeSignedRecord(attestation.signed) }])).toEqual([memory.id, attestation.id])
+      // What is returned carries no bytes, and the caller's buffer is not what the store holds.
+      bytes.fill(0)
+      expect(await store.get(memory.id)).toEqual(memory)
+      expect(await store.getMemory(memory.id)).toEqual(memory)
+      expect(await store.attestationsFor(memory.id)).toEqual([attestation])
+      expect((await store.query({ tags: ['b'] })).items.map((h) => h.id)).toEqual([memory.id])
+      expect(await store.count()).toEqual({ memory: 1, attestation: 1, anchor: 0, witness_request: 0 })
+    })
+
+    it('refuses bytes that are not those of the record named by the id (CID_MISMATCH), storing nothing', async () => {
+      const good = createMemory(alice)
+      const memory = createMemory(alice)
+      const other = createMemory(bob)
+      // Another record's bytes: well formed, signed with another signature.
+      await expectIsnadError(store.putMany([good, { ...memory, bytes: encodeSignedRecord(other.signed) }]), 'CID_MISMATCH')
+      // Another record's bytes carrying this record's signature: the record part hashes to another id.
+      const swapped = encodeSignedRecord({ record: other.signed.record, signature: memory.signed.signature })
+      await expectIsnadError(store.putMany([good, { ...memory, bytes: swapped }]), 'CID_MISMATCH')
+      // This record's bytes, cut short or followed by anything.
+      const own = encodeSignedRecord(memory.signed)
+      await expectIsnadError(store.putMany([good, { ...memory, bytes: own.subarray(0, own.length - 1) }]), 'CID_MISMATCH')
+      await expectIsnadError(store.putMany([good, { ...memory, bytes: Uint8Array.from([...own, 0]) }]), 'CID_MISMATCH')
+      expect(await store.existsMany([good.id, memory.id])).toEqual([false, false])
+      expect(await store.count()).toEqual({ memory: 0, attestation: 0, anchor: 0, witness_request: 0 })
     })
 
     it('returns copies: mutating a returned record changes nothing stored', async () => {
@@ -158,6 +199,12 @@ export function describeRecordStore (name: string, factory: StoreFactory, option
       expect(await ids(0.5)).toEqual([m2.id])
       expect(await ids(0)).toEqual([m2.id, m1.id])
       expect((await store.query({})).items).toHaveLength(2)
+      // A trust entry for a memory the batch repeats (already stored) re-keys it too.
+      await store.putMany([m1], new Map([[m1.id, trustOf(0.95)]]))
+      expect(await store.getTrust(m1.id)).toEqual(trustOf(0.95))
+      expect(await ids(0.95)).toEqual([m1.id])
+      expect(await ids(0)).toEqual([m1.id, m2.id])
+      await store.putMany([m1], new Map([[m1.id, trustOf(0.3)]]))
       await expectIsnadError(store.setTrust(createMemory(carol).id, trustOf(0.5)), 'NOT_FOUND')
       await expectIsnadError(store.setTrust(m1.id, trustOf(-0.1)), 'USAGE')
     })
@@ -174,6 +221,7 @@ export function describeRecordStore (name: string, factory: StoreFactory, option
       await expectIsnadError(fresh.putMany([createMemory(alice)]), 'STORE_CLOSED')
       await expectIsnadError(fresh.query({}), 'STORE_CLOSED')
       await expectIsnadError(fresh.count(), 'STORE_CLOSED')
+      await expectIsnadError(fresh.existsMany([createMemory(alice).id]), 'STORE_CLOSED')
     })
 
     it('keeps everything across close and reopen (persistent stores)', async (context) => {

@@ -3,7 +3,9 @@ import * as ed from '@noble/ed25519'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
-import { keyPairFromSeed, nobleVerifier, nodeCryptoVerifier, signBytes, type SignatureVerifier } from '../../../src/identity/index.js'
+import {
+  keyPairFromSeed, nobleVerifier, nodeCryptoVerifier, publicKeyOfSeed, signBytes, verifySignatureAsync, type SignatureVerifier
+} from '../../../src/identity/index.js'
 import { GROUP_ORDER_LE, hasCanonicalScalar } from '../../../src/identity/ed25519.js'
 import { fromHex, readVectorFile, toHex, type Ed25519Vector, type Ed25519VectorFile } from './vectors.js'
 
@@ -23,6 +25,24 @@ function outcome (verifier: SignatureVerifier, v: Ed25519Vector): string {
   } catch (err) {
     return isIsnadError(err) ? `throws ${err.code}` : `throws non-IsnadError ${String(err)}`
   }
+}
+
+/**
+ * The same for verifyAsync: its verdict, or the code it rejected with. A synchronous throw is an
+ * outcome of its own, so a verifier that throws instead of rejecting fails the comparison.
+ */
+async function outcomeAsync (verifier: SignatureVerifier, v: Ed25519Vector): Promise<string> {
+  if (verifier.verifyAsync === undefined) return 'no verifyAsync'
+  let promise: Promise<boolean>
+  try {
+    promise = verifier.verifyAsync(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key))
+  } catch (err) {
+    return `throws synchronously ${String(err)}`
+  }
+  return await promise.then(
+    (valid) => valid ? 'valid' : 'invalid',
+    (err: unknown) => isIsnadError(err) ? `throws ${err.code}` : `throws non-IsnadError ${String(err)}`
+  )
 }
 
 const expectedOutcome = (v: Ed25519Vector): string => v.expected === 'throws' ? `throws ${v.error_code ?? '?'}` : v.expected
@@ -54,19 +74,33 @@ describe('Ed25519 verifiers over protocols/vectors/ed25519', () => {
     expect(new Set(ALL.map((v) => v.id)).size, 'vector ids are unique').toBe(ALL.length)
   })
 
-  // The one loop: every vector, both verifiers, the expected verdict and agreement.
-  it.each(ALL)('$file $id', (v) => {
+  // The one loop: every vector, both verifiers, both forms, the expected verdict and agreement.
+  it.each(ALL)('$file $id', async (v) => {
     const expected = expectedOutcome(v)
     const outcomes = VERIFIERS.map((verifier) => outcome(verifier, v))
+    const asyncOutcomes = await Promise.all(VERIFIERS.map(async (verifier) => await outcomeAsync(verifier, v)))
     VERIFIERS.forEach((verifier, i) => {
       expect(outcomes[i], `${v.id}: ${verifier.name} (${v.comment})`).toBe(expected)
+      expect(asyncOutcomes[i], `${v.id}: ${verifier.name} verifyAsync (${v.comment})`).toBe(expected)
+      expect(asyncOutcomes[i], `${v.id}: ${verifier.name} verify and verifyAsync disagree`).toBe(outcomes[i])
     })
     expect(outcomes[1], `${v.id}: ${VERIFIERS[0]?.name} and ${VERIFIERS[1]?.name} disagree`).toBe(outcomes[0])
   })
 
-  it.each(rfc8032)('$id: signBytes and keyPairFromSeed reproduce the RFC 8032 bytes', (v) => {
+  it('verifySignatureAsync falls back to verify, and turns its throw into a rejection', async () => {
+    const [valid] = rfc8032
+    if (valid === undefined) throw new Error('no RFC 8032 vector')
+    const syncOnly: SignatureVerifier = { name: 'sync only', verify: nobleVerifier.verify }
+    expect(await verifySignatureAsync(syncOnly, fromHex(valid.signature), fromHex(valid.message), fromHex(valid.public_key))).toBe(true)
+    const rejected = verifySignatureAsync(syncOnly, new Uint8Array(63), fromHex(valid.message), fromHex(valid.public_key))
+    await expect(rejected).rejects.toMatchObject({ code: 'SIGNATURE_MALFORMED' })
+  })
+
+  it.each(rfc8032)('$id: signBytes, keyPairFromSeed and publicKeyOfSeed reproduce the RFC 8032 bytes', (v) => {
     const secretKey = fromHex(v.secret_key ?? '')
     expect(toHex(keyPairFromSeed(secretKey).publicKey), `${v.id}: public key`).toBe(v.public_key)
+    expect(toHex(publicKeyOfSeed(secretKey)), `${v.id}: public key (cached derivation)`).toBe(v.public_key)
+    expect(toHex(publicKeyOfSeed(secretKey)), `${v.id}: public key (from the cache)`).toBe(v.public_key)
     expect(toHex(signBytes(fromHex(v.message), secretKey)), `${v.id}: signature`).toBe(v.signature)
   })
 
@@ -153,17 +187,32 @@ describe('Ed25519 properties (fast-check)', () => {
     }), { numRuns: 100 })
   })
 
-  it('any single bit flip in the signature, the message or the key makes both false', () => {
+  it('any single bit flip in the signature, the message or the key makes both false, in both forms', async () => {
     const target = fc.constantFrom('signature', 'message', 'publicKey')
-    fc.assert(fc.property(seed, fc.uint8Array({ minLength: 1, maxLength: 300 }), target, fc.nat(), (secret, msg, which, bit) => {
+    await fc.assert(fc.asyncProperty(seed, fc.uint8Array({ minLength: 1, maxLength: 300 }), target, fc.nat(), async (secret, msg, which, bit) => {
       const { secretKey, publicKey } = keyPairFromSeed(secret)
       const parts = { signature: signBytes(msg, secretKey), message: Uint8Array.from(msg), publicKey: Uint8Array.from(publicKey) }
+      for (const verifier of VERIFIERS) {
+        expect(await verifier.verifyAsync?.(parts.signature, parts.message, parts.publicKey), `${verifier.name}: verifyAsync before the flip`).toBe(true)
+      }
       const flipped = parts[which]
       const index = bit % (flipped.length * 8)
       flipped[index >> 3] = (flipped[index >> 3] ?? 0) ^ (1 << (index & 7))
       for (const verifier of VERIFIERS) {
         expect(verifier.verify(parts.signature, parts.message, parts.publicKey), `${verifier.name}: ${which} bit ${index}`).toBe(false)
+        expect(await verifier.verifyAsync?.(parts.signature, parts.message, parts.publicKey), `${verifier.name}: verifyAsync, ${which} bit ${index}`).toBe(false)
       }
     }), { numRuns: 150 })
+  })
+
+  it('publicKeyOfSeed equals keyPairFromSeed and returns a copy the caller may change', () => {
+    fc.assert(fc.property(seed, (secret) => {
+      const expected = keyPairFromSeed(secret).publicKey
+      const first = publicKeyOfSeed(secret)
+      expect(toHex(first)).toBe(toHex(expected))
+      first.fill(0)
+      expect(toHex(publicKeyOfSeed(secret))).toBe(toHex(expected))
+    }), { numRuns: 50 })
+    expect(() => publicKeyOfSeed(new Uint8Array(31))).toThrow(expect.objectContaining({ code: 'KEY_INVALID' }))
   })
 })

@@ -2,7 +2,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  cborTextHeaderLength, encodeCanonical, encodeSignedRecord, encodeSignedRecordBytes, signedRecordSize
+  cborTextHeaderLength, encodeCanonical, encodeSignedRecord, encodeSignedRecordBytes, recordBytesIn, signedRecordSize
 } from '../../../src/record/index.js'
 import { VALID } from './fixtures.js'
 
@@ -32,5 +32,30 @@ describe('signed record bytes (record-v1 §2.4)', () => {
 
   it.each([[0, 1], [23, 1], [24, 2], [255, 2], [256, 3], [65535, 3], [65536, 5]])('a text of %i bytes has a %i-byte header', (length, header) => {
     expect(cborTextHeaderLength(length)).toBe(header)
+  })
+})
+
+describe('recordBytesIn (the record inside signed bytes, without decoding)', () => {
+  it('finds the record bytes in every canonical signed encoding, whatever the signature', () => {
+    const signature = fc.oneof(fc.constant('A'.repeat(86)), fc.string({ unit: 'binary', maxLength: 300 }))
+    fc.assert(fc.property(fc.constantFrom(...VALID.vectors), signature, (vector, sig) => {
+      const recordBytes = encodeCanonical(vector.signed.record)
+      const found = recordBytesIn(encodeSignedRecordBytes(recordBytes, sig), sig)
+      expect(found === undefined ? undefined : Buffer.from(found).toString('hex'), vector.id).toBe(Buffer.from(recordBytes).toString('hex'))
+    }), { numRuns: 200 })
+  })
+
+  it('refuses bytes signed with another signature, truncated, extended or with another header', () => {
+    for (const vector of VALID.vectors) {
+      const bytes = encodeSignedRecord(vector.signed)
+      const other = (vector.signed.signature.startsWith('A') ? 'B' : 'A') + vector.signed.signature.slice(1)
+      expect(recordBytesIn(bytes, other), `${vector.id}: other signature`).toBeUndefined()
+      expect(recordBytesIn(bytes.subarray(0, bytes.length - 1), vector.signed.signature), `${vector.id}: truncated`).toBeUndefined()
+      expect(recordBytesIn(Uint8Array.from([...bytes, 0]), vector.signed.signature), `${vector.id}: extended`).toBeUndefined()
+      const header = Uint8Array.from(bytes)
+      header[0] = 0xa3
+      expect(recordBytesIn(header, vector.signed.signature), `${vector.id}: map of 3`).toBeUndefined()
+      expect(recordBytesIn(new Uint8Array(20), vector.signed.signature), `${vector.id}: too short`).toBeUndefined()
+    }
   })
 })

@@ -5,7 +5,7 @@ import { isIsnadError, type ErrorCode } from '../../../src/errors/index.js'
 import { nobleVerifier, nodeCryptoVerifier, type SignatureVerifier } from '../../../src/identity/index.js'
 import {
   decodeSignedRecord, encodeCanonical, encodeSignedRecord, signingInputFor, signRecord, verifyRecord,
-  verifyRecordBytes, type VerifyRecordOptions
+  verifyRecordAsync, verifyRecordBytes, verifyRecordBytesAsync, type VerifyRecordOptions
 } from '../../../src/record/index.js'
 import type { IsnadRecord, RecordKind, SignedRecord } from '../../../src/schema/index.js'
 
@@ -55,6 +55,17 @@ function codeOf (run: () => unknown): string {
   }
 }
 
+/** The code the promise rejects with, or 'accepted'; a synchronous throw is a failure of its own. */
+async function asyncCodeOf (run: () => Promise<unknown>): Promise<string> {
+  let promise: Promise<unknown>
+  try {
+    promise = run()
+  } catch (err) {
+    return `threw synchronously: ${String(err)}`
+  }
+  return await promise.then(() => 'accepted', (err: unknown) => isIsnadError(err) ? err.code : `non-IsnadError: ${String(err)}`)
+}
+
 function bytesOf (spec: { hex: string, zero_pad_to?: number }): Uint8Array {
   const head = Buffer.from(spec.hex, 'hex')
   const out = new Uint8Array(Math.max(head.length, spec.zero_pad_to ?? 0))
@@ -72,12 +83,18 @@ describe('valid record vectors (record-v1 §12)', () => {
   })
 
   for (const vector of validFile.vectors) {
-    it(vector.id, () => {
+    it(vector.id, async () => {
       for (const verifier of VERIFIERS) {
         const input = structuredClone(vector.signed)
         const result = verifyRecord(input, { verifier, now })
         expect(result.id, `${vector.id} (${verifier.name})`).toBe(vector.cid)
         expect(result.cid.toString(), `${vector.id} (${verifier.name})`).toBe(vector.cid)
+        expect(hex(result.bytes), `${vector.id} (${verifier.name}): bytes`).toBe(hex(encodeSignedRecord(vector.signed)))
+        const viaAsync = await verifyRecordAsync(structuredClone(vector.signed), { verifier, now })
+        expect(viaAsync.id, `${vector.id} async (${verifier.name})`).toBe(vector.cid)
+        expect(hex(viaAsync.bytes), `${vector.id} async (${verifier.name}): bytes`).toBe(hex(result.bytes))
+        const bytesAsync = await verifyRecordBytesAsync(encodeSignedRecord(vector.signed), { verifier, now })
+        expect(bytesAsync.id, `${vector.id} bytes async (${verifier.name})`).toBe(vector.cid)
       }
       const record = vector.signed.record
       const recordBytes = encodeCanonical(record)
@@ -114,17 +131,19 @@ describe('invalid record vectors (record-v1 §12)', () => {
   })
 
   for (const vector of invalidFile.vectors) {
-    it(`${vector.id} → ${vector.code} (${vector.rule})`, () => {
+    it(`${vector.id} → ${vector.code} (${vector.rule})`, async () => {
       for (const verifier of VERIFIERS) {
         const options: VerifyRecordOptions = { verifier, now, ...(vector.options === undefined ? {} : { expectedKind: vector.options.expected_kind }) }
         if (vector.bytes !== undefined) {
           const bytes = bytesOf(vector.bytes)
           expect(codeOf(() => verifyRecordBytes(bytes, options)), `${vector.id} verifyRecordBytes (${verifier.name})`).toBe(vector.code)
+          expect(await asyncCodeOf(() => verifyRecordBytesAsync(bytes, options)), `${vector.id} verifyRecordBytesAsync (${verifier.name})`).toBe(vector.code)
           const decodeCode = vector.decode_code ?? 'accepted'
           expect(codeOf(() => decodeSignedRecord(bytes)), `${vector.id} decodeSignedRecord`).toBe(decodeCode)
           continue
         }
         expect(codeOf(() => verifyRecord(structuredClone(vector.signed), options)), `${vector.id} verifyRecord (${verifier.name})`).toBe(vector.code)
+        expect(await asyncCodeOf(() => verifyRecordAsync(structuredClone(vector.signed), options)), `${vector.id} verifyRecordAsync (${verifier.name})`).toBe(vector.code)
         if (vector.json_only === true) continue
         // The same fault carried by DAG-CBOR: the schema step refuses it in decodeSignedRecord,
         // every later step in verifyRecordBytes.
@@ -134,6 +153,7 @@ describe('invalid record vectors (record-v1 §12)', () => {
         } else {
           expect(codeOf(() => decodeSignedRecord(bytes)), `${vector.id} decodeSignedRecord`).toBe('accepted')
           expect(codeOf(() => verifyRecordBytes(bytes, options)), `${vector.id} verifyRecordBytes (${verifier.name})`).toBe(vector.code)
+          expect(await asyncCodeOf(() => verifyRecordBytesAsync(bytes, options)), `${vector.id} verifyRecordBytesAsync (${verifier.name})`).toBe(vector.code)
         }
       }
     })

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { nobleVerifier, nodeCryptoVerifier } from '../../../src/identity/index.js'
 import {
-  encodeSignedRecord, isRecordSignatureValid, parseSignedRecord, verifyRecord, verifyRecordBytes
+  encodeSignedRecord, isRecordSignatureValid, parseSignedRecord, verifyRecord, verifyRecordAsync, verifyRecordBytes,
+  verifyRecordBytesAsync
 } from '../../../src/record/index.js'
 import type { MemoryRecord, SignedRecord } from '../../../src/schema/index.js'
 import { NOW, validVector } from './fixtures.js'
@@ -97,6 +98,35 @@ describe('verifyRecordBytes (record-v1 §5.2, R18)', () => {
   it('refuses bytes followed by anything', () => {
     const bytes = encodeSignedRecord(memory())
     expect(codeOf(() => verifyRecordBytes(Uint8Array.from([...bytes, 0]), options))).toBe('DECODE_FAILED')
+  })
+})
+
+describe('verifyRecordAsync and verifyRecordBytesAsync', () => {
+  it('run every step but the signature before returning: changing the input afterwards changes nothing', async () => {
+    const signed = memory()
+    const pending = verifyRecordAsync(signed, options)
+    signed.record.content.summary = 'changed after the call'
+    signed.signature = MALFORMED
+    expect((await pending).id).toBe(validVector('memory/example').cid)
+    const bytes = encodeSignedRecord(memory())
+    const pendingBytes = verifyRecordBytesAsync(bytes, options)
+    bytes.fill(0)
+    const verified = await pendingBytes
+    expect(verified.id).toBe(validVector('memory/example').cid)
+    expect(verified.bytes).toEqual(encodeSignedRecord(memory()))
+  })
+
+  it('reject rather than throw, with the code verifyRecord throws, in pipeline order', async () => {
+    const forged = memory()
+    forged.record.content.body = 'changed'
+    forged.record.created_at = FUTURE
+    expect(codeOf(() => verifyRecord(forged, options))).toBe('SIGNATURE_INVALID')
+    await expect(verifyRecordAsync(forged, options)).rejects.toMatchObject({ code: 'SIGNATURE_INVALID', details: { kind: 'memory' } })
+    const late = validVector('memory/at-clock-skew-limit')
+    await expect(verifyRecordAsync(late.signed, { ...options, now: NOW - 1 })).rejects.toMatchObject({ code: 'TIMESTAMP_IN_FUTURE' })
+    const padded = Uint8Array.from([...encodeSignedRecord(memory()), 0])
+    await expect(verifyRecordBytesAsync(padded, options)).rejects.toMatchObject({ code: 'DECODE_FAILED' })
+    await expect(verifyRecordAsync({ record: {} }, options)).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
   })
 })
 

@@ -1,0 +1,156 @@
+import { performance } from 'node:perf_hooks'
+import { createNodeHost } from '../src/daemon/index.js'
+import { createNetwork, SYNC_PAGE_SIZE, type Network } from '../src/net/index.js'
+import { initHome, LocalNode } from '../src/node/index.js'
+import { encodeSignedRecord } from '../src/record/index.js'
+import { attestationRecord, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast } from './fixtures.js'
+import { CountingVerifier } from './network-host.js'
+import { createRandom, shuffle, type Sample } from './stats.js'
+
+/*
+ * Sync catch-up (issue 4, benchmark 8): node A, a LocalNode on LevelDB with its ledger behind the
+ * daemon's NetHost (createNodeHost), stores `memories` memories with `witnessesPerMemory`
+ * attestations each. Node B, the same in a fresh home, starts, dials A and syncs its log
+ * (sync-v1): every record verified once by B's network layer, then journaled and stored by B.
+ * Baseline, alternating round by round: the same records, as the same bytes in the same order,
+ * ingested by a fresh LocalNode from memory (LocalNode.ingest, batches of one sync page), no network.
+ */
+
+export interface SyncRunOptions {
+  memories: number
+  witnessesPerMemory: number
+  rounds: number
+  seed: number
+  progress: (text: string) => void
+}
+
+export interface SyncRunResult {
+  memories: number
+  records: number
+  /** Per round, the baseline and then the sync, both in memories caught up per second. */
+  baseline: Sample[]
+  sync: Sample[]
+  /** Signature checks by B per record it received, over all rounds. */
+  verificationsPerRecord: number
+  /** How long A took to ingest the workload (not measured against anything). */
+  populateMs: number
+}
+
+const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
+const DAY_MS = 86_400_000
+
+/** Memories by 8 authors, each followed in A's log by its attestations from distinct witnesses of 16. */
+function createWorkload (options: SyncRunOptions): Uint8Array[] {
+  const random = createRandom(options.seed)
+  const { sample } = createTagSampler(50, random)
+  const authors = Array.from({ length: 8 }, (_, n) => createAgent(40, n))
+  const witnesses = Array.from({ length: 16 }, (_, n) => createAgent(41, n))
+  const start = Date.now() - 2 * DAY_MS
+  const out: Uint8Array[] = []
+  for (let m = 0; m < options.memories; m++) {
+    const author = authors[m % authors.length] as (typeof authors)[number]
+    const createdMillis = start + m * 1000
+    const memory = signFast(memoryRecord(random, { author, serial: m, createdMillis, tags: sampleTags(random, sample) }), author)
+    out.push(encodeSignedRecord(memory.signed))
+    for (const witness of shuffle(random, [...witnesses]).slice(0, options.witnessesPerMemory)) {
+      out.push(encodeSignedRecord(signFast(attestationRecord(memory.id, witness, 'confirm', createdMillis + 60_000), witness).signed))
+    }
+  }
+  return out
+}
+
+interface SyncNode {
+  node: LocalNode
+  network: Network
+  verifier: CountingVerifier
+  dispose: () => Promise<void>
+}
+
+/** A LocalNode in a fresh home with the daemon's NetHost and a network on loopback (no auto-sync). */
+async function startSyncNode (label: string): Promise<SyncNode> {
+  const dir = await createTempDir(label)
+  await initHome(dir.path)
+  const node = await LocalNode.open({ home: dir.path })
+  const host = createNodeHost(() => node)
+  const verifier = new CountingVerifier()
+  const network = await createNetwork({ host, verifier, listen: LOOPBACK, syncOnConnect: false })
+  return {
+    node,
+    network,
+    verifier,
+    dispose: async () => {
+      await network.stop()
+      await host.close()
+      await node.close()
+      await dir.remove()
+    }
+  }
+}
+
+async function countRecords (node: LocalNode): Promise<{ memories: number, total: number }> {
+  const counts = await node.store.count()
+  return { memories: counts.memory, total: Object.values(counts).reduce((a, b) => a + b, 0) }
+}
+
+async function baselineRound (records: readonly Uint8Array[], memories: number): Promise<Sample> {
+  const dir = await createTempDir('sync-direct')
+  await initHome(dir.path)
+  const node = await LocalNode.open({ home: dir.path })
+  try {
+    const cpu = process.cpuUsage()
+    const start = performance.now()
+    for (let at = 0; at < records.length; at += SYNC_PAGE_SIZE) await node.ingest(records.slice(at, at + SYNC_PAGE_SIZE), 'sync')
+    const ms = performance.now() - start
+    const { user, system } = process.cpuUsage(cpu)
+    const counts = await countRecords(node)
+    if (counts.total !== records.length) throw new Error(`direct ingest stored ${counts.total} of ${records.length} records`)
+    return { ops: memories, ms, cpuMs: (user + system) / 1000 }
+  } finally {
+    await node.close()
+    await dir.remove()
+  }
+}
+
+async function syncRound (a: SyncNode, records: number, memories: number): Promise<{ sample: Sample, verifications: number }> {
+  const b = await startSyncNode('sync-b')
+  try {
+    const cpu = process.cpuUsage()
+    const start = performance.now()
+    await b.network.dial(a.network.multiaddrs()[0] ?? a.network.peerId)
+    const result = await b.network.sync(a.network.peerId)
+    const ms = performance.now() - start
+    const { user, system } = process.cpuUsage(cpu)
+    const counts = await countRecords(b.node)
+    if (result.accepted !== records || counts.total !== records || counts.memories !== memories) {
+      throw new Error(`B caught up ${result.accepted} records (${counts.memories} memories) of ${records} (${memories})`)
+    }
+    return { sample: { ops: memories, ms, cpuMs: (user + system) / 1000 }, verifications: b.verifier.total }
+  } finally {
+    await b.dispose()
+  }
+}
+
+export async function runSync (options: SyncRunOptions): Promise<SyncRunResult> {
+  const records = createWorkload(options)
+  const a = await startSyncNode('sync-a')
+  try {
+    const populateStart = performance.now()
+    for (let at = 0; at < records.length; at += 3 * SYNC_PAGE_SIZE) await a.node.ingest(records.slice(at, at + 3 * SYNC_PAGE_SIZE), 'import')
+    const populateMs = performance.now() - populateStart
+    const stored = await countRecords(a.node)
+    if (stored.total !== records.length) throw new Error(`A stored ${stored.total} of ${records.length} records`)
+    options.progress(`A stores ${options.memories} memories + ${records.length - options.memories} attestations (in ${(populateMs / 1000).toFixed(1)} s); ${options.rounds} rounds of direct ingest and sync`)
+    const result: SyncRunResult = { memories: options.memories, records: records.length, baseline: [], sync: [], verificationsPerRecord: 0, populateMs }
+    let verifications = 0
+    for (let round = 0; round < options.rounds; round++) {
+      result.baseline.push(await baselineRound(records, options.memories))
+      const { sample, verifications: checks } = await syncRound(a, records.length, options.memories)
+      result.sync.push(sample)
+      verifications += checks
+    }
+    result.verificationsPerRecord = verifications / (options.rounds * records.length)
+    return result
+  } finally {
+    await a.dispose()
+  }
+}

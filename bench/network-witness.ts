@@ -1,0 +1,157 @@
+import { performance } from 'node:perf_hooks'
+import { createHttpOperations, type HttpOperations } from '../src/api/client.js'
+import { readApiToken } from '../src/api/index.js'
+import { startDaemon, type Daemon } from '../src/daemon/index.js'
+import { TOPICS } from '../src/net/index.js'
+import { initHome, nodePaths } from '../src/node/index.js'
+import { createAgent, createTempDir } from './fixtures.js'
+import { openTempNode } from './ingest.js'
+import { AttestationStream } from './network-events.js'
+import { dialAll, randomTopology, waitFor, waitForMeshes } from './network-mesh.js'
+import { createRandom, shuffle } from './stats.js'
+
+/*
+ * Witness round trip (issue 4, benchmark 8): `nodes` real daemons (startDaemon: LocalNode on
+ * LevelDB with its ledger, the network, the HTTP API) in this process on 127.0.0.1, each in a
+ * fresh home. Every daemon auto-confirms requests from A's agent (the auto-answer policy), so no
+ * person is in the loop: the time is network, verification, journaling and storage. The clock
+ * starts when A is asked (HTTP) to request 3 witnesses and stops when A's event stream reports the
+ * third attestation. Baseline, interleaved request by request: one remember + one attest on a
+ * LocalNode in this process (sign, verify, journal, store, score), no network.
+ */
+
+export interface WitnessRunOptions {
+  nodes: number
+  witnesses: number
+  requests: number
+  dialsPerNode: number
+  seed: number
+  progress: (text: string) => void
+}
+
+export interface WitnessRunResult {
+  /** Request → k-th attestation reported by A's event stream, ms, one per request. */
+  roundTrips: number[]
+  /** Process CPU (all threads, all daemons) during each round trip, ms. */
+  roundTripCpuMs: number[]
+  /** Request → first attestation, ms. */
+  firstAttestations: number[]
+  /** How long A's HTTP API took to sign, store and answer the request, ms. */
+  requestCalls: number[]
+  /** One remember + one attest on a local node, ms, one per request. */
+  baseline: number[]
+  setupMs: number
+  meshMs: number
+}
+
+interface Peer {
+  daemon: Daemon
+  ops: HttpOperations
+  token: string
+  agent: string
+  remove: () => Promise<void>
+}
+
+const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
+/** Heartbeats (ledger event + checkpoint) stay out of the measurement. */
+const HEARTBEAT_MS = 3_600_000
+const ROUND_TRIP_TIMEOUT_MS = 15_000
+const WARMUPS = 1
+
+async function startPeers (count: number): Promise<Peer[]> {
+  const dirs = await Promise.all(Array.from({ length: count }, async (_, i) => await createTempDir(`witness-${i}`)))
+  const agents = await Promise.all(dirs.map(async (dir) => (await initHome(dir.path)).defaultKey.did))
+  const requester = agents[0] as string
+  const peers: Peer[] = []
+  try {
+    for (let i = 0; i < count; i++) {
+      const dir = dirs[i] as { path: string, remove: () => Promise<void> }
+      const daemon = await startDaemon({ home: dir.path, listen: LOOPBACK, heartbeatMs: HEARTBEAT_MS, autoConfirmFrom: [requester] })
+      const token = await readApiToken(nodePaths(dir.path).data)
+      peers.push({ daemon, ops: createHttpOperations({ url: daemon.url, token }), token, agent: agents[i] as string, remove: dir.remove })
+    }
+  } catch (err) {
+    await stopPeers(peers)
+    await Promise.all(dirs.slice(peers.length).map(async (dir) => { await dir.remove() }))
+    throw err
+  }
+  return peers
+}
+
+async function stopPeers (peers: readonly Peer[]): Promise<void> {
+  await Promise.allSettled(peers.map(async (peer) => {
+    try {
+      await peer.daemon.stop()
+    } finally {
+      await peer.remove()
+    }
+  }))
+}
+
+/** Waits until every peer's node stores `memory` (so its gossip is over before the clock starts). */
+async function waitForMemoryEverywhere (peers: readonly Peer[], memory: string): Promise<void> {
+  const missing = new Set(peers)
+  await waitFor(`memory ${memory} on every daemon`, async () => {
+    for (const peer of [...missing]) {
+      if (await peer.ops.show(memory).then(() => true, () => false)) missing.delete(peer)
+    }
+    return missing.size === 0
+  }, 15_000, 10)
+}
+
+export async function runWitness (options: WitnessRunOptions): Promise<WitnessRunResult> {
+  const random = createRandom(options.seed)
+  const setupStart = performance.now()
+  const peers = await startPeers(options.nodes)
+  const local = await openTempNode('witness-baseline')
+  let stream: AttestationStream | undefined
+  try {
+    const edges = randomTopology(options.nodes, options.dialsPerNode, random)
+    await dialAll(edges, async (from, to) => {
+      const target = (peers[to] as Peer).daemon
+      await (peers[from] as Peer).daemon.network.dial(target.multiaddrs()[0] ?? target.network.peerId)
+    })
+    options.progress(`${options.nodes} daemons up, ${edges.length} connections; waiting for gossipsub meshes`)
+    const topics = [TOPICS.memories, TOPICS.witnessRequests, TOPICS.attestations]
+    const meshMs = await waitForMeshes(peers.map((p) => p.daemon.network), topics, 45_000)
+    const setupMs = performance.now() - setupStart
+
+    const [a, ...others] = peers as [Peer, ...Peer[]]
+    stream = await AttestationStream.open(a.daemon.url, a.token)
+    const signer = await a.ops.resolveSigner()
+    const author = createAgent(30, options.seed)
+    const witness = createAgent(31, options.seed)
+    const result: WitnessRunResult = { roundTrips: [], roundTripCpuMs: [], firstAttestations: [], requestCalls: [], baseline: [], setupMs, meshMs }
+    options.progress(`${WARMUPS + options.requests} witness requests from A to ${options.witnesses} of ${others.length} daemons (mesh ready in ${(meshMs / 1000).toFixed(1)} s)`)
+    for (let k = 0; k < WARMUPS + options.requests; k++) {
+      const baseStart = performance.now()
+      const view = await local.node.remember({ type: 'observation', summary: `local round ${k}`, tags: ['bench'] }, author)
+      await local.node.attest({ memory: view.id, verdict: 'confirm' }, witness)
+      const baseMs = performance.now() - baseStart
+
+      const memory = await a.ops.remember({ type: 'observation', summary: `witness round trip ${k}`, tags: ['bench'] }, signer)
+      await waitForMemoryEverywhere(others, memory.id)
+      const chosen = shuffle(random, [...others]).slice(0, options.witnesses)
+      const arrivals = stream.waitFor(memory.id, options.witnesses, ROUND_TRIP_TIMEOUT_MS)
+      const cpu = process.cpuUsage()
+      const start = performance.now()
+      await a.ops.requestWitnesses({ memory: memory.id, to: chosen.map((p) => p.agent) }, signer)
+      const requestMs = performance.now() - start
+      const times = await arrivals
+      const { user, system } = process.cpuUsage(cpu)
+      const confirms = (await a.ops.explainTrust(memory.id)).factors.confirm_count
+      if (confirms !== options.witnesses) throw new Error(`A counts ${confirms} confirmations of ${memory.id}, ${options.witnesses} expected`)
+      if (k < WARMUPS) continue
+      result.baseline.push(baseMs)
+      result.requestCalls.push(requestMs)
+      result.roundTrips.push(Math.max(...times) - start)
+      result.roundTripCpuMs.push((user + system) / 1000)
+      result.firstAttestations.push(Math.min(...times) - start)
+    }
+    return result
+  } finally {
+    stream?.close()
+    await local.dispose()
+    await stopPeers(peers)
+  }
+}

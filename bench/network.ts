@@ -1,0 +1,188 @@
+import { createSignedInputs, rawVerifyMeasure } from './crypto.js'
+import { runGossip, type GossipRunResult } from './network-gossip.js'
+import { runSync } from './network-sync.js'
+import { runWitness } from './network-witness.js'
+import type { Figure } from './report.js'
+import { median, percentile, rateOf, type Sample } from './stats.js'
+
+/*
+ * Issue 4, benchmark 8: the network node with real js-libp2p 3 nodes on 127.0.0.1, all in this
+ * process. Every node of a network here shares this one JavaScript thread (and libuv's pool) with
+ * all the others, so the latencies include the other nodes' work: a deployment runs one node per
+ * process. Each figure has a baseline measured in the same run:
+ * - gossip delivery, latency and verifications: the same measurement with 2 nodes (1 hop);
+ * - CPU per delivered message: one raw OpenSSL verification (`crypto.verify`, bench/crypto.ts);
+ * - witness round trip: one remember + one attest on a local node, interleaved request by request;
+ * - sync catch-up: the same records ingested by a fresh node from memory, alternating rounds.
+ */
+
+export interface NetworkBenchOptions {
+  quick: boolean
+  progress?: (text: string) => void
+}
+
+const SIZES = {
+  full: { nodes: 100, messages: 40, spacingMs: 500, daemons: 20, requests: 10, daemonDials: 4, memories: 1000, syncRounds: 3 },
+  quick: { nodes: 20, messages: 20, spacingMs: 100, daemons: 8, requests: 5, daemonDials: 3, memories: 250, syncRounds: 1 }
+}
+/** Each node dials this many others (plus being dialled): an average degree of about 8. */
+const DIALS_PER_NODE = 4
+/** The 2-node baseline: spacing does not matter for one hop, so it runs fast. */
+const BASELINE_SPACING_MS = 50
+const WITNESSES = 3
+const ATTESTATIONS_PER_MEMORY = 2
+const RAW_VERIFY_BUDGET_MS = 200
+
+/** Issue 4's targets. */
+const TARGETS = { gossipP50Ms: 100, gossipP99Ms: 500, verificationsPerMessage: 1.2, witnessP50Ms: 250, syncMemoriesPerSecond: 2500 }
+
+function round3 (value: number): number {
+  return Math.round(value * 1000) / 1000
+}
+
+function deliveredPercent (run: GossipRunResult): number {
+  return 100 * run.delivered / run.expected
+}
+
+/** Signature checks per (message, node), the publisher's own check of its memories included. */
+function verificationsPerMessage (run: GossipRunResult): number {
+  return run.verifications / (run.messages * run.nodes)
+}
+
+/** Raw OpenSSL verification time, µs: the median of a few time-boxed samples. */
+function rawVerifyMicros (samples: number): number {
+  const measure = rawVerifyMeasure(createSignedInputs(64), RAW_VERIFY_BUDGET_MS)
+  const rates: number[] = []
+  for (let i = 0; i < samples; i++) rates.push(rateOf(measure() as Sample))
+  return 1e6 / median(rates)
+}
+
+function gossipFigures (run: GossipRunResult, base: GossipRunResult, verifyMicros: number, spacingMs: number): Figure[] {
+  const section = `5. gossip: ${run.nodes} nodes in one process, libp2p on 127.0.0.1 (${run.messages} memories published by one node, ${spacingMs} ms apart)`
+  const p = (values: number[], at: number): number => percentile(values, at)
+  const p50 = p(run.latencies, 50)
+  const p99 = p(run.latencies, 99)
+  const baseP99 = p(base.latencies, 99)
+  const perMessage = verificationsPerMessage(run)
+  const deliveries = Math.max(1, run.delivered)
+  const cpuMicros = 1000 * run.cpuMs / deliveries
+  const idleCorrected = 1000 * (run.cpuMs - run.idleCpuMsPerSecond * run.elapsedMs / 1000) / deliveries
+  return [
+    {
+      section,
+      name: 'delivery: memories stored at every other node',
+      value: deliveredPercent(run),
+      unit: '% delivered',
+      baseline: { name: '2 nodes, 1 hop', value: deliveredPercent(base), unit: '%' },
+      ratio: deliveredPercent(run) / deliveredPercent(base),
+      target: { text: '100%', met: run.delivered === run.expected },
+      detail: {
+        delivered: run.delivered, expected: run.expected, duplicatesHandedToHosts: run.duplicates, averageDegree: round3(run.degree),
+        setupSeconds: round3(run.setupMs / 1000), meshSeconds: round3(run.meshMs / 1000)
+      }
+    },
+    {
+      section,
+      name: 'latency: publish → accept (stored) at each node',
+      value: p99,
+      unit: 'ms',
+      baseline: { name: '1 hop (2 nodes) p99', value: baseP99, unit: 'ms' },
+      ratio: p99 / baseP99,
+      target: { text: `p50 < ${TARGETS.gossipP50Ms} ms, p99 < ${TARGETS.gossipP99Ms} ms`, met: p50 < TARGETS.gossipP50Ms && p99 < TARGETS.gossipP99Ms },
+      detail: {
+        p50: round3(p50), p95: round3(p(run.latencies, 95)), max: round3(p(run.latencies, 100)), samples: run.latencies.length,
+        baselineP50: round3(p(base.latencies, 50)), baselineP95: round3(p(base.latencies, 95)), baselineSamples: base.latencies.length,
+        p50Ratio: round3(p50 / p(base.latencies, 50))
+      }
+    },
+    {
+      section,
+      name: 'signature verifications per message per node',
+      value: 1000 * perMessage,
+      unit: 'per 1,000 message·node',
+      baseline: { name: '2 nodes', value: 1000 * verificationsPerMessage(base), unit: 'per 1,000' },
+      ratio: perMessage / verificationsPerMessage(base),
+      target: { text: `≤ ${(1000 * TARGETS.verificationsPerMessage).toLocaleString('en-US')} per 1,000 (${TARGETS.verificationsPerMessage} each)`, met: perMessage <= TARGETS.verificationsPerMessage },
+      detail: { perMessagePerNode: round3(perMessage), verifications: run.verifications, mostChecksOfOneRecordAtOneNode: run.maxVerificationsPerRecord }
+    },
+    {
+      section,
+      name: 'CPU per delivered message (process, all threads)',
+      value: cpuMicros,
+      unit: 'µs/delivery',
+      baseline: { name: 'raw crypto.verify', value: verifyMicros, unit: 'µs/verify' },
+      ratio: cpuMicros / verifyMicros,
+      detail: {
+        mainThreadMicrosPerDelivery: round3(1000 * run.mainThreadCpuMs / deliveries),
+        idleCorrectedMicrosPerDelivery: round3(idleCorrected),
+        idleCpuMsPerSecond: round3(run.idleCpuMsPerSecond),
+        cpuMs: round3(run.cpuMs), wallMs: round3(run.elapsedMs),
+        twoNodeMicrosPerDelivery: round3(1000 * base.cpuMs / Math.max(1, base.delivered))
+      }
+    }
+  ]
+}
+
+export async function benchNetwork (options: NetworkBenchOptions): Promise<Figure[]> {
+  const size = options.quick ? SIZES.quick : SIZES.full
+  const progress = options.progress ?? (() => {})
+  const figures: Figure[] = []
+
+  progress(`5. gossip baseline: 2 nodes, ${size.messages} memories`)
+  const base = await runGossip({ nodes: 2, messages: size.messages, spacingMs: BASELINE_SPACING_MS, dialsPerNode: 1, seed: 1, progress: (t) => { progress(`5. ${t}`) } })
+  const verifyBefore = rawVerifyMicros(3)
+  progress(`5. gossip: starting ${size.nodes} nodes, each dialling ${DIALS_PER_NODE}`)
+  const run = await runGossip({ nodes: size.nodes, messages: size.messages, spacingMs: size.spacingMs, dialsPerNode: DIALS_PER_NODE, seed: 2, progress: (t) => { progress(`5. ${t}`) } })
+  const verifyMicros = median([verifyBefore, rawVerifyMicros(3)])
+  figures.push(...gossipFigures(run, base, verifyMicros, size.spacingMs))
+
+  progress(`6. witness round trip: starting ${size.daemons} daemons`)
+  const witness = await runWitness({ nodes: size.daemons, witnesses: WITNESSES, requests: size.requests, dialsPerNode: size.daemonDials, seed: 3, progress: (t) => { progress(`6. ${t}`) } })
+  const rtP50 = percentile(witness.roundTrips, 50)
+  const rtP99 = percentile(witness.roundTrips, 99)
+  const localP99 = percentile(witness.baseline, 99)
+  figures.push({
+    section: `6. witness round trip: ${size.daemons} daemons in one process (startDaemon: LevelDB, ledger, HTTP API, libp2p on 127.0.0.1), witnesses auto-confirm`,
+    name: `request (HTTP to A) → ${WITNESSES} attestations stored at A (A's event stream)`,
+    value: rtP99,
+    unit: 'ms',
+    baseline: { name: 'local remember + attest p99', value: localP99, unit: 'ms' },
+    ratio: rtP99 / localP99,
+    target: { text: `p50 < ${TARGETS.witnessP50Ms} ms`, met: rtP50 < TARGETS.witnessP50Ms },
+    detail: {
+      p50: round3(rtP50), p95: round3(percentile(witness.roundTrips, 95)), samples: witness.roundTrips.length,
+      roundTrips: witness.roundTrips.map(Math.round),
+      firstAttestationP50: round3(percentile(witness.firstAttestations, 50)),
+      requestCallP50: round3(percentile(witness.requestCalls, 50)),
+      processCpuMsPerRoundTripP50: round3(percentile(witness.roundTripCpuMs, 50)),
+      baselineP50: round3(percentile(witness.baseline, 50)),
+      p50Ratio: round3(rtP50 / percentile(witness.baseline, 50)),
+      setupSeconds: round3(witness.setupMs / 1000)
+    }
+  })
+
+  progress(`7. sync catch-up: ${size.memories} memories × ${ATTESTATIONS_PER_MEMORY} attestations`)
+  const sync = await runSync({ memories: size.memories, witnessesPerMemory: ATTESTATIONS_PER_MEMORY, rounds: size.syncRounds, seed: 4, progress: (t) => { progress(`7. ${t}`) } })
+  const rates = sync.sync.map(rateOf)
+  const baseRates = sync.baseline.map(rateOf)
+  const ratios = rates.map((r, i) => r / (baseRates[i] as number))
+  const cpuPerRecord = (samples: Sample[]): number => median(samples.map((s) => 1000 * (s.cpuMs ?? 0) / sync.records))
+  const syncRate = median(rates)
+  figures.push({
+    section: `7. sync catch-up: A holds ${size.memories} memories + ${sync.records - size.memories} attestations; B (fresh) dials A and syncs (sync-v1); both LocalNode + the daemon's NetHost`,
+    name: 'memories caught up (verified, journaled, stored with their attestations)',
+    value: syncRate,
+    unit: 'memories/s',
+    baseline: { name: 'direct LocalNode.ingest, no network', value: median(baseRates), unit: 'memories/s' },
+    ratio: median(ratios),
+    target: { text: `≥ ${TARGETS.syncMemoriesPerSecond.toLocaleString('en-US')} memories/s`, met: syncRate >= TARGETS.syncMemoriesPerSecond },
+    detail: {
+      rates: rates.map(Math.round), baselineRates: baseRates.map(Math.round), ratios: ratios.map(round3),
+      recordsPerSecond: Math.round(syncRate * sync.records / sync.memories),
+      cpuMicrosPerRecord: round3(cpuPerRecord(sync.sync)), baselineCpuMicrosPerRecord: round3(cpuPerRecord(sync.baseline)),
+      verificationsPerRecordAtB: round3(sync.verificationsPerRecord),
+      populateSeconds: round3(sync.populateMs / 1000)
+    }
+  })
+  return figures
+}

@@ -1,0 +1,58 @@
+/*
+ * The two RFC 4648 codecs on the verification path, as multiformats implements them
+ * (multiformats/src/bases/base.js, `encode` and `decode`), with table lookups on character codes
+ * instead of property lookups on one-character strings: each runs once or twice per record, and
+ * multiformats' generic versions cost more than hashing the record. Same algorithm, same results,
+ * same refusals: test/unit/record/multibase.test.ts checks both against multiformats.
+ */
+
+const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567'
+const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+
+/** Character code → 6-bit value, −1 for a character outside the alphabet. */
+const BASE64_VALUES = new Int8Array(128).fill(-1)
+for (let i = 0; i < BASE64_ALPHABET.length; i++) BASE64_VALUES[BASE64_ALPHABET.charCodeAt(i)] = i
+
+/** Multibase base32 (`b` + RFC 4648 §6 lower case, no padding): the canonical form of a CIDv1. */
+export function encodeBase32Multibase (bytes: Uint8Array): string {
+  let out = 'b'
+  let bits = 0
+  let buffer = 0
+  for (let i = 0; i < bytes.length; i++) {
+    buffer = (buffer << 8) | (bytes[i] as number)
+    bits += 8
+    while (bits > 5) {
+      bits -= 5
+      out += BASE32_ALPHABET[31 & (buffer >> bits)] as string
+    }
+  }
+  if (bits !== 0) out += BASE32_ALPHABET[31 & (buffer << (5 - bits))] as string
+  return out
+}
+
+/**
+ * Standard base64 without padding (RFC 4648 §4), decoded like multiformats' `base64.baseDecode`:
+ * trailing `=` are ignored, any other character outside the alphabet throws, and so do a dangling
+ * character and non-zero spare bits in the last one (one value, one spelling).
+ */
+export function decodeBase64 (text: string): Uint8Array {
+  let end = text.length
+  while (end > 0 && text.charCodeAt(end - 1) === 0x3d) --end
+  const out = new Uint8Array((end * 6 / 8) | 0)
+  let bits = 0
+  let buffer = 0
+  let written = 0
+  for (let i = 0; i < end; ++i) {
+    const code = text.charCodeAt(i)
+    const value = code < 128 ? BASE64_VALUES[code] as number : -1
+    if (value < 0) throw new SyntaxError('Non-base64 character')
+    buffer = (buffer << 6) | value
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out[written++] = 0xff & (buffer >> bits)
+    }
+  }
+  if (bits >= 6 || (0xff & (buffer << (8 - bits))) !== 0) throw new SyntaxError('Unexpected end of data')
+  return out
+}

@@ -1,0 +1,332 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { encodeSignedRecord, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type SignedRecord } from '../../../src/index.js'
+import {
+  gatherEvidence, ingestRecords, ingestVerified, scoreEvidence, VERIFY_CONCURRENCY, type IngestOptions, type IngestResult
+} from '../../../src/node/index.js'
+import {
+  createLevelRecordStore, createMemoryRecordStore, type RecordStore, type StoredRecord, type TrustEntry
+} from '../../../src/store/index.js'
+import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
+
+/*
+ * ingestRecords (src/node/ingest.ts) on both stores: bytes from the network, all-or-nothing batches
+ * with the first bad record named, duplicates, concurrent batches, the evidence cache, the hooks
+ * the ledger uses, and the indexed trust against a from-scratch computation.
+ */
+
+const NOW = Date.parse('2026-02-06T00:00:00Z')
+const alice = createAgent(20)
+const bob = createAgent(21)
+const carol = createAgent(22)
+const dave = createAgent(23)
+
+const directories: string[] = []
+afterAll(async () => {
+  await Promise.all(directories.map(async (dir) => { await rm(dir, { recursive: true, force: true }) }))
+})
+
+const stores: Array<{ name: string, open: () => Promise<RecordStore> }> = [
+  {
+    name: 'LevelDB',
+    open: async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'isnad-ingest-'))
+      directories.push(dir)
+      return createLevelRecordStore({ location: dir })
+    }
+  },
+  { name: 'in-memory', open: async () => createMemoryRecordStore() }
+]
+
+/** The bytes a peer would send: the canonical DAG-CBOR of the signed record. */
+function wire (record: StoredRecord): Uint8Array {
+  return encodeSignedRecord(record.signed)
+}
+
+/**
+ * The same record with its two map entries in the other order: valid DAG-CBOR that decodes to the
+ * same value, but not the canonical form (keys sorted by length: `record` before `signature`).
+ */
+function reordered (record: StoredRecord): Uint8Array {
+  const bytes = wire(record)
+  const recordStart = 1 + 7
+  const signatureKeyAt = bytes.length - (10 + 2 + 86)
+  return Uint8Array.from([0xa2, ...bytes.subarray(signatureKeyAt), ...bytes.subarray(1, recordStart), ...bytes.subarray(recordStart, signatureKeyAt)])
+}
+
+/** A record carrying another record's signature: well formed, and its signature does not verify. */
+function forged (record: StoredRecord, signatureOf: StoredRecord): SignedRecord {
+  return { record: record.signed.record, signature: signatureOf.signed.signature }
+}
+
+async function failureOf (promise: Promise<unknown>): Promise<{ code: string, index: unknown, message: string }> {
+  const err: unknown = await promise.then(() => null, (e: unknown) => e)
+  if (!isIsnadError(err)) throw new Error(`expected an IsnadError, got ${String(err)}`)
+  return { code: err.code, index: err.details?.index, message: err.message }
+}
+
+describe.each(stores)('ingestRecords on the $name store', ({ open }) => {
+  let store: RecordStore
+  const options: IngestOptions = { verifier: nodeCryptoVerifier, now: NOW }
+  const ingest = async (inputs: readonly unknown[], extra: Partial<IngestOptions> = {}): Promise<IngestResult> =>
+    await ingestRecords(store, inputs, { ...options, ...extra })
+
+  /** The trust a from-scratch computation gives `memoryId` over what the store holds. */
+  async function freshTrust (memoryId: string): Promise<{ score: number, level: string }> {
+    const memory = await store.getMemory(memoryId)
+    if (memory === null) throw new Error(`memory ${memoryId} is not stored`)
+    const { score, level } = scoreEvidence(await gatherEvidence(store, memory), NOW)
+    return { score, level }
+  }
+
+  async function expectTrustConsistent (memoryIds: readonly string[]): Promise<void> {
+    for (const id of memoryIds) {
+      const indexed = await store.getTrust(id)
+      expect(indexed === null ? null : { score: indexed.score, level: indexed.level }, `indexed trust of ${id}`).toEqual(await freshTrust(id))
+    }
+  }
+
+  beforeEach(async () => {
+    store = await open()
+    await store.open()
+  })
+  afterEach(async () => { await store.close() })
+
+  describe('bytes from the network', () => {
+    it('stores canonical bytes and returns the same ids as the object form', async () => {
+      const memory = createMemory(alice, { tags: ['wire'] })
+      const attestation = createAttestation(bob, memory.id)
+      const result = await ingest([wire(memory), wire(attestation)])
+      expect(result).toEqual({ stored: [memory.id, attestation.id], duplicates: [], rescored: [memory.id] })
+      expect(await store.get(memory.id)).toEqual(memory)
+      expect(await store.attestationsFor(memory.id)).toEqual([attestation])
+      expect((await ingest([memory.signed, wire(attestation)])).duplicates).toEqual([memory.id, attestation.id])
+    })
+
+    it('refuses bytes followed by anything with DECODE_FAILED, naming the record, and stores nothing', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const failure = await failureOf(ingest([wire(memory), Uint8Array.from([...wire(attestation), 0])]))
+      expect(failure).toMatchObject({ code: 'DECODE_FAILED', index: 1 })
+      expect(failure.message).toMatch(/^record #2: /)
+      expect(await store.existsMany([memory.id, attestation.id])).toEqual([false, false])
+    })
+
+    it('refuses a non-canonical re-encoding of a valid record with DECODE_FAILED (record-v1 R18)', async () => {
+      const memory = createMemory(alice)
+      const bytes = reordered(memory)
+      expect(bytes).toHaveLength(wire(memory).length)
+      expect(await failureOf(ingest([bytes]))).toMatchObject({ code: 'DECODE_FAILED', index: 0 })
+      expect(await store.exists(memory.id)).toBe(false)
+      // The canonical bytes of the same record are accepted.
+      expect((await ingest([wire(memory)])).stored).toEqual([memory.id])
+    })
+
+    it('refuses a forged record with SIGNATURE_INVALID, as bytes and as an object', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const fake = forged(createAttestation(carol, memory.id), attestation)
+      expect(await failureOf(ingest([wire(memory), encodeSignedRecord(fake)]))).toMatchObject({ code: 'SIGNATURE_INVALID', index: 1 })
+      expect(await failureOf(ingest([memory.signed, fake]))).toMatchObject({ code: 'SIGNATURE_INVALID', index: 1 })
+      expect(await store.count()).toEqual({ memory: 0, attestation: 0, anchor: 0, witness_request: 0 })
+    })
+  })
+
+  describe('the first bad record is the one named, whichever check finishes first', () => {
+    it('names a bad signature (found late, off the thread) before a later undecodable record (found at once)', async () => {
+      const memory = createMemory(alice)
+      const fake = forged(createAttestation(carol, memory.id), createAttestation(bob, memory.id))
+      const failure = await failureOf(ingest([memory.signed, fake, memory.signed, Uint8Array.of(0xff), wire(memory)]))
+      expect(failure).toMatchObject({ code: 'SIGNATURE_INVALID', index: 1 })
+      expect(failure.message).toMatch(/^record #2: signature of attestation /)
+    })
+
+    it('names the lowest failing position in a batch wider than VERIFY_CONCURRENCY', async () => {
+      const memory = createMemory(alice)
+      const attestations = Array.from({ length: 2 * VERIFY_CONCURRENCY + 10 }, (_, i) =>
+        createAttestation(bob, memory.id, 'confirm', new Date(Date.parse('2026-02-05T17:00:00Z') + i * 1000).toISOString()))
+      const inputs: unknown[] = attestations.map(wire)
+      const late = VERIFY_CONCURRENCY + 5
+      inputs[late + 20] = Uint8Array.of(0x00)
+      inputs[late + 3] = forged(createAttestation(carol, memory.id), attestations[0] as StoredRecord)
+      inputs[late] = encodeSignedRecord(forged(createAttestation(dave, memory.id), attestations[1] as StoredRecord))
+      for (let run = 0; run < 3; run++) {
+        expect(await failureOf(ingest(inputs)), `run ${run}`).toMatchObject({ code: 'SIGNATURE_INVALID', index: late })
+      }
+      expect((await store.count()).attestation).toBe(0)
+      inputs[late] = wire(attestations[late] as StoredRecord)
+      expect(await failureOf(ingest(inputs))).toMatchObject({ code: 'SIGNATURE_INVALID', index: late + 3 })
+    })
+  })
+
+  describe('duplicates', () => {
+    it('stores a record repeated within a batch once', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const result = await ingest([memory.signed, wire(memory), attestation.signed, wire(attestation), memory.signed])
+      expect(result).toEqual({ stored: [memory.id, attestation.id], duplicates: [], rescored: [memory.id] })
+      expect(await store.count()).toEqual({ memory: 1, attestation: 1, anchor: 0, witness_request: 0 })
+      expect(await store.attestationsFor(memory.id)).toEqual([attestation])
+    })
+
+    it('reports records stored by an earlier batch as duplicates, and counts their evidence once', async () => {
+      const memory = createMemory(alice)
+      const first = createAttestation(bob, memory.id)
+      const second = createAttestation(carol, memory.id, 'dispute')
+      await ingest([memory.signed, first.signed])
+      const result = await ingest([wire(first), second.signed, memory.signed])
+      expect(result.stored).toEqual([second.id])
+      expect(result.duplicates).toEqual([first.id, memory.id])
+      expect(result.rescored).toEqual([memory.id])
+      expect(await store.count()).toEqual({ memory: 1, attestation: 2, anchor: 0, witness_request: 0 })
+      await expectTrustConsistent([memory.id])
+    })
+  })
+
+  describe('concurrency and the evidence cache', () => {
+    it('counts every one of concurrent batches attesting the same memory', async () => {
+      const memory = createMemory(alice)
+      await ingest([memory.signed])
+      // isnad-v0.1 scores confirms as a group (≥ 1, ≥ 3): three batches of one, all in flight at once.
+      const attestations = [bob, carol, dave].map((witness) => createAttestation(witness, memory.id))
+      const results = await Promise.all(attestations.map(async (a) => await ingest([wire(a)])))
+      expect(results.flatMap((r) => r.stored).sort()).toEqual(attestations.map((a) => a.id).sort())
+      expect((await store.attestationsFor(memory.id)).map((a) => a.id).sort()).toEqual(attestations.map((a) => a.id).sort())
+      const evidence = await gatherEvidence(store, memory)
+      const withTwo = scoreEvidence({ ...evidence, attestations: evidence.attestations.slice(0, 2) }, NOW)
+      expect((await store.getTrust(memory.id))?.score, 'the third confirmation counts').toBeGreaterThan(withTwo.score)
+      await expectTrustConsistent([memory.id])
+    })
+
+    it('sees a write that bypassed ingest: the cached evidence is dropped, not trusted', async () => {
+      const memory = createMemory(alice)
+      await ingest([memory.signed, createAttestation(bob, memory.id).signed])
+      // Stored behind ingest's back (an import tool, a repair): the cache of this memory is stale.
+      await store.putMany([createAttestation(carol, memory.id, 'dispute')])
+      await ingest([createAttestation(dave, memory.id).signed])
+      expect(await store.attestationsFor(memory.id)).toHaveLength(3)
+      await expectTrustConsistent([memory.id])
+    })
+
+    it('keeps the indexed trust equal to a fresh computation across many batches, in any arrival order', async () => {
+      const memories = [createMemory(alice, { tags: ['t'] }), createMemory(bob, { tags: ['t'] }), createMemory(carol)]
+      const evidence: StoredRecord[] = []
+      const witnesses = [alice, bob, carol, dave]
+      for (const memory of memories) {
+        for (const witness of witnesses) {
+          if (witness.did === memory.signed.record.author.agent_id) continue
+          evidence.push(createAttestation(witness, memory.id, evidence.length % 3 === 0 ? 'dispute' : 'confirm'))
+        }
+        evidence.push(createAnchor(dave, memory.id))
+      }
+      // Evidence before its memory, in small batches, two of them in flight at a time.
+      const batches = [evidence.slice(0, 4), [memories[0] as StoredRecord, ...evidence.slice(4, 6)], evidence.slice(6, 9),
+        [memories[2] as StoredRecord, memories[1] as StoredRecord], evidence.slice(9)]
+      const inFlight: Array<Promise<IngestResult>> = []
+      for (const batch of batches) {
+        if (inFlight.length >= 2) await inFlight.shift()
+        inFlight.push(ingest(batch.map((r, i) => (i % 2 === 0 ? wire(r) : r.signed))))
+      }
+      await Promise.all(inFlight)
+      expect((await store.count()).attestation + (await store.count()).anchor).toBe(evidence.length)
+      await expectTrustConsistent(memories.map((m) => m.id))
+    })
+  })
+
+  describe('ingestVerified (records the caller verified)', () => {
+    it('stores, scores and reports like ingestRecords, hooks included, without verifying again', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const verified = [memory, attestation, memory].map((r) => verifyRecordBytes(wire(r), { verifier: nodeCryptoVerifier, now: NOW }))
+      const seen: string[] = []
+      const result = await ingestVerified(store, verified, {
+        now: NOW,
+        beforeStore: async (records) => {
+          seen.push(...records.map((r) => r.id))
+          // Handed on as stored records with their bytes, not as VerifiedRecord (no `cid`).
+          for (const r of records) expect(Object.keys(r).sort()).toEqual(['bytes', 'id', 'signed'])
+        }
+      })
+      expect(result).toEqual({ stored: [memory.id, attestation.id], duplicates: [], rescored: [memory.id] })
+      expect(seen).toEqual([memory.id, attestation.id])
+      expect(await store.get(attestation.id)).toEqual(attestation)
+      await expectTrustConsistent([memory.id])
+      expect((await ingestVerified(store, [attestation], { now: NOW })).duplicates).toEqual([attestation.id])
+    })
+
+    it('still has the store check every id: a record under another id is refused with CID_MISMATCH', async () => {
+      const memory = createMemory(alice)
+      const other = createMemory(bob)
+      const err = await failureOf(ingestVerified(store, [{ id: other.id, signed: memory.signed }], { now: NOW }))
+      expect(err.code).toBe('CID_MISMATCH')
+      expect(await store.existsMany([memory.id, other.id])).toEqual([false, false])
+    })
+  })
+
+  describe('hooks for the ledger', () => {
+    it('calls beforeStore with the new records before they are stored, then afterStore with them and the trust', async () => {
+      const memory = createMemory(alice)
+      await ingest([memory.signed])
+      const known = createAttestation(bob, memory.id)
+      await ingest([known.signed])
+      const fresh = [createAttestation(carol, memory.id), createAttestation(dave, memory.id, 'dispute')]
+      const calls: string[] = []
+      let seen: StoredRecord[] = []
+      let seenTrust: ReadonlyMap<string, TrustEntry> = new Map()
+      const result = await ingest([wire(known), wire(fresh[0] as StoredRecord), (fresh[1] as StoredRecord).signed], {
+        beforeStore: async (records) => {
+          calls.push('before')
+          seen = records
+          expect(await store.existsMany(records.map((r) => r.id)), 'nothing is stored yet').toEqual([false, false])
+        },
+        afterStore: async (records, trust) => {
+          calls.push('after')
+          expect(records.map((r) => r.id)).toEqual(seen.map((r) => r.id))
+          expect(await store.existsMany(records.map((r) => r.id)), 'all are stored').toEqual([true, true])
+          seenTrust = trust
+        }
+      })
+      expect(calls).toEqual(['before', 'after'])
+      expect(seen.map((r) => r.id)).toEqual(fresh.map((r) => r.id))
+      // Each comes with its canonical bytes, as the ledger writes them.
+      seen.forEach((r, i) => { expect(r.bytes, r.id).toEqual(wire(fresh[i] as StoredRecord)) })
+      expect([...seenTrust.keys()]).toEqual([memory.id])
+      expect(seenTrust.get(memory.id)).toEqual(await store.getTrust(memory.id))
+      expect(result.stored).toEqual(fresh.map((r) => r.id))
+      expect(result.duplicates).toEqual([known.id])
+    })
+
+    it('stores nothing when beforeStore throws, rejects with its error, and ingests normally afterwards', async () => {
+      const memory = createMemory(alice)
+      await ingest([memory.signed, createAttestation(bob, memory.id).signed])
+      const trustBefore = await store.getTrust(memory.id)
+      const attestation = createAttestation(carol, memory.id)
+      const failure = new Error('ledger append failed')
+      let afterCalled = false
+      const err = await ingest([wire(attestation)], {
+        beforeStore: async () => { throw failure },
+        afterStore: async () => { afterCalled = true }
+      }).then(() => null, (e: unknown) => e)
+      expect(err).toBe(failure)
+      expect(afterCalled).toBe(false)
+      expect(await store.exists(attestation.id)).toBe(false)
+      expect(await store.getTrust(memory.id)).toEqual(trustBefore)
+      expect((await ingest([wire(attestation)])).stored).toEqual([attestation.id])
+      await expectTrustConsistent([memory.id])
+    })
+
+    it('calls neither hook for a batch holding nothing new', async () => {
+      const memory = createMemory(alice)
+      await ingest([memory.signed])
+      const calls: string[] = []
+      const result = await ingest([wire(memory)], {
+        beforeStore: async () => { calls.push('before') },
+        afterStore: async () => { calls.push('after') }
+      })
+      expect(result).toEqual({ stored: [], duplicates: [memory.id], rescored: [] })
+      expect(calls).toEqual([])
+    })
+  })
+})
