@@ -9,6 +9,10 @@ import {
   attestationIngestRound, batchRememberMeasure, createAttestationWorkload, openTempNode, PIPELINE_DEPTH, rememberMeasure
 } from './ingest.js'
 import { benchQueries, populate, type QueryShape } from './query.js'
+import { benchLedger } from './ledger.js'
+import { benchMerkle } from './merkle.js'
+import { benchNetwork } from './network.js'
+import { benchReindex } from './reindex.js'
 import { describeMachine, formatTable, type Figure, type Results } from './report.js'
 import { interleave, median, percentile, type RoundResult } from './stats.js'
 
@@ -22,8 +26,9 @@ const quick = process.argv.includes('--quick')
  * `--only=1,3` runs those figures only (development; nothing is written to bench/results.json).
  * @default every figure
  */
-const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ['1', '2', '3', '4']).map(Number))
-const partial = only.size < 4
+const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8']
+const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ALL_FIGURES).map(Number))
+const partial = only.size < ALL_FIGURES.length
 const SIZES = quick
   ? { rounds: 2, budgetMs: 60, rememberMs: 250, batchCount: 256, memories: 200, witnesses: 4, querySize: 10_000, queryRounds: 2, pairs: 25 }
   : { rounds: 5, budgetMs: 200, rememberMs: 800, batchCount: 1024, memories: 1000, witnesses: 6, querySize: 100_000, queryRounds: 4, pairs: 75 }
@@ -143,6 +148,12 @@ async function main (): Promise<void> {
   if (only.has(2)) await runRemember(figures)
   if (only.has(3)) await runIngest(figures)
   if (only.has(4)) await runQueries(figures)
+  // Issue 3: the ledger (durable appends, reads), reindex, and the transparency log.
+  if (only.has(5)) figures.push(...await benchLedger({ rounds: SIZES.rounds, budgetMs: SIZES.budgetMs * 2 }))
+  if (only.has(6)) figures.push(...await benchReindex({ events: quick ? 10_000 : 100_000, rounds: quick ? 1 : 2, progress }))
+  if (only.has(7)) figures.push(...await benchMerkle({ leaves: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3, section: '7. transparency log (RFC 6962 on LevelDB)', progress }))
+  // Issue 4: the network.
+  if (only.has(8)) figures.push(...await benchNetwork({ quick, progress }))
   const results: Results = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

@@ -1,6 +1,6 @@
 import type { ApiEventHub } from '../api/index.js'
 import type { Keystore } from '../keys/index.js'
-import type { Network } from '../net/index.js'
+import type { Network, PublishOutcome } from '../net/index.js'
 import type { LocalNode, RecordSource } from '../node/index.js'
 import { encodeSignedRecord } from '../record/index.js'
 import type { StoredRecord } from '../store/index.js'
@@ -33,22 +33,29 @@ export function startPublisher (init: PublisherInit): () => void {
 
 async function handle (init: PublisherInit, records: readonly StoredRecord[], source: RecordSource): Promise<void> {
   const local = source === 'local' || source === 'import'
+  const published: Array<{ id: string, topic: string, peers: number }> = []
   for (const { id, signed } of records) {
     const { record } = signed
     if (record.kind === 'witness_request') {
       if (local) {
         const memory = await init.node.store.get(record.memory)
-        if (memory !== null) await init.network.publishWitnessRequest(encodeSignedRecord(signed), encodeSignedRecord(memory.signed))
+        if (memory !== null) published.push({ id, ...outcomeOf(await init.network.publishWitnessRequest(encodeSignedRecord(signed), encodeSignedRecord(memory.signed))) })
       }
       await announceInbox(init, id)
       continue
     }
-    if (local) await init.network.publishRecord(encodeSignedRecord(signed))
+    if (local) published.push({ id, ...outcomeOf(await init.network.publishRecord(encodeSignedRecord(signed))) })
     else if (record.kind === 'attestation') {
       // Local attestations are announced by the API's operations; these came from the network.
       init.hub.emit({ type: 'attestation', data: { id, memory: record.memory, witness: record.witness, verdict: record.attestation, witnessed_at: record.witnessed_at } })
     }
   }
+  // What this node put on the network is part of its history (spec §5 memory.published).
+  if (published.length > 0) await init.node.writer.recordPublished(published)
+}
+
+function outcomeOf (outcome: PublishOutcome): { topic: string, peers: number } {
+  return { topic: outcome.topic, peers: outcome.recipients }
 }
 
 /** Tells subscribers of the request's inbox item, and answers it when the policy says so. */

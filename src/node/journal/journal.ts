@@ -196,6 +196,20 @@ export class Journal {
     return 'conflict'
   }
 
+  /** Records that the network published these records (spec §5 memory.published); once per record. */
+  async recordPublished (records: ReadonlyArray<{ id: string, topic: string, peers: number }>): Promise<void> {
+    await this.append(records.map(({ id, topic, peers }) => ({
+      type: 'memory.published' as const,
+      actor: 'node',
+      owner: 'node',
+      visibility: 'public' as const,
+      idempotency_key: `memory.published:${id}`,
+      causal_refs: [],
+      payload: { id, topic, peers }
+    })))
+    await this.state.setIndexedLc(this.events.lastLc)
+  }
+
   /** A liveness mark of a long-running node (spec §5 memory.instance.heartbeat). */
   async heartbeat (payload: Record<string, unknown>): Promise<void> {
     await this.append([this.nodeEvent('memory.instance.heartbeat', `heartbeat:${this.events.runId}:${this.now}`, payload)])
