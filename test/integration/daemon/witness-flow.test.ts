@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -23,6 +23,14 @@ async function startPeer (name: string, bootstrap: string[]): Promise<Peer> {
   const daemon = await startDaemon({ home, listen: LOOPBACK, bootstrap, heartbeatMs: 60_000 })
   const ops = createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(home).data) })
   return { home, daemon, ops, agent: defaultKey.did }
+}
+
+/** Every event line of a home's streams/ and bus/ shards. */
+async function ledgerLines (home: string): Promise<Array<Record<string, unknown>>> {
+  const data = nodePaths(home).data
+  const files = (await readdir(data, { recursive: true, encoding: 'utf8' })).filter((f) => /^(streams|bus)\/.*\.jsonl$/.test(f))
+  const texts = await Promise.all(files.map(async (f) => await readFile(join(data, f), 'utf8')))
+  return texts.flatMap((t) => t.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>))
 }
 
 /** Polls until `check` passes (gossip and sync are asynchronous), failing after `ms`. */
@@ -86,6 +94,12 @@ describe('five isnad daemons on loopback', () => {
     peers.push(late)
     const synced = await eventually('the late node to sync', async () => await late.ops.explainTrust(memory.id), (t) => t.factors.confirm_count === 3)
     expect(synced.score).toBe(0.6)
+
+    // A's history says what it put on the network (spec §5 memory.published), read straight from its JSONL.
+    const lines = await ledgerLines(a.home)
+    const published = lines.filter((e) => e.type === 'memory.published').map((e) => (e.payload as { id: string }).id)
+    expect(published).toEqual(expect.arrayContaining([memory.id, request.id]))
+    expect(lines.filter((e) => e.type === 'memory.attested').map((e) => (e.payload as { source: string }).source)).toEqual(['gossip', 'gossip', 'gossip'])
   }, 120_000)
 
   it('refuses HTTP requests without the token', async () => {
