@@ -18,6 +18,8 @@ export interface GossipRunOptions {
   messages: number
   spacingMs: number
   dialsPerNode: number
+  /** Background CPU is sampled this long before publishing: a whole ping cycle (libp2p pings every connection every 10 s). */
+  idleSampleMs: number
   seed: number
   progress: (text: string) => void
 }
@@ -30,6 +32,8 @@ export interface GossipRunResult {
   delivered: number
   /** Publish → accept, in ms, one per delivery. */
   latencies: number[]
+  /** The same latencies grouped by message, in publication order. */
+  latenciesByMessage: number[][]
   /** Signature checks by every node (the publisher's own check of its records included). */
   verifications: number
   maxVerificationsPerRecord: number
@@ -39,7 +43,7 @@ export interface GossipRunResult {
   cpuMs: number
   mainThreadCpuMs: number
   elapsedMs: number
-  /** Process CPU per second of wall clock while the network idled (heartbeats), just before. */
+  /** Process CPU per second of wall clock while the network idled (heartbeats, pings), just before. */
   idleCpuMsPerSecond: number
   setupMs: number
   meshMs: number
@@ -57,7 +61,8 @@ const START_BATCH = 10
 /** How long a run waits after its last publish for stragglers before counting them lost. */
 const DRAIN_TIMEOUT_MS = 15_000
 const MESH_TIMEOUT_MS = 45_000
-const IDLE_SAMPLE_MS = 1000
+/** After the meshes form: identify, sync-on-connect and the first heartbeats finish. */
+const SETTLE_MS = 1000
 
 async function startGossipNode (): Promise<GossipNode> {
   const host = new BenchHost()
@@ -87,14 +92,15 @@ export async function runGossip (options: GossipRunOptions): Promise<GossipRunRe
       await (nodes[from] as GossipNode).network.dial(target.network.multiaddrs()[0] ?? target.network.peerId)
     })
     const networks = nodes.map((n) => n.network)
-    options.progress(`${options.nodes} nodes up, ${edges.length} connections; waiting for gossipsub meshes`)
+    options.progress(`${options.nodes} nodes up, ${edges.length} connection${edges.length === 1 ? '' : 's'}; waiting for gossipsub meshes`)
     const meshMs = await waitForMeshes(networks, [TOPICS.memories], MESH_TIMEOUT_MS)
     const setupMs = performance.now() - setupStart
     const degree = networks.reduce((sum, n) => sum + n.libp2p.getPeers().length, 0) / networks.length
 
+    await sleep(SETTLE_MS)
     const idleStart = process.cpuUsage()
-    await sleep(IDLE_SAMPLE_MS)
-    const idleCpuMsPerSecond = cpuMsSince(idleStart) * 1000 / IDLE_SAMPLE_MS
+    await sleep(options.idleSampleMs)
+    const idleCpuMsPerSecond = cpuMsSince(idleStart) * 1000 / options.idleSampleMs
 
     const publisher = nodes[Math.floor(options.nodes / 2)] as GossipNode
     const receivers = nodes.filter((n) => n !== publisher)
@@ -123,19 +129,17 @@ export async function runGossip (options: GossipRunOptions): Promise<GossipRunRe
     const cpuMs = cpuMsSince(cpuStart)
     const thread = process.threadCpuUsage(threadStart)
 
-    const latencies: number[] = []
-    for (const node of receivers) {
-      for (const [id, at] of node.host.arrivals) {
-        const t0 = sent.get(id)
-        if (t0 !== undefined) latencies.push(at - t0)
-      }
-    }
+    const latenciesByMessage = [...sent].map(([id, t0]) => receivers.flatMap((node) => {
+      const at = node.host.arrivals.get(id)
+      return at === undefined ? [] : [at - t0]
+    }))
     return {
       nodes: options.nodes,
       messages: options.messages,
       expected,
       delivered: delivered(),
-      latencies,
+      latencies: latenciesByMessage.flat(),
+      latenciesByMessage,
       verifications: nodes.reduce((sum, n) => sum + n.verifier.total, 0),
       maxVerificationsPerRecord: Math.max(...nodes.map((n) => n.verifier.maxPerRecord)),
       duplicates: nodes.reduce((sum, n) => sum + n.host.duplicates, 0),

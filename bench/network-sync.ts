@@ -20,6 +20,8 @@ export interface SyncRunOptions {
   memories: number
   witnessesPerMemory: number
   rounds: number
+  /** Rounds run first and discarded (JIT, LevelDB and page cache warm up). */
+  warmups: number
   seed: number
   progress: (text: string) => void
 }
@@ -139,12 +141,14 @@ export async function runSync (options: SyncRunOptions): Promise<SyncRunResult> 
     const populateMs = performance.now() - populateStart
     const stored = await countRecords(a.node)
     if (stored.total !== records.length) throw new Error(`A stored ${stored.total} of ${records.length} records`)
-    options.progress(`A stores ${options.memories} memories + ${records.length - options.memories} attestations (in ${(populateMs / 1000).toFixed(1)} s); ${options.rounds} rounds of direct ingest and sync`)
+    options.progress(`A stores ${options.memories} memories + ${records.length - options.memories} attestations (in ${(populateMs / 1000).toFixed(1)} s); ${options.warmups + options.rounds} rounds of direct ingest, then sync (${options.warmups} discarded)`)
     const result: SyncRunResult = { memories: options.memories, records: records.length, baseline: [], sync: [], verificationsPerRecord: 0, populateMs }
     let verifications = 0
-    for (let round = 0; round < options.rounds; round++) {
-      result.baseline.push(await baselineRound(records, options.memories))
+    for (let round = 0; round < options.warmups + options.rounds; round++) {
+      const base = await baselineRound(records, options.memories)
       const { sample, verifications: checks } = await syncRound(a, records.length, options.memories)
+      if (round < options.warmups) continue
+      result.baseline.push(base)
       result.sync.push(sample)
       verifications += checks
     }
