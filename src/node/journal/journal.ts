@@ -120,18 +120,8 @@ export class Journal {
 
   /** Verifies, journals and stores records: the one write path for local, imported and received ones. */
   async ingest (inputs: readonly unknown[], source: RecordSource): Promise<IngestResult> {
-    let journaled: StoredRecord[] = []
-    const result = await ingestRecords(this.init.store, inputs, {
-      verifier: this.init.verifier,
-      now: this.now,
-      beforeStore: async (fresh) => {
-        journaled = fresh
-        await this.append(fresh.map((r) => recordEventOf(r, source)))
-      }
-    })
-    await this.applied(journaled)
-    if (journaled.length > 0) for (const listener of this.listeners) listener(journaled, source)
-    return result
+    return await this.journaled(source, async (beforeStore) =>
+      await ingestRecords(this.init.store, inputs, { verifier: this.init.verifier, now: this.now, beforeStore }))
   }
 
   /**
@@ -140,13 +130,18 @@ export class Journal {
    * per message per node).
    */
   async acceptVerified (records: readonly VerifiedRecord[], source: RecordSource): Promise<IngestResult> {
+    return await this.journaled(source, async (beforeStore) => await ingestVerified(this.init.store, records, { now: this.now, beforeStore }))
+  }
+
+  /**
+   * Runs a store write with the journal's hook: the fresh records' events are appended (durable)
+   * before the index write; then the Merkle log, views and listeners follow.
+   */
+  private async journaled (source: RecordSource, write: (beforeStore: (fresh: StoredRecord[]) => Promise<void>) => Promise<IngestResult>): Promise<IngestResult> {
     let journaled: StoredRecord[] = []
-    const result = await ingestVerified(this.init.store, records, {
-      now: this.now,
-      beforeStore: async (fresh) => {
-        journaled = fresh
-        await this.append(fresh.map((r) => recordEventOf(r, source)))
-      }
+    const result = await write(async (fresh) => {
+      journaled = fresh
+      await this.append(fresh.map((r) => recordEventOf(r, source)))
     })
     await this.applied(journaled)
     if (journaled.length > 0) for (const listener of this.listeners) listener(journaled, source)
