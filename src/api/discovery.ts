@@ -1,7 +1,7 @@
-import { randomBytes } from 'node:crypto'
-import { open, rename, rm } from 'node:fs/promises'
+import { open, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { writeFileAtomic } from '../fs/index.js'
 import { IsnadError } from '../errors/index.js'
 import { isoTimestamp } from '../schema/index.js'
 import { API_HOST } from './constants.js'
@@ -41,22 +41,7 @@ export function daemonFilePath (dataDir: string): string {
 export async function writeDaemonFile (dataDir: string, info: DaemonInfo): Promise<void> {
   const parsed = DaemonInfoSchema.safeParse(info)
   if (!parsed.success) throw new IsnadError('USAGE', `not a daemon description: ${parsed.error.issues[0]?.message ?? 'invalid'}`)
-  const path = daemonFilePath(dataDir)
-  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
-  try {
-    const handle = await open(temporary, 'wx', DAEMON_FILE_MODE)
-    try {
-      await handle.writeFile(JSON.stringify(parsed.data, null, 2) + '\n')
-      await handle.chmod(DAEMON_FILE_MODE) // the umask may have narrowed `open`'s mode; never widened it
-      await handle.sync()
-    } finally {
-      await handle.close()
-    }
-    await rename(temporary, path)
-  } catch (cause) {
-    await rm(temporary, { force: true })
-    throw new IsnadError('IO_ERROR', `cannot write ${path}: ${errnoOf(cause) ?? 'unknown error'}`, { cause })
-  }
+  await writeFileAtomic(daemonFilePath(dataDir), JSON.stringify(parsed.data, null, 2) + '\n', DAEMON_FILE_MODE)
 }
 
 /** Withdraws the advertisement (on shutdown). Idempotent. */

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { ioError, syncDirectory } from '../fs/index.js'
 import { IsnadError } from '../errors/index.js'
 import { API_TOKEN_BYTES, API_TOKEN_FILE, API_TOKEN_MODE, API_TOKEN_PATTERN } from './constants.js'
 
@@ -84,17 +85,3 @@ async function readTokenFile (path: string): Promise<string | undefined> {
   if (!API_TOKEN_PATTERN.test(token)) throw new IsnadError('IO_ERROR', `${path} does not hold an API token`)
   return token
 }
-
-async function syncDirectory (directory: string): Promise<void> {
-  const handle = await open(directory, 'r')
-  try {
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-}
-
-function ioError (action: string, path: string, cause: unknown): IsnadError {
-  return new IsnadError('IO_ERROR', `cannot ${action} ${path}: ${errnoOf(cause) ?? 'unknown error'}`, { cause })
-}
-

@@ -1,20 +1,9 @@
-import { randomBytes } from 'node:crypto'
-import { chmod, lstat, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { chmod, lstat, mkdir, open, type FileHandle } from 'node:fs/promises'
 import { IsnadError } from '../errors/index.js'
+import { errnoOf, ioError } from '../fs/index.js'
 import { KEY_DIRECTORY_MODE } from './constants.js'
 
-/** The errno code of a node:fs error, if any. */
-export function errnoOf (err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined
-}
-
-/** fs errors carry only paths and errno, never file contents, so they are safe as a cause. */
-export function ioError (action: string, path: string, cause: unknown): IsnadError {
-  return new IsnadError('IO_ERROR', `cannot ${action} ${path}: ${errnoOf(cause) ?? 'unknown error'}`, {
-    details: { file: path }, cause
-  })
-}
+export { errnoOf, ioError, writeFileAtomic } from '../fs/index.js'
 
 /**
  * Creates the directory if needed and makes it 0700 even when it already existed (the project's
@@ -62,48 +51,6 @@ export async function readSmallFile (
     if (errnoOf(err) === 'ENOENT') return undefined
     if (errnoOf(err) === 'EISDIR') throw invalid('not a regular file')
     throw ioError('read', path, err)
-  } finally {
-    await handle?.close()
-  }
-}
-
-/**
- * Writes `path` so that a crash leaves either the old file or the new one, never a torn one: a temp
- * file in the same directory (rename is atomic only within one file system), fsync, rename over the
- * target, then fsync the directory so the rename itself is durable. The temp file is created with
- * `mode` from the start, so the secret is never readable by others, not even for an instant.
- */
-export async function writeFileAtomic (path: string, data: string, mode: number): Promise<void> {
-  const directory = dirname(path)
-  // Dot-prefixed and not `*.json`, so a leftover from a crash is never taken for a key file.
-  const temp = join(directory, `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`)
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(temp, 'wx', mode)
-    await handle.chmod(mode) // the umask may have narrowed `mode`; make it exact
-    await handle.writeFile(data, { encoding: 'utf8' })
-    await handle.sync()
-    await handle.close()
-    handle = undefined
-    await rename(temp, path)
-  } catch (err) {
-    await handle?.close().catch(() => {})
-    await rm(temp, { force: true }).catch(() => {})
-    throw ioError('write', path, err)
-  }
-  await syncDirectory(directory)
-}
-
-/** Errnos of platforms that cannot open or fsync a directory (Windows); there rename is all we get. */
-const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP'])
-
-async function syncDirectory (directory: string): Promise<void> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(directory, 'r')
-    await handle.sync()
-  } catch (err) {
-    if (!DIRECTORY_SYNC_UNSUPPORTED.has(errnoOf(err) ?? '')) throw ioError('sync', directory, err)
   } finally {
     await handle?.close()
   }

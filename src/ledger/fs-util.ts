@@ -1,38 +1,9 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import { dirname, relative, sep } from 'node:path'
-import { IsnadError } from '../errors/index.js'
 
-/** The errno code of a node:fs error, if any. */
-export function errnoOf (err: unknown): string | undefined {
-  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined
-}
+import { errnoOf, ioError, syncDirectory } from '../fs/index.js'
 
-/** fs errors carry only paths and errno, never file contents, so they are safe as a cause. */
-export function ioError (action: string, path: string, cause: unknown): IsnadError {
-  if (cause instanceof IsnadError) return cause
-  return new IsnadError('IO_ERROR', `cannot ${action} ${path}: ${errnoOf(cause) ?? String(cause)}`, {
-    details: { file: path }, cause
-  })
-}
-
-/** Errnos of platforms that cannot open or fsync a directory (Windows); there rename is all we get. */
-const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP'])
-
-/**
- * fsync a directory, so that the entries created in it (a new shard, a new subdirectory) survive a
- * crash: fsync of a file makes its data durable, not its name (fsync(2), "Notes").
- */
-export async function syncDirectory (directory: string): Promise<void> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(directory, 'r')
-    await handle.sync()
-  } catch (err) {
-    if (!DIRECTORY_SYNC_UNSUPPORTED.has(errnoOf(err) ?? '')) throw ioError('sync', directory, err)
-  } finally {
-    await handle?.close()
-  }
-}
+export { errnoOf, ioError, syncDirectory }
 
 /**
  * mkdir -p, durably: when directories were created, the parent of each new one is fsynced, so a shard

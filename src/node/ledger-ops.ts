@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import { IsnadError } from '../errors/index.js'
 import { nodeCryptoVerifier } from '../identity/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'

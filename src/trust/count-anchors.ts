@@ -1,4 +1,4 @@
-import { MAX_CLOCK_SKEW_MS, type AnchorRefusalCode, type RefusedAnchor } from '../schema/index.js'
+import { MAX_CLOCK_SKEW_MS, type RefusedAnchor } from '../schema/index.js'
 import { compareByTimeThenId, instantOf, sortRefusals } from './order.js'
 import type { AcceptedAnchor, AnchorEvidence, MemoryEvidence } from './types.js'
 

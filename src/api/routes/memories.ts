@@ -5,7 +5,7 @@ import { AttestBodySchema, MemoryIdParamsSchema, QueryParamsSchema, RememberBody
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustResultResponseSchema
 } from '../schemas/responses.js'
-import { BASE_ERRORS, BODY_ERRORS, ERRORS, SIGNING_ERRORS, json, limitBody, withSigner, type ApiApp } from './common.js'
+import { BASE_ERRORS, ERRORS, SIGNING_ERRORS, json, limitBody, withSigner, type ApiApp } from './common.js'
 
 const remember = createRoute({
   method: 'post',

@@ -1,4 +1,3 @@
-import { join } from 'node:path'
 import type { SignatureVerifier } from '../../identity/index.js'
 import { openEventLedger, type EventInput, type EventLedger } from '../../ledger/index.js'
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'

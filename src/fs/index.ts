@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto'
+import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
+import { IsnadError } from '../errors/index.js'
+
+/*
+ * Durable file primitives shared by the keystore, the ledger, `_meta/` and the API's token and
+ * daemon files: one implementation of "written means it survives a crash".
+ */
+
+/** The errno code of a node:fs error, if any. */
+export function errnoOf (err: unknown): string | undefined {
+  return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined
+}
+
+/** fs errors carry only paths and errno, never file contents, so they are safe as a cause. */
+export function ioError (action: string, path: string, cause: unknown): IsnadError {
+  if (cause instanceof IsnadError) return cause
+  return new IsnadError('IO_ERROR', `cannot ${action} ${path}: ${errnoOf(cause) ?? String(cause)}`, {
+    details: { file: path }, cause
+  })
+}
+
+/** Errnos of platforms that cannot open or fsync a directory (Windows); there rename is all we get. */
+const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP'])
+
+/**
+ * fsync a directory, so that the entries created in it (a new file, a rename) survive a crash:
+ * fsync of a file makes its data durable, not its name (fsync(2), "Notes").
+ */
+export async function syncDirectory (directory: string): Promise<void> {
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(directory, 'r')
+    await handle.sync()
+  } catch (err) {
+    if (!DIRECTORY_SYNC_UNSUPPORTED.has(errnoOf(err) ?? '')) throw ioError('sync', directory, err)
+  } finally {
+    await handle?.close()
+  }
+}
+
+/**
+ * Writes `path` so that a crash leaves either the old file or the new one, never a torn one: a temp
+ * file in the same directory (rename is atomic only within one file system), fsync, rename over the
+ * target, then fsync the directory so the rename itself is durable. The temp file is created with
+ * `mode` from the start, so a secret is never readable by others, not even for an instant; its name
+ * is dot-prefixed and ends in `.tmp`, so a leftover from a crash is never taken for a real file.
+ */
+export async function writeFileAtomic (path: string, data: string, mode: number): Promise<void> {
+  const directory = dirname(path)
+  const temp = join(directory, `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`)
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(temp, 'wx', mode)
+    await handle.chmod(mode) // the umask may have narrowed `mode`; make it exact
+    await handle.writeFile(data, { encoding: 'utf8' })
+    await handle.sync()
+    await handle.close()
+    handle = undefined
+    await rename(temp, path)
+  } catch (err) {
+    await handle?.close().catch(() => {})
+    await rm(temp, { force: true }).catch(() => {})
+    throw ioError('write', path, err)
+  }
+  await syncDirectory(directory)
+}
