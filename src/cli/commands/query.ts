@@ -1,20 +1,13 @@
 import type { Command } from 'commander'
-import { CONTENT_TYPES, isIsoTimestamp, type ContentType } from '../../schema/index.js'
+import { CONTENT_TYPES, isIsoTimestamp } from '../../schema/index.js'
+import type { MemoryQuery } from '../../store/index.js'
 import { InvalidArgumentError } from 'commander'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
 import { choice, collect, parsePositiveInt, parseUnitInterval } from '../parse.js'
 
-interface QueryOptions {
-  tag?: string[]
-  minTrust?: number
-  type?: ContentType
-  author?: string
-  since?: string
-  until?: string
-  limit?: number
-  cursor?: string
-}
+/** The store's query, except that the repeatable option is `--tag` (one tag each). */
+type QueryOptions = Omit<MemoryQuery, 'tags'> & { tag?: string[] }
 
 function timestamp (value: string): string {
   if (!isIsoTimestamp(value)) throw new InvalidArgumentError('must be a UTC timestamp like 2026-02-05T16:00:00Z')
@@ -34,16 +27,9 @@ export function registerQuery (program: Command, context: (cmd: Command) => Comm
     .option('--cursor <cursor>', 'continue after a previous page')
     .action(async (opts: QueryOptions, cmd: Command) => {
       const ctx = context(cmd)
-      const page = await ctx.withOps(async (ops) => await ops.query({
-        ...(opts.tag === undefined ? {} : { tags: opts.tag }),
-        ...(opts.minTrust === undefined ? {} : { minTrust: opts.minTrust }),
-        ...(opts.type === undefined ? {} : { type: opts.type }),
-        ...(opts.author === undefined ? {} : { author: opts.author }),
-        ...(opts.since === undefined ? {} : { since: opts.since }),
-        ...(opts.until === undefined ? {} : { until: opts.until }),
-        ...(opts.limit === undefined ? {} : { limit: opts.limit }),
-        ...(opts.cursor === undefined ? {} : { cursor: opts.cursor })
-      }), 'read')
+      // commander sets only the options given, so the rest map onto the query as they are.
+      const { tag, ...rest } = opts
+      const page = await ctx.withOps(async (ops) => await ops.query({ ...rest, ...(tag === undefined ? {} : { tags: tag }) }), 'read')
       emit(ctx.out, page, () => {
         if (page.items.length === 0) return 'no memories match'
         const lines = page.items.map((m) =>
