@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { isIsnadError } from '../../../src/errors/index.js'
+import { codeOf } from '../../fixtures/error-code.js'
 import { nobleVerifier, nodeCryptoVerifier, type SignatureVerifier } from '../../../src/identity/index.js'
 import { encodeCanonical } from '../../../src/record/index.js'
 import { RecordSchema } from '../../../src/schema/index.js'
@@ -23,15 +23,6 @@ const now = Date.parse(vectors.now)
 const VERIFIERS: SignatureVerifier[] = [nodeCryptoVerifier, nobleVerifier]
 const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex')
 const seedOf = (did: string): Uint8Array => Buffer.from(vectors.keys.find((k) => k.did === did)?.seed ?? '', 'hex')
-
-function codeOf (run: () => unknown): string {
-  try {
-    run()
-    return 'accepted'
-  } catch (err) {
-    return isIsnadError(err) ? err.code : `non-IsnadError: ${String(err)}`
-  }
-}
 
 describe('checkpoint vectors', () => {
   it('the committed file is what the independent builder makes', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { isIsnadError } from '../../../src/errors/index.js'
+import { codeOf } from '../../fixtures/error-code.js'
 import { nodeCryptoVerifier } from '../../../src/identity/index.js'
 import {
   consistencyProofFromJson, createCheckpoint, detectEquivocation, hashFromHex, hashLeaf, proveConsistency,
@@ -18,15 +18,6 @@ const { a, b, same_root_later: sameRoot, other_log: otherLog } = vectors.equivoc
 const verifier = nodeCryptoVerifier
 const node = vectors.keys[0] as { did: string, seed: string }
 const seed = Buffer.from(node.seed, 'hex')
-
-function codeOf (run: () => unknown): string {
-  try {
-    run()
-    return 'accepted'
-  } catch (err) {
-    return isIsnadError(err) ? err.code : `non-IsnadError: ${String(err)}`
-  }
-}
 
 /** A log of `n` leaves, a checkpoint of size m and one of size n, and the true proof between them. */
 function twoCheckpoints (m: number, n: number): { older: SignedCheckpoint, newer: SignedCheckpoint, hashes: Uint8Array[] } {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { isIsnadError } from '../../../src/errors/index.js'
+import { codeOf } from '../../fixtures/error-code.js'
 import {
   EMPTY_ROOT, MAX_PROOF_HASHES, consistencyProofFromJson, consistencyProofToJson, hashLeaf, inclusionProofFromJson,
   inclusionProofToJson, leafDataOfCid, verifyConsistency, verifyInclusion
@@ -10,15 +10,6 @@ import {
 
 const H = 'ab'.repeat(32)
 const hash = fc.uint8Array({ minLength: 32, maxLength: 32 })
-
-function codeOf (run: () => unknown): string {
-  try {
-    run()
-    return 'accepted'
-  } catch (err) {
-    return isIsnadError(err) ? err.code : `non-IsnadError: ${String(err)}`
-  }
-}
 
 describe('proof JSON', () => {
   it('round-trips every proof', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { isIsnadError } from '../../../src/errors/index.js'
+import { codeOf } from '../../fixtures/error-code.js'
 import { nobleVerifier, nodeCryptoVerifier } from '../../../src/identity/index.js'
 import {
   MerkleLog, createCheckpoint, createMemoryNodeStore, leafDataOfCid, proveRecordInclusion, signCheckpoint,
@@ -8,15 +8,6 @@ import {
 import { createAgent, createMemory } from '../../fixtures/records.js'
 
 /** A stored record proven by its id against a signed checkpoint (transparency-v1 §4.4). */
-
-function codeOf (run: () => unknown): string {
-  try {
-    run()
-    return 'accepted'
-  } catch (err) {
-    return isIsnadError(err) ? err.code : `non-IsnadError: ${String(err)}`
-  }
-}
 
 async function setup (): Promise<{ log: MerkleLog, ids: string[], checkpointAt: (size: number) => Promise<ReturnType<typeof signCheckpoint>['signed']> }> {
   const author = createAgent(3)
