@@ -61,8 +61,9 @@ function outcomeOf (outcome: PublishOutcome): { topic: string, peers: number } {
 /** Tells subscribers of the request's inbox item, and answers it when the policy says so. */
 async function announceInbox (init: PublisherInit, requestId: string): Promise<void> {
   const agents = (await init.keystore.list()).map((k) => k.did)
-  const item = (await init.node.inbox(agents)).find((i) => i.request === requestId)
-  if (item === undefined) return
+  // One request's item, not the whole inbox: this runs for every request the node stores.
+  const item = await init.node.inboxItem(requestId, agents)
+  if (item === null) return
   init.hub.emit({ type: 'inbox', data: item })
   if (!init.autoConfirmFrom.includes(item.requester)) return
   const targets = item.to.length > 0 ? item.to : agents.filter((did) => did !== item.requester)

@@ -228,30 +228,41 @@ export class LocalNode {
    * local agent but the requester and the author), not expired, and not yet answered by them.
    */
   async inbox (localAgents: readonly string[]): Promise<InboxEntry[]> {
-    const now = this.clock()
     const items: InboxEntry[] = []
     for await (const { id, record } of this.state.witnessRequests()) {
-      if (record.expires_at !== undefined && Date.parse(record.expires_at) <= now) continue
-      const memory = await this.store.getMemory(record.memory)
-      const addressed = record.witnesses ?? []
-      let targets = addressed.length > 0
-        ? addressed.filter((did) => localAgents.includes(did))
-        : localAgents.filter((did) => did !== record.requester && did !== memory?.signed.record.author.agent_id)
-      if (targets.length === 0) continue
-      const answered = new Set((await this.store.attestationsFor(record.memory)).map((a) => a.signed.record.witness))
-      targets = targets.filter((did) => !answered.has(did))
-      if (targets.length === 0) continue
-      items.push({
-        request: id,
-        memory: record.memory,
-        requester: record.requester,
-        to: addressed.length > 0 ? targets : [],
-        created_at: record.created_at,
-        ...(record.expires_at === undefined ? {} : { expires_at: record.expires_at }),
-        ...(memory === null ? {} : { type: memory.signed.record.content.type, summary: memory.signed.record.content.summary })
-      })
+      const item = await this.inboxEntryOf(id, record, localAgents)
+      if (item !== null) items.push(item)
     }
     return items.sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)
+  }
+
+  /** The inbox item one stored witness request makes for the local agents, or null when it makes none. */
+  async inboxItem (requestId: string, localAgents: readonly string[]): Promise<InboxEntry | null> {
+    const request = await this.store.get(requestId)
+    if (request === null || request.signed.record.kind !== 'witness_request') return null
+    return await this.inboxEntryOf(requestId, request.signed.record, localAgents)
+  }
+
+  private async inboxEntryOf (id: string, record: WitnessRequestRecord, localAgents: readonly string[]): Promise<InboxEntry | null> {
+    if (record.expires_at !== undefined && Date.parse(record.expires_at) <= this.clock()) return null
+    const memory = await this.store.getMemory(record.memory)
+    const addressed = record.witnesses ?? []
+    let targets = addressed.length > 0
+      ? addressed.filter((did) => localAgents.includes(did))
+      : localAgents.filter((did) => did !== record.requester && did !== memory?.signed.record.author.agent_id)
+    if (targets.length === 0) return null
+    const answered = new Set((await this.store.attestationsFor(record.memory)).map((a) => a.signed.record.witness))
+    targets = targets.filter((did) => !answered.has(did))
+    if (targets.length === 0) return null
+    return {
+      request: id,
+      memory: record.memory,
+      requester: record.requester,
+      to: addressed.length > 0 ? targets : [],
+      created_at: record.created_at,
+      ...(record.expires_at === undefined ? {} : { expires_at: record.expires_at }),
+      ...(memory === null ? {} : { type: memory.signed.record.content.type, summary: memory.signed.record.content.summary })
+    }
   }
 
   /** Verifies, journals and stores records, all or nothing; `source` is kept in their events. */
