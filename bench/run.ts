@@ -12,7 +12,10 @@ import { benchQueries, populate, type QueryShape } from './query.js'
 import { benchLedger } from './ledger.js'
 import { benchMerkle } from './merkle.js'
 import { benchNetwork } from './network.js'
+import { benchAnchors } from './anchors.js'
 import { benchReindex } from './reindex.js'
+import { benchReputation } from './reputation.js'
+import { benchSelect } from './select.js'
 import { describeMachine, formatTable, type Figure, type Results } from './report.js'
 import { interleave, median, percentile, type RoundResult } from './stats.js'
 
@@ -26,7 +29,7 @@ const quick = process.argv.includes('--quick')
  * `--only=1,3` runs those figures only (development; nothing is written to bench/results.json).
  * @default every figure
  */
-const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8']
+const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']
 const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ALL_FIGURES).map(Number))
 const partial = only.size < ALL_FIGURES.length
 const SIZES = quick
@@ -154,6 +157,11 @@ async function main (): Promise<void> {
   if (only.has(7)) figures.push(...await benchMerkle({ leaves: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3, section: '7. transparency log (RFC 6962 on LevelDB)', progress }))
   // Issue 4: the network.
   if (only.has(8)) figures.push(...await benchNetwork({ quick, progress }))
+  // Issue 5: anchors.
+  if (only.has(9)) figures.push(...await benchAnchors({ bytes: quick ? 20_000_000 : 100_000_000, rounds: quick ? 2 : 5, progress }))
+  // Issue 6: reputation, and the FDR memory layer's select() and verifyProof().
+  if (only.has(10)) figures.push(...await benchReputation({ agents: quick ? 10_000 : 100_000, attestations: quick ? 100_000 : 1_000_000, rounds: quick ? 1 : 3, progress }))
+  if (only.has(11)) figures.push(...await benchSelect({ memories: quick ? 10_000 : 100_000, selections: quick ? 100 : 400, budgetMs: SIZES.budgetMs, progress }))
   const results: Results = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

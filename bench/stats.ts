@@ -21,20 +21,7 @@ export function rateOf (sample: Sample): number {
   return sample.ops / (sample.ms / 1000)
 }
 
-export function median (values: readonly number[]): number {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 === 1 ? sorted[mid] as number : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
-}
-
-/** Nearest-rank percentile (p in 0–100) of values, sorted or not. */
-export function percentile (values: readonly number[], p: number): number {
-  if (values.length === 0) return Number.NaN
-  const sorted = [...values].sort((a, b) => a - b)
-  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)))
-  return sorted[rank - 1] as number
-}
+export { median, percentile } from '../src/sim/stats.js'
 
 /** How many calls run between two clock reads in a time-boxed loop. */
 const CLOCK_STRIDE = 32

@@ -4,3 +4,5 @@ export * from './identity/index.js'
 export * from './record/index.js'
 export * from './trust/index.js'
 export * from './view/index.js'
+// The library API (issue 8 §2): createNode and the types of its operations.
+export * from './library.js'

@@ -5,13 +5,17 @@ import { ApiError, errorResponseOf } from './errors.js'
 import type { EventLog } from './events.js'
 import type { NodeOperations } from './operations.js'
 import type { ApiApp } from './routes/common.js'
+import { registerDashboardPages, registerGossipHealthRoute } from './routes/dashboard.js'
+import { registerAnchorRoutes } from './routes/anchors.js'
 import { registerEventRoutes, type StreamClosers } from './routes/events.js'
 import { registerKeyRoutes } from './routes/keys.js'
+import { registerKeyEventRoutes } from './routes/key-events.js'
 import { registerLedgerRoutes } from './routes/ledger.js'
 import { registerMemoryRoutes } from './routes/memories.js'
 import { registerNetworkRoutes } from './routes/network.js'
 import { registerOpenApiRoute } from './routes/openapi.js'
 import { registerTransferRoutes } from './routes/transfer.js'
+import { registerTrustRoutes } from './routes/trust.js'
 import { tokensEqual } from './token.js'
 
 /** The API's version in its OpenAPI document; paths carry the major version (`/v1`). */
@@ -38,12 +42,18 @@ export function createApiApp (init: ApiAppInit): ApiApp {
       if (!result.success) throw schemaError(result.error, TARGETS[result.target] ?? result.target)
     }
   })
+  // The dashboard's static files (no data, no secret) are the one exception to authentication.
+  registerDashboardPages(app)
   app.use('*', requireBearer(init.token))
   registerKeyRoutes(app, init.node)
+  registerKeyEventRoutes(app, init.node)
   registerMemoryRoutes(app, init.node)
+  registerAnchorRoutes(app, init.node)
   registerTransferRoutes(app, init.node)
+  registerTrustRoutes(app, init.node)
   registerLedgerRoutes(app, init.node)
   registerNetworkRoutes(app, init.node)
+  registerGossipHealthRoute(app, init.node)
   registerEventRoutes(app, init.events, init.closers)
   registerOpenApiRoute(app, API_VERSION)
   app.notFound(() => { throw new ApiError('ROUTE_NOT_FOUND', 'no such route; see GET /v1/openapi.json') })

@@ -1,5 +1,9 @@
+import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
 import { ERROR_CODES, IsnadError, type ErrorCode } from '../errors/index.js'
+import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../keyring/index.js'
+import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { KeyInfo } from '../keys/index.js'
+import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
 import type { AttestInput, IngestResult, QueryResultItem, RememberInput } from '../node/index.js'
 import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
@@ -70,6 +74,18 @@ export class HttpOperations implements NodeOperations {
     return signer
   }
 
+  async rotateKey (input: RotateKeyInput, signer: Signer): Promise<KeyEventResult> {
+    return await this.request('POST', '/v1/ids/rotate', { body: { ...withoutPassphrase(input), ...this.fieldsOf(signer) } })
+  }
+
+  async revokeKey (input: RevokeKeyInput, signer: Signer): Promise<KeyEventResult> {
+    return await this.request('POST', '/v1/ids/revoke', { body: { ...withoutPassphrase(input), ...this.fieldsOf(signer) } })
+  }
+
+  async delegateKey (input: DelegateKeyInput, signer: Signer): Promise<KeyEventResult> {
+    return await this.request('POST', '/v1/ids/delegate', { body: { ...withoutPassphrase(input), ...this.fieldsOf(signer) } })
+  }
+
   async remember (input: RememberInput, signer: Signer): Promise<MemoryView> {
     return await this.request('POST', '/v1/memories', { body: { ...input, ...this.fieldsOf(signer) } })
   }
@@ -97,6 +113,34 @@ export class HttpOperations implements NodeOperations {
     })
     return { id: result.attestation, view: result.memory }
   }
+
+  async addAnchor (input: AddAnchorInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+    const { memory, ...anchor } = input
+    const result = await this.request<{ anchor: string, memory: MemoryView }>('POST', `/v1/memories/${encodeURIComponent(memory)}/anchors`, {
+      body: { anchor, ...this.fieldsOf(signer) }
+    })
+    return { id: result.anchor, view: result.memory }
+  }
+
+  async checkAnchors (memory?: string): Promise<AnchorCheck[]> {
+    return (await this.request<{ checks: AnchorCheck[] }>('POST', '/v1/anchors/check', { body: memory === undefined ? {} : { memory } })).checks
+  }
+
+  async select (request: SelectRequest): Promise<SelectedMemory[]> {
+    return (await this.request<{ selected: SelectedMemory[] }>('POST', '/v1/select', { body: request })).selected
+  }
+
+  async listTrustRoots (): Promise<TrustRoot[]> { return (await this.request<{ roots: TrustRoot[] }>('GET', '/v1/trust/roots')).roots }
+
+  async addTrustRoot (did: string): Promise<TrustRoot[]> {
+    return (await this.request<{ roots: TrustRoot[] }>('POST', '/v1/trust/roots', { body: { did } })).roots
+  }
+
+  async removeTrustRoot (did: string): Promise<TrustRoot[]> {
+    return (await this.request<{ roots: TrustRoot[] }>('POST', '/v1/trust/roots/remove', { body: { did } })).roots
+  }
+
+  async reputation (did: string): Promise<AgentReputation> { return await this.request('GET', `/v1/reputation/${encodeURIComponent(did)}`) }
 
   async verify (document: unknown): Promise<DocumentReport> { return await this.request('POST', '/v1/verify', { body: document }) }
 
@@ -180,4 +224,10 @@ function reasonOf (err: unknown): string {
   const cause: unknown = err instanceof Error ? err.cause : undefined
   if (cause instanceof Error && 'code' in cause && typeof cause.code === 'string') return cause.code
   return err instanceof Error ? err.message : String(err)
+}
+
+/** Key lifecycle inputs over HTTP: the passphrase travels once, with the signer's fields. */
+function withoutPassphrase<T extends { passphrase?: string }> (input: T): Omit<T, 'passphrase'> {
+  const { passphrase: _passphrase, ...rest } = input
+  return rest
 }

@@ -1,6 +1,12 @@
+import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
+import { selectOnNode, type SelectedMemory, type SelectRequest } from '../fdr/index.js'
 import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
 import { IsnadError } from '../errors/index.js'
+import {
+  delegateKey, revokeKey, rotateKey, type DelegateKeyInput, type KeyEventResult, type LifecycleContext, type RevokeKeyInput, type RotateKeyInput
+} from '../keyring/index.js'
 import type { KeyInfo, Keystore } from '../keys/index.js'
+import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import {
   LocalNode, exportBundle, reindex, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput, type Signer
@@ -73,6 +79,22 @@ export class LocalOperations implements NodeOperations {
     return { did: key.did, secretKey: key.secretKey }
   }
 
+  async rotateKey (input: RotateKeyInput, signer: Signer): Promise<KeyEventResult> {
+    return await this.withNode(async (node) => await rotateKey(this.lifecycleOf(node), signer, input))
+  }
+
+  async revokeKey (input: RevokeKeyInput, signer: Signer): Promise<KeyEventResult> {
+    return await this.withNode(async (node) => await revokeKey(this.lifecycleOf(node), signer, input))
+  }
+
+  async delegateKey (input: DelegateKeyInput, signer: Signer): Promise<KeyEventResult> {
+    return await this.withNode(async (node) => await delegateKey(this.lifecycleOf(node), signer, input))
+  }
+
+  private lifecycleOf (node: LocalNode): LifecycleContext {
+    return { keyring: node.keyring, keystore: this.init.keystore, now: () => node.now() }
+  }
+
   async remember (input: RememberInput, signer: Signer): Promise<MemoryView> {
     return await this.withNode(async (node) => await node.remember(input, signer))
   }
@@ -89,6 +111,34 @@ export class LocalOperations implements NodeOperations {
     const result = await this.withNode(async (node) => await node.attest(input, signer))
     await this.announceAttestations([result.id])
     return result
+  }
+
+  async addAnchor (input: AddAnchorInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+    return await this.withNode(async (node) => await node.addAnchor(input, signer))
+  }
+
+  async checkAnchors (memory?: string): Promise<AnchorCheck[]> {
+    return await this.withNode(async (node) => await node.checkAnchors(memory))
+  }
+
+  async select (request: SelectRequest): Promise<SelectedMemory[]> {
+    return (await this.withNode(async (node) => await selectOnNode(node, request, this.verifier))).selected
+  }
+
+  async listTrustRoots (): Promise<TrustRoot[]> {
+    return await this.withNode(async (node) => await node.trust.reputation.trustRoots())
+  }
+
+  async addTrustRoot (did: string): Promise<TrustRoot[]> {
+    return await this.withNode(async (node) => await node.trust.reputation.addTrustRoot(did))
+  }
+
+  async removeTrustRoot (did: string): Promise<TrustRoot[]> {
+    return await this.withNode(async (node) => await node.trust.reputation.removeTrustRoot(did))
+  }
+
+  async reputation (did: string): Promise<AgentReputation> {
+    return await this.withNode(async (node) => await node.trust.describe(did))
   }
 
   async verify (document: unknown): Promise<DocumentReport> {

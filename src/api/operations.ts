@@ -1,4 +1,8 @@
+import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
+import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../keyring/index.js'
+import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { KeyInfo } from '../keys/index.js'
+import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
 import type { AttestInput, IngestResult, QueryResultItem, RememberInput, Signer } from '../node/index.js'
 import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
@@ -44,6 +48,12 @@ export interface NodeOperations {
    * encrypted (PASSPHRASE_REQUIRED / PASSPHRASE_WRONG). The caller wipes `secretKey` when done.
    */
   resolveSigner: (as?: string, passphrase?: string) => Promise<Signer>
+  /** `isnad id rotate` (record-v1 §7): `signer` (the identity's current key) rotates to the pre-committed key. */
+  rotateKey: (input: RotateKeyInput, signer: Signer) => Promise<KeyEventResult>
+  /** `isnad id revoke`: revokes a key of the signer's identity from a time (or since its compromise). */
+  revokeKey: (input: RevokeKeyInput, signer: Signer) => Promise<KeyEventResult>
+  /** `isnad id delegate`: delegates a device sub-key (existing or new) to the signer's identity. */
+  delegateKey: (input: DelegateKeyInput, signer: Signer) => Promise<KeyEventResult>
 
   /** `isnad remember`: creates, signs and stores a memory; its view. */
   remember: (input: RememberInput, signer: Signer) => Promise<MemoryView>
@@ -55,6 +65,21 @@ export interface NodeOperations {
   query: (query: MemoryQuery) => Promise<{ items: QueryResultItem[], next?: string }>
   /** `isnad attest`: a local agent witnesses a stored memory. */
   attest: (input: AttestInput, signer: Signer) => Promise<{ id: string, view: MemoryView }>
+  /** `isnad anchor add`: prepares the evidence, signs an Anchor, stores and checks it (anchors-v1). */
+  addAnchor: (input: AddAnchorInput, signer: Signer) => Promise<{ id: string, view: MemoryView }>
+  /** `isnad anchor check`: re-verifies the anchors of one memory, or all, now. */
+  checkAnchors: (memory?: string) => Promise<AnchorCheck[]>
+
+  /** `isnad query --select`: FDR-Memory selection with evidence; its trace is appended to the ledger. */
+  select: (request: SelectRequest) => Promise<SelectedMemory[]>
+  /** `isnad trust root list`: the operator's trust roots, oldest first. */
+  listTrustRoots: () => Promise<TrustRoot[]>
+  /** `isnad trust root add`: ALREADY_EXISTS when it is one; the roots after the change. */
+  addTrustRoot: (did: string) => Promise<TrustRoot[]>
+  /** `isnad trust root remove`: NOT_FOUND when it is not one; the roots after the change. */
+  removeTrustRoot: (did: string) => Promise<TrustRoot[]>
+  /** `get_reputation` (`isnad trust reputation`): reputation, rank and path from a root. */
+  reputation: (did: string) => Promise<AgentReputation>
 
   /** `isnad verify`: a document checked with nothing but itself (no store access needed). */
   verify: (document: unknown) => Promise<DocumentReport>

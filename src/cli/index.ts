@@ -1,18 +1,23 @@
 import { Command, CommanderError } from 'commander'
 import { createContext, type CommandContext, type GlobalOptions } from './context.js'
 import { EXIT_OK, EXIT_USAGE, createOutput, reportError } from './output.js'
+import { registerAnchor } from './commands/anchor.js'
 import { registerAttest } from './commands/attest.js'
 import { registerId } from './commands/id.js'
 import { registerInit } from './commands/init.js'
 import { registerLedger, runReindex } from './commands/ledger.js'
 import { registerLedgerAudit } from './commands/ledger-audit.js'
+import { registerDashboard } from './commands/dashboard.js'
+import { registerMcp } from './commands/mcp.js'
 import { registerNetwork } from './commands/network.js'
 import { registerQuery } from './commands/query.js'
 import { registerRemember } from './commands/remember.js'
 import { registerShow } from './commands/show.js'
 import { registerStart } from './commands/start.js'
+import { registerSim } from './commands/sim.js'
 import { registerStatus } from './commands/status.js'
 import { registerTransfer } from './commands/transfer.js'
+import { registerTrust } from './commands/trust.js'
 import { registerVerify } from './commands/verify.js'
 
 const VERSION = '0.1.0'
@@ -44,7 +49,9 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   registerStatus(program, context)
   registerRemember(program, context)
   registerAttest(program, context)
+  registerAnchor(program, context)
   registerShow(program, context)
+  registerTrust(program, context)
   registerQuery(program, context)
   registerVerify(program, context, (code) => { exitCode = code })
   registerTransfer(program, context)
@@ -55,6 +62,9 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   })
   registerNetwork(program, context)
   registerStart(program, context)
+  registerSim(program, context)
+  registerMcp(program, context, VERSION)
+  registerDashboard(program, context)
 
   try {
     await program.parseAsync(argv as string[])

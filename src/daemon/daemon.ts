@@ -1,10 +1,12 @@
 import { join } from 'node:path'
 import { removeDaemonFile, writeDaemonFile } from '../api/discovery.js'
 import { createApiEventHub, createApiServer, LocalOperations, loadOrCreateApiToken, type PeerInfo } from '../api/index.js'
+import { gossipHealthOf, OFFLINE_HEALTH, type GossipHealth } from '../dashboard/health.js'
 import { createKeystore, type Keystore } from '../keys/index.js'
 import { createNetwork, type Network } from '../net/index.js'
 import { LocalNode, nodeKeysPath, nodePaths } from '../node/index.js'
 import { DEFAULT_API_PORT, DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { startKeyLogPublisher } from './key-log-publisher.js'
 import { createNodeHost } from './node-host.js'
 import { startPublisher } from './publisher.js'
 
@@ -44,6 +46,9 @@ class DaemonOperations extends LocalOperations {
     if (libp2p === undefined) return []
     return libp2p.getConnections().map((c) => ({ id: c.remotePeer.toString(), addresses: [c.remoteAddr.toString()] }))
   }
+
+  /** The dashboard's peers and gossip health (GET /v1/network/health). */
+  gossipHealth (): GossipHealth { return this.network === undefined ? OFFLINE_HEALTH : gossipHealthOf(this.network) }
 }
 
 /**
@@ -66,7 +71,8 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       listen: options.listen ?? DEFAULT_DAEMON_LISTEN,
       ...(options.announce === undefined ? {} : { announce: options.announce }),
       bootstrap: options.bootstrap ?? [],
-      mdns: options.mdns ?? false
+      mdns: options.mdns ?? false,
+      keyring: () => node.keyring
     })
   } catch (err) {
     await node.close()
@@ -74,7 +80,10 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   }
   const bind = (opened: LocalNode): LocalNode => {
     unsubscribe()
-    unsubscribe = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom: options.autoConfirmFrom ?? [], log })
+    const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom: options.autoConfirmFrom ?? [], log })
+    const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, log })
+    unsubscribe = () => { stopRecords(); stopKeyLogs() }
+    opened.anchors.useNetwork(network) // cid anchors: missing blocks are asked from peers (fetch-v1 §8)
     node = opened
     return opened
   }

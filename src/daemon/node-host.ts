@@ -37,6 +37,7 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
       // The spec's cursors ledger (seeds/003 §10) keeps the history; LevelDB the current value.
       await cursors.appendObjects([withLineHash({ peer: peerId, cursor, ts: node.now() })])
     },
+    getBlock: async (cid) => await current().anchors.blocks.get(cid),
     acceptCheckpoint: async (checkpoint: VerifiedCheckpoint) => {
       await node.writer.observeCheckpoint(checkpoint.signed)
     },

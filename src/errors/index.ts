@@ -41,7 +41,15 @@ export const ERROR_CODES = [
   'LOG_CORRUPT',
   // the .memory/ ledger (DESIGN §4): another live writer; a line that fails its checks
   'LEDGER_LOCKED',
-  'LEDGER_CORRUPT'
+  'LEDGER_CORRUPT',
+  // key lifecycle (record-v1 §7): a key used outside its validity; a key event refused; a fork
+  'KEY_ROTATED',
+  'KEY_REVOKED',
+  'KEY_INACTIVE',
+  'KEY_EVENT_INVALID',
+  'KEY_EVENT_CONFLICT',
+  // resource limits (docs/limits.md)
+  'RATE_LIMITED'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -11,7 +11,9 @@ export const TOPICS = {
   witnessRequests: 'isnad/v1/witness-requests',
   attestations: 'isnad/v1/attestations',
   anchors: 'isnad/v1/anchors',
-  checkpoints: 'isnad/v1/checkpoints'
+  checkpoints: 'isnad/v1/checkpoints',
+  /** gossip-v1 §7: one identity's whole key log per message (record-v1 §7). */
+  keyEvents: 'isnad/v1/key-events'
 } as const
 
 export type Topic = (typeof TOPICS)[keyof typeof TOPICS]

@@ -1,6 +1,7 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
+import { decodeKeyLog, type Keyring } from '../keyring/index.js'
 import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint, type VerifiedCheckpoint } from '../merkle/index.js'
 import { cidString, type VerifiedRecord } from '../record/index.js'
 import type { RecordKind } from '../schema/index.js'
@@ -30,6 +31,10 @@ export interface GossipValidatorInit {
    * peer that sent it or others; resolves false when no peer had it in time.
    */
   resolveMemory: (memoryId: string, from: string) => Promise<boolean>
+  /** The node's keyring (gossip-v1 §7), looked up per message: a node may reopen it. Absent: key logs are ignored. */
+  keyring?: () => Keyring | undefined
+  /** Told of every peer whose message was accepted (the network protects such peers from pruning, gossip-v1 §6). */
+  onAccepted?: (from: string) => void
 }
 
 const KIND_OF_TOPIC: Partial<Record<Topic, RecordKind>> = {
@@ -45,8 +50,15 @@ export class GossipValidator {
   constructor (private readonly init: GossipValidatorInit) {}
 
   async validate (topic: string, data: Uint8Array, from: string): Promise<GossipDecision> {
+    const decision = await this.decide(topic, data, from)
+    if (decision.result === 'accept') this.init.onAccepted?.(from)
+    return decision
+  }
+
+  private async decide (topic: string, data: Uint8Array, from: string): Promise<GossipDecision> {
     if (topic === TOPICS.witnessRequests) return await this.witnessRequest(data)
     if (topic === TOPICS.checkpoints) return this.checkpoint(data)
+    if (topic === TOPICS.keyEvents) return await this.keyLog(data)
     const kind = KIND_OF_TOPIC[topic as Topic]
     if (kind === undefined) return { result: 'reject', reason: `unknown topic ${topic}` }
     const checked = await this.init.gate.check(data, kind) // gossip-v1 R1–R7
@@ -115,6 +127,26 @@ export class GossipValidator {
       return { result: 'accept', records: [], checkpoint }
     } catch (err) {
       if (isIsnadError(err, 'TIMESTAMP_IN_FUTURE')) return { result: 'ignore', reason: err.message }
+      return rejectWith(err)
+    }
+  }
+
+  /**
+   * gossip-v1 §7, R13–R14: a key log is decoded (size first), merged into the keyring, which checks
+   * only the events it lacks and writes them before the message is accepted. A replay or an older
+   * copy adds nothing and is ignored; so is a fork or a log dated ahead (not the relay's fault).
+   */
+  private async keyLog (data: Uint8Array): Promise<GossipDecision> {
+    const keyring = this.init.keyring?.()
+    if (keyring === undefined) return { result: 'ignore', reason: 'this node keeps no key logs' }
+    try {
+      const { added } = await keyring.accept(decodeKeyLog(data), 'gossip')
+      if (added.length === 0) return { result: 'ignore', reason: 'the key log holds no new event' }
+      return { result: 'accept', records: [] }
+    } catch (err) {
+      if (isIsnadError(err, 'TIMESTAMP_IN_FUTURE') || isIsnadError(err, 'KEY_EVENT_CONFLICT') || isIsnadError(err, 'RATE_LIMITED')) {
+        return { result: 'ignore', reason: err.message }
+      }
       return rejectWith(err)
     }
   }

@@ -1,3 +1,4 @@
+import type { CID } from 'multiformats/cid'
 import type { VerifiedCheckpoint } from '../merkle/index.js'
 import type { VerifiedRecord } from '../record/index.js'
 
@@ -44,4 +45,9 @@ export interface NetHost {
    * checkpoints are validated and relayed but not kept.
    */
   acceptCheckpoint?: (checkpoint: VerifiedCheckpoint, from: string) => Promise<void>
+  /**
+   * A block of anchored content this node holds (fetch-v1 §8), or null. Optional: without it, block
+   * requests are answered with nothing.
+   */
+  getBlock?: (cid: CID) => Promise<Uint8Array | null>
 }

@@ -1,13 +1,15 @@
 import { generateKeyPair } from '@libp2p/crypto/keys'
 import type { PeerId, PrivateKey } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
+import type { CID } from 'multiformats/cid'
 import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import type { KeyLog, Keyring } from '../keyring/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import {
   DEFAULT_LISTEN, FETCH_TIMEOUT_MS, MAX_CONNECTIONS, SEEN_TTL_MS, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, type Topic
 } from './constants.js'
 import type { NetStats } from './context.js'
-import type { FetchResult } from './fetch.js'
+import type { BlockFetchResult, FetchResult } from './fetch.js'
 import type { PublishOutcome } from './gossip.js'
 import type { NetHost } from './host.js'
 import { createLibp2pNode, type IsnadLibp2p } from './libp2p-node.js'
@@ -36,10 +38,14 @@ export interface Network {
   /** Gossips a witness request together with the memory it names (gossip-v1 §4). */
   publishWitnessRequest: (request: Uint8Array, memory: Uint8Array) => Promise<PublishOutcome>
   publishCheckpoint: (checkpoint: SignedCheckpoint) => Promise<PublishOutcome>
+  /** Gossips an identity's whole key log (gossip-v1 §7). */
+  publishKeyLog: (log: KeyLog) => Promise<PublishOutcome>
   /** Publishes bytes unchecked: tests and tools only. */
   publishRaw: (topic: Topic, data: Uint8Array) => Promise<PublishOutcome>
   /** Fetches records by id from a peer; verified new ones are handed to the host (source `fetch`). */
   fetch: (peer: PeerId | string, ids: readonly string[]) => Promise<FetchResult>
+  /** Fetches blocks of anchored content by CID from a peer, each re-hashed against its CID (fetch-v1 §8). */
+  fetchBlocks: (peer: PeerId | string, cids: readonly CID[]) => Promise<BlockFetchResult>
   /** Catches up with a peer from the cursor saved for it (source `sync`). */
   sync: (peer: PeerId | string) => Promise<SyncResult>
   syncAll: () => Promise<Array<{ peer: string, result?: SyncResult, error?: Error }>>
@@ -89,6 +95,11 @@ export interface NetworkInit {
   syncPageSize?: number
   /** Start listening at once. @default true */
   start?: boolean
+  /**
+   * The node's keyring, looked up when needed (a node may reopen it): gossiped key logs go into it,
+   * and received records of keys rotated out or revoked at their time are ignored (record-v1 K12).
+   */
+  keyring?: () => Keyring | undefined
 }
 
 /** Creates (and by default starts) the network layer of a node. */
@@ -115,7 +126,8 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     libp2p,
     verifier,
     host: init.host,
-    gate: new RecordGate({ host: init.host, verifier, clock }),
+    gate: new RecordGate({ host: init.host, verifier, clock, keyCheck: (signed, id) => init.keyring?.()?.checkRecord(signed, id) }),
+    keyring: init.keyring ?? (() => undefined),
     penalties,
     clock,
     syncOnConnect: init.syncOnConnect ?? true,
@@ -137,7 +149,8 @@ async function peerKeyOf (init: NetworkInit): Promise<PrivateKey> {
 export * from './constants.js'
 export type { AcceptSource, NetHost, RecordPage } from './host.js'
 export type { NetStats } from './context.js'
-export type { FetchResult } from './fetch.js'
+export type { BlockFetchResult, FetchResult } from './fetch.js'
+export { FETCH_BLOCKS_PROTOCOL, BlockRequestSchema } from './fetch.js'
 export type { PublishOutcome } from './gossip.js'
 export type { SyncResult } from './sync.js'
 export type { IsnadLibp2p, NetServices } from './libp2p-node.js'

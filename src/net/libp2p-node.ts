@@ -11,6 +11,7 @@ import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { createLibp2p } from 'libp2p'
 import { ALL_TOPICS, MAX_GOSSIP_DATA_BYTES } from './constants.js'
+import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits.js'
 import { fastMsgIdFn, messageIdToString, msgIdFn } from './message-id.js'
 import { SCORE_THRESHOLDS } from './scoring.js'
 
@@ -51,11 +52,12 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
       ...(options.bootstrap.length > 0 ? [bootstrap({ list: [...options.bootstrap] })] : []),
       ...(options.mdns ? [mdns()] : [])
     ],
-    connectionManager: { maxConnections: options.maxConnections },
+    connectionManager: { ...CONNECTION_LIMITS, maxConnections: options.maxConnections }, // docs/limits.md
     services: {
       identify: identify(),
       ping: ping(),
       pubsub: gossipsub({
+        ...GOSSIP_RESOURCE_LIMITS, // docs/limits.md
         globalSignaturePolicy: StrictNoSign, // gossip-v1 §3: payloads carry their own signatures
         msgIdFn,
         fastMsgIdFn,

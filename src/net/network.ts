@@ -2,22 +2,25 @@ import type { GossipSub } from '@libp2p/gossipsub'
 import type { Connection, IdentifyResult, PeerId, PeerInfo } from '@libp2p/interface'
 import { peerIdFromString } from '@libp2p/peer-id'
 import { multiaddr, type Multiaddr } from '@multiformats/multiaddr'
+import type { CID } from 'multiformats/cid'
 import type { SignatureVerifier } from '../identity/index.js'
+import { encodeKeyLog, type KeyLog, type Keyring } from '../keyring/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import type { VerifiedRecord } from '../record/index.js'
 import {
   DISCONNECT_PENALTY, DISCOVERY_DIAL_BELOW, FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_PEERS, MAX_INBOUND_FETCH_STREAMS,
-  MAX_INBOUND_SYNC_STREAMS, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL, type Topic
+  MAX_INBOUND_SYNC_STREAMS, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL, TOPICS, type Topic
 } from './constants.js'
 import type { NetContext, NetStats } from './context.js'
-import { createFetchHandler, fetchRecords, type FetchResult } from './fetch.js'
+import { FETCH_BLOCKS_PROTOCOL, createFetchHandler, fetchBlocks, fetchRecords, type BlockFetchResult, type FetchResult } from './fetch.js'
 import { GossipRouter, type PublishOutcome } from './gossip.js'
 import { GossipValidator } from './gossip-validate.js'
 import type { AcceptSource, NetHost } from './host.js'
 import type { IsnadLibp2p } from './libp2p-node.js'
 import type { Network } from './index.js'
+import { PROTOCOL_RATE_LIMITS, RateLimiter, rateLimitedHandler } from './limits.js'
 import { RecordGate } from './record-gate.js'
-import type { PeerPenalties } from './scoring.js'
+import { USEFUL_PEER_TAG, USEFUL_PEER_TAG_VALUE, UsefulPeers, type PeerPenalties } from './scoring.js'
 import { createSyncHandler, syncWithPeer, type SyncOptions, type SyncResult } from './sync.js'
 
 export interface NetworkParts {
@@ -31,6 +34,7 @@ export interface NetworkParts {
   mdns: boolean
   fetchTimeoutMs: number
   sync: SyncOptions
+  keyring: () => Keyring | undefined
 }
 
 /** gossipsub's implementation has scores and meshes; its published interface does not say so. */
@@ -53,10 +57,15 @@ export class IsnadNetwork implements Network {
   private readonly resolving = new Map<string, Promise<boolean>>()
   /** Connections already synced: identify runs again on every identify push, sync once. */
   private readonly syncedConnections = new Set<string>()
+  /** Peers that delivered valid gossip, tagged so the connection pruner keeps them (eclipse resistance). */
+  private readonly usefulPeers: UsefulPeers
 
   constructor (parts: NetworkParts) {
     this.parts = parts
     this.libp2p = parts.libp2p
+    this.usefulPeers = new UsefulPeers(async (peer, ttl) => {
+      await parts.libp2p.peerStore.merge(peerIdFromString(peer), { tags: { [USEFUL_PEER_TAG]: { value: USEFUL_PEER_TAG_VALUE, ttl } } })
+    }, parts.clock)
     const log = parts.libp2p.logger.forComponent('isnad:net')
     this.context = {
       libp2p: parts.libp2p,
@@ -73,7 +82,9 @@ export class IsnadNetwork implements Network {
       host: parts.host,
       verifier: parts.verifier,
       clock: parts.clock,
-      resolveMemory: async (id, from) => await this.resolveMemory(id, from)
+      resolveMemory: async (id, from) => await this.resolveMemory(id, from),
+      keyring: parts.keyring,
+      onAccepted: (from) => { this.usefulPeers.markUseful(from) }
     })
     this.gossip = new GossipRouter(this.context, parts.libp2p.services.pubsub, validator, (task) => { this.track(task) })
   }
@@ -89,8 +100,16 @@ export class IsnadNetwork implements Network {
   }
 
   async start (): Promise<void> {
-    await this.libp2p.handle(FETCH_PROTOCOL, createFetchHandler(this.context, this.parts.fetchTimeoutMs), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
-    await this.libp2p.handle(SYNC_PROTOCOL, createSyncHandler(this.context), { maxInboundStreams: MAX_INBOUND_SYNC_STREAMS })
+    // docs/limits.md: per-peer request rates; a stream over the limit is reset unread.
+    const fetchLimiter = new RateLimiter(PROTOCOL_RATE_LIMITS.fetchPerSecond, PROTOCOL_RATE_LIMITS.fetchBurst, this.parts.clock)
+    const syncLimiter = new RateLimiter(PROTOCOL_RATE_LIMITS.syncPerSecond, PROTOCOL_RATE_LIMITS.syncBurst, this.parts.clock)
+    const limited = (connection: Connection): void => {
+      const total = this.parts.penalties.add(connection.remotePeer.toString(), PROTOCOL_RATE_LIMITS.penalty)
+      if (total >= DISCONNECT_PENALTY) this.track(this.libp2p.hangUp(connection.remotePeer).catch(() => {}))
+    }
+    await this.libp2p.handle(FETCH_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
+    await this.libp2p.handle(FETCH_BLOCKS_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs, { blocks: true }), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
+    await this.libp2p.handle(SYNC_PROTOCOL, rateLimitedHandler(createSyncHandler(this.context), syncLimiter, limited), { maxInboundStreams: MAX_INBOUND_SYNC_STREAMS })
     this.libp2p.addEventListener('peer:identify', this.onIdentify)
     this.libp2p.addEventListener('peer:discovery', this.onDiscovery)
     this.libp2p.addEventListener('connection:close', this.onClose)
@@ -129,6 +148,10 @@ export class IsnadNetwork implements Network {
     return await this.gossip.publishCheckpoint(checkpoint)
   }
 
+  async publishKeyLog (log: KeyLog): Promise<PublishOutcome> {
+    return await this.gossip.publish(TOPICS.keyEvents, encodeKeyLog(log))
+  }
+
   async publishRaw (topic: Topic, data: Uint8Array): Promise<PublishOutcome> {
     return await this.gossip.publish(topic, data)
   }
@@ -138,6 +161,11 @@ export class IsnadNetwork implements Network {
     const result = await fetchRecords(this.context, toPeerId(peer), ids, this.parts.fetchTimeoutMs)
     if (result.records.length > 0) await this.accept(result.records, 'fetch')
     return result
+  }
+
+  /** Fetches blocks of anchored content from a peer, each re-hashed against its CID (fetch-v1 §8); not stored here. */
+  async fetchBlocks (peer: PeerId | string, cids: readonly CID[]): Promise<BlockFetchResult> {
+    return await fetchBlocks(this.context, toPeerId(peer), cids, this.parts.fetchTimeoutMs)
   }
 
   /** Catches up with one peer from its saved cursor (sync-v1 §4); concurrent calls share one run. */

@@ -1,7 +1,7 @@
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { cidOfBytes, cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
-import { MAX_RECORD_BYTES, type RecordKind } from '../schema/index.js'
+import { MAX_RECORD_BYTES, type RecordKind, type SignedRecord } from '../schema/index.js'
 import { BoundedMap, sameBytes } from './bounded-map.js'
 import { VERIFIED_CACHE_SIZE, VERIFY_CONCURRENCY } from './constants.js'
 import type { NetHost } from './host.js'
@@ -40,10 +40,15 @@ export type GateResult =
   | { status: 'ignored', id: string | undefined, error: IsnadError }
   | { status: 'invalid', id: string | undefined, error: IsnadError }
 
+/** record-v1 K12: the error refusing a verified record because of its key's history, or undefined. */
+export type RecordKeyCheck = (signed: SignedRecord, id: string) => IsnadError | undefined
+
 export interface RecordGateInit {
   host: NetHost
   verifier: SignatureVerifier
   clock: () => number
+  /** Key history check after the signature (the node's keyring); absent: none. */
+  keyCheck?: RecordKeyCheck
   /** @default VERIFIED_CACHE_SIZE */
   cacheSize?: number
 }
@@ -57,6 +62,7 @@ export class RecordGate {
   private readonly host: NetHost
   private readonly verifier: SignatureVerifier
   private readonly clock: () => number
+  private readonly keyCheck: RecordKeyCheck | undefined
   private readonly recent: BoundedMap<string, VerifiedRecord>
   /** Verifications under way, so a record arriving by two paths at once is still checked once. */
   private readonly inflight = new Map<string, { bytes: Uint8Array, result: Promise<GateResult> }>()
@@ -67,6 +73,7 @@ export class RecordGate {
     this.host = init.host
     this.verifier = init.verifier
     this.clock = init.clock
+    this.keyCheck = init.keyCheck
     this.recent = new BoundedMap(init.cacheSize ?? VERIFIED_CACHE_SIZE)
   }
 
@@ -118,7 +125,17 @@ export class RecordGate {
       }
     }
     await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, pending.length) }, worker))
-    return results as GateResult[]
+    return (results as GateResult[]).map((result) => this.checkKey(result))
+  }
+
+  /**
+   * record-v1 K12 after the signature: a record of a key rotated out or revoked at the record's time
+   * is ignored, not invalid: the relay may not have the key event yet (gossip-v1 R13).
+   */
+  private checkKey (result: GateResult): GateResult {
+    if (this.keyCheck === undefined || (result.status !== 'verified' && result.status !== 'cached')) return result
+    const refused = this.keyCheck(result.record.signed, result.id)
+    return refused === undefined ? result : { status: 'ignored', id: result.id, error: refused }
   }
 
   /** A recently verified record is reused without a signature check, but only for the right kind (R3). */

@@ -97,3 +97,41 @@ export class PeerPenalties {
     return -this.total(peerId)
   }
 }
+
+/** @default 'isnad-useful' — the libp2p peer tag of peers that delivered valid messages. */
+export const USEFUL_PEER_TAG = 'isnad-useful'
+/** @default 50 — its value: gossipsub tags mesh peers with 100, an untagged stranger has 0. */
+export const USEFUL_PEER_TAG_VALUE = 50
+/** @default 1800000 — how long the tag lasts after the peer's last valid message. */
+export const USEFUL_PEER_TAG_TTL_MS = 30 * 60 * 1000
+/** @default 60000 — a peer's tag is renewed at most this often (peer store writes are not free). */
+export const USEFUL_PEER_RETAG_MS = 60 * 1000
+
+/**
+ * Eclipse resistance (gossip-v1 §6, docs/threat-model.md): when connections exceed the limit,
+ * libp2p's pruner closes those of least tag value first. Peers that delivered valid records are
+ * tagged, so a crowd of fresh Sybil connections is pruned before the peers that proved useful.
+ */
+export class UsefulPeers {
+  private readonly tagged = new Map<string, number>()
+
+  constructor (
+    private readonly tag: (peerId: string, ttlMs: number) => Promise<void>,
+    private readonly clock: () => number,
+    private readonly maxPeers = 4096
+  ) {}
+
+  /** Records that `peerId` delivered a valid message; tags it unless it was tagged recently. */
+  markUseful (peerId: string): void {
+    const now = this.clock()
+    const last = this.tagged.get(peerId)
+    if (last !== undefined && now - last < USEFUL_PEER_RETAG_MS) return
+    this.tagged.delete(peerId)
+    if (this.tagged.size >= this.maxPeers) {
+      const oldest = this.tagged.keys().next()
+      if (oldest.done !== true) this.tagged.delete(oldest.value)
+    }
+    this.tagged.set(peerId, now)
+    this.tag(peerId, USEFUL_PEER_TAG_TTL_MS).catch(() => { this.tagged.delete(peerId) })
+  }
+}

@@ -1,6 +1,6 @@
 import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
-import { computeTrust, type TrustResult } from '../trust/index.js'
+import { computeTrust, type ReputationLookup, type TrustPolicyName, type TrustResult } from '../trust/index.js'
 import { buildMemoryView } from '../view/index.js'
 import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from './constants.js'
 
@@ -53,13 +53,20 @@ export function evidenceOf (
  * Scores a memory. Records in the store passed verifyRecord before they were stored (the store's
  * invariant), so their signatures count as valid without being checked again.
  */
-export function scoreEvidence (evidence: MemoryEvidence, now: number): TrustResult {
+export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: NodeTrustSetting = {}): TrustResult {
   return computeTrust({
     memory: { id: evidence.memory.id, record: evidence.memory.signed.record, signatureValid: true },
     attestations: evidence.attestations.map(({ id, signed }) => ({ id, record: signed.record, signatureValid: true })),
     anchors: evidence.anchors.map(({ stored, verification }) => ({ id: stored.id, record: stored.signed.record, signatureValid: true, verification })),
-    now
-  })
+    now,
+    ...(setting.reputation === undefined ? {} : { reputation: setting.reputation })
+  }, setting.policy === undefined ? {} : { policy: setting.policy })
+}
+
+/** The node's trust setting (issue 6): its policy and the reputation from its trust roots. */
+export interface NodeTrustSetting {
+  policy?: TrustPolicyName
+  reputation?: ReputationLookup
 }
 
 export function trustEntryOf (result: TrustResult): TrustEntry {
@@ -67,7 +74,7 @@ export function trustEntryOf (result: TrustResult): TrustEntry {
 }
 
 /** The newest successor by the same author: a correction by someone else is not the author's word. */
-async function findSupersededBy (store: RecordStore, memory: StoredRecord<MemoryRecord>): Promise<string | null> {
+export async function findSupersededBy (store: RecordStore, memory: StoredRecord<MemoryRecord>): Promise<string | null> {
   let best: StoredRecord<MemoryRecord> | null = null
   for (const id of await store.supersededBy(memory.id)) {
     const successor = await store.getMemory(id)

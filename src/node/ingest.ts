@@ -1,5 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
+import { assertRecordKeys } from '../keyring/index.js'
 import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../record/index.js'
 import type { MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
@@ -90,6 +91,7 @@ async function storeVerified (store: RecordStore, verified: readonly StoredRecor
   return await exclusively(store, async (cache) => {
     const storedBefore = await cache.validate(store)
     const fresh = await freshRecords(store, unique, cache)
+    assertRecordKeys(store, fresh) // record-v1 K12: no record of a key after its rotation or revocation
     const evidence = await rescore(store, fresh, cache)
     const trust = new Map<string, TrustEntry>()
     for (const item of evidence) trust.set(item.memory.id, trustEntryOf(scoreEvidence(item, options.now)))

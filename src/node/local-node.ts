@@ -1,13 +1,17 @@
 import { mkdir, stat } from 'node:fs/promises'
+import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
 import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import { Keyring, keyEventsPath, registerKeyring } from '../keyring/index.js'
 import { signRecord } from '../record/index.js'
+import { NodeTrust } from '../reputation/index.js'
 import type {
-  AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
+  AnchorRecord, AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
-import { gatherEvidence, scoreEvidence, viewOf } from './evidence.js'
+import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
+import { scoreEvidence, viewOf } from './evidence.js'
 import type { IngestResult } from './ingest.js'
 import { Journal } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
@@ -82,6 +86,8 @@ export interface OpenLocalNodeOptions {
   mode?: 'read' | 'write'
   /** The ledger scope this node writes (spec §4). @default DEFAULT_SCOPE */
   scope?: string
+  /** How anchors are checked (git repositories, blockchain verifiers, limits, TTL). */
+  anchors?: NodeAnchorOptions
 }
 
 /** @default 0.8 — the confidence of a memory whose author gives none. */
@@ -99,13 +105,19 @@ export class LocalNode {
   private readonly journal: Journal | null
   /** The journal's derived state (Merkle log, inbox); the journal's own in write mode. */
   private readonly state: JournalState
+  /** Blocks of anchored content and the anchors' verification states (anchors-v1). */
+  readonly anchors: NodeAnchors
+  /** The key logs this node knows (record-v1 §7); ingest refuses records of rotated or revoked keys. */
+  keyring!: Keyring
+  private nodeTrust: NodeTrust | undefined
 
-  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null, state: JournalState) {
+  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null, state: JournalState, anchors: NodeAnchors) {
     this.paths = paths
     this.store = store
     this.clock = clock
     this.journal = journal
     this.state = state
+    this.anchors = anchors
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
@@ -116,7 +128,9 @@ export class LocalNode {
     const clock = options.clock ?? Date.now
     if (options.mode === 'read') {
       const state = await JournalState.open(journalIndexPath(paths)).catch(async (err: unknown) => { await store.close(); throw err })
-      return new LocalNode(paths, store, clock, null, state)
+      const anchors = await NodeAnchors.open(paths, { store, clock, journal: null }, options.anchors)
+        .catch(async (err: unknown) => { await state.close(); await store.close(); throw err })
+      return await new LocalNode(paths, store, clock, null, state, anchors).withKeyring(options)
     }
     try {
       const journal = await Journal.open({
@@ -127,15 +141,33 @@ export class LocalNode {
         clock,
         logSigner: await loadLogSigner(paths)
       })
-      return new LocalNode(paths, store, clock, journal, journal.state)
+      const anchors = await NodeAnchors.open(paths, { store, clock, journal }, options.anchors)
+        .catch(async (err: unknown) => { await journal.close(); throw err })
+      return await new LocalNode(paths, store, clock, journal, journal.state, anchors).withKeyring(options)
     } catch (err) {
       await store.close()
       throw err
     }
   }
 
+  /** Opens the node's keyring and registers it for its store's ingest (record-v1 K12). */
+  private async withKeyring (options: OpenLocalNodeOptions): Promise<this> {
+    try {
+      this.keyring = await Keyring.open({
+        file: keyEventsPath(this.paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock: this.clock
+      })
+    } catch (err) {
+      await this.close()
+      throw err
+    }
+    registerKeyring(this.store, this.keyring)
+    return this
+  }
+
   async close (): Promise<void> {
     try {
+      await (this.keyring as Keyring | undefined)?.close()
+      await this.anchors.close()
       if (this.journal === null) await this.state.close()
       else await this.journal.close()
     } finally {
@@ -270,15 +302,60 @@ export class LocalNode {
     return await this.writer.ingest(records, source)
   }
 
+  /** The memory's view, its anchors' states current to within their TTL (anchors-v1 §5). */
   async show (id: string): Promise<MemoryView> {
-    const memory = await this.requireMemory(id)
-    const evidence = await gatherEvidence(this.store, memory)
-    return await viewOf(this.store, evidence, scoreEvidence(evidence, this.clock()))
+    const { evidence } = await this.anchors.currentTrust(await this.requireMemory(id))
+    return await viewOf(this.store, evidence, scoreEvidence(evidence, this.clock(), await this.trust.setting()))
   }
 
+  /** Under the node's trust policy, with reputation from its trust roots (issue 6). */
   async explainTrust (id: string): Promise<TrustResult> {
-    const evidence = await gatherEvidence(this.store, await this.requireMemory(id))
-    return scoreEvidence(evidence, this.clock())
+    const { evidence } = await this.anchors.currentTrust(await this.requireMemory(id))
+    return scoreEvidence(evidence, this.clock(), await this.trust.setting())
+  }
+
+  /** The node's trust setting: its policy and the reputation from its trust roots (issue 6). */
+  get trust (): NodeTrust {
+    if (this.nodeTrust === undefined) {
+      const trust = new NodeTrust({ dataDir: this.paths.data, store: this.store, clock: this.clock })
+      // Votes are then kept current from what the node stores, without reloading the graph.
+      this.journal?.onStored((records) => { trust.reputation.observe(records) })
+      this.nodeTrust = trust
+    }
+    return this.nodeTrust
+  }
+
+  /**
+   * Anchors a stored memory (anchors-v1 §2): the evidence is prepared (a file imported as UnixFS, a
+   * URL fetched and hashed, a commit resolved), the Anchor signed, stored, and checked at once.
+   */
+  async addAnchor (input: AddAnchorInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+    await this.requireMemory(input.memory)
+    const claim = await prepareAnchorClaim(input, { blocks: this.anchors.blocks })
+    const record: AnchorRecord = { kind: 'anchor', version: 1, memory: input.memory, ...claim, created_at: this.now(), anchored_by: signer.did }
+    const { id, signed } = signRecord(record, signer.secretKey)
+    await this.ingest([signed], 'local')
+    await this.anchors.checkNow([{ id, signed }])
+    return { id, view: await this.show(input.memory) }
+  }
+
+  /** Re-verifies the anchors of one memory, or of every memory, now (`isnad anchor check`). */
+  async checkAnchors (memory?: string): Promise<AnchorCheck[]> {
+    if (memory !== undefined) {
+      await this.requireMemory(memory)
+      return await this.anchors.checkNow(await this.store.anchorsFor(memory))
+    }
+    const anchors: Array<StoredRecord<AnchorRecord>> = []
+    for (let cursor = 0; ;) {
+      const { ids, next } = await this.state.recordsSince(cursor, 1024)
+      for (const id of ids) {
+        const stored = await this.store.get(id)
+        if (stored?.signed.record.kind === 'anchor') anchors.push({ id, signed: { record: stored.signed.record, signature: stored.signed.signature } })
+      }
+      if (ids.length === 0 || next === cursor) break
+      cursor = next
+    }
+    return await this.anchors.checkNow(anchors)
   }
 
   async query (query: MemoryQuery): Promise<{ items: QueryResultItem[], next?: string }> {
@@ -286,11 +363,13 @@ export class LocalNode {
     const items: QueryResultItem[] = []
     for (const hit of page.items) {
       const memory = await this.requireMemory(hit.id)
-      const trust = await this.store.getTrust(hit.id)
+      const indexed = await this.store.getTrust(hit.id)
+      // Anchors are re-checked at read time (anchors-v1 §5): a memory with anchors scores as they are now.
+      const trust = await this.anchors.refreshTrust(memory, indexed) ?? indexed
       const { content, author, created_at: createdAt } = memory.signed.record
       items.push({
         id: hit.id,
-        trust: hit.trust,
+        trust: trust?.score ?? hit.trust,
         level: isTrustLevel(trust?.level) ? trust.level : 'Unverified',
         type: content.type,
         summary: content.summary,

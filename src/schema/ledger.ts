@@ -49,7 +49,11 @@ export const EVENT_TYPES = [
   'memory.handoff',
   'memory.witness_requested',
   'memory.attested',
-  'memory.anchored'
+  'memory.anchored',
+  /** A check of an anchor's evidence (protocols/anchors-v1.md §6). */
+  'memory.anchor_checked',
+  /** A memory selection's trace (FDR-Memory v1.2.0 M-2: every selection is auditable). */
+  'memory.selected'
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 

@@ -13,8 +13,8 @@ import { ANCHOR_STATES } from './view.js'
 export const TRUST_LEVELS = ['Unverified', 'Attested', 'Anchored', 'Consensus'] as const
 export type TrustLevel = (typeof TRUST_LEVELS)[number]
 
-/** Trust policies a node can be set to (DESIGN §2). Issue 6 adds `isnad-reputation`. */
-export const TRUST_POLICY_NAMES = ['isnad-v0.1'] as const
+/** Trust policies a node can be set to (DESIGN §2). */
+export const TRUST_POLICY_NAMES = ['isnad-v0.1', 'isnad-reputation'] as const
 export type TrustPolicyName = (typeof TRUST_POLICY_NAMES)[number]
 
 /** One contribution per step of the scoring algorithm, in the provenance schema's order. */

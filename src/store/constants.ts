@@ -31,3 +31,10 @@ export const QUERY_SCAN_CHUNK = 256
  * memory with many attestations never needs one huge native call.
  */
 export const GET_MANY_CHUNK = 500
+
+/**
+ * @default 33554432 (32 MiB) — LevelDB's write buffer (memtable) while an index is rebuilt in bulk
+ * (LevelRecordStoreInit.bulk): eight times LevelDB's 4 MiB, so 100k records make a handful of
+ * level-0 tables instead of dozens, and far less compaction competes with the rebuild for the CPU.
+ */
+export const BULK_WRITE_BUFFER_BYTES = 32 * 1024 * 1024

@@ -9,7 +9,8 @@ export interface CountedAnchors {
 
 /**
  * The counting rules for anchors (DESIGN §2: "only verified signatures and verified anchors count"):
- * the provenance schema's `verify_anchor(a)`, with the anchor verifier's finding passed in.
+ * the provenance schema's `verify_anchor(a)`, with the anchor verifier's finding passed in (src/anchor:
+ * the state as of its last check, at most a TTL old when the node reads it, anchors-v1 §5).
  * Unlike an attestation, an anchor may predate the memory: it can point at content published first
  * (the schema's example 2 anchors a post from 2026-01-30 in a memory of 2026-02-05).
  */
@@ -61,10 +62,11 @@ function firstRefusal (
   }
   if (verification.state !== 'verified') {
     const detail = verification.reason === undefined ? '' : ` (${verification.reason})`
+    const when = verification.checked_at === undefined ? '' : ` as of ${verification.checked_at}`
     return {
       id,
       code: 'ANCHOR_NOT_VERIFIED',
-      reason: `anchor ${id} (${record.type} ${record.reference}) is ${verification.state}${detail}; only verified anchors count`,
+      reason: `anchor ${id} (${record.type} ${record.reference}) is ${verification.state}${when}${detail}; only verified anchors count`,
       state: verification.state
     }
   }

@@ -6,6 +6,7 @@ export { computeTrust } from './compute.js'
 export { countEvidence, checkedReputation, defaultReputation } from './evidence.js'
 export { trustLevelOf } from './level.js'
 export { isnadV01Policy } from './isnad-v01-policy.js'
+export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
 export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'
 export {
   ATTESTED_THRESHOLD, ANCHORED_THRESHOLD, CONSENSUS_THRESHOLD, TRUST_LEVEL_THRESHOLDS, ISNAD_V01_WEIGHTS,

@@ -35,7 +35,8 @@ export const isnadV01Policy: TrustPolicy = Object.freeze({
   }
 })
 
-function signatureStep (valid: boolean): TrustContribution {
+/** Shared with isnad-reputation: the signature and anchor steps are the same in both policies. */
+export function signatureStep (valid: boolean): TrustContribution {
   return valid
     ? { factor: 'author_signature', points: W.authorSignature, reason: 'the author\'s signature on the memory verifies' }
     : { factor: 'author_signature', points: 0, reason: `the author's signature on the memory does not verify: the +${W.authorSignature} is not given` }
@@ -51,7 +52,7 @@ function confirmStep (confirms: number): TrustContribution {
   return { factor: 'confirms', points, reason }
 }
 
-function anchorStep (anchors: number): TrustContribution {
+export function anchorStep (anchors: number): TrustContribution {
   const points = roundTrustScore((anchors >= 1 ? W.firstAnchor : 0) + (anchors >= MANY_ANCHORS ? W.manyAnchors : 0))
   const reason = anchors === 0
     ? `no counted anchor (+${W.firstAnchor} for ≥1)`

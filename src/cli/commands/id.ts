@@ -1,6 +1,8 @@
 import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
+import type { KeyEventResult } from '../../keyring/index.js'
 import type { KeyInfo } from '../../keys/index.js'
+import { isIsoTimestamp } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
 import { requirePassphrase } from './init.js'
@@ -8,6 +10,22 @@ import { requirePassphrase } from './init.js'
 function describeKey (key: KeyInfo): string {
   const flags = [key.default ? 'default' : '', key.encrypted ? 'encrypted' : ''].filter((f) => f !== '').join(', ')
   return `${key.did}  ${key.label ?? ''}${flags === '' ? '' : `  (${flags})`}`
+}
+
+/** A UTC ISO-8601 instant given on the command line (record-v1 R5); USAGE otherwise. */
+function parseInstant (value: string): string {
+  if (!isIsoTimestamp(value)) throw new IsnadError('USAGE', `${value} is not a UTC ISO-8601 timestamp like 2026-02-05T16:00:00Z`)
+  return value
+}
+
+function describeEvent (result: KeyEventResult): string {
+  return [
+    ...(result.incepted ? [`identity ${result.identity}: key log started (the next rotation will reveal its committed key)`] : []),
+    `${result.type} ${result.event} of ${result.identity}`,
+    `key:         ${result.key}`,
+    `current key: ${result.current_key ?? '(none: the log is closed)'}`,
+    `events:      ${result.events}`
+  ].join('\n')
 }
 
 export function registerId (program: Command, context: (cmd: Command) => CommandContext): void {
@@ -56,5 +74,61 @@ export function registerId (program: Command, context: (cmd: Command) => Command
         `encrypted: ${key.encrypted ? 'yes' : 'no'}`,
         `file:      ${key.file}`
       ].join('\n'))
+    })
+
+  // Key lifecycle (record-v1 §7): every event is signed by the identity's current key (--as, else the default key).
+  id.command('rotate')
+    .description('rotate the identity to the key its log committed to, committing to a new one (starts the log when there is none)')
+    .option('--as <did>', 'the identity\'s current key (default: the default key)')
+    .option('--compromised-since <time>', 'the retired key leaked: refuse what it signed from this instant on', parseInstant)
+    .action(async (opts: { as?: string, compromisedSince?: string }, cmd: Command) => {
+      const ctx = context(cmd)
+      const did = await ctx.signerDid(opts.as)
+      const passphrase = await ctx.passphrase()
+      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.rotateKey({
+        ...(opts.compromisedSince === undefined ? {} : { compromisedSince: opts.compromisedSince }),
+        ...(passphrase === undefined ? {} : { passphrase })
+      }, signer)))
+      emit(ctx.out, result, () => describeEvent(result))
+    })
+
+  id.command('revoke')
+    .description('revoke a key of the identity (default: the signing key itself, which closes the log)')
+    .argument('[key]', 'the did:key to revoke: a current or former key of the identity, or a delegate')
+    .option('--as <did>', 'the identity\'s current key (default: the default key)')
+    .option('--effective-at <time>', 'revoked from this instant (default: now; never earlier than now)', parseInstant)
+    .option('--compromised-since <time>', 'the key leaked: refuse what it signed from this earlier instant on', parseInstant)
+    .option('--reason <text>', 'a short note kept in the event')
+    .action(async (key: string | undefined, opts: { as?: string, effectiveAt?: string, compromisedSince?: string, reason?: string }, cmd: Command) => {
+      const ctx = context(cmd)
+      const did = await ctx.signerDid(opts.as)
+      const passphrase = await ctx.passphrase()
+      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.revokeKey({
+        ...(key === undefined ? {} : { key }),
+        ...(opts.effectiveAt === undefined ? {} : { effectiveAt: opts.effectiveAt }),
+        ...(opts.compromisedSince === undefined ? {} : { compromisedSince: opts.compromisedSince }),
+        ...(opts.reason === undefined ? {} : { reason: opts.reason }),
+        ...(passphrase === undefined ? {} : { passphrase })
+      }, signer)))
+      emit(ctx.out, result, () => describeEvent(result))
+    })
+
+  id.command('delegate')
+    .description('delegate a device sub-key to the identity: a new key, or an existing one of keys/')
+    .argument('[key]', 'an existing did:key of this home to delegate')
+    .option('--as <did>', 'the identity\'s current key (default: the default key)')
+    .option('--label <label>', 'a name for the new key')
+    .option('--expires-at <time>', 'the delegation ends at this instant', parseInstant)
+    .action(async (key: string | undefined, opts: { as?: string, label?: string, expiresAt?: string }, cmd: Command) => {
+      const ctx = context(cmd)
+      const did = await ctx.signerDid(opts.as)
+      const passphrase = await ctx.passphrase()
+      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.delegateKey({
+        ...(key === undefined ? {} : { key }),
+        ...(opts.label === undefined ? {} : { label: opts.label }),
+        ...(opts.expiresAt === undefined ? {} : { expiresAt: opts.expiresAt }),
+        ...(passphrase === undefined ? {} : { passphrase })
+      }, signer)))
+      emit(ctx.out, result, () => describeEvent(result))
     })
 }

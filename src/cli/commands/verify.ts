@@ -1,4 +1,5 @@
 import type { Command } from 'commander'
+import { isFdrDocument, verifyFdrDocument, type FdrReport } from '../../fdr/index.js'
 import { nodeCryptoVerifier } from '../../identity/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import { parseJson, verifyDocument } from '../../view/index.js'
@@ -7,13 +8,23 @@ import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 import { readInput } from '../parse.js'
 import { renderTrust } from '../render.js'
 
+/*
+ * `isnad verify` never opens the node: every document it takes carries its own proof, so it works
+ * on a machine with no data directory at all (FDR M-12, record-v1 §7).
+ */
 export function registerVerify (program: Command, context: (cmd: Command) => CommandContext, setExit: (code: number) => void): void {
   program.command('verify')
-    .description('verify a memory view or bundle file offline; exit 0 valid, 1 invalid (with reasons)')
-    .argument('<file>', 'a JSON file from `show --json` or `export`, or - for stdin')
+    .description('verify a memory view, bundle, inclusion proof, FDR proof or selection offline; exit 0 valid, 1 invalid (with reasons)')
+    .argument('<file>', 'a JSON file from `show --json`, `export`, `ledger prove`, `query --select --json`, or - for stdin')
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const document = parseJson(await readInput(file, MAX_BUNDLE_BYTES), file)
+      if (isFdrDocument(document)) {
+        const report = verifyFdrDocument(document, nodeCryptoVerifier)
+        emit(ctx.out, report, () => renderFdrReport(report))
+        setExit(report.valid ? EXIT_OK : EXIT_FAILURE)
+        return
+      }
       const report = verifyDocument(document, { verifier: nodeCryptoVerifier, now: Date.now() })
       emit(ctx.out, report, () => {
         const lines = [`${report.valid ? 'valid' : 'INVALID'} ${report.document} (${report.records.length} records)`]
@@ -25,4 +36,16 @@ export function registerVerify (program: Command, context: (cmd: Command) => Com
       })
       setExit(report.valid ? EXIT_OK : EXIT_FAILURE)
     })
+}
+
+function renderFdrReport (report: FdrReport): string {
+  if (report.proof !== undefined) {
+    return `${report.valid ? 'valid' : 'INVALID'} fdr-proof${report.valid ? '' : `\n  ${report.proof.code ?? ''}: ${report.proof.reason ?? ''}`}`
+  }
+  const verdicts = report.verdicts ?? []
+  const lines = [`${report.valid ? 'valid' : 'INVALID'} fdr-selection (${verdicts.length} selected)`]
+  for (const v of verdicts) {
+    lines.push(`  ${v.accepted ? 'ok  ' : 'FAIL'} ${v.worldId ?? '(unreadable)'}${v.accepted ? '' : `\n       ${v.code ?? ''}: ${v.reason ?? ''}`}`)
+  }
+  return lines.join('\n')
 }

@@ -3,7 +3,7 @@ import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
 import { createLevelNodeStore, leafDataOfCid, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import type { StoredRecord } from '../../store/index.js'
+import { BULK_WRITE_BUFFER_BYTES, type StoredRecord } from '../../store/index.js'
 
 const INDEXED_LC = 'indexed_lc'
 
@@ -76,8 +76,9 @@ export class JournalState {
     return { ids, next: cursor + ids.length }
   }
 
-  static async open (location: string): Promise<JournalState> {
-    const db = new Level<string, string>(location, { valueEncoding: 'utf8' })
+  /** `bulk`: a rebuild, with LevelDB's larger write buffer (see LevelRecordStoreInit.bulk). */
+  static async open (location: string, { bulk = false }: { bulk?: boolean } = {}): Promise<JournalState> {
+    const db = new Level<string, string>(location, { valueEncoding: 'utf8', ...(bulk ? { writeBufferSize: BULK_WRITE_BUFFER_BYTES } : {}) })
     try {
       await db.open()
     } catch (cause) {

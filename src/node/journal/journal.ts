@@ -204,6 +204,18 @@ export class Journal {
     await this.state.setIndexedLc(this.events.lastLc)
   }
 
+  /** Records checks of anchors' evidence (anchors-v1 §6): one memory.anchor_checked event per check. */
+  async recordAnchorChecks (checks: ReadonlyArray<Record<string, unknown> & { anchor: string, checked_at: string }>): Promise<void> {
+    await this.append(checks.map((check) => this.nodeEvent('memory.anchor_checked', `memory.anchor_checked:${check.anchor}:${check.checked_at}:${String(check.state)}`, check)))
+    await this.state.setIndexedLc(this.events.lastLc)
+  }
+
+  /** Records a memory selection's trace (FDR-Memory M-2), as its selecting actor; `key` makes it one event. */
+  async recordSelection (actor: string, key: string, trace: Record<string, unknown>): Promise<void> {
+    await this.append([this.nodeEvent('memory.selected', key, trace, actor)])
+    await this.state.setIndexedLc(this.events.lastLc)
+  }
+
   /** A liveness mark of a long-running node (spec §5 memory.instance.heartbeat). */
   async heartbeat (payload: Record<string, unknown>): Promise<void> {
     await this.append([this.nodeEvent('memory.instance.heartbeat', `heartbeat:${this.events.runId}:${this.now}`, payload)])

@@ -10,8 +10,10 @@ import { JournalState } from './journal-state.js'
 import { witnessRequestsIn } from './journal.js'
 import { recordOfEvent } from './record-events.js'
 
-/** @default 1000 — records (and events' idempotency keys) per LevelDB batch while rebuilding. */
+/** @default 4000 — events (records, idempotency keys) per LevelDB batch while rebuilding. */
 export const REINDEX_BATCH = 4000
+/** @default 2 — batches being written while the next is read: LevelDB's threads and this one overlap. */
+export const WRITES_IN_FLIGHT = 2
 
 export interface ReindexResult {
   events: number
@@ -32,8 +34,8 @@ export async function reindexHome (paths: NodePaths, scope: string, clock: () =>
   const fresh = `${paths.index}.rebuild`
   await rm(fresh, { recursive: true, force: true })
   await assertIndexFree(paths)
-  const state = await JournalState.open(join(fresh, 'journal'))
-  const store = createLevelRecordStore({ location: join(fresh, 'records') })
+  const state = await JournalState.open(join(fresh, 'journal'), { bulk: true })
+  const store = createLevelRecordStore({ location: join(fresh, 'records'), bulk: true })
   await store.open()
   const ledger = await openEventLedger({ dataDir: paths.data, scope, clock, idempotency: state.idempotency() }).catch(async (err: unknown) => {
     await Promise.all([store.close(), state.close()])
@@ -82,44 +84,94 @@ interface Collected {
 }
 
 /**
- * Two passes: the first reads the ledger and scores every memory from the evidence it collected
- * (no store reads), the second writes each batch with its memories' final trust, so no index key is
- * written twice; the record store and the Merkle log (separate LevelDBs) are written concurrently.
+ * Two passes over what is read. While the ledger is read, everything that does not depend on trust
+ * is written as it comes, REINDEX_BATCH events at a time with WRITES_IN_FLIGHT batches in flight, so
+ * LevelDB writes (on its own threads) overlap the reading and hash-checking (on this one): the
+ * Merkle log in ledger order, idempotency keys, witness requests, and every record except memories
+ * (attestations, anchors, requests and their links carry no score). Then every memory is scored from
+ * the evidence collected (no store reads) and written once with its final trust, so no query-index
+ * key is written twice.
  */
 async function rebuild (events: AsyncIterable<LedgerEvent>, store: RecordStore, state: JournalState, now: number): Promise<Omit<ReindexResult, 'ms'>> {
   const collected: Collected = { memories: new Map(), attestations: new Map(), anchors: new Map() }
-  const records: StoredRecord[] = []
-  const keys: Array<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>> = []
+  const writes = new WriteWindow(WRITES_IN_FLIGHT)
+  let records = 0
+  let eventCount = 0
   let lastLc = 0
   let latest: SignedCheckpoint | null = null
-  for await (const event of events) {
-    lastLc = event.lc
-    keys.push({ idempotency_key: event.idempotency_key, event_id: event.event_id })
-    const record = recordOfEvent(event)
-    if (record !== null) {
-      records.push(record)
-      collect(collected, record)
-    } else if (event.type === 'memory.checkpointed') {
-      const checkpoint = SignedCheckpointSchema.safeParse(event.payload.checkpoint)
-      if (checkpoint.success) {
-        latest = checkpoint.data as SignedCheckpoint
-        await state.observeCheckpoint(latest)
-      }
-    }
+  let ids: string[] = []
+  let evidence: StoredRecord[] = []
+  let keys: Array<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>> = []
+  const flush = async (): Promise<void> => {
+    const [batchIds, batchEvidence, batchKeys] = [ids, evidence, keys]
+    ids = []
+    evidence = []
+    keys = []
+    await writes.add(Promise.all([
+      state.appendRecords(batchIds),
+      state.recordKeys(batchKeys),
+      state.addRequests(witnessRequestsIn(batchEvidence)),
+      store.putMany(batchEvidence)
+    ]))
   }
-  const trust = scoreAll(collected, now)
-  for (let at = 0; at < Math.max(records.length, keys.length); at += REINDEX_BATCH) {
-    const batch = records.slice(at, at + REINDEX_BATCH)
-    const batchTrust = new Map(batch.flatMap((r) => { const entry = trust.get(r.id); return entry === undefined ? [] : [[r.id, entry] as const] }))
-    await Promise.all([
-      store.putMany(batch, batchTrust),
-      state.appendRecords(batch.map((r) => r.id)),
-      state.recordKeys(keys.slice(at, at + REINDEX_BATCH)),
-      state.addRequests(witnessRequestsIn(batch))
-    ])
+  try {
+    for await (const event of events) {
+      lastLc = event.lc
+      eventCount++
+      keys.push({ idempotency_key: event.idempotency_key, event_id: event.event_id })
+      const record = recordOfEvent(event)
+      if (record !== null) {
+        records++
+        ids.push(record.id)
+        if (record.signed.record.kind !== 'memory') evidence.push(record)
+        collect(collected, record)
+      } else if (event.type === 'memory.checkpointed') {
+        const checkpoint = SignedCheckpointSchema.safeParse(event.payload.checkpoint)
+        if (checkpoint.success) {
+          latest = checkpoint.data as SignedCheckpoint
+          await state.observeCheckpoint(latest)
+        }
+      }
+      if (keys.length >= REINDEX_BATCH) await flush()
+    }
+    await flush()
+    const trust = scoreAll(collected, now)
+    const memories = [...collected.memories.values()]
+    for (let at = 0; at < memories.length; at += REINDEX_BATCH) {
+      const batch = memories.slice(at, at + REINDEX_BATCH)
+      await writes.add(store.putMany(batch, new Map(batch.map((m) => [m.id, trust.get(m.id) as TrustEntry]))))
+    }
+    await writes.drain()
+  } catch (err) {
+    // Nothing may still be writing when the caller closes the stores and removes the directory.
+    await writes.drain().catch(() => undefined)
+    throw err
   }
   if (latest !== null) await state.setLatestCheckpoint(latest)
-  return { events: keys.length, records: records.length, memories: collected.memories.size, lastLc }
+  return { events: eventCount, records, memories: collected.memories.size, lastLc }
+}
+
+/**
+ * At most `depth` writes in flight: adding one waits for the oldest beyond that. A failed write
+ * rejects the add (or drain) that awaits it; the others are still awaited, never left unhandled.
+ */
+class WriteWindow {
+  private readonly inFlight: Array<Promise<unknown>> = []
+
+  constructor (private readonly depth: number) {}
+
+  async add (write: Promise<unknown>): Promise<void> {
+    write.catch(() => undefined)
+    this.inFlight.push(write)
+    if (this.inFlight.length > this.depth) await this.inFlight.shift()
+  }
+
+  async drain (): Promise<void> {
+    const pending = this.inFlight.splice(0)
+    const results = await Promise.allSettled(pending)
+    const failed = results.find((r): r is PromiseRejectedResult => r.status === 'rejected')
+    if (failed !== undefined) throw failed.reason
+  }
 }
 
 function collect (collected: Collected, stored: StoredRecord): void {

@@ -1,7 +1,7 @@
 import { Level } from 'level'
 import { IsnadError } from '../../errors/index.js'
 import { RECORD_KINDS, type AnchorRecord, type AttestationRecord, type MemoryRecord, type RecordKind, type WitnessRequestRecord } from '../../schema/index.js'
-import { GET_MANY_CHUNK } from '../constants.js'
+import { BULK_WRITE_BUFFER_BYTES, GET_MANY_CHUNK } from '../constants.js'
 import type { Link } from '../prepare.js'
 import { assertTrustEntry, decodeStoredRecord, prepareRecords } from '../prepare.js'
 import { normalizeQuery } from '../query-plan.js'
@@ -15,6 +15,11 @@ import { loadIndexed, planPutMany, retrustOps } from './write-plan.js'
 export interface LevelRecordStoreInit {
   /** The LevelDB directory: `<data dir>/.memory/index` (see indexLocationOf). Created if missing. */
   location: string
+  /**
+   * A bulk load (reindex): LevelDB gets a larger write buffer (BULK_WRITE_BUFFER_BYTES). Durability
+   * is the same — writes are never synced by the store; the ledger is the source of truth.
+   */
+  bulk?: boolean
 }
 
 const LOCKED_MESSAGE = 'the data directory is in use by another isnad process (a running daemon?)'
@@ -22,6 +27,7 @@ const LOCKED_MESSAGE = 'the data directory is in use by another isnad process (a
 /** The node's RecordStore: LevelDB indexes that can always be rebuilt from the ledgers (DESIGN §4). */
 export class LevelRecordStore implements RecordStore {
   private readonly location: string
+  private readonly bulk: boolean
   /** Present while open. A Level handle opens itself when constructed, so none exists before open(). */
   private handle: { db: RootLevel, subs: Sublevels } | null = null
   private readonly writes = new SerialQueue()
@@ -31,6 +37,7 @@ export class LevelRecordStore implements RecordStore {
 
   constructor (init: LevelRecordStoreInit) {
     this.location = init.location
+    this.bulk = init.bulk === true
   }
 
   async open (): Promise<void> {
@@ -38,7 +45,9 @@ export class LevelRecordStore implements RecordStore {
     await this.closing
     // A fresh handle on every open: after a failed open (a held lock) abstract-level leaves the old
     // handle's sublevels unusable, and a retry once the lock is released must work.
-    const db = new Level<string, string>(this.location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+    const db = new Level<string, string>(this.location, {
+      keyEncoding: 'utf8', valueEncoding: 'utf8', ...(this.bulk ? { writeBufferSize: BULK_WRITE_BUFFER_BYTES } : {})
+    })
     try {
       await db.open()
     } catch (err) {

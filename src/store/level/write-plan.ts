@@ -19,12 +19,16 @@ export interface PutPlan {
 export async function planPutMany (subs: Sublevels, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>): Promise<PutPlan> {
   for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
   // Three independent reads at once (each a round trip through libuv's pool, which verification
-  // shares): which records exist, and the indexed fields and old trust of every memory with an entry.
+  // shares): which records exist, and the indexed fields and old trust of every memory with an entry
+  // — except memories of this batch, which are usually new (a rebuild writes thousands at once), so
+  // theirs are read afterwards only for those that turn out to be stored already.
+  const batchIds = new Set(records.map((r) => r.id))
   const trustIds = [...trust.keys()]
+  const storedIds = trustIds.filter((id) => !batchIds.has(id))
   const [present, indexed, oldTrust] = await Promise.all([
     records.length === 0 ? [] : subs.records.hasMany(records.map((r) => r.id)),
-    trustIds.length === 0 ? [] : subs.memories.getMany(trustIds),
-    trustIds.length === 0 ? [] : subs.trust.getMany(trustIds)
+    storedIds.length === 0 ? [] : subs.memories.getMany(storedIds),
+    storedIds.length === 0 ? [] : subs.trust.getMany(storedIds)
   ])
   const fresh = records.filter((_, i) => present[i] !== true)
   const ops: WriteOp[] = []
@@ -51,12 +55,19 @@ export async function planPutMany (subs: Sublevels, records: PreparedRecord[], t
   }
 
   // Entries for memories stored before this batch re-key them; NOT_FOUND for a memory stored nowhere.
-  trustIds.forEach((id, i) => {
-    if (freshMemories.has(id)) return
-    const value = indexed[i]
-    if (value === undefined) throw trustNotFound(id)
-    ops.push(...retrustOps(subs, id, decodeIndexedMemory(value), oldTrust[i], trust.get(id) as TrustEntry))
-  })
+  const restated = trustIds.filter((id) => batchIds.has(id) && !freshMemories.has(id))
+  const [restatedIndexed, restatedTrust] = restated.length === 0
+    ? [[], []]
+    : await Promise.all([subs.memories.getMany(restated), subs.trust.getMany(restated)])
+  const retrust = (ids: string[], values: Array<string | undefined>, old: Array<TrustEntry | undefined>): void => {
+    ids.forEach((id, i) => {
+      const value = values[i]
+      if (value === undefined) throw trustNotFound(id)
+      ops.push(...retrustOps(subs, id, decodeIndexedMemory(value), old[i], trust.get(id) as TrustEntry))
+    })
+  }
+  retrust(storedIds, indexed, oldTrust)
+  retrust(restated, restatedIndexed, restatedTrust)
   ops.push(...await counterOps(subs, counts))
   return { ops, newIds: fresh.map((r) => r.id) }
 }

@@ -12,6 +12,8 @@ const ROUTES = [
   'GET /v1/memories/{id}',
   'GET /v1/memories/{id}/trust',
   'POST /v1/memories/{id}/attestations',
+  'POST /v1/memories/{id}/anchors',
+  'POST /v1/anchors/check',
   'POST /v1/verify',
   'POST /v1/export',
   'POST /v1/import',

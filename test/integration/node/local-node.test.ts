@@ -79,12 +79,13 @@ describe.each(stores)('LocalNode on the $name store', ({ store }) => {
     }
   })
 
-  it('shows anchors as unchecked and does not count them until a verifier exists', async () => {
+  it('checks anchors at read time and does not count one that is not verified (anchors-v1 §5)', async () => {
     const memory = createMemory(alice)
-    const anchor = createAnchor(bob, memory.id)
+    // Port 9 (discard) on loopback: nothing listens, so the check is unreachable on every machine.
+    const anchor = createAnchor(bob, memory.id, 'http://127.0.0.1:9/evidence')
     await node.ingest([memory.signed, anchor.signed])
     const view = await node.show(memory.id)
-    expect(view.anchors.map((a) => a.verification.state)).toEqual(['unchecked'])
+    expect(view.anchors.map((a) => a.verification.state)).toEqual(['unreachable'])
     const trust = view.trust as TrustResult
     expect(trust.factors.anchor_count).toBe(0)
     expect(trust.refused.anchors.map((a) => a.code)).toEqual(['ANCHOR_NOT_VERIFIED'])

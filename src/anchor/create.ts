@@ -1,0 +1,83 @@
+import { createReadStream } from 'node:fs'
+import { stat } from 'node:fs/promises'
+import { resolve } from 'node:path'
+import { z } from 'zod'
+import { IsnadError } from '../errors/index.js'
+import { MAX_REFERENCE_BYTES } from '../schema/index.js'
+import { isUnixfsBlockCid, parseCid, type BlockStore } from './blocks.js'
+import { cidAnchorHash } from './cid.js'
+import { resolveGitAnchor } from './git.js'
+import { importUnixfs } from './unixfs.js'
+import { fetchBounded, parseHttpUrl, sha256Hex, UrlFetchError, type UrlLimits } from './url.js'
+import type { AnchorClaim } from './types.js'
+
+const text = z.string().min(1).max(MAX_REFERENCE_BYTES)
+
+/**
+ * Where the evidence of a new anchor comes from (one source per anchor), checked at the HTTP
+ * boundary. A file path is read by the node that signs, which is the CLI's own machine (the API
+ * listens on loopback only).
+ */
+export const AnchorSourceSchema = z.discriminatedUnion('source', [
+  z.strictObject({ source: z.literal('file'), path: text }),
+  z.strictObject({ source: z.literal('cid'), cid: text }),
+  z.strictObject({ source: z.literal('git'), repository: text, commit: text, path: text.optional() }),
+  z.strictObject({ source: z.literal('url'), url: text }),
+  z.strictObject({ source: z.literal('moltbook'), url: text }),
+  z.strictObject({
+    source: z.literal('blockchain'),
+    reference: text,
+    hash: z.string().regex(/^[a-z0-9-]+:[0-9a-f]+$/, 'must look like sha2-256:<hex>').max(256)
+  })
+])
+export type AnchorSource = z.infer<typeof AnchorSourceSchema>
+
+/** What `isnad anchor add <memory>` asks for: the memory and the evidence's source. */
+export type AddAnchorInput = AnchorSource & { memory: string }
+
+export interface PrepareInit {
+  blocks: BlockStore
+  urlLimits?: UrlLimits
+}
+
+/**
+ * The type, reference and hash of the anchor `input` describes (anchors-v1 §2): a file is imported
+ * into the blockstore as UnixFS and anchored by its CID; a URL is fetched within the limits and
+ * hashed; a git commit is resolved to its full id. Fails before anything is signed.
+ */
+export async function prepareAnchorClaim (input: AddAnchorInput, init: PrepareInit): Promise<AnchorClaim> {
+  switch (input.source) {
+    case 'file': {
+      const path = resolve(input.path)
+      const info = await stat(path).catch((cause: unknown) => { throw new IsnadError('NOT_FOUND', `no file ${path}`, { cause }) })
+      if (!info.isFile()) throw new IsnadError('USAGE', `${path} is not a regular file`)
+      const { cid } = await importUnixfs(createReadStream(path), init.blocks.importTarget)
+      return { type: 'cid', reference: cid.toString(), hash: cidAnchorHash(cid) }
+    }
+    case 'cid': {
+      let cid = parseCid(input.cid)
+      if (cid.version === 0) cid = cid.toV1()
+      if (!isUnixfsBlockCid(cid)) throw new IsnadError('USAGE', `${input.cid} is not a raw or dag-pb CID with sha2-256 (UnixFS content)`)
+      return { type: 'cid', reference: cid.toString(), hash: cidAnchorHash(cid) }
+    }
+    case 'git':
+      return await resolveGitAnchor(input.repository, input.commit, input.path)
+    case 'url':
+    case 'moltbook':
+      return { type: input.source === 'url' ? 'url' : 'moltbook_post', reference: input.url, hash: `sha2-256:${await hashUrl(input.url, init.urlLimits)}` }
+    case 'blockchain':
+      return { type: 'blockchain', reference: input.reference, hash: input.hash }
+  }
+}
+
+async function hashUrl (url: string, limits?: UrlLimits): Promise<string> {
+  parseHttpUrl(url)
+  try {
+    return sha256Hex(await fetchBounded(url, limits))
+  } catch (err) {
+    if (err instanceof UrlFetchError && err.failure !== 'not-http') {
+      throw new IsnadError('IO_ERROR', `cannot anchor ${url}: ${err.message}`, { cause: err })
+    }
+    throw err
+  }
+}

@@ -1,0 +1,29 @@
+import type { Command } from 'commander'
+import { findDaemon } from '../../api/discovery.js'
+import { readApiToken } from '../../api/token.js'
+import { IsnadError } from '../../errors/index.js'
+import { nodePaths } from '../../node/index.js'
+import type { CommandContext } from '../context.js'
+import { EXIT_FAILURE, ExitStatusError, emit } from '../output.js'
+
+/**
+ * `isnad dashboard`: the URL of the running daemon's web dashboard, with the API token in the URL's
+ * fragment (`#token=…`). Browsers never send a fragment to a server, so the token reaches only the
+ * page, which keeps it for the tab and removes it from the address bar. The URL is a credential:
+ * whoever has it can use the node's API, as whoever can read `.memory/api.token`.
+ */
+export function registerDashboard (program: Command, context: (cmd: Command) => CommandContext): void {
+  program.command('dashboard')
+    .description('print the URL of the running node\'s web dashboard (with its access token; open it in a browser on this machine)')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const data = nodePaths(ctx.home).data
+      const daemon = await findDaemon(data)
+      if (daemon === null) {
+        throw new ExitStatusError(new IsnadError('USAGE', `no daemon runs for ${ctx.home}: the dashboard is served by the running node; start it with \`isnad start\`, then run \`isnad dashboard\` again`), EXIT_FAILURE)
+      }
+      const url = `${daemon.url}/dashboard/#token=${encodeURIComponent(await readApiToken(data))}`
+      emit(ctx.out, { url }, () => url)
+      ctx.out.stderr('open this URL in a browser on this machine; it carries the API token, so keep it to yourself')
+    })
+}

@@ -1,0 +1,100 @@
+import { resolve } from 'node:path'
+import type { Command } from 'commander'
+import {
+  ChildPool, LocalPool, RemotePool, builtinScenarioNames, loadScenario, nodeCount, resultsOf, runContainerNode, runOnce, runScenario,
+  writeComposeProject, writeResults, type SimResults
+} from '../../sim/index.js'
+import type { CommandContext } from '../context.js'
+import { emit } from '../output.js'
+import { parsePositiveInt } from '../parse.js'
+
+/*
+ * `isnad sim` (docs/simulation.md): run a scenario in this process or over child processes, generate
+ * its docker compose project, and the two commands the containers run (`sim node`, `sim drive`).
+ * Results go to files; a summary goes to stdout; progress goes to stderr.
+ */
+
+interface RunOptions { processes?: number, out?: string }
+
+function summary (results: SimResults, paths: { json: string, csv: string, html: string }): string {
+  const lines = results.runs.flatMap((run) => [
+    `${run.nodes} nodes (${run.sybils} Sybils), ${run.timings.totalSeconds} s: memory delivery ${run.metrics.delivery.memoryRatio ?? '—'}, attestation delivery ${run.metrics.delivery.attestationRatio ?? '—'}, gossip p50 ${run.metrics.delivery.latencyMs.p50 ?? '—'} ms, witness RTT p50 ${run.metrics.witness.roundTripMs.p50 ?? '—'} ms`,
+    ...run.metrics.trust.map((t) => `  ${t.policy}: AUC ${t.auc ?? '—'}, false ≥ Anchored ${t.falseAnchoredShare ?? '—'}, true Unverified ${t.trueUnverifiedShare ?? '—'}, Sybil mean trust ${t.sybilMeanTrust ?? '—'}`)
+  ])
+  return [...lines, `results: ${paths.json}`, `csv:     ${paths.csv}`, `report:  ${paths.html}`].join('\n')
+}
+
+export function registerSim (program: Command, context: (cmd: Command) => CommandContext): void {
+  const sim = program.command('sim').description('simulate a network of real isnad nodes from a scenario file (docs/simulation.md)')
+
+  sim.command('run <scenario>')
+    .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1 and write results.json, results.csv and report.html`)
+    .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
+    .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
+    .action(async (path: string, opts: RunOptions, cmd: Command) => {
+      const ctx = context(cmd)
+      const scenario = await loadScenario(path)
+      const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
+      const processes = opts.processes ?? 1
+      const results = await runScenario(scenario, {
+        runner: processes > 1 ? 'processes' : 'in-process',
+        createPool: async (count) => processes > 1 ? await ChildPool.start(count, processes, progress) : await LocalPool.start({ count, progress }),
+        progress
+      })
+      const paths = await writeResults(results, resolve(opts.out ?? `sim-results/${scenario.name}`))
+      emit(ctx.out, { paths, runs: results.runs.map((r) => ({ nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))
+    })
+
+  sim.command('compose <scenario>')
+    .description('write a compose project (bootstrap node, nodes, driver) for a scenario; run it with podman-compose or docker compose')
+    .option('--out <dir>', 'directory for compose.yaml, scenario.json, nodes/ and results/ (default: ./sim-compose/<scenario name>)')
+    .option('--image <name>', 'image built from docker/Dockerfile', 'isnad')
+    .action(async (path: string, opts: { out?: string, image: string }, cmd: Command) => {
+      const ctx = context(cmd)
+      const scenario = await loadScenario(path)
+      const file = await writeComposeProject(scenario, resolve(opts.out ?? `sim-compose/${scenario.name}`), { image: opts.image })
+      emit(ctx.out, { compose: file, nodes: nodeCount(scenario.nodes) }, () => `${file} (${nodeCount(scenario.nodes)} nodes + bootstrap + driver)`)
+    })
+
+  sim.command('scenarios')
+    .description('list the built-in scenarios')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const names = await builtinScenarioNames()
+      emit(ctx.out, { scenarios: names }, () => names.join('\n'))
+    })
+
+  sim.command('node')
+    .description('(inside a container) one simulated node: `isnad start` plus the compose network glue')
+    .requiredOption('--scenario <file>', 'the scenario file')
+    .requiredOption('--name <name>', 'this node\'s name (bootstrap or node-<i>)')
+    .requiredOption('--nodes-dir <dir>', 'shared directory of node files')
+    .option('--index <i>', 'this node\'s index in the scenario', (v) => Number.parseInt(v, 10))
+    .action(async (opts: { scenario: string, name: string, nodesDir: string, index?: number }, cmd: Command) => {
+      const ctx = context(cmd)
+      const daemon = await runContainerNode({
+        home: ctx.home, nodesDir: opts.nodesDir, name: opts.name, scenario: await loadScenario(opts.scenario),
+        ...(opts.index === undefined ? {} : { index: opts.index }), log: (line) => { ctx.out.stderr(line) }
+      })
+      await new Promise<void>((done) => {
+        const stop = (): void => { daemon.stop().finally(done) }
+        process.once('SIGINT', stop)
+        process.once('SIGTERM', stop)
+      })
+    })
+
+  sim.command('drive <scenario>')
+    .description('(inside a container) play a scenario through the HTTP APIs of already running nodes')
+    .requiredOption('--nodes-dir <dir>', 'shared directory of node files')
+    .requiredOption('--out <dir>', 'directory for the results')
+    .action(async (path: string, opts: { nodesDir: string, out: string }, cmd: Command) => {
+      const ctx = context(cmd)
+      const scenario = await loadScenario(path)
+      const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
+      const run = await runOnce(scenario, { runner: 'docker', createPool: async (count) => await RemotePool.open(opts.nodesDir, count), progress })
+      if (scenario.metrics.sybilSweep.length > 0) run.notes.push('the Sybil sweep needs other node counts: run it with `isnad sim run`')
+      const results = resultsOf(scenario, 'docker', [run], Date.now())
+      const paths = await writeResults(results, resolve(opts.out))
+      ctx.out.stdout(summary(results, paths))
+    })
+}

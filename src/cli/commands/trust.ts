@@ -1,0 +1,95 @@
+import type { Command } from 'commander'
+import type { NodeOperations } from '../../api/operations.js'
+import { IsnadError } from '../../errors/index.js'
+import { readPolicy } from '../../ledger/meta/index.js'
+import { nodePaths } from '../../node/index.js'
+import { setTrustPolicy, type AgentReputation, type TrustRoot } from '../../reputation/index.js'
+import { TRUST_POLICY_NAMES, type TrustResult } from '../../schema/index.js'
+import type { CommandContext } from '../context.js'
+import { emit } from '../output.js'
+import { choice } from '../parse.js'
+import { renderTrust } from '../render.js'
+
+/**
+ * `trust explain --json`: the TrustResult as it always was, plus the standing of everyone the score
+ * rests on under `reputation`.
+ */
+export type TrustExplanation = TrustResult & {
+  reputation: {
+    roots: TrustRoot[]
+    /** The author and every witness, counted or refused, by did. */
+    agents: Record<string, AgentReputation>
+  }
+}
+
+export function registerTrust (program: Command, context: (cmd: Command) => CommandContext): void {
+  const trust = program.command('trust').description('trust scores, computed locally from this node\'s trust roots')
+
+  trust.command('explain')
+    .description('every factor of a memory\'s score, each witness with its reputation and path from a root, what was refused and why')
+    .argument('<memory>', 'the memory id (CID)')
+    .action(async (id: string, _opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const explanation = await ctx.withOps(async (ops) => await explain(ops, id), 'read')
+      emit(ctx.out, explanation, () => renderExplanation(explanation))
+    })
+
+  const root = trust.command('root').description('the operator\'s trust roots: reputation flows from them (docs/trust.md)')
+  root.command('add').argument('<did>', 'a did:key this node trusts')
+    .action(async (did: string, _opts: unknown, cmd: Command) => { await changeRoots(context(cmd), async (ops) => await ops.addTrustRoot(did)) })
+  root.command('remove').argument('<did>', 'a current trust root')
+    .action(async (did: string, _opts: unknown, cmd: Command) => { await changeRoots(context(cmd), async (ops) => await ops.removeTrustRoot(did)) })
+  root.command('list')
+    .action(async (_opts: unknown, cmd: Command) => { await changeRoots(context(cmd), async (ops) => await ops.listTrustRoots(), 'read') })
+
+  trust.command('reputation')
+    .description('get_reputation: an agent\'s reputation from this node\'s roots, its rank and its path from a root')
+    .argument('<did>', 'the agent')
+    .action(async (did: string, _opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const rep = await ctx.withOps(async (ops) => await ops.reputation(did), 'read')
+      emit(ctx.out, rep, () => describeAgent(rep))
+    })
+
+  trust.command('policy')
+    .description('show the node\'s trust policy, or set it (the node must not be running)')
+    .argument('[name]', `one of ${TRUST_POLICY_NAMES.join(', ')}`, choice(TRUST_POLICY_NAMES))
+    .action(async (name: string | undefined, _opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const dataDir = nodePaths(ctx.home).data
+      if (name !== undefined && await ctx.daemon() !== null) {
+        throw new IsnadError('USAGE', 'a node is running on this home: stop it, set the policy, start it again')
+      }
+      const policy = name === undefined ? (await readPolicy(dataDir)).trust_policy : await setTrustPolicy(dataDir, name)
+      emit(ctx.out, { trust_policy: policy }, () => `trust policy ${policy}`)
+    })
+}
+
+async function explain (ops: NodeOperations, id: string): Promise<TrustExplanation> {
+  const [trust, roots] = await Promise.all([ops.explainTrust(id), ops.listTrustRoots()])
+  const view = await ops.show(id)
+  const dids = new Set([view.provenance.author.agent_id, ...trust.counted.attestations.map((a) => a.witness), ...trust.refused.attestations.map((a) => a.witness)])
+  const agents: Record<string, AgentReputation> = {}
+  for (const did of dids) agents[did] = await ops.reputation(did)
+  return { ...trust, reputation: { roots, agents } }
+}
+
+async function changeRoots (ctx: CommandContext, fn: (ops: NodeOperations) => Promise<TrustRoot[]>, mode: 'read' | 'write' = 'write'): Promise<void> {
+  const roots = await ctx.withOps(fn, mode)
+  emit(ctx.out, { roots }, () => roots.length === 0
+    ? 'no trust roots: every agent has reputation 0.5 (docs/trust.md)'
+    : roots.map((r) => `${r.did}  since ${r.added_at}`).join('\n'))
+}
+
+function describeAgent (rep: AgentReputation): string {
+  const path = rep.path === null ? 'no trust path from a root' : rep.path.join(' → ')
+  return `${rep.did}  reputation ${rep.reputation.toFixed(4)}${rep.root ? ' (root)' : ''}  rank ${rep.rank.toExponential(3)}\n    ${path}`
+}
+
+function renderExplanation ({ reputation: { roots, agents }, ...trust }: TrustExplanation): string {
+  const lines = [renderTrust(trust), '', roots.length === 0
+    ? 'reputation: this node has no trust roots, so every agent has 0.5 (`isnad trust root add <did>`)'
+    : `reputation from ${roots.length} trust root${roots.length === 1 ? '' : 's'}:`]
+  for (const rep of Object.values(agents)) lines.push(`  ${describeAgent(rep)}`)
+  return lines.join('\n')
+}

@@ -1,0 +1,91 @@
+import type { AnchorState, MemoryView } from '../../schema/index.js'
+import { checkSignedRecord, type BrowserCheck } from './verify.js'
+
+/*
+ * A memory's isnad chain as the page draws it: the author's signed memory, the witnesses with their
+ * verdicts, the anchors with their verification state. Every link is a record the browser checked
+ * itself (verify.ts) from the node's export bundle; what the node listed in its view but did not
+ * send is shown as unverified, never taken on trust. Pure: no DOM.
+ */
+
+export interface ChainLink {
+  id: string
+  check: BrowserCheck
+  /** Who signed it (from the record the browser checked, else from the node's view). */
+  signer: string
+  time: string
+}
+
+export interface WitnessLink extends ChainLink { verdict: 'confirm' | 'dispute' | 'partial', notes?: string }
+
+export interface AnchorLink extends ChainLink {
+  type: string
+  reference: string
+  /** The node's check of the anchored content (the page cannot fetch it); `unlisted` when the node did not report one. */
+  state: AnchorState | 'unlisted'
+  /** The node's reason for that state, when it gave one. */
+  stateReason?: string
+}
+
+export interface Chain {
+  author: ChainLink
+  witnesses: WitnessLink[]
+  anchors: AnchorLink[]
+  /** How many links the browser verified, of how many. */
+  verified: number
+  total: number
+}
+
+const missing = (id: string): BrowserCheck => ({ id, idMatches: false, valid: false, reason: 'the node listed this record but did not send it' })
+
+export function buildChain (view: MemoryView, bundleRecords: readonly unknown[]): Chain {
+  const checks = new Map<string, BrowserCheck>()
+  for (const input of bundleRecords) {
+    const check = checkSignedRecord(input)
+    checks.set(check.id, check)
+  }
+  const memoryCheck = checks.get(view.id)
+  const author: ChainLink = {
+    id: view.id,
+    check: memoryCheck?.record?.kind === 'memory' ? memoryCheck : missing(view.id),
+    signer: memoryCheck?.signer ?? view.provenance.author.agent_id,
+    time: view.provenance.created_at
+  }
+  const witnessIds = new Set(view.witnesses.map((w) => w.id))
+  const anchorIds = new Set(view.anchors.map((a) => a.id))
+  for (const check of checks.values()) {
+    // Evidence for this memory the view did not list is drawn too: the bundle is what was checked.
+    if (check.record?.kind === 'attestation' && check.record.memory === view.id) witnessIds.add(check.id)
+    if (check.record?.kind === 'anchor' && check.record.memory === view.id) anchorIds.add(check.id)
+  }
+  const witnesses = [...witnessIds].map((id): WitnessLink => {
+    const check = checks.get(id)
+    const listed = view.witnesses.find((w) => w.id === id)
+    const record = check?.record?.kind === 'attestation' ? check.record : undefined
+    return {
+      id,
+      check: record === undefined ? missing(id) : check ?? missing(id),
+      signer: record?.witness ?? listed?.agent_id ?? '',
+      time: record?.witnessed_at ?? listed?.witnessed_at ?? '',
+      verdict: record?.attestation ?? listed?.attestation ?? 'partial',
+      ...((record?.notes ?? listed?.notes) === undefined ? {} : { notes: record?.notes ?? listed?.notes })
+    }
+  })
+  const anchors = [...anchorIds].map((id): AnchorLink => {
+    const check = checks.get(id)
+    const listed = view.anchors.find((a) => a.id === id)
+    const record = check?.record?.kind === 'anchor' ? check.record : undefined
+    return {
+      id,
+      check: record === undefined ? missing(id) : check ?? missing(id),
+      signer: record?.anchored_by ?? listed?.anchored_by ?? '',
+      time: record?.created_at ?? listed?.created_at ?? '',
+      type: record?.type ?? listed?.type ?? '',
+      reference: record?.reference ?? listed?.reference ?? '',
+      state: listed?.verification.state ?? 'unlisted',
+      ...(listed?.verification.reason === undefined ? {} : { stateReason: listed.verification.reason })
+    }
+  })
+  const links = [author, ...witnesses, ...anchors]
+  return { author, witnesses, anchors, verified: links.filter((l) => l.check.valid).length, total: links.length }
+}

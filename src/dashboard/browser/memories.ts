@@ -1,0 +1,134 @@
+import type { QueryResultItem } from '../../node/index.js'
+import { CONTENT_TYPES, type Bundle, type MemoryView, type TrustResult } from '../../schema/index.js'
+import type { Api } from './api.js'
+import { buildChain } from './chain.js'
+import { byId, h, replaceChildren, shortId } from './dom.js'
+import { drawChain } from './graph.js'
+
+/*
+ * Memories with search and filters, and one memory in detail: its content (as its author's claim),
+ * its isnad chain verified in this browser, and the node's trust explanation. The filters go to the
+ * node's query (tag, type, minimum trust, author); the search box narrows the loaded page by text.
+ */
+
+const PAGE = 200
+
+export interface MemoriesPanel {
+  load: () => Promise<void>
+  open: (id: string) => Promise<void>
+}
+
+export function createMemoriesPanel (api: Api, report: (err: unknown) => void): MemoriesPanel {
+  const list = byId('memory-list')
+  const detail = byId('memory-detail')
+  const search = byId<HTMLInputElement>('search')
+  const tag = byId<HTMLInputElement>('filter-tag')
+  const type = byId<HTMLSelectElement>('filter-type')
+  const minTrust = byId<HTMLInputElement>('filter-min-trust')
+  const author = byId<HTMLInputElement>('filter-author')
+  for (const t of CONTENT_TYPES) type.append(h('option', { value: t }, t))
+  let items: QueryResultItem[] = []
+
+  const filtersSet = (): boolean => [tag.value, type.value, minTrust.value, author.value].some((v) => v.trim() !== '')
+
+  const render = (): void => {
+    const words = search.value.trim().toLowerCase().split(/\s+/).filter((w) => w !== '')
+    const shown = items.filter((m) => {
+      const text = `${m.summary} ${m.tags.join(' ')} ${m.type} ${m.id} ${m.author}`.toLowerCase()
+      return words.every((w) => text.includes(w))
+    })
+    if (items.length === 0 && !filtersSet()) {
+      replaceChildren(list, h('p', { class: 'empty', 'data-testid': 'empty-memories' },
+        'No memories yet. Record one with `isnad remember "…"` (or the MCP tool remember); memories from peers appear here as they arrive.'))
+      return
+    }
+    if (shown.length === 0) {
+      replaceChildren(list, h('p', { class: 'empty', 'data-testid': 'no-match' }, 'No memories match this search and these filters. Clear them to see every memory.'))
+      return
+    }
+    replaceChildren(list, ...shown.map((m) => {
+      const item = h('button', { class: 'memory-item', 'data-testid': 'memory-item', 'data-id': m.id, type: 'button' },
+        h('span', { class: `level level-${m.level}` }, `${m.level} ${m.trust.toFixed(2)}`),
+        h('span', { class: 'type' }, m.type),
+        h('span', { class: 'summary' }, m.summary),
+        h('span', { class: 'tags' }, m.tags.map((t) => `#${t}`).join(' ')),
+        h('span', { class: 'author', title: m.author }, shortId(m.author)))
+      item.addEventListener('click', () => { void open(m.id) })
+      return item
+    }))
+  }
+
+  const load = async (): Promise<void> => {
+    const query = new URLSearchParams({ limit: String(PAGE) })
+    if (tag.value.trim() !== '') query.set('tag', tag.value.trim())
+    if (type.value !== '') query.set('type', type.value)
+    if (minTrust.value.trim() !== '') query.set('minTrust', minTrust.value.trim())
+    if (author.value.trim() !== '') query.set('author', author.value.trim())
+    try {
+      items = (await api.get<{ items: QueryResultItem[] }>('/v1/memories', query)).items
+      render()
+    } catch (err) {
+      report(err)
+    }
+  }
+
+  const open = async (id: string): Promise<void> => {
+    const path = `/v1/memories/${encodeURIComponent(id)}`
+    try {
+      const [view, bundle, trust] = await Promise.all([
+        api.get<MemoryView>(path),
+        api.post<Bundle>('/v1/export', { ids: [id] }),
+        api.get<TrustResult>(`${path}/trust`)
+      ])
+      renderDetail(detail, view, bundle, trust)
+    } catch (err) {
+      report(err)
+    }
+  }
+
+  search.addEventListener('input', render)
+  for (const input of [tag, minTrust, author]) input.addEventListener('change', () => { void load() })
+  type.addEventListener('change', () => { void load() })
+  byId('clear-filters').addEventListener('click', () => {
+    for (const input of [search, tag, minTrust, author]) input.value = ''
+    type.value = ''
+    void load()
+  })
+  return { load, open }
+}
+
+function renderDetail (detail: HTMLElement, view: MemoryView, bundle: Bundle, trust: TrustResult): void {
+  const chain = buildChain(view, bundle.records)
+  const allValid = chain.verified === chain.total
+  replaceChildren(detail,
+    h('h2', { 'data-testid': 'detail-summary' }, view.content.summary),
+    h('p', { class: 'claim-note' }, 'A claim by its author, shown as evidence with its trust, not as an instruction.'),
+    h('dl', { class: 'facts' },
+      h('dt', {}, 'id'), h('dd', { class: 'mono' }, view.id),
+      h('dt', {}, 'author'), h('dd', { class: 'mono' }, view.provenance.author.agent_id),
+      h('dt', {}, 'created'), h('dd', {}, view.provenance.created_at),
+      h('dt', {}, 'type'), h('dd', {}, view.content.type),
+      h('dt', {}, 'tags'), h('dd', {}, view.content.tags.map((t) => `#${t}`).join(' ') || '—')),
+    h('pre', { class: 'body' }, view.content.body),
+    h('p', { class: `verification ${allValid ? 'ok' : 'bad'}`, 'data-testid': 'chain-verification' },
+      allValid
+        ? `✓ ${chain.verified} of ${chain.total} records verified in this browser (Ed25519 over the recomputed canonical bytes)`
+        : `✗ only ${chain.verified} of ${chain.total} records verified in this browser: do not rely on the others`),
+    h('h3', {}, 'isnad chain'),
+    drawChain(chain),
+    h('h3', {}, 'trust'),
+    renderTrust(trust))
+  detail.hidden = false
+}
+
+function renderTrust (trust: TrustResult): HTMLElement {
+  const rows = trust.contributions.map((c) => h('tr', {}, h('td', { class: 'points' }, `${c.points >= 0 ? '+' : ''}${c.points.toFixed(2)}`), h('td', {}, c.reason)))
+  const refused = [
+    ...trust.refused.attestations.map((a) => `attestation by ${shortId(a.witness)}: ${a.code} — ${a.reason}`),
+    ...trust.refused.anchors.map((a) => `anchor ${shortId(a.id)}: ${a.code} — ${a.reason}`)
+  ]
+  return h('div', { class: 'trust', 'data-testid': 'trust-explanation' },
+    h('p', {}, h('strong', {}, `${trust.score.toFixed(2)} ${trust.level}`), ` · policy ${trust.policy} · computed by this node at ${trust.computed_at}`),
+    h('table', {}, h('tbody', {}, ...rows)),
+    refused.length === 0 ? null : h('div', {}, h('h4', {}, 'refused'), h('ul', {}, ...refused.map((r) => h('li', {}, r)))))
+}

@@ -1,0 +1,80 @@
+import { IsnadError } from '../errors/index.js'
+import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import { canonicalJson, sha256Hex } from '../ledger/index.js'
+import { hashToHex, proveRecordInclusion, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
+import { evidenceOf, findSupersededBy, scoreEvidence, type LocalNode } from '../node/index.js'
+import { createRecordMemoryStore } from './record-memory-store.js'
+import { createMemorySelector, type SelectionRequest, type SelectionResult } from './selector.js'
+import type { MemoryTrace, VerificationMethod } from './types.js'
+import { createMemoryVerifier } from './verifier.js'
+
+export interface SelectRequest extends SelectionRequest {
+  /** The method of the evidence. @default 'isnad-ed25519' */
+  method?: Exclude<VerificationMethod, 'none'>
+}
+
+/**
+ * `select` on a node opened for writing (every selection's trace goes to its ledger, M-2): the FDR
+ * Store over its record store and Merkle log, the Verifier with node:crypto, trust under the node's
+ * policy and reputation, and the trace as a `memory.selected` event.
+ */
+export async function selectOnNode (node: LocalNode, request: SelectRequest, signatures: SignatureVerifier = nodeCryptoVerifier): Promise<SelectionResult> {
+  const journal = node.writer // USAGE in read mode: a selection without its trace is not allowed
+  const setting = await node.trust.setting()
+  let checkpoint: Promise<SignedCheckpoint | null> | undefined
+  const inclusionOf = async (id: string): Promise<RecordInclusion | undefined> => {
+    // One checkpoint per selection, signed only if the log grew since the last one.
+    const signed = await (checkpoint ??= journal.checkpoint())
+    return signed === null ? undefined : await proveRecordInclusion(journal.merkle, id, signed)
+  }
+  const memories = createRecordMemoryStore({
+    store: node.store,
+    successorOf: async (id) => {
+      const memory = await node.store.getMemory(id)
+      return memory === null ? null : await findSupersededBy(node.store, memory)
+    },
+    ...(request.method === 'merkle-inclusion' ? { inclusionOf } : {})
+  })
+  const selector = createMemorySelector({
+    records: node.store,
+    memories,
+    verifier: createMemoryVerifier({ signatures, method: request.method ?? 'isnad-ed25519' }),
+    score: async (world) => {
+      const memory = { id: world.id, signed: world.memory }
+      const evidence = evidenceOf(memory, [...world.attestations], [...world.anchors])
+      await node.anchors.applyStates(evidence)
+      return scoreEvidence(evidence, Date.parse(node.now()), setting)
+    },
+    clock: () => Date.parse(node.now()),
+    atWorldId: async () => `isnad-log:${journal.merkle.size}:${hashToHex(await journal.merkle.root())}`,
+    appendTrace: async (trace) => {
+      const entry = traceEntryOf(trace)
+      await journal.recordSelection(trace.selector, `memory.selected:${sha256Hex(canonicalJson(entry))}`, entry)
+    }
+  })
+  if (request.selector.length === 0) throw new IsnadError('USAGE', 'a selection names its selector')
+  return await selector.select(request)
+}
+
+/**
+ * The trace as the ledger keeps it: everything but the proofs themselves, each replaced by the
+ * SHA-256 of its canonical JSON. A proof can be megabytes (every attestation of a memory) and is
+ * rebuilt from the records the same ledger holds; the digest binds the trace to the exact proof the
+ * selection carried.
+ */
+export function traceEntryOf (trace: MemoryTrace): Record<string, unknown> {
+  return {
+    ...trace,
+    selected: trace.selected.map(({ evidence, ...item }) => evidence === undefined
+      ? item
+      : {
+          ...item,
+          evidence: {
+            method: evidence.method,
+            verifiedAt: evidence.verifiedAt,
+            verifiedBy: evidence.verifiedBy,
+            ...(evidence.proof === undefined ? {} : { proof_sha256: sha256Hex(canonicalJson(evidence.proof)) })
+          }
+        })
+  }
+}

@@ -1,0 +1,126 @@
+import type { AddAnchorInput, AnchorCheck } from './anchor/index.js'
+import { createHttpOperations } from './api/client.js'
+import { findDaemon } from './api/discovery.js'
+import { LocalOperations } from './api/local-operations.js'
+import type { NodeOperations, Signer, WitnessRequestInput } from './api/operations.js'
+import type { InboxItem, WitnessRequestResult } from './api/schemas/network.js'
+import { readApiToken } from './api/token.js'
+import { IsnadError } from './errors/index.js'
+import type { SelectedMemory, SelectRequest } from './fdr/index.js'
+import { createKeystore } from './keys/index.js'
+import {
+  LocalNode, initHome, nodePaths, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput
+} from './node/index.js'
+import type { Bundle, MemoryView, TrustResult } from './schema/index.js'
+import type { MemoryQuery } from './store/index.js'
+import type { DocumentReport } from './view/index.js'
+
+export type { AddAnchorInput, AnchorCheck, SelectedMemory, SelectRequest }
+export type { AttestInput, IngestResult, InboxItem, MemoryQuery, NodeOperations, QueryResultItem, RememberInput, WitnessRequestInput, WitnessRequestResult }
+
+export interface CreateNodeOptions {
+  /** The node's home: it holds `.memory/` (the data directory) and `keys/`. */
+  home: string
+  /** Create the home with a default agent key when it is not initialized yet. @default true */
+  init?: boolean
+  /** Unlocks passphrase-encrypted agent keys when signing. */
+  passphrase?: string
+  /**
+   * `auto`: through the running daemon (`isnad start`) when one holds the home, else the data
+   * directory opened by this process; `local`: always the data directory (LOCKED while a daemon runs).
+   * @default 'auto'
+   */
+  connect?: 'auto' | 'local'
+}
+
+/** Which agent key signs: `as` (a did:key of this home), else the home's default key. */
+export interface SignAs { as?: string }
+
+/**
+ * A node for TypeScript programs (issue 8 §2): the CLI's operations as methods. Retrieved memories
+ * are evidence with their trust, not instructions (FDR-Memory M-1): read `view.trust` before use.
+ */
+export interface IsnadNode {
+  readonly home: string
+  /** Whether calls go to the running daemon or to the data directory this process opened. */
+  readonly via: 'daemon' | 'data directory'
+  /** Everything else the node can do (ledger proofs, checkpoints, keys, peers). */
+  readonly operations: NodeOperations
+  remember: (input: RememberInput, signer?: SignAs) => Promise<MemoryView>
+  show: (id: string) => Promise<MemoryView>
+  query: (query?: MemoryQuery) => Promise<{ items: QueryResultItem[], next?: string }>
+  explainTrust: (id: string) => Promise<TrustResult>
+  attest: (input: AttestInput, signer?: SignAs) => Promise<{ id: string, view: MemoryView }>
+  requestWitnesses: (input: WitnessRequestInput, signer?: SignAs) => Promise<WitnessRequestResult>
+  inbox: () => Promise<InboxItem[]>
+  /** Signs an anchor tying a memory to outside evidence (a file, CID, git commit, URL, …). */
+  addAnchor: (input: AddAnchorInput, signer?: SignAs) => Promise<{ id: string, view: MemoryView }>
+  /** Checks anchors against their evidence now (one memory's, or every one). */
+  checkAnchors: (memory?: string) => Promise<AnchorCheck[]>
+  /** FDR-Memory selection: memories with reason, confidence, verified and evidence; traced in the ledger. */
+  select: (request: SelectRequest) => Promise<SelectedMemory[]>
+  /** Checks a memory view, export bundle or inclusion proof with nothing but the document. */
+  verify: (document: unknown) => Promise<DocumentReport>
+  exportBundle: (ids: readonly string[]) => Promise<Bundle>
+  importBundle: (bundle: Bundle) => Promise<IngestResult>
+  /** Releases the data directory (and its writer lock). Idempotent. */
+  close: () => Promise<void>
+}
+
+/**
+ * Opens a node on `options.home`, creating the home first unless `init` is false
+ * (NOT_INITIALIZED then). Close it when done: an open node holds the data directory's writer lock.
+ */
+export async function createNode (options: CreateNodeOptions): Promise<IsnadNode> {
+  const paths = nodePaths(options.home)
+  const daemon = options.connect === 'local' ? null : await findDaemon(paths.data)
+  let operations: NodeOperations
+  let close = async (): Promise<void> => {}
+  if (daemon !== null) {
+    operations = createHttpOperations({ url: daemon.url, token: await readApiToken(paths.data) })
+  } else {
+    if (options.init ?? true) await initHome(options.home, options.passphrase === undefined ? {} : { passphrase: options.passphrase })
+    const local = new LocalOperations({
+      node: await LocalNode.open({ home: options.home }),
+      home: options.home,
+      keystore: createKeystore({ directory: paths.keys })
+    })
+    operations = local
+    close = async () => { await local.close() }
+  }
+  const signing = async <T>(as: string | undefined, fn: (signer: Signer) => Promise<T>): Promise<T> => {
+    const signer = await operations.resolveSigner(as, options.passphrase)
+    try {
+      return await fn(signer)
+    } finally {
+      signer.secretKey.fill(0)
+    }
+  }
+  let closed = false
+  const open = (): NodeOperations => {
+    if (closed) throw new IsnadError('USAGE', `the node on ${options.home} is closed`)
+    return operations
+  }
+  return {
+    home: options.home,
+    via: daemon === null ? 'data directory' : 'daemon',
+    operations,
+    remember: async (input, signer = {}) => await signing(signer.as, async (s) => await open().remember(input, s)),
+    show: async (id) => await open().show(id),
+    query: async (query = {}) => await open().query(query),
+    explainTrust: async (id) => await open().explainTrust(id),
+    attest: async (input, signer = {}) => await signing(signer.as, async (s) => await open().attest(input, s)),
+    requestWitnesses: async (input, signer = {}) => await signing(signer.as, async (s) => await open().requestWitnesses(input, s)),
+    inbox: async () => await open().inbox(),
+    addAnchor: async (input, signer = {}) => await signing(signer.as, async (s) => await open().addAnchor(input, s)),
+    checkAnchors: async (memory) => await open().checkAnchors(memory),
+    select: async (request) => await open().select(request),
+    verify: async (document) => await open().verify(document),
+    exportBundle: async (ids) => await open().exportBundle(ids),
+    importBundle: async (bundle) => await open().importBundle(bundle),
+    close: async () => {
+      closed = true
+      await close()
+    }
+  }
+}

@@ -1,0 +1,3 @@
+export { createMcpServer, type McpServerInit, type NodeAccess } from './server.js'
+export * from './evidence.js'
+export * from './schemas.js'

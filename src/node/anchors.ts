@@ -1,0 +1,220 @@
+import { resolve } from 'node:path'
+import type { CID } from 'multiformats/cid'
+import {
+  AnchorVerifier, MAX_BLOCK_PEERS, MAX_FETCH_BLOCKS, createAnchorCheckers, createLevelBlockStore, createLevelStateStore, verificationOf,
+  type AnchorCheck, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type UrlLimits
+} from '../anchor/index.js'
+import type { Network } from '../net/index.js'
+import type { AnchorRecord, MemoryRecord } from '../schema/index.js'
+import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
+import type { TrustResult } from '../trust/index.js'
+import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from './evidence.js'
+import type { Journal } from './journal/journal.js'
+import type { NodePaths } from './paths.js'
+
+/** Anchor settings of a node (anchors-v1 §4–§5). */
+export interface NodeAnchorOptions {
+  /** Local git repositories searched for git_commit anchors. */
+  gitRepositories?: readonly string[]
+  blockchainVerifiers?: readonly BlockchainVerifier[]
+  urlLimits?: UrlLimits
+  /** @default ANCHOR_STATE_TTL_MS */
+  ttlMs?: number
+}
+
+/** The blockstore of anchored content: `.memory/index/blocks`. */
+export function blockIndexPath (paths: NodePaths): string {
+  return resolve(paths.index, 'blocks')
+}
+
+/** The cache of verification states: `.memory/index/anchor-states`. */
+export function anchorStateIndexPath (paths: NodePaths): string {
+  return resolve(paths.index, 'anchor-states')
+}
+
+interface NodeAnchorsParts {
+  store: RecordStore
+  clock: () => number
+  /** The node's journal in write mode; null in read mode (checks are then neither journaled nor indexed). */
+  journal: Journal | null
+}
+
+/**
+ * A node's anchors: its blockstore, the verifier with its state cache, and what follows a check —
+ * a memory.anchor_checked event and a re-scored memory when a state changed (DESIGN §2: trust counts
+ * only verified anchors, as they are now).
+ */
+export class NodeAnchors {
+  private fetcher: BlockFetcher | undefined
+  readonly verifier: AnchorVerifier
+  /** Checks started in the background (anchors received from peers); awaited by close. */
+  private readonly background = new Set<Promise<unknown>>()
+  private unsubscribe: () => void = () => {}
+
+  private constructor (readonly blocks: BlockStore, private readonly states: ReturnType<typeof createLevelStateStore>, private readonly parts: NodeAnchorsParts, options: NodeAnchorOptions) {
+    this.verifier = new AnchorVerifier({
+      checkers: createAnchorCheckers({
+        blocks,
+        fetchBlocks: () => this.fetcher,
+        ...(options.gitRepositories === undefined ? {} : { gitRepositories: options.gitRepositories }),
+        ...(options.urlLimits === undefined ? {} : { urlLimits: options.urlLimits }),
+        ...(options.blockchainVerifiers === undefined ? {} : { blockchainVerifiers: options.blockchainVerifiers })
+      }),
+      states,
+      clock: parts.clock,
+      ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
+      onChecked: async (checks) => { await this.afterChecks(checks) }
+    })
+  }
+
+  static async open (paths: NodePaths, parts: NodeAnchorsParts, options: NodeAnchorOptions = {}): Promise<NodeAnchors> {
+    const blocks = createLevelBlockStore(blockIndexPath(paths))
+    const states = createLevelStateStore(anchorStateIndexPath(paths))
+    await blocks.open()
+    try {
+      await states.open()
+    } catch (err) {
+      await blocks.close()
+      throw err
+    }
+    const anchors = new NodeAnchors(blocks, states, parts, options)
+    anchors.unsubscribe = parts.journal?.onStored((records, source) => { anchors.checkArrived(records, source) }) ?? anchors.unsubscribe
+    return anchors
+  }
+
+  async close (): Promise<void> {
+    this.unsubscribe()
+    this.fetcher = undefined
+    await Promise.allSettled([...this.background])
+    try {
+      await this.blocks.close()
+    } finally {
+      await this.states.close()
+    }
+  }
+
+  /** How cid checks ask peers for blocks; undefined: this node has no network (local blocks only). */
+  setBlockFetcher (fetcher: BlockFetcher | undefined): void {
+    this.fetcher = fetcher
+  }
+
+  /** Asks the network's peers for blocks (a daemon's node); without this, cid checks use local blocks only. */
+  useNetwork (network: Pick<Network, 'fetchBlocks' | 'libp2p'>): void {
+    this.setBlockFetcher(peerBlockFetcher(network, this.blocks))
+  }
+
+  /**
+   * Anchors that arrived from peers are checked at once, in the background, so their memories'
+   * indexed trust reflects them before anyone reads (anchors-v1 §5). Local ones are checked by addAnchor.
+   */
+  private checkArrived (records: ReadonlyArray<StoredRecord>, source: string): void {
+    if (source !== 'gossip' && source !== 'fetch' && source !== 'sync') return
+    const targets = records.flatMap(({ id, signed }) => signed.record.kind === 'anchor' ? [{ id, record: signed.record }] : [])
+    if (targets.length === 0) return
+    const task = this.verifier.currentMany(targets).catch(() => {})
+    this.background.add(task)
+    void task.finally(() => { this.background.delete(task) })
+  }
+
+  /** Replaces the evidence's anchor states by the current ones (cached within the TTL, else checked now). */
+  async applyStates (evidence: MemoryEvidence, force = false): Promise<AnchorCheck[]> {
+    const checks = await this.verifier.currentMany(evidence.anchors.map(({ stored }) => targetOf(stored)), { force })
+    evidence.anchors.forEach((anchor, i) => {
+      const check = checks[i]
+      if (check !== undefined) anchor.verification = verificationOf(check)
+    })
+    return checks
+  }
+
+  /** Re-verifies anchors now, whatever their cached state (`isnad anchor check`). */
+  async checkNow (anchors: ReadonlyArray<StoredRecord<AnchorRecord>>): Promise<AnchorCheck[]> {
+    const checks = await this.verifier.currentMany(anchors.map(targetOf), { force: true })
+    // Explicit checks are journaled even when nothing changed: they are what an operator asked for.
+    const unchanged = checks.filter((c) => c.previous === c.state)
+    if (unchanged.length > 0) await this.parts.journal?.recordAnchorChecks(unchanged.map(eventPayloadOf))
+    return checks
+  }
+
+  /** A memory's evidence with current anchor states, and its trust from them. */
+  async currentTrust (memory: StoredRecord<MemoryRecord>): Promise<{ evidence: MemoryEvidence, trust: TrustResult }> {
+    const evidence = await gatherEvidence(this.parts.store, memory)
+    await this.applyStates(evidence)
+    return { evidence, trust: scoreEvidence(evidence, this.parts.clock()) }
+  }
+
+  /**
+   * The indexed trust of a memory brought up to date with its anchors' current states, for query:
+   * null when the memory has no anchors (the indexed entry is then already current).
+   */
+  async refreshTrust (memory: StoredRecord<MemoryRecord>, indexed: TrustEntry | null): Promise<TrustEntry | null> {
+    if ((await this.parts.store.anchorsFor(memory.id)).length === 0) return null
+    const entry = trustEntryOf((await this.currentTrust(memory)).trust)
+    if (indexed === null || indexed.score !== entry.score || indexed.level !== entry.level) await this.index(memory.id, entry)
+    return entry
+  }
+
+  /** Journals the changes of state and re-scores the memories whose counted anchors changed. */
+  private async afterChecks (checks: readonly AnchorCheck[]): Promise<void> {
+    const changed = checks.filter((c) => c.previous !== c.state)
+    if (changed.length === 0) return
+    await this.parts.journal?.recordAnchorChecks(changed.map(eventPayloadOf))
+    const memories = new Set(changed.filter((c) => (c.previous === 'verified') !== (c.state === 'verified')).map((c) => c.memory))
+    for (const id of memories) {
+      const memory = await this.parts.store.getMemory(id)
+      if (memory === null) continue
+      const evidence = await gatherEvidence(this.parts.store, memory)
+      await this.applyStates(evidence) // the states just cached: no second check
+      await this.index(id, trustEntryOf(scoreEvidence(evidence, this.parts.clock())))
+    }
+  }
+
+  /** Only a writing node updates the index (the single-writer lock is its). */
+  private async index (memoryId: string, entry: TrustEntry): Promise<void> {
+    if (this.parts.journal !== null) await this.parts.store.setTrust(memoryId, entry)
+  }
+}
+
+function targetOf (stored: StoredRecord<AnchorRecord>): AnchorTarget {
+  return { id: stored.id, record: stored.signed.record }
+}
+
+/** The memory.anchor_checked payload (anchors-v1 §6). */
+function eventPayloadOf (check: AnchorCheck): Record<string, unknown> & { anchor: string, checked_at: string } {
+  return {
+    anchor: check.id,
+    memory: check.memory,
+    type: check.type,
+    reference: check.reference,
+    state: check.state,
+    reason: check.reason,
+    checked_at: check.checked_at,
+    ...(check.previous === undefined ? {} : { previous: check.previous }),
+    ...(check.drift === true ? { drift: true } : {})
+  }
+}
+
+/**
+ * Missing blocks asked from up to MAX_BLOCK_PEERS connected peers in batches of MAX_FETCH_BLOCKS;
+ * each block received was re-hashed by the fetch client and is hashed again as it is stored.
+ */
+export function peerBlockFetcher (network: Pick<Network, 'fetchBlocks' | 'libp2p'>, blocks: BlockStore): BlockFetcher {
+  return async (cids, signal) => {
+    let missing: CID[] = [...cids]
+    for (const peer of network.libp2p.getPeers().slice(0, MAX_BLOCK_PEERS)) {
+      if (missing.length === 0 || signal.aborted) break
+      const still: CID[] = []
+      for (let i = 0; i < missing.length; i += MAX_FETCH_BLOCKS) {
+        const batch = missing.slice(i, i + MAX_FETCH_BLOCKS)
+        try {
+          const result = await network.fetchBlocks(peer, batch)
+          for (const { cid, bytes } of result.blocks) await blocks.put(cid, bytes)
+          still.push(...result.missing)
+        } catch {
+          // A peer that fails or cheats (penalised by the fetch client) is simply not asked again here.
+          still.push(...batch)
+        }
+      }
+      missing = still
+    }
+  }
+}

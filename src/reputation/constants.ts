@@ -1,0 +1,29 @@
+/**
+ * Reputation (DESIGN §2): personalised PageRank over the graph of verified attestations, with the
+ * operator's trust roots as the teleport set. The numbers every bound in docs/trust.md is stated in.
+ */
+
+/**
+ * Probability that the random walk follows an attestation edge rather than jumping back to a root.
+ * 0.85 is PageRank's classic value; the Sybil bound grows as d / (1 − d)², so a larger d would trade
+ * reach for Sybil resistance.
+ * @default 0.85
+ */
+export const DEFAULT_DAMPING = 0.85
+
+/** Power iteration stops when the L1 change of the rank vector falls below this. @default 1e-10 */
+export const DEFAULT_TOLERANCE = 1e-10
+
+/** @default 300 — 0.85^300 ≈ 6e-22: the iteration has converged long before, whatever the graph. */
+export const DEFAULT_MAX_ITERATIONS = 300
+
+/**
+ * What one witness's counted attestation of one memory adds to the edge witness → author: a confirm
+ * is a full endorsement, a partial half of one (it confirms some claims only), a dispute takes one
+ * back. Per (witness, author) pair the sum is clamped at 0: PageRank has no negative edges, and a
+ * dispute is weighed where it belongs, in the disputed memory's own score.
+ */
+export const VOTE_WEIGHTS = Object.freeze({ confirm: 1, partial: 0.5, dispute: -1 })
+
+/** Reputation of every agent when the node has no trust roots: the schema's 0.5 (src/trust DEFAULT_REPUTATION). */
+export const UNROOTED_REPUTATION = 0.5

@@ -1,0 +1,16 @@
+/**
+ * Reputation from the node's own trust roots (DESIGN §2): personalised PageRank over the graph of
+ * verified attestations. The core (graph, pagerank, reputation, paths, bound, votes) is pure; the
+ * roots file and the service that keeps the table current do the I/O.
+ */
+export { DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, UNROOTED_REPUTATION, VOTE_WEIGHTS } from './constants.js'
+export { buildTrustGraph, type TrustGraph, type Vote } from './graph.js'
+export { personalizedPageRank, type PageRankOptions, type PageRankResult } from './pagerank.js'
+export { computeReputation, reputationOfRank, type AgentReputation, type ReputationTable } from './reputation.js'
+export { shortestPathsFrom } from './paths.js'
+export { sybilBound, type SybilBound, type SybilBoundInput } from './bound.js'
+export { votesOf, type StoredVote } from './votes.js'
+export { MAX_TRUST_ROOTS, TRUST_ROOTS_FILE, TrustRootLineSchema, changeTrustRoot, readTrustRoots, type TrustRoot } from './roots-file.js'
+export { ReputationService, type ReputationServiceInit } from './service.js'
+export { NodeTrust, setTrustPolicy, type NodeTrustInit, type TrustSetting } from './node-trust.js'
+export { AgentReputationSchema, TrustRootSchema } from './schemas.js'

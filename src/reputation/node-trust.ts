@@ -1,0 +1,75 @@
+import { join } from 'node:path'
+import { isIsnadError } from '../errors/index.js'
+import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/meta/index.js'
+import type { TrustPolicyName } from '../schema/index.js'
+import type { RecordStore } from '../store/index.js'
+import { DEFAULT_TRUST_POLICY, getTrustPolicy, type ReputationLookup } from '../trust/index.js'
+import type { AgentReputation } from './reputation.js'
+import { ReputationService } from './service.js'
+
+export interface NodeTrustInit {
+  dataDir: string
+  store: RecordStore
+  clock: () => number
+}
+
+/** The policy and reputation a node scores with (see scoreEvidence's NodeTrustSetting). */
+export interface TrustSetting {
+  policy: TrustPolicyName
+  /** Absent when the node has no trust roots: every agent then has the default 0.5. */
+  reputation?: ReputationLookup
+}
+
+/**
+ * A node's trust setting (DESIGN §2): the policy named in `_meta/policy.json` (`trust_policy`, a
+ * node setting beside the others that shape what it writes) and the reputation from its roots.
+ */
+export class NodeTrust {
+  readonly reputation: ReputationService
+  private policy: TrustPolicyName | undefined
+
+  constructor (private readonly init: NodeTrustInit) {
+    this.reputation = new ReputationService(init)
+  }
+
+  async policyName (): Promise<TrustPolicyName> {
+    if (this.policy === undefined) {
+      try {
+        this.policy = (await readPolicy(this.init.dataDir)).trust_policy
+      } catch (err) {
+        // A data directory from before _meta/ existed scores as every node did then.
+        if (!isIsnadError(err, 'NOT_INITIALIZED')) throw err
+        this.policy = DEFAULT_TRUST_POLICY
+      }
+    }
+    return this.policy
+  }
+
+  async setPolicy (name: string): Promise<TrustPolicyName> {
+    this.policy = await setTrustPolicy(this.init.dataDir, name)
+    return this.policy
+  }
+
+  async setting (): Promise<TrustSetting> {
+    const policy = await this.policyName()
+    // Without roots there is nothing to compute: skip loading the attestation graph.
+    if ((await this.reputation.trustRoots()).length === 0) return { policy }
+    return { policy, reputation: (await this.reputation.current()).lookup }
+  }
+
+  /** `get_reputation` of the provenance schema, with the rank and the path from a root. */
+  async describe (did: string): Promise<AgentReputation> {
+    return (await this.reputation.current()).describe(did)
+  }
+}
+
+/**
+ * Sets `trust_policy` in `_meta/policy.json` atomically; USAGE for an unknown policy. A running
+ * node reads the setting when it opens, so the CLI refuses this while a daemon holds the directory.
+ */
+export async function setTrustPolicy (dataDir: string, name: string): Promise<TrustPolicyName> {
+  const policy = getTrustPolicy(name).name
+  const current = await readPolicy(dataDir)
+  await writeFileAtomic(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
+  return policy
+}

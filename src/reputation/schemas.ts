@@ -1,0 +1,13 @@
+import { z } from 'zod'
+import { didKey, isoTimestamp } from '../schema/index.js'
+
+/** Response shapes of the trust routes (src/api/routes/trust.ts). */
+export const TrustRootSchema = z.strictObject({ did: didKey, added_at: isoTimestamp })
+
+export const AgentReputationSchema = z.strictObject({
+  did: didKey,
+  reputation: z.number().min(0).max(1),
+  rank: z.number().min(0).max(1),
+  root: z.boolean(),
+  path: z.array(didKey).nullable()
+})

@@ -1,0 +1,139 @@
+import { performance } from 'node:perf_hooks'
+import { LiveNodes } from './live-nodes.js'
+import { sleep, waitFor } from './mesh.js'
+import { attestationKey, createObservations, type Observations } from './observations.js'
+import type { Plan, PlannedAnswer, PlannedMemory } from './plan.js'
+import type { NodePool } from './pool.js'
+import type { Scenario } from './scenario.js'
+import { TopologyActions } from './topology-actions.js'
+
+/*
+ * Plays a plan on a pool of real nodes through their HTTP APIs: authors remember and ask for
+ * witnesses, witnesses answer once the request has reached their inbox over the network, churn and
+ * partitions happen on schedule. Simulated minute `m` happens at `m × realSecondsPerMinute` real
+ * seconds after the start of the activity.
+ */
+
+export interface DriveOptions {
+  scenario: Scenario
+  plan: Plan
+  pool: NodePool
+  progress: (text: string) => void
+}
+
+/** How long a witness waits for a request to reach it before giving up on answering. */
+const INBOX_WAIT_MS = 60_000
+/** After the last planned action: how long outstanding answers may still take. */
+const DRAIN_TIMEOUT_MS = 120_000
+/** After activity: gossip and sync settle before anything is measured. */
+const SETTLE_MS = 3000
+
+export interface DriveResult {
+  observations: Observations
+  nodes: LiveNodes
+}
+
+export async function drive (options: DriveOptions): Promise<DriveResult> {
+  const { scenario, plan, pool, progress } = options
+  const observations = createObservations()
+  const setupStart = performance.now()
+  const inboxWaiters = new Map<string, (at: number) => void>()
+  const inboxSeen = new Map<string, number>()
+  const nodes = new LiveNodes(pool, (node, event, at) => {
+    if (event.type === 'inbox') {
+      const key = `${event.data.memory}|${node}`
+      if (!inboxSeen.has(key)) inboxSeen.set(key, at)
+      inboxWaiters.get(key)?.(at)
+      return
+    }
+    const seen = observations.attestations.get(attestationKey(event.data.memory, event.data.witness))
+    if (seen !== undefined && !seen.arrivals.has(node)) seen.arrivals.set(node, at)
+  })
+  const topology = new TopologyActions(pool, plan, nodes, observations, progress)
+  await topology.connect()
+  await nodes.open()
+  observations.timings.setupSeconds = (performance.now() - setupStart) / 1000
+
+  const msPerMinute = scenario.timeScale.realSecondsPerMinute * 1000
+  const start = performance.now()
+  const until = async (minute: number): Promise<void> => { await sleep(Math.max(0, start + minute * msPerMinute - performance.now())) }
+
+  /** Resolves with the arrival time of `memory`'s request at `node`'s inbox, or null after a wait. */
+  const inboxArrival = async (memory: string, node: number): Promise<number | null> => {
+    const key = `${memory}|${node}`
+    const seen = inboxSeen.get(key)
+    if (seen !== undefined) return seen
+    return await new Promise<number | null>((resolve) => {
+      const timer = setTimeout(() => { inboxWaiters.delete(key); resolve(null) }, INBOX_WAIT_MS)
+      inboxWaiters.set(key, (at) => { clearTimeout(timer); inboxWaiters.delete(key); resolve(at) })
+    })
+  }
+
+  const answer = async (memoryId: string, author: number, planned: PlannedAnswer, sentAt: number): Promise<void> => {
+    const arrived = await inboxArrival(memoryId, planned.witness)
+    if (arrived === null || planned.verdict === null) {
+      if (planned.verdict !== null) observations.missedAnswers++
+      return
+    }
+    observations.requestDelays.push(arrived - sentAt)
+    await sleep(planned.delayMinutes * msPerMinute)
+    if (!nodes.isOnline(planned.witness)) { observations.missedAnswers++; return }
+    const witness = nodes.node(planned.witness)
+    const key = attestationKey(memoryId, witness.info.agent)
+    const record = { memory: memoryId, witness: planned.witness, verdict: planned.verdict, sentAt: performance.now(), arrivals: new Map<number, number>() }
+    observations.attestations.set(key, record)
+    await witness.ops.attest({ memory: memoryId, verdict: planned.verdict }, witness.signer)
+    // The author's node storing the answer closes the witness round trip.
+    await waitFor(`attestation ${key} at the author`, () => record.arrivals.has(author) || !nodes.isOnline(author), INBOX_WAIT_MS, 20).catch(() => {})
+    const back = record.arrivals.get(author)
+    if (back !== undefined) observations.witnessRoundTrips.push(back - sentAt)
+  }
+
+  const play = async (planned: PlannedMemory): Promise<void> => {
+    const seen = { serial: planned.serial, author: planned.author, truth: planned.truth, at: planned.at } as Observations['memories'][number]
+    observations.memories.push(seen)
+    await until(planned.at)
+    if (!nodes.isOnline(planned.author)) { seen.problem = 'author offline'; return }
+    const author = nodes.node(planned.author)
+    try {
+      const view = await author.ops.remember({ type: 'observation', summary: `simulated memory ${planned.serial} of ${scenario.name}`, tags: ['sim', scenario.name] }, author.signer)
+      seen.id = view.id
+      if (planned.answers.length === 0) return
+      const sentAt = performance.now()
+      await author.ops.requestWitnesses({ memory: view.id, to: planned.answers.map((a) => nodes.agent(a.witness)) }, author.signer)
+      await Promise.all(planned.answers.map(async (a) => { await answer(view.id, planned.author, a, sentAt) }))
+    } catch (err) {
+      seen.problem = err instanceof Error ? err.message : String(err)
+    }
+  }
+
+  progress(`playing ${plan.memories.length} memories and ${plan.events.length} network events over ${scenario.durationMinutes} simulated minutes (${(scenario.durationMinutes * msPerMinute / 1000).toFixed(0)} s real)`)
+  const ticker = setInterval(() => {
+    const minute = (performance.now() - start) / msPerMinute
+    const published = observations.memories.filter((m) => m.id !== undefined).length
+    progress(`minute ${minute.toFixed(1)}/${scenario.durationMinutes}: ${published} memories published, ${observations.attestations.size} attestations, ${nodes.online().length} nodes online`)
+  }, Math.max(5000, msPerMinute))
+  ticker.unref()
+  try {
+    const plays = plan.memories.map(play)
+    const events = (async () => {
+      for (const event of plan.events) {
+        await until(event.at)
+        await topology.apply(event)
+      }
+    })()
+    await until(scenario.durationMinutes)
+    observations.timings.activitySeconds = (performance.now() - start) / 1000
+    const settleStart = performance.now()
+    const drained = Promise.all([events, ...plays]).then(() => true)
+    const inTime = await Promise.race([drained, sleep(DRAIN_TIMEOUT_MS).then(() => false)])
+    if (!inTime) observations.notes.push(`some actions were still running ${DRAIN_TIMEOUT_MS / 1000} s after the end`)
+    await topology.settle()
+    await sleep(SETTLE_MS)
+    observations.timings.settleSeconds = (performance.now() - settleStart) / 1000
+  } finally {
+    clearInterval(ticker)
+  }
+  observations.onlineAtEnd = nodes.online()
+  return { observations, nodes }
+}

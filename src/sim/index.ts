@@ -1,0 +1,20 @@
+/**
+ * Network simulation for researchers (DESIGN §6, docs/simulation.md): one scenario file, played on
+ * real isnad nodes in one process, in child processes, or in containers; trust measured against the
+ * ground truth; results as JSON, CSV and a self-contained HTML report.
+ */
+export { ROLES, ScenarioSchema, parseScenario, parseScenarioText, readScenarioFile, nodeCount, withSybils, type Role, type Scenario, type ScenarioInput } from './scenario.js'
+export { createPlan, rolesOf, randomTopology, type Plan, type PlannedMemory, type PlannedEvent, type PlannedAnswer } from './plan.js'
+export { verdictOf, type PlannedVerdict } from './behaviour.js'
+export { createSimRandom, type SimRandom } from './random.js'
+export { rocAuc, percentile, median } from './stats.js'
+export { computeMetrics, type RunMetrics, type PolicyAccuracy } from './metrics.js'
+export { runScenario, runOnce, resultsOf, type SimResults, type RunResult, type RunnerName, type RunScenarioOptions } from './run.js'
+export { LocalPool } from './local-pool.js'
+export { ChildPool } from './child-pool.js'
+export { RemotePool } from './remote-pool.js'
+export type { NodePool, SimNodeInfo, NodeCounters } from './pool.js'
+export { writeResults, reportHtml, resultsCsv } from './report.js'
+export { composeProject, writeComposeProject } from './compose.js'
+export { runContainerNode } from './container-node.js'
+export { loadScenario, builtinScenarioNames, BUILTIN_SCENARIO_DIR } from './builtin.js'

@@ -1,0 +1,61 @@
+/*
+ * What the driver saw during a run, in the driver's clock (performance.now, ms). Metrics are computed
+ * from these afterwards (metrics.ts), so the record of a run is plain data.
+ */
+
+export interface MemoryObservation {
+  serial: number
+  author: number
+  truth: boolean
+  /** Planned simulated minute. */
+  at: number
+  /** The memory's CID, once its author stored it. */
+  id?: string
+  /** Why it was not published or not fully witnessed (author offline, an API error). */
+  problem?: string
+}
+
+export interface AttestationObservation {
+  memory: string
+  witness: number
+  verdict: 'confirm' | 'dispute'
+  /** When the driver asked the witness's node to attest. */
+  sentAt: number
+  /** First arrival of the attestation at each node, by node index. */
+  arrivals: Map<number, number>
+}
+
+export interface Observations {
+  memories: MemoryObservation[]
+  /** By `${memory}|${witness did}`. */
+  attestations: Map<string, AttestationObservation>
+  /** Witness request sent → the request in the addressed witness's inbox, ms. */
+  requestDelays: number[]
+  /** Witness request sent → the witness's attestation stored at the author's node, ms. */
+  witnessRoundTrips: number[]
+  /** Answers planned but never given (request not received in time, witness offline). */
+  missedAnswers: number
+  /** Nodes online at the end of the run. */
+  onlineAtEnd: number[]
+  /** Things the runner could not do (e.g. partitions in docker), as sentences. */
+  notes: string[]
+  /** Real seconds: setup (nodes up and connected), activity, settling. */
+  timings: { setupSeconds: number, activitySeconds: number, settleSeconds: number }
+}
+
+export function createObservations (): Observations {
+  return {
+    memories: [],
+    attestations: new Map(),
+    requestDelays: [],
+    witnessRoundTrips: [],
+    missedAnswers: 0,
+    onlineAtEnd: [],
+    notes: [],
+    timings: { setupSeconds: 0, activitySeconds: 0, settleSeconds: 0 }
+  }
+}
+
+export function attestationKey (memory: string, witnessDid: string): string {
+  return `${memory}|${witnessDid}`
+}

@@ -1,0 +1,117 @@
+import { performance } from 'node:perf_hooks'
+import { drive } from './driver.js'
+import type { LiveNodes } from './live-nodes.js'
+import { computeMetrics, type RunMetrics } from './metrics.js'
+import type { Observations } from './observations.js'
+import { createPlan, type Plan } from './plan.js'
+import type { NodePool } from './pool.js'
+import { nodeCount, withSybils, type Role, type Scenario } from './scenario.js'
+import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
+
+/*
+ * One scenario, start to finish: the plan, the nodes (from the runner's pool factory), the drive,
+ * the measurements, and the Sybil sweep's extra runs. Results are plain JSON (results.ts writes them).
+ */
+
+export type RunnerName = 'in-process' | 'processes' | 'docker'
+
+export interface RunResult {
+  nodes: number
+  sybils: number
+  roles: Partial<Record<Role, number>>
+  observers: number[]
+  timings: Observations['timings'] & { totalSeconds: number }
+  metrics: RunMetrics
+  notes: string[]
+}
+
+export interface SimResults {
+  format: 'isnad-sim-results/1'
+  scenario: Scenario
+  runner: RunnerName
+  policies: string[]
+  generatedAt: string
+  /** The scenario as written first, then one run per Sybil count of the sweep. */
+  runs: RunResult[]
+  /** Sybil influence as the Sybil count grows: one point per run and policy. */
+  sybilCurve: Array<{ sybils: number, policy: string, sybilMeanTrust: number | null, sybilAttestedShare: number | null, falseAnchoredShare: number | null, auc: number | null }>
+}
+
+export interface RunScenarioOptions {
+  runner: RunnerName
+  /** Starts the nodes of one run. */
+  createPool: (count: number) => Promise<NodePool>
+  progress: (text: string) => void
+  /** The clock of `generatedAt` and of trust computation. @default Date.now */
+  clock?: () => number
+}
+
+async function measure (scenario: Scenario, plan: Plan, pool: NodePool, observations: Observations, nodes: LiveNodes, now: number): Promise<RunMetrics> {
+  const online = observations.onlineAtEnd
+  const memoryCounts = await Promise.all(online.map(async (i) => (await nodes.node(i).ops.status()).records.memory))
+  const views: TrustView[] = []
+  let meanRecordBytes = 0
+  for (const observer of plan.observers.filter((i) => nodes.isOnline(i))) {
+    const roots = [observer, ...plan.trustRoots].map((i) => nodes.agent(i))
+    const observed = await observeTrust(nodes.node(observer).ops, roots, now)
+    views.push(observed.view)
+    meanRecordBytes = Math.max(meanRecordBytes, observed.meanRecordBytes)
+  }
+  const counters = await pool.counters()
+  return computeMetrics({ plan, observations, views, memoryCounts, counters, meanRecordBytes, policies: trustPolicies().map((p) => p.name) })
+}
+
+export async function runOnce (scenario: Scenario, options: RunScenarioOptions): Promise<RunResult> {
+  const started = performance.now()
+  const plan = createPlan(scenario)
+  const total = nodeCount(scenario.nodes)
+  options.progress(`${scenario.name}: starting ${total} nodes (${options.runner})`)
+  const pool = await options.createPool(total)
+  let nodes: LiveNodes | undefined
+  try {
+    const driven = await drive({ scenario, plan, pool, progress: options.progress })
+    nodes = driven.nodes
+    options.progress(`${scenario.name}: measuring trust at ${plan.observers.length} observers`)
+    const metrics = await measure(scenario, plan, pool, driven.observations, driven.nodes, (options.clock ?? Date.now)())
+    const roles: Partial<Record<Role, number>> = {}
+    for (const role of plan.roles) roles[role] = (roles[role] ?? 0) + 1
+    return {
+      nodes: total,
+      sybils: scenario.nodes.sybil,
+      roles,
+      observers: plan.observers,
+      timings: { ...driven.observations.timings, totalSeconds: Math.round((performance.now() - started) / 100) / 10 },
+      metrics,
+      notes: driven.observations.notes
+    }
+  } finally {
+    nodes?.close()
+    await pool.close()
+  }
+}
+
+export async function runScenario (scenario: Scenario, options: RunScenarioOptions): Promise<SimResults> {
+  const runs = [await runOnce(scenario, options)]
+  for (const sybils of scenario.metrics.sybilSweep) {
+    if (sybils === scenario.nodes.sybil) continue
+    options.progress(`${scenario.name}: Sybil sweep, ${sybils} Sybils`)
+    runs.push(await runOnce(withSybils(scenario, sybils), options))
+  }
+  return resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)())
+}
+
+/** The results document of finished runs. */
+export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResult[], now: number): SimResults {
+  const sybilCurve = [...runs].sort((a, b) => a.sybils - b.sybils).flatMap((run) => run.metrics.trust.map((t) => ({
+    sybils: run.sybils, policy: t.policy, sybilMeanTrust: t.sybilMeanTrust, sybilAttestedShare: t.sybilAttestedShare, falseAnchoredShare: t.falseAnchoredShare, auc: t.auc
+  })))
+  return {
+    format: 'isnad-sim-results/1',
+    scenario,
+    runner,
+    policies: trustPolicies().map((p) => p.name),
+    generatedAt: new Date(now).toISOString(),
+    runs,
+    sybilCurve
+  }
+}

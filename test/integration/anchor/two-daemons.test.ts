@@ -1,0 +1,79 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
+import { readApiToken } from '../../../src/api/index.js'
+import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
+import { initHome, nodePaths } from '../../../src/node/index.js'
+import type { MemoryView, TrustResult } from '../../../src/schema/index.js'
+
+/*
+ * Issue 5's end-to-end case: a cid anchor made on daemon A (a file imported as UnixFS into A's
+ * LevelDB blockstore) reaches daemon B by gossip; B holds none of the content, fetches every block
+ * from A over fetch-v1 §8, re-hashes each, and reports the anchor verified; trust on B counts it.
+ */
+
+interface Peer { home: string, daemon: Daemon, ops: HttpOperations }
+
+const LOOPBACK = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws']
+
+async function startPeer (name: string, bootstrap: string[]): Promise<Peer> {
+  const home = await mkdtemp(join(tmpdir(), `isnad-anchor-${name}-`))
+  await initHome(home)
+  const daemon = await startDaemon({ home, listen: LOOPBACK, bootstrap, heartbeatMs: 60_000 })
+  return { home, daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(home).data) }) }
+}
+
+async function eventually<T> (what: string, fn: () => Promise<T>, check: (value: T) => boolean, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms
+  let last: T | undefined
+  let error: unknown
+  while (Date.now() < deadline) {
+    try {
+      last = await fn()
+      if (check(last)) return last
+    } catch (err) {
+      error = err
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(last)} ${String(error ?? '')}`)
+}
+
+describe('a cid anchor across two daemons', () => {
+  let a: Peer
+  let b: Peer
+
+  beforeAll(async () => {
+    a = await startPeer('a', [])
+    b = await startPeer('b', [a.daemon.multiaddrs()[0]!])
+    await eventually('B connected to A', async () => await b.ops.peers(), (peers) => peers.length >= 1)
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const peer of [a, b]) {
+      await peer.daemon.stop()
+      await rm(peer.home, { recursive: true, force: true })
+    }
+  })
+
+  it('is verified on B after B fetched its blocks from A', async () => {
+    const path = join(a.home, 'report.bin')
+    const bytes = new Uint8Array(700_000)
+    for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + (i >>> 11) * 31) & 0xff
+    await writeFile(path, bytes)
+    const memory = await a.ops.remember({ type: 'observation', summary: 'the report is attached' }, await a.ops.resolveSigner())
+    const { id, view } = await a.ops.addAnchor({ source: 'file', memory: memory.id, path }, await a.ops.resolveSigner())
+    const onA = view.anchors.find((x) => x.id === id)
+    expect(onA).toMatchObject({ type: 'cid', verification: { state: 'verified' } })
+    expect(onA?.reference).toMatch(/^bafybei/) // several chunks: a dag-pb root
+
+    const onB = await eventually('the anchor verified on B', async () => await b.ops.show(memory.id),
+      (v: MemoryView) => v.anchors.some((x) => x.id === id && x.verification.state === 'verified'))
+    expect(onB.anchors.find((x) => x.id === id)?.verification.reason).toMatch(/all 4 blocks/)
+    expect((onB.trust as TrustResult).counted.anchors.map((x) => x.id)).toEqual([id])
+    const checks = await b.ops.checkAnchors(memory.id)
+    expect(checks).toEqual([expect.objectContaining({ id, state: 'verified', previous: 'verified', memory: memory.id })])
+  }, 60_000)
+})

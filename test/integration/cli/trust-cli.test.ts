@@ -1,0 +1,69 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../../fixtures/build-dist.js'
+import { createAgent, createAttestation } from '../../fixtures/records.js'
+import { runIsnad, withTempDir } from './run-cli.js'
+
+/*
+ * The CLI of issue 6 as a user runs it (dist/, child processes): trust roots, the policy setting,
+ * `trust explain` with reputations and paths, `query --select`, and `verify` of the selection on a
+ * machine with no data directory at all.
+ */
+
+interface Selected { ref: { worldId: string }, verified: boolean, evidence?: { proof: { memory: { record: { content: { summary: string } } } } } }
+
+describe('isnad trust / query --select / verify', () => {
+  beforeAll(() => { ensureBuilt() }, 120_000)
+
+  it('roots, policy, explain, select with evidence, and verify offline', async () => {
+    await withTempDir(async (dir) => {
+      const home = join(dir, 'node')
+      expect((await runIsnad(['init', '--json'], { home })).code).toBe(0)
+      const me = (await runIsnad(['id', 'show', '--json'], { home })).json<{ did: string }>().did
+      const friend = createAgent(40)
+
+      // No roots: everyone has 0.5.
+      expect((await runIsnad(['trust', 'root', 'list', '--json'], { home })).json()).toEqual({ roots: [] })
+      const added = await runIsnad(['trust', 'root', 'add', friend.did, '--json'], { home })
+      expect(added.json<{ roots: Array<{ did: string }> }>().roots.map((r) => r.did)).toEqual([friend.did])
+      expect((await runIsnad(['trust', 'root', 'add', friend.did, '--json'], { home })).errorCode()).toBe('ALREADY_EXISTS')
+      expect((await runIsnad(['trust', 'root', 'add', 'did:key:nope', '--json'], { home })).errorCode()).toBe('DID_INVALID')
+      expect((await runIsnad(['trust', 'policy', 'isnad-reputation', '--json'], { home })).json()).toEqual({ trust_policy: 'isnad-reputation' })
+      expect((await runIsnad(['trust', 'policy', 'no-such'], { home })).code).toBe(2)
+
+      const memory = (await runIsnad(['remember', 'the canary takes 9 minutes', '--type', 'fact', '--tag', 'ops', '--json'], { home })).json<{ id: string }>().id
+      // The root confirms it (imported: the friend's key is not in this home).
+      const bundle = { format: 'isnad-bundle/v1', exported_at: '2026-02-06T00:00:00Z', records: [createAttestation(friend, memory, 'confirm', new Date().toISOString()).signed] }
+      await writeFile(join(dir, 'attestation.json'), JSON.stringify(bundle))
+      expect((await runIsnad(['import', join(dir, 'attestation.json')], { home })).code).toBe(0)
+
+      const explain = await runIsnad(['trust', 'explain', memory, '--json'], { home })
+      const explained = explain.json<{ policy: string, reputation: { agents: Record<string, { reputation: number, path: string[] | null }> } }>()
+      expect(explained.policy).toBe('isnad-reputation')
+      expect(explained.reputation.agents[friend.did]).toMatchObject({ reputation: 1, path: [friend.did] })
+      expect(explained.reputation.agents[me]?.path).toEqual([friend.did, me])
+      expect((await runIsnad(['trust', 'explain', memory], { home })).stdout).toMatch(/reputation from 1 trust root/)
+
+      const select = await runIsnad(['query', '--select', '--tag', 'ops', '--text', 'canary', '--json'], { home })
+      expect(select.code, select.stderr).toBe(0)
+      const selected = select.json<Selected[]>()
+      expect(selected.map((s) => [s.ref.worldId, s.verified])).toEqual([[memory, true]])
+      await writeFile(join(dir, 'selection.json'), select.stdout)
+
+      // A machine with no data directory at all: an empty home, run from elsewhere.
+      const empty = join(dir, 'elsewhere')
+      const verified = await runIsnad(['verify', join(dir, 'selection.json'), '--json'], { home: empty })
+      expect(verified.code, verified.stderr).toBe(0)
+      expect(verified.json()).toMatchObject({ valid: true, document: 'fdr-selection' })
+      const tampered = JSON.parse(await readFile(join(dir, 'selection.json'), 'utf8')) as Selected[]
+      tampered[0]!.evidence!.proof.memory.record.content.summary = 'the canary takes 1 minute'
+      await writeFile(join(dir, 'tampered.json'), JSON.stringify(tampered))
+      const refused = await runIsnad(['verify', join(dir, 'tampered.json')], { home: empty })
+      expect(refused.code).toBe(1)
+      expect(refused.stdout).toMatch(/PROOF_INVALID/)
+
+      expect((await runIsnad(['trust', 'root', 'remove', friend.did, '--json'], { home })).json()).toEqual({ roots: [] })
+    })
+  }, 120_000)
+})

@@ -1,0 +1,70 @@
+import { execFile } from 'node:child_process'
+import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt, REPO } from '../../fixtures/build-dist.js'
+
+/*
+ * The library as a user gets it (issue 8 §2): `npm pack`, unpacked into a project's node_modules as
+ * `isnad`, imported by name through the package's `exports`, and the README's example run as it is.
+ * The project sits under test-artifacts/ (git-ignored) so the package's own dependencies resolve
+ * from the repository's node_modules, as npm would have installed them beside it.
+ */
+
+const run = promisify(execFile)
+
+describe('the packed isnad package', () => {
+  let project: string
+
+  beforeAll(async () => {
+    ensureBuilt()
+    await mkdir(join(REPO, 'test-artifacts'), { recursive: true })
+    project = await mkdtemp(join(REPO, 'test-artifacts', 'library-user-'))
+    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', project], { cwd: REPO })
+    const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>
+    if (packed === undefined) throw new Error('npm pack made no tarball')
+    await mkdir(join(project, 'node_modules'))
+    await run('tar', ['xzf', join(project, packed.filename), '-C', join(project, 'node_modules')])
+    await rename(join(project, 'node_modules', 'package'), join(project, 'node_modules', 'isnad'))
+    await writeFile(join(project, 'package.json'), JSON.stringify({ name: 'library-user', private: true, type: 'module' }))
+  }, 120_000)
+
+  afterAll(async () => {
+    await rm(project, { recursive: true, force: true })
+  })
+
+  it('runs the README example', async () => {
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8')
+    const example = /<!-- library-example -->\n```js\n([\s\S]*?)```/.exec(readme)?.[1]
+    expect(example).toBeDefined()
+    await writeFile(join(project, 'example.mjs'), example ?? '')
+    const { stdout } = await run(process.execPath, [join(project, 'example.mjs')], { cwd: project })
+    const lines = stdout.trim().split('\n')
+    expect(lines[0]).toMatch(/^bafyrei[a-z2-7]+ Attested 0\.3$/)
+    expect(lines).toContain('1 memory tagged billing with trust >= 0.3')
+    expect(lines.at(-1)).toMatch(/^signature valid, signed by did:key:z/)
+  })
+
+  it('publishes types a TypeScript user compiles against', async () => {
+    await writeFile(join(project, 'use.ts'), [
+      "import { createNode, computeTrust, type IsnadNode, type MemoryView, type TrustResult } from 'isnad'",
+      'export async function firstTrust (home: string): Promise<TrustResult | undefined> {',
+      '  const node: IsnadNode = await createNode({ home, init: false })',
+      '  const { items } = await node.query({ minTrust: 0.5 })',
+      '  const view: MemoryView | undefined = items[0] === undefined ? undefined : await node.show(items[0].id)',
+      '  await node.close()',
+      '  return view === undefined ? undefined : await node.explainTrust(view.id)',
+      '}',
+      'export const trustFunction: typeof computeTrust = computeTrust',
+      '// @ts-expect-error: remember needs a summary',
+      'export const wrong = async (node: IsnadNode) => await node.remember({ type: "fact" })',
+      ''
+    ].join('\n'))
+    await writeFile(join(project, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: [] },
+      files: ['use.ts']
+    }))
+    await run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project })
+  }, 60_000)
+})

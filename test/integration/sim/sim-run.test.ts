@@ -1,0 +1,96 @@
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { chromium } from 'playwright-core'
+import { afterAll, describe, expect, it } from 'vitest'
+import { LocalPool, parseScenario, runScenario, writeResults, type SimResults } from '../../../src/sim/index.js'
+import { TRUST_POLICIES } from '../../../src/trust/index.js'
+
+/*
+ * The in-process runner end to end on real daemons (LevelDB, ledger, HTTP API, libp2p on
+ * 127.0.0.1): a 10-node scenario with Sybils and a lazy witness, run twice with one seed. The trust
+ * metrics must be equal (the plan fixes every choice; the network must deliver everything), and the
+ * HTML report must draw its plots in a real browser.
+ */
+
+const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] }
+
+const scenario = parseScenario({
+  name: 'test-small',
+  seed: 11,
+  durationMinutes: 0.5,
+  timeScale: { realSecondsPerMinute: 12 },
+  nodes: { 'honest-author': 2, 'honest-witness': 5, 'lazy-witness': 1, sybil: 2 },
+  requests: { memoriesPerAuthorPerMinute: 6, witnessesPerMemory: 3, pattern: 'uniform' },
+  metrics: { observers: 2, trustRoots: 3, sybilSweep: [] }
+})
+
+async function run (): Promise<SimResults> {
+  return await runScenario(scenario, { runner: 'in-process', createPool: async (count) => await LocalPool.start({ count }), progress: () => {} })
+}
+
+const dirs: string[] = []
+afterAll(async () => { await Promise.all(dirs.map(async (d) => { await rm(d, { recursive: true, force: true }) })) })
+
+describe('isnad sim, in one process', () => {
+  let first: SimResults
+
+  it('plays a scenario on real nodes and measures delivery and trust under every registered policy', async () => {
+    first = await run()
+    const [main] = first.runs
+    expect(main?.nodes).toBe(10)
+    const m = main!.metrics
+    expect(m.memories.published).toBe(m.memories.planned)
+    expect(m.memories.false).toBeGreaterThan(0)
+    expect(m.delivery.memoryRatio).toBe(1)
+    expect(m.delivery.attestationRatio).toBe(1)
+    expect(m.delivery.latencyMs.samples).toBeGreaterThan(0)
+    expect(m.witness.roundTripMs.samples).toBeGreaterThan(0)
+    expect(m.trust.map((t) => t.policy)).toEqual(Object.keys(TRUST_POLICIES))
+    for (const t of m.trust) {
+      expect(t.auc, t.policy).not.toBeNull()
+      expect(t.histogram.true.reduce((a, b) => a + b, 0) + t.histogram.false.reduce((a, b) => a + b, 0)).toBe(2 * m.memories.published)
+    }
+    expect(m.perNode.messagesMean).toBeGreaterThan(0)
+  }, 180_000)
+
+  it('gives the same trust metrics when run again with the same seed', async () => {
+    const second = await run()
+    expect(second.runs[0]?.metrics.trust).toEqual(first.runs[0]?.metrics.trust)
+    expect(second.runs[0]?.metrics.memories).toEqual(first.runs[0]?.metrics.memories)
+  }, 180_000)
+
+  it('writes results.json, a CSV and a report whose plots a browser draws', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'isnad-sim-report-'))
+    dirs.push(dir)
+    const paths = await writeResults(first, dir)
+    expect(JSON.parse(await readFile(paths.json, 'utf8')).format).toBe('isnad-sim-results/1')
+    const csv = (await readFile(paths.csv, 'utf8')).trim().split('\n')
+    expect(csv).toHaveLength(1 + Object.keys(TRUST_POLICIES).length)
+    expect(await readFile(paths.html, 'utf8')).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/)
+
+    const browser = await chromium.launch(CHROMIUM)
+    try {
+      const page = await browser.newPage()
+      await page.goto(pathToFileURL(paths.html).href)
+      const drawn = await page.evaluate(() => {
+        const plots = [...document.querySelectorAll('figure.plot')]
+        const widthOf = (el: Element): number => (el as SVGGraphicsElement).getBBox().width
+        const heightOf = (el: Element): number => (el as SVGGraphicsElement).getBBox().height
+        return {
+          kinds: plots.map((p) => p.getAttribute('data-plot')),
+          cdfWidth: Math.max(0, ...[...document.querySelectorAll('[data-plot="latency-cdf"] path.series')].map(widthOf)),
+          barHeights: [...document.querySelectorAll('[data-plot="trust-distribution"] rect.bar')].map(heightOf).filter((h) => h > 0).length,
+          sybilPoints: document.querySelectorAll('[data-plot="sybil-curve"] circle').length
+        }
+      })
+      expect(drawn.kinds).toEqual(expect.arrayContaining(['latency-cdf', 'trust-distribution', 'sybil-curve']))
+      expect(drawn.cdfWidth).toBeGreaterThan(100)
+      expect(drawn.barHeights).toBeGreaterThan(0)
+      expect(drawn.sybilPoints).toBe(Object.keys(TRUST_POLICIES).length)
+    } finally {
+      await browser.close()
+    }
+  }, 60_000)
+})

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest'
+import { computeTrust, TrustResultSchema, type AttestationEvidence, type ReputationLookup } from '../../../src/trust/index.js'
+import { attestationEvidence, cid, confirms, did, memoryEvidence, NOW, T0, minutes } from './fixtures.js'
+
+/*
+ * Policy `isnad-reputation` and the disagreement rules of docs/trust.md: how partials count, how a
+ * reputable dispute weighs against confirmations by unknown keys, and equality with isnad-v0.1 when
+ * every witness is fully reputable.
+ */
+
+function reputations (table: Record<string, number>, otherwise = 0): ReputationLookup {
+  return (agent) => table[agent] ?? otherwise
+}
+
+function score (attestations: AttestationEvidence[], reputation: ReputationLookup, policy: 'isnad-v0.1' | 'isnad-reputation' = 'isnad-reputation'): ReturnType<typeof computeTrust> {
+  return computeTrust({ memory: memoryEvidence(), attestations, anchors: [], reputation, now: NOW }, { policy })
+}
+
+describe('isnad-reputation', () => {
+  it('equals isnad-v0.1 at its steps (0, 1, ≥3 confirms) when every witness has reputation 1, and interpolates at 2', () => {
+    expect(score(confirms(2), reputations({}, 1)).score).toBe(score(confirms(2), reputations({}, 1), 'isnad-v0.1').score + 0.05)
+    for (const n of [0, 1, 3, 5]) {
+      const full = reputations({}, 1)
+      const a = score(confirms(n), full)
+      const b = score(confirms(n), full, 'isnad-v0.1')
+      expect(a.score, `${n} confirms`).toBe(b.score)
+      expect(a.contributions.map((c) => c.points)).toEqual(b.contributions.map((c) => c.points))
+    }
+  })
+
+  it('weighs confirms by reputation, continuously between the v0.1 steps', () => {
+    const half = reputations({}, 0.5)
+    // C = 0.5: +0.2 × 0.5; author 0.2 × 0.5.
+    expect(score(confirms(1), half).contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.1)
+    // C = 2: +0.2, and +0.1 × (2 − 1)/2.
+    expect(score(confirms(4), half).contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.25)
+  })
+
+  it('counts a partial as half a confirm; isnad-v0.1 counts it as nothing', () => {
+    const full = reputations({}, 1)
+    const partials = confirms(2, 'partial', 'p')
+    expect(score(partials, full).contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.2) // C = 1
+    expect(score(partials, full, 'isnad-v0.1').contributions.find((c) => c.factor === 'confirms')?.points).toBe(0)
+    expect(score(partials, full).counted.attestations[0]?.note).toMatch(/half a confirm/)
+  })
+
+  it('a dispute by a reputable witness outweighs any number of confirmations by unknown keys', () => {
+    const unknown = confirms(50, 'confirm', 'u')
+    const dispute = attestationEvidence({ id: 'd1', witness: 'reputable', verdict: 'dispute', at: T0 + minutes(6) })
+    const rep = reputations({ reputable: 1, author: 0.5 })
+    const alone = score([], rep).score
+    const result = score([...unknown, dispute], rep)
+    expect(result.score).toBe(Math.round((alone - 0.15) * 1e4) / 1e4)
+    expect(result.counted.attestations.find((a) => a.id === 'd1')?.points).toBe(-0.15)
+    // Under isnad-v0.1 the same fifty unknown keys outvote it.
+    expect(score([...unknown, dispute], rep, 'isnad-v0.1').score).toBeGreaterThan(alone)
+  })
+
+  it('a dispute by an unknown key costs nothing', () => {
+    const rep = reputations({ author: 0.5 })
+    expect(score([attestationEvidence({ id: 'd1', witness: 'nobody', verdict: 'dispute' })], rep).score).toBe(score([], rep).score)
+  })
+
+  it('produces a valid TrustResult naming its policy', () => {
+    const memory = memoryEvidence({ id: cid('m'), author: did('author') })
+    const attestations = [attestationEvidence({ id: cid('a'), witness: did('w'), memory: memory.id, verdict: 'partial' })]
+    const result = computeTrust({ memory, attestations, anchors: [], reputation: () => 0.7, now: NOW }, { policy: 'isnad-reputation' })
+    expect(TrustResultSchema.parse(result).policy).toBe('isnad-reputation')
+  })
+})
