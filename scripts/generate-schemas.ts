@@ -9,6 +9,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { generateKeyEventJsonSchemas } from '../src/keyring/json-schema.js'
 import { generateJsonSchemas } from '../src/schema/json-schema.js'
 
 /** dist/scripts/ → the repository root (the script runs compiled). */
@@ -27,7 +28,7 @@ function main (): void {
   const check = process.argv.includes('--check')
   mkdirSync(OUTPUT, { recursive: true })
   let stale = 0
-  for (const { fileName, text } of generateJsonSchemas()) {
+  for (const { fileName, text } of [...generateJsonSchemas(), ...generateKeyEventJsonSchemas()]) {
     const file = new URL(fileName, OUTPUT)
     if (read(file) === text) continue
     if (check) {

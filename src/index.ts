@@ -4,5 +4,7 @@ export * from './identity/index.js'
 export * from './record/index.js'
 export * from './trust/index.js'
 export * from './view/index.js'
+// Anchors (protocols/anchors-v1.md): UnixFS import as kubo does it, checkers, blockstores.
+export * from './anchor/index.js'
 // The library API (issue 8 §2): createNode and the types of its operations.
 export * from './library.js'

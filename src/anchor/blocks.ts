@@ -68,7 +68,7 @@ export function blockLinks (cid: CID, bytes: Uint8Array): CID[] {
   }
 }
 
-/** A BlockStore in LevelDB (blockstore-level), e.g. `.memory/index/blocks`. */
+/** A BlockStore in LevelDB (blockstore-level), e.g. `.memory/evidence/blocks`. */
 export function createLevelBlockStore (location: string): BlockStore {
   const blockstore = new LevelBlockstore(location, { writeBufferSize: BLOCKSTORE_WRITE_BUFFER_BYTES })
   const get = async (cid: CID): Promise<Uint8Array | null> => {
@@ -104,8 +104,8 @@ export function createMemoryBlockStore (): BlockStore & { readonly size: number 
     },
     importTarget: {
       put: async (cid, bytes) => {
-        // The importer hands over whole blocks (Uint8Array); other inputs are gathered first.
-        if (bytes instanceof Uint8Array) blocks.set(key(cid), bytes)
+        // Copied, so no caller keeps a view that could change a stored block (LevelDB copies by itself).
+        if (bytes instanceof Uint8Array) blocks.set(key(cid), Uint8Array.from(bytes))
         else {
           const chunks: Uint8Array[] = []
           for await (const chunk of bytes) chunks.push(chunk)

@@ -25,27 +25,41 @@ const StoredStateSchema = z.strictObject({
  */
 export interface AnchorStateStore {
   get: (id: string) => Promise<StoredState | null>
-  put: (id: string, state: StoredState) => Promise<void>
+  /** Keeps the state of anchor `id` of memory `memory`. */
+  put: (id: string, memory: string, state: StoredState) => Promise<void>
+  /** Whether any anchor of `memory` was verified at its last check (what its indexed trust depends on). */
+  hasVerified: (memory: string) => Promise<boolean>
   open: () => Promise<void>
   close: () => Promise<void>
 }
 
 export function createMemoryStateStore (): AnchorStateStore {
   const states = new Map<string, StoredState>()
+  const byMemory = new Map<string, Map<string, CheckedState>>()
   return {
     get: async (id) => states.get(id) ?? null,
-    put: async (id, state) => { states.set(id, state) },
+    put: async (id, memory, state) => {
+      states.set(id, state)
+      const anchors = byMemory.get(memory) ?? new Map<string, CheckedState>()
+      anchors.set(id, state.state)
+      byMemory.set(memory, anchors)
+    },
+    hasVerified: async (memory) => [...byMemory.get(memory)?.values() ?? []].includes('verified'),
     open: async () => {},
     close: async () => {}
   }
 }
 
-/** States in their own LevelDB (e.g. `.memory/index/anchor-states`), JSON values checked on read. */
+/**
+ * States in their own LevelDB (e.g. `.memory/index/anchor-states`), JSON values checked on read:
+ * `a!<anchor>` → the state, and `m!<memory>!<anchor>` → the state's name, so a memory's states are
+ * one range read.
+ */
 export function createLevelStateStore (location: string): AnchorStateStore {
   const db = new Level<string, string>(location, { valueEncoding: 'utf8' })
   return {
     get: async (id) => {
-      const text = await db.get(id)
+      const text = await db.get(`a!${id}`)
       if (text === undefined) return null
       try {
         const parsed = StoredStateSchema.safeParse(JSON.parse(text))
@@ -54,7 +68,16 @@ export function createLevelStateStore (location: string): AnchorStateStore {
         return null
       }
     },
-    put: async (id, state) => { await db.put(id, JSON.stringify(state)) },
+    put: async (id, memory, state) => {
+      await db.batch([
+        { type: 'put', key: `a!${id}`, value: JSON.stringify(state) },
+        { type: 'put', key: `m!${memory}!${id}`, value: state.state }
+      ])
+    },
+    hasVerified: async (memory) => {
+      for await (const state of db.values({ gt: `m!${memory}!`, lt: `m!${memory}!~` })) if (state === 'verified') return true
+      return false
+    },
     open: async () => { await db.open() },
     close: async () => { await db.close() }
   }

@@ -96,7 +96,7 @@ export class AnchorVerifier {
       checked_at: new Date(this.init.clock()).toISOString(),
       ...(outcome.drift === true ? { drift: true } : {})
     }
-    await this.init.states.put(target.id, state)
+    await this.init.states.put(target.id, target.record.memory, state)
     return { ...checkOf(target, state), ...(previous === null ? {} : { previous: previous.state }) }
   }
 }

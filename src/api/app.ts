@@ -10,6 +10,7 @@ import { registerAnchorRoutes } from './routes/anchors.js'
 import { registerEventRoutes, type StreamClosers } from './routes/events.js'
 import { registerKeyRoutes } from './routes/keys.js'
 import { registerKeyEventRoutes } from './routes/key-events.js'
+import { rateLimit } from './rate-limit.js'
 import { registerLedgerRoutes } from './routes/ledger.js'
 import { registerMemoryRoutes } from './routes/memories.js'
 import { registerNetworkRoutes } from './routes/network.js'
@@ -42,6 +43,7 @@ export function createApiApp (init: ApiAppInit): ApiApp {
       if (!result.success) throw schemaError(result.error, TARGETS[result.target] ?? result.target)
     }
   })
+  app.use('*', rateLimit()) // docs/limits.md: per client, before anything else
   // The dashboard's static files (no data, no secret) are the one exception to authentication.
   registerDashboardPages(app)
   app.use('*', requireBearer(init.token))

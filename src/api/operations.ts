@@ -48,7 +48,7 @@ export interface NodeOperations {
    * encrypted (PASSPHRASE_REQUIRED / PASSPHRASE_WRONG). The caller wipes `secretKey` when done.
    */
   resolveSigner: (as?: string, passphrase?: string) => Promise<Signer>
-  /** `isnad id rotate` (record-v1 §7): `signer` (the identity's current key) rotates to the pre-committed key. */
+  /** `isnad id rotate` (record-v1 §13): `signer` (the identity's current key) rotates to the pre-committed key. */
   rotateKey: (input: RotateKeyInput, signer: Signer) => Promise<KeyEventResult>
   /** `isnad id revoke`: revokes a key of the signer's identity from a time (or since its compromise). */
   revokeKey: (input: RevokeKeyInput, signer: Signer) => Promise<KeyEventResult>

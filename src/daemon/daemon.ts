@@ -4,7 +4,7 @@ import { createApiEventHub, createApiServer, LocalOperations, loadOrCreateApiTok
 import { gossipHealthOf, OFFLINE_HEALTH, type GossipHealth } from '../dashboard/health.js'
 import { createKeystore, type Keystore } from '../keys/index.js'
 import { createNetwork, type Network } from '../net/index.js'
-import { LocalNode, nodeKeysPath, nodePaths } from '../node/index.js'
+import { LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
 import { DEFAULT_API_PORT, DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
 import { startKeyLogPublisher } from './key-log-publisher.js'
 import { createNodeHost } from './node-host.js'
@@ -25,6 +25,8 @@ export interface DaemonOptions {
   heartbeatMs?: number
   /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
   autoConfirmFrom?: string[]
+  /** How anchors are checked: local git repositories, blockchain verifier plug-ins, limits (anchors-v1 §4). */
+  anchors?: NodeAnchorOptions
   /** Progress and warnings (stderr in the CLI). */
   log?: (line: string) => void
 }
@@ -60,7 +62,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const paths = nodePaths(options.home)
   const keystore: Keystore = createKeystore({ directory: paths.keys })
   const hub = createApiEventHub()
-  let node = await LocalNode.open({ home: options.home })
+  let node = await LocalNode.open({ home: options.home, ...(options.anchors === undefined ? {} : { anchors: options.anchors }) })
   let unsubscribe = (): void => {}
   const host = createNodeHost(() => node)
   let network: Network
@@ -93,7 +95,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     home: options.home,
     keystore,
     events: hub,
-    reopen: async () => bind(await LocalNode.open({ home: options.home }))
+    reopen: async () => bind(await LocalNode.open({ home: options.home, ...(options.anchors === undefined ? {} : { anchors: options.anchors }) }))
   })
   ops.network = network
   const token = await loadOrCreateApiToken(paths.data)

@@ -18,7 +18,7 @@ export interface KeyLogPublisherInit {
 }
 
 /**
- * Gossips each key log as soon as this node adds an event to it (gossip-v1 §7), and the logs of the
+ * Gossips each key log as soon as this node adds an event to it (gossip-v1 §9), and the logs of the
  * identities whose keys are in keys/ again every `republishMs`. Returns the stop function.
  */
 export function startKeyLogPublisher (init: KeyLogPublisherInit): () => void {

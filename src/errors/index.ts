@@ -42,7 +42,7 @@ export const ERROR_CODES = [
   // the .memory/ ledger (DESIGN §4): another live writer; a line that fails its checks
   'LEDGER_LOCKED',
   'LEDGER_CORRUPT',
-  // key lifecycle (record-v1 §7): a key used outside its validity; a key event refused; a fork
+  // key lifecycle (record-v1 §13): a key used outside its validity; a key event refused; a fork
   'KEY_ROTATED',
   'KEY_REVOKED',
   'KEY_INACTIVE',

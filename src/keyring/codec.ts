@@ -48,7 +48,7 @@ export function parseKeyLog (input: unknown): KeyLog {
   return log
 }
 
-/** The canonical DAG-CBOR of a key log: the gossip payload (gossip-v1 §7). */
+/** The canonical DAG-CBOR of a key log: the gossip payload (gossip-v1 §9). */
 export function encodeKeyLog (log: KeyLog): Uint8Array {
   return encodeCanonical(log)
 }

@@ -1,5 +1,5 @@
 /*
- * Names and limits of key events (protocols/record-v1.md §7). The document is normative; these
+ * Names and limits of key events (protocols/record-v1.md §13). The document is normative; these
  * constants are its values.
  */
 

@@ -38,7 +38,7 @@ export interface KeyringInit {
 const KeyEventLineSchema = z.object({ id: z.string(), event: z.unknown(), hash: z.string() })
 
 /**
- * The key logs a node knows (record-v1 §7): kept in a JSONL ledger, one line per event, read back
+ * The key logs a node knows (record-v1 §13): kept in a JSONL ledger, one line per event, read back
  * whole when the node opens (logs are short: MAX_KEY_LOG_EVENTS). Verification asks it whether a
  * record's key could sign at the record's time (K12); the network hands it logs from gossip.
  */

@@ -3,7 +3,7 @@ import { boundedText, didKey, isoTimestamp, recordCid, signatureBase64 } from '.
 import { MAX_KEY_LOG_EVENTS, MAX_REASON_BYTES } from './constants.js'
 
 /*
- * Key events (DESIGN §1, record-v1 §7): the signed history of one agent identity's keys. An
+ * Key events (DESIGN §1, record-v1 §13): the signed history of one agent identity's keys. An
  * identity is the did:key of its first key (the inception key); every later event names the event
  * before it, so one identity's events form a single chain, its key log.
  */
@@ -104,7 +104,7 @@ export interface SignedKeyEvent {
   co_signature?: string
 }
 
-/** record-v1 K2: a key log as gossiped (gossip-v1 §7) and kept: its events in sequence order. */
+/** record-v1 K2: a key log as gossiped (gossip-v1 §9) and kept: its events in sequence order. */
 export const KeyLogSchema = z.strictObject({
   events: z.array(SignedKeyEventSchema).min(1).max(MAX_KEY_LOG_EVENTS)
 })

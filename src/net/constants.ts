@@ -12,7 +12,7 @@ export const TOPICS = {
   attestations: 'isnad/v1/attestations',
   anchors: 'isnad/v1/anchors',
   checkpoints: 'isnad/v1/checkpoints',
-  /** gossip-v1 §7: one identity's whole key log per message (record-v1 §7). */
+  /** gossip-v1 §9: one identity's whole key log per message (record-v1 §13). */
   keyEvents: 'isnad/v1/key-events'
 } as const
 

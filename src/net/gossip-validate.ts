@@ -31,7 +31,7 @@ export interface GossipValidatorInit {
    * peer that sent it or others; resolves false when no peer had it in time.
    */
   resolveMemory: (memoryId: string, from: string) => Promise<boolean>
-  /** The node's keyring (gossip-v1 §7), looked up per message: a node may reopen it. Absent: key logs are ignored. */
+  /** The node's keyring (gossip-v1 §9), looked up per message: a node may reopen it. Absent: key logs are ignored. */
   keyring?: () => Keyring | undefined
   /** Told of every peer whose message was accepted (the network protects such peers from pruning, gossip-v1 §6). */
   onAccepted?: (from: string) => void
@@ -132,7 +132,7 @@ export class GossipValidator {
   }
 
   /**
-   * gossip-v1 §7, R13–R14: a key log is decoded (size first), merged into the keyring, which checks
+   * gossip-v1 §9, R13–R14: a key log is decoded (size first), merged into the keyring, which checks
    * only the events it lacks and writes them before the message is accepted. A replay or an older
    * copy adds nothing and is ignored; so is a fork or a log dated ahead (not the relay's fault).
    */

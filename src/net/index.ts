@@ -38,7 +38,7 @@ export interface Network {
   /** Gossips a witness request together with the memory it names (gossip-v1 §4). */
   publishWitnessRequest: (request: Uint8Array, memory: Uint8Array) => Promise<PublishOutcome>
   publishCheckpoint: (checkpoint: SignedCheckpoint) => Promise<PublishOutcome>
-  /** Gossips an identity's whole key log (gossip-v1 §7). */
+  /** Gossips an identity's whole key log (gossip-v1 §9). */
   publishKeyLog: (log: KeyLog) => Promise<PublishOutcome>
   /** Publishes bytes unchecked: tests and tools only. */
   publishRaw: (topic: Topic, data: Uint8Array) => Promise<PublishOutcome>
@@ -128,6 +128,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     host: init.host,
     gate: new RecordGate({ host: init.host, verifier, clock, keyCheck: (signed, id) => init.keyring?.()?.checkRecord(signed, id) }),
     keyring: init.keyring ?? (() => undefined),
+    maxConnections: init.maxConnections ?? MAX_CONNECTIONS,
     penalties,
     clock,
     syncOnConnect: init.syncOnConnect ?? true,
@@ -158,7 +159,8 @@ export type { GossipDecision } from './gossip-validate.js'
 export { GossipValidator } from './gossip-validate.js'
 export { RecordGate, peekRecordId, type GateResult } from './record-gate.js'
 export { loadOrCreatePeerKey, peerKeyFromBytes, peerKeyToBytes } from './peer-key.js'
-export { SCORE_THRESHOLDS, PeerPenalties, createScoreParams } from './scoring.js'
+export { SCORE_THRESHOLDS, PeerPenalties, UsefulPeers, USEFUL_PEER_TAG, USEFUL_PEER_TAG_VALUE, createScoreParams } from './scoring.js'
+export { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS, PROTOCOL_RATE_LIMITS, RateLimiter, rateLimitedHandler } from './limits.js'
 export { fastMsgIdFn, messageIdOf, msgIdFn } from './message-id.js'
 export {
   decodeWitnessEnvelope, encodeWitnessEnvelope, FetchRequestSchema, SyncHeaderSchema, SyncRequestSchema, WitnessEnvelopeSchema

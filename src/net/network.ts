@@ -19,6 +19,7 @@ import type { AcceptSource, NetHost } from './host.js'
 import type { IsnadLibp2p } from './libp2p-node.js'
 import type { Network } from './index.js'
 import { PROTOCOL_RATE_LIMITS, RateLimiter, rateLimitedHandler } from './limits.js'
+import { ConnectionGuard } from './limits-connections.js'
 import { RecordGate } from './record-gate.js'
 import { USEFUL_PEER_TAG, USEFUL_PEER_TAG_VALUE, UsefulPeers, type PeerPenalties } from './scoring.js'
 import { createSyncHandler, syncWithPeer, type SyncOptions, type SyncResult } from './sync.js'
@@ -35,6 +36,7 @@ export interface NetworkParts {
   fetchTimeoutMs: number
   sync: SyncOptions
   keyring: () => Keyring | undefined
+  maxConnections: number
 }
 
 /** gossipsub's implementation has scores and meshes; its published interface does not say so. */
@@ -59,6 +61,7 @@ export class IsnadNetwork implements Network {
   private readonly syncedConnections = new Set<string>()
   /** Peers that delivered valid gossip, tagged so the connection pruner keeps them (eclipse resistance). */
   private readonly usefulPeers: UsefulPeers
+  private readonly connectionGuard: ConnectionGuard
 
   constructor (parts: NetworkParts) {
     this.parts = parts
@@ -66,6 +69,7 @@ export class IsnadNetwork implements Network {
     this.usefulPeers = new UsefulPeers(async (peer, ttl) => {
       await parts.libp2p.peerStore.merge(peerIdFromString(peer), { tags: { [USEFUL_PEER_TAG]: { value: USEFUL_PEER_TAG_VALUE, ttl } } })
     }, parts.clock)
+    this.connectionGuard = new ConnectionGuard(parts.libp2p, parts.maxConnections, (peer) => this.usefulPeers.isUseful(peer))
     const log = parts.libp2p.logger.forComponent('isnad:net')
     this.context = {
       libp2p: parts.libp2p,
@@ -113,6 +117,7 @@ export class IsnadNetwork implements Network {
     this.libp2p.addEventListener('peer:identify', this.onIdentify)
     this.libp2p.addEventListener('peer:discovery', this.onDiscovery)
     this.libp2p.addEventListener('connection:close', this.onClose)
+    this.connectionGuard.start()
     await this.libp2p.start()
     this.gossip.start()
   }
@@ -122,6 +127,7 @@ export class IsnadNetwork implements Network {
     this.libp2p.removeEventListener('peer:identify', this.onIdentify)
     this.libp2p.removeEventListener('peer:discovery', this.onDiscovery)
     this.libp2p.removeEventListener('connection:close', this.onClose)
+    this.connectionGuard.stop()
     this.gossip.stop()
     this.controller.abort()
     await Promise.allSettled([...this.tasks])

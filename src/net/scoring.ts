@@ -121,6 +121,12 @@ export class UsefulPeers {
     private readonly maxPeers = 4096
   ) {}
 
+  /** True when `peerId` delivered a valid message within USEFUL_PEER_TAG_TTL_MS. */
+  isUseful (peerId: string): boolean {
+    const last = this.tagged.get(peerId)
+    return last !== undefined && this.clock() - last < USEFUL_PEER_TAG_TTL_MS
+  }
+
   /** Records that `peerId` delivered a valid message; tags it unless it was tagged recently. */
   markUseful (peerId: string): void {
     const now = this.clock()

@@ -6,6 +6,7 @@ import {
   SYNC_PROTOCOL
 } from './constants.js'
 import { deadline, type NetContext } from './context.js'
+import type { GateResult } from './record-gate.js'
 import { FrameReader, isViolation, sendFrames, withDeadline } from './frames.js'
 import { SyncHeaderSchema, SyncRequestSchema, decodeWire, encodeWire } from './wire.js'
 
@@ -86,33 +87,55 @@ export async function requestPage (context: NetContext, peer: PeerId, cursor: nu
  * Catches up with `peer` from the cursor saved for it (sync-v1 §4): page after page, each verified
  * (S7), handed to the host, then the cursor saved (S8), until a page comes back short. An invalid
  * record ends the run without saving that page's cursor; the pages before it stay saved.
+ *
+ * Pipelined: while the host stores page n, page n + 1 is already requested and its signatures
+ * checked (on the thread pool), so the network, verification and the host's write path overlap.
+ * Pages are still accepted, and cursors saved, strictly in order.
  */
 export async function syncWithPeer (context: NetContext, peer: PeerId, options: SyncOptions = {}): Promise<SyncResult> {
   const pageSize = Math.min(options.pageSize ?? SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE)
+  const timeoutMs = options.pageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS
   const peerKey = peer.toString()
   const from = await context.host.loadCursor(peerKey) ?? 0
   const result: SyncResult = { peer: peerKey, from, to: from, pages: 0, received: 0, accepted: 0 }
-  while (result.pages < MAX_SYNC_PAGES) {
-    const page = await requestPage(context, peer, result.to, pageSize, options.pageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS)
+  const checkedPage = (cursor: number): Promise<CheckedPage> => {
+    const running = (async () => {
+      const page = await requestPage(context, peer, cursor, pageSize, timeoutMs)
+      return { page, checked: page.records.length === 0 ? [] : await context.gate.checkMany(page.records) }
+    })()
+    // Marked handled at once: a page requested ahead may fail while the previous one is stored; its
+    // error surfaces when the loop awaits it, or is dropped when the run ended first.
+    running.catch(() => undefined)
+    return running
+  }
+  let next: Promise<CheckedPage> | null = checkedPage(result.to)
+  while (next !== null && result.pages < MAX_SYNC_PAGES) {
+    const { page, checked } = await next
+    next = null
     result.pages++
     result.received += page.records.length
+    const before = result.to
     const fresh: VerifiedRecord[] = []
-    for (const checked of await context.gate.checkMany(page.records)) {
-      if (checked.status === 'invalid') {
-        context.penalize(peer, `sync record: ${checked.error.message}`)
-        throw checked.error
+    for (const item of checked) {
+      if (item.status === 'invalid') {
+        context.penalize(peer, `sync record: ${item.error.message}`)
+        throw item.error
       }
       // Known records are skipped; records from the future are left to gossip or a later fetch (R7).
-      if (checked.status === 'verified' || checked.status === 'cached') fresh.push(checked.record)
+      if (item.status === 'verified' || item.status === 'cached') fresh.push(item.record)
     }
+    if (page.records.length === pageSize && page.next !== before && result.pages < MAX_SYNC_PAGES) next = checkedPage(page.next)
     if (fresh.length > 0) await context.accept(fresh, 'sync')
     result.accepted += fresh.length
-    const before = result.to
     if (page.next !== before) await context.host.saveCursor(peerKey, page.next)
     result.to = page.next
-    if (page.records.length < pageSize || page.next === before) break
   }
   return result
+}
+
+interface CheckedPage {
+  page: { records: Uint8Array[], next: number }
+  checked: GateResult[]
 }
 
 function violation (message: string): IsnadError {

@@ -2,13 +2,13 @@ import { resolve } from 'node:path'
 import type { CID } from 'multiformats/cid'
 import {
   AnchorVerifier, MAX_BLOCK_PEERS, MAX_FETCH_BLOCKS, createAnchorCheckers, createLevelBlockStore, createLevelStateStore, verificationOf,
-  type AnchorCheck, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type UrlLimits
+  type AnchorCheck, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type UrlLimits
 } from '../anchor/index.js'
 import type { Network } from '../net/index.js'
 import type { AnchorRecord, MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
-import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from './evidence.js'
+import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from './evidence.js'
 import type { Journal } from './journal/journal.js'
 import type { NodePaths } from './paths.js'
 
@@ -22,12 +22,16 @@ export interface NodeAnchorOptions {
   ttlMs?: number
 }
 
-/** The blockstore of anchored content: `.memory/index/blocks`. */
-export function blockIndexPath (paths: NodePaths): string {
-  return resolve(paths.index, 'blocks')
+/**
+ * The blockstore of anchored content: `.memory/evidence/blocks` (DESIGN §4 keeps anchor blocks in
+ * `evidence/`). Not under `index/`: reindex rebuilds `index/` from the ledgers and replaces it whole,
+ * and blocks are content, not something the ledgers hold.
+ */
+export function blockStorePath (paths: NodePaths): string {
+  return resolve(paths.data, 'evidence', 'blocks')
 }
 
-/** The cache of verification states: `.memory/index/anchor-states`. */
+/** The cache of verification states: `.memory/index/anchor-states` (a cache: reindex may drop it). */
 export function anchorStateIndexPath (paths: NodePaths): string {
   return resolve(paths.index, 'anchor-states')
 }
@@ -50,8 +54,10 @@ export class NodeAnchors {
   /** Checks started in the background (anchors received from peers); awaited by close. */
   private readonly background = new Set<Promise<unknown>>()
   private unsubscribe: () => void = () => {}
+  /** The node's trust policy and reputation (issue 6), so re-scored entries match the node's own. */
+  private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
 
-  private constructor (readonly blocks: BlockStore, private readonly states: ReturnType<typeof createLevelStateStore>, private readonly parts: NodeAnchorsParts, options: NodeAnchorOptions) {
+  private constructor (readonly blocks: BlockStore, private readonly states: AnchorStateStore, private readonly parts: NodeAnchorsParts, options: NodeAnchorOptions) {
     this.verifier = new AnchorVerifier({
       checkers: createAnchorCheckers({
         blocks,
@@ -68,7 +74,7 @@ export class NodeAnchors {
   }
 
   static async open (paths: NodePaths, parts: NodeAnchorsParts, options: NodeAnchorOptions = {}): Promise<NodeAnchors> {
-    const blocks = createLevelBlockStore(blockIndexPath(paths))
+    const blocks = createLevelBlockStore(blockStorePath(paths))
     const states = createLevelStateStore(anchorStateIndexPath(paths))
     await blocks.open()
     try {
@@ -78,7 +84,10 @@ export class NodeAnchors {
       throw err
     }
     const anchors = new NodeAnchors(blocks, states, parts, options)
-    anchors.unsubscribe = parts.journal?.onStored((records, source) => { anchors.checkArrived(records, source) }) ?? anchors.unsubscribe
+    anchors.unsubscribe = parts.journal?.onStored((records, source) => {
+      anchors.checkArrived(records, source)
+      anchors.rescoreTouched(records)
+    }) ?? anchors.unsubscribe
     return anchors
   }
 
@@ -98,6 +107,11 @@ export class NodeAnchors {
     this.fetcher = fetcher
   }
 
+  /** Scores with the node's trust setting from now on (LocalNode sets it when it is built). */
+  useTrustSetting (setting: () => Promise<NodeTrustSetting>): void {
+    this.trustSetting = setting
+  }
+
   /** Asks the network's peers for blocks (a daemon's node); without this, cid checks use local blocks only. */
   useNetwork (network: Pick<Network, 'fetchBlocks' | 'libp2p'>): void {
     this.setBlockFetcher(peerBlockFetcher(network, this.blocks))
@@ -111,9 +125,30 @@ export class NodeAnchors {
     if (source !== 'gossip' && source !== 'fetch' && source !== 'sync') return
     const targets = records.flatMap(({ id, signed }) => signed.record.kind === 'anchor' ? [{ id, record: signed.record }] : [])
     if (targets.length === 0) return
-    const task = this.verifier.currentMany(targets).catch(() => {})
-    this.background.add(task)
-    void task.finally(() => { this.background.delete(task) })
+    this.track(this.verifier.currentMany(targets))
+  }
+
+  /**
+   * Ingest scores a batch before any check (its anchors count as unchecked), so a memory with a
+   * verified anchor that gets a new attestation would be indexed without that anchor's points.
+   * After each stored batch, such memories are re-scored with their current states.
+   */
+  private rescoreTouched (records: ReadonlyArray<StoredRecord>): void {
+    const memories = new Set(records.flatMap(({ signed: { record } }) => record.kind === 'attestation' || record.kind === 'anchor' ? [record.memory] : []))
+    if (memories.size === 0) return
+    this.track((async () => {
+      for (const id of memories) {
+        if (!await this.states.hasVerified(id)) continue
+        const memory = await this.parts.store.getMemory(id)
+        if (memory !== null) await this.refreshTrust(memory, await this.parts.store.getTrust(id))
+      }
+    })())
+  }
+
+  private track (task: Promise<unknown>): void {
+    const settled = task.catch(() => {})
+    this.background.add(settled)
+    void settled.finally(() => { this.background.delete(settled) })
   }
 
   /** Replaces the evidence's anchor states by the current ones (cached within the TTL, else checked now). */
@@ -139,7 +174,7 @@ export class NodeAnchors {
   async currentTrust (memory: StoredRecord<MemoryRecord>): Promise<{ evidence: MemoryEvidence, trust: TrustResult }> {
     const evidence = await gatherEvidence(this.parts.store, memory)
     await this.applyStates(evidence)
-    return { evidence, trust: scoreEvidence(evidence, this.parts.clock()) }
+    return { evidence, trust: scoreEvidence(evidence, this.parts.clock(), await this.trustSetting()) }
   }
 
   /**
@@ -164,7 +199,7 @@ export class NodeAnchors {
       if (memory === null) continue
       const evidence = await gatherEvidence(this.parts.store, memory)
       await this.applyStates(evidence) // the states just cached: no second check
-      await this.index(id, trustEntryOf(scoreEvidence(evidence, this.parts.clock())))
+      await this.index(id, trustEntryOf(scoreEvidence(evidence, this.parts.clock(), await this.trustSetting())))
     }
   }
 

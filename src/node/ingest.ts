@@ -4,6 +4,7 @@ import { assertRecordKeys } from '../keyring/index.js'
 import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../record/index.js'
 import type { MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
+import { mapConcurrently } from './map-concurrently.js'
 import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from './evidence.js'
 
 /** How ingestVerified stores and scores a batch; ingestRecords adds the verifier. */
@@ -19,11 +20,14 @@ export interface IngestVerifiedOptions {
    */
   beforeStore?: (fresh: StoredRecord[]) => Promise<void>
   /**
-   * Called once the batch is stored, with the records this write stored (in input order) and the
-   * trust entries written with them. Runs in the store's ingest turn; if it throws, ingest rejects
-   * with its error, but the records stay stored. Not called when nothing new was stored.
+   * Called once the batch is stored, with the records this write stored (in input order), the
+   * trust entries written with them and, by memory id, the evidence they were scored from — what
+   * the store now holds for each rescored memory, so the caller need not read it again (empty when
+   * the store stored fewer records than planned: another writer raced, the store must be asked).
+   * Runs in the store's ingest turn; if it throws, ingest rejects with its error, but the records
+   * stay stored. Not called when nothing new was stored.
    */
-  afterStore?: (stored: StoredRecord[], trust: ReadonlyMap<string, TrustEntry>) => Promise<void>
+  afterStore?: (stored: StoredRecord[], trust: ReadonlyMap<string, TrustEntry>, evidence: ReadonlyMap<string, MemoryEvidence>) => Promise<void>
 }
 
 export interface IngestOptions extends IngestVerifiedOptions {
@@ -105,7 +109,10 @@ async function storeVerified (store: RecordStore, verified: readonly StoredRecor
     }
     cache.remember(storedBefore, stored.length, fresh.length, evidence)
     const storedSet = new Set(stored)
-    if (stored.length > 0) await options.afterStore?.(fresh.filter((r) => storedSet.has(r.id)), trust)
+    if (stored.length > 0 && options.afterStore !== undefined) {
+      const scored = stored.length === fresh.length ? new Map(evidence.map((item) => [item.memory.id, item])) : new Map<string, MemoryEvidence>()
+      await options.afterStore(fresh.filter((r) => storedSet.has(r.id)), trust, scored)
+    }
     return {
       stored,
       duplicates: unique.filter((r) => !storedSet.has(r.id)).map((r) => r.id),
@@ -181,31 +188,17 @@ async function rescore (store: RecordStore, batch: readonly StoredRecord[], cach
     }
   }
   const referenced = [...pending.keys()].filter((id) => !memories.has(id))
-  const loaded = await mapConcurrently(referenced, async (id) => cache.get(id)?.memory ?? await store.getMemory(id))
+  const loaded = await mapConcurrently(referenced, RESCORE_CONCURRENCY, async (id) => cache.get(id)?.memory ?? await store.getMemory(id))
   // Evidence for a memory this node has not seen is kept; it is scored when the memory arrives.
   referenced.forEach((id, i) => memories.set(id, loaded[i] ?? null))
   const scored = [...memories.values()].filter((m): m is StoredRecord<MemoryRecord> => m !== null)
-  return await mapConcurrently(scored, async (memory) => {
+  return await mapConcurrently(scored, RESCORE_CONCURRENCY, async (memory) => {
     const cached = cache.get(memory.id)
     const own = pending.get(memory.id)
     return cached === undefined
       ? await gatherEvidence(store, memory, own)
       : evidenceOf(memory, [...cached.attestations], [...cached.anchors], own)
   })
-}
-
-/** `fn` over `items` with at most RESCORE_CONCURRENCY calls in flight; results in input order. */
-async function mapConcurrently<T, U> (items: readonly T[], fn: (item: T) => Promise<U>): Promise<U[]> {
-  const results = new Array<U>(items.length)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++
-      results[i] = await fn(items[i] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(RESCORE_CONCURRENCY, items.length) }, worker))
-  return results
 }
 
 /** Per store: the tail of its ingest queue and its evidence cache. */

@@ -107,7 +107,7 @@ export class LocalNode {
   private readonly state: JournalState
   /** Blocks of anchored content and the anchors' verification states (anchors-v1). */
   readonly anchors: NodeAnchors
-  /** The key logs this node knows (record-v1 §7); ingest refuses records of rotated or revoked keys. */
+  /** The key logs this node knows (record-v1 §13); ingest refuses records of rotated or revoked keys. */
   keyring!: Keyring
   private nodeTrust: NodeTrust | undefined
 
@@ -118,6 +118,7 @@ export class LocalNode {
     this.journal = journal
     this.state = state
     this.anchors = anchors
+    anchors.useTrustSetting(async () => await this.trust.setting())
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {

@@ -1,3 +1,4 @@
+import { IsnadError } from '../errors/index.js'
 import { VOTE_WEIGHTS } from './constants.js'
 
 /** One counted vote: `witness` attested a memory of `author` (already one per witness and memory). */
@@ -5,6 +6,17 @@ export interface Vote {
   witness: string
   author: string
   verdict: keyof typeof VOTE_WEIGHTS
+}
+
+/** The votes on one author's memory (or memories): the author is looked up once per group. */
+export interface VoteGroup {
+  author: string
+  votes: ReadonlyArray<{ witness: string, verdict: keyof typeof VOTE_WEIGHTS }>
+}
+
+/** Flat votes as groups (one per vote): for callers that do not have them by memory. */
+export function groupsOf (votes: Iterable<Vote>): VoteGroup[] {
+  return Array.from(votes, ({ witness, author, verdict }) => ({ author, votes: [{ witness, verdict }] }))
 }
 
 /**
@@ -22,95 +34,64 @@ export interface TrustGraph {
   strengths: Float64Array
 }
 
-/** Interns DIDs as dense integers in first-seen order. */
-class AgentIndex {
-  readonly agents: string[] = []
-  readonly index = new Map<string, number>()
-
-  of (did: string): number {
-    let i = this.index.get(did)
-    if (i === undefined) {
-      i = this.agents.length
-      this.index.set(did, i)
-      this.agents.push(did)
-    }
-    return i
-  }
-}
+/** @default 2^24 — agents in one graph; keeps every (witness, author, verdict) key an exact double. */
+export const MAX_GRAPH_AGENTS = 2 ** 24
+const VERDICT_CODES = { confirm: 0, partial: 1, dispute: 2 } as const
+const CODE_WEIGHTS = [VOTE_WEIGHTS.confirm, VOTE_WEIGHTS.partial, VOTE_WEIGHTS.dispute]
 
 /**
  * Builds the graph from votes and the agents that must exist even without votes (the roots).
- * Counting sort by witness, then per row a sort by author merges the votes of one pair, so the cost
- * is O(V log d) for V votes and out-degree d, with no per-pair hash map.
+ * Each vote becomes one exact double, ((witness · 2^24) + author) · 4 + verdict; a native sort of
+ * those puts every row in order and the votes of one pair side by side, so one pass merges pairs and
+ * writes the CSR arrays: O(V log V) with no per-pair object or map.
  */
-export function buildTrustGraph (votes: Iterable<Vote>, agents: Iterable<string> = []): TrustGraph {
-  const ids = new AgentIndex()
-  for (const did of agents) ids.of(did)
-  let from = new Int32Array(1024)
-  let to = new Int32Array(1024)
-  let amount = new Float64Array(1024)
-  let count = 0
-  for (const vote of votes) {
-    if (vote.witness === vote.author) continue // the author never witnesses itself (DESIGN §2)
-    if (count === from.length) {
-      from = grow(from)
-      to = grow(to)
-      amount = grow(amount)
+export function buildTrustGraph (groups: Iterable<VoteGroup>, agents: Iterable<string> = []): TrustGraph {
+  const index = new Map<string, number>()
+  const names: string[] = []
+  const idOf = (did: string): number => {
+    let i = index.get(did)
+    if (i === undefined) {
+      i = names.length
+      if (i >= MAX_GRAPH_AGENTS) throw new IsnadError('USAGE', `more than ${MAX_GRAPH_AGENTS} agents in one reputation graph`)
+      index.set(did, i)
+      names.push(did)
     }
-    from[count] = ids.of(vote.witness)
-    to[count] = ids.of(vote.author)
-    amount[count] = VOTE_WEIGHTS[vote.verdict]
-    count++
+    return i
   }
-  const n = ids.agents.length
-  const rowStart = new Int32Array(n + 1)
-  for (let e = 0; e < count; e++) { const row = (from[e] as number) + 1; rowStart[row] = (rowStart[row] as number) + 1 }
-  for (let i = 0; i < n; i++) rowStart[i + 1] = (rowStart[i + 1] as number) + (rowStart[i] as number)
-  const cursor = rowStart.slice(0, n)
-  const order = new Int32Array(count)
-  for (let e = 0; e < count; e++) {
-    const row = from[e] as number
-    const at = cursor[row] as number
-    order[at] = e
-    cursor[row] = at + 1
+  for (const did of agents) idOf(did)
+  const keyList: number[] = []
+  for (const group of groups) {
+    const author = idOf(group.author)
+    for (const vote of group.votes) {
+      if (vote.witness === group.author) continue // the author never witnesses itself (DESIGN §2)
+      keyList.push((idOf(vote.witness) * MAX_GRAPH_AGENTS + author) * 4 + VERDICT_CODES[vote.verdict])
+    }
   }
-
+  const keys = Float64Array.from(keyList).sort()
+  const n = names.length
   const offsets = new Int32Array(n + 1)
-  const targets: number[] = []
-  const strengths: number[] = []
-  for (let i = 0; i < n; i++) {
-    const row = Array.from(order.subarray(rowStart[i], rowStart[i + 1]))
-    row.sort((a, b) => (to[a] as number) - (to[b] as number))
-    let k = 0
-    while (k < row.length) {
-      const target = to[row[k] as number] as number
-      let sum = 0
-      while (k < row.length && to[row[k] as number] === target) sum += amount[row[k++] as number] as number
-      if (sum > 0) {
-        targets.push(target)
-        strengths.push(sum)
-      }
-    }
-    offsets[i + 1] = targets.length
+  const targets = new Int32Array(keys.length)
+  const strengths = new Float64Array(keys.length)
+  let edges = 0
+  let k = 0
+  while (k < keys.length) {
+    const pair = Math.floor((keys[k] as number) / 4)
+    let sum = 0
+    for (; k < keys.length && Math.floor((keys[k] as number) / 4) === pair; k++) sum += CODE_WEIGHTS[(keys[k] as number) % 4] as number
+    if (sum <= 0) continue // disputes outweigh endorsements: no edge (PageRank has no negative ones)
+    const from = Math.floor(pair / MAX_GRAPH_AGENTS)
+    targets[edges] = pair - from * MAX_GRAPH_AGENTS
+    strengths[edges] = sum
+    edges++
+    offsets[from + 1] = edges
   }
-  const weights = new Float64Array(strengths.length)
+  // Rows without edges end where the previous row ended.
+  for (let i = 1; i <= n; i++) if ((offsets[i] as number) < (offsets[i - 1] as number)) offsets[i] = offsets[i - 1] as number
+  const weights = new Float64Array(edges)
   for (let i = 0; i < n; i++) {
     let total = 0
     for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) total += strengths[e] as number
     for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) weights[e] = (strengths[e] as number) / total
   }
-  return {
-    agents: ids.agents,
-    index: ids.index,
-    offsets,
-    targets: Int32Array.from(targets),
-    weights,
-    strengths: Float64Array.from(strengths)
-  }
-}
-
-function grow<T extends Int32Array | Float64Array> (array: T): T {
-  const bigger = new (array.constructor as new (n: number) => T)(array.length * 2)
-  bigger.set(array)
-  return bigger
+  return { agents: names, index, offsets, targets: targets.slice(0, edges), weights, strengths: strengths.slice(0, edges) }
 }

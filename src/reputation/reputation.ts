@@ -1,5 +1,5 @@
 import { DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
-import { buildTrustGraph, type TrustGraph, type Vote } from './graph.js'
+import { buildTrustGraph, type TrustGraph, type VoteGroup } from './graph.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './paths.js'
 
@@ -43,7 +43,7 @@ export function reputationOfRank (rank: number, rootCount: number, damping: numb
  * the counted attestations (one per witness and memory, signatures verified) the caller gathered.
  */
 export function computeReputation (
-  votes: Iterable<Vote>, roots: readonly string[], options: PageRankOptions = {}
+  votes: Iterable<VoteGroup>, roots: readonly string[], options: PageRankOptions = {}
 ): ReputationTable {
   const uniqueRoots = [...new Set(roots)].sort()
   const graph = buildTrustGraph(votes, uniqueRoots)

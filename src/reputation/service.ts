@@ -3,7 +3,7 @@ import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../store/i
 import type { PageRankOptions } from './pagerank.js'
 import { computeReputation, type ReputationTable } from './reputation.js'
 import { changeTrustRoot, readTrustRoots, type TrustRoot } from './roots-file.js'
-import { votesOf, type StoredVote } from './votes.js'
+import { votesOf, type StoredAttestation } from './votes.js'
 
 export interface ReputationServiceInit {
   dataDir: string
@@ -12,17 +12,23 @@ export interface ReputationServiceInit {
   pageRank?: PageRankOptions
 }
 
+/** One stored memory's author and its attestations by id. */
+interface MemoryVotes {
+  author: string
+  attestations: Map<string, StoredAttestation>
+}
+
 /**
- * A node's reputation table, kept current (DESIGN §2). The votes are loaded from the store once,
- * then maintained incrementally from the records the node stores (`observe`); the PageRank itself
- * is recomputed when votes or roots changed, which takes well under a second for a node's graph
- * (bench/reputation.ts: 1M attestations in a few seconds). Whenever the store holds records this
- * service was not told about (another writer, a reindex), it reloads from the store.
+ * A node's reputation table, kept current (DESIGN §2). The attestations are loaded from the store
+ * once, grouped by memory, then maintained incrementally from the records the node stores
+ * (`observe`); the PageRank is recomputed when attestations or roots changed (bench/reputation.ts:
+ * 1M attestations in a few seconds, a node's usual graph in milliseconds). Whenever the store holds
+ * records this service was not told about (another writer, a reindex), it reloads from the store.
  */
 export class ReputationService {
-  private votes: Map<string, StoredVote> | undefined
+  private memories: Map<string, MemoryVotes> | undefined
   /** Attestations observed before their memory: kept until the memory's author is known. */
-  private orphans = new Map<string, StoredRecord<AttestationRecord>>()
+  private readonly orphans = new Map<string, StoredRecord<AttestationRecord>>()
   private seenTotal = -1
   private roots: TrustRoot[] | undefined
   private table: ReputationTable | undefined
@@ -48,16 +54,14 @@ export class ReputationService {
 
   /** Told of records newly stored (the journal's listener), so no reload is needed. */
   observe (records: readonly StoredRecord[]): void {
-    if (this.votes === undefined) return
-    const authors = new Map<string, string>()
+    if (this.memories === undefined) return
     for (const { id, signed } of records) {
-      if (signed.record.kind === 'memory') authors.set(id, signed.record.author.agent_id)
+      if (signed.record.kind === 'memory') this.memories.set(id, { author: signed.record.author.agent_id, attestations: new Map() })
     }
     for (const { id, signed } of records) {
-      if (signed.record.kind !== 'attestation') continue
-      this.orphans.set(id, { id, signed: { record: signed.record, signature: signed.signature } })
+      if (signed.record.kind === 'attestation') this.orphans.set(id, { id, signed: { record: signed.record, signature: signed.signature } })
     }
-    for (const [id, author] of authors) this.adopt(id, author)
+    this.adoptOrphans()
     this.seenTotal += records.length
     this.table = undefined
   }
@@ -65,17 +69,17 @@ export class ReputationService {
   /** The current table: cached until records or roots change. */
   async current (): Promise<ReputationTable> {
     const total = Object.values(await this.init.store.count()).reduce((sum, n) => sum + n, 0)
-    if (this.votes === undefined || total !== this.seenTotal) await this.reload(total)
-    else if (this.orphans.size > 0) await this.resolveOrphans()
+    if (this.memories === undefined || total !== this.seenTotal) await this.reload(total)
     if (this.table === undefined) {
       const roots = (await this.trustRoots()).map((r) => r.did)
-      this.table = computeReputation(votesOf(this.votes?.values() ?? []), roots, this.init.pageRank)
+      const memories = [...this.memories?.values() ?? []].map((m) => ({ author: m.author, attestations: [...m.attestations.values()] }))
+      this.table = computeReputation(votesOf(memories), roots, this.init.pageRank)
     }
     return this.table
   }
 
   private async reload (total: number): Promise<void> {
-    const votes = new Map<string, StoredVote>()
+    const memories = new Map<string, MemoryVotes>()
     const { store } = this.init
     let cursor: string | undefined
     do {
@@ -83,28 +87,24 @@ export class ReputationService {
       await Promise.all(page.items.map(async ({ id }) => {
         const [memory, attestations] = await Promise.all([store.getMemory(id), store.attestationsFor(id)])
         if (memory === null) return
-        for (const a of attestations) votes.set(a.id, { id: a.id, record: a.signed.record, author: memory.signed.record.author.agent_id })
+        memories.set(id, {
+          author: memory.signed.record.author.agent_id,
+          attestations: new Map(attestations.map((a) => [a.id, { id: a.id, record: a.signed.record }]))
+        })
       }))
       cursor = page.next
     } while (cursor !== undefined)
-    this.votes = votes
+    this.memories = memories
     this.orphans.clear()
     this.seenTotal = total
     this.table = undefined
   }
 
-  private async resolveOrphans (): Promise<void> {
-    const memories = new Set([...this.orphans.values()].map((a) => a.signed.record.memory))
-    for (const id of memories) {
-      const memory = await this.init.store.getMemory(id)
-      if (memory !== null) this.adopt(id, memory.signed.record.author.agent_id)
-    }
-  }
-
-  private adopt (memoryId: string, author: string): void {
+  private adoptOrphans (): void {
     for (const [id, a] of this.orphans) {
-      if (a.signed.record.memory !== memoryId) continue
-      this.votes?.set(id, { id, record: a.signed.record, author })
+      const memory = this.memories?.get(a.signed.record.memory)
+      if (memory === undefined) continue
+      memory.attestations.set(id, { id, record: a.signed.record })
       this.orphans.delete(id)
     }
   }

@@ -1,31 +1,56 @@
 import type { AttestationRecord } from '../schema/index.js'
-import type { Vote } from './graph.js'
+import type { VoteGroup } from './graph.js'
 
-/** An attestation from the store (its signature verified on the way in) with the memory's author. */
-export interface StoredVote {
+/** A stored attestation (its signature verified on the way in) with its id. */
+export interface StoredAttestation {
   id: string
   record: AttestationRecord
-  /** The attested memory's author. */
+}
+
+/** One memory's author and every attestation of the memory the node stores. */
+export interface MemoryAttestations {
   author: string
+  attestations: readonly StoredAttestation[]
 }
 
 /**
  * The attestations that are edges of the reputation graph, by the counting rules of src/trust:
- * never the author's own, and one per (witness, memory), the newest (by witnessed_at, then id),
- * so a witness that changed its verdict counts with its latest word only.
+ * never the author's own, and one per (witness, memory), the newest (by witnessed_at, then id), so
+ * a witness that changed its verdict counts with its latest word only. Grouped by memory, the way
+ * the store hands them out, so deduplication is local to each memory: no global map of
+ * (witness, memory) pairs (1M attestations: bench/reputation.ts).
  */
-export function votesOf (attestations: Iterable<StoredVote>): Vote[] {
-  const newest = new Map<string, StoredVote>()
-  for (const a of attestations) {
-    if (a.record.witness === a.author) continue
-    const key = `${a.record.witness}\n${a.record.memory}`
-    const previous = newest.get(key)
-    if (previous === undefined || isNewer(a, previous)) newest.set(key, a)
+export function votesOf (memories: Iterable<MemoryAttestations>): VoteGroup[] {
+  const groups: VoteGroup[] = []
+  for (const { author, attestations } of memories) {
+    if (attestations.length === 0) continue
+    let chosen = attestations.some((a) => a.record.witness === author) ? attestations.filter((a) => a.record.witness !== author) : attestations
+    if (hasRepeatedWitness(chosen)) {
+      const newest = new Map<string, StoredAttestation>()
+      for (const a of chosen) {
+        const previous = newest.get(a.record.witness)
+        if (previous === undefined || isNewer(a, previous)) newest.set(a.record.witness, a)
+      }
+      chosen = [...newest.values()]
+    }
+    if (chosen.length === 0) continue
+    const votes = new Array<{ witness: string, verdict: StoredAttestation['record']['attestation'] }>(chosen.length)
+    for (let i = 0; i < chosen.length; i++) {
+      const { record } = chosen[i] as StoredAttestation
+      votes[i] = { witness: record.witness, verdict: record.attestation }
+    }
+    groups.push({ author, votes })
   }
-  return [...newest.values()].map((a) => ({ witness: a.record.witness, author: a.author, verdict: a.record.attestation }))
+  return groups
 }
 
-function isNewer (a: StoredVote, b: StoredVote): boolean {
+function hasRepeatedWitness (attestations: readonly StoredAttestation[]): boolean {
+  if (attestations.length < 2) return false
+  if (attestations.length === 2) return attestations[0]?.record.witness === attestations[1]?.record.witness
+  return new Set(attestations.map((a) => a.record.witness)).size < attestations.length
+}
+
+function isNewer (a: StoredAttestation, b: StoredAttestation): boolean {
   const at = Date.parse(a.record.witnessed_at)
   const bt = Date.parse(b.record.witnessed_at)
   return at > bt || (at === bt && a.id > b.id)

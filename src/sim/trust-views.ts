@@ -78,7 +78,7 @@ export async function observeTrust (ops: HttpOperations, roots: readonly string[
   }
   const votes = votesOf([...attestations].flatMap(([memory, list]) => {
     const author = memories.get(memory)?.author.agent_id
-    return author === undefined ? [] : list.map((a) => ({ ...a, author }))
+    return author === undefined ? [] : [{ author, attestations: list }]
   }))
   const reputation = computeReputation(votes, roots).lookup
   const view: TrustView = new Map()

@@ -81,7 +81,7 @@ describe('fuzz: bundles and memory views (record-v1 §6, §7)', () => {
   })
 })
 
-describe('fuzz: key logs (record-v1 §7)', () => {
+describe('fuzz: key logs (record-v1 §13)', () => {
   const events = KEY_VECTORS.logs[0]?.events ?? []
   const bytes = encodeKeyLog({ events })
   const options = { verifier: nodeCryptoVerifier, now: KEY_NOW }

@@ -18,7 +18,7 @@ import { MemoryHost } from '../integration/net/fixtures/memory-host.js'
 import { KEY_NOW, KEY_VECTORS } from '../unit/keyring/vectors.js'
 import { HOSTILE_CBOR, fuzzParams, mutation, refuses, sameBytes } from './fuzz.js'
 
-/** gossip-v1 §3–§7, fetch-v1 §2, sync-v1 §2: what a peer can send this node, random and mutated. */
+/** gossip-v1 §3–§5, §9, fetch-v1 §2, sync-v1 §2: what a peer can send this node, random and mutated. */
 const NOW = Math.max(Date.parse('2026-02-06T00:00:00Z'), KEY_NOW)
 
 async function validator (): Promise<GossipValidator> {
@@ -47,7 +47,7 @@ const VALID_MESSAGES: Array<{ topic: Topic, data: Uint8Array }> = [
   { topic: TOPICS.keyEvents, data: encodeKeyLog({ events: KEY_VECTORS.logs[0]?.events ?? [] }) }
 ]
 
-describe('fuzz: gossip validators (gossip-v1 §3–§7)', () => {
+describe('fuzz: gossip validators (gossip-v1 §3–§5, §9)', () => {
   it('every valid message is accepted by a fresh validator (the mutations below start from accepted input)', async () => {
     for (const { topic, data } of VALID_MESSAGES) {
       expect((await (await validator()).validate(topic, data, 'peer')).result, topic).toBe('accept')

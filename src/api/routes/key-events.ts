@@ -9,7 +9,7 @@ import { SignerFieldsSchema } from '../schemas/requests.js'
 import { SIGNING_ERRORS, ERRORS, json, limitBody, withSigner, type ApiApp } from './common.js'
 
 /*
- * The key lifecycle over HTTP (record-v1 §7, `isnad id rotate|revoke|delegate`). Each route signs
+ * The key lifecycle over HTTP (record-v1 §13, `isnad id rotate|revoke|delegate`). Each route signs
  * with the identity's current key (`as`, default: the default key); `passphrase` unlocks it and
  * the other keys the operation loads or creates.
  */

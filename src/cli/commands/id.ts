@@ -76,7 +76,7 @@ export function registerId (program: Command, context: (cmd: Command) => Command
       ].join('\n'))
     })
 
-  // Key lifecycle (record-v1 §7): every event is signed by the identity's current key (--as, else the default key).
+  // Key lifecycle (record-v1 §13): every event is signed by the identity's current key (--as, else the default key).
   id.command('rotate')
     .description('rotate the identity to the key its log committed to, committing to a new one (starts the log when there is none)')
     .option('--as <did>', 'the identity\'s current key (default: the default key)')

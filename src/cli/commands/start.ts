@@ -1,3 +1,4 @@
+import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { startDaemon } from '../../daemon/index.js'
 import type { CommandContext } from '../context.js'
@@ -11,6 +12,7 @@ interface StartOptions {
   apiPort?: number
   heartbeat?: number
   autoConfirmFrom?: string[]
+  gitRepo?: string[]
 }
 
 /**
@@ -27,6 +29,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--api-port <port>', 'HTTP API port on 127.0.0.1 (default: any free port)', parsePositiveInt)
     .option('--heartbeat <seconds>', 'seconds between heartbeats and checkpoints', parsePositiveInt)
     .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
+    .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
     .action(async (opts: StartOptions, cmd: Command) => {
       const ctx = context(cmd)
       const daemon = await startDaemon({
@@ -38,6 +41,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
         ...(opts.apiPort === undefined ? {} : { apiPort: opts.apiPort }),
         ...(opts.heartbeat === undefined ? {} : { heartbeatMs: opts.heartbeat * 1000 }),
         ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
+        ...(opts.gitRepo === undefined ? {} : { anchors: { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) } }),
         log: (line) => { ctx.out.stderr(line) }
       })
       ctx.out.stdout(ctx.out.json

@@ -4,7 +4,8 @@ import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import { ingestRecords, ingestVerified, type IngestResult } from '../ingest.js'
+import type { MemoryEvidence } from '../evidence.js'
+import { ingestRecords, ingestVerified, type IngestResult, type IngestVerifiedOptions } from '../ingest.js'
 import type { VerifiedRecord } from '../../record/index.js'
 import { journalIndexPath, type NodePaths } from '../paths.js'
 import { JournalState } from './journal-state.js'
@@ -119,8 +120,8 @@ export class Journal {
 
   /** Verifies, journals and stores records: the one write path for local, imported and received ones. */
   async ingest (inputs: readonly unknown[], source: RecordSource): Promise<IngestResult> {
-    return await this.journaled(source, async (beforeStore) =>
-      await ingestRecords(this.init.store, inputs, { verifier: this.init.verifier, now: this.now, beforeStore }))
+    return await this.journaled(source, async (hooks) =>
+      await ingestRecords(this.init.store, inputs, { verifier: this.init.verifier, now: this.now, ...hooks }))
   }
 
   /**
@@ -129,30 +130,40 @@ export class Journal {
    * per message per node).
    */
   async acceptVerified (records: readonly VerifiedRecord[], source: RecordSource): Promise<IngestResult> {
-    return await this.journaled(source, async (beforeStore) => await ingestVerified(this.init.store, records, { now: this.now, beforeStore }))
+    return await this.journaled(source, async (hooks) => await ingestVerified(this.init.store, records, { now: this.now, ...hooks }))
   }
 
   /**
-   * Runs a store write with the journal's hook: the fresh records' events are appended (durable)
-   * before the index write; then the Merkle log, views and listeners follow.
+   * Runs a store write with the journal's hooks: the fresh records' events are appended (durable)
+   * before the index write; then the Merkle log, views (from the evidence ingest scored, not read
+   * again) and listeners follow.
    */
-  private async journaled (source: RecordSource, write: (beforeStore: (fresh: StoredRecord[]) => Promise<void>) => Promise<IngestResult>): Promise<IngestResult> {
+  private async journaled (source: RecordSource, write: (hooks: Required<Pick<IngestVerifiedOptions, 'beforeStore' | 'afterStore'>>) => Promise<IngestResult>): Promise<IngestResult> {
     let journaled: StoredRecord[] = []
-    const result = await write(async (fresh) => {
-      journaled = fresh
-      await this.append(fresh.map((r) => recordEventOf(r, source)))
+    let scored: ReadonlyMap<string, MemoryEvidence> = new Map()
+    const result = await write({
+      beforeStore: async (fresh) => {
+        journaled = fresh
+        await this.append(fresh.map((r) => recordEventOf(r, source)))
+      },
+      afterStore: async (_stored, _trust, evidence) => { scored = evidence }
     })
-    await this.applied(journaled)
+    await this.applied(journaled, scored)
     if (journaled.length > 0) for (const listener of this.listeners) listener(journaled, source)
     return result
   }
 
   /** After the index holds `records`: Merkle leaves in ledger order, views, then the marker. */
-  private async applied (records: readonly StoredRecord[]): Promise<void> {
+  private async applied (records: readonly StoredRecord[], scored: ReadonlyMap<string, MemoryEvidence> = new Map()): Promise<void> {
     if (records.length > 0) {
-      await this.state.appendRecords(records.map((r) => r.id))
-      await this.state.addRequests(witnessRequestsIn(records))
-      await this.append(await this.views.reduce(this.init.store, ViewReducer.touchedBy(records), this.now))
+      // Three independent writes (the journal's LevelDB, the view files) at once; the Merkle leaves
+      // are still appended in call order, which is ledger order.
+      const [, , reduced] = await Promise.all([
+        this.state.appendRecords(records.map((r) => r.id)),
+        this.state.addRequests(witnessRequestsIn(records)),
+        this.views.reduce(this.init.store, ViewReducer.touchedBy(records), this.now, scored)
+      ])
+      await this.append(reduced)
     }
     await this.state.setIndexedLc(this.events.lastLc)
   }

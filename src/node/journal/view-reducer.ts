@@ -2,8 +2,18 @@ import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type Eve
 import { createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf, type ViewRules, type ViewWriter } from '../../ledger/views/index.js'
 import type { IsnadRecord, MemoryRecord, ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import { gatherEvidence, scoreEvidence, viewOf } from '../evidence.js'
+import { gatherEvidence, scoreEvidence, viewOf, type MemoryEvidence } from '../evidence.js'
+import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'
+
+/** @default 16 — memories whose view inputs are read from the store at the same time. */
+export const REDUCE_CONCURRENCY = 16
+
+type ReduceInput = Parameters<typeof reduceMemory>[0]
+
+function byId (a: { id: string }, b: { id: string }): number {
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+}
 
 /**
  * Keeps `views/` reduced (spec §6, docs/views.md): every memory touched by a batch — stored, attested,
@@ -69,30 +79,45 @@ export class ViewReducer {
     return touched
   }
 
-  /** Reduces the given memories (those the store holds) and returns their `memory.reduced` events. */
-  async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number): Promise<EventInput[]> {
+  /**
+   * Reduces the given memories (those the store holds) and returns their `memory.reduced` events.
+   * `scored` holds evidence ingest just scored (what the store holds for those memories), so their
+   * records are not read again; the rest is read from the store, REDUCE_CONCURRENCY memories at a
+   * time. Reductions are written in the order of `memoryIds`.
+   */
+  async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map()): Promise<EventInput[]> {
+    const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, scored.get(id)))
     const events: EventInput[] = []
-    for (const id of memoryIds) {
-      const memory = await store.getMemory(id)
-      if (memory === null) continue
-      const evidence = await gatherEvidence(store, memory)
-      const trust = scoreEvidence(evidence, now)
-      const view = await viewOf(store, evidence, trust)
-      const reduction = reduceMemory({
-        memory,
-        scope: this.scope,
-        eventRefs: [memory, ...evidence.attestations, ...evidence.anchors.map((a) => a.stored)].map((r) => recordEventId(this.scope, r)),
-        trust: viewTrustOf(trust),
-        evidence: viewEvidenceOf(view),
-        supersededBy: await store.supersededBy(id),
-        ...await this.supersededTypeOf(store, memory)
-      }, { hashLine, rules: this.rules })
+    for (const input of loaded) {
+      if (input === null) continue
+      const reduction = reduceMemory(input, { hashLine, rules: this.rules })
       const result = await this.writer.write(reduction, new Date(now).toISOString())
       const { scope: _scope, ...draft } = result.event
       events.push({ ...draft, actor: 'node', payload: draft.payload as unknown as Record<string, unknown> })
     }
     await this.flush()
     return events
+  }
+
+  /** What reducing one memory needs, or null when the store does not hold it. */
+  private async load (store: RecordStore, id: string, now: number, known: MemoryEvidence | undefined): Promise<ReduceInput | null> {
+    const memory = known?.memory ?? await store.getMemory(id)
+    if (memory === null) return null
+    // The store lists evidence in id order; scored evidence is in arrival order.
+    const evidence = known === undefined
+      ? await gatherEvidence(store, memory)
+      : { memory, attestations: [...known.attestations].sort(byId), anchors: [...known.anchors].sort((a, b) => byId(a.stored, b.stored)) }
+    const trust = scoreEvidence(evidence, now)
+    const [view, supersededBy, superseded] = await Promise.all([viewOf(store, evidence, trust), store.supersededBy(id), this.supersededTypeOf(store, memory)])
+    return {
+      memory,
+      scope: this.scope,
+      eventRefs: [memory, ...evidence.attestations, ...evidence.anchors.map((a) => a.stored)].map((r) => recordEventId(this.scope, r)),
+      trust: viewTrustOf(trust),
+      evidence: viewEvidenceOf(view),
+      supersededBy,
+      ...superseded
+    }
   }
 
   async close (): Promise<void> {

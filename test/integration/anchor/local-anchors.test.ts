@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ANCHOR_STATE_TTL_MS, importUnixfs, createMemoryBlockStore } from '../../../src/anchor/index.js'
-import { LocalNode, initHome, nodePaths } from '../../../src/node/index.js'
+import { LocalNode, initHome, nodePaths, reindex } from '../../../src/node/index.js'
 import type { MemoryView } from '../../../src/schema/index.js'
+import { signRecord } from '../../../src/record/index.js'
 import { createAgent } from '../../fixtures/records.js'
 
 /*
@@ -163,11 +164,32 @@ describe('cid anchors of files (anchors-v1 V1)', () => {
     const { id, view } = await node.addAnchor({ source: 'file', memory: memory.id, path }, signer)
     expect(anchorOf(view, id)).toMatchObject({ type: 'cid', reference: 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', verification: { state: 'verified' } })
 
+    // A new attestation is scored at ingest before any check; the node then re-scores the memory with
+    // its verified anchor, so a minTrust query (which filters on the index) finds it.
+    const bob = createAgent(61)
+    await node.ingest([signRecord({ kind: 'attestation', version: 1, memory: memory.id, witness: bob.did, attestation: 'confirm', witnessed_at: new Date(clock.now).toISOString() }, bob.secretKey).signed])
+    const expected = (await node.explainTrust(memory.id)).score
+    expect(expected).toBeCloseTo(0.7)
+    for (let i = 0; i < 100 && (await node.store.getTrust(memory.id))?.score !== expected; i++) await new Promise((resolve) => setTimeout(resolve, 20))
+    expect((await node.query({ minTrust: 0.65 })).items.map((i) => i.id)).toContain(memory.id)
+
     // A CID whose blocks nobody holds: signed, stored, and honestly unreachable.
     const elsewhere = await importUnixfs(new TextEncoder().encode('held elsewhere'), createMemoryBlockStore().importTarget)
     const absent = await node.addAnchor({ source: 'cid', memory: memory.id, cid: elsewhere.cid.toString() }, signer)
     expect(anchorOf(absent.view, absent.id).verification.state).toBe('unreachable')
     expect((absent.view.trust as { factors: { anchor_count: number } }).factors.anchor_count).toBe(1)
+  })
+
+  it('keeps the blocks through a reindex (they live in evidence/, not index/)', async () => {
+    const path = join(home, 'kept.txt')
+    await writeFile(path, 'kept across reindex')
+    const memory = await node.remember({ type: 'observation', summary: 'kept' }, signer)
+    const { id } = await node.addAnchor({ source: 'file', memory: memory.id, path }, signer)
+    await node.close()
+    await reindex(home)
+    node = await LocalNode.open({ home, clock: () => clock.now })
+    const [check] = await node.checkAnchors(memory.id)
+    expect(check).toMatchObject({ id, state: 'verified' })
   })
 
   it('reports a blockchain anchor as unverifiable without a verifier', async () => {

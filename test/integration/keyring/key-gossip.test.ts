@@ -7,20 +7,12 @@ import { rotateKey } from '../../../src/keyring/index.js'
 import { TOPICS } from '../../../src/net/index.js'
 import { LocalNode, initHome, type Signer } from '../../../src/node/index.js'
 import { encodeSignedRecord, signRecord } from '../../../src/record/index.js'
-import type { MemoryRecord } from '../../../src/schema/index.js'
+import { memoryBy } from './fixtures.js'
 import { connect, startNode, stopAll, waitFor, waitForMesh, type TestNode } from '../net/fixtures/harness.js'
 import { LocalNodeHost } from '../net/fixtures/local-node-host.js'
 
-function memoryBy (did: string, createdAt: string, summary: string): MemoryRecord {
-  return {
-    kind: 'memory', version: 1,
-    content: { type: 'fact', summary, body: summary, tags: [] },
-    author: { agent_id: did }, created_at: createdAt, context: { confidence: 0.5 }, lineage: { derived_from: [] }
-  }
-}
-
-/** Two LocalNodes on loopback: A rotates its key, B learns it by gossip (gossip-v1 §7). */
-describe('key logs on the network (record-v1 §7, gossip-v1 §7)', () => {
+/** Two LocalNodes on loopback: A rotates its key, B learns it by gossip (gossip-v1 §9). */
+describe('key logs on the network (record-v1 §13, gossip-v1 §9)', () => {
   const homes: string[] = []
   const locals: LocalNode[] = []
   let a: TestNode<LocalNodeHost>

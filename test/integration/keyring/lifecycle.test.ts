@@ -2,35 +2,16 @@ import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { isIsnadError } from '../../../src/errors/index.js'
 import { createKeystore, type Keystore } from '../../../src/keys/index.js'
 import {
   delegateKey, keyEventsPath, revokeKey, rotateKey, type LifecycleContext
 } from '../../../src/keyring/index.js'
 import { LocalNode, initHome, type Signer } from '../../../src/node/index.js'
 import { signRecord } from '../../../src/record/index.js'
-import type { MemoryRecord } from '../../../src/schema/index.js'
+import { codeOf } from '../keys/helpers.js'
+import { memoryBy } from './fixtures.js'
 
-/** The IsnadError code a promise rejects with, or 'resolved'. */
-async function codeOf (promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-    return 'resolved'
-  } catch (err) {
-    if (isIsnadError(err)) return err.code
-    throw err
-  }
-}
-
-function memoryBy (did: string, createdAt: string, summary: string): MemoryRecord {
-  return {
-    kind: 'memory', version: 1,
-    content: { type: 'fact', summary, body: summary, tags: [] },
-    author: { agent_id: did }, created_at: createdAt, context: { confidence: 0.5 }, lineage: { derived_from: [] }
-  }
-}
-
-describe('key lifecycle in a node (record-v1 §7)', () => {
+describe('key lifecycle in a node (record-v1 §13)', () => {
   let home: string
   let node: LocalNode
   let keystore: Keystore

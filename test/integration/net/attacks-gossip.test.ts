@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { GRAYLIST_THRESHOLD, MAX_GOSSIP_DATA_BYTES, MAX_CLOCK_SKEW_MS, TOPICS, type Network } from '../../../src/net/index.js'
-import { encodeSignedRecord } from '../../../src/record/index.js'
+import { GRAYLIST_THRESHOLD, MAX_GOSSIP_DATA_BYTES, TOPICS, type Network } from '../../../src/net/index.js'
+import { MAX_CLOCK_SKEW_MS } from '../../../src/schema/index.js'
+import { nodeCryptoVerifier } from '../../../src/identity/index.js'
+import { encodeSignedRecord, verifyRecord } from '../../../src/record/index.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 import { bytesOf, connect, startNode, stopAll, verified, waitFor, waitForMesh, type TestNode } from './fixtures/harness.js'
 import { MemoryHost } from './fixtures/memory-host.js'
@@ -42,8 +44,8 @@ describe('gossip attacks (issue 9 §3)', () => {
   afterAll(async () => { await stopAll(nodes) })
 
   it('a peer flooding invalid attestations is graylisted; honest delivery stays at least 99%', async () => {
-    const honest = Array.from({ length: 200 }, (_, i) => createMemory(createAgent(1), { summary: `honest ${i}` }))
-    const forged = Array.from({ length: 300 }, (_, i) => {
+    const honest = Array.from({ length: 100 }, (_, i) => createMemory(createAgent(1), { summary: `honest ${i}` }))
+    const forged = Array.from({ length: 150 }, (_, i) => {
       const attestation = createAttestation(createAgent(2), createMemory(createAgent(3), { summary: `target ${i}` }).id)
       const signature = attestation.signed.signature
       return encodeSignedRecord({ record: attestation.signed.record, signature: (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1) })
@@ -54,18 +56,15 @@ describe('gossip attacks (issue 9 §3)', () => {
       await h.network.publishRecord(bytesOf(memory.signed))
     }
     await flood
-    await waitFor('V stores at least 99% of the honest memories', () => honest.filter((m) => v.host.records.has(m.id)).length >= 198)
+    await waitFor('V stores at least 99% of the honest memories', () => honest.filter((m) => v.host.records.has(m.id)).length >= 99)
     await waitFor('A is graylisted by V', () => v.network.peerScore(a.network.peerId) < GRAYLIST_THRESHOLD)
-    // Graylisted: V drops A's RPCs before any validator runs.
+    // Graylisted: V drops A's RPCs before any validator runs (after gossipsub's 1 s grace window
+    // for peers whose last computed score was non-negative).
+    await new Promise((resolve) => setTimeout(resolve, 1100))
     const rejected = v.network.stats.gossip.rejected
-    console.log('DEBUG score before', v.network.peerScore(a.network.peerId), rejected, 'A=', a.network.peerId.toString().slice(-6), 'H=', h.network.peerId.toString().slice(-6))
-    const pubsub = v.network.libp2p.services.pubsub
-    const original = pubsub.topicValidators.get(TOPICS.attestations)!
-    pubsub.topicValidators.set(TOPICS.attestations, async (peer, msg) => { console.log('DEBUG validating from', peer.toString().slice(-6)); return await original(peer, msg) })
     for (let i = 0; i < 20; i++) await a.network.publishRaw(TOPICS.attestations, forged[i] as Uint8Array)
     const more = Array.from({ length: 20 }, (_, i) => createAttestation(createAgent(2), createMemory(createAgent(3), { summary: `late ${i}` }).id))
     for (const attestation of more) await a.network.publishRaw(TOPICS.attestations, encodeSignedRecord({ ...attestation.signed, signature: 'A'.repeat(86) }))
-    console.log('DEBUG score after', v.network.peerScore(a.network.peerId), v.network.stats.gossip.rejected - rejected)
     const late = createMemory(createAgent(1), { summary: 'after the graylisting' })
     h.host.putLocal(verified(late.signed))
     await h.network.publishRecord(bytesOf(late.signed))
@@ -78,7 +77,8 @@ describe('gossip attacks (issue 9 §3)', () => {
 
   it('drops an oversized gossip frame before any validator parses it', async () => {
     const before = { ...v.network.stats.gossip }
-    await a.network.publishRaw(TOPICS.memories, new Uint8Array(MAX_GOSSIP_DATA_BYTES + 1024).fill(0x81))
+    const sent = await a.network.publishRaw(TOPICS.memories, new Uint8Array(MAX_GOSSIP_DATA_BYTES + 1024).fill(0x81))
+    expect(sent.recipients).toBeGreaterThan(0) // A really sent it: only V's limit stops it
     const probe = createMemory(createAgent(1), { summary: 'probe after the oversized frame' })
     h.host.putLocal(verified(probe.signed))
     await h.network.publishRecord(bytesOf(probe.signed))
@@ -115,7 +115,7 @@ describe('gossip attacks (issue 9 §3)', () => {
     histogram.disable()
     // Every node runs in this one process, the attacker included: the bound is generous on purpose.
     // What it catches is V doing work per advertised id without limit (seconds of blocking).
-    expect(rpcs).toBeGreaterThan(50)
+    expect(rpcs).toBeGreaterThan(20)
     expect(histogram.percentile(99) / 1e6).toBeLessThan(250)
     expect(histogram.max / 1e6).toBeLessThan(1000)
   })
@@ -130,7 +130,7 @@ describe('gossip attacks (issue 9 §3)', () => {
     await waitForMesh([[s, r], [r, v]], [TOPICS.memories])
     const ahead = createMemory(createAgent(4), { summary: 'from the future', created_at: at(Date.now() + MAX_CLOCK_SKEW_MS + 10 * 60 * 1000) })
     const ignored = v.network.stats.gossip.ignored
-    s.host.putLocal(verified(ahead.signed))
+    s.host.putLocal(verifyRecord(ahead.signed, { verifier: nodeCryptoVerifier, now: Date.now() + 30 * 60 * 1000 }))
     await s.network.publishRecord(bytesOf(ahead.signed))
     await waitFor('R accepts it', () => r.host.records.has(ahead.id))
     await waitFor('V ignores it', () => v.network.stats.gossip.ignored > ignored)

@@ -6,7 +6,7 @@ import {
 import { codeOf } from '../../fixtures/error-code.js'
 import { KEY_NOW, KEY_VECTORS } from './vectors.js'
 
-describe('key event vectors (record-v1 §7)', () => {
+describe('key event vectors (record-v1 §13)', () => {
   for (const verifier of [nodeCryptoVerifier, nobleVerifier]) {
     describe(verifier.name, () => {
       const options = { verifier, now: KEY_NOW }

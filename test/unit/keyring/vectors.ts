@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import type { SignedKeyEvent } from '../../../src/keyring/index.js'
 
-/** protocols/vectors/key-events/key-events.json (record-v1 §7). */
+/** protocols/vectors/key-events/key-events.json (record-v1 §13). */
 export const KEY_VECTORS = JSON.parse(readFileSync(new URL('../../../protocols/vectors/key-events/key-events.json', import.meta.url), 'utf8')) as {
   now: string
   keys: Array<{ name: string, seed: string, did: string }>

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import {
-  buildTrustGraph, computeReputation, personalizedPageRank, votesOf, type TrustGraph, type Vote
+  buildTrustGraph, computeReputation, groupsOf, personalizedPageRank, votesOf, type TrustGraph, type Vote
 } from '../../../src/reputation/index.js'
+import type { AttestationRecord } from '../../../src/schema/index.js'
 import { honest, honestGraph } from './graphs.js'
 
 /** The textbook definition, dense and independent of the CSR code: π = (1−d)p + d·πM, M with dangling rows = p. */
@@ -34,7 +35,7 @@ describe('attestation graph', () => {
       { witness: 'a', author: 'd', verdict: 'dispute' },
       { witness: 'b', author: 'b', verdict: 'confirm' }
     ]
-    const graph = buildTrustGraph(votes)
+    const graph = buildTrustGraph(groupsOf(votes))
     const a = graph.index.get('a') as number
     const edges = new Map<string, number>()
     for (let e = graph.offsets[a] as number; e < (graph.offsets[a + 1] as number); e++) edges.set(graph.agents[graph.targets[e] as number] as string, graph.weights[e] as number)
@@ -44,21 +45,20 @@ describe('attestation graph', () => {
   })
 
   it('counts one vote per witness and memory, the newest, and never the author\'s own', () => {
-    const at = (t: string, id: string, verdict: 'confirm' | 'dispute', witness = 'w'): Parameters<typeof votesOf>[0] extends Iterable<infer V> ? V : never => ({
-      id, author: 'author', record: { kind: 'attestation', version: 1, memory: 'm1', witness, attestation: verdict, witnessed_at: t }
+    const at = (t: string, id: string, verdict: 'confirm' | 'dispute', witness = 'w'): { id: string, record: AttestationRecord } => ({
+      id, record: { kind: 'attestation', version: 1, memory: 'm1', witness, attestation: verdict, witnessed_at: t }
     })
-    const votes = votesOf([
-      at('2026-02-05T10:00:00Z', 'x1', 'confirm'),
-      at('2026-02-05T11:00:00Z', 'x2', 'dispute'),
-      at('2026-02-05T12:00:00Z', 'x3', 'confirm', 'author')
-    ])
-    expect(votes).toEqual([{ witness: 'w', author: 'author', verdict: 'dispute' }])
+    const groups = votesOf([{
+      author: 'author',
+      attestations: [at('2026-02-05T11:00:00Z', 'x2', 'dispute'), at('2026-02-05T10:00:00Z', 'x1', 'confirm'), at('2026-02-05T12:00:00Z', 'x3', 'confirm', 'author'), at('2026-02-05T09:00:00Z', 'y', 'confirm', 'v')]
+    }])
+    expect(groups).toEqual([{ author: 'author', votes: [{ witness: 'w', verdict: 'dispute' }, { witness: 'v', verdict: 'confirm' }] }])
   })
 })
 
 describe('personalised PageRank', () => {
   it.each([[1, 0.85], [3, 0.85], [2, 0.5]])('matches the dense definition (%i roots, d = %f)', (rootCount, d) => {
-    const graph = buildTrustGraph(honestGraph(40, 3, rootCount), [])
+    const graph = buildTrustGraph(groupsOf(honestGraph(40, 3, rootCount)), [])
     const roots = Array.from({ length: rootCount }, (_, i) => graph.index.get(honest(i * 7)) as number)
     const { rank } = personalizedPageRank(graph, roots, { damping: d })
     const reference = densePageRank(graph, roots, d)
@@ -67,7 +67,7 @@ describe('personalised PageRank', () => {
   })
 
   it('gives a warm start the same answer', () => {
-    const graph = buildTrustGraph(honestGraph(60, 4))
+    const graph = buildTrustGraph(groupsOf(honestGraph(60, 4)))
     const root = [graph.index.get(honest(0)) as number]
     const cold = personalizedPageRank(graph, root)
     const warm = personalizedPageRank(graph, root, { initial: cold.rank })
@@ -84,7 +84,7 @@ describe('reputation', () => {
       { witness: 'a0', author: 'b', verdict: 'confirm' },
       { witness: 'x', author: 'root', verdict: 'confirm' }
     ]
-    const table = computeReputation(votes, ['root'])
+    const table = computeReputation(groupsOf(votes), ['root'])
     // By hand: π_a = d·π_r/20, π_b = d·π_a, and the dangling a1…a19 and b hand their mass back to the root.
     const d = 0.85
     const piRoot = (1 - d) / (1 - d * (19 * d / 20 + d * d / 20))
@@ -95,7 +95,7 @@ describe('reputation', () => {
     expect(table.lookup('stranger')).toBe(0)
     expect(table.describe('b').path).toEqual(['root', 'a0', 'b'])
     expect(table.describe('x').path).toBeNull()
-    const unrooted = computeReputation(votes, [])
+    const unrooted = computeReputation(groupsOf(votes), [])
     expect(unrooted.rooted).toBe(false)
     expect(unrooted.lookup('x')).toBe(0.5)
   })

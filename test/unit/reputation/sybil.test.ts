@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createRandom } from '../../../bench/stats.js'
-import { computeReputation, sybilBound, type ReputationTable, type Vote } from '../../../src/reputation/index.js'
+import { computeReputation, groupsOf, sybilBound, type ReputationTable, type Vote } from '../../../src/reputation/index.js'
 import { computeTrust, REPUTATION_POLICY_MAX_SLOPE, type AttestationEvidence } from '../../../src/trust/index.js'
 import { attestationEvidence, memoryEvidence, NOW } from '../trust/fixtures.js'
 import { honest, honestGraph, sybil, sybilRing } from './graphs.js'
@@ -38,7 +38,7 @@ function probeScores (table: ReputationTable): number[] {
 
 describe('Sybil resistance of isnad-reputation', () => {
   const base: Vote[] = [...honestGraph(HONEST, 5), ...sybilRing(SYBILS), ...falseMemoryVotes.map(([w]): Vote => ({ witness: w, author: sybil(0), verdict: 'confirm' }))]
-  const before = computeReputation(base, [ROOT])
+  const before = computeReputation(groupsOf(base), [ROOT])
 
   it('a ring of 1,000 Sybils confirming each other, with no path from the roots, stays at the self-reported level', () => {
     for (let i = 0; i < SYBILS; i++) expect(before.lookup(sybil(i)), sybil(i)).toBe(0)
@@ -63,7 +63,7 @@ describe('Sybil resistance of isnad-reputation', () => {
     while (attacked.size < g) attacked.add(honest(1 + Math.floor(random() * (HONEST - 1))))
     // Each attacked honest agent is fooled into confirming a Sybil's memory.
     const attack: Vote[] = [...attacked].map((witness, k) => ({ witness, author: sybil(k % SYBILS), verdict: 'confirm' }))
-    const after = computeReputation([...base, ...attack], [ROOT])
+    const after = computeReputation(groupsOf([...base, ...attack]), [ROOT])
     const attackedRanks = [...attacked].map((did) => before.rank[before.graph.index.get(did) as number] as number)
     const bound = sybilBound({ damping: before.damping, rootCount: 1, attackedRanks, scoreSlope: REPUTATION_POLICY_MAX_SLOPE })
 
