@@ -16,6 +16,7 @@ import { benchAnchors } from './anchors.js'
 import { benchReindex } from './reindex.js'
 import { benchReputation } from './reputation.js'
 import { benchSelect } from './select.js'
+import { benchSim } from './sim.js'
 import { describeMachine, formatTable, type Figure, type Results } from './report.js'
 import { interleave, median, percentile, type RoundResult } from './stats.js'
 
@@ -29,7 +30,7 @@ const quick = process.argv.includes('--quick')
  * `--only=1,3` runs those figures only (development; nothing is written to bench/results.json).
  * @default every figure
  */
-const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11']
+const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']
 const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ALL_FIGURES).map(Number))
 const partial = only.size < ALL_FIGURES.length
 const SIZES = quick
@@ -162,6 +163,8 @@ async function main (): Promise<void> {
   // Issue 6: reputation, and the FDR memory layer's select() and verifyProof().
   if (only.has(10)) figures.push(...await benchReputation({ agents: quick ? 10_000 : 100_000, attestations: quick ? 100_000 : 1_000_000, rounds: quick ? 1 : 3, progress }))
   if (only.has(11)) figures.push(...await benchSelect({ memories: quick ? 10_000 : 100_000, selections: quick ? 100 : 400, budgetMs: SIZES.budgetMs, progress }))
+  // Issue 7: the network simulation.
+  if (only.has(12)) figures.push(...await benchSim({ quick, progress }))
   const results: Results = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

@@ -107,10 +107,7 @@ export class IsnadNetwork implements Network {
     // docs/limits.md: per-peer request rates; a stream over the limit is reset unread.
     const fetchLimiter = new RateLimiter(PROTOCOL_RATE_LIMITS.fetchPerSecond, PROTOCOL_RATE_LIMITS.fetchBurst, this.parts.clock)
     const syncLimiter = new RateLimiter(PROTOCOL_RATE_LIMITS.syncPerSecond, PROTOCOL_RATE_LIMITS.syncBurst, this.parts.clock)
-    const limited = (connection: Connection): void => {
-      const total = this.parts.penalties.add(connection.remotePeer.toString(), PROTOCOL_RATE_LIMITS.penalty)
-      if (total >= DISCONNECT_PENALTY) this.track(this.libp2p.hangUp(connection.remotePeer).catch(() => {}))
-    }
+    const limited = (connection: Connection): void => { this.penalize(connection.remotePeer, 'request rate exceeded', PROTOCOL_RATE_LIMITS.penalty) }
     await this.libp2p.handle(FETCH_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
     await this.libp2p.handle(FETCH_BLOCKS_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs, { blocks: true }), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
     await this.libp2p.handle(SYNC_PROTOCOL, rateLimitedHandler(createSyncHandler(this.context), syncLimiter, limited), { maxInboundStreams: MAX_INBOUND_SYNC_STREAMS })
@@ -217,9 +214,9 @@ export class IsnadNetwork implements Network {
     this.counters.accepted[source] += records.length
   }
 
-  private penalize (peer: PeerId, reason: string): void {
+  private penalize (peer: PeerId, reason: string, amount = STREAM_VIOLATION_PENALTY): void {
     this.counters.violations++
-    const total = this.parts.penalties.add(peer.toString(), STREAM_VIOLATION_PENALTY)
+    const total = this.parts.penalties.add(peer.toString(), amount)
     this.context.log('penalised %p (total %d): %s', peer, total, reason)
     if (total >= DISCONNECT_PENALTY) this.track(this.libp2p.hangUp(peer).catch(() => {}))
   }

@@ -4,6 +4,7 @@ import {
   AnchorVerifier, MAX_BLOCK_PEERS, MAX_FETCH_BLOCKS, createAnchorCheckers, createLevelBlockStore, createLevelStateStore, verificationOf,
   type AnchorCheck, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type UrlLimits
 } from '../anchor/index.js'
+import { IsnadError } from '../errors/index.js'
 import type { Network } from '../net/index.js'
 import type { AnchorRecord, MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
@@ -76,12 +77,12 @@ export class NodeAnchors {
   static async open (paths: NodePaths, parts: NodeAnchorsParts, options: NodeAnchorOptions = {}): Promise<NodeAnchors> {
     const blocks = createLevelBlockStore(blockStorePath(paths))
     const states = createLevelStateStore(anchorStateIndexPath(paths))
-    await blocks.open()
+    await blocks.open().catch((cause: unknown) => { throw locked(cause) })
     try {
       await states.open()
-    } catch (err) {
+    } catch (cause) {
       await blocks.close()
-      throw err
+      throw locked(cause)
     }
     const anchors = new NodeAnchors(blocks, states, parts, options)
     anchors.unsubscribe = parts.journal?.onStored((records, source) => {
@@ -207,6 +208,11 @@ export class NodeAnchors {
   private async index (memoryId: string, entry: TrustEntry): Promise<void> {
     if (this.parts.journal !== null) await this.parts.store.setTrust(memoryId, entry)
   }
+}
+
+/** LevelDB refuses a second opener of a directory: another isnad process holds this home. */
+function locked (cause: unknown): IsnadError {
+  return new IsnadError('STORE_LOCKED', 'the anchor blockstore or state cache is in use by another isnad process (a running daemon?)', { cause })
 }
 
 function targetOf (stored: StoredRecord<AnchorRecord>): AnchorTarget {

@@ -45,16 +45,19 @@ function containerIp (): string {
   return '127.0.0.1'
 }
 
-/** tc netem on eth0 for the scenario's latency and loss (needs NET_ADMIN and iproute2). */
-async function applyNetem (scenario: Scenario, log: (line: string) => void): Promise<void> {
+/** tc netem on eth0 for the scenario's latency and loss (needs NET_ADMIN, iproute2 and the kernel's sch_netem); a note when it fails. */
+async function applyNetem (scenario: Scenario, log: (line: string) => void): Promise<string | null> {
   const { latencyMs, jitterMs, lossPercent } = scenario.network
-  if (latencyMs === 0 && lossPercent === 0) return
+  if (latencyMs === 0 && lossPercent === 0) return null
   const args = ['qdisc', 'add', 'dev', 'eth0', 'root', 'netem', 'delay', `${latencyMs}ms`, ...(jitterMs > 0 ? [`${jitterMs}ms`] : []), 'loss', `${lossPercent}%`]
   try {
     await run('tc', args)
     log(`netem: ${args.slice(5).join(' ')}`)
+    return null
   } catch (err) {
-    log(`netem not applied (tc ${args.join(' ')}): ${err instanceof Error ? err.message : String(err)}`)
+    const note = `netem not applied (tc ${args.join(' ')}): ${(err instanceof Error ? err.message : String(err)).split('\n').slice(-2).join(' ').trim()}`
+    log(note)
+    return note
   }
 }
 
@@ -97,7 +100,7 @@ export function nodeName (index: number): string {
 }
 
 export async function runContainerNode (options: ContainerNodeOptions): Promise<Daemon> {
-  await applyNetem(options.scenario, options.log)
+  const netem = await applyNetem(options.scenario, options.log)
   const agent = (await initHome(options.home)).defaultKey.did
   const bootstrap = options.index === undefined ? [] : [...(await waitForNodeFiles(options.nodesDir, ['bootstrap'])).get('bootstrap')?.multiaddrs ?? []]
   const ip = containerIp()
@@ -112,7 +115,8 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
   relay(API_RELAY_PORT, apiPort)
   const token = await readApiToken(nodePaths(options.home).data)
   await publishInfo(options.nodesDir, options.name, {
-    url: `http://${ip}:${API_RELAY_PORT}`, token, peerId: daemon.peerId, multiaddrs: [`/ip4/${ip}/tcp/${LIBP2P_PORT}/p2p/${daemon.peerId}`], agent
+    url: `http://${ip}:${API_RELAY_PORT}`, token, peerId: daemon.peerId, multiaddrs: [`/ip4/${ip}/tcp/${LIBP2P_PORT}/p2p/${daemon.peerId}`], agent,
+    ...(netem === null ? {} : { notes: [netem] })
   })
   if (options.index !== undefined) {
     // The planned links this node dials, once every node has published its address.

@@ -1,4 +1,4 @@
-import { performance } from 'node:perf_hooks'
+import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { LiveNodes } from './live-nodes.js'
 import { sleep, waitFor } from './mesh.js'
 import { attestationKey, createObservations, type Observations } from './observations.js'
@@ -21,8 +21,8 @@ export interface DriveOptions {
   progress: (text: string) => void
 }
 
-/** How long a witness waits for a request to reach it before giving up on answering. */
-const INBOX_WAIT_MS = 60_000
+/** How long a witness waits for a request to reach it before giving up on answering (long: an overloaded runner is slow, not lossy). */
+const INBOX_WAIT_MS = 180_000
 /** After the last planned action: how long outstanding answers may still take. */
 const DRAIN_TIMEOUT_MS = 120_000
 /** After activity: gossip and sync settle before anything is measured. */
@@ -52,9 +52,14 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   const topology = new TopologyActions(pool, plan, nodes, observations, progress)
   await topology.connect()
   await nodes.open()
+  const nodeNotes = new Set(Array.from({ length: pool.size }, (_, i) => pool.info(i).notes ?? []).flat())
+  for (const note of nodeNotes) observations.notes.push(`nodes: ${note}`)
   observations.timings.setupSeconds = (performance.now() - setupStart) / 1000
 
   const msPerMinute = scenario.timeScale.realSecondsPerMinute * 1000
+  const lag = monitorEventLoopDelay({ resolution: 10 })
+  lag.enable()
+  const cpuStart = process.cpuUsage()
   const start = performance.now()
   const until = async (minute: number): Promise<void> => { await sleep(Math.max(0, start + minute * msPerMinute - performance.now())) }
 
@@ -124,9 +129,18 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     })()
     await until(scenario.durationMinutes)
     observations.timings.activitySeconds = (performance.now() - start) / 1000
+    lag.disable()
+    const cpu = process.cpuUsage(cpuStart)
+    observations.driverLoad = {
+      eventLoopLagP50Ms: Math.round(lag.percentile(50) / 1e5) / 10,
+      eventLoopLagMaxMs: Math.round(lag.max / 1e5) / 10,
+      cpuPercent: Math.round((cpu.user + cpu.system) / 10 / (performance.now() - start))
+    }
     const settleStart = performance.now()
     const drained = Promise.all([events, ...plays]).then(() => true)
-    const inTime = await Promise.race([drained, sleep(DRAIN_TIMEOUT_MS).then(() => false)])
+    let timer: NodeJS.Timeout | undefined
+    const inTime = await Promise.race([drained, new Promise<boolean>((resolve) => { timer = setTimeout(() => { resolve(false) }, DRAIN_TIMEOUT_MS) })])
+    clearTimeout(timer)
     if (!inTime) observations.notes.push(`some actions were still running ${DRAIN_TIMEOUT_MS / 1000} s after the end`)
     await topology.settle()
     await sleep(SETTLE_MS)

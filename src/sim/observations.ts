@@ -39,6 +39,11 @@ export interface Observations {
   onlineAtEnd: number[]
   /** Things the runner could not do (e.g. partitions in docker), as sentences. */
   notes: string[]
+  /**
+   * The driver process during the activity: event-loop lag and CPU (in-process, the nodes share it,
+   * so a lag of hundreds of ms says the runner, not the protocol, sets the latencies).
+   */
+  driverLoad: { eventLoopLagP50Ms: number, eventLoopLagMaxMs: number, cpuPercent: number }
   /** Real seconds: setup (nodes up and connected), activity, settling. */
   timings: { setupSeconds: number, activitySeconds: number, settleSeconds: number }
 }
@@ -52,6 +57,7 @@ export function createObservations (): Observations {
     missedAnswers: 0,
     onlineAtEnd: [],
     notes: [],
+    driverLoad: { eventLoopLagP50Ms: 0, eventLoopLagMaxMs: 0, cpuPercent: 0 },
     timings: { setupSeconds: 0, activitySeconds: 0, settleSeconds: 0 }
   }
 }

@@ -15,6 +15,8 @@ export interface SimNodeInfo {
   multiaddrs: string[]
   /** The did:key of the node's agent (its default key). */
   agent: string
+  /** What the node could not set up as the scenario asked (e.g. tc netem), for the results' notes. */
+  notes?: string[]
 }
 
 /** Counters of one node's network layer (src/net NetStats), summed over its restarts. */

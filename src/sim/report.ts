@@ -12,7 +12,7 @@ const CSV_COLUMNS = [
   'scenario', 'runner', 'nodes', 'sybils', 'policy', 'auc', 'false_anchored_share', 'false_attested_share', 'true_unverified_share',
   'mean_trust_true', 'mean_trust_false', 'sybil_mean_trust', 'memories_published', 'memory_delivery', 'attestation_delivery',
   'latency_p50_ms', 'latency_p99_ms', 'witness_rtt_p50_ms', 'witness_rtt_p99_ms', 'messages_per_node', 'payload_bytes_per_node',
-  'cpu_ms_per_node', 'total_seconds'
+  'cpu_ms_per_node', 'total_seconds', 'driver_lag_p50_ms'
 ] as const
 
 function csvCell (value: unknown): string {
@@ -25,7 +25,7 @@ export function resultsCsv (results: SimResults): string {
     results.scenario.name, results.runner, run.nodes, run.sybils, t.policy, t.auc, t.falseAnchoredShare, t.falseAttestedShare, t.trueUnverifiedShare,
     t.meanTrustTrue, t.meanTrustFalse, t.sybilMeanTrust, run.metrics.memories.published, run.metrics.delivery.memoryRatio, run.metrics.delivery.attestationRatio,
     run.metrics.delivery.latencyMs.p50, run.metrics.delivery.latencyMs.p99, run.metrics.witness.roundTripMs.p50, run.metrics.witness.roundTripMs.p99,
-    run.metrics.perNode.messagesMean, run.metrics.perNode.payloadBytesMean, run.metrics.perNode.cpuMsMean, run.timings.totalSeconds
+    run.metrics.perNode.messagesMean, run.metrics.perNode.payloadBytesMean, run.metrics.perNode.cpuMsMean, run.timings.totalSeconds, run.driverLoad.eventLoopLagP50Ms
   ].map(csvCell).join(',')))
   return [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n'
 }
@@ -43,7 +43,8 @@ function runSection (run: RunResult, title: string): string {
     [{ name: 'true memories', values: t.histogram.true }, { name: 'false memories', values: t.histogram.false }], 'trust-distribution')).join('')
   return `<section><h2>${escapeHtml(title)}</h2>` +
     `<p>${run.nodes} nodes (${Object.entries(run.roles).map(([r, n]) => `${n} ${r}`).join(', ')}); observers ${run.observers.join(', ')}; ` +
-    `setup ${run.timings.setupSeconds.toFixed(1)} s, activity ${run.timings.activitySeconds.toFixed(1)} s, total ${run.timings.totalSeconds} s.</p>` +
+    `setup ${run.timings.setupSeconds.toFixed(1)} s, activity ${run.timings.activitySeconds.toFixed(1)} s, total ${run.timings.totalSeconds} s; ` +
+    `driver during the activity: event-loop lag p50 ${run.driverLoad.eventLoopLagP50Ms} ms, max ${run.driverLoad.eventLoopLagMaxMs} ms, CPU ${run.driverLoad.cpuPercent}%.</p>` +
     table(['memories published', 'true', 'false', 'memory delivery', 'attestation delivery', 'gossip p50 ms', 'p90', 'p99', 'request → inbox p50 ms', 'witness RTT p50 ms', 'p99', 'missed answers'],
       [[m.memories.published, m.memories.true, m.memories.false, m.delivery.memoryRatio, m.delivery.attestationRatio, m.delivery.latencyMs.p50, m.delivery.latencyMs.p90,
         m.delivery.latencyMs.p99, m.witness.requestDelayMs.p50, m.witness.roundTripMs.p50, m.witness.roundTripMs.p99, m.witness.missedAnswers]]) +

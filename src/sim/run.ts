@@ -21,6 +21,7 @@ export interface RunResult {
   roles: Partial<Record<Role, number>>
   observers: number[]
   timings: Observations['timings'] & { totalSeconds: number }
+  driverLoad: Observations['driverLoad']
   metrics: RunMetrics
   notes: string[]
 }
@@ -81,6 +82,7 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
       roles,
       observers: plan.observers,
       timings: { ...driven.observations.timings, totalSeconds: Math.round((performance.now() - started) / 100) / 10 },
+      driverLoad: driven.observations.driverLoad,
       metrics,
       notes: driven.observations.notes
     }

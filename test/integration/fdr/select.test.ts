@@ -2,11 +2,11 @@ import { appendFile, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createAuthority, createMemoryVerifier, selectOnNode } from '../../../src/fdr/index.js'
+import { createAuthority, createMemoryVerifier, createRecordMemoryStore, selectOnNode } from '../../../src/fdr/index.js'
 import { nodeCryptoVerifier } from '../../../src/identity/index.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
 import { TRUST_ROOTS_FILE } from '../../../src/reputation/index.js'
-import { isIsnadError } from '../../../src/errors/index.js'
+import { codeOfAsync } from '../../fixtures/error-code.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*
@@ -18,14 +18,6 @@ import { createAgent, createAttestation, createMemory } from '../../fixtures/rec
 
 const NOW = Date.parse('2026-02-06T00:00:00Z')
 
-async function codeOfAsync (run: () => Promise<unknown>): Promise<string> {
-  try {
-    await run()
-    return 'accepted'
-  } catch (err) {
-    return isIsnadError(err) ? err.code : `non-IsnadError: ${String(err)}`
-  }
-}
 const alice = createAgent(20) // the operator's trust root
 const bob = createAgent(21) // endorsed by alice
 const mallory = createAgent(22) // and her Sybils: no path from alice
@@ -148,6 +140,14 @@ describe('FDR layer on a node', () => {
     expect(ids).toContain(byOther.id) // another author's "correction" is only a memory of its own
     const authority = createAuthority({ verifier: createMemoryVerifier({ signatures: nodeCryptoVerifier }), acceptedMethods: ['merkle-inclusion'] })
     expect(authority.check(JSON.parse(JSON.stringify(selected))).accepted).toBe(true)
+  })
+
+  it('the Store (M-5) returns a world with its evidence, and null for what it does not hold', async () => {
+    const { honest } = await populate()
+    const store = createRecordMemoryStore({ store: node.store, successorOf: async () => null })
+    const world = await store.get(honest)
+    expect([world?.id, world?.attestations.length, await store.exists(honest)]).toEqual([honest, 1, true])
+    expect([await store.get('not-a-memory'), await store.exists('bafyreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy')]).toEqual([null, false])
   })
 
   it('refuses to select without a ledger to trace into', async () => {

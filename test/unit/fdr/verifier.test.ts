@@ -25,6 +25,9 @@ describe('MemoryVerifier', () => {
     const result = createMemoryVerifier({ signatures: nodeCryptoVerifier, method }).prove({ worldId: world.id }, world)
     expect(result.valid, result.error).toBe(true)
     expect(result.proof?.method).toBe(method)
+    // M-9: the Verifier's output has no time and no actor; the Selector adds those.
+    expect(Object.keys(result)).toEqual(['valid', 'proof'])
+    expect(Object.keys(result.proof!)).toEqual(['method', 'proof'])
     for (const signatures of [nodeCryptoVerifier, nobleVerifier]) {
       expect(createMemoryVerifier({ signatures }).verifyProof(roundTrip(result.proof!))).toBe(true)
     }

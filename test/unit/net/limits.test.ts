@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { Connection } from '@libp2p/interface'
 import { ConnectionGuard } from '../../../src/net/limits-connections.js'
-import { RateLimiter } from '../../../src/net/limits.js'
+import { RateLimiter, rateLimitedHandler } from '../../../src/net/limits.js'
 import { UsefulPeers, USEFUL_PEER_RETAG_MS } from '../../../src/net/scoring.js'
 
 describe('RateLimiter (docs/limits.md)', () => {
@@ -49,5 +49,23 @@ describe('UsefulPeers and ConnectionGuard (eclipse resistance)', () => {
     const guard = new ConnectionGuard(libp2p as never, 3, (peer) => peer === 'useful')
     expect(guard.enforce()).toBe(2)
     expect(closed.sort()).toEqual(['sybil-1', 'sybil-2'])
+  })
+})
+
+describe('rateLimitedHandler (fetch-v1, sync-v1 rates)', () => {
+  it('resets streams over the peer\'s rate unread and reports the peer; others pass through', async () => {
+    const handled: string[] = []
+    const limitedPeers: string[] = []
+    const aborted: string[] = []
+    const handler = rateLimitedHandler(async (_stream, connection) => { handled.push(connection.remotePeer.toString()) },
+      new RateLimiter(1, 2, () => 0), (connection) => { limitedPeers.push(connection.remotePeer.toString()) })
+    const call = async (peer: string): Promise<void> => {
+      const stream = { abort: () => { aborted.push(peer) } }
+      await handler(stream as never, { remotePeer: { toString: () => peer } } as never)
+    }
+    for (const peer of ['a', 'a', 'a', 'b']) await call(peer)
+    expect(handled).toEqual(['a', 'a', 'b'])
+    expect(aborted).toEqual(['a'])
+    expect(limitedPeers).toEqual(['a'])
   })
 })

@@ -1,0 +1,50 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createHttpOperations } from '../../../src/api/client.js'
+import type { NodeOperations } from '../../../src/api/index.js'
+import { createAuthority, createMemoryVerifier } from '../../../src/fdr/index.js'
+import { codeOfAsync } from '../../fixtures/error-code.js'
+import { nodeCryptoVerifier } from '../../../src/identity/index.js'
+import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
+
+/** Issue 6's operations over HTTP, through the client the CLI uses against a daemon: routes and client together. */
+
+
+describe('trust and select over the API', () => {
+  let fixture: ApiFixture
+  let ops: NodeOperations
+
+  beforeAll(async () => {
+    fixture = await startApi()
+    ops = createHttpOperations({ url: fixture.url, token: fixture.token })
+  })
+
+  afterAll(async () => { await fixture.stop() })
+
+  it('roots, reputation with its path, and a selection an Authority accepts', async () => {
+    const author = await ops.resolveSigner(fixture.author)
+    const witness = await ops.resolveSigner(fixture.witness)
+    const view = await ops.remember({ type: 'fact', summary: 'the canary takes 9 minutes', tags: ['ops'] }, author)
+    await ops.attest({ memory: view.id, verdict: 'confirm' }, witness)
+
+    expect((await ops.addTrustRoot(fixture.witness)).map((r) => r.did)).toEqual([fixture.witness])
+    expect(await codeOfAsync(async () => await ops.addTrustRoot(fixture.witness))).toBe('ALREADY_EXISTS')
+    expect((await ops.listTrustRoots()).map((r) => r.did)).toEqual([fixture.witness])
+    const rep = await ops.reputation(fixture.author)
+    expect(rep.path).toEqual([fixture.witness, fixture.author])
+    expect(rep.reputation).toBeGreaterThan(0)
+
+    const selected = await ops.select({ selector: fixture.author, tags: ['ops'], query: 'canary' })
+    expect(selected.map((s) => [s.ref.worldId, s.verified, s.evidence?.verifiedBy])).toEqual([[view.id, true, fixture.author]])
+    expect(createAuthority({ verifier: createMemoryVerifier({ signatures: nodeCryptoVerifier }) }).check(selected).accepted).toBe(true)
+
+    expect(await ops.removeTrustRoot(fixture.witness)).toEqual([])
+    expect(await codeOfAsync(async () => await ops.removeTrustRoot(fixture.witness))).toBe('NOT_FOUND')
+  })
+
+  it('refuses bad input with a stable code', async () => {
+    expect(await jsonOf(await fixture.call('GET', '/v1/reputation/not-a-did'))).toMatchObject({ status: 400, body: { error: { code: 'SCHEMA_INVALID' } } })
+    expect((await fixture.call('POST', '/v1/select', { selector: 'x', limit: 1000 })).status).toBe(400)
+    expect((await fixture.call('POST', '/v1/select', { selector: 'x', extra: true })).status).toBe(400)
+    expect((await fixture.call('POST', '/v1/trust/roots', { did: 'did:key:nope' })).status).toBe(400)
+  })
+})
