@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks'
-import { Worker } from 'node:worker_threads'
 import { encodeSignedRecord } from '../src/record/index.js'
 import { createAgent, memoryRecord, signFast } from './fixtures.js'
 import type { GossipRunOptions, GossipRunResult } from './network-gossip.js'
-import type { NodeMesh, WorkerReport, WorkerRequest } from './network-gossip-worker.js'
+import type { WorkerReport, WorkerRequest } from './network-gossip-worker.js'
+import { meshesReady, NodeThread, type NodeMesh } from './node-threads.js'
 import { dialAll, randomTopology, sleep, waitFor } from './network-mesh.js'
 import { createRandom } from './stats.js'
 
@@ -22,69 +22,13 @@ export interface ThreadedGossipOptions extends GossipRunOptions {
 const DRAIN_TIMEOUT_MS = 15_000
 const MESH_TIMEOUT_MS = 45_000
 const SETTLE_MS = 1000
-/** gossipsub's GossipsubDlo, as src/sim/mesh.ts meshesReady. */
-const MESH_LOW = 4
-
-/** A worker thread running a share of the nodes, answering one request at a time by id. */
-class NodeThread {
-  private readonly worker: Worker
-  private readonly pending = new Map<number, { resolve: (value: unknown) => void, reject: (err: Error) => void }>()
-  private next = 0
-
-  constructor () {
-    this.worker = new Worker(new URL('./network-gossip-worker.js', import.meta.url))
-    this.worker.on('message', (message: { id: number, result?: unknown, error?: string }) => {
-      const waiter = this.pending.get(message.id)
-      this.pending.delete(message.id)
-      if (message.error !== undefined) waiter?.reject(new Error(message.error))
-      else waiter?.resolve(message.result)
-    })
-    this.worker.on('error', (err) => { for (const waiter of this.pending.values()) waiter.reject(err) })
-  }
-
-  async request<T> (request: WorkerRequest): Promise<T> {
-    const id = this.next++
-    return await new Promise<T>((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
-      this.worker.postMessage({ id, request })
-    })
-  }
-
-  async terminate (): Promise<void> {
-    await this.worker.terminate()
-  }
-}
-
-/** meshesReady (src/sim/mesh.ts) over the nodes' reported meshes. */
-function meshesReady (meshes: readonly NodeMesh[]): boolean {
-  const index = new Map(meshes.map((m, i) => [m.peerId, i]))
-  const neighbours = meshes.map(() => new Set<number>())
-  for (let i = 0; i < meshes.length; i++) {
-    const { mesh, peers } = meshes[i] as NodeMesh
-    if (mesh.length < Math.min(MESH_LOW, peers)) return false
-    for (const peer of mesh) {
-      const j = index.get(peer)
-      if (j === undefined) continue
-      neighbours[i]?.add(j)
-      neighbours[j]?.add(i)
-    }
-  }
-  const seen = new Set([0])
-  const queue = [0]
-  while (queue.length > 0) {
-    for (const j of neighbours[queue.pop() as number] ?? []) {
-      if (!seen.has(j)) { seen.add(j); queue.push(j) }
-    }
-  }
-  return seen.size === meshes.length
-}
 
 export async function runGossipThreaded (options: ThreadedGossipOptions): Promise<GossipRunResult> {
   const random = createRandom(options.seed)
   const setupStart = performance.now()
-  const threads = Array.from({ length: options.threads }, () => new NodeThread())
+  const threads = Array.from({ length: options.threads }, () => new NodeThread<WorkerRequest>(new URL('./network-gossip-worker.js', import.meta.url)))
   // Node n lives in thread n mod threads, at position ⌊n / threads⌋ there.
-  const threadOf = (n: number): NodeThread => threads[n % threads.length] as NodeThread
+  const threadOf = (n: number): NodeThread<WorkerRequest> => threads[n % threads.length] as NodeThread<WorkerRequest>
   const local = (n: number): number => Math.floor(n / threads.length)
   try {
     const counts = threads.map((_, t) => Math.ceil((options.nodes - t) / threads.length))

@@ -3,6 +3,7 @@ import { parentPort } from 'node:worker_threads'
 import { createNetwork, TOPICS, type Network } from '../src/net/index.js'
 import { verifyRecordBytes } from '../src/record/index.js'
 import { BenchHost, CountingVerifier } from './network-host.js'
+import type { NodeMesh } from './node-threads.js'
 
 /*
  * One worker thread of the threaded gossip benchmark (network-gossip-threads.ts): it runs a share of
@@ -18,12 +19,6 @@ export type WorkerRequest =
   | { op: 'publish', node: number, bytes: Uint8Array }
   | { op: 'collect' }
   | { op: 'stop' }
-
-export interface NodeMesh {
-  peerId: string
-  peers: number
-  mesh: string[]
-}
 
 export interface WorkerReport {
   /** Per record id, the absolute time each of this worker's nodes accepted it. */
@@ -74,7 +69,7 @@ async function handle (request: WorkerRequest): Promise<unknown> {
       await node(request.from).network.dial(request.to)
       return null
     case 'meshes':
-      return nodes.map((n): NodeMesh => ({ peerId: n.network.peerId.toString(), peers: n.network.libp2p.getPeers().length, mesh: n.network.meshPeers(TOPICS.memories) }))
+      return nodes.map((n): NodeMesh => ({ peerId: n.network.peerId.toString(), peers: n.network.libp2p.getPeers().length, meshes: [n.network.meshPeers(TOPICS.memories)] }))
     case 'publish': {
       // What a node does with its own memory: verify and store it (LocalNode.remember), then gossip it.
       const publisher = node(request.node)

@@ -8,6 +8,8 @@ import { createAgent, createTempDir } from './fixtures.js'
 import { openTempNode } from './ingest.js'
 import { AttestationStream } from './network-events.js'
 import { dialAll, randomTopology, waitFor, waitForMeshes } from './network-mesh.js'
+import type { StartedDaemon, WitnessWorkerRequest } from './network-witness-worker.js'
+import { meshesReady, NodeThread, type NodeMesh } from './node-threads.js'
 import { createRandom, shuffle } from './stats.js'
 
 /*
@@ -22,6 +24,8 @@ import { createRandom, shuffle } from './stats.js'
 
 export interface WitnessRunOptions {
   nodes: number
+  /** Worker threads the daemons are spread over; 0: all on this thread. @default 0 */
+  threads?: number
   witnesses: number
   requests: number
   dialsPerNode: number
@@ -51,6 +55,23 @@ interface Peer {
   agent: string
   remove: () => Promise<void>
 }
+
+/** A daemon as the measurement drives it: over its HTTP API, wherever it runs. */
+interface PeerHandle {
+  ops: HttpOperations
+  token: string
+  agent: string
+  url: string
+}
+
+/** A network of daemons with meshes formed. */
+interface StartedNetwork {
+  peers: PeerHandle[]
+  meshMs: number
+  stop: () => Promise<void>
+}
+
+const TOPICS_MEASURED = [TOPICS.memories, TOPICS.witnessRequests, TOPICS.attestations]
 
 const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
 /** Heartbeats (ledger event + checkpoint) stay out of the measurement. */
@@ -89,7 +110,7 @@ async function stopPeers (peers: readonly Peer[]): Promise<void> {
 }
 
 /** Waits until every peer's node stores `memory` (so its gossip is over before the clock starts). */
-async function waitForMemoryEverywhere (peers: readonly Peer[], memory: string): Promise<void> {
+async function waitForMemoryEverywhere (peers: readonly PeerHandle[], memory: string): Promise<void> {
   const missing = new Set(peers)
   await waitFor(`memory ${memory} on every daemon`, async () => {
     for (const peer of [...missing]) {
@@ -99,12 +120,9 @@ async function waitForMemoryEverywhere (peers: readonly Peer[], memory: string):
   }, 15_000, 10)
 }
 
-export async function runWitness (options: WitnessRunOptions): Promise<WitnessRunResult> {
-  const random = createRandom(options.seed)
-  const setupStart = performance.now()
+/** The daemons on this thread, dialled and meshed. */
+async function startHere (options: WitnessRunOptions, random: () => number): Promise<StartedNetwork> {
   const peers = await startPeers(options.nodes)
-  const local = await openTempNode('witness-baseline')
-  let stream: AttestationStream | undefined
   try {
     const edges = randomTopology(options.nodes, options.dialsPerNode, random)
     await dialAll(edges, async (from, to) => {
@@ -112,12 +130,68 @@ export async function runWitness (options: WitnessRunOptions): Promise<WitnessRu
       await (peers[from] as Peer).daemon.network.dial(target.multiaddrs()[0] ?? target.network.peerId)
     })
     options.progress(`${options.nodes} daemons up, ${edges.length} connections; waiting for gossipsub meshes`)
-    const topics = [TOPICS.memories, TOPICS.witnessRequests, TOPICS.attestations]
-    const meshMs = await waitForMeshes(peers.map((p) => p.daemon.network), topics, 45_000)
+    const meshMs = await waitForMeshes(peers.map((p) => p.daemon.network), TOPICS_MEASURED, 45_000)
+    return { peers: peers.map((p) => ({ ops: p.ops, token: p.token, agent: p.agent, url: p.daemon.url })), meshMs, stop: async () => { await stopPeers(peers) } }
+  } catch (err) {
+    await stopPeers(peers)
+    throw err
+  }
+}
+
+/**
+ * The daemons spread round-robin over worker threads (network-witness-worker.ts), as a deployment
+ * runs each daemon on its own thread; homes are made here, the daemons driven over HTTP.
+ */
+async function startThreaded (options: WitnessRunOptions, threadCount: number, random: () => number): Promise<StartedNetwork> {
+  const dirs = await Promise.all(Array.from({ length: options.nodes }, async (_, i) => await createTempDir(`witness-${i}`)))
+  const agents = await Promise.all(dirs.map(async (dir) => (await initHome(dir.path)).defaultKey.did))
+  const threads = Array.from({ length: threadCount }, () => new NodeThread<WitnessWorkerRequest>(new URL('./network-witness-worker.js', import.meta.url)))
+  const threadOf = (n: number): NodeThread<WitnessWorkerRequest> => threads[n % threads.length] as NodeThread<WitnessWorkerRequest>
+  const local = (n: number): number => Math.floor(n / threads.length)
+  const stop = async (): Promise<void> => {
+    await Promise.allSettled(threads.map(async (thread) => { await thread.request({ op: 'stop' }) }))
+    await Promise.allSettled(threads.map(async (thread) => { await thread.terminate() }))
+    await Promise.allSettled(dirs.map(async (dir) => { await dir.remove() }))
+  }
+  try {
+    const started = await Promise.all(threads.map(async (thread, t) => await thread.request<StartedDaemon[]>({
+      op: 'start', homes: dirs.filter((_, n) => n % threads.length === t).map((d) => d.path), requester: agents[0] as string, heartbeatMs: HEARTBEAT_MS
+    })))
+    const daemons = Array.from({ length: options.nodes }, (_, n) => started[n % threads.length]?.[local(n)] as StartedDaemon)
+    const edges = randomTopology(options.nodes, options.dialsPerNode, random)
+    await dialAll(edges, async (from, to) => { await threadOf(from).request({ op: 'dial', from: local(from), to: (daemons[to] as StartedDaemon).addr }) })
+    options.progress(`${options.nodes} daemons up in ${threadCount} worker threads, ${edges.length} connections; waiting for gossipsub meshes`)
+    const meshStart = performance.now()
+    await waitFor('gossipsub meshes', async () => {
+      const byThread = await Promise.all(threads.map(async (thread) => await thread.request<NodeMesh[]>({ op: 'meshes' })))
+      return meshesReady(Array.from({ length: options.nodes }, (_, n) => byThread[n % threads.length]?.[local(n)] as NodeMesh))
+    }, 45_000, 100)
+    const meshMs = performance.now() - meshStart
+    const peers = await Promise.all(daemons.map(async ({ url }, n) => {
+      const token = await readApiToken(nodePaths((dirs[n] as { path: string }).path).data)
+      return { ops: createHttpOperations({ url, token }), token, agent: agents[n] as string, url }
+    }))
+    return { peers, meshMs, stop }
+  } catch (err) {
+    await stop()
+    throw err
+  }
+}
+
+export async function runWitness (options: WitnessRunOptions): Promise<WitnessRunResult> {
+  const random = createRandom(options.seed)
+  const setupStart = performance.now()
+  const threads = options.threads ?? 0
+  const network = threads > 0 ? await startThreaded(options, threads, random) : await startHere(options, random)
+  let local: Awaited<ReturnType<typeof openTempNode>> | undefined
+  let stream: AttestationStream | undefined
+  try {
+    local = await openTempNode('witness-baseline')
+    const { peers, meshMs } = network
     const setupMs = performance.now() - setupStart
 
-    const [a, ...others] = peers as [Peer, ...Peer[]]
-    stream = await AttestationStream.open(a.daemon.url, a.token)
+    const [a, ...others] = peers as [PeerHandle, ...PeerHandle[]]
+    stream = await AttestationStream.open(a.url, a.token)
     const signer = await a.ops.resolveSigner()
     const author = createAgent(30, options.seed)
     const witness = createAgent(31, options.seed)
@@ -151,7 +225,7 @@ export async function runWitness (options: WitnessRunOptions): Promise<WitnessRu
     return result
   } finally {
     stream?.close()
-    await local.dispose()
-    await stopPeers(peers)
+    await local?.dispose()
+    await network.stop()
   }
 }

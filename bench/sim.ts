@@ -1,4 +1,6 @@
-import { LocalPool, loadScenario, runScenario } from '../src/sim/index.js'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { LocalPool, loadScenario, runScenario, writeResults } from '../src/sim/index.js'
 import type { Figure } from './report.js'
 
 /*
@@ -25,6 +27,8 @@ export async function benchSim (options: SimBenchOptions): Promise<Figure[]> {
   const results = await runScenario(scenario, { runner: 'in-process', createPool: async (count) => await LocalPool.start({ count }), progress: (t) => { progress(`12. ${t}`) } })
   const run = results.runs[0]
   if (run === undefined) throw new Error('the simulation produced no run')
+  const written = await writeResults(results, join(tmpdir(), 'isnad-bench-sim'))
+  progress(`12. report: ${written.html}`)
   const m = run.metrics
   const trust = Object.fromEntries(m.trust.flatMap((t) => [[`auc ${t.policy}`, t.auc ?? Number.NaN], [`sybilMeanTrust ${t.policy}`, t.sybilMeanTrust ?? Number.NaN]]))
   return [{
@@ -46,6 +50,7 @@ export async function benchSim (options: SimBenchOptions): Promise<Figure[]> {
       gossipP99Ms: m.delivery.latencyMs.p99 ?? Number.NaN,
       witnessRoundTripP50Ms: m.witness.roundTripMs.p50 ?? Number.NaN,
       eventLoopLagP50Ms: run.driverLoad.eventLoopLagP50Ms,
+      relinks: run.relinks,
       cpuPercent: run.driverLoad.cpuPercent,
       cpuMsPerNode: m.perNode.cpuMsMean,
       ...trust

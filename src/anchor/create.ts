@@ -8,6 +8,7 @@ import { isUnixfsBlockCid, parseCid, type BlockStore } from './blocks.js'
 import { cidAnchorHash } from './cid.js'
 import { resolveGitAnchor } from './git.js'
 import { importUnixfs } from './unixfs.js'
+import { ANY_ADDRESS_POLICY } from './address-policy.js'
 import { fetchBounded, parseHttpUrl, sha256Hex, UrlFetchError, type UrlLimits } from './url.js'
 import type { AnchorClaim } from './types.js'
 
@@ -70,10 +71,11 @@ export async function prepareAnchorClaim (input: AddAnchorInput, init: PrepareIn
   }
 }
 
+/** Anchoring is this node's own agent asking (anchors-v1 §9): an intranet URL may be anchored. */
 async function hashUrl (url: string, limits?: UrlLimits): Promise<string> {
   parseHttpUrl(url)
   try {
-    return sha256Hex(await fetchBounded(url, limits))
+    return sha256Hex(await fetchBounded(url, { ...limits, policy: ANY_ADDRESS_POLICY }))
   } catch (err) {
     if (err instanceof UrlFetchError && err.failure !== 'not-http') {
       throw new IsnadError('IO_ERROR', `cannot anchor ${url}: ${err.message}`, { cause: err })

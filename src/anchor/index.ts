@@ -20,7 +20,13 @@ export * from './states.js'
 export * from './verifier.js'
 export { createCidChecker, cidAnchorHash, type BlockFetcher, type CidCheckerInit } from './cid.js'
 export { createGitChecker, parseGitReference, formatGitReference, resolveGitAnchor, objectFormatOf, type GitCheckerInit, type GitObjectFormat } from './git.js'
-export { createUrlChecker, fetchBounded, sha256Hex, UrlFetchError, type UrlLimits } from './url.js'
+export {
+  createUrlChecker, fetchBounded, sha256Hex, UrlFetchError, ADDRESS_REFUSED, type UrlLimits, type UrlCheckerInit, type FetchOptions, type HostResolver
+} from './url.js'
+export {
+  ANY_ADDRESS_POLICY, isPublicAddress, parseUrlAllowance, publicOnlyPolicy, specialRangeOf,
+  type AddressPolicy, type AddressRefusal, type AnchorOrigin, type SpecialRange, type UrlAllowance
+} from './address-policy.js'
 export { createBlockchainChecker, type BlockchainVerifier } from './blockchain.js'
 export { AnchorSourceSchema, prepareAnchorClaim, type AddAnchorInput, type AnchorSource } from './create.js'
 
@@ -32,12 +38,14 @@ export interface AnchorCheckersInit {
   /** Local git repositories searched for git_commit anchors. */
   gitRepositories?: readonly string[]
   urlLimits?: UrlLimits
+  /** Hosts and ranges anchors from peers may reach although not public (anchors-v1 §9). */
+  urlAllow?: readonly string[]
   blockchainVerifiers?: readonly BlockchainVerifier[]
 }
 
 /** One checker per anchor type (anchors-v1 §4). */
 export function createAnchorCheckers (init: AnchorCheckersInit): Record<AnchorType, AnchorChecker> {
-  const url = createUrlChecker(init.urlLimits)
+  const url = createUrlChecker({ ...init.urlLimits, ...(init.urlAllow === undefined ? {} : { allow: init.urlAllow }) })
   return {
     cid: createCidChecker({ blocks: init.blocks, ...(init.fetchBlocks === undefined ? {} : { fetchBlocks: init.fetchBlocks }) }),
     git_commit: createGitChecker({ repositories: init.gitRepositories ?? [] }),

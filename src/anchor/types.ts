@@ -1,4 +1,5 @@
 import type { AnchorRecord, AnchorState } from '../schema/index.js'
+import type { AnchorOrigin } from './address-policy.js'
 
 /** The four states a check can end in (anchors-v1 §4); `unchecked` is only ever the absence of a check. */
 export type CheckedState = Exclude<AnchorState, 'unchecked'>
@@ -15,8 +16,14 @@ export interface CheckOutcome {
 /** The anchor fields a checker reads. */
 export type AnchorClaim = Pick<AnchorRecord, 'type' | 'reference' | 'hash'>
 
+/** What a checker is told about the anchor beyond its claim. */
+export interface CheckContext {
+  /** Whether one of this node's own agents made the anchor (url checks: anchors-v1 §9). Absent: `peer`. */
+  origin: AnchorOrigin
+}
+
 /** Checks one anchor type; `signal` ends the check (time limit, node stopping). */
-export type AnchorChecker = (anchor: AnchorClaim, signal: AbortSignal) => Promise<CheckOutcome>
+export type AnchorChecker = (anchor: AnchorClaim, signal: AbortSignal, context?: CheckContext) => Promise<CheckOutcome>
 
 /** The current verification of one stored anchor, as `isnad anchor check` prints it. */
 export interface AnchorCheck {

@@ -1,4 +1,5 @@
 import type { AnchorRecord, AnchorType, AnchorVerification } from '../schema/index.js'
+import type { AnchorOrigin } from './address-policy.js'
 import { ANCHOR_CHECK_CONCURRENCY, ANCHOR_STATE_TTL_MS, MAX_REASON_CHARS } from './constants.js'
 import type { AnchorStateStore, StoredState } from './states.js'
 import type { AnchorCheck, AnchorChecker, CheckOutcome } from './types.js'
@@ -21,6 +22,11 @@ export interface AnchorVerifierInit {
   ttlMs?: number
   /** @default ANCHOR_CHECK_TIMEOUT_MS */
   timeoutMs?: number
+  /**
+   * Whether one of this node's own agents made an anchor (its url may then reach private addresses,
+   * anchors-v1 §9). @default every anchor is a peer's: the strict policy
+   */
+  originOf?: (record: AnchorRecord) => Promise<AnchorOrigin>
   /** Told of every check run (not of cache hits), after its state is cached: the node journals them. */
   onChecked?: (checks: readonly AnchorCheck[]) => Promise<void>
 }
@@ -76,6 +82,12 @@ export class AnchorVerifier {
     return { check: await run, ran: true }
   }
 
+  /** A failure to tell the origin falls back to the strict side: a peer's anchor. */
+  private async originOf (record: AnchorRecord): Promise<AnchorOrigin> {
+    if (this.init.originOf === undefined) return 'peer'
+    return await this.init.originOf(record).catch(() => 'peer' as const)
+  }
+
   private isFresh (state: StoredState): boolean {
     const age = this.init.clock() - Date.parse(state.checked_at)
     return age >= 0 && age < this.ttlMs
@@ -85,7 +97,8 @@ export class AnchorVerifier {
     const signal = AbortSignal.timeout(this.timeoutMs)
     let outcome: CheckOutcome
     try {
-      outcome = await this.init.checkers[target.record.type](target.record, signal)
+      const origin = await this.originOf(target.record)
+      outcome = await this.init.checkers[target.record.type](target.record, signal, { origin })
     } catch (err) {
       // A checker fails only on an I/O error of this node (its blockstore, a spawn); not the anchor's fault.
       outcome = { state: 'unreachable', reason: `the check failed: ${err instanceof Error ? err.message : String(err)}` }

@@ -25,7 +25,10 @@ export interface DaemonOptions {
   heartbeatMs?: number
   /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
   autoConfirmFrom?: string[]
-  /** How anchors are checked: local git repositories, blockchain verifier plug-ins, limits (anchors-v1 §4). */
+  /**
+   * How anchors are checked: local git repositories, blockchain verifier plug-ins, limits, and the
+   * hosts and ranges url anchors from peers may reach although not public (`urlAllow`, anchors-v1 §4, §9).
+   */
   anchors?: NodeAnchorOptions
   /** Progress and warnings (stderr in the CLI). */
   log?: (line: string) => void

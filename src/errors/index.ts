@@ -49,7 +49,9 @@ export const ERROR_CODES = [
   'KEY_EVENT_INVALID',
   'KEY_EVENT_CONFLICT',
   // resource limits (docs/limits.md)
-  'RATE_LIMITED'
+  'RATE_LIMITED',
+  // anchors-v1 §9: a url an anchor from a peer names resolves to an address this node does not fetch
+  'ADDRESS_REFUSED'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

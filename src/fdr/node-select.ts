@@ -18,6 +18,9 @@ export interface SelectRequest extends SelectionRequest {
  * Store over its record store and Merkle log, the Verifier with node:crypto, trust under the node's
  * policy and reputation, and the trace as a `memory.selected` event.
  */
+/** Selections made by this process: part of each trace event's idempotency key. */
+let selections = 0
+
 export async function selectOnNode (node: LocalNode, request: SelectRequest, signatures: SignatureVerifier = nodeCryptoVerifier): Promise<SelectionResult> {
   const journal = node.writer // USAGE in read mode: a selection without its trace is not allowed
   const setting = await node.trust.setting()
@@ -29,10 +32,7 @@ export async function selectOnNode (node: LocalNode, request: SelectRequest, sig
   }
   const memories = createRecordMemoryStore({
     store: node.store,
-    successorOf: async (id) => {
-      const memory = await node.store.getMemory(id)
-      return memory === null ? null : await findSupersededBy(node.store, memory)
-    },
+    successorOf: async (memory) => await findSupersededBy(node.store, memory),
     ...(request.method === 'merkle-inclusion' ? { inclusionOf } : {})
   })
   const selector = createMemorySelector({
@@ -42,14 +42,17 @@ export async function selectOnNode (node: LocalNode, request: SelectRequest, sig
     score: async (world) => {
       const memory = { id: world.id, signed: world.memory }
       const evidence = evidenceOf(memory, [...world.attestations], [...world.anchors])
-      await node.anchors.applyStates(evidence)
+      if (evidence.anchors.length > 0) await node.anchors.applyStates(evidence)
       return scoreEvidence(evidence, Date.parse(node.now()), setting)
     },
     clock: () => Date.parse(node.now()),
     atWorldId: async () => `isnad-log:${journal.merkle.size}:${hashToHex(await journal.merkle.root())}`,
     appendTrace: async (trace) => {
       const entry = traceEntryOf(trace)
-      await journal.recordSelection(trace.selector, `memory.selected:${sha256Hex(canonicalJson(entry))}`, entry)
+      // Unique per selection: two identical selections in the same millisecond are two uses (M-2),
+      // never one deduplicated event.
+      const key = `memory.selected:${journal.events.runId}:${++selections}:${sha256Hex(canonicalJson(entry))}`
+      await journal.recordSelection(trace.selector, key, entry)
     }
   })
   if (request.selector.length === 0) throw new IsnadError('USAGE', 'a selection names its selector')

@@ -1,12 +1,13 @@
 import { isRecordCid } from '../schema/index.js'
 import type { RecordInclusion } from '../merkle/index.js'
-import type { RecordStore } from '../store/index.js'
+import type { MemoryRecord } from '../schema/index.js'
+import type { RecordStore, StoredRecord } from '../store/index.js'
 import type { MemoryStore, World, WorldId } from './types.js'
 
 export interface RecordMemoryStoreInit {
   store: RecordStore
   /** The newest successor by the same author (the node's lineage rule), or null. */
-  successorOf: (id: string) => Promise<string | null>
+  successorOf: (memory: StoredRecord<MemoryRecord>) => Promise<string | null>
   /** The proof that the memory is in the node's signed log, for the merkle-inclusion method. */
   inclusionOf?: (id: string) => Promise<RecordInclusion | undefined>
 }
@@ -20,11 +21,11 @@ export function createRecordMemoryStore (init: RecordMemoryStoreInit): MemorySto
     async get (worldId: WorldId): Promise<World | null> {
       if (!isRecordCid(worldId)) return null
       const { store } = init
-      const [memory, attestations, anchors, successor, inclusion] = await Promise.all([
-        store.getMemory(worldId), store.attestationsFor(worldId), store.anchorsFor(worldId),
-        init.successorOf(worldId), init.inclusionOf?.(worldId)
+      const [memory, attestations, anchors, inclusion] = await Promise.all([
+        store.getMemory(worldId), store.attestationsFor(worldId), store.anchorsFor(worldId), init.inclusionOf?.(worldId)
       ])
       if (memory === null) return null
+      const successor = await init.successorOf(memory)
       return {
         id: worldId,
         memory: memory.signed,

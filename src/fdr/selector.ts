@@ -35,6 +35,8 @@ export const MAX_SELECT_LIMIT = 100
 export const CANDIDATE_FACTOR = 2
 /** @default 5000 — memories a text query reads at most looking for matches (bounds its latency). */
 export const MAX_SCANNED = 5000
+/** @default 200 — index entries a text query reads per page. */
+const TEXT_PAGE = 200
 
 export interface SelectorInit {
   /** Where candidates come from: the index, by tags / author / type / stored trust. */
@@ -97,7 +99,7 @@ export function createMemorySelector (init: SelectorInit): { select: (request: S
 
 /**
  * Up to `window` worlds matching the request, most trusted first by the index. A superseded memory
- * gives way to its newest successor (docs/trust.md, "Superseded memories"): the successor is what
+ * gives way to its newest successor (docs/trust.md §5): the successor is what
  * its author now stands by, so it is the candidate, once, even when both matched.
  */
 async function candidates (init: SelectorInit, request: SelectionRequest, window: number): Promise<World[]> {
@@ -111,11 +113,16 @@ async function candidates (init: SelectorInit, request: SelectionRequest, window
   let scanned = 0
   let cursor: string | undefined
   do {
-    const page = await init.records.query({ ...query, limit: words.length === 0 ? window : 200, ...(cursor === undefined ? {} : { cursor }) })
-    const found = await Promise.all(page.items.map(async ({ id }) => await init.memories.get(id)))
+    const page = await init.records.query({ ...query, limit: words.length === 0 ? window : TEXT_PAGE, ...(cursor === undefined ? {} : { cursor }) })
     scanned += page.items.length
+    // The text is matched on the memory alone; only matches are loaded as whole worlds.
+    const matching = words.length === 0
+      ? page.items.map((hit) => hit.id)
+      : (await Promise.all(page.items.map(async ({ id }) => await init.records.getMemory(id))))
+          .flatMap((memory) => memory !== null && matchesText(memory.signed.record, words) ? [memory.id] : [])
+    const found = await Promise.all(matching.slice(0, window - worlds.size).map(async (id) => await init.memories.get(id)))
     for (const world of found) {
-      if (world === null || !matchesText(world.memory.record, words)) continue
+      if (world === null) continue
       const chosen = await newestSuccessor(init.memories, world)
       worlds.set(chosen.id, chosen)
       if (worlds.size >= window) return [...worlds.values()]

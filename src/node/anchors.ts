@@ -1,10 +1,11 @@
 import { resolve } from 'node:path'
 import type { CID } from 'multiformats/cid'
 import {
-  AnchorVerifier, MAX_BLOCK_PEERS, MAX_FETCH_BLOCKS, createAnchorCheckers, createLevelBlockStore, createLevelStateStore, verificationOf,
-  type AnchorCheck, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type UrlLimits
+  AnchorVerifier, MAX_BLOCK_PEERS, MAX_FETCH_BLOCKS, createAnchorCheckers, createLevelBlockStore, createLevelStateStore, parseUrlAllowance, verificationOf,
+  type AnchorCheck, type AnchorOrigin, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type UrlLimits
 } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
+import { createKeystore } from '../keys/index.js'
 import type { Network } from '../net/index.js'
 import type { AnchorRecord, MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
@@ -19,6 +20,11 @@ export interface NodeAnchorOptions {
   gitRepositories?: readonly string[]
   blockchainVerifiers?: readonly BlockchainVerifier[]
   urlLimits?: UrlLimits
+  /**
+   * Host names, addresses and CIDR ranges that url anchors from peers may reach although they are
+   * not public (anchors-v1 §9; `isnad start --anchor-url-allow`). @default none
+   */
+  urlAllow?: readonly string[]
   /** @default ANCHOR_STATE_TTL_MS */
   ttlMs?: number
 }
@@ -42,6 +48,8 @@ interface NodeAnchorsParts {
   clock: () => number
   /** The node's journal in write mode; null in read mode (checks are then neither journaled nor indexed). */
   journal: Journal | null
+  /** Whether an anchor was made by one of this node's own agents (its url may reach private addresses). */
+  originOf: (record: AnchorRecord) => Promise<AnchorOrigin>
 }
 
 /**
@@ -65,16 +73,19 @@ export class NodeAnchors {
         fetchBlocks: () => this.fetcher,
         ...(options.gitRepositories === undefined ? {} : { gitRepositories: options.gitRepositories }),
         ...(options.urlLimits === undefined ? {} : { urlLimits: options.urlLimits }),
+        ...(options.urlAllow === undefined ? {} : { urlAllow: options.urlAllow }),
         ...(options.blockchainVerifiers === undefined ? {} : { blockchainVerifiers: options.blockchainVerifiers })
       }),
       states,
       clock: parts.clock,
+      originOf: parts.originOf,
       ...(options.ttlMs === undefined ? {} : { ttlMs: options.ttlMs }),
       onChecked: async (checks) => { await this.afterChecks(checks) }
     })
   }
 
-  static async open (paths: NodePaths, parts: NodeAnchorsParts, options: NodeAnchorOptions = {}): Promise<NodeAnchors> {
+  static async open (paths: NodePaths, parts: Omit<NodeAnchorsParts, 'originOf'>, options: NodeAnchorOptions = {}): Promise<NodeAnchors> {
+    parseUrlAllowance(options.urlAllow ?? []) // a bad entry is USAGE before any store is opened
     const blocks = createLevelBlockStore(blockStorePath(paths))
     const states = createLevelStateStore(anchorStateIndexPath(paths))
     await blocks.open().catch((cause: unknown) => { throw locked(cause) })
@@ -84,7 +95,7 @@ export class NodeAnchors {
       await blocks.close()
       throw locked(cause)
     }
-    const anchors = new NodeAnchors(blocks, states, parts, options)
+    const anchors = new NodeAnchors(blocks, states, { ...parts, originOf: ownAgentsOrigin(paths) }, options)
     anchors.unsubscribe = parts.journal?.onStored((records, source) => {
       anchors.checkArrived(records, source)
       anchors.rescoreTouched(records)
@@ -207,6 +218,20 @@ export class NodeAnchors {
   /** Only a writing node updates the index (the single-writer lock is its). */
   private async index (memoryId: string, entry: TrustEntry): Promise<void> {
     if (this.parts.journal !== null) await this.parts.store.setTrust(memoryId, entry)
+  }
+}
+
+/**
+ * An anchor is this node's own when a key of the home's keystore signed it (record-v1: an anchor's
+ * signer is `anchored_by`): nobody else can make one, and `isnad anchor add` signs with these keys.
+ * Asked only for url and moltbook_post anchors, the ones the origin matters for (anchors-v1 §9).
+ */
+function ownAgentsOrigin (paths: NodePaths): (record: AnchorRecord) => Promise<AnchorOrigin> {
+  const keystore = createKeystore({ directory: paths.keys })
+  return async (record) => {
+    if (record.type !== 'url' && record.type !== 'moltbook_post') return 'peer'
+    const keys = await keystore.list().catch(() => [])
+    return keys.some((key) => key.did === record.anchored_by) ? 'local' : 'peer'
   }
 }
 

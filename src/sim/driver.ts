@@ -147,7 +147,9 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     observations.timings.settleSeconds = (performance.now() - settleStart) / 1000
   } finally {
     clearInterval(ticker)
+    topology.stop()
   }
+  observations.relinks = topology.relinks
   observations.onlineAtEnd = nodes.online()
   return { observations, nodes }
 }

@@ -70,18 +70,27 @@ export async function dialAll (edges: ReadonlyArray<[number, number]>, dial: (fr
   if (failure !== undefined) throw failure
 }
 
+/** One node's gossipsub state: its peer id, how many peers it has, and its mesh peers per topic. */
+export interface NodeMesh {
+  peerId: string
+  peers: number
+  meshes: string[][]
+}
+
 /**
  * True when, on every topic, each node has as many mesh peers as gossipsub aims for at least
- * (GossipsubDlo, or all its peers when it has fewer) and the mesh links connect every node.
+ * (GossipsubDlo, or all its peers when it has fewer) and the mesh links connect every node. Pure, so
+ * meshes reported from other processes are judged the same way.
  */
-export function meshesReady (networks: readonly Network[], topics: readonly Topic[]): boolean {
-  const index = new Map(networks.map((n, i) => [n.peerId.toString(), i]))
-  for (const topic of topics) {
-    const neighbours = networks.map(() => new Set<number>())
-    for (let i = 0; i < networks.length; i++) {
-      const network = networks[i] as Network
-      const mesh = network.meshPeers(topic)
-      if (mesh.length < Math.min(MESH_LOW, network.libp2p.getPeers().length)) return false
+export function meshesConnected (nodes: readonly NodeMesh[]): boolean {
+  const index = new Map(nodes.map((m, i) => [m.peerId, i]))
+  const topics = nodes[0]?.meshes.length ?? 0
+  for (let topic = 0; topic < topics; topic++) {
+    const neighbours = nodes.map(() => new Set<number>())
+    for (let i = 0; i < nodes.length; i++) {
+      const { meshes, peers } = nodes[i] as NodeMesh
+      const mesh = meshes[topic] ?? []
+      if (mesh.length < Math.min(MESH_LOW, peers)) return false
       for (const peer of mesh) {
         const j = index.get(peer)
         if (j === undefined) continue
@@ -96,9 +105,18 @@ export function meshesReady (networks: readonly Network[], topics: readonly Topi
         if (!seen.has(j)) { seen.add(j); queue.push(j) }
       }
     }
-    if (seen.size !== networks.length) return false
+    if (seen.size !== nodes.length) return false
   }
   return true
+}
+
+/** meshesConnected over networks of this process. */
+export function meshesReady (networks: readonly Network[], topics: readonly Topic[]): boolean {
+  return meshesConnected(networks.map((n) => ({
+    peerId: n.peerId.toString(),
+    peers: n.libp2p.getPeers().length,
+    meshes: topics.map((t) => n.meshPeers(t))
+  })))
 }
 
 /** Waits for meshesReady; returns how long it took. */

@@ -35,6 +35,8 @@ export interface Observations {
   witnessRoundTrips: number[]
   /** Answers planned but never given (request not received in time, witness offline). */
   missedAnswers: number
+  /** Planned links found down during the run and redialled (topology-actions.ts). */
+  relinks: number
   /** Nodes online at the end of the run. */
   onlineAtEnd: number[]
   /** Things the runner could not do (e.g. partitions in docker), as sentences. */
@@ -55,6 +57,7 @@ export function createObservations (): Observations {
     requestDelays: [],
     witnessRoundTrips: [],
     missedAnswers: 0,
+    relinks: 0,
     onlineAtEnd: [],
     notes: [],
     driverLoad: { eventLoopLagP50Ms: 0, eventLoopLagMaxMs: 0, cpuPercent: 0 },

@@ -44,7 +44,7 @@ function runSection (run: RunResult, title: string): string {
   return `<section><h2>${escapeHtml(title)}</h2>` +
     `<p>${run.nodes} nodes (${Object.entries(run.roles).map(([r, n]) => `${n} ${r}`).join(', ')}); observers ${run.observers.join(', ')}; ` +
     `setup ${run.timings.setupSeconds.toFixed(1)} s, activity ${run.timings.activitySeconds.toFixed(1)} s, total ${run.timings.totalSeconds} s; ` +
-    `driver during the activity: event-loop lag p50 ${run.driverLoad.eventLoopLagP50Ms} ms, max ${run.driverLoad.eventLoopLagMaxMs} ms, CPU ${run.driverLoad.cpuPercent}%.</p>` +
+    `driver during the activity: event-loop lag p50 ${run.driverLoad.eventLoopLagP50Ms} ms, max ${run.driverLoad.eventLoopLagMaxMs} ms, CPU ${run.driverLoad.cpuPercent}%; ${run.relinks} dropped links redialled.</p>` +
     table(['memories published', 'true', 'false', 'memory delivery', 'attestation delivery', 'gossip p50 ms', 'p90', 'p99', 'request → inbox p50 ms', 'witness RTT p50 ms', 'p99', 'missed answers'],
       [[m.memories.published, m.memories.true, m.memories.false, m.delivery.memoryRatio, m.delivery.attestationRatio, m.delivery.latencyMs.p50, m.delivery.latencyMs.p90,
         m.delivery.latencyMs.p99, m.witness.requestDelayMs.p50, m.witness.roundTripMs.p50, m.witness.roundTripMs.p99, m.witness.missedAnswers]]) +

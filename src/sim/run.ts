@@ -22,6 +22,8 @@ export interface RunResult {
   observers: number[]
   timings: Observations['timings'] & { totalSeconds: number }
   driverLoad: Observations['driverLoad']
+  /** Planned links that dropped during the run and were redialled. */
+  relinks: number
   metrics: RunMetrics
   notes: string[]
 }
@@ -83,6 +85,7 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
       observers: plan.observers,
       timings: { ...driven.observations.timings, totalSeconds: Math.round((performance.now() - started) / 100) / 10 },
       driverLoad: driven.observations.driverLoad,
+      relinks: driven.observations.relinks,
       metrics,
       notes: driven.observations.notes
     }

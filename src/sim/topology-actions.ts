@@ -15,12 +15,22 @@ import type { NodePool } from './pool.js'
 const MESH_SETTLE_MS = 3000
 const CONNECT_TIMEOUT_MS = 120_000
 const PARTITION_CHECK_MS = 500
+/**
+ * How often planned links that dropped are redialled. Nodes of the in-process runner have no
+ * bootstrap list or mDNS, so this stands in for their discovery; an overloaded runner loses
+ * connections (libp2p closes a connection whose pings time out), and `relinks` counts them.
+ */
+const KEEP_LINKS_MS = 2000
 /** Links a rejoining node dials when its planned neighbours are away. */
 const REJOIN_DIALS = 3
 
 export class TopologyActions {
   private cut: Set<number> | null = null
   private enforcer: NodeJS.Timeout | undefined
+  private keeper: NodeJS.Timeout | undefined
+  private keeping = false
+  /** Planned links found down and redialled during the run. */
+  relinks = 0
 
   constructor (
     private readonly pool: NodePool,
@@ -48,6 +58,38 @@ export class TopologyActions {
       })
     }
     await sleep(MESH_SETTLE_MS)
+    if (this.pool.controls) {
+      this.keeper = setInterval(() => { void this.keepLinks() }, KEEP_LINKS_MS)
+      this.keeper.unref()
+    }
+  }
+
+  /** Stops the background work (link keeping, partition enforcement). */
+  stop (): void {
+    clearInterval(this.keeper)
+    clearInterval(this.enforcer)
+  }
+
+  /** Redials the planned links that are down between online nodes on the same side of any cut. */
+  private async keepLinks (): Promise<void> {
+    if (this.keeping) return
+    this.keeping = true
+    try {
+      const online = this.nodes.online()
+      const peers = new Map(await Promise.all(online.map(async (i) => [i, new Set(await this.pool.connectedPeers(i).catch(() => []))] as const)))
+      const cut = this.cut
+      const down = this.plan.edges.filter(([a, b]) => {
+        const from = peers.get(a)
+        if (from === undefined || !peers.has(b)) return false
+        if (cut !== null && cut.has(a) !== cut.has(b)) return false
+        return !from.has(this.pool.info(b).peerId)
+      })
+      if (down.length === 0) return
+      this.relinks += down.length
+      await dialAll(down, async (from, to) => { await this.dialNode(from, to) }).catch(() => {})
+    } finally {
+      this.keeping = false
+    }
   }
 
   async apply (event: PlannedEvent): Promise<void> {

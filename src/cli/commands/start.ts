@@ -1,6 +1,8 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
+import { parseUrlAllowance } from '../../anchor/index.js'
 import { startDaemon } from '../../daemon/index.js'
+import type { NodeAnchorOptions } from '../../node/index.js'
 import type { CommandContext } from '../context.js'
 import { collect, parsePositiveInt } from '../parse.js'
 
@@ -13,6 +15,7 @@ interface StartOptions {
   heartbeat?: number
   autoConfirmFrom?: string[]
   gitRepo?: string[]
+  anchorUrlAllow?: string[]
 }
 
 /**
@@ -30,8 +33,14 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--heartbeat <seconds>', 'seconds between heartbeats and checkpoints', parsePositiveInt)
     .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
     .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
+    .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
     .action(async (opts: StartOptions, cmd: Command) => {
       const ctx = context(cmd)
+      if (opts.anchorUrlAllow !== undefined) parseUrlAllowance(opts.anchorUrlAllow) // USAGE before anything starts
+      const anchors: NodeAnchorOptions = {
+        ...(opts.gitRepo === undefined ? {} : { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) }),
+        ...(opts.anchorUrlAllow === undefined ? {} : { urlAllow: opts.anchorUrlAllow })
+      }
       const daemon = await startDaemon({
         home: ctx.home,
         ...(opts.listen === undefined ? {} : { listen: opts.listen }),
@@ -41,7 +50,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
         ...(opts.apiPort === undefined ? {} : { apiPort: opts.apiPort }),
         ...(opts.heartbeat === undefined ? {} : { heartbeatMs: opts.heartbeat * 1000 }),
         ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
-        ...(opts.gitRepo === undefined ? {} : { anchors: { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) } }),
+        ...(Object.keys(anchors).length === 0 ? {} : { anchors }),
         log: (line) => { ctx.out.stderr(line) }
       })
       ctx.out.stdout(ctx.out.json

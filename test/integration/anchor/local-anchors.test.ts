@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ANCHOR_STATE_TTL_MS, importUnixfs, createMemoryBlockStore } from '../../../src/anchor/index.js'
+import { createKeystore } from '../../../src/keys/index.js'
 import { LocalNode, initHome, nodePaths, reindex } from '../../../src/node/index.js'
 import type { MemoryView } from '../../../src/schema/index.js'
 import { signRecord } from '../../../src/record/index.js'
@@ -72,6 +73,8 @@ beforeAll(async () => {
   home = await mkdtemp(join(tmpdir(), 'isnad-anchors-'))
   dirs.push(home)
   await initHome(home)
+  // alice is this node's own agent: her url anchors may reach the loopback server (anchors-v1 §9).
+  await createKeystore({ directory: nodePaths(home).keys }).create({ seed: alice.secretKey, makeDefault: false })
   node = await LocalNode.open({ home, clock: () => clock.now })
   server = createServer((req, res) => {
     if (req.url === '/moved') {

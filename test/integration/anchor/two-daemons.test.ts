@@ -1,4 +1,6 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -12,6 +14,8 @@ import type { MemoryView, TrustResult } from '../../../src/schema/index.js'
  * Issue 5's end-to-end case: a cid anchor made on daemon A (a file imported as UnixFS into A's
  * LevelDB blockstore) reaches daemon B by gossip; B holds none of the content, fetches every block
  * from A over fetch-v1 §8, re-hashes each, and reports the anchor verified; trust on B counts it.
+ * And anchors-v1 §9 over real gossip: A's agent anchors a page on A's loopback (its own anchor: fetched);
+ * on B, that anchor is a peer's, and B refuses to fetch loopback without sending a request.
  */
 
 interface Peer { home: string, daemon: Daemon, ops: HttpOperations }
@@ -41,7 +45,7 @@ async function eventually<T> (what: string, fn: () => Promise<T>, check: (value:
   throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(last)} ${String(error ?? '')}`)
 }
 
-describe('a cid anchor across two daemons', () => {
+describe('anchors across two daemons', () => {
   let a: Peer
   let b: Peer
 
@@ -75,5 +79,27 @@ describe('a cid anchor across two daemons', () => {
     expect((onB.trust as TrustResult).counted.anchors.map((x) => x.id)).toEqual([id])
     const checks = await b.ops.checkAnchors(memory.id)
     expect(checks).toEqual([expect.objectContaining({ id, state: 'verified', previous: 'verified', memory: memory.id })])
+  }, 60_000)
+
+  it('a url anchor to loopback is verified on A, whose agent made it, and refused on B without a request', async () => {
+    const seen: string[] = []
+    const server = createServer((req, res) => { seen.push(req.url ?? ''); res.end('the intranet page') })
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/intranet`
+      const memory = await a.ops.remember({ type: 'observation', summary: 'the intranet page says so' }, await a.ops.resolveSigner())
+      const { id, view } = await a.ops.addAnchor({ source: 'url', memory: memory.id, url }, await a.ops.resolveSigner())
+      expect(view.anchors.find((x) => x.id === id)?.verification.state).toBe('verified')
+      const fetchedByA = seen.length // the hash when anchoring, and the check after it
+      expect(fetchedByA).toBeGreaterThan(0)
+
+      const onB = await eventually('the anchor checked on B', async () => await b.ops.show(memory.id),
+        (v: MemoryView) => v.anchors.some((x) => x.id === id && x.verification.state !== 'unchecked'))
+      expect(onB.anchors.find((x) => x.id === id)?.verification).toMatchObject({ state: 'unverifiable', reason: expect.stringMatching(/^ADDRESS_REFUSED: .* is loopback/) })
+      expect(await b.ops.checkAnchors(memory.id)).toEqual([expect.objectContaining({ id, state: 'unverifiable' })])
+      expect(seen.length).toBe(fetchedByA)
+    } finally {
+      server.close()
+    }
   }, 60_000)
 })

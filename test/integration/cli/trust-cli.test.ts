@@ -50,6 +50,9 @@ describe('isnad trust / query --select / verify', () => {
       const selected = select.json<Selected[]>()
       expect(selected.map((s) => [s.ref.worldId, s.verified])).toEqual([[memory, true]])
       await writeFile(join(dir, 'selection.json'), select.stdout)
+      // The trace event and the roots ledger pass the ledger audit.
+      const audit = await runIsnad(['ledger', 'verify'], { home })
+      expect(audit.code, audit.stdout + audit.stderr).toBe(0)
 
       // A machine with no data directory at all: an empty home, run from elsewhere.
       const empty = join(dir, 'elsewhere')

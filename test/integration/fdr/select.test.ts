@@ -121,8 +121,8 @@ describe('FDR layer on a node', () => {
     expect(traced[0]).toMatchObject({ actor: alice.did, payload: { selector: alice.did, atWorldId: trace.atWorldId, selectedAt: NOW } })
     const entry = (traced[0]?.payload.selected as Array<{ evidence: { proof_sha256: string } }>)[0]
     expect(entry?.evidence.proof_sha256).toMatch(/^[0-9a-f]{64}$/)
-    // A second, identical selection is a second trace, not a duplicate.
-    await selectOnNode(node, { selector: alice.did, tags: ['ops'], query: 'deploys canary', limit: 1 })
+    // A second, identical selection at the same instant is a second trace, not a duplicate.
+    await selectOnNode(node, { selector: alice.did, tags: ['ops'], query: 'deploys canary' })
     const after = []
     for await (const event of node.writer.events.readEvents(lastLc + 1)) if (event.type === 'memory.selected') after.push(event)
     expect(after).toHaveLength(2)

@@ -6,7 +6,7 @@ import { nodeCryptoVerifier, verifyDocument } from '../../../src/index.js'
 import { openEventLedger } from '../../../src/ledger/index.js'
 import { LocalNode, initHome, nodePaths, proveRecord, reindex, type Signer } from '../../../src/node/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
-import { recordEventOf } from '../../../src/node/journal/record-events.js'
+import { recordEventId, recordEventOf } from '../../../src/node/journal/record-events.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 const alice = createAgent(20)
@@ -86,6 +86,20 @@ describe('the journal', () => {
     expect(node.writer.merkle.size).toBe(2)
     await node.close()
     expect(await eventTypes(home)).toContain('memory.reconciled')
+  })
+
+  it('reduces views from the evidence ingest scored exactly as from the store (evidence in id order)', async () => {
+    const memory = createMemory(alice, { type: 'decision', tags: ['key:order'] })
+    // Three attestations, ingested newest id first, one batch each: arrival order is not id order.
+    const attestations = [bob, carol, createAgent(23)].map((w) => createAttestation(w, memory.id)).sort((a, b) => (a.id < b.id ? 1 : -1))
+    const node = await LocalNode.open({ home })
+    await node.ingest([memory.signed])
+    for (const attestation of attestations) await node.ingest([attestation.signed])
+    await node.close()
+    const shard = join(nodePaths(home).data, 'views/decisions/default')
+    const lines = (await readFile(join(shard, (await readdir(shard))[0]!), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    const byId = [...attestations].sort((a, b) => (a.id < b.id ? -1 : 1))
+    expect(lines.at(-1)?.event_refs).toEqual([memory, ...byId].map((r) => recordEventId('default', r)))
   })
 
   it('stores a logical event once, also across restarts and re-imports', async () => {

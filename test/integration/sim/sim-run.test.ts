@@ -74,17 +74,13 @@ describe('isnad sim, in one process', () => {
     try {
       const page = await browser.newPage()
       await page.goto(pathToFileURL(paths.html).href)
-      const drawn = await page.evaluate(() => {
-        const plots = [...document.querySelectorAll('figure.plot')]
-        const widthOf = (el: Element): number => (el as SVGGraphicsElement).getBBox().width
-        const heightOf = (el: Element): number => (el as SVGGraphicsElement).getBBox().height
-        return {
-          kinds: plots.map((p) => p.getAttribute('data-plot')),
-          cdfWidth: Math.max(0, ...[...document.querySelectorAll('[data-plot="latency-cdf"] path.series')].map(widthOf)),
-          barHeights: [...document.querySelectorAll('[data-plot="trust-distribution"] rect.bar')].map(heightOf).filter((h) => h > 0).length,
-          sybilPoints: document.querySelectorAll('[data-plot="sybil-curve"] circle').length
-        }
-      })
+      // Drawn = laid out with a size by the browser's SVG engine, not merely present in the markup.
+      const plots = await page.locator('figure.plot').all()
+      const kinds = await Promise.all(plots.map(async (p) => await p.getAttribute('data-plot')))
+      const cdf = await page.locator('[data-plot="latency-cdf"] path.series').first().boundingBox()
+      const bars = await page.locator('[data-plot="trust-distribution"] rect.bar').all()
+      const barHeights = (await Promise.all(bars.map(async (b) => (await b.boundingBox())?.height ?? 0))).filter((h) => h > 0).length
+      const drawn = { kinds, cdfWidth: cdf?.width ?? 0, barHeights, sybilPoints: await page.locator('[data-plot="sybil-curve"] circle').count() }
       expect(drawn.kinds).toEqual(expect.arrayContaining(['latency-cdf', 'trust-distribution', 'sybil-curve']))
       expect(drawn.cdfWidth).toBeGreaterThan(100)
       expect(drawn.barHeights).toBeGreaterThan(0)
