@@ -52,7 +52,7 @@ export async function benchSim (options: SimBenchOptions): Promise<Figure[]> {
       eventLoopLagP50Ms: run.driverLoad.eventLoopLagP50Ms,
       relinks: run.relinks,
       cpuPercent: run.driverLoad.cpuPercent,
-      cpuMsPerNode: m.perNode.cpuMsMean,
+      cpuMsPerNode: m.perNode?.cpuMsMean ?? Number.NaN,
       ...trust
     }
   }]

@@ -44,10 +44,17 @@ export function votesOf (memories: Iterable<MemoryAttestations>): VoteGroup[] {
   return groups
 }
 
+/** @default 16 — below this many attestations a memory is checked pairwise: cheaper than hashing. */
+const PAIRWISE_LIMIT = 16
+
 function hasRepeatedWitness (attestations: readonly StoredAttestation[]): boolean {
-  if (attestations.length < 2) return false
-  if (attestations.length === 2) return attestations[0]?.record.witness === attestations[1]?.record.witness
-  return new Set(attestations.map((a) => a.record.witness)).size < attestations.length
+  const n = attestations.length
+  if (n > PAIRWISE_LIMIT) return new Set(attestations.map((a) => a.record.witness)).size < n
+  for (let i = 1; i < n; i++) {
+    const witness = (attestations[i] as StoredAttestation).record.witness
+    for (let j = 0; j < i; j++) if ((attestations[j] as StoredAttestation).record.witness === witness) return true
+  }
+  return false
 }
 
 function isNewer (a: StoredAttestation, b: StoredAttestation): boolean {

@@ -13,7 +13,9 @@ const CALLABLE = new Set(['info', 'dial', 'hangUp', 'connectedPeers', 'stop', 'r
 
 export function serveChildPool (): void {
   let pool: LocalPool | undefined
-  const reply = (message: unknown): void => { process.send?.(message) }
+  // The parent may be gone (it crashed or was stopped): nothing is left to tell.
+  const reply = (message: unknown): void => { if (process.connected) process.send?.(message, (err: Error | null) => { if (err !== null) process.exit(1) }) }
+  process.on('error', () => { process.exit(1) })
   process.on('message', (message: Call) => {
     void (async () => {
       try {
@@ -29,7 +31,7 @@ export function serveChildPool (): void {
         reply({ id: message.id, result: result ?? null })
         if (message.method === 'close') process.disconnect()
       } catch (err) {
-        reply({ id: message.id, error: err instanceof Error ? err.message : String(err) })
+        reply({ id: message.id, error: err instanceof Error ? err.message : `${String(err)} (${(err as { type?: string })?.type ?? typeof err})` })
       }
     })()
   })

@@ -124,7 +124,9 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     const events = (async () => {
       for (const event of plan.events) {
         await until(event.at)
-        await topology.apply(event)
+        await topology.apply(event).catch((err: unknown) => {
+          observations.notes.push(`${event.kind} at minute ${event.at}: ${err instanceof Error ? err.message : String(err)}`)
+        })
       }
     })()
     await until(scenario.durationMinutes)

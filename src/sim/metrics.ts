@@ -54,7 +54,8 @@ export interface RunMetrics {
   }
   witness: { requestDelayMs: Percentiles, roundTripMs: Percentiles, missedAnswers: number }
   trust: PolicyAccuracy[]
-  perNode: PerNodeSummary
+  /** null when the runner cannot read the nodes' counters (docker). */
+  perNode: PerNodeSummary | null
 }
 
 const ANCHORED: ReadonlySet<TrustLevel> = new Set(['Anchored', 'Consensus'])
@@ -139,7 +140,7 @@ export function computeMetrics (input: MetricsInput): RunMetrics {
       missedAnswers: observations.missedAnswers
     },
     trust: input.policies.map((policy) => policyAccuracy(policy, input)),
-    perNode: perNodeSummary(input.counters, input.meanRecordBytes)
+    perNode: input.counters.length === 0 ? null : perNodeSummary(input.counters, input.meanRecordBytes)
   }
 }
 

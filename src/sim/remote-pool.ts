@@ -1,6 +1,6 @@
 import { createHttpOperations } from '../api/client.js'
 import { nodeName, waitForNodeFiles } from './container-node.js'
-import { EMPTY_COUNTERS, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
+import { type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 
 /*
  * The docker runner's pool, as the driver container sees it: nodes it reaches only through their HTTP
@@ -35,8 +35,9 @@ export class RemotePool implements NodePool {
     return peers.map((p) => p.id)
   }
 
+  /** None: a container's counters are not reachable over its HTTP API. */
   async counters (): Promise<NodeCounters[]> {
-    return this.infos.map(() => EMPTY_COUNTERS)
+    return []
   }
 
   async dial (): Promise<void> { throw new Error('the docker runner cannot dial for a node') }

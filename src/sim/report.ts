@@ -25,7 +25,7 @@ export function resultsCsv (results: SimResults): string {
     results.scenario.name, results.runner, run.nodes, run.sybils, t.policy, t.auc, t.falseAnchoredShare, t.falseAttestedShare, t.trueUnverifiedShare,
     t.meanTrustTrue, t.meanTrustFalse, t.sybilMeanTrust, run.metrics.memories.published, run.metrics.delivery.memoryRatio, run.metrics.delivery.attestationRatio,
     run.metrics.delivery.latencyMs.p50, run.metrics.delivery.latencyMs.p99, run.metrics.witness.roundTripMs.p50, run.metrics.witness.roundTripMs.p99,
-    run.metrics.perNode.messagesMean, run.metrics.perNode.payloadBytesMean, run.metrics.perNode.cpuMsMean, run.timings.totalSeconds, run.driverLoad.eventLoopLagP50Ms
+    run.metrics.perNode?.messagesMean, run.metrics.perNode?.payloadBytesMean, run.metrics.perNode?.cpuMsMean, run.timings.totalSeconds, run.driverLoad.eventLoopLagP50Ms
   ].map(csvCell).join(',')))
   return [CSV_COLUMNS.join(','), ...rows].join('\n') + '\n'
 }
@@ -50,8 +50,10 @@ function runSection (run: RunResult, title: string): string {
         m.delivery.latencyMs.p99, m.witness.requestDelayMs.p50, m.witness.roundTripMs.p50, m.witness.roundTripMs.p99, m.witness.missedAnswers]]) +
     table(['policy', 'AUC', 'false ≥ Anchored', 'false ≥ Attested', 'true Unverified', 'mean trust (true)', 'mean trust (false)', 'Sybil mean trust'],
       m.trust.map((t) => [t.policy, t.auc, t.falseAnchoredShare, t.falseAttestedShare, t.trueUnverifiedShare, t.meanTrustTrue, t.meanTrustFalse, t.sybilMeanTrust])) +
-    table(['messages / node', 'max', 'payload bytes / node', 'verifications / node', 'CPU ms / node'],
-      [[m.perNode.messagesMean, m.perNode.messagesMax, m.perNode.payloadBytesMean, m.perNode.verificationsMean, m.perNode.cpuMsMean]]) +
+    (m.perNode === null
+      ? '<p>Per-node messages, bytes and CPU: not measured by this runner.</p>'
+      : table(['messages / node', 'max', 'payload bytes / node', 'verifications / node', 'CPU ms / node'],
+        [[m.perNode.messagesMean, m.perNode.messagesMax, m.perNode.payloadBytesMean, m.perNode.verificationsMean, m.perNode.cpuMsMean]])) +
     lineChart('attestation gossip latency (CDF)', 'ms from attest to stored at a node', 'share of deliveries', [{ name: 'all nodes', points: m.delivery.latencyCdf }], 'latency-cdf', [0, 1]) +
     distributions +
     (run.notes.length === 0 ? '' : `<ul class="notes">${run.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`) +

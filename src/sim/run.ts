@@ -49,7 +49,7 @@ export interface RunScenarioOptions {
   clock?: () => number
 }
 
-async function measure (scenario: Scenario, plan: Plan, pool: NodePool, observations: Observations, nodes: LiveNodes, now: number): Promise<RunMetrics> {
+async function measure (plan: Plan, pool: NodePool, observations: Observations, nodes: LiveNodes, now: number): Promise<RunMetrics> {
   const online = observations.onlineAtEnd
   const memoryCounts = await Promise.all(online.map(async (i) => (await nodes.node(i).ops.status()).records.memory))
   const views: TrustView[] = []
@@ -75,7 +75,7 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
     const driven = await drive({ scenario, plan, pool, progress: options.progress })
     nodes = driven.nodes
     options.progress(`${scenario.name}: measuring trust at ${plan.observers.length} observers`)
-    const metrics = await measure(scenario, plan, pool, driven.observations, driven.nodes, (options.clock ?? Date.now)())
+    const metrics = await measure(plan, pool, driven.observations, driven.nodes, (options.clock ?? Date.now)())
     const roles: Partial<Record<Role, number>> = {}
     for (const role of plan.roles) roles[role] = (roles[role] ?? 0) + 1
     return {

@@ -68,6 +68,7 @@ export function barChart (title: string, xLabel: string, yLabel: string, categor
   const a = axes(0, 1, 0, max)
   const slot = w / Math.max(1, categories.length)
   const bar = slot * 0.8 / Math.max(1, groups.length)
+  // The axes without their numeric x ticks: the categories label the x axis instead.
   let body = a.svg.replace(/<text[^>]*text-anchor="middle" font-size="10">[^<]*<\/text>/g, '')
   categories.forEach((label, c) => {
     body += `<text x="${MARGIN.left + slot * (c + 0.5)}" y="${MARGIN.top + h + 14}" text-anchor="middle" font-size="10">${escapeHtml(label)}</text>`

@@ -11,6 +11,31 @@ export const REDUCE_CONCURRENCY = 16
 
 type ReduceInput = Parameters<typeof reduceMemory>[0]
 
+/**
+ * `store` for the reads of one reduce, with each memory's successors listed once: the reduction
+ * and its view (findSupersededBy) both ask, and each ask is a LevelDB iterator. Reads only, and
+ * the batch is already written, so the answer cannot change within the reduce.
+ */
+function withSuccessorsOnce (store: RecordStore): RecordStore {
+  const asked = new Map<string, Promise<string[]>>()
+  const supersededBy = async (id: string): Promise<string[]> => {
+    let answer = asked.get(id)
+    if (answer === undefined) {
+      answer = store.supersededBy(id)
+      asked.set(id, answer)
+    }
+    return [...await answer]
+  }
+  // Every other method is the store's own, called on the store.
+  return new Proxy(store, {
+    get: (target, property) => {
+      if (property === 'supersededBy') return supersededBy
+      const value: unknown = Reflect.get(target, property, target)
+      return typeof value === 'function' ? value.bind(target) : value
+    }
+  })
+}
+
 function byId (a: { id: string }, b: { id: string }): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
 }
@@ -86,7 +111,8 @@ export class ViewReducer {
    * time. Reductions are written in the order of `memoryIds`.
    */
   async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map()): Promise<EventInput[]> {
-    const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, scored.get(id)))
+    const reading = withSuccessorsOnce(store)
+    const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(reading, id, now, scored.get(id)))
     const events: EventInput[] = []
     for (const input of loaded) {
       if (input === null) continue
