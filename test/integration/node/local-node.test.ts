@@ -81,11 +81,13 @@ describe.each(stores)('LocalNode on the $name store', ({ store }) => {
 
   it('checks anchors at read time and does not count one that is not verified (anchors-v1 §5)', async () => {
     const memory = createMemory(alice)
-    // Port 9 (discard) on loopback: nothing listens, so the check is unreachable on every machine.
+    // Bob's key is not in this home, so his url anchor is checked under the public-only address
+    // policy: a loopback URL is refused without any request (anchors-v1 §9), hence unverifiable.
     const anchor = createAnchor(bob, memory.id, 'http://127.0.0.1:9/evidence')
     await node.ingest([memory.signed, anchor.signed])
     const view = await node.show(memory.id)
-    expect(view.anchors.map((a) => a.verification.state)).toEqual(['unreachable'])
+    expect(view.anchors.map((a) => a.verification.state)).toEqual(['unverifiable'])
+    expect(view.anchors[0]?.verification.reason).toMatch(/^ADDRESS_REFUSED:/)
     const trust = view.trust as TrustResult
     expect(trust.factors.anchor_count).toBe(0)
     expect(trust.refused.anchors.map((a) => a.code)).toEqual(['ANCHOR_NOT_VERIFIED'])
