@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { computeReputation, votesOf, type MemoryAttestations } from '../src/reputation/index.js'
+import { collectVotes, computeReputation, type MemoryAttestations } from '../src/reputation/index.js'
 import type { AttestationVerdict } from '../src/schema/index.js'
 import type { Figure } from './report.js'
 import { createRandom, median } from './stats.js'
@@ -8,7 +8,7 @@ import { createRandom, median } from './stats.js'
  * Figure 10: reputation (DESIGN §2) over a synthetic attestation graph of `agents` agents and
  * `attestations` attestations — the whole pure pipeline a node runs when its graph changed: one vote
  * per (witness, memory) from the stored attestations (grouped by memory, as the store hands them
- * out), the CSR graph, personalised PageRank from 10 roots to convergence (L1 change < 1e-10).
+ * out; every DID interned to an integer once, as the node does), the CSR graph, personalised PageRank from 10 roots to convergence (L1 change < 1e-10).
  * Baseline, in the same run: one pass over the same attestations interning both DIDs in a Map, the
  * least any computation over them must do.
  */
@@ -76,7 +76,7 @@ export async function benchReputation (options: ReputationBenchOptions): Promise
     }
     const baseline = performance.now() - start
     start = performance.now()
-    const votes = votesOf(memories)
+    const votes = collectVotes(memories)
     const afterVotes = performance.now()
     const table = computeReputation(votes, roots)
     const end = performance.now()

@@ -1,6 +1,6 @@
 import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView } from '../schema/index.js'
-import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
-import { computeTrust, type ReputationLookup, type TrustPolicyName, type TrustResult } from '../trust/index.js'
+import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord, type TrustEntry } from '../store/index.js'
+import { computeTrust, type KeyIdentities, type ReputationLookup, type TrustPolicyName, type TrustResult } from '../trust/index.js'
 import { buildMemoryView } from '../view/index.js'
 import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from './constants.js'
 
@@ -59,14 +59,61 @@ export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: N
     attestations: evidence.attestations.map(({ id, signed }) => ({ id, record: signed.record, signatureValid: true })),
     anchors: evidence.anchors.map(({ stored, verification }) => ({ id: stored.id, record: stored.signed.record, signatureValid: true, verification })),
     now,
-    ...(setting.reputation === undefined ? {} : { reputation: setting.reputation })
+    ...(setting.reputation === undefined ? {} : { reputation: setting.reputation }),
+    ...(setting.identities === undefined ? {} : { identities: setting.identities })
   }, setting.policy === undefined ? {} : { policy: setting.policy })
 }
 
-/** The node's trust setting (issue 6): its policy and the reputation from its trust roots. */
+/**
+ * The node's trust setting (issue 6): its policy, the reputation from its trust roots, and (issue
+ * 9) the identity each key signs for with its key log's times.
+ */
 export interface NodeTrustSetting {
   policy?: TrustPolicyName
   reputation?: ReputationLookup
+  identities?: KeyIdentities
+}
+
+const trustSettings = new WeakMap<object, () => Promise<NodeTrustSetting>>()
+
+/**
+ * The node's setting, by the store it scores into (like registerKeyring): ingest writes the trust
+ * that `query --min-trust` filters on under the same policy, reputation and identities as `show`.
+ */
+export function registerTrustSetting (store: object, setting: () => Promise<NodeTrustSetting>): void {
+  trustSettings.set(store, setting)
+}
+
+/** The registered setting of a store's node; a store no node registered scores with the defaults. */
+export async function trustSettingOf (store: object): Promise<NodeTrustSetting> {
+  return await trustSettings.get(store)?.() ?? {}
+}
+
+/**
+ * Rescores every stored memory under `setting` and rewrites the index entries that changed (what
+ * `isnad trust policy` runs after a change): anchors count as at ingest (their states are refreshed
+ * at query time, NodeAnchors.refreshTrust). Returns how many entries changed.
+ */
+export async function rescoreStoredTrust (store: RecordStore, now: number, setting: NodeTrustSetting): Promise<number> {
+  // All ids first: the query index is ordered by trust, which this pass re-keys.
+  const ids: string[] = []
+  let cursor: string | undefined
+  do {
+    const page = await store.query({ limit: MAX_QUERY_LIMIT, ...(cursor === undefined ? {} : { cursor }) })
+    for (const { id } of page.items) ids.push(id)
+    cursor = page.next
+  } while (cursor !== undefined)
+  let changed = 0
+  for (const id of ids) {
+    const memory = await store.getMemory(id)
+    if (memory === null) continue
+    const entry = trustEntryOf(scoreEvidence(await gatherEvidence(store, memory), now, setting))
+    const indexed = await store.getTrust(id)
+    if (indexed?.score === entry.score && indexed.level === entry.level && indexed.policy === entry.policy) continue
+    await store.setTrust(id, entry)
+    changed++
+  }
+  return changed
 }
 
 export function trustEntryOf (result: TrustResult): TrustEntry {

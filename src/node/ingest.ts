@@ -5,7 +5,7 @@ import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type Ve
 import type { MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import { mapConcurrently } from './map-concurrently.js'
-import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from './evidence.js'
+import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, trustSettingOf, type MemoryEvidence } from './evidence.js'
 
 /** How ingestVerified stores and scores a batch; ingestRecords adds the verifier. */
 export interface IngestVerifiedOptions {
@@ -98,7 +98,8 @@ async function storeVerified (store: RecordStore, verified: readonly StoredRecor
     assertRecordKeys(store, fresh) // record-v1 K12: no record of a key after its rotation or revocation
     const evidence = await rescore(store, fresh, cache)
     const trust = new Map<string, TrustEntry>()
-    for (const item of evidence) trust.set(item.memory.id, trustEntryOf(scoreEvidence(item, options.now)))
+    const setting = evidence.length === 0 ? {} : await trustSettingOf(store) // the node's policy (_meta/policy.json)
+    for (const item of evidence) trust.set(item.memory.id, trustEntryOf(scoreEvidence(item, options.now, setting)))
     if (fresh.length > 0) await options.beforeStore?.(fresh)
     let stored: string[]
     try {

@@ -1,6 +1,7 @@
 import { createKeystore, type KeyInfo } from '../keys/index.js'
 import { MAX_FLUSH_BYTES, MAX_LINE_BYTES, createDataLayout } from '../ledger/index.js'
-import { writeMetaFiles } from '../ledger/meta/index.js'
+import { isIsnadError } from '../errors/index.js'
+import { readPolicy, writeMetaFiles, type PolicyInput } from '../ledger/meta/index.js'
 import { createLevelRecordStore } from '../store/index.js'
 import { createHomeDirectories } from './local-node.js'
 import { loadLogSigner } from './log-key.js'
@@ -30,11 +31,12 @@ export interface InitResult {
 export async function initHome (home: string, options: InitOptions = {}): Promise<InitResult> {
   const paths = nodePaths(home)
   await createHomeDirectories(paths)
-  const scope = options.scope ?? DEFAULT_SCOPE
   await createDataLayout(paths.data, {
     writeMeta: async (dataDir) => {
+      const kept = await operatorSettings(dataDir)
+      const scope = options.scope ?? kept.default_scope ?? DEFAULT_SCOPE
       // The policy records the ledger's own limits, so they cannot drift apart.
-      await writeMetaFiles(dataDir, { scope, policy: { group_commit: { max_line_bytes: MAX_LINE_BYTES, max_flush_bytes: MAX_FLUSH_BYTES } } })
+      await writeMetaFiles(dataDir, { scope, policy: { ...kept, group_commit: { max_line_bytes: MAX_LINE_BYTES, max_flush_bytes: MAX_FLUSH_BYTES } } })
     }
   })
   // Opening creates the LevelDB files, so a fresh home is complete before the first command.
@@ -51,4 +53,20 @@ export async function initHome (home: string, options: InitOptions = {}): Promis
     ...(options.passphrase === undefined ? {} : { passphrase: options.passphrase })
   })
   return { paths, createdKey: true, defaultKey, logKey }
+}
+
+/**
+ * What the operator set in an existing `_meta/policy.json` (`isnad trust policy`, the scope, the
+ * archive and view settings): a second `isnad init` keeps them and regenerates only what the code
+ * owns (format, group-commit limits). A missing or unreadable file keeps nothing.
+ */
+async function operatorSettings (dataDir: string): Promise<PolicyInput> {
+  try {
+    const { default_scope, trust_policy, archive_after_days, views } = await readPolicy(dataDir)
+    const { fact_review_days, disputed_below, default_visibility } = views
+    return { default_scope, trust_policy, archive_after_days, views: { fact_review_days, disputed_below, default_visibility } }
+  } catch (err) {
+    if (isIsnadError(err, 'NOT_INITIALIZED') || isIsnadError(err, 'JSON_INVALID') || isIsnadError(err, 'SCHEMA_INVALID')) return {}
+    throw err
+  }
 }

@@ -11,7 +11,7 @@ import type {
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
 import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
-import { scoreEvidence, viewOf } from './evidence.js'
+import { registerTrustSetting, scoreEvidence, viewOf } from './evidence.js'
 import type { IngestResult } from './ingest.js'
 import { Journal } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
@@ -119,6 +119,7 @@ export class LocalNode {
     this.state = state
     this.anchors = anchors
     anchors.useTrustSetting(async () => await this.trust.setting())
+    registerTrustSetting(store, async () => await this.trust.setting()) // ingest scores under the node's setting
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {

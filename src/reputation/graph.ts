@@ -1,5 +1,5 @@
-import { IsnadError } from '../errors/index.js'
 import { VOTE_WEIGHTS } from './constants.js'
+import { MAX_GRAPH_AGENTS, VERDICT_CODES, VoteSet } from './vote-set.js'
 
 /** One counted vote: `witness` attested a memory of `author` (already one per witness and memory). */
 export interface Vote {
@@ -34,40 +34,31 @@ export interface TrustGraph {
   strengths: Float64Array
 }
 
-/** @default 2^24 — agents in one graph; keeps every (witness, author, verdict) key an exact double. */
-export const MAX_GRAPH_AGENTS = 2 ** 24
-const VERDICT_CODES = { confirm: 0, partial: 1, dispute: 2 } as const
 const CODE_WEIGHTS = [VOTE_WEIGHTS.confirm, VOTE_WEIGHTS.partial, VOTE_WEIGHTS.dispute]
 
 /**
- * Builds the graph from votes and the agents that must exist even without votes (the roots).
- * Each vote becomes one exact double, ((witness · 2^24) + author) · 4 + verdict; a native sort of
- * those puts every row in order and the votes of one pair side by side, so one pass merges pairs and
- * writes the CSR arrays: O(V log V) with no per-pair object or map.
+ * Builds the graph from votes (readable groups, or a VoteSet collectVotes filled) and the agents
+ * that must exist even without votes (the roots). The vote keys of a VoteSet,
+ * ((witness · 2^24) + author) · 4 + verdict, sort natively so every row is in order and the votes of
+ * one pair side by side; one pass merges pairs and writes the CSR arrays: O(V log V) with no
+ * per-pair object or map.
  */
-export function buildTrustGraph (groups: Iterable<VoteGroup>, agents: Iterable<string> = []): TrustGraph {
-  const index = new Map<string, number>()
-  const names: string[] = []
-  const idOf = (did: string): number => {
-    let i = index.get(did)
-    if (i === undefined) {
-      i = names.length
-      if (i >= MAX_GRAPH_AGENTS) throw new IsnadError('USAGE', `more than ${MAX_GRAPH_AGENTS} agents in one reputation graph`)
-      index.set(did, i)
-      names.push(did)
-    }
-    return i
-  }
-  for (const did of agents) idOf(did)
-  const keyList: number[] = []
-  for (const group of groups) {
-    const author = idOf(group.author)
-    for (const vote of group.votes) {
-      if (vote.witness === group.author) continue // the author never witnesses itself (DESIGN §2)
-      keyList.push((idOf(vote.witness) * MAX_GRAPH_AGENTS + author) * 4 + VERDICT_CODES[vote.verdict])
+export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: Iterable<string> = []): TrustGraph {
+  let set: VoteSet
+  if (votes instanceof VoteSet) {
+    set = votes
+    for (const did of agents) set.agent(did)
+  } else {
+    set = new VoteSet()
+    for (const did of agents) set.agent(did)
+    for (const group of votes) {
+      const author = set.agent(group.author)
+      for (const vote of group.votes) set.add(set.agent(vote.witness), author, VERDICT_CODES[vote.verdict])
     }
   }
-  const keys = Float64Array.from(keyList).sort()
+  const keys = set.sortedKeys()
+  const names = set.agents
+  const index = set.nodes
   const n = names.length
   const offsets = new Int32Array(n + 1)
   const targets = new Int32Array(keys.length)

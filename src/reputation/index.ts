@@ -4,12 +4,13 @@
  * roots file and the service that keeps the table current do the I/O.
  */
 export { DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, UNROOTED_REPUTATION, VOTE_WEIGHTS } from './constants.js'
-export { buildTrustGraph, groupsOf, MAX_GRAPH_AGENTS, type TrustGraph, type Vote, type VoteGroup } from './graph.js'
+export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup } from './graph.js'
+export { MAX_GRAPH_AGENTS, VoteSet } from './vote-set.js'
 export { personalizedPageRank, type PageRankOptions, type PageRankResult } from './pagerank.js'
 export { computeReputation, reputationOfRank, type AgentReputation, type ReputationTable } from './reputation.js'
 export { shortestPathsFrom } from './paths.js'
 export { sybilBound, type SybilBound, type SybilBoundInput } from './bound.js'
-export { votesOf, type MemoryAttestations, type StoredAttestation } from './votes.js'
+export { collectVotes, votesOf, type MemoryAttestations, type StoredAttestation } from './votes.js'
 export { MAX_TRUST_ROOTS, TRUST_ROOTS_FILE, TrustRootLineSchema, changeTrustRoot, readTrustRoots, type TrustRoot } from './roots-file.js'
 export { ReputationService, type ReputationServiceInit } from './service.js'
 export { NodeTrust, setTrustPolicy, type NodeTrustInit, type TrustSetting } from './node-trust.js'

@@ -1,9 +1,10 @@
 import { join } from 'node:path'
 import { isIsnadError } from '../errors/index.js'
+import { keyringOf, type Keyring } from '../keyring/index.js'
 import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
-import { DEFAULT_TRUST_POLICY, getTrustPolicy, type ReputationLookup } from '../trust/index.js'
+import { DEFAULT_TRUST_POLICY, getTrustPolicy, type KeyIdentities, type ReputationLookup } from '../trust/index.js'
 import type { AgentReputation } from './reputation.js'
 import { ReputationService } from './service.js'
 
@@ -18,6 +19,8 @@ export interface TrustSetting {
   policy: TrustPolicyName
   /** Absent when the node has no trust roots: every agent then has the default 0.5. */
   reputation?: ReputationLookup
+  /** The node's keyring (issue 9): witnesses count per identity, refused keys not at all. */
+  identities?: KeyIdentities
 }
 
 /**
@@ -52,9 +55,23 @@ export class NodeTrust {
 
   async setting (): Promise<TrustSetting> {
     const policy = await this.policyName()
+    const keyring = keyringOf(this.init.store)
+    const identities = keyring === undefined ? undefined : this.identitiesOf(keyring)
+    const base = identities === undefined ? { policy } : { policy, identities }
     // Without roots there is nothing to compute: skip loading the attestation graph.
-    if ((await this.reputation.trustRoots()).length === 0) return { policy }
-    return { policy, reputation: (await this.reputation.current()).lookup }
+    if ((await this.reputation.trustRoots()).length === 0) return base
+    return { ...base, reputation: (await this.reputation.current(identities)).lookup }
+  }
+
+  private keyring: { keyring: Keyring, identities: KeyIdentities } | undefined
+
+  /** One adapter per keyring; a key event it accepts changes who counts, so the table is recomputed. */
+  private identitiesOf (keyring: Keyring): KeyIdentities {
+    if (this.keyring?.keyring !== keyring) {
+      keyring.onAdded(() => { this.reputation.invalidate() })
+      this.keyring = { keyring, identities: keyringIdentities(keyring) }
+    }
+    return this.keyring.identities
   }
 
   /** `get_reputation` of the provenance schema, with the rank and the path from a root. */
@@ -72,4 +89,16 @@ export async function setTrustPolicy (dataDir: string, name: string): Promise<Tr
   const current = await readPolicy(dataDir)
   await writeFileAtomic(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
   return policy
+}
+
+/** A keyring as src/trust's KeyIdentities: identities and key status at a time (record-v1 K12). */
+export function keyringIdentities (keyring: Keyring): KeyIdentities {
+  return {
+    identityOf: (did) => keyring.identityOf(did),
+    named: (did) => keyring.statusOf(did, 0) !== undefined,
+    refusalAt: (did, at) => {
+      const status = keyring.statusOf(did, at)
+      return status?.status === 'refused' ? status.code : undefined
+    }
+  }
 }

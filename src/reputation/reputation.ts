@@ -1,5 +1,6 @@
 import { DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
 import { buildTrustGraph, type TrustGraph, type VoteGroup } from './graph.js'
+import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './paths.js'
 
@@ -43,9 +44,12 @@ export function reputationOfRank (rank: number, rootCount: number, damping: numb
  * the counted attestations (one per witness and memory, signatures verified) the caller gathered.
  */
 export function computeReputation (
-  votes: Iterable<VoteGroup>, roots: readonly string[], options: PageRankOptions = {}
+  votes: VoteSet | Iterable<VoteGroup>, roots: readonly string[], options: PageRankOptions = {}
 ): ReputationTable {
-  const uniqueRoots = [...new Set(roots)].sort()
+  // With a key resolver the graph's nodes are identities: a root key, a witness key and a lookup by
+  // a device key all mean the identity they sign for.
+  const identityOf = votes instanceof VoteSet ? (did: string) => votes.identityOf(did) : (did: string) => did
+  const uniqueRoots = [...new Set(roots.map(identityOf))].sort()
   const graph = buildTrustGraph(votes, uniqueRoots)
   const damping = options.damping ?? DEFAULT_DAMPING
   if (uniqueRoots.length === 0) {
@@ -64,7 +68,8 @@ export function computeReputation (
   const { rank, iterations } = personalizedPageRank(graph, rootIndexes, { ...options, damping })
   const rootSet = new Set(uniqueRoots)
   let parents: Int32Array | undefined
-  const lookup = (did: string): number => {
+  const lookup = (key: string): number => {
+    const did = identityOf(key)
     if (rootSet.has(did)) return 1
     const i = graph.index.get(did)
     return i === undefined ? 0 : reputationOfRank(rank[i] as number, uniqueRoots.length, damping)
@@ -78,13 +83,13 @@ export function computeReputation (
     rank,
     lookup,
     describe (did) {
-      const i = graph.index.get(did)
+      const i = graph.index.get(identityOf(did))
       parents ??= shortestPathsFrom(graph, rootIndexes)
       return {
         did,
         reputation: lookup(did),
         rank: i === undefined ? 0 : rank[i] as number,
-        root: rootSet.has(did),
+        root: rootSet.has(identityOf(did)),
         path: i === undefined ? null : pathTo(graph, parents, i)
       }
     }

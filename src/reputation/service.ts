@@ -1,9 +1,10 @@
 import type { AttestationRecord } from '../schema/index.js'
+import type { KeyIdentities } from '../trust/index.js'
 import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../store/index.js'
 import type { PageRankOptions } from './pagerank.js'
 import { computeReputation, type ReputationTable } from './reputation.js'
 import { changeTrustRoot, readTrustRoots, type TrustRoot } from './roots-file.js'
-import { votesOf, type StoredAttestation } from './votes.js'
+import { collectVotes, type StoredAttestation } from './votes.js'
 
 export interface ReputationServiceInit {
   dataDir: string
@@ -66,14 +67,22 @@ export class ReputationService {
     this.table = undefined
   }
 
-  /** The current table: cached until records or roots change. */
-  async current (): Promise<ReputationTable> {
+  /** Drops the cached table (a key event changed which identity a key votes as, or when it could sign). */
+  invalidate (): void {
+    this.table = undefined
+  }
+
+  /**
+   * The current table: cached until records, roots or key events change. With `identities` the
+   * graph's nodes are identities (src/trust KeyIdentities; always the node's keyring's adapter).
+   */
+  async current (identities?: KeyIdentities): Promise<ReputationTable> {
     const total = Object.values(await this.init.store.count()).reduce((sum, n) => sum + n, 0)
     if (this.memories === undefined || total !== this.seenTotal) await this.reload(total)
     if (this.table === undefined) {
       const roots = (await this.trustRoots()).map((r) => r.did)
       const memories = [...this.memories?.values() ?? []].map((m) => ({ author: m.author, attestations: [...m.attestations.values()] }))
-      this.table = computeReputation(votesOf(memories), roots, this.init.pageRank)
+      this.table = computeReputation(collectVotes(memories, identities), roots, this.init.pageRank)
     }
     return this.table
   }

@@ -1,5 +1,7 @@
 import type { AttestationRecord } from '../schema/index.js'
+import type { KeyIdentities } from '../trust/index.js'
 import type { VoteGroup } from './graph.js'
+import { VERDICT_CODES, VoteSet } from './vote-set.js'
 
 /** A stored attestation (its signature verified on the way in) with its id. */
 export interface StoredAttestation {
@@ -15,46 +17,79 @@ export interface MemoryAttestations {
 
 /**
  * The attestations that are edges of the reputation graph, by the counting rules of src/trust:
- * never the author's own, and one per (witness, memory), the newest (by witnessed_at, then id), so
- * a witness that changed its verdict counts with its latest word only. Grouped by memory, the way
- * the store hands them out, so deduplication is local to each memory: no global map of
- * (witness, memory) pairs (1M attestations: bench/reputation.ts).
+ * graph nodes are identities (a key the resolver maps to one votes as it), never the author's own
+ * identity, never a key its log refuses at the attestation's time, and one vote per (identity,
+ * memory), the newest (by witnessed_at, then id), so a witness that changed its verdict counts with
+ * its latest word only.
+ * One pass: each DID is one Map lookup, deduplication uses a stamp per graph node (no per-memory
+ * set, no per-vote object), and the votes land as integers in the VoteSet (bench/reputation.ts).
  */
-export function votesOf (memories: Iterable<MemoryAttestations>): VoteGroup[] {
-  const groups: VoteGroup[] = []
+export function collectVotes (memories: Iterable<MemoryAttestations>, identities?: KeyIdentities): VoteSet {
+  const set = new VoteSet(identities)
+  /** Per graph node: the ordinal (+1) of the memory it last voted on, and its slot in `chosen`. */
+  let stamp: Int32Array = new Int32Array(1024)
+  let slot: Int32Array = new Int32Array(1024)
+  const chosen: StoredAttestation[] = []
+  const chosenNodes: number[] = []
+  let ordinal = 0
   for (const { author, attestations } of memories) {
     if (attestations.length === 0) continue
-    let chosen = attestations.some((a) => a.record.witness === author) ? attestations.filter((a) => a.record.witness !== author) : attestations
-    if (hasRepeatedWitness(chosen)) {
-      const newest = new Map<string, StoredAttestation>()
-      for (const a of chosen) {
-        const previous = newest.get(a.record.witness)
-        if (previous === undefined || isNewer(a, previous)) newest.set(a.record.witness, a)
+    ordinal++
+    const authorNode = set.agent(author)
+    chosen.length = 0
+    chosenNodes.length = 0
+    for (const a of attestations) {
+      const { witness } = a.record
+      const entry = set.entry(witness)
+      const node = entry >>> 1
+      if (node === authorNode) continue // the author's own keys never witness its memory (DESIGN §2)
+      if ((entry & 1) === 1 && !set.couldSign(witness, entry, Date.parse(a.record.witnessed_at))) continue
+      if (node >= stamp.length) {
+        stamp = grown(stamp, node)
+        slot = grown(slot, node)
       }
-      chosen = [...newest.values()]
+      if (stamp[node] === ordinal) {
+        const at = slot[node] as number
+        if (isNewer(a, chosen[at] as StoredAttestation)) chosen[at] = a
+        continue
+      }
+      stamp[node] = ordinal
+      slot[node] = chosen.length
+      chosen.push(a)
+      chosenNodes.push(node)
     }
-    if (chosen.length === 0) continue
-    const votes = new Array<{ witness: string, verdict: StoredAttestation['record']['attestation'] }>(chosen.length)
     for (let i = 0; i < chosen.length; i++) {
-      const { record } = chosen[i] as StoredAttestation
-      votes[i] = { witness: record.witness, verdict: record.attestation }
+      set.add(chosenNodes[i] as number, authorNode, VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation])
     }
+  }
+  return set
+}
+
+/**
+ * The counted votes as readable groups (one per memory with any), for tests and explanations;
+ * `collectVotes` is what the node and the benchmark use.
+ */
+export function votesOf (memories: Iterable<MemoryAttestations>, identities?: KeyIdentities): VoteGroup[] {
+  const groups: VoteGroup[] = []
+  for (const memory of memories) {
+    const set = collectVotes([memory], identities)
+    const keys = set.sortedKeys()
+    if (keys.length === 0) continue
+    const author = set.agents[set.agent(memory.author)] as string
+    const verdicts = ['confirm', 'partial', 'dispute'] as const
+    const votes = Array.from(keys, (key) => ({
+      witness: set.agents[Math.floor(key / 4 / 2 ** 24)] as string,
+      verdict: verdicts[key % 4] as VoteGroup['votes'][number]['verdict']
+    }))
     groups.push({ author, votes })
   }
   return groups
 }
 
-/** @default 16 — below this many attestations a memory is checked pairwise: cheaper than hashing. */
-const PAIRWISE_LIMIT = 16
-
-function hasRepeatedWitness (attestations: readonly StoredAttestation[]): boolean {
-  const n = attestations.length
-  if (n > PAIRWISE_LIMIT) return new Set(attestations.map((a) => a.record.witness)).size < n
-  for (let i = 1; i < n; i++) {
-    const witness = (attestations[i] as StoredAttestation).record.witness
-    for (let j = 0; j < i; j++) if ((attestations[j] as StoredAttestation).record.witness === witness) return true
-  }
-  return false
+function grown (array: Int32Array, index: number): Int32Array {
+  const next = new Int32Array(Math.max(index + 1, array.length * 2))
+  next.set(array)
+  return next
 }
 
 function isNewer (a: StoredAttestation, b: StoredAttestation): boolean {

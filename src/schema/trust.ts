@@ -24,7 +24,7 @@ export type TrustContributionFactor = (typeof TRUST_CONTRIBUTION_FACTORS)[number
 /** Why an attestation did not count. Stable: callers and tests branch on the code, never the reason. */
 export const ATTESTATION_REFUSAL_CODES = [
   'SIGNATURE_INVALID', 'WRONG_MEMORY', 'SELF_ATTESTATION', 'TIMESTAMP_IN_FUTURE', 'BEFORE_MEMORY',
-  'SUPERSEDED_BY_NEWER', 'DUPLICATE_ATTESTATION'
+  'SUPERSEDED_BY_NEWER', 'DUPLICATE_ATTESTATION', 'KEY_NOT_VALID'
 ] as const
 export type AttestationRefusalCode = (typeof ATTESTATION_REFUSAL_CODES)[number]
 

@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { RunResult, SimResults } from './run.js'
-import { barChart, escapeHtml, lineChart } from './svg.js'
+import { barChart, escapeHtml, lineChart, type Series } from './svg.js'
 
 /*
  * The outputs of a simulation (docs/simulation.md, "Output"): results.json (everything), results.csv
@@ -36,11 +36,20 @@ function table (headers: readonly string[], rows: ReadonlyArray<readonly unknown
     rows.map((r) => `<tr>${r.map((v) => `<td>${cell(v)}</td>`).join('')}</tr>`).join('') + '</tbody></table>'
 }
 
+function latencyPlot (run: RunResult): string {
+  return lineChart('attestation gossip latency (CDF)', 'ms from attest to stored at a node', 'share of deliveries', [{ name: 'all nodes', points: run.metrics.delivery.latencyCdf }], 'latency-cdf', [0, 1])
+}
+
+/** One trust-distribution plot per policy, by policy name. */
+function trustPlots (run: RunResult): Array<[string, string]> {
+  const bins = Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}`)
+  return run.metrics.trust.map((t) => [t.policy, barChart(`trust distribution, ${t.policy}`, 'trust score (bin start)', 'observer × memory pairs', bins,
+    [{ name: 'true memories', values: t.histogram.true }, { name: 'false memories', values: t.histogram.false }], 'trust-distribution')])
+}
+
 function runSection (run: RunResult, title: string): string {
   const m = run.metrics
-  const bins = Array.from({ length: 10 }, (_, i) => `${(i / 10).toFixed(1)}`)
-  const distributions = m.trust.map((t) => barChart(`trust distribution, ${t.policy}`, 'trust score (bin start)', 'observer × memory pairs', bins,
-    [{ name: 'true memories', values: t.histogram.true }, { name: 'false memories', values: t.histogram.false }], 'trust-distribution')).join('')
+  const distributions = trustPlots(run).map(([, plot]) => plot).join('')
   return `<section><h2>${escapeHtml(title)}</h2>` +
     `<p>${run.nodes} nodes (${Object.entries(run.roles).map(([r, n]) => `${n} ${r}`).join(', ')}); observers ${run.observers.join(', ')}; ` +
     `setup ${run.timings.setupSeconds.toFixed(1)} s, activity ${run.timings.activitySeconds.toFixed(1)} s, total ${run.timings.totalSeconds} s; ` +
@@ -54,22 +63,27 @@ function runSection (run: RunResult, title: string): string {
       ? '<p>Per-node messages, bytes and CPU: not measured by this runner.</p>'
       : table(['messages / node', 'max', 'payload bytes / node', 'verifications / node', 'CPU ms / node'],
         [[m.perNode.messagesMean, m.perNode.messagesMax, m.perNode.payloadBytesMean, m.perNode.verificationsMean, m.perNode.cpuMsMean]])) +
-    lineChart('attestation gossip latency (CDF)', 'ms from attest to stored at a node', 'share of deliveries', [{ name: 'all nodes', points: m.delivery.latencyCdf }], 'latency-cdf', [0, 1]) +
+    latencyPlot(run) +
     distributions +
     (run.notes.length === 0 ? '' : `<ul class="notes">${run.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`) +
     '</section>'
 }
 
+/** One series per policy of a Sybil-curve quantity against the Sybil count. */
+function sybilSeries (results: SimResults, key: 'sybilMeanTrust' | 'falseAnchoredShare'): Series[] {
+  return results.policies.map((policy) => ({
+    name: policy,
+    points: results.sybilCurve.flatMap((p): Array<[number, number]> => p.policy === policy && p[key] !== null ? [[p.sybils, p[key] as number]] : [])
+  }))
+}
+
+function sybilPlot (results: SimResults): string {
+  return lineChart('mean trust of Sybil memories vs Sybil count', 'Sybil nodes', 'mean trust at observers', sybilSeries(results, 'sybilMeanTrust'), 'sybil-curve', [0, 1])
+}
+
 export function reportHtml (results: SimResults): string {
   const [main, ...sweep] = results.runs
-  const curve = results.policies.map((policy) => ({
-    name: policy,
-    points: results.sybilCurve.filter((p) => p.policy === policy && p.sybilMeanTrust !== null).map((p): [number, number] => [p.sybils, p.sybilMeanTrust as number])
-  }))
-  const falseCurve = results.policies.map((policy) => ({
-    name: policy,
-    points: results.sybilCurve.filter((p) => p.policy === policy && p.falseAnchoredShare !== null).map((p): [number, number] => [p.sybils, p.falseAnchoredShare as number])
-  }))
+  const falseCurve = sybilSeries(results, 'falseAnchoredShare')
   const s = results.scenario
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>isnad simulation: ${escapeHtml(s.name)}</title>
 <style>body{font:14px/1.4 system-ui,sans-serif;margin:2em;max-width:1200px}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}figure.plot{display:inline-block;margin:.5em}section{border-top:1px solid #ddd;margin-top:1em}</style>
@@ -78,7 +92,7 @@ export function reportHtml (results: SimResults): string {
 <p>Runner <b>${escapeHtml(results.runner)}</b>, seed ${s.seed}, ${s.durationMinutes} simulated minutes at ${s.timeScale.realSecondsPerMinute} real s per minute; trust policies: ${results.policies.map(escapeHtml).join(', ')}; generated ${escapeHtml(results.generatedAt)}.</p>
 ${main === undefined ? '' : runSection(main, 'the scenario')}
 <section><h2>Sybil influence</h2>
-${lineChart('mean trust of Sybil memories vs Sybil count', 'Sybil nodes', 'mean trust at observers', curve, 'sybil-curve', [0, 1])}
+${sybilPlot(results)}
 ${lineChart('false memories rated Anchored or better vs Sybil count', 'Sybil nodes', 'share of false memories', falseCurve, 'sybil-false-anchored', [0, 1])}
 ${table(['Sybils', 'policy', 'Sybil mean trust', 'Sybil ≥ Attested', 'false ≥ Anchored', 'AUC'], results.sybilCurve.map((p) => [p.sybils, p.policy, p.sybilMeanTrust, p.sybilAttestedShare, p.falseAnchoredShare, p.auc]))}
 </section>
@@ -87,12 +101,33 @@ ${sweep.map((run) => runSection(run, `sweep: ${run.sybils} Sybils`)).join('\n')}
 `
 }
 
-/** Writes results.json, results.csv and report.html into `directory`; their paths. */
-export async function writeResults (results: SimResults, directory: string): Promise<{ json: string, csv: string, html: string }> {
-  await mkdir(directory, { recursive: true })
+/** The main run's plots as standalone SVG files (for papers and docs), by file name. */
+export function plotFiles (results: SimResults): Map<string, string> {
+  const files = new Map<string, string>()
+  const svgOf = (html: string): string | undefined => /<svg[\s\S]*<\/svg>/.exec(html)?.[0]
+  const add = (name: string, html: string): void => {
+    const svg = svgOf(html)
+    if (svg !== undefined) files.set(name, `<?xml version="1.0" encoding="UTF-8"?>\n${svg}\n`)
+  }
+  const main = results.runs[0]
+  if (main !== undefined) {
+    add('latency-cdf.svg', latencyPlot(main))
+    for (const [policy, plot] of trustPlots(main)) add(`trust-${policy}.svg`, plot)
+  }
+  add('sybil-curve.svg', sybilPlot(results))
+  return files
+}
+
+/**
+ * Writes results.json (unless `json` is false: a re-render keeps the file it read), results.csv,
+ * report.html and plots/*.svg into `directory`; their paths.
+ */
+export async function writeResults (results: SimResults, directory: string, json = true): Promise<{ json: string, csv: string, html: string }> {
+  await mkdir(join(directory, 'plots'), { recursive: true })
   const paths = { json: join(directory, 'results.json'), csv: join(directory, 'results.csv'), html: join(directory, 'report.html') }
-  await writeFile(paths.json, JSON.stringify(results, null, 2) + '\n')
+  if (json) await writeFile(paths.json, JSON.stringify(results, null, 2) + '\n')
   await writeFile(paths.csv, resultsCsv(results))
   await writeFile(paths.html, reportHtml(results))
+  for (const [name, svg] of plotFiles(results)) await writeFile(join(directory, 'plots', name), svg)
   return paths
 }

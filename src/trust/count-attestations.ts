@@ -1,30 +1,37 @@
 import { MAX_CLOCK_SKEW_MS, type AttestationRefusalCode, type RefusedAttestation } from '../schema/index.js'
 import { compareByTimeThenId, instantOf, sortRefusals } from './order.js'
-import type { AcceptedAttestation, AttestationEvidence, MemoryEvidence } from './types.js'
+import type { AcceptedAttestation, AttestationEvidence, KeyIdentities, MemoryEvidence } from './types.js'
 
 export interface CountedAttestations {
   accepted: AcceptedAttestation[]
   refused: RefusedAttestation[]
 }
 
+/** Without a keyring every key is its own identity and no key log refuses anything. */
+const KEYS_ONLY: KeyIdentities = Object.freeze({ identityOf: (did: string) => did, named: () => false, refusalAt: () => undefined })
+
 /**
  * The counting rules for witnesses (DESIGN §2: "only verified signatures count; the author never
  * witnesses itself; one vote per witness"), as a fixed pipeline: each attestation is refused by the
- * first rule it fails, then the survivors vote once per witness.
+ * first rule it fails, then the survivors vote once per witness. A witness is an identity (issue 9):
+ * two device keys of one identity are one vote, the author's own keys never witness, and a key its
+ * log refuses at the attestation's time (rotated out, or revoked as compromised since before it)
+ * counts for nothing, even when the attestation was stored before the revocation arrived.
  */
 export function countAttestations (
-  memory: MemoryEvidence, attestations: readonly AttestationEvidence[], now: number
+  memory: MemoryEvidence, attestations: readonly AttestationEvidence[], now: number, identities: KeyIdentities = KEYS_ONLY
 ): CountedAttestations {
   const refused: RefusedAttestation[] = []
   const survivors: AcceptedAttestation[] = []
+  const author = identities.identityOf(memory.record.author.agent_id)
   for (const attestation of attestations) {
     const at = instantOf(attestation.record.witnessed_at, `attestation ${attestation.id}`)
-    const refusal = firstRefusal(memory, attestation, at, now)
+    const refusal = firstRefusal(memory, attestation, at, now) ?? identityRefusal(attestation, at, author, identities)
     if (refusal === null) survivors.push({ ...attestation, at })
     else refused.push(refuse(attestation, refusal.code, refusal.reason))
   }
   const accepted: AcceptedAttestation[] = []
-  for (const votes of groupByWitness(survivors).values()) {
+  for (const votes of groupByWitness(survivors, identities).values()) {
     // One vote per witness, and a witness may change its verdict: its newest attestation counts
     // (DESIGN §1). Invalid attestations were refused above, so a forged or future-dated "newer"
     // attestation can never silence a witness's valid one.
@@ -70,11 +77,34 @@ function firstRefusal (
   return null
 }
 
-function groupByWitness (attestations: readonly AcceptedAttestation[]): Map<string, AcceptedAttestation[]> {
+/** The rules that need the keyring: the witness's key could sign then, and is not the author's identity's. */
+function identityRefusal (
+  { id, record }: AttestationEvidence, at: number, author: string, identities: KeyIdentities
+): { code: AttestationRefusalCode, reason: string } | null {
+  const code = identities.named(record.witness) ? identities.refusalAt(record.witness, at) : undefined
+  if (code !== undefined) {
+    return {
+      code: 'KEY_NOT_VALID',
+      reason: `attestation ${id} is signed by ${record.witness}, which its key log refuses at ${record.witnessed_at} (${code})`
+    }
+  }
+  const identity = identities.identityOf(record.witness)
+  if (identity === author) {
+    return {
+      code: 'SELF_ATTESTATION',
+      reason: `attestation ${id} is by ${record.witness}, a key of the memory's own author ${author}; an author never witnesses itself`
+    }
+  }
+  return null
+}
+
+/** Survivors by the identity they vote as: one vote per identity, whichever of its keys signed. */
+function groupByWitness (attestations: readonly AcceptedAttestation[], identities: KeyIdentities): Map<string, AcceptedAttestation[]> {
   const groups = new Map<string, AcceptedAttestation[]>()
   for (const attestation of attestations) {
-    const group = groups.get(attestation.record.witness)
-    if (group === undefined) groups.set(attestation.record.witness, [attestation])
+    const identity = identities.identityOf(attestation.record.witness)
+    const group = groups.get(identity)
+    if (group === undefined) groups.set(identity, [attestation])
     else group.push(attestation)
   }
   return groups
@@ -87,7 +117,8 @@ function supersede (older: AcceptedAttestation, newest: AcceptedAttestation): Re
       superseded_by: newest.id
     }
   }
-  const reason = `attestation ${older.id} is superseded: ${older.record.witness} attested again in ${newest.id} ` +
+  const who = older.record.witness === newest.record.witness ? older.record.witness : `the identity of ${older.record.witness} (through ${newest.record.witness})`
+  const reason = `attestation ${older.id} is superseded: ${who} attested again in ${newest.id} ` +
     `(${newest.record.witnessed_at}, ${newest.record.attestation}); only a witness's newest attestation counts`
   return { ...refuse(older, 'SUPERSEDED_BY_NEWER', reason), superseded_by: newest.id }
 }

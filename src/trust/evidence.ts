@@ -16,7 +16,7 @@ export function countEvidence (input: TrustInput): CountedEvidence {
   if (!Number.isFinite(input.now)) throw new IsnadError('USAGE', `now must be a finite number of ms, got ${input.now}`)
   const reputation = input.reputation ?? defaultReputation
   const author = input.memory.record.author.agent_id
-  const attestations = countAttestations(input.memory, input.attestations, input.now)
+  const attestations = countAttestations(input.memory, input.attestations, input.now, input.identities)
   const anchors = countAnchors(input.memory, input.anchors, input.now)
   return {
     memory: input.memory,

@@ -14,7 +14,7 @@ export {
 } from './constants.js'
 export type {
   AcceptedAnchor, AcceptedAttestation, AnchorEvidence, AttestationEvidence, AttestationScoreNote, ComputeTrustOptions,
-  CountedEvidence, MemoryEvidence, PolicyScore, ReputationLookup, TrustInput, TrustPolicy
+  CountedEvidence, KeyIdentities, KeyRefusalCode, MemoryEvidence, PolicyScore, ReputationLookup, TrustInput, TrustPolicy
 } from './types.js'
 // The result's schema and types live in src/schema (schema → trust); trust is their public face too.
 export {

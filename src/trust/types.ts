@@ -34,6 +34,24 @@ export interface AnchorEvidence {
 /** Reputation of an agent in [0, 1], from the node's own trust roots (DESIGN §2). */
 export type ReputationLookup = (agentId: string) => number
 
+/** Why a key could not sign at an instant by its identity's key log (record-v1 K12). */
+export type KeyRefusalCode = 'KEY_ROTATED' | 'KEY_REVOKED' | 'KEY_INACTIVE'
+
+/**
+ * Which identity a key signs for, and whether it could sign at a given time (issue 9: a node's
+ * Keyring). Trust counts identities, not keys: two device keys of one identity are one witness, an
+ * author's own keys never witness its memory, and a key revoked as compromised since T has what it
+ * signed after T refused, even when it was stored before the revocation arrived.
+ */
+export interface KeyIdentities {
+  /** The identity `did` signs for; `did` itself when no key log names it. */
+  identityOf: (did: string) => string
+  /** Whether a key log names `did` at all (only those need `refusalAt`). */
+  named: (did: string) => boolean
+  /** Why `did` could not sign at `at` (ms), or undefined when it could or no log names it. */
+  refusalAt: (did: string, at: number) => KeyRefusalCode | undefined
+}
+
 export interface TrustInput {
   memory: MemoryEvidence
   attestations: readonly AttestationEvidence[]
@@ -42,6 +60,8 @@ export interface TrustInput {
   reputation?: ReputationLookup
   /** The computing node's clock, ms since the epoch: pure code takes time as input. */
   now: number
+  /** @default every key is its own identity and no key log refuses anything */
+  identities?: KeyIdentities
 }
 
 /** An attestation that passed every counting rule: at most one per witness. */

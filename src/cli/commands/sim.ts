@@ -1,7 +1,7 @@
-import { resolve } from 'node:path'
+import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
 import {
-  ChildPool, LocalPool, RemotePool, builtinScenarioNames, loadScenario, nodeCount, resultsOf, runContainerNode, runOnce, runScenario,
+  ChildPool, LocalPool, RemotePool, builtinScenarioNames, loadScenario, nodeCount, readResultsFile, resultsOf, runContainerNode, runOnce, runScenario,
   writeComposeProject, writeResults, type SimResults
 } from '../../sim/index.js'
 import type { CommandContext } from '../context.js'
@@ -54,6 +54,17 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
       const scenario = await loadScenario(path)
       const file = await writeComposeProject(scenario, resolve(opts.out ?? `sim-compose/${scenario.name}`), { image: opts.image })
       emit(ctx.out, { compose: file, nodes: nodeCount(scenario.nodes) }, () => `${file} (${nodeCount(scenario.nodes)} nodes + bootstrap + driver)`)
+    })
+
+  sim.command('report <results>')
+    .description('render report.html, results.csv and plots/*.svg again from a results.json')
+    .option('--out <dir>', 'directory to write to (default: the results file\'s directory)')
+    .action(async (path: string, opts: { out?: string }, cmd: Command) => {
+      const ctx = context(cmd)
+      const results = await readResultsFile(path)
+      const directory = resolve(opts.out ?? dirname(path))
+      const paths = await writeResults(results, directory, directory !== resolve(dirname(path)))
+      emit(ctx.out, { paths }, () => `report: ${paths.html}`)
     })
 
   sim.command('scenarios')

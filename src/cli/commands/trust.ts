@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import type { NodeOperations } from '../../api/operations.js'
 import { IsnadError } from '../../errors/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
-import { nodePaths } from '../../node/index.js'
+import { LocalNode, nodePaths, rescoreStoredTrust } from '../../node/index.js'
 import { setTrustPolicy, type AgentReputation, type TrustRoot } from '../../reputation/index.js'
 import { TRUST_POLICY_NAMES, type TrustResult } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
@@ -52,7 +52,7 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
     })
 
   trust.command('policy')
-    .description('show the node\'s trust policy, or set it (the node must not be running)')
+    .description('show the node\'s trust policy, or set it and rescore every stored memory under it (the node must not be running)')
     .argument('[name]', `one of ${TRUST_POLICY_NAMES.join(', ')}`, choice(TRUST_POLICY_NAMES))
     .action(async (name: string | undefined, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
@@ -60,9 +60,29 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
       if (name !== undefined && await ctx.daemon() !== null) {
         throw new IsnadError('USAGE', 'a node is running on this home: stop it, set the policy, start it again')
       }
-      const policy = name === undefined ? (await readPolicy(dataDir)).trust_policy : await setTrustPolicy(dataDir, name)
-      emit(ctx.out, { trust_policy: policy }, () => `trust policy ${policy}`)
+      if (name === undefined) {
+        const policy = (await readPolicy(dataDir)).trust_policy
+        emit(ctx.out, { trust_policy: policy }, () => `trust policy ${policy}`)
+        return
+      }
+      const policy = await setTrustPolicy(dataDir, name)
+      const rescored = await rescoreUnder(ctx.home)
+      emit(ctx.out, { trust_policy: policy, rescored }, () => `trust policy ${policy} (${rescored} stored score${rescored === 1 ? '' : 's'} changed)`)
     })
+}
+
+/**
+ * The index's stored scores (what `query --min-trust` filters and orders by) under the setting just
+ * written: a full pass, run here because the setting changes only while no node is running. Also
+ * the way to refresh them after the trust roots changed (docs/trust.md §Stored scores).
+ */
+async function rescoreUnder (home: string): Promise<number> {
+  const node = await LocalNode.open({ home, mode: 'write' })
+  try {
+    return await rescoreStoredTrust(node.store, Date.parse(node.now()), await node.trust.setting())
+  } finally {
+    await node.close()
+  }
 }
 
 async function explain (ops: NodeOperations, id: string): Promise<TrustExplanation> {

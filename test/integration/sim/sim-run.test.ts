@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { chromium } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
-import { LocalPool, parseScenario, runScenario, writeResults, type SimResults } from '../../../src/sim/index.js'
+import { LocalPool, parseScenario, readResultsFile, reportHtml, runScenario, writeResults, type SimResults } from '../../../src/sim/index.js'
 import { TRUST_POLICIES } from '../../../src/trust/index.js'
 
 /*
@@ -68,7 +68,11 @@ describe('isnad sim, in one process', () => {
     expect(JSON.parse(await readFile(paths.json, 'utf8')).format).toBe('isnad-sim-results/1')
     const csv = (await readFile(paths.csv, 'utf8')).trim().split('\n')
     expect(csv).toHaveLength(1 + Object.keys(TRUST_POLICIES).length)
-    expect(await readFile(paths.html, 'utf8')).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/)
+    const html = await readFile(paths.html, 'utf8')
+    expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/)
+    // `isnad sim report` renders the same page from the results file alone.
+    expect(reportHtml(await readResultsFile(paths.json))).toBe(html)
+    expect(await readFile(join(dir, 'plots', 'sybil-curve.svg'), 'utf8')).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*<\/svg>\n$/)
 
     const browser = await chromium.launch(CHROMIUM)
     try {

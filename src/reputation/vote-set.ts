@@ -1,0 +1,80 @@
+import { IsnadError } from '../errors/index.js'
+import type { AttestationVerdict } from '../schema/index.js'
+import type { KeyIdentities } from '../trust/index.js'
+
+/** @default 2^24 — agents in one graph; keeps every (witness, author, verdict) key an exact double. */
+export const MAX_GRAPH_AGENTS = 2 ** 24
+
+export const VERDICT_CODES: Readonly<Record<AttestationVerdict, number>> = Object.freeze({ confirm: 0, partial: 1, dispute: 2 })
+
+/**
+ * The counted votes of a graph, as integers: every agent's DID is interned once (a Map lookup per
+ * string the first time it is seen, identity resolution included), and each vote is one exact double
+ * ((witness · 2^24) + author) · 4 + verdict. No per-vote object: 1M attestations cost one growable
+ * Float64Array (bench/reputation.ts), and buildGraphFromVotes sorts it natively.
+ */
+export class VoteSet {
+  /** Graph node names: identities (a key a resolver maps to an identity is interned as that identity). */
+  readonly agents: string[] = []
+  /** Every DID seen (keys and identities) → its graph node · 2, plus 1 when a key log names the DID. */
+  private readonly seen = new Map<string, number>()
+  private keyBuffer = new Float64Array(1024)
+  private length = 0
+
+  constructor (private readonly identities?: KeyIdentities) {}
+
+  /**
+   * The DID's entry: its graph node (its identity's when the resolver names one) · 2, plus 1 when a
+   * key log names the DID (its signatures must then be checked against the log's times). Interned on
+   * first sight, so the resolver is asked once per DID, never per vote.
+   */
+  entry (did: string): number {
+    const known = this.seen.get(did)
+    if (known !== undefined) return known
+    const identity = this.identities?.identityOf(did) ?? did
+    let node = this.nodes.get(identity)
+    if (node === undefined) {
+      node = this.agents.length
+      if (node >= MAX_GRAPH_AGENTS) throw new IsnadError('USAGE', `more than ${MAX_GRAPH_AGENTS} agents in one reputation graph`)
+      this.agents.push(identity)
+      this.nodes.set(identity, node)
+    }
+    const value = node * 2 + (this.identities?.named(did) === true ? 1 : 0)
+    this.seen.set(did, value)
+    return value
+  }
+
+  /** The graph node of a DID, interned on first sight. */
+  agent (did: string): number {
+    return this.entry(did) >>> 1
+  }
+
+  /** Whether `did` (a key or identity seen before) could sign at `at` by its key log; true when no log names it. */
+  couldSign (did: string, entry: number, at: number): boolean {
+    return (entry & 1) === 0 || this.identities?.refusalAt(did, at) === undefined
+  }
+
+  /** The identity a DID votes as (itself without a resolver, or when no key log names it). */
+  identityOf (did: string): string {
+    return this.identities?.identityOf(did) ?? did
+  }
+
+  /** Graph nodes by identity name (what `describe` and the roots look up). */
+  readonly nodes = new Map<string, number>()
+
+  /** One counted vote by graph nodes; a node never witnesses itself (DESIGN §2), so that vote is dropped. */
+  add (witness: number, author: number, verdict: number): void {
+    if (witness === author) return
+    if (this.length === this.keyBuffer.length) {
+      const grown = new Float64Array(this.keyBuffer.length * 2)
+      grown.set(this.keyBuffer)
+      this.keyBuffer = grown
+    }
+    this.keyBuffer[this.length++] = (witness * MAX_GRAPH_AGENTS + author) * 4 + verdict
+  }
+
+  /** The vote keys, sorted: each witness's row in order, one pair's votes side by side. */
+  sortedKeys (): Float64Array {
+    return this.keyBuffer.subarray(0, this.length).sort()
+  }
+}
