@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { collectVotes, computeReputation, type MemoryAttestations } from '../src/reputation/index.js'
+import { collectVotes, computeReputation, type MemoryAttestations, type StoredAttestation } from '../src/reputation/index.js'
 import type { AttestationVerdict } from '../src/schema/index.js'
 import type { Figure } from './report.js'
 import { createRandom, median } from './stats.js'
@@ -34,10 +34,10 @@ function createWorkload (agents: number, attestations: number): { memories: Memo
   const random = createRandom(10)
   const dids = Array.from({ length: agents }, (_, i) => `did:key:z6Mk${i.toString(36).padStart(8, '0')}`)
   const memoryCount = agents * MEMORIES_PER_AGENT
-  const byMemory = Array.from({ length: memoryCount }, () => [] as Array<MemoryAttestations['attestations'][number]>)
+  const byMemory = Array.from({ length: memoryCount }, () => [] as Array<StoredAttestation>)
   for (let i = 0; i < attestations; i++) {
     const memory = Math.floor(memoryCount * random() ** 2)
-    const list = byMemory[memory] as Array<MemoryAttestations['attestations'][number]>
+    const list = byMemory[memory] as Array<StoredAttestation>
     const x = random()
     const verdict: AttestationVerdict = x < 0.85 ? 'confirm' : x < 0.95 ? 'partial' : 'dispute'
     const repeat = list.length > 0 && random() < 0.01

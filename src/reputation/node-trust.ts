@@ -5,7 +5,7 @@ import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/m
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
 import { DEFAULT_TRUST_POLICY, getTrustPolicy, type KeyIdentities, type ReputationLookup } from '../trust/index.js'
-import type { AgentReputation } from './reputation.js'
+import type { AgentReputation, ReputationTable } from './reputation.js'
 import { ReputationService } from './service.js'
 
 export interface NodeTrustInit {
@@ -53,14 +53,24 @@ export class NodeTrust {
     return this.policy
   }
 
+  /** The setting `show`, `explain` and `--select` score with: the current reputation. */
   async setting (): Promise<TrustSetting> {
+    return await this.settingWith(async (identities) => await this.reputation.current(identities))
+  }
+
+  /** The setting ingest stores scores with: a reputation table at most INGEST_REPUTATION_MAX_AGE_MS old. */
+  async storedSetting (): Promise<TrustSetting> {
+    return await this.settingWith(async (identities) => await this.reputation.recent(identities))
+  }
+
+  private async settingWith (table: (identities?: KeyIdentities) => Promise<ReputationTable>): Promise<TrustSetting> {
     const policy = await this.policyName()
     const keyring = keyringOf(this.init.store)
     const identities = keyring === undefined ? undefined : this.identitiesOf(keyring)
     const base = identities === undefined ? { policy } : { policy, identities }
     // Without roots there is nothing to compute: skip loading the attestation graph.
     if ((await this.reputation.trustRoots()).length === 0) return base
-    return { ...base, reputation: (await this.reputation.current(identities)).lookup }
+    return { ...base, reputation: (await table(identities)).lookup }
   }
 
   private keyring: { keyring: Keyring, identities: KeyIdentities } | undefined
@@ -76,7 +86,8 @@ export class NodeTrust {
 
   /** `get_reputation` of the provenance schema, with the rank and the path from a root. */
   async describe (did: string): Promise<AgentReputation> {
-    return (await this.reputation.current()).describe(did)
+    const keyring = keyringOf(this.init.store)
+    return (await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))).describe(did)
   }
 }
 

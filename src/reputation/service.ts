@@ -4,7 +4,7 @@ import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../store/i
 import type { PageRankOptions } from './pagerank.js'
 import { computeReputation, type ReputationTable } from './reputation.js'
 import { changeTrustRoot, readTrustRoots, type TrustRoot } from './roots-file.js'
-import { collectVotes, type StoredAttestation } from './votes.js'
+import { collectVotes, type MemoryAttestations, type StoredAttestation } from './votes.js'
 
 export interface ReputationServiceInit {
   dataDir: string
@@ -12,6 +12,12 @@ export interface ReputationServiceInit {
   clock: () => number
   pageRank?: PageRankOptions
 }
+
+/**
+ * @default 60_000 — how old a reputation table the scores stored at ingest may use. `show`,
+ * `explain` and `--select` always use the current one; see docs/trust.md §Stored scores.
+ */
+export const INGEST_REPUTATION_MAX_AGE_MS = 60_000
 
 /** One stored memory's author and its attestations by id. */
 interface MemoryVotes {
@@ -33,6 +39,8 @@ export class ReputationService {
   private seenTotal = -1
   private roots: TrustRoot[] | undefined
   private table: ReputationTable | undefined
+  /** The last table computed and when (node clock): what ingest may score with (`recent`). */
+  private last: { table: ReputationTable, at: number } | undefined
 
   constructor (private readonly init: ReputationServiceInit) {}
 
@@ -43,13 +51,13 @@ export class ReputationService {
 
   async addTrustRoot (did: string): Promise<TrustRoot[]> {
     this.roots = await changeTrustRoot(this.init.dataDir, 'added', did, this.init.clock())
-    this.table = undefined
+    this.invalidate()
     return this.roots
   }
 
   async removeTrustRoot (did: string): Promise<TrustRoot[]> {
     this.roots = await changeTrustRoot(this.init.dataDir, 'removed', did, this.init.clock())
-    this.table = undefined
+    this.invalidate()
     return this.roots
   }
 
@@ -70,6 +78,17 @@ export class ReputationService {
   /** Drops the cached table (a key event changed which identity a key votes as, or when it could sign). */
   invalidate (): void {
     this.table = undefined
+    this.last = undefined
+  }
+
+  /**
+   * The table ingest scores with: the last one computed while it is younger than
+   * INGEST_REPUTATION_MAX_AGE_MS and no root or key event changed since, else the current one. New
+   * attestations alone do not force a PageRank per ingested batch (1M attestations: seconds).
+   */
+  async recent (identities?: KeyIdentities): Promise<ReputationTable> {
+    if (this.last !== undefined && this.init.clock() - this.last.at < INGEST_REPUTATION_MAX_AGE_MS) return this.last.table
+    return await this.current(identities)
   }
 
   /**
@@ -81,8 +100,8 @@ export class ReputationService {
     if (this.memories === undefined || total !== this.seenTotal) await this.reload(total)
     if (this.table === undefined) {
       const roots = (await this.trustRoots()).map((r) => r.did)
-      const memories = [...this.memories?.values() ?? []].map((m) => ({ author: m.author, attestations: [...m.attestations.values()] }))
-      this.table = computeReputation(collectVotes(memories, identities), roots, this.init.pageRank)
+      this.table = computeReputation(collectVotes(votingMemories(this.memories), identities), roots, this.init.pageRank)
+      this.last = { table: this.table, at: this.init.clock() }
     }
     return this.table
   }
@@ -117,4 +136,9 @@ export class ReputationService {
       this.orphans.delete(id)
     }
   }
+}
+
+/** The service's memories as collectVotes reads them, without copying any list. */
+function * votingMemories (memories: ReadonlyMap<string, MemoryVotes> | undefined): Generator<MemoryAttestations> {
+  for (const { author, attestations } of memories?.values() ?? []) yield { author, attestations: attestations.values() }
 }

@@ -12,7 +12,8 @@ export interface StoredAttestation {
 /** One memory's author and every attestation of the memory the node stores. */
 export interface MemoryAttestations {
   author: string
-  attestations: readonly StoredAttestation[]
+  /** Any iterable: the reputation service hands over its maps' values without copying them. */
+  attestations: Iterable<StoredAttestation>
 }
 
 /**
@@ -26,19 +27,19 @@ export interface MemoryAttestations {
  */
 export function collectVotes (memories: Iterable<MemoryAttestations>, identities?: KeyIdentities): VoteSet {
   const set = new VoteSet(identities)
-  /** Per graph node: the ordinal (+1) of the memory it last voted on, and its slot in `chosen`. */
+  /** Per graph node: the ordinal (from 1) of the memory it last voted on, and its slot in `chosen`. */
   let stamp: Int32Array = new Int32Array(1024)
   let slot: Int32Array = new Int32Array(1024)
+  // Reused across memories (counted, never truncated: no reallocation per memory).
   const chosen: StoredAttestation[] = []
-  const chosenNodes: number[] = []
+  let chosenNodes: Int32Array = new Int32Array(64)
   let ordinal = 0
   for (const { author, attestations } of memories) {
-    if (attestations.length === 0) continue
     ordinal++
-    const authorNode = set.agent(author)
-    chosen.length = 0
-    chosenNodes.length = 0
+    let authorNode = -1 // interned with the first attestation: a memory nobody attested adds no node
+    let count = 0
     for (const a of attestations) {
+      if (authorNode === -1) authorNode = set.agent(author)
       const { witness } = a.record
       const entry = set.entry(witness)
       const node = entry >>> 1
@@ -54,11 +55,12 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
         continue
       }
       stamp[node] = ordinal
-      slot[node] = chosen.length
-      chosen.push(a)
-      chosenNodes.push(node)
+      slot[node] = count
+      if (count === chosenNodes.length) chosenNodes = grown(chosenNodes, count)
+      chosenNodes[count] = node
+      chosen[count++] = a
     }
-    for (let i = 0; i < chosen.length; i++) {
+    for (let i = 0; i < count; i++) {
       set.add(chosenNodes[i] as number, authorNode, VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation])
     }
   }

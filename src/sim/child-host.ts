@@ -13,9 +13,13 @@ const CALLABLE = new Set(['info', 'dial', 'hangUp', 'connectedPeers', 'stop', 'r
 
 export function serveChildPool (): void {
   let pool: LocalPool | undefined
-  // The parent may be gone (it crashed or was stopped): nothing is left to tell.
-  const reply = (message: unknown): void => { if (process.connected) process.send?.(message, (err: Error | null) => { if (err !== null) process.exit(1) }) }
-  process.on('error', () => { process.exit(1) })
+  // The parent may be gone (it crashed or was stopped): nothing is left to tell, so the nodes stop
+  // and their temporary homes go.
+  const shutDown = (code: number): void => { void (pool?.close() ?? Promise.resolve()).finally(() => process.exit(code)) }
+  const reply = (message: unknown): void => {
+    if (process.connected) process.send?.(message, (err: Error | null) => { if (err !== null) shutDown(1) })
+  }
+  process.on('error', () => { shutDown(1) })
   process.on('message', (message: Call) => {
     void (async () => {
       try {
@@ -35,7 +39,7 @@ export function serveChildPool (): void {
       }
     })()
   })
-  process.on('disconnect', () => { void pool?.close().finally(() => process.exit(0)) })
+  process.on('disconnect', () => { shutDown(0) })
 }
 
 serveChildPool()

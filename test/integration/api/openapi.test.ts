@@ -32,6 +32,7 @@ const ROUTES = [
   'POST /v1/witness-requests',
   'GET /v1/inbox',
   'GET /v1/peers',
+  'GET /v1/network/health',
   'GET /v1/events',
   'GET /v1/openapi.json'
 ].sort()

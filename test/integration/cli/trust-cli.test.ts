@@ -29,7 +29,10 @@ describe('isnad trust / query --select / verify', () => {
       expect(added.json<{ roots: Array<{ did: string }> }>().roots.map((r) => r.did)).toEqual([friend.did])
       expect((await runIsnad(['trust', 'root', 'add', friend.did, '--json'], { home })).errorCode()).toBe('ALREADY_EXISTS')
       expect((await runIsnad(['trust', 'root', 'add', 'did:key:nope', '--json'], { home })).errorCode()).toBe('DID_INVALID')
-      expect((await runIsnad(['trust', 'policy', 'isnad-reputation', '--json'], { home })).json()).toEqual({ trust_policy: 'isnad-reputation' })
+      expect((await runIsnad(['trust', 'policy', 'isnad-reputation', '--json'], { home })).json()).toEqual({ trust_policy: 'isnad-reputation', rescored: 0 })
+      // A second `isnad init` keeps the setting (it regenerates only what the code owns in _meta/policy.json).
+      expect((await runIsnad(['init', '--json'], { home })).code).toBe(0)
+      expect((await runIsnad(['trust', 'policy', '--json'], { home })).json()).toEqual({ trust_policy: 'isnad-reputation' })
       expect((await runIsnad(['trust', 'policy', 'no-such'], { home })).code).toBe(2)
 
       const memory = (await runIsnad(['remember', 'the canary takes 9 minutes', '--type', 'fact', '--tag', 'ops', '--json'], { home })).json<{ id: string }>().id

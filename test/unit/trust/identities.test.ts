@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { collectVotes, computeReputation, votesOf, type MemoryAttestations } from '../../../src/reputation/index.js'
+import { collectVotes, computeReputation, votesOf, type MemoryAttestations, type StoredAttestation } from '../../../src/reputation/index.js'
 import { computeTrust, type KeyIdentities } from '../../../src/trust/index.js'
 import { NOW, T0, attestationEvidence, iso, memoryEvidence, minutes } from './fixtures.js'
 
@@ -56,7 +56,7 @@ describe('trust counts identities, not keys (issue 9)', () => {
 })
 
 describe('reputation graph nodes are identities (issue 9)', () => {
-  const stored = (id: string, witness: string, minute: number, verdict: 'confirm' | 'dispute' = 'confirm'): MemoryAttestations['attestations'][number] => ({
+  const stored = (id: string, witness: string, minute: number, verdict: 'confirm' | 'dispute' = 'confirm'): StoredAttestation => ({
     id, record: { kind: 'attestation', version: 1, memory: 'm', witness, attestation: verdict, witnessed_at: iso(T0 + minutes(minute)) }
   })
 

@@ -1,0 +1,66 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parse } from 'yaml'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { ensureBuilt } from '../../fixtures/build-dist.js'
+import { runIsnad } from '../cli/run-cli.js'
+
+/*
+ * `isnad sim` as a person types it (the built CLI in a child process): the built-in list, a compose
+ * project, a refused scenario, and a run over two child processes (the multi-process runner) whose
+ * results the report command renders again.
+ */
+
+let dir = ''
+// ensureBuilt may run a full tsc (tens of seconds on a busy machine).
+beforeAll(async () => {
+  ensureBuilt()
+  dir = await mkdtemp(join(tmpdir(), 'isnad-sim-cli-'))
+}, 300_000)
+afterAll(async () => { if (dir !== '') await rm(dir, { recursive: true, force: true }) })
+
+describe('isnad sim', () => {
+  it('lists the built-in scenarios', async () => {
+    const result = await runIsnad(['sim', 'scenarios', '--json'])
+    expect(result.code).toBe(0)
+    expect(result.json<{ scenarios: string[] }>().scenarios).toEqual(expect.arrayContaining(['honest-baseline', 'sybil-ring', 'colluding-witnesses', 'churn-partition']))
+  })
+
+  it('writes a compose project with a bootstrap node, the nodes and a driver', async () => {
+    const out = join(dir, 'compose-small')
+    const result = await runIsnad(['sim', 'compose', 'small', '--out', out, '--json'])
+    expect(result.code).toBe(0)
+    const project = parse(await readFile(join(out, 'compose.yaml'), 'utf8')) as { services: Record<string, unknown> }
+    expect(Object.keys(project.services)).toHaveLength(12 + 2)
+    expect(JSON.parse(await readFile(join(out, 'scenario.json'), 'utf8')).name).toBe('small')
+  })
+
+  it('refuses an invalid scenario with SCHEMA_INVALID and runs nothing', async () => {
+    const bad = join(dir, 'bad.yaml')
+    await writeFile(bad, 'name: bad\nseed: 1\ndurationMinutes: 1\nnodes: { honest-author: 1 }\n')
+    const result = await runIsnad(['sim', 'run', bad, '--json'])
+    expect(result.code).not.toBe(0)
+    expect(result.errorCode()).toBe('SCHEMA_INVALID')
+  })
+
+  it('runs a scenario over two child processes and renders its report again from results.json', async () => {
+    const scenario = join(dir, 'four.yaml')
+    await writeFile(scenario, [
+      'name: four', 'seed: 3', 'durationMinutes: 0.5', 'timeScale: { realSecondsPerMinute: 10 }',
+      "nodes: { honest-author: 2, honest-witness: 2 }", 'requests: { memoriesPerAuthorPerMinute: 4, witnessesPerMemory: 2, pattern: uniform }',
+      'metrics: { observers: 1, trustRoots: 1 }'
+    ].join('\n') + '\n')
+    const out = join(dir, 'four')
+    const result = await runIsnad(['sim', 'run', scenario, '--processes', '2', '--out', out, '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toMatch(/4 nodes started in 2 processes/)
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8'))
+    expect(results.runner).toBe('processes')
+    expect(results.runs[0].metrics.delivery.memoryRatio).toBe(1)
+    const html = await readFile(join(out, 'report.html'), 'utf8')
+    await rm(join(out, 'report.html'))
+    expect((await runIsnad(['sim', 'report', join(out, 'results.json')])).code).toBe(0)
+    expect(await readFile(join(out, 'report.html'), 'utf8')).toBe(html)
+  }, 120_000)
+})
