@@ -1,14 +1,11 @@
 import { readFile } from 'node:fs/promises'
-// The API's modules one by one rather than its index: the index loads the HTTP server (hono), which
-// a CLI process never runs, on every command's start.
-import { createHttpOperations } from '../api/client.js'
-import { findDaemon } from '../api/discovery.js'
 import type { NodeOperations, Signer } from '../api/operations.js'
-import { readApiToken } from '../api/token.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keys/index.js'
-import { nodePaths, resolveHome } from '../node/index.js'
-import { localKeyOperations, openLocalOperations, type KeyOperations } from './local-operations.js'
+// The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
+// blocks), which a command loads only when it opens the node (see withOps).
+import { nodePaths, resolveHome } from '../node/paths.js'
+import type { KeyOperations } from './local-operations.js'
 import type { Output } from './output.js'
 
 /** Options every command accepts (declared once on the root program). */
@@ -61,6 +58,10 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
   }
 
   const findOperations = async (): Promise<NodeOperations | null> => {
+    // Loaded on first use, not on every CLI start-up (`--help`, `--version` never reach here).
+    const [{ findDaemon }, { createHttpOperations }, { readApiToken }] = await Promise.all([
+      import('../api/discovery.js'), import('../api/client.js'), import('../api/token.js')
+    ])
     const info = await findDaemon(paths.data)
     if (info === null) return null
     return createHttpOperations({ url: info.url, token: await readApiToken(paths.data) })
@@ -75,6 +76,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     async withOps (fn, mode = 'write') {
       const remote = await getDaemon()
       if (remote !== null) return await fn(remote)
+      const { openLocalOperations } = await import('./local-operations.js')
       const local = await openLocalOperations({ home, mode, keystore: getKeystore() })
       try {
         return await fn(local)
@@ -83,7 +85,10 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
       }
     },
     async withKeys (fn) {
-      return await fn(await getDaemon() ?? localKeyOperations(getKeystore()))
+      const remote = await getDaemon()
+      if (remote !== null) return await fn(remote)
+      const { localKeyOperations } = await import('./local-operations.js')
+      return await fn(localKeyOperations(getKeystore()))
     },
     async signerDid (as) {
       const did = as ?? await getKeystore().defaultDid()

@@ -37,7 +37,9 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   const { scenario, plan, pool, progress } = options
   const observations = createObservations()
   const setupStart = performance.now()
-  const inboxWaiters = new Map<string, (at: number) => void>()
+  const inboxWaiters = new Map<string, (at: number | null) => void>()
+  /** Set when the run is measured: answers still waiting give up, so nothing outlives the drive. */
+  let finished = false
   const inboxSeen = new Map<string, number>()
   const nodes = new LiveNodes(pool, (node, event, at) => {
     if (event.type === 'inbox') {
@@ -71,6 +73,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     return await new Promise<number | null>((resolve) => {
       const timer = setTimeout(() => { inboxWaiters.delete(key); resolve(null) }, INBOX_WAIT_MS)
       inboxWaiters.set(key, (at) => { clearTimeout(timer); inboxWaiters.delete(key); resolve(at) })
+      if (finished) inboxWaiters.get(key)?.(null)
     })
   }
 
@@ -89,7 +92,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     observations.attestations.set(key, record)
     await witness.ops.attest({ memory: memoryId, verdict: planned.verdict }, witness.signer)
     // The author's node storing the answer closes the witness round trip.
-    await waitFor(`attestation ${key} at the author`, () => record.arrivals.has(author) || !nodes.isOnline(author), INBOX_WAIT_MS, 20).catch(() => {})
+    await waitFor(`attestation ${key} at the author`, () => record.arrivals.has(author) || !nodes.isOnline(author) || finished, INBOX_WAIT_MS, 20).catch(() => {})
     const back = record.arrivals.get(author)
     if (back !== undefined) observations.witnessRoundTrips.push(back - sentAt)
   }
@@ -150,6 +153,8 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   } finally {
     clearInterval(ticker)
     topology.stop()
+    finished = true
+    for (const waiter of [...inboxWaiters.values()]) waiter(null)
   }
   observations.relinks = topology.relinks
   observations.onlineAtEnd = nodes.online()

@@ -1,8 +1,6 @@
 import type { Command } from 'commander'
-import { findDaemon } from '../../api/discovery.js'
-import { readApiToken } from '../../api/token.js'
 import { IsnadError } from '../../errors/index.js'
-import { nodePaths } from '../../node/index.js'
+import { nodePaths } from '../../node/paths.js'
 import type { CommandContext } from '../context.js'
 import { EXIT_FAILURE, ExitStatusError, emit } from '../output.js'
 
@@ -18,6 +16,7 @@ export function registerDashboard (program: Command, context: (cmd: Command) => 
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const data = nodePaths(ctx.home).data
+      const [{ findDaemon }, { readApiToken }] = await Promise.all([import('../../api/discovery.js'), import('../../api/token.js')])
       const daemon = await findDaemon(data)
       if (daemon === null) {
         throw new ExitStatusError(new IsnadError('USAGE', `no daemon runs for ${ctx.home}: the dashboard is served by the running node; start it with \`isnad start\`, then run \`isnad dashboard\` again`), EXIT_FAILURE)

@@ -1,6 +1,5 @@
 import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
-import { initHome } from '../../node/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
 
@@ -12,6 +11,7 @@ export function registerInit (program: Command, context: (cmd: Command) => Comma
     .action(async (opts: { label: string, encrypt?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
       const passphrase = opts.encrypt === true ? await requirePassphrase(ctx) : undefined
+      const { initHome } = await import('../../node/init.js')
       const result = await initHome(ctx.home, { label: opts.label, ...(passphrase === undefined ? {} : { passphrase }) })
       emit(ctx.out, { home: result.paths.home, data: result.paths.data, keys: result.paths.keys, created_key: result.createdKey, default_key: result.defaultKey }, () => [
         `${result.createdKey ? 'initialized' : 'already initialized'} ${result.paths.data}`,

@@ -5,7 +5,7 @@ import {
   type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type RepairOutcome, type RepairPlan
 } from '../../ledger/audit/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
-import { nodePaths } from '../../node/index.js'
+import { nodePaths } from '../../node/paths.js'
 import type { CommandContext } from '../context.js'
 import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 

@@ -1,7 +1,6 @@
 import type { Command } from 'commander'
 import type { ReindexResult } from '../../api/schemas/responses.js'
 import { SignedCheckpointSchema } from '../../merkle/index.js'
-import { latestCheckpoint, proveRecord, reindex } from '../../node/index.js'
 import { schemaError } from '../../record/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import { parseJson } from '../../view/index.js'
@@ -19,7 +18,9 @@ import { readInput } from '../parse.js'
 /** `isnad ledger reindex` (and the hook of `ledger repair`). */
 export async function runReindex (ctx: CommandContext): Promise<ReindexResult> {
   const daemon = await ctx.daemon()
-  return daemon === null ? await reindex(ctx.home) : await daemon.reindex()
+  if (daemon !== null) return await daemon.reindex()
+  const { reindex } = await import('../../node/ledger-ops.js')
+  return await reindex(ctx.home)
 }
 
 export function registerLedger (program: Command, context: (cmd: Command) => CommandContext): Command {
@@ -40,7 +41,7 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const daemon = await ctx.daemon()
-      const inclusion = daemon === null ? await proveRecord(ctx.home, id) : await daemon.proveRecord(id)
+      const inclusion = daemon === null ? await (await import('../../node/ledger-ops.js')).proveRecord(ctx.home, id) : await daemon.proveRecord(id)
       ctx.out.stdout(JSON.stringify(inclusion, null, 2))
     })
 
@@ -49,7 +50,7 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const daemon = await ctx.daemon()
-      const checkpoint = daemon === null ? await latestCheckpoint(ctx.home) : await daemon.latestCheckpoint()
+      const checkpoint = daemon === null ? await (await import('../../node/ledger-ops.js')).latestCheckpoint(ctx.home) : await daemon.latestCheckpoint()
       emit(ctx.out, checkpoint, () => `log ${checkpoint.record.log}\nsize ${checkpoint.record.size}\nroot ${checkpoint.record.root}\nat   ${checkpoint.record.created_at}`)
     })
 

@@ -1,6 +1,4 @@
 import type { Command } from 'commander'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { createMcpServer } from '../../mcp/index.js'
 import type { CommandContext } from '../context.js'
 
 /**
@@ -13,6 +11,10 @@ export function registerMcp (program: Command, context: (cmd: Command) => Comman
     .description('serve this node as MCP tools over stdio (for LLM agents); keys unlock with --passphrase-file or $ISNAD_PASSPHRASE')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
+      // The MCP SDK loads only for this command, not on every CLI start-up.
+      const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
+        import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/index.js')
+      ])
       const server = createMcpServer({ access: () => context(cmd), version })
       const transport = new StdioServerTransport()
       const closed = new Promise<void>((resolve) => { transport.onclose = resolve })

@@ -1,7 +1,5 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { parseUrlAllowance } from '../../anchor/index.js'
-import { startDaemon } from '../../daemon/index.js'
 import type { NodeAnchorOptions } from '../../node/index.js'
 import type { CommandContext } from '../context.js'
 import { collect, parsePositiveInt } from '../parse.js'
@@ -36,6 +34,9 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
     .action(async (opts: StartOptions, cmd: Command) => {
       const ctx = context(cmd)
+      // The daemon (libp2p, the HTTP server, the anchor checkers) loads only here: every other
+      // command's start-up would otherwise pay for it.
+      const [{ parseUrlAllowance }, { startDaemon }] = await Promise.all([import('../../anchor/index.js'), import('../../daemon/index.js')])
       if (opts.anchorUrlAllow !== undefined) parseUrlAllowance(opts.anchorUrlAllow) // USAGE before anything starts
       const anchors: NodeAnchorOptions = {
         ...(opts.gitRepo === undefined ? {} : { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) }),

@@ -2,8 +2,8 @@ import type { Command } from 'commander'
 import type { NodeOperations } from '../../api/operations.js'
 import { IsnadError } from '../../errors/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
-import { LocalNode, nodePaths, rescoreStoredTrust } from '../../node/index.js'
-import { setTrustPolicy, type AgentReputation, type TrustRoot } from '../../reputation/index.js'
+import { nodePaths } from '../../node/paths.js'
+import type { AgentReputation, TrustRoot } from '../../reputation/index.js'
 import { TRUST_POLICY_NAMES, type TrustResult } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
@@ -65,6 +65,7 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
         emit(ctx.out, { trust_policy: policy }, () => `trust policy ${policy}`)
         return
       }
+      const { setTrustPolicy } = await import('../../reputation/node-trust.js')
       const policy = await setTrustPolicy(dataDir, name)
       const rescored = await rescoreUnder(ctx.home)
       emit(ctx.out, { trust_policy: policy, rescored }, () => `trust policy ${policy} (${rescored} stored score${rescored === 1 ? '' : 's'} changed)`)
@@ -77,6 +78,8 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
  * the way to refresh them after the trust roots changed (docs/trust.md §Stored scores).
  */
 async function rescoreUnder (home: string): Promise<number> {
+  // The node's modules load only for this rescore, not on every CLI start-up.
+  const { LocalNode, rescoreStoredTrust } = await import('../../node/index.js')
   const node = await LocalNode.open({ home, mode: 'write' })
   try {
     return await rescoreStoredTrust(node.store, Date.parse(node.now()), await node.trust.setting())

@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
-import { isFdrDocument, verifyFdrDocument, type FdrReport } from '../../fdr/index.js'
+// The module itself: the fdr index also loads the node (LevelDB, anchors), which verify never opens.
+import { isFdrDocument, verifyFdrDocument, type FdrReport } from '../../fdr/verify-document.js'
 import { nodeCryptoVerifier } from '../../identity/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import { parseJson, verifyDocument } from '../../view/index.js'
