@@ -17,6 +17,7 @@ import { benchReindex } from './reindex.js'
 import { benchReputation } from './reputation.js'
 import { benchSelect } from './select.js'
 import { benchSim } from './sim.js'
+import { benchCliStartup } from './cli-startup.js'
 import { describeMachine, formatTable, type Figure, type Results } from './report.js'
 import { interleave, median, percentile, type RoundResult } from './stats.js'
 
@@ -30,7 +31,7 @@ const quick = process.argv.includes('--quick')
  * `--only=1,3` runs those figures only (development; nothing is written to bench/results.json).
  * @default every figure
  */
-const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12']
+const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13']
 const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ALL_FIGURES).map(Number))
 const partial = only.size < ALL_FIGURES.length
 const SIZES = quick
@@ -165,6 +166,8 @@ async function main (): Promise<void> {
   if (only.has(11)) figures.push(...await benchSelect({ memories: quick ? 10_000 : 100_000, selections: quick ? 100 : 400, budgetMs: SIZES.budgetMs, progress }))
   // Issue 7: the network simulation.
   if (only.has(12)) figures.push(...await benchSim({ quick, progress }))
+  // CLI start-up: what every command pays before it runs.
+  if (only.has(13)) figures.push(...await benchCliStartup({ rounds: quick ? 5 : 11, progress }))
   const results: Results = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

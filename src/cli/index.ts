@@ -12,6 +12,7 @@ import { registerMcp } from './commands/mcp.js'
 import { registerNetwork } from './commands/network.js'
 import { registerQuery } from './commands/query.js'
 import { registerRemember } from './commands/remember.js'
+import { registerSim } from './commands/sim.js'
 import { registerShow } from './commands/show.js'
 import { registerStart } from './commands/start.js'
 import { registerStatus } from './commands/status.js'
@@ -22,30 +23,6 @@ import { registerVerify } from './commands/verify.js'
 const VERSION = '0.1.0'
 
 /** The root options that take a value, so the command name is not mistaken for one. */
-const VALUE_OPTIONS = new Set(['--home', '--passphrase-file'])
-
-/**
- * False only when argv certainly runs another registered command (or `--version` alone), so
- * `name` need not be registered. Commands registered after this check may not call it.
- * Why: commands/sim.ts loads the simulation (and with it libp2p and the HTTP server) statically,
- * which every other command's start-up would pay for; `--help`, `help`, a mistyped command (whose
- * error lists every command) and `sim` itself still see it registered.
- */
-function mayNeedCommand (program: Command, argv: readonly string[], name: string): boolean {
-  const args = argv.slice(2)
-  let first: string | undefined
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string
-    if (arg === '--') { first = args[i + 1]; break }
-    if (arg.startsWith('-')) { if (VALUE_OPTIONS.has(arg)) i++; continue }
-    first = arg
-    break
-  }
-  if (args.includes('--help') || args.includes('-h')) return true
-  if (first === undefined) return !(args.includes('--version') || args.includes('-V'))
-  return first === name || !program.commands.some((cmd) => cmd.name() === first || cmd.aliases().includes(first as string))
-}
-
 /**
  * Runs the `isnad` CLI and resolves to its exit status. Data goes to stdout (JSON with --json),
  * logs and errors to stderr; errors carry their stable code.
@@ -86,7 +63,7 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   })
   registerNetwork(program, context)
   registerStart(program, context)
-  if (mayNeedCommand(program, argv, 'sim')) (await import('./commands/sim.js')).registerSim(program, context)
+  registerSim(program, context)
   registerMcp(program, context, VERSION)
   registerDashboard(program, context)
 

@@ -15,12 +15,13 @@ import { readInput } from '../parse.js'
  * operations sign a fresh checkpoint first, which needs it, and journal the session).
  */
 
+/** The node's ledger operations, loaded only when a command runs without a daemon. */
+const ledgerOps = async (): Promise<typeof import('../../node/ledger-ops.js')> => await import('../../node/ledger-ops.js')
+
 /** `isnad ledger reindex` (and the hook of `ledger repair`). */
 export async function runReindex (ctx: CommandContext): Promise<ReindexResult> {
   const daemon = await ctx.daemon()
-  if (daemon !== null) return await daemon.reindex()
-  const { reindex } = await import('../../node/ledger-ops.js')
-  return await reindex(ctx.home)
+  return daemon === null ? await (await ledgerOps()).reindex(ctx.home) : await daemon.reindex()
 }
 
 export function registerLedger (program: Command, context: (cmd: Command) => CommandContext): Command {
@@ -41,7 +42,7 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const daemon = await ctx.daemon()
-      const inclusion = daemon === null ? await (await import('../../node/ledger-ops.js')).proveRecord(ctx.home, id) : await daemon.proveRecord(id)
+      const inclusion = daemon === null ? await (await ledgerOps()).proveRecord(ctx.home, id) : await daemon.proveRecord(id)
       ctx.out.stdout(JSON.stringify(inclusion, null, 2))
     })
 
@@ -50,7 +51,7 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const daemon = await ctx.daemon()
-      const checkpoint = daemon === null ? await (await import('../../node/ledger-ops.js')).latestCheckpoint(ctx.home) : await daemon.latestCheckpoint()
+      const checkpoint = daemon === null ? await (await ledgerOps()).latestCheckpoint(ctx.home) : await daemon.latestCheckpoint()
       emit(ctx.out, checkpoint, () => `log ${checkpoint.record.log}\nsize ${checkpoint.record.size}\nroot ${checkpoint.record.root}\nat   ${checkpoint.record.created_at}`)
     })
 

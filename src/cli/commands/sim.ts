@@ -1,9 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
-import {
-  ChildPool, LocalPool, RemotePool, builtinScenarioNames, loadScenario, nodeCount, readResultsFile, resultsOf, runContainerNode, runOnce, runScenario,
-  writeComposeProject, writeResults, type SimResults
-} from '../../sim/index.js'
+import type { SimResults } from '../../sim/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
 import { parsePositiveInt } from '../parse.js'
@@ -13,6 +10,11 @@ import { parsePositiveInt } from '../parse.js'
  * its docker compose project, and the two commands the containers run (`sim node`, `sim drive`).
  * Results go to files; a summary goes to stdout; progress goes to stderr.
  */
+
+/** The simulation pulls in libp2p and the HTTP server: loaded only when a `sim` command runs. */
+async function simulation (): Promise<typeof import('../../sim/index.js')> {
+  return await import('../../sim/index.js')
+}
 
 interface RunOptions { processes?: number, out?: string }
 
@@ -32,6 +34,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
     .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
+      const { ChildPool, LocalPool, loadScenario, runScenario, writeResults } = await simulation()
       const ctx = context(cmd)
       const scenario = await loadScenario(path)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
@@ -50,6 +53,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .option('--out <dir>', 'directory for compose.yaml, scenario.json, nodes/ and results/ (default: ./sim-compose/<scenario name>)')
     .option('--image <name>', 'image built from docker/Dockerfile', 'isnad')
     .action(async (path: string, opts: { out?: string, image: string }, cmd: Command) => {
+      const { loadScenario, nodeCount, writeComposeProject } = await simulation()
       const ctx = context(cmd)
       const scenario = await loadScenario(path)
       const file = await writeComposeProject(scenario, resolve(opts.out ?? `sim-compose/${scenario.name}`), { image: opts.image })
@@ -60,6 +64,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .description('render report.html, results.csv and plots/*.svg again from a results.json')
     .option('--out <dir>', 'directory to write to (default: the results file\'s directory)')
     .action(async (path: string, opts: { out?: string }, cmd: Command) => {
+      const { readResultsFile, writeResults } = await simulation()
       const ctx = context(cmd)
       const results = await readResultsFile(path)
       const directory = resolve(opts.out ?? dirname(path))
@@ -70,6 +75,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
   sim.command('scenarios')
     .description('list the built-in scenarios')
     .action(async (_opts: unknown, cmd: Command) => {
+      const { builtinScenarioNames } = await simulation()
       const ctx = context(cmd)
       const names = await builtinScenarioNames()
       emit(ctx.out, { scenarios: names }, () => names.join('\n'))
@@ -82,6 +88,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .requiredOption('--nodes-dir <dir>', 'shared directory of node files')
     .option('--index <i>', 'this node\'s index in the scenario', (v) => Number.parseInt(v, 10))
     .action(async (opts: { scenario: string, name: string, nodesDir: string, index?: number }, cmd: Command) => {
+      const { loadScenario, runContainerNode } = await simulation()
       const ctx = context(cmd)
       const daemon = await runContainerNode({
         home: ctx.home, nodesDir: opts.nodesDir, name: opts.name, scenario: await loadScenario(opts.scenario),
@@ -99,6 +106,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .requiredOption('--nodes-dir <dir>', 'shared directory of node files')
     .requiredOption('--out <dir>', 'directory for the results')
     .action(async (path: string, opts: { nodesDir: string, out: string }, cmd: Command) => {
+      const { RemotePool, loadScenario, resultsOf, runOnce, writeResults } = await simulation()
       const ctx = context(cmd)
       const scenario = await loadScenario(path)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }

@@ -40,15 +40,13 @@ function heavyIn (urls: string[]): string[] {
 describe('CLI start-up loads only what the command needs', () => {
   beforeAll(() => { ensureBuilt() }, 120_000)
 
-  it('--version and --help load none of the heavy stacks', async () => {
+  it.each([['--version'], ['--help'], ['sim', '--help']])('%s loads none of the heavy stacks', async (...args) => {
     await withTempDir(async (dir) => {
-      for (const args of [['--version'], ['--help']]) {
-        const { code, urls } = await loadedBy(args, dir)
-        expect(code).toBe(0)
-        // The hook saw the CLI itself, so an empty list cannot pass for a clean one.
-        expect(urls.some((url) => url.endsWith('/dist/src/cli/index.js'))).toBe(true)
-        expect(heavyIn(urls), args.join(' ')).toEqual([])
-      }
+      const { code, urls } = await loadedBy(args, dir)
+      expect(code).toBe(0)
+      // The hook saw the CLI itself, so an empty list cannot pass for a clean one.
+      expect(urls.some((url) => url.endsWith('/dist/src/cli/index.js'))).toBe(true)
+      expect(heavyIn(urls)).toEqual([])
     })
   })
 
