@@ -35,42 +35,6 @@ export class NodeThread<Request> {
   }
 }
 
-/** What a worker reports of one node's gossipsub state: its peers and its mesh on each topic asked. */
-export interface NodeMesh {
-  peerId: string
-  peers: number
-  meshes: string[][]
-}
-
-/** gossipsub's GossipsubDlo, as src/sim/mesh.ts meshesReady. */
-const MESH_LOW = 4
-
-/** meshesReady (src/sim/mesh.ts) over the nodes' reported meshes, every topic reported. */
-export function meshesReady (nodes: readonly NodeMesh[]): boolean {
-  const index = new Map(nodes.map((m, i) => [m.peerId, i]))
-  const topics = nodes[0]?.meshes.length ?? 0
-  for (let topic = 0; topic < topics; topic++) {
-    const neighbours = nodes.map(() => new Set<number>())
-    for (let i = 0; i < nodes.length; i++) {
-      const { meshes, peers } = nodes[i] as NodeMesh
-      const mesh = meshes[topic] ?? []
-      if (mesh.length < Math.min(MESH_LOW, peers)) return false
-      for (const peer of mesh) {
-        const j = index.get(peer)
-        if (j === undefined) continue
-        neighbours[i]?.add(j)
-        neighbours[j]?.add(i)
-      }
-    }
-    const seen = new Set([0])
-    const queue = [0]
-    while (queue.length > 0) {
-      for (const j of neighbours[queue.pop() as number] ?? []) {
-        if (!seen.has(j)) { seen.add(j); queue.push(j) }
-      }
-    }
-    if (seen.size !== nodes.length) return false
-  }
-  return true
-}
+/** Meshes reported by the worker threads are judged by the simulation's pure check. */
+export { meshesConnected as meshesReady, type NodeMesh } from '../src/sim/mesh.js'
 

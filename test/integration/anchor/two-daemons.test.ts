@@ -9,6 +9,7 @@ import { readApiToken } from '../../../src/api/index.js'
 import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
 import { initHome, nodePaths } from '../../../src/node/index.js'
 import type { MemoryView, TrustResult } from '../../../src/schema/index.js'
+import { eventually } from '../../fixtures/eventually.js'
 
 /*
  * Issue 5's end-to-end case: a cid anchor made on daemon A (a file imported as UnixFS into A's
@@ -27,22 +28,6 @@ async function startPeer (name: string, bootstrap: string[]): Promise<Peer> {
   await initHome(home)
   const daemon = await startDaemon({ home, listen: LOOPBACK, bootstrap, heartbeatMs: 60_000 })
   return { home, daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(home).data) }) }
-}
-
-async function eventually<T> (what: string, fn: () => Promise<T>, check: (value: T) => boolean, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  let last: T | undefined
-  let error: unknown
-  while (Date.now() < deadline) {
-    try {
-      last = await fn()
-      if (check(last)) return last
-    } catch (err) {
-      error = err
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(last)} ${String(error ?? '')}`)
 }
 
 describe('anchors across two daemons', () => {

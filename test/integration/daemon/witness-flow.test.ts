@@ -7,6 +7,7 @@ import { readApiToken } from '../../../src/api/index.js'
 import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
 import { initHome, nodePaths } from '../../../src/node/index.js'
 import type { TrustResult } from '../../../src/schema/index.js'
+import { eventually } from '../../fixtures/eventually.js'
 
 interface Peer {
   home: string
@@ -31,23 +32,6 @@ async function ledgerLines (home: string): Promise<Array<Record<string, unknown>
   const files = (await readdir(data, { recursive: true, encoding: 'utf8' })).filter((f) => /^(streams|bus)\/.*\.jsonl$/.test(f))
   const texts = await Promise.all(files.map(async (f) => await readFile(join(data, f), 'utf8')))
   return texts.flatMap((t) => t.trim().split('\n').filter((l) => l !== '').map((l) => JSON.parse(l) as Record<string, unknown>))
-}
-
-/** Polls until `check` passes (gossip and sync are asynchronous), failing after `ms`. */
-async function eventually<T> (what: string, fn: () => Promise<T>, check: (value: T) => boolean, ms = 15_000): Promise<T> {
-  const deadline = Date.now() + ms
-  let last: T | undefined
-  let error: unknown
-  while (Date.now() < deadline) {
-    try {
-      last = await fn()
-      if (check(last)) return last
-    } catch (err) {
-      error = err
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  throw new Error(`timed out waiting for ${what}: last ${JSON.stringify(last)} ${String(error ?? '')}`)
 }
 
 describe('five isnad daemons on loopback', () => {
