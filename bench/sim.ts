@@ -1,6 +1,6 @@
-import { tmpdir } from 'node:os'
+import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { LocalPool, loadScenario, runScenario, writeResults } from '../src/sim/index.js'
+import { ChildPool, LocalPool, loadScenario, runScenario, writeResults } from '../src/sim/index.js'
 import type { Figure } from './report.js'
 
 /*
@@ -8,6 +8,8 @@ import type { Figure } from './report.js'
  * simulated minutes) from the first node started to the last trust score measured. Baseline, from
  * the same run: the activity span itself (5 simulated minutes at the scenario's time scale), which
  * a runner with free setup, settling and measurement would take; the ratio is the runner's overhead.
+ * The daemons are spread over one worker thread per core (`isnad sim run --threads N`): one
+ * JavaScript thread cannot use a second core, and 100 daemons need more than one.
  */
 
 export interface SimBenchOptions {
@@ -24,15 +26,18 @@ export async function benchSim (options: SimBenchOptions): Promise<Figure[]> {
   const scenario = options.quick
     ? { ...full, durationMinutes: 1, nodes: { ...full.nodes, 'honest-author': 4, 'honest-witness': 12, 'lazy-witness': 2, sybil: 2 } }
     : full
-  const results = await runScenario(scenario, { runner: 'in-process', createPool: async (count) => await LocalPool.start({ count }), progress: (t) => { progress(`12. ${t}`) } })
+  const say = (text: string): void => { progress(`12. ${text}`) }
+  const threads = availableParallelism()
+  const createPool = async (count: number): Promise<ChildPool | LocalPool> => threads > 1 ? await ChildPool.start(count, threads, say, undefined, 'threads') : await LocalPool.start({ count })
+  const results = await runScenario(scenario, { runner: 'in-process', createPool, progress: say })
   const run = results.runs[0]
   if (run === undefined) throw new Error('the simulation produced no run')
   const written = await writeResults(results, join(tmpdir(), 'isnad-bench-sim'))
-  progress(`12. report: ${written.html}`)
+  say(`report: ${written.html}`)
   const m = run.metrics
   const trust = Object.fromEntries(m.trust.flatMap((t) => [[`auc ${t.policy}`, t.auc ?? Number.NaN], [`sybilMeanTrust ${t.policy}`, t.sybilMeanTrust ?? Number.NaN]]))
   return [{
-    section: `12. simulation: scenario ${scenario.name}, ${run.nodes} daemons in one process (LevelDB, ledger, HTTP API, libp2p on 127.0.0.1), ${scenario.durationMinutes} simulated minutes at ${scenario.timeScale.realSecondsPerMinute} s each`,
+    section: `12. simulation: scenario ${scenario.name}, ${run.nodes} daemons in one process over ${threads} thread${threads === 1 ? '' : 's'} (LevelDB, ledger, HTTP API, libp2p on 127.0.0.1), ${scenario.durationMinutes} simulated minutes at ${scenario.timeScale.realSecondsPerMinute} s each`,
     name: 'whole run: start nodes, connect, play, settle, measure trust at the observers',
     value: run.timings.totalSeconds,
     unit: 's',

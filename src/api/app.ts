@@ -15,6 +15,7 @@ import { registerLedgerRoutes } from './routes/ledger.js'
 import { registerMemoryRoutes } from './routes/memories.js'
 import { registerNetworkRoutes } from './routes/network.js'
 import { registerOpenApiRoute } from './routes/openapi.js'
+import { registerPeerControlRoutes } from './routes/peer-control.js'
 import { registerTransferRoutes } from './routes/transfer.js'
 import { registerTrustRoutes } from './routes/trust.js'
 import { tokensEqual } from './token.js'
@@ -55,6 +56,7 @@ export function createApiApp (init: ApiAppInit): ApiApp {
   registerTrustRoutes(app, init.node)
   registerLedgerRoutes(app, init.node)
   registerNetworkRoutes(app, init.node)
+  registerPeerControlRoutes(app, init.node)
   registerGossipHealthRoute(app, init.node)
   registerEventRoutes(app, init.events, init.closers)
   registerOpenApiRoute(app, API_VERSION)

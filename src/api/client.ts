@@ -11,6 +11,7 @@ import type { MemoryQuery } from '../store/index.js'
 import type { DocumentReport } from '../view/index.js'
 import { ApiError } from './errors.js'
 import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './operations.js'
+import type { NetworkStats, PeerControl, PeerSync } from './peer-control.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './schemas/network.js'
 import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from './schemas/responses.js'
 
@@ -42,7 +43,7 @@ interface RequestOptions { body?: unknown, query?: URLSearchParams }
  * Secret keys never cross the API: `resolveSigner` returns a handle whose `secretKey` is empty and
  * remembers the key's did and passphrase, which the signing requests carry (`as`, `passphrase`).
  */
-export class HttpOperations implements NodeOperations {
+export class HttpOperations implements NodeOperations, PeerControl {
   private readonly url: string
   private readonly fetch: typeof fetch
   private readonly timeoutMs: number
@@ -167,6 +168,16 @@ export class HttpOperations implements NodeOperations {
   async inbox (): Promise<InboxItem[]> { return (await this.request<{ items: InboxItem[] }>('GET', '/v1/inbox')).items }
 
   async peers (): Promise<PeerInfo[]> { return (await this.request<{ peers: PeerInfo[] }>('GET', '/v1/peers')).peers }
+
+  async connectPeer (address: string): Promise<string> { return (await this.request<{ peer: string }>('POST', '/v1/peers/connect', { body: { address } })).peer }
+
+  async disconnectPeer (peer: string): Promise<number> { return (await this.request<{ closed: number }>('POST', '/v1/peers/disconnect', { body: { peer } })).closed }
+
+  async syncPeers (peer?: string): Promise<PeerSync[]> {
+    return (await this.request<{ syncs: PeerSync[] }>('POST', '/v1/peers/sync', { body: peer === undefined ? {} : { peer } })).syncs
+  }
+
+  async networkStats (): Promise<NetworkStats> { return await this.request('GET', '/v1/network/stats') }
 
   /** A signer from `resolveSigner`, or any other by its did alone (the daemon holds the same keys/). */
   private fieldsOf (signer: Signer): SignerFields {

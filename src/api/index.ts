@@ -9,4 +9,5 @@ export type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from
 export { createLocalOperations, LocalOperations, type LocalOperationsInit } from './local-operations.js'
 export * from './constants.js'
 export * from './schemas/network.js'
+export { isPeerControl, type NetworkStats, type PeerControl, type PeerSync } from './peer-control.js'
 export type { KeyInfoJson, NodeStatus, ObserveOutcome, QueryPageJson, ReindexResult } from './schemas/responses.js'

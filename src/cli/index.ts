@@ -10,6 +10,7 @@ import { registerLedgerAudit } from './commands/ledger-audit.js'
 import { registerDashboard } from './commands/dashboard.js'
 import { registerMcp } from './commands/mcp.js'
 import { registerNetwork } from './commands/network.js'
+import { registerPeerControl } from './commands/peer-control.js'
 import { registerQuery } from './commands/query.js'
 import { registerRemember } from './commands/remember.js'
 import { registerSim } from './commands/sim.js'
@@ -62,6 +63,7 @@ export async function runCli (argv: readonly string[]): Promise<number> {
     setExit: (code) => { exitCode = code }
   })
   registerNetwork(program, context)
+  registerPeerControl(program, context)
   registerStart(program, context)
   registerSim(program, context)
   registerMcp(program, context, VERSION)

@@ -1,13 +1,16 @@
 import { join } from 'node:path'
 import { removeDaemonFile, writeDaemonFile } from '../api/discovery.js'
-import { createApiEventHub, createApiServer, LocalOperations, loadOrCreateApiToken, type PeerInfo } from '../api/index.js'
+import { createApiEventHub, createApiServer, LocalOperations, loadOrCreateApiToken, type NetworkStats, type PeerInfo, type PeerSync } from '../api/index.js'
+import { IsnadError } from '../errors/index.js'
 import { gossipHealthOf, OFFLINE_HEALTH, type GossipHealth } from '../dashboard/health.js'
 import { createKeystore, type Keystore } from '../keys/index.js'
-import { createNetwork, type Network } from '../net/index.js'
+import { createNetwork, type ConnectionMonitorSettings, type LinkConditions, type Network } from '../net/index.js'
 import { LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
 import { DEFAULT_API_PORT, DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
 import { startKeyLogPublisher } from './key-log-publisher.js'
+import { connectPeer, disconnectPeer, networkStatsOf, syncPeers } from './peer-control.js'
 import { createNodeHost } from './node-host.js'
+import { startPeriodic } from './periodic.js'
 import { startPublisher } from './publisher.js'
 
 export interface DaemonOptions {
@@ -32,6 +35,10 @@ export interface DaemonOptions {
   anchors?: NodeAnchorOptions
   /** Progress and warnings (stderr in the CLI). */
   log?: (line: string) => void
+  /** Simulated latency and loss on the node's libp2p connections (simulations only, docs/simulation.md). */
+  linkConditions?: LinkConditions
+  /** libp2p's connection monitor. @default libp2p's (a ping every 10 s; a failed ping closes the connection) */
+  connectionMonitor?: ConnectionMonitorSettings
 }
 
 export interface Daemon {
@@ -54,6 +61,17 @@ class DaemonOperations extends LocalOperations {
 
   /** The dashboard's peers and gossip health (GET /v1/network/health). */
   gossipHealth (): GossipHealth { return this.network === undefined ? OFFLINE_HEALTH : gossipHealthOf(this.network) }
+
+  // The operator's control over connections (src/api/peer-control.ts), in peer-control.ts.
+  async connectPeer (address: string): Promise<string> { return await connectPeer(this.online(), address) }
+  async disconnectPeer (peer: string): Promise<number> { return await disconnectPeer(this.online(), peer) }
+  async syncPeers (peer?: string): Promise<PeerSync[]> { return await syncPeers(this.online(), peer) }
+  async networkStats (): Promise<NetworkStats> { return networkStatsOf(this.online()) }
+
+  private online (): Network {
+    if (this.network === undefined) throw new IsnadError('USAGE', 'the network is not running')
+    return this.network
+  }
 }
 
 /**
@@ -77,7 +95,9 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       ...(options.announce === undefined ? {} : { announce: options.announce }),
       bootstrap: options.bootstrap ?? [],
       mdns: options.mdns ?? false,
-      keyring: () => node.keyring
+      keyring: () => node.keyring,
+      ...(options.linkConditions === undefined ? {} : { linkConditions: options.linkConditions }),
+      ...(options.connectionMonitor === undefined ? {} : { connectionMonitor: options.connectionMonitor })
     })
   } catch (err) {
     await node.close()
@@ -106,7 +126,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const multiaddrs = (): string[] => network.multiaddrs().map((m) => m.toString())
   await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
 
-  const heartbeat = setInterval(() => {
+  const stopHeartbeat = startPeriodic(() => {
     void (async () => {
       await node.writer.heartbeat({ peers: network.libp2p.getConnections().length })
       // The log grew since the last checkpoint: sign one and gossip it (DESIGN §4).
@@ -115,12 +135,11 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       if (checkpoint !== null && checkpoint.record.size !== latest?.record.size) await network.publishCheckpoint(checkpoint)
     })().catch((err: unknown) => { log(`heartbeat failed: ${err instanceof Error ? err.message : String(err)}`) })
   }, options.heartbeatMs ?? HEARTBEAT_INTERVAL_MS)
-  heartbeat.unref()
 
   let stopping: Promise<void> | undefined
   const stop = async (): Promise<void> => {
     stopping ??= (async () => {
-      clearInterval(heartbeat)
+      stopHeartbeat()
       await removeDaemonFile(paths.data)
       await api.close()
       await network.stop()

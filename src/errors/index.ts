@@ -34,6 +34,8 @@ export const ERROR_CODES = [
   'STORE_CLOSED',
   'STORE_LOCKED',
   'IO_ERROR',
+  // the LevelDB index was written with another key layout: rebuild it (isnad ledger reindex)
+  'INDEX_OUTDATED',
   // usage
   'USAGE',
   // transparency log (transparency-v1)
@@ -51,7 +53,9 @@ export const ERROR_CODES = [
   // resource limits (docs/limits.md)
   'RATE_LIMITED',
   // anchors-v1 §9: a url an anchor from a peer names resolves to an address this node does not fetch
-  'ADDRESS_REFUSED'
+  'ADDRESS_REFUSED',
+  // a peer the operator asked to connect to could not be dialled (POST /v1/peers/connect)
+  'PEER_UNREACHABLE'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

@@ -43,6 +43,12 @@ export const MAX_GOSSIP_DATA_BYTES = MAX_ENVELOPE_BYTES
 export const MAX_CHECKPOINT_AGE_MS = 60 * 60 * 1000
 /** @default 120000 — gossipsub's seen-cache TTL: a replay within it is dropped by message id. */
 export const SEEN_TTL_MS = 2 * 60 * 1000
+/**
+ * @default 16384 — gossip-v1 §3: a node sends IDONTWANT for a message only from this size on. Below
+ * it the IDONTWANT costs each mesh peer a whole RPC (framing, encryption, a flow-control frame back)
+ * and saves at most one duplicate of a few hundred bytes, which usually is already under way.
+ */
+export const IDONTWANT_MIN_DATA_BYTES = 16 * 1024
 
 /** @default 64 — CIDs in one fetch request (fetch-v1 L1). */
 export const MAX_FETCH_IDS = 64
@@ -65,6 +71,11 @@ export const MAX_SYNC_CONTROL_BYTES = 256
 export const SYNC_PAGE_TIMEOUT_MS = 30_000
 /** @default 10000 — pages in one sync run with one peer; the next run continues from the cursor. */
 export const MAX_SYNC_PAGES = 10_000
+/**
+ * @default 2 — pages of one sync run asked for ahead: requested or received (and being verified)
+ * while an earlier page is stored (sync-v1 §4). One request is in flight at a time.
+ */
+export const SYNC_PAGES_AHEAD = 2
 
 /** @default 4 — concurrent inbound fetch streams per connection. */
 export const MAX_INBOUND_FETCH_STREAMS = 4

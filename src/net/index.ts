@@ -12,7 +12,8 @@ import type { NetStats } from './context.js'
 import type { BlockFetchResult, FetchResult } from './fetch.js'
 import type { PublishOutcome } from './gossip.js'
 import type { NetHost } from './host.js'
-import { createLibp2pNode, type IsnadLibp2p } from './libp2p-node.js'
+import { createLibp2pNode, type ConnectionMonitorSettings, type IsnadLibp2p } from './libp2p-node.js'
+import type { LinkConditions } from './link-conditions.js'
 import { IsnadNetwork } from './network.js'
 import { loadOrCreatePeerKey, peerKeyFromBytes } from './peer-key.js'
 import { RecordGate } from './record-gate.js'
@@ -100,6 +101,10 @@ export interface NetworkInit {
    * and received records of keys rotated out or revoked at their time are ignored (record-v1 K12).
    */
   keyring?: () => Keyring | undefined
+  /** Simulated latency, jitter and loss on every libp2p connection (link-conditions.ts); simulations only. */
+  linkConditions?: LinkConditions
+  /** libp2p's connection monitor (libp2p-node.ts). @default libp2p's: a ping every 10 s, a failed ping closes the connection */
+  connectionMonitor?: ConnectionMonitorSettings
 }
 
 /** Creates (and by default starts) the network layer of a node. */
@@ -120,7 +125,9 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
       ipColocationWhitelist: init.ipColocationWhitelist ?? ['127.0.0.1', '::1']
     }),
     seenTtlMs: init.seenTtlMs ?? SEEN_TTL_MS,
-    heartbeatIntervalMs: init.heartbeatIntervalMs ?? 1000
+    heartbeatIntervalMs: init.heartbeatIntervalMs ?? 1000,
+    ...(init.linkConditions === undefined ? {} : { linkConditions: init.linkConditions }),
+    ...(init.connectionMonitor === undefined ? {} : { connectionMonitor: init.connectionMonitor })
   })
   const network = new IsnadNetwork({
     libp2p,
@@ -154,7 +161,7 @@ export type { BlockFetchResult, FetchResult } from './fetch.js'
 export { FETCH_BLOCKS_PROTOCOL, BlockRequestSchema } from './fetch.js'
 export type { PublishOutcome } from './gossip.js'
 export type { SyncResult } from './sync.js'
-export type { IsnadLibp2p, NetServices } from './libp2p-node.js'
+export type { ConnectionMonitorSettings, IsnadLibp2p, NetServices } from './libp2p-node.js'
 export type { GossipDecision } from './gossip-validate.js'
 export { GossipValidator } from './gossip-validate.js'
 export { RecordGate, peekRecordId, type GateResult } from './record-gate.js'
@@ -166,3 +173,8 @@ export {
   decodeWitnessEnvelope, encodeWitnessEnvelope, FetchRequestSchema, SyncHeaderSchema, SyncRequestSchema, WitnessEnvelopeSchema
 } from './wire.js'
 export { IsnadNetwork } from './network.js'
+export {
+  createLinkSchedule, retransmissionTimeoutMs, shapesTraffic, streamSeed, DUPACK_THRESHOLD, MAX_RETRANSMISSIONS, MAX_RTO_MS, MIN_RTO_MS, SEGMENT_BYTES,
+  type LinkConditions, type LinkSchedule
+} from './link-conditions.js'
+export { shapedTransport } from './link-shaping.js'

@@ -2,7 +2,7 @@ import { bootstrap } from '@libp2p/bootstrap'
 import { StrictNoSign, gossipsub, type GossipSub } from '@libp2p/gossipsub'
 import type { PeerScoreParams } from '@libp2p/gossipsub/score'
 import { identify, type Identify } from '@libp2p/identify'
-import type { Libp2p, PrivateKey } from '@libp2p/interface'
+import type { Libp2p, PrivateKey, Transport } from '@libp2p/interface'
 import { mdns } from '@libp2p/mdns'
 import { noise } from '@libp2p/noise'
 import { ping, type Ping } from '@libp2p/ping'
@@ -10,7 +10,9 @@ import { tcp } from '@libp2p/tcp'
 import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { createLibp2p } from 'libp2p'
-import { ALL_TOPICS, MAX_GOSSIP_DATA_BYTES } from './constants.js'
+import { ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_DATA_BYTES } from './constants.js'
+import { shapesTraffic, type LinkConditions } from './link-conditions.js'
+import { shapedTransport } from './link-shaping.js'
 import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits.js'
 import { fastMsgIdFn, messageIdToString, msgIdFn } from './message-id.js'
 import { SCORE_THRESHOLDS } from './scoring.js'
@@ -34,6 +36,20 @@ export interface Libp2pNodeOptions {
   scoreParams: Partial<PeerScoreParams>
   seenTtlMs: number
   heartbeatIntervalMs: number
+  /** Simulated latency and loss on every libp2p connection (docs/simulation.md); none when absent. */
+  linkConditions?: LinkConditions
+  /** libp2p's connection monitor; libp2p's defaults (a ping every 10 s, a failed ping closes the connection) when absent. */
+  connectionMonitor?: ConnectionMonitorSettings
+}
+
+/**
+ * How libp2p's connection monitor pings every connection. A real operator may lengthen the interval
+ * or keep connections whose pings time out (TCP still reports peers that go away); the in-process
+ * simulation does both, because there a ping's round trip measures the shared event loop, not a link.
+ */
+export interface ConnectionMonitorSettings {
+  pingIntervalMs: number
+  abortOnPingFailure: boolean
 }
 
 /**
@@ -45,7 +61,7 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
     privateKey: options.privateKey,
     start: false,
     addresses: { listen: [...options.listen], announce: [...options.announce] },
-    transports: [tcp(), webSockets()],
+    transports: withLinkConditions([tcp(), webSockets()], options.linkConditions),
     connectionEncrypters: [noise()],
     streamMuxers: [yamux()],
     peerDiscovery: [
@@ -53,6 +69,7 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
       ...(options.mdns ? [mdns()] : [])
     ],
     connectionManager: { ...CONNECTION_LIMITS, maxConnections: options.maxConnections }, // docs/limits.md
+    ...(options.connectionMonitor === undefined ? {} : { connectionMonitor: { pingInterval: options.connectionMonitor.pingIntervalMs, abortConnectionOnPingFailure: options.connectionMonitor.abortOnPingFailure } }),
     services: {
       identify: identify(),
       ping: ping(),
@@ -72,8 +89,13 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
         scoreParams: options.scoreParams,
         scoreThresholds: SCORE_THRESHOLDS,
         seenTTL: options.seenTtlMs,
-        heartbeatInterval: options.heartbeatIntervalMs
+        heartbeatInterval: options.heartbeatIntervalMs,
+        idontwantMinDataSize: IDONTWANT_MIN_DATA_BYTES // gossip-v1 §3
       })
     }
   })
+}
+
+function withLinkConditions<C> (transports: Array<(components: C) => Transport>, conditions: LinkConditions | undefined): Array<(components: C) => Transport> {
+  return conditions === undefined || !shapesTraffic(conditions) ? transports : transports.map((t) => shapedTransport(t, conditions))
 }

@@ -11,6 +11,7 @@ import {
   DISCONNECT_PENALTY, DISCOVERY_DIAL_BELOW, FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_PEERS, MAX_INBOUND_FETCH_STREAMS,
   MAX_INBOUND_SYNC_STREAMS, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL, TOPICS, type Topic
 } from './constants.js'
+import { AcceptBatcher } from './accept-batcher.js'
 import type { NetContext, NetStats } from './context.js'
 import { FETCH_BLOCKS_PROTOCOL, createFetchHandler, fetchBlocks, fetchRecords, type BlockFetchResult, type FetchResult } from './fetch.js'
 import { GossipRouter, type PublishOutcome } from './gossip.js'
@@ -62,6 +63,8 @@ export class IsnadNetwork implements Network {
   /** Peers that delivered valid gossip, tagged so the connection pruner keeps them (eclipse resistance). */
   private readonly usefulPeers: UsefulPeers
   private readonly connectionGuard: ConnectionGuard
+  /** Gossiped records arriving while earlier ones are stored go to the host together (group commit). */
+  private readonly gossipBatcher: AcceptBatcher
 
   constructor (parts: NetworkParts) {
     this.parts = parts
@@ -69,6 +72,7 @@ export class IsnadNetwork implements Network {
     this.usefulPeers = new UsefulPeers(async (peer, ttl) => {
       await parts.libp2p.peerStore.merge(peerIdFromString(peer), { tags: { [USEFUL_PEER_TAG]: { value: USEFUL_PEER_TAG_VALUE, ttl } } })
     }, parts.clock)
+    this.gossipBatcher = new AcceptBatcher(async (records) => { await parts.host.accept(records, 'gossip') })
     this.connectionGuard = new ConnectionGuard(parts.libp2p, parts.maxConnections, (peer) => this.usefulPeers.isUseful(peer))
     const log = parts.libp2p.logger.forComponent('isnad:net')
     this.context = {
@@ -210,7 +214,8 @@ export class IsnadNetwork implements Network {
   }
 
   private async accept (records: readonly VerifiedRecord[], source: AcceptSource): Promise<void> {
-    await this.parts.host.accept(records, source)
+    if (source === 'gossip') await this.gossipBatcher.accept(records)
+    else await this.parts.host.accept(records, source)
     this.counters.accepted[source] += records.length
   }
 

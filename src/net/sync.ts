@@ -3,7 +3,7 @@ import { IsnadError } from '../errors/index.js'
 import type { VerifiedRecord } from '../record/index.js'
 import {
   MAX_RECORD_FRAME_BYTES, MAX_SYNC_CONTROL_BYTES, MAX_SYNC_PAGE_SIZE, MAX_SYNC_PAGES, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS,
-  SYNC_PROTOCOL
+  SYNC_PAGES_AHEAD, SYNC_PROTOCOL
 } from './constants.js'
 import { deadline, type NetContext } from './context.js'
 import type { GateResult } from './record-gate.js'
@@ -88,9 +88,11 @@ export async function requestPage (context: NetContext, peer: PeerId, cursor: nu
  * (S7), handed to the host, then the cursor saved (S8), until a page comes back short. An invalid
  * record ends the run without saving that page's cursor; the pages before it stay saved.
  *
- * Pipelined: while the host stores page n, page n + 1 is already requested and its signatures
- * checked (on the thread pool), so the network, verification and the host's write path overlap.
- * Pages are still accepted, and cursors saved, strictly in order.
+ * Pipelined (sync-v1 §4, "pages ahead"): the next page is asked for as soon as a full page has
+ * arrived, and each page's signatures are checked (on the thread pool) as soon as it arrives, while
+ * earlier pages are stored (at most SYNC_PAGES_AHEAD of them wait). So the serving peer, the
+ * network, verification and the host's write path all work at once. Pages are still accepted, and
+ * cursors saved, strictly in order.
  */
 export async function syncWithPeer (context: NetContext, peer: PeerId, options: SyncOptions = {}): Promise<SyncResult> {
   const pageSize = Math.min(options.pageSize ?? SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE)
@@ -98,44 +100,119 @@ export async function syncWithPeer (context: NetContext, peer: PeerId, options: 
   const peerKey = peer.toString()
   const from = await context.host.loadCursor(peerKey) ?? 0
   const result: SyncResult = { peer: peerKey, from, to: from, pages: 0, received: 0, accepted: 0 }
-  const checkedPage = (cursor: number): Promise<CheckedPage> => {
-    const running = (async () => {
-      const page = await requestPage(context, peer, cursor, pageSize, timeoutMs)
-      return { page, checked: page.records.length === 0 ? [] : await context.gate.checkMany(page.records) }
-    })()
-    // Marked handled at once: a page requested ahead may fail while the previous one is stored; its
-    // error surfaces when the loop awaits it, or is dropped when the run ended first.
-    running.catch(() => undefined)
-    return running
-  }
-  let next: Promise<CheckedPage> | null = checkedPage(result.to)
-  while (next !== null && result.pages < MAX_SYNC_PAGES) {
-    const { page, checked } = await next
-    next = null
-    result.pages++
-    result.received += page.records.length
-    const before = result.to
-    const fresh: VerifiedRecord[] = []
-    for (const item of checked) {
-      if (item.status === 'invalid') {
-        context.penalize(peer, `sync record: ${item.error.message}`)
-        throw item.error
+  const pages = new PageWindow(context, peer, pageSize, timeoutMs)
+  pages.start(from)
+  try {
+    for (let page = await pages.take(); page !== null; page = await pages.take()) {
+      result.pages++
+      result.received += page.records.length
+      const before = result.to
+      const fresh: VerifiedRecord[] = []
+      for (const item of await page.checked) {
+        if (item.status === 'invalid') {
+          context.penalize(peer, `sync record: ${item.error.message}`)
+          throw item.error
+        }
+        // Known records are skipped; records from the future are left to gossip or a later fetch (R7).
+        if (item.status === 'verified' || item.status === 'cached') fresh.push(item.record)
       }
-      // Known records are skipped; records from the future are left to gossip or a later fetch (R7).
-      if (item.status === 'verified' || item.status === 'cached') fresh.push(item.record)
+      if (fresh.length > 0) await context.accept(fresh, 'sync')
+      result.accepted += fresh.length
+      if (page.next !== before) await context.host.saveCursor(peerKey, page.next)
+      result.to = page.next
     }
-    if (page.records.length === pageSize && page.next !== before && result.pages < MAX_SYNC_PAGES) next = checkedPage(page.next)
-    if (fresh.length > 0) await context.accept(fresh, 'sync')
-    result.accepted += fresh.length
-    if (page.next !== before) await context.host.saveCursor(peerKey, page.next)
-    result.to = page.next
+  } finally {
+    pages.stop()
   }
   return result
 }
 
-interface CheckedPage {
-  page: { records: Uint8Array[], next: number }
-  checked: GateResult[]
+interface ReceivedPage {
+  records: Uint8Array[]
+  next: number
+  /** The page's verification, started when it arrived. */
+  checked: Promise<GateResult[]>
+}
+
+/**
+ * The pages of one run, requested one after another (one request in flight), each as soon as the
+ * previous one arrived full and fewer than SYNC_PAGES_AHEAD wait to be taken: with the page being
+ * stored, at most SYNC_PAGES_AHEAD + 1 pages are held. `take` returns them in order, then null; a
+ * failed request surfaces there, in its turn.
+ */
+class PageWindow {
+  private readonly ready: Array<Promise<ReceivedPage>> = []
+  private waiting: Array<() => void> = []
+  private requested = 0
+  private last: Promise<ReceivedPage> | null = null
+  private ended = false
+  private stopped = false
+
+  constructor (
+    private readonly context: NetContext,
+    private readonly peer: PeerId,
+    private readonly pageSize: number,
+    private readonly timeoutMs: number
+  ) {}
+
+  start (cursor: number): void {
+    this.request(cursor)
+  }
+
+  async take (): Promise<ReceivedPage | null> {
+    for (;;) {
+      const page = this.ready.shift()
+      if (page !== undefined) {
+        const taken = await page
+        this.wake()
+        return taken
+      }
+      if (this.ended || this.stopped) return null
+      await new Promise<void>((resolve) => { this.waiting.push(resolve) })
+    }
+  }
+
+  /** Stops asking for pages (the run ended or failed); pages in flight are dropped. */
+  stop (): void {
+    this.stopped = true
+    this.wake()
+  }
+
+  private request (cursor: number): void {
+    this.requested++
+    const page = (async (): Promise<ReceivedPage> => {
+      const { records, next } = await requestPage(this.context, this.peer, cursor, this.pageSize, this.timeoutMs)
+      const checked = records.length === 0 ? Promise.resolve([]) : this.context.gate.checkMany(records)
+      checked.catch(() => undefined) // awaited by take's caller, or dropped when the run ended first
+      const full = records.length === this.pageSize && next !== cursor && this.requested < MAX_SYNC_PAGES
+      if (full) this.requestWhenRoom(next)
+      else this.ended = true
+      this.wake()
+      return { records, next, checked }
+    })()
+    // Marked handled at once: a page requested ahead may fail while earlier ones are stored; its
+    // error surfaces when take reaches it, or is dropped when the run ended first.
+    page.catch(() => { this.ended = true; this.wake() })
+    this.ready.push(page)
+    this.last = page
+  }
+
+  /** Asks for the page at `cursor` once fewer than SYNC_PAGES_AHEAD pages wait to be taken. */
+  private requestWhenRoom (cursor: number): void {
+    const previous = this.last
+    const tryRequest = (): void => {
+      if (this.stopped || this.last !== previous) return
+      if (this.ready.length < SYNC_PAGES_AHEAD) this.request(cursor)
+      else this.waiting.push(tryRequest)
+    }
+    tryRequest()
+  }
+
+  private wake (): void {
+    const waiting = this.waiting
+    this.waiting = []
+    for (const resolve of waiting) resolve()
+  }
 }
 
 function violation (message: string): IsnadError {

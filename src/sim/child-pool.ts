@@ -1,28 +1,70 @@
-import { fork, type ChildProcess } from 'node:child_process'
+import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
+import { Worker } from 'node:worker_threads'
+import { streamSeed, type LinkConditions } from '../net/index.js'
+import { meshesConnected, type NodeMesh } from './mesh.js'
 import type { NodeCounters, NodePool, SimNodeInfo } from './pool.js'
 
 /*
- * The multi-process runner's pool (`isnad sim run --processes N`): the nodes are spread over N child
- * processes (child-host.ts), each a LocalPool of real daemons on 127.0.0.1, so nodes no longer share
- * one JavaScript thread. Node i lives in child i mod N.
+ * The pool of nodes spread over children (child-host.ts), each a LocalPool of real daemons on
+ * 127.0.0.1, so nodes no longer share one JavaScript thread. Node i lives in child i mod N. The
+ * children are child processes (`isnad sim run --processes N`) or worker threads of this process
+ * (`--threads N`): one process, one event loop per thread, so the nodes of one process can use more
+ * than one core.
  */
 
+export type ChildKind = 'processes' | 'threads'
+
 interface Pending { resolve: (value: unknown) => void, reject: (err: Error) => void }
+type Reply = { id: number, result?: unknown, error?: string }
+
+/** A child process or a worker thread, as far as the pool needs one. */
+interface Channel {
+  send: (message: unknown) => void
+  onMessage: (listener: (message: Reply) => void) => void
+  onExit: (listener: (code: number | null) => void) => void
+  exited: () => boolean
+  kill: () => void
+}
+
+function spawn (kind: ChildKind, entry: string): Channel {
+  if (kind === 'processes') {
+    const child = fork(entry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    return {
+      send: (message) => { child.send(message as object) },
+      onMessage: (listener) => { child.on('message', listener) },
+      onExit: (listener) => { child.on('exit', listener) },
+      exited: () => child.exitCode !== null,
+      kill: () => { child.kill() }
+    }
+  }
+  const worker = new Worker(entry, { stdout: true }) // as a child process's: the nodes' stdout is not ours
+  worker.stdout.resume()
+  let exited = false
+  worker.on('exit', () => { exited = true })
+  worker.on('error', () => {}) // followed by 'exit', which fails what was waiting
+  return {
+    send: (message) => { worker.postMessage(message) },
+    onMessage: (listener) => { worker.on('message', listener) },
+    onExit: (listener) => { worker.on('exit', listener) },
+    exited: () => exited,
+    kill: () => { void worker.terminate() }
+  }
+}
 
 class Child {
   private next = 1
   private readonly pending = new Map<number, Pending>()
 
-  constructor (readonly process: ChildProcess) {
-    process.on('message', (message: { id: number, result?: unknown, error?: string }) => {
+  constructor (readonly channel: Channel) {
+    channel.onMessage((message) => {
       const waiting = this.pending.get(message.id)
       if (waiting === undefined) return
       this.pending.delete(message.id)
       if (message.error !== undefined) waiting.reject(new Error(message.error))
       else waiting.resolve(message.result)
     })
-    process.on('exit', (code) => {
+    channel.onExit((code) => {
       for (const waiting of this.pending.values()) waiting.reject(new Error(`simulation child exited (${code ?? 'signal'})`))
       this.pending.clear()
     })
@@ -32,7 +74,7 @@ class Child {
     const id = this.next++
     return await new Promise<T>((resolve, reject) => {
       this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject })
-      this.process.send({ id, method, args })
+      this.channel.send({ id, method, args })
     })
   }
 }
@@ -40,20 +82,25 @@ class Child {
 export class ChildPool implements NodePool {
   readonly controls = true
 
-  private constructor (private readonly children: Child[], private readonly infos: SimNodeInfo[]) {}
+  /** Worker threads share this process's CPU counter, which the pool divides among all the nodes. */
+  private readonly cpuStart = process.cpuUsage()
 
-  static async start (count: number, processes: number, progress: (text: string) => void = () => {}): Promise<ChildPool> {
+  private constructor (private readonly children: Child[], private readonly infos: SimNodeInfo[], private readonly kind: ChildKind) {}
+
+  static async start (count: number, processes: number, progress: (text: string) => void = () => {}, link?: LinkConditions, kind: ChildKind = 'processes'): Promise<ChildPool> {
     const entry = fileURLToPath(new URL('./child-host.js', import.meta.url))
     const n = Math.max(1, Math.min(processes, count))
-    const children = Array.from({ length: n }, () => new Child(fork(entry, [], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })))
+    const children = Array.from({ length: n }, () => new Child(spawn(kind, entry)))
     const sizes = children.map((_, c) => Math.floor(count / n) + (c < count % n ? 1 : 0))
     try {
-      const started = await Promise.all(children.map(async (child, c) => await child.call<SimNodeInfo[]>('start', sizes[c])))
-      progress(`${count} nodes started in ${n} processes`)
+      // Each child's nodes draw from their own streams of the seed (link-conditions.ts).
+      const linkOf = (c: number): LinkConditions | null => link === undefined ? null : { ...link, seed: streamSeed(link.seed, -1 - c) }
+      const started = await Promise.all(children.map(async (child, c) => await child.call<SimNodeInfo[]>('start', sizes[c], linkOf(c))))
+      progress(`${count} nodes started in ${n} ${kind === 'threads' ? 'worker threads' : 'processes'}`)
       const infos = Array.from({ length: count }, (_, i) => started[i % n]?.[Math.floor(i / n)] as SimNodeInfo)
-      return new ChildPool(children, infos)
+      return new ChildPool(children, infos, kind)
     } catch (err) {
-      for (const child of children) child.process.kill()
+      for (const child of children) child.channel.kill()
       throw err
     }
   }
@@ -82,12 +129,20 @@ export class ChildPool implements NodePool {
 
   async counters (): Promise<NodeCounters[]> {
     const perChild = await Promise.all(this.children.map(async (child) => await child.call<NodeCounters[]>('counters')))
-    return this.infos.map((_, i) => perChild[i % this.children.length]?.[Math.floor(i / this.children.length)] as NodeCounters)
+    const counters = this.infos.map((_, i) => perChild[i % this.children.length]?.[Math.floor(i / this.children.length)] as NodeCounters)
+    if (this.kind === 'processes') return counters
+    const { user, system } = process.cpuUsage(this.cpuStart)
+    return counters.map((c) => ({ ...c, cpuMs: (user + system) / 1000 / Math.max(1, counters.length) }))
+  }
+
+  async meshesReady (): Promise<boolean> {
+    const perChild = await Promise.all(this.children.map(async (child) => await child.call<NodeMesh[]>('meshes')))
+    return meshesConnected(perChild.flat())
   }
 
   async close (): Promise<void> {
     await Promise.allSettled(this.children.map(async (child) => { await child.call('close') }))
-    for (const child of this.children) if (child.process.exitCode === null) child.process.kill()
+    for (const child of this.children) if (!child.channel.exited()) child.channel.kill()
   }
 
   private async at<T = unknown> (index: number, method: string, ...args: unknown[]): Promise<T> {

@@ -7,8 +7,9 @@ import { nodeCount, type Scenario } from './scenario.js'
 /*
  * `isnad sim compose`: a compose project for one scenario (docs/simulation.md, "Docker"). A bootstrap
  * node, one service per scenario node (`isnad sim node`), and a driver (`isnad sim drive`) that plays
- * the scenario through the nodes' HTTP APIs and writes its results to ./results. Latency and loss are
- * applied by every node with tc netem (hence NET_ADMIN).
+ * the scenario through the nodes' HTTP APIs (and their supervisors' control channels, for churn) and
+ * writes its results to ./results. Latency and loss are applied by every node with tc netem (hence
+ * NET_ADMIN), or by userland link shaping where the kernel has no netem.
  */
 
 export interface ComposeOptions {

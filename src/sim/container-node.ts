@@ -1,27 +1,32 @@
 import { execFile } from 'node:child_process'
 import { readdir, readFile, rename, writeFile } from 'node:fs/promises'
-import { createServer, connect, type Server } from 'node:net'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { readApiToken } from '../api/index.js'
+import { loadOrCreateApiToken } from '../api/index.js'
 import { startDaemon, type Daemon } from '../daemon/index.js'
 import { initHome, nodePaths } from '../node/index.js'
+import { streamSeed } from '../net/index.js'
 import { sleep } from './mesh.js'
+import { NodeSupervisor } from './node-supervisor.js'
 import { createPlan } from './plan.js'
 import type { SimNodeInfo } from './pool.js'
-import type { Scenario } from './scenario.js'
+import { linkConditionsOf, type Scenario } from './scenario.js'
 
 /*
  * One node of the docker runner (`isnad sim node`, the compose file's node services). It is `isnad
- * start` plus what a container network needs: the address to announce, a relay that exposes the
- * 127.0.0.1-only HTTP API to the compose network (port API_RELAY_PORT; the bearer token still guards
- * it, and the network is internal to the simulation), optional tc netem on eth0, and a node file in
- * the shared volume telling the driver how to reach it. Then it dials its planned links (plan.ts).
+ * start` plus what a container network needs: the address to announce, a supervisor
+ * (node-supervisor.ts) that exposes the 127.0.0.1-only HTTP API to the compose network (port
+ * API_RELAY_PORT; the bearer token still guards it, and the network is internal to the simulation)
+ * and lets the driver stop and restart the daemon (CONTROL_PORT, same token), the scenario's latency
+ * and loss (tc netem on eth0, else userland link shaping), and a node file in the shared volume
+ * telling the driver how to reach it. Then it dials its planned links (plan.ts).
  */
 
 export const LIBP2P_PORT = 4501
 export const API_RELAY_PORT = 4600
+/** The supervisor's control channel (leave, join): node-supervisor.ts. */
+export const CONTROL_PORT = 4601
 const run = promisify(execFile)
 const NODE_FILES_TIMEOUT_MS = 300_000
 
@@ -48,7 +53,7 @@ function containerIp (): string {
 /** tc netem on eth0 for the scenario's latency and loss (needs NET_ADMIN, iproute2 and the kernel's sch_netem); a note when it fails. */
 async function applyNetem (scenario: Scenario, log: (line: string) => void): Promise<string | null> {
   const { latencyMs, jitterMs, lossPercent } = scenario.network
-  if (latencyMs === 0 && lossPercent === 0) return null
+  if (linkConditionsOf(scenario) === undefined) return null
   const args = ['qdisc', 'add', 'dev', 'eth0', 'root', 'netem', 'delay', `${latencyMs}ms`, ...(jitterMs > 0 ? [`${jitterMs}ms`] : []), 'loss', `${lossPercent}%`]
   try {
     await run('tc', args)
@@ -59,15 +64,6 @@ async function applyNetem (scenario: Scenario, log: (line: string) => void): Pro
     log(note)
     return note
   }
-}
-
-function relay (port: number, target: number): Server {
-  return createServer((socket) => {
-    const upstream = connect(target, '127.0.0.1')
-    socket.pipe(upstream).pipe(socket)
-    socket.on('error', () => upstream.destroy())
-    upstream.on('error', () => socket.destroy())
-  }).listen(port, '0.0.0.0')
 }
 
 /** Writes a node file atomically (the driver polls the directory). */
@@ -99,24 +95,35 @@ export function nodeName (index: number): string {
   return `node-${index}`
 }
 
-export async function runContainerNode (options: ContainerNodeOptions): Promise<Daemon> {
+export async function runContainerNode (options: ContainerNodeOptions): Promise<NodeSupervisor> {
   const netem = await applyNetem(options.scenario, options.log)
+  // Without netem (no sch_netem in the kernel, no NET_ADMIN), the daemon shapes its own links.
+  const link = netem === null ? undefined : linkConditionsOf(options.scenario)
   const agent = (await initHome(options.home)).defaultKey.did
   const bootstrap = options.index === undefined ? [] : [...(await waitForNodeFiles(options.nodesDir, ['bootstrap'])).get('bootstrap')?.multiaddrs ?? []]
   const ip = containerIp()
-  const daemon = await startDaemon({
-    home: options.home,
-    listen: [`/ip4/0.0.0.0/tcp/${LIBP2P_PORT}`],
-    announce: [`/ip4/${ip}/tcp/${LIBP2P_PORT}`],
-    bootstrap,
-    log: options.log
+  const token = await loadOrCreateApiToken(nodePaths(options.home).data)
+  const supervisor = await NodeSupervisor.start({
+    start: async () => await startDaemon({
+      home: options.home,
+      listen: [`/ip4/0.0.0.0/tcp/${LIBP2P_PORT}`],
+      announce: [`/ip4/${ip}/tcp/${LIBP2P_PORT}`],
+      bootstrap,
+      log: options.log,
+      ...(link === undefined ? {} : { linkConditions: { ...link, seed: streamSeed(link.seed, options.index ?? -1) } })
+    }),
+    token,
+    host: '0.0.0.0',
+    advertise: ip,
+    apiPort: API_RELAY_PORT,
+    controlPort: CONTROL_PORT
   })
-  const apiPort = Number(new URL(daemon.url).port)
-  relay(API_RELAY_PORT, apiPort)
-  const token = await readApiToken(nodePaths(options.home).data)
+  const daemon = supervisor.current as Daemon
+  const notes = netem === null ? [] : [netem, ...(link === undefined ? [] : [`latency and loss applied by userland link shaping instead (${link.latencyMs} ± ${link.jitterMs} ms, ${link.lossPercent}% loss)`])]
   await publishInfo(options.nodesDir, options.name, {
-    url: `http://${ip}:${API_RELAY_PORT}`, token, peerId: daemon.peerId, multiaddrs: [`/ip4/${ip}/tcp/${LIBP2P_PORT}/p2p/${daemon.peerId}`], agent,
-    ...(netem === null ? {} : { notes: [netem] })
+    url: supervisor.apiUrl, token, peerId: daemon.peerId, multiaddrs: [`/ip4/${ip}/tcp/${LIBP2P_PORT}/p2p/${daemon.peerId}`], agent,
+    control: supervisor.controlUrl,
+    ...(notes.length === 0 ? {} : { notes })
   })
   if (options.index !== undefined) {
     // The planned links this node dials, once every node has published its address.
@@ -129,5 +136,5 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
       await sleep(250) // libp2p refuses more than 5 inbound connections per second from one IP
     }
   }
-  return daemon
+  return supervisor
 }

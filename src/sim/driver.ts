@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { LiveNodes } from './live-nodes.js'
-import { sleep, waitFor } from './mesh.js'
+import { Arrivals } from './arrivals.js'
+import { sleep } from './mesh.js'
 import { attestationKey, createObservations, type Observations } from './observations.js'
 import type { Plan, PlannedAnswer, PlannedMemory } from './plan.js'
 import type { NodePool } from './pool.js'
@@ -37,19 +38,17 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   const { scenario, plan, pool, progress } = options
   const observations = createObservations()
   const setupStart = performance.now()
-  const inboxWaiters = new Map<string, (at: number | null) => void>()
-  /** Set when the run is measured: answers still waiting give up, so nothing outlives the drive. */
-  let finished = false
-  const inboxSeen = new Map<string, number>()
+  /** Requests at witnesses' inboxes (`memory|node`) and attestations at authors (`memory|witness did@node`). Closed when the run is measured, so nothing outlives the drive. */
+  const arrivals = new Arrivals()
   const nodes = new LiveNodes(pool, (node, event, at) => {
     if (event.type === 'inbox') {
-      const key = `${event.data.memory}|${node}`
-      if (!inboxSeen.has(key)) inboxSeen.set(key, at)
-      inboxWaiters.get(key)?.(at)
+      arrivals.note(`${event.data.memory}|${node}`, at)
       return
     }
-    const seen = observations.attestations.get(attestationKey(event.data.memory, event.data.witness))
+    const key = attestationKey(event.data.memory, event.data.witness)
+    const seen = observations.attestations.get(key)
     if (seen !== undefined && !seen.arrivals.has(node)) seen.arrivals.set(node, at)
+    arrivals.note(`${key}@${node}`, at)
   })
   const topology = new TopologyActions(pool, plan, nodes, observations, progress)
   await topology.connect()
@@ -65,20 +64,8 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   const start = performance.now()
   const until = async (minute: number): Promise<void> => { await sleep(Math.max(0, start + minute * msPerMinute - performance.now())) }
 
-  /** Resolves with the arrival time of `memory`'s request at `node`'s inbox, or null after a wait. */
-  const inboxArrival = async (memory: string, node: number): Promise<number | null> => {
-    const key = `${memory}|${node}`
-    const seen = inboxSeen.get(key)
-    if (seen !== undefined) return seen
-    return await new Promise<number | null>((resolve) => {
-      const timer = setTimeout(() => { inboxWaiters.delete(key); resolve(null) }, INBOX_WAIT_MS)
-      inboxWaiters.set(key, (at) => { clearTimeout(timer); inboxWaiters.delete(key); resolve(at) })
-      if (finished) inboxWaiters.get(key)?.(null)
-    })
-  }
-
   const answer = async (memoryId: string, author: number, planned: PlannedAnswer, sentAt: number): Promise<void> => {
-    const arrived = await inboxArrival(memoryId, planned.witness)
+    const arrived = await arrivals.wait(`${memoryId}|${planned.witness}`, INBOX_WAIT_MS)
     if (arrived === null || planned.verdict === null) {
       if (planned.verdict !== null) observations.missedAnswers++
       return
@@ -92,9 +79,8 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     observations.attestations.set(key, record)
     await witness.ops.attest({ memory: memoryId, verdict: planned.verdict }, witness.signer)
     // The author's node storing the answer closes the witness round trip.
-    await waitFor(`attestation ${key} at the author`, () => record.arrivals.has(author) || !nodes.isOnline(author) || finished, INBOX_WAIT_MS, 20).catch(() => {})
-    const back = record.arrivals.get(author)
-    if (back !== undefined) observations.witnessRoundTrips.push(back - sentAt)
+    const back = nodes.isOnline(author) ? await arrivals.wait(`${key}@${author}`, INBOX_WAIT_MS) : null
+    if (back !== null) observations.witnessRoundTrips.push(back - sentAt)
   }
 
   const play = async (planned: PlannedMemory): Promise<void> => {
@@ -130,6 +116,8 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
         await topology.apply(event).catch((err: unknown) => {
           observations.notes.push(`${event.kind} at minute ${event.at}: ${err instanceof Error ? err.message : String(err)}`)
         })
+        // Nodes that left receive nothing more: answers waiting for them stop waiting.
+        if (event.kind === 'leave') arrivals.cancel((key) => event.nodes.some((n) => key.endsWith(`@${n}`)))
       }
     })()
     await until(scenario.durationMinutes)
@@ -153,8 +141,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   } finally {
     clearInterval(ticker)
     topology.stop()
-    finished = true
-    for (const waiter of [...inboxWaiters.values()]) waiter(null)
+    arrivals.close()
   }
   observations.relinks = topology.relinks
   observations.onlineAtEnd = nodes.online()

@@ -3,7 +3,7 @@
  * real isnad nodes in one process, in child processes, or in containers; trust measured against the
  * ground truth; results as JSON, CSV and a self-contained HTML report.
  */
-export { ROLES, ScenarioSchema, parseScenario, parseScenarioText, readScenarioFile, nodeCount, withSybils, type Role, type Scenario, type ScenarioInput } from './scenario.js'
+export { ROLES, ScenarioSchema, linkConditionsOf, parseScenario, parseScenarioText, readScenarioFile, nodeCount, withSybils, type Role, type Scenario, type ScenarioInput } from './scenario.js'
 export { createPlan, rolesOf, randomTopology, type Plan, type PlannedMemory, type PlannedEvent, type PlannedAnswer } from './plan.js'
 export { verdictOf, type PlannedVerdict } from './behaviour.js'
 export { createSimRandom, type SimRandom } from './random.js'

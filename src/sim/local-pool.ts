@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { readApiToken } from '../api/index.js'
 import { startDaemon, type Daemon } from '../daemon/index.js'
-import { TOPICS, type Network } from '../net/index.js'
+import { TOPICS, streamSeed, type ConnectionMonitorSettings, type LinkConditions, type Network } from '../net/index.js'
 import { initHome, nodePaths } from '../node/index.js'
-import { meshesReady } from './mesh.js'
-import { EMPTY_COUNTERS, addCounters, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
+import { meshesConnected, meshesOf, type NodeMesh } from './mesh.js'
+import { EMPTY_COUNTERS, addCounters, countersFrom, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 
 /*
  * The in-process runner's pool: `count` daemons (startDaemon, exactly what `isnad start` runs) in
@@ -15,6 +15,23 @@ import { EMPTY_COUNTERS, addCounters, type NodeCounters, type NodePool, type Sim
  */
 
 const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
+/** The topics the scenario's traffic uses, whose meshes must be formed before it starts. */
+const SIMULATED_TOPICS = [TOPICS.memories, TOPICS.witnessRequests, TOPICS.attestations]
+/**
+ * The daemons here share one event loop, so a ping's round trip measures that loop's lag, not a
+ * link: with libp2p's defaults (a ping every 10 s on every connection, a connection closed when its
+ * ping times out) a busy moment closed hundreds of links, whose redials, handshakes and syncs made
+ * the next moment busier. A node that stops still closes its sockets, which TCP reports at once.
+ */
+const SIMULATED_CONNECTION_MONITOR: ConnectionMonitorSettings = { pingIntervalMs: 60_000, abortOnPingFailure: false }
+/**
+ * Seconds between a node's heartbeats, each of which signs and gossips a checkpoint when its log grew
+ * (`isnad start --heartbeat`; 30 s by default). Every node receives every other node's checkpoint, so
+ * N nodes in one process verify and store N² checkpoints per heartbeat: at 100 nodes and 30 s that
+ * alone took about a core. Checkpoints enter no metric of the simulation; nodes still sign, gossip,
+ * verify and keep them, every 5 minutes (first at a random point of the first interval).
+ */
+const SIMULATED_HEARTBEAT_MS = 300_000
 /** Daemons started at once: each start is a burst of LevelDB, key and socket work. */
 const START_BATCH = 10
 
@@ -32,24 +49,16 @@ export interface LocalPoolOptions {
   progress?: (text: string) => void
   /** Where the homes go. @default os.tmpdir() */
   directory?: string
+  /** The scenario's latency and loss on every libp2p connection (node i draws from stream i of the seed). */
+  linkConditions?: LinkConditions
 }
 
 function countersOf (network: Network): NodeCounters {
-  const { stats } = network
-  return {
-    gossipAccepted: stats.gossip.accepted,
-    gossipIgnored: stats.gossip.ignored,
-    gossipRejected: stats.gossip.rejected,
-    verifications: stats.verifications,
-    recordsByGossip: stats.accepted.gossip,
-    recordsByFetch: stats.accepted.fetch,
-    recordsBySync: stats.accepted.sync,
-    cpuMs: 0
-  }
+  return countersFrom(network.stats)
 }
 
-async function launch (home: string, agent: string): Promise<{ daemon: Daemon, info: SimNodeInfo }> {
-  const daemon = await startDaemon({ home, listen: LOOPBACK })
+async function launch (home: string, agent: string, link?: LinkConditions): Promise<{ daemon: Daemon, info: SimNodeInfo }> {
+  const daemon = await startDaemon({ home, listen: LOOPBACK, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, ...(link === undefined ? {} : { linkConditions: link }) })
   const token = await readApiToken(nodePaths(home).data)
   return { daemon, info: { url: daemon.url, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent } }
 }
@@ -58,18 +67,18 @@ export class LocalPool implements NodePool {
   readonly controls = true
   private readonly cpuStart = process.cpuUsage()
 
-  private constructor (private readonly root: string, private readonly slots: Slot[]) {}
+  private constructor (private readonly root: string, private readonly slots: Slot[], private readonly link?: LinkConditions) {}
 
   static async start (options: LocalPoolOptions): Promise<LocalPool> {
     const root = await mkdtemp(join(options.directory ?? tmpdir(), 'isnad-sim-'))
-    const pool = new LocalPool(root, [])
+    const pool = new LocalPool(root, [], options.linkConditions)
     try {
       for (let at = 0; at < options.count; at += START_BATCH) {
         const batch = Array.from({ length: Math.min(START_BATCH, options.count - at) }, (_, k) => at + k)
         pool.slots.push(...await Promise.all(batch.map(async (i) => {
           const home = join(root, `node-${i}`)
           const agent = (await initHome(home)).defaultKey.did
-          const { daemon, info } = await launch(home, agent)
+          const { daemon, info } = await launch(home, agent, pool.linkOf(i))
           return { home, agent, daemon, info, past: EMPTY_COUNTERS }
         })))
         options.progress?.(`${pool.slots.length}/${options.count} nodes started`)
@@ -116,7 +125,7 @@ export class LocalPool implements NodePool {
   async restart (index: number): Promise<SimNodeInfo> {
     const slot = this.slot(index)
     if (slot.daemon !== null) return slot.info
-    const { daemon, info } = await launch(slot.home, slot.agent)
+    const { daemon, info } = await launch(slot.home, slot.agent, this.linkOf(index))
     slot.daemon = daemon
     slot.info = info
     return info
@@ -137,14 +146,23 @@ export class LocalPool implements NodePool {
   }
 
   async meshesReady (): Promise<boolean> {
+    return meshesConnected(await this.meshes())
+  }
+
+  /** The gossipsub meshes of the running nodes (a ChildPool judges all its children's together). */
+  async meshes (): Promise<NodeMesh[]> {
     const networks = this.slots.flatMap((slot) => slot.daemon === null ? [] : [slot.daemon.network])
-    return meshesReady(networks, [TOPICS.memories, TOPICS.witnessRequests, TOPICS.attestations])
+    return meshesOf(networks, SIMULATED_TOPICS)
   }
 
   async close (): Promise<void> {
     await Promise.allSettled(this.slots.map(async (slot) => { await slot.daemon?.stop() }))
     this.slots.length = 0
     await rm(this.root, { recursive: true, force: true })
+  }
+
+  private linkOf (index: number): LinkConditions | undefined {
+    return this.link === undefined ? undefined : { ...this.link, seed: streamSeed(this.link.seed, index) }
   }
 
   private slot (index: number): Slot {

@@ -110,13 +110,18 @@ export function meshesConnected (nodes: readonly NodeMesh[]): boolean {
   return true
 }
 
-/** meshesConnected over networks of this process. */
-export function meshesReady (networks: readonly Network[], topics: readonly Topic[]): boolean {
-  return meshesConnected(networks.map((n) => ({
+/** The meshes of networks of this process on `topics`. */
+export function meshesOf (networks: readonly Network[], topics: readonly Topic[]): NodeMesh[] {
+  return networks.map((n) => ({
     peerId: n.peerId.toString(),
     peers: n.libp2p.getPeers().length,
     meshes: topics.map((t) => n.meshPeers(t))
-  })))
+  }))
+}
+
+/** meshesConnected over networks of this process. */
+export function meshesReady (networks: readonly Network[], topics: readonly Topic[]): boolean {
+  return meshesConnected(meshesOf(networks, topics))
 }
 
 /** Waits for meshesReady; returns how long it took. */

@@ -1,3 +1,5 @@
+import type { NetStats } from '../net/index.js'
+
 /*
  * A pool of simulated nodes as the driver sees it. Every node is a real isnad daemon (LocalNode on
  * LevelDB with its ledger, libp2p, the HTTP API); the driver plays the scenario through each node's
@@ -17,6 +19,8 @@ export interface SimNodeInfo {
   agent: string
   /** What the node could not set up as the scenario asked (e.g. tc netem), for the results' notes. */
   notes?: string[]
+  /** The node's control channel (node-supervisor.ts: leave, join), when it runs under a supervisor. */
+  control?: string
 }
 
 /** Counters of one node's network layer (src/net NetStats), summed over its restarts. */
@@ -33,7 +37,7 @@ export interface NodeCounters {
 }
 
 export interface NodePool {
-  /** What the runner can do beyond the HTTP API (docker nodes have no control channel). */
+  /** Whether the runner can connect, disconnect, stop and restart nodes (churn and partitions). */
   readonly controls: boolean
   readonly size: number
   info: (index: number) => SimNodeInfo
@@ -57,6 +61,20 @@ export interface NodePool {
 export const EMPTY_COUNTERS: NodeCounters = Object.freeze({
   gossipAccepted: 0, gossipIgnored: 0, gossipRejected: 0, verifications: 0, recordsByGossip: 0, recordsByFetch: 0, recordsBySync: 0, cpuMs: 0
 })
+
+/** A node's counters from its network's (src/net NetStats, or the same over HTTP: GET /v1/network/stats); CPU is added by the pool. */
+export function countersFrom (stats: Pick<NetStats, 'verifications' | 'accepted' | 'gossip'>): NodeCounters {
+  return {
+    gossipAccepted: stats.gossip.accepted,
+    gossipIgnored: stats.gossip.ignored,
+    gossipRejected: stats.gossip.rejected,
+    verifications: stats.verifications,
+    recordsByGossip: stats.accepted.gossip,
+    recordsByFetch: stats.accepted.fetch,
+    recordsBySync: stats.accepted.sync,
+    cpuMs: 0
+  }
+}
 
 export function addCounters (a: NodeCounters, b: NodeCounters): NodeCounters {
   const sum = { ...a }

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { IsnadError } from '../errors/index.js'
+import { shapesTraffic, type LinkConditions } from '../net/index.js'
 
 /*
  * The scenario file (docs/simulation.md): one YAML or JSON document that says who the nodes are, what
@@ -81,10 +82,15 @@ const PartitionSchema = z.strictObject({
 const NetworkSchema = z.strictObject({
   /** Connections each node opens at the start (plus those it receives). */
   dialsPerNode: z.number().int().min(1).max(32).default(4),
-  /** One-way delay added to every packet; docker runner only (tc netem). */
+  /**
+   * One-way delay added to everything a node sends to another node (never to the HTTP API): by
+   * userland link shaping in every runner (src/net/link-shaping.ts), by tc netem in containers where
+   * the kernel has it.
+   */
   latencyMs: z.number().min(0).max(10_000).default(0),
+  /** Each delay is uniform in latency ± jitter. */
   jitterMs: z.number().min(0).max(10_000).default(0),
-  /** Packet loss in percent; docker runner only (tc netem). */
+  /** Segment loss in percent; TCP retransmits, so it shows as delay (src/net/link-conditions.ts). */
   lossPercent: z.number().min(0).max(100).default(0)
 })
 
@@ -160,6 +166,13 @@ export async function readScenarioFile (path: string): Promise<Scenario> {
     throw new IsnadError('NOT_FOUND', `cannot read scenario ${path}`, { cause })
   }
   return parseScenarioText(text, path)
+}
+
+/** The link conditions the scenario asks for (seeded by its seed), or undefined when it asks for none. */
+export function linkConditionsOf (scenario: Scenario): LinkConditions | undefined {
+  const { latencyMs, jitterMs, lossPercent } = scenario.network
+  const conditions = { latencyMs, jitterMs, lossPercent, seed: scenario.seed }
+  return shapesTraffic(conditions) ? conditions : undefined
 }
 
 /** The same scenario with a different number of Sybils (for the Sybil-influence sweep). */

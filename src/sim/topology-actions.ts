@@ -141,6 +141,11 @@ export class TopologyActions {
     })
   }
 
+  /**
+   * Each online node keeps only its connections to nodes on its own side. Peers outside the scenario
+   * (the docker runner's bootstrap node) belong to neither side: left connected, they would carry
+   * gossip across the cut.
+   */
   private async enforceCut (): Promise<void> {
     const cut = this.cut
     if (cut === null) return
@@ -148,8 +153,7 @@ export class TopologyActions {
     for (const i of this.nodes.online()) sideOf.set(this.pool.info(i).peerId, cut.has(i))
     await Promise.all(this.nodes.online().map(async (i) => {
       for (const peer of await this.pool.connectedPeers(i)) {
-        const side = sideOf.get(peer)
-        if (side !== undefined && side !== cut.has(i)) await this.pool.hangUp(i, peer)
+        if (sideOf.get(peer) !== cut.has(i)) await this.pool.hangUp(i, peer)
       }
     }))
   }

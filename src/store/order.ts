@@ -57,6 +57,12 @@ export function scoreOfPosition (position: string): number {
   return scoreOfUnits(TRUST_SCALE - Number(position.slice(0, SCORE_DIGITS)))
 }
 
+/** Reads the creation instant (epoch ms) back from a position: time bounds need no index value. */
+export function createdOfPosition (position: string): number {
+  const at = SCORE_DIGITS + SEP.length
+  return MAX_MILLIS - Number(position.slice(at, at + CREATED_DIGITS))
+}
+
 export function idOfPosition (position: string): string {
   return position.slice(position.lastIndexOf(SEP) + 1)
 }

@@ -34,14 +34,17 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
     .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
-      const { ChildPool, LocalPool, loadScenario, runScenario, writeResults } = await simulation()
+      const { ChildPool, LocalPool, linkConditionsOf, loadScenario, runScenario, writeResults } = await simulation()
       const ctx = context(cmd)
       const scenario = await loadScenario(path)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
       const processes = opts.processes ?? 1
       const results = await runScenario(scenario, {
         runner: processes > 1 ? 'processes' : 'in-process',
-        createPool: async (count) => processes > 1 ? await ChildPool.start(count, processes, progress) : await LocalPool.start({ count, progress }),
+        createPool: async (count) => {
+          const link = linkConditionsOf(scenario) // latency and loss on every link between the nodes
+          return processes > 1 ? await ChildPool.start(count, processes, progress, link) : await LocalPool.start({ count, progress, ...(link === undefined ? {} : { linkConditions: link }) })
+        },
         progress
       })
       const paths = await writeResults(results, resolve(opts.out ?? `sim-results/${scenario.name}`))
@@ -90,12 +93,12 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .action(async (opts: { scenario: string, name: string, nodesDir: string, index?: number }, cmd: Command) => {
       const { loadScenario, runContainerNode } = await simulation()
       const ctx = context(cmd)
-      const daemon = await runContainerNode({
+      const node = await runContainerNode({
         home: ctx.home, nodesDir: opts.nodesDir, name: opts.name, scenario: await loadScenario(opts.scenario),
         ...(opts.index === undefined ? {} : { index: opts.index }), log: (line) => { ctx.out.stderr(line) }
       })
       await new Promise<void>((done) => {
-        const stop = (): void => { daemon.stop().finally(done) }
+        const stop = (): void => { node.close().finally(done) }
         process.once('SIGINT', stop)
         process.once('SIGTERM', stop)
       })

@@ -1,5 +1,6 @@
 import { rename, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
+import { IsnadError } from '../../errors/index.js'
 import { openEventLedger } from '../../ledger/index.js'
 import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
 import type { AnchorRecord, AttestationRecord, LedgerEvent, MemoryRecord } from '../../schema/index.js'
@@ -64,12 +65,20 @@ export async function reindexHome (paths: NodePaths, scope: string, clock: () =>
   return { ...result, ms: clock() - started }
 }
 
-/** A reader (or a writer) holding the LevelDB lock must not see its directory swapped away. */
+/**
+ * A reader (or a writer) holding the LevelDB lock must not see its directory swapped away. An index
+ * of an older layout (INDEX_OUTDATED) was opened, so its lock was free: it is what reindex replaces.
+ */
 async function assertIndexFree (paths: NodePaths): Promise<void> {
   const location = join(paths.index, 'records')
   if (!await exists(location)) return
   const probe = createLevelRecordStore({ location })
-  await probe.open()
+  try {
+    await probe.open()
+  } catch (err) {
+    if (err instanceof IsnadError && err.code === 'INDEX_OUTDATED') return
+    throw err
+  }
   await probe.close()
 }
 

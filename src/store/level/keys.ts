@@ -11,12 +11,15 @@ import type { Link } from '../prepare.js'
  * order the accessors and queries need.
  *
  *   records   <id>                                  → DAG-CBOR of the signed record
- *   memories  <id>                                  → IndexedMemory (type, author, created_at, tags)
- *   trust     <id>                                  → TrustEntry as JSON
+ *   memories  <id>                                  → IndexedMemory and TrustEntry in one value
+ *                                                     (memory-entry.ts): a rescore reads and
+ *                                                     writes one entry, not two
  *   links     <link> NUL <from> NUL <id>            → ''  (attestations/anchors/requests of a memory,
  *                                                          attestations by a witness, successors)
  *   query     <scope> NUL <position>                → IndexedMemory, the value a scan filters on
  *   stats     k NUL <kind> | <scope>                → decimal count of records / of memories in scope
+ *   meta      format                                → the layout's version (format.ts): an index
+ *                                                     of another layout is refused, never misread
  *
  * A scope is `a` (all memories), `t NUL <tag>`, `u NUL <author did>` or `y NUL <content type>`, and a
  * position is `<10000 − score units, 5 digits> NUL <year-9999 ms − created ms, 15 digits> NUL <id>`
@@ -31,10 +34,10 @@ export const END = '\x01'
 export const SUBLEVELS = {
   records: 'records',
   memories: 'memories',
-  trust: 'trust',
   links: 'links',
   query: 'query',
-  stats: 'stats'
+  stats: 'stats',
+  meta: 'meta'
 } as const
 
 const LINK_CODES: Record<Link, string> = {

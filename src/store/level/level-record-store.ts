@@ -9,15 +9,19 @@ import { SerialQueue } from '../serial-queue.js'
 import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
 import { END, SEP, kindStatKey, linkPrefix } from './keys.js'
 import { scanQuery } from './query-planner.js'
+import { flushMemtable } from './flush.js'
+import { checkIndexFormat } from './format.js'
+import { decodeMemoryEntry } from './memory-entry.js'
 import { commit, sublevelsOf, type RootLevel, type Sublevels } from './sublevels.js'
-import { loadIndexed, planPutMany, retrustOps } from './write-plan.js'
+import { loadEntries, planPutMany, pushRetrustOps, type PutPlan } from './write-plan.js'
 
 export interface LevelRecordStoreInit {
   /** The LevelDB directory: `<data dir>/.memory/index` (see indexLocationOf). Created if missing. */
   location: string
   /**
-   * A bulk load (reindex): LevelDB gets a larger write buffer (BULK_WRITE_BUFFER_BYTES). Durability
-   * is the same — writes are never synced by the store; the ledger is the source of truth.
+   * A bulk load (reindex): LevelDB gets a larger write buffer (BULK_WRITE_BUFFER_BYTES), flushed to
+   * its tables on close, so the next open has no log to replay. Durability is the same — writes are
+   * never synced by the store; the ledger is the source of truth.
    */
   bulk?: boolean
 }
@@ -53,7 +57,14 @@ export class LevelRecordStore implements RecordStore {
     } catch (err) {
       throw openError(this.location, err)
     }
-    this.handle = { db, subs: sublevelsOf(db) }
+    const subs = sublevelsOf(db)
+    try {
+      await checkIndexFormat(db, subs, this.location)
+    } catch (err) {
+      await db.close()
+      throw err
+    }
+    this.handle = { db, subs }
     this.state = 'open'
   }
 
@@ -68,6 +79,7 @@ export class LevelRecordStore implements RecordStore {
   /** Writes already queued finish first: an accepted putMany is never cut off by close. */
   private async release (): Promise<void> {
     await this.writes.drain()
+    if (this.bulk && this.handle !== null) await flushMemtable(this.handle.db)
     await this.handle?.db.close()
     this.handle = null
   }
@@ -132,14 +144,16 @@ export class LevelRecordStore implements RecordStore {
     assertTrustEntry(memoryId, trust)
     await this.writes.run(async () => {
       const { db, subs } = this.writeHandle()
-      const [memory] = await loadIndexed(subs, [memoryId])
-      const old = await subs.trust.get(memoryId)
-      await commit(db, retrustOps(subs, memoryId, memory as NonNullable<typeof memory>, old, trust))
+      const [entry] = await loadEntries(subs, [memoryId])
+      const ops: PutPlan['ops'] = []
+      pushRetrustOps(ops, subs, memoryId, entry as NonNullable<typeof entry>, trust)
+      await commit(db, ops)
     })
   }
 
   async getTrust (memoryId: string): Promise<TrustEntry | null> {
-    return await this.assertOpen().subs.trust.get(memoryId) ?? null
+    const value = await this.assertOpen().subs.memories.get(memoryId)
+    return value === undefined ? null : decodeMemoryEntry(memoryId, value).trust ?? null
   }
 
   async query (query: MemoryQuery): Promise<QueryPage> {

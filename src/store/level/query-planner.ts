@@ -1,16 +1,19 @@
 import { QUERY_SCAN_CHUNK, TRUST_SCALE } from '../constants.js'
-import { decodeIndexedMemory } from '../indexed-memory.js'
-import { encodeCursor, positionBoundBelow, scoreOfPosition, idOfPosition } from '../order.js'
+import { IsnadError } from '../../errors/index.js'
+import type { IndexedMemory } from '../indexed-memory.js'
+import { createdOfPosition, encodeCursor, positionBoundBelow, scoreOfPosition, idOfPosition } from '../order.js'
 import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
 import type { QueryHit, QueryPage } from '../types.js'
 import { ALL_SCOPE, SEP, authorScope, tagScope, typeScope } from './keys.js'
+import { decodeMemoryEntry } from './memory-entry.js'
 import type { Sublevels } from './sublevels.js'
 
 /*
  * A query is one bounded range scan over one scope of the query index (keys.ts): it starts at the
  * top of the scope (or just after the cursor) and ends at the first score below minTrust, so with
- * no other predicate a page reads exactly limit + 1 entries. Remaining predicates are checked on
- * the entry value, so no record is ever decoded.
+ * no other predicate a page reads exactly limit + 1 entries. An entry's value is the memory's
+ * created_at as written; time bounds are checked on the position, and any other predicate on the
+ * memories' entries (read once per chunk), so no record is ever decoded.
  */
 
 /**
@@ -41,6 +44,7 @@ export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promi
   const iterator = query.after === undefined
     ? subs.query.iterator({ gte: prefix, lt })
     : subs.query.iterator({ gt: prefix + query.after, lt })
+  const filtered = needsEntries(scope, query)
   // One more than a page tells whether a next page exists without a second query.
   const wanted = query.limit + 1
   const found: Array<{ hit: QueryHit, position: string }> = []
@@ -48,12 +52,15 @@ export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promi
     let chunk = wanted
     while (found.length < wanted) {
       const entries = await iterator.nextv(chunk)
-      for (const [key, value] of entries) {
-        const memory = decodeIndexedMemory(value)
-        if (!matchesQuery(memory, query)) continue
+      // The scope and the score are in the key, the time in the position: only the other
+      // predicates (a second tag, the author or type of a tag scope) need the memories' entries.
+      const inTime = entries.filter(([key]) => inTimeRange(createdOfPosition(key.slice(prefix.length)), query))
+      const memories = filtered ? await loadIndexedMemories(subs, inTime.map(([key]) => idOfPosition(key))) : []
+      for (let i = 0; i < inTime.length && found.length < wanted; i++) {
+        const [key, createdAt] = inTime[i] as [string, string]
+        if (filtered && !matchesQuery(memories[i] as IndexedMemory, query)) continue
         const position = key.slice(prefix.length)
-        found.push({ position, hit: { id: idOfPosition(position), trust: scoreOfPosition(position), created_at: memory.created_at } })
-        if (found.length === wanted) break
+        found.push({ position, hit: { id: idOfPosition(position), trust: scoreOfPosition(position), created_at: createdAt } })
       }
       // nextv may return fewer entries than asked for (a byte budget); only an empty read is the end.
       if (entries.length === 0) break
@@ -65,4 +72,27 @@ export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promi
   if (found.length <= query.limit) return { items: found.map((f) => f.hit) }
   const page = found.slice(0, query.limit)
   return { items: page.map((f) => f.hit), next: encodeCursor((page[page.length - 1] as { position: string }).position) }
+}
+
+/** Whether a predicate remains that neither the scope nor the position answers. */
+function needsEntries (scope: string, query: NormalizedQuery): boolean {
+  if (query.type !== undefined && scope !== typeScope(query.type)) return true
+  if (query.author !== undefined && scope !== authorScope(query.author)) return true
+  return query.tags.some((tag) => scope !== tagScope(tag))
+}
+
+function inTimeRange (createdMillis: number, query: NormalizedQuery): boolean {
+  if (query.sinceMillis !== undefined && createdMillis < query.sinceMillis) return false
+  return query.untilMillis === undefined || createdMillis < query.untilMillis
+}
+
+/** The indexed fields of memories listed in the query index (a missing entry is a damaged index). */
+async function loadIndexedMemories (subs: Sublevels, ids: string[]): Promise<IndexedMemory[]> {
+  if (ids.length === 0) return []
+  const values = await subs.memories.getMany(ids)
+  return values.map((value, i) => {
+    const id = ids[i] as string
+    if (value === undefined) throw new IsnadError('DECODE_FAILED', `memory ${id} is in the query index but has no entry: the index must be rebuilt (isnad ledger reindex)`, { details: { id } })
+    return decodeMemoryEntry(id, value).memory
+  })
 }

@@ -1,18 +1,17 @@
 import type { Level } from 'level'
-import type { TrustEntry } from '../types.js'
 import { SUBLEVELS } from './keys.js'
 
 export type RootLevel = Level<string, string>
 
-/** The sublevels of keys.ts with their value encodings: records stay bytes, trust is JSON. */
+/** The sublevels of keys.ts with their value encodings: records stay bytes, the rest are text. */
 export function sublevelsOf (db: RootLevel) {
   return {
     records: db.sublevel<string, Uint8Array>(SUBLEVELS.records, { valueEncoding: 'view' }),
     memories: db.sublevel<string, string>(SUBLEVELS.memories, { valueEncoding: 'utf8' }),
-    trust: db.sublevel<string, TrustEntry>(SUBLEVELS.trust, { valueEncoding: 'json' }),
     links: db.sublevel<string, string>(SUBLEVELS.links, { valueEncoding: 'utf8' }),
     query: db.sublevel<string, string>(SUBLEVELS.query, { valueEncoding: 'utf8' }),
-    stats: db.sublevel<string, string>(SUBLEVELS.stats, { valueEncoding: 'utf8' })
+    stats: db.sublevel<string, string>(SUBLEVELS.stats, { valueEncoding: 'utf8' }),
+    meta: db.sublevel<string, string>(SUBLEVELS.meta, { valueEncoding: 'utf8' })
   }
 }
 
@@ -21,10 +20,10 @@ export type QuerySublevel = Sublevels['query']
 
 /** One operation of the single atomic batch a write becomes, on any of the sublevels. */
 export type WriteOp =
-  | { type: 'put', sublevel: Sublevels[keyof Sublevels], key: string, value: string | Uint8Array | TrustEntry }
+  | { type: 'put', sublevel: Sublevels[keyof Sublevels], key: string, value: string | Uint8Array }
   | { type: 'del', sublevel: Sublevels[keyof Sublevels], key: string }
 
 export async function commit (db: RootLevel, ops: WriteOp[]): Promise<void> {
   if (ops.length === 0) return
-  await db.batch<string, string | Uint8Array | TrustEntry>(ops, {})
+  await db.batch<string, string | Uint8Array>(ops, {})
 }

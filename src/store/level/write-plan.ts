@@ -1,8 +1,9 @@
-import { decodeIndexedMemory, encodeIndexedMemory, indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
+import { encodeIndexedMemory, indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { scoreUnitsOf } from '../order.js'
-import { assertTrustEntry, copyTrust, linksOf, trustNotFound, type PreparedRecord } from '../prepare.js'
+import { assertTrustEntry, linksOf, trustNotFound, type PreparedRecord } from '../prepare.js'
 import type { TrustEntry } from '../types.js'
 import { kindStatKey, linkKey, queryKeysOf, scopesOf, ALL_SCOPE } from './keys.js'
+import { decodeMemoryEntry, encodeMemoryEntry, type MemoryEntry } from './memory-entry.js'
 import type { Sublevels, WriteOp } from './sublevels.js'
 
 /*
@@ -18,17 +19,16 @@ export interface PutPlan {
 
 export async function planPutMany (subs: Sublevels, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>): Promise<PutPlan> {
   for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
-  // Three independent reads at once (each a round trip through libuv's pool, which verification
-  // shares): which records exist, and the indexed fields and old trust of every memory with an entry
-  // — except memories of this batch, which are usually new (a rebuild writes thousands at once), so
-  // theirs are read afterwards only for those that turn out to be stored already.
+  // Two independent reads at once (each a round trip through libuv's pool, which verification
+  // shares): which records exist, and the entry (indexed fields and old trust) of every memory with
+  // a trust entry — except memories of this batch, which are usually new (a rebuild writes thousands
+  // at once), so theirs are read afterwards only for those that turn out to be stored already.
   const batchIds = new Set(records.map((r) => r.id))
   const trustIds = [...trust.keys()]
   const storedIds = trustIds.filter((id) => !batchIds.has(id))
-  const [present, indexed, oldTrust] = await Promise.all([
+  const [present, stored] = await Promise.all([
     records.length === 0 ? [] : subs.records.hasMany(records.map((r) => r.id)),
-    storedIds.length === 0 ? [] : subs.memories.getMany(storedIds),
-    storedIds.length === 0 ? [] : subs.trust.getMany(storedIds)
+    loadEntries(subs, storedIds)
   ])
   const fresh = records.filter((_, i) => present[i] !== true)
   const ops: WriteOp[] = []
@@ -48,62 +48,50 @@ export async function planPutMany (subs: Sublevels, records: PreparedRecord[], t
     const memory = indexedMemoryOf(record)
     const entry = trust.get(id)
     // A memory with no trust entry is indexed at score 0 until the node scores it.
-    ops.push(...indexOps(subs, id, memory, null, entry === undefined ? 0 : scoreUnitsOf(entry.score)))
-    ops.push({ type: 'put', sublevel: subs.memories, key: id, value: encodeIndexedMemory(memory) })
-    if (entry !== undefined) ops.push({ type: 'put', sublevel: subs.trust, key: id, value: copyTrust(entry) })
+    pushIndexOps(ops, subs, id, memory, null, entry === undefined ? 0 : scoreUnitsOf(entry.score))
+    ops.push({ type: 'put', sublevel: subs.memories, key: id, value: encodeMemoryEntry(memory, entry) })
     for (const scope of scopesOf(memory)) if (scope !== ALL_SCOPE) bump(scope)
   }
 
   // Entries for memories stored before this batch re-key them; NOT_FOUND for a memory stored nowhere.
   const restated = trustIds.filter((id) => batchIds.has(id) && !freshMemories.has(id))
-  const [restatedIndexed, restatedTrust] = restated.length === 0
-    ? [[], []]
-    : await Promise.all([subs.memories.getMany(restated), subs.trust.getMany(restated)])
-  const retrust = (ids: string[], values: Array<string | undefined>, old: Array<TrustEntry | undefined>): void => {
-    ids.forEach((id, i) => {
-      const value = values[i]
-      if (value === undefined) throw trustNotFound(id)
-      ops.push(...retrustOps(subs, id, decodeIndexedMemory(value), old[i], trust.get(id) as TrustEntry))
-    })
-  }
-  retrust(storedIds, indexed, oldTrust)
-  retrust(restated, restatedIndexed, restatedTrust)
+  const restatedEntries = await loadEntries(subs, restated)
+  storedIds.forEach((id, i) => { pushRetrustOps(ops, subs, id, stored[i] as MemoryEntry, trust.get(id) as TrustEntry) })
+  restated.forEach((id, i) => { pushRetrustOps(ops, subs, id, restatedEntries[i] as MemoryEntry, trust.get(id) as TrustEntry) })
   ops.push(...await counterOps(subs, counts))
   return { ops, newIds: fresh.map((r) => r.id) }
 }
 
-/** The indexed fields of stored memories; NOT_FOUND when one is missing (no trust for the unknown). */
-export async function loadIndexed (subs: Sublevels, ids: string[]): Promise<IndexedMemory[]> {
+/** The entries of stored memories; NOT_FOUND when one is missing (no trust for the unknown). */
+export async function loadEntries (subs: Sublevels, ids: string[]): Promise<MemoryEntry[]> {
   if (ids.length === 0) return []
   const values = await subs.memories.getMany(ids)
   return values.map((value, i) => {
-    if (value === undefined) throw trustNotFound(ids[i] as string)
-    return decodeIndexedMemory(value)
+    const id = ids[i] as string
+    if (value === undefined) throw trustNotFound(id)
+    return decodeMemoryEntry(id, value)
   })
 }
 
 /**
  * Re-keys a stored memory's query entries from its old score (0 when never scored) to the new one,
- * and records the entry: the score is part of every query key, so an update is delete + put.
+ * and rewrites its entry with the new trust: the score is part of every query key, so an update is
+ * delete + put.
  */
-export function retrustOps (subs: Sublevels, id: string, memory: IndexedMemory, old: TrustEntry | undefined, entry: TrustEntry): WriteOp[] {
+export function pushRetrustOps (ops: WriteOp[], subs: Sublevels, id: string, { memory, trust: old }: MemoryEntry, entry: TrustEntry): void {
   const oldUnits = old === undefined ? 0 : scoreUnitsOf(old.score)
-  return [
-    ...indexOps(subs, id, memory, oldUnits, scoreUnitsOf(entry.score)),
-    { type: 'put', sublevel: subs.trust, key: id, value: copyTrust(entry) }
-  ]
+  pushIndexOps(ops, subs, id, memory, oldUnits, scoreUnitsOf(entry.score))
+  ops.push({ type: 'put', sublevel: subs.memories, key: id, value: encodeMemoryEntry(memory, entry) })
 }
 
 /** Query-index puts at `units`, preceded by the deletes at `oldUnits` when the score moved. */
-function indexOps (subs: Sublevels, id: string, memory: IndexedMemory, oldUnits: number | null, units: number): WriteOp[] {
-  if (oldUnits === units) return []
-  const value = encodeIndexedMemory(memory)
-  const ops: WriteOp[] = []
+function pushIndexOps (ops: WriteOp[], subs: Sublevels, id: string, memory: IndexedMemory, oldUnits: number | null, units: number): void {
+  if (oldUnits === units) return
   if (oldUnits !== null) {
     for (const key of queryKeysOf(memory, oldUnits, id)) ops.push({ type: 'del', sublevel: subs.query, key })
   }
+  const value = encodeIndexedMemory(memory)
   for (const key of queryKeysOf(memory, units, id)) ops.push({ type: 'put', sublevel: subs.query, key, value })
-  return ops
 }
 
 async function counterOps (subs: Sublevels, increments: Map<string, number>): Promise<WriteOp[]> {

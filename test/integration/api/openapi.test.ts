@@ -32,6 +32,10 @@ const ROUTES = [
   'POST /v1/witness-requests',
   'GET /v1/inbox',
   'GET /v1/peers',
+  'POST /v1/peers/connect',
+  'POST /v1/peers/disconnect',
+  'POST /v1/peers/sync',
+  'GET /v1/network/stats',
   'GET /v1/network/health',
   'GET /v1/events',
   'GET /v1/openapi.json'

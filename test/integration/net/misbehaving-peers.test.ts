@@ -108,4 +108,26 @@ describe('fetch and sync with honest and misbehaving peers (fetch-v1, sync-v1)',
     await answerWith(s, SYNC_PROTOCOL, () => [lp.encode.single(encodeCanonical({ count: 9, next: 0 })).subarray()])
     await expect(x.network.sync(s.network.peerId)).rejects.toMatchObject({ code: 'DECODE_FAILED' })
   })
+
+  it('with pages asked ahead, stores the pages before an invalid one and saves their cursors only', async () => {
+    const y = await startNode('Y', new MemoryHost(), { syncOnConnect: false, syncPageSize: 2, syncPageTimeoutMs: 3000 })
+    nodes.push(y)
+    const s = await startNode('S2', new MemoryHost(), { syncOnConnect: false })
+    nodes.push(s)
+    await connect(y, s)
+    const good = Array.from({ length: 5 }, (_, k) => createMemory(createAgent(36), { summary: `page record ${k}` }))
+    const frames = (count: number, next: number, records: Uint8Array[]): Uint8Array[] =>
+      [encodeCanonical({ count, next }), ...records].map((frame) => lp.encode.single(frame).subarray())
+    const pages = [
+      frames(2, 2, [bytesOf(good[0]!.signed), bytesOf(good[1]!.signed)]),
+      frames(2, 4, [bytesOf(good[2]!.signed), bytesOf(good[3]!.signed)]),
+      frames(2, 6, [bytesOf(good[4]!.signed), forged(4).bytes])
+    ]
+    let requests = 0
+    await answerWith(s, SYNC_PROTOCOL, () => pages[Math.min(requests++, pages.length - 1)]!)
+    await expect(y.network.sync(s.network.peerId)).rejects.toMatchObject({ code: 'SIGNATURE_INVALID' })
+    expect(await y.host.loadCursor(s.network.peerId.toString())).toBe(4)
+    expect(good.map((g) => y.host.records.has(g.id))).toEqual([true, true, true, true, false])
+    expect(requests).toBeLessThanOrEqual(4) // at most one page asked beyond the invalid one, none after
+  })
 })

@@ -1,0 +1,76 @@
+import type { VerifiedRecord } from '../record/index.js'
+
+/**
+ * @default 256 — records handed to the host in one call at most (one journaled write: one ledger
+ * fdatasync, one index batch, one view reduction), as a sync page.
+ */
+export const MAX_ACCEPT_BATCH = 256
+
+interface Waiting {
+  records: readonly VerifiedRecord[]
+  resolve: () => void
+  reject: (err: unknown) => void
+}
+
+/**
+ * Group commit for records arriving by gossip: the first delivery goes to the host at once; those
+ * that arrive while it is being stored wait and go together in the next call, in arrival order (so
+ * a memory still precedes the attestation naming it). Under load a node then makes one durable
+ * write for several messages instead of one each, and a message waits for at most one write ahead
+ * of it. Each caller's promise settles when its own records are stored; when a combined call fails,
+ * the calls in it are retried one by one, so one refused record never fails another's delivery.
+ */
+export class AcceptBatcher {
+  private waiting: Waiting[] = []
+  private draining = false
+
+  constructor (private readonly store: (records: readonly VerifiedRecord[]) => Promise<void>) {}
+
+  async accept (records: readonly VerifiedRecord[]): Promise<void> {
+    await new Promise<void>((resolve, reject) => {
+      this.waiting.push({ records, resolve, reject })
+      if (!this.draining) void this.drain()
+    })
+  }
+
+  private async drain (): Promise<void> {
+    this.draining = true
+    try {
+      while (this.waiting.length > 0) await this.storeBatch(this.takeBatch())
+    } finally {
+      this.draining = false
+    }
+  }
+
+  /** The waiting calls, oldest first, up to MAX_ACCEPT_BATCH records (always at least one call). */
+  private takeBatch (): Waiting[] {
+    let records = 0
+    let count = 0
+    for (const item of this.waiting) {
+      if (count > 0 && records + item.records.length > MAX_ACCEPT_BATCH) break
+      records += item.records.length
+      count++
+    }
+    return this.waiting.splice(0, count)
+  }
+
+  private async storeBatch (batch: readonly Waiting[]): Promise<void> {
+    try {
+      await this.store(batch.length === 1 ? (batch[0] as Waiting).records : batch.flatMap((item) => item.records))
+      for (const item of batch) item.resolve()
+    } catch (err) {
+      if (batch.length === 1) {
+        (batch[0] as Waiting).reject(err)
+        return
+      }
+      for (const item of batch) {
+        try {
+          await this.store(item.records)
+          item.resolve()
+        } catch (single) {
+          item.reject(single)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+import { IsnadError } from '../../errors/index.js'
+import type { RootLevel, Sublevels } from './sublevels.js'
+
+/*
+ * The index records the version of its key layout (keys.ts) under `meta` `format`. The index can
+ * always be rebuilt from the ledgers, so a layout change is a new version rather than a migration:
+ * an index of any other version is refused with INDEX_OUTDATED, never read with the wrong layout.
+ *
+ *   (none)  session 1–2 layout: a separate `trust` sublevel, no `meta` (an index with records but
+ *           no format key is of this version)
+ *   2       trust kept in the memory's entry (memory-entry.ts)
+ */
+
+/** @default "2" — the layout version this code reads and writes. */
+export const INDEX_FORMAT = '2'
+const FORMAT_KEY = 'format'
+
+/**
+ * Checks the format of an opened index: a new (empty) index is stamped with INDEX_FORMAT, one of
+ * another version refused with INDEX_OUTDATED naming the command that rebuilds it.
+ */
+export async function checkIndexFormat (db: RootLevel, subs: Sublevels, location: string): Promise<void> {
+  const format = await subs.meta.get(FORMAT_KEY)
+  if (format === INDEX_FORMAT) return
+  if (format === undefined && (await db.keys({ limit: 1 }).all()).length === 0) {
+    await subs.meta.put(FORMAT_KEY, INDEX_FORMAT)
+    return
+  }
+  const found = format ?? '1'
+  throw new IsnadError('INDEX_OUTDATED', `the index at ${location} has layout version ${found}, this isnad reads version ${INDEX_FORMAT}: rebuild it from the ledgers with \`isnad ledger reindex\``, {
+    details: { location, format: found, expected: INDEX_FORMAT }
+  })
+}
