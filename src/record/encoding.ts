@@ -28,11 +28,19 @@ export function encodeCanonical (value: unknown): Uint8Array {
 
 /** CIDv1 (dag-cbor, sha2-256) of already-encoded canonical bytes. */
 export function cidOfBytes (bytes: Uint8Array): CID {
+  return cidOfDigest(sha256(bytes))
+}
+
+/**
+ * CIDv1 (dag-cbor, sha2-256) from the SHA-256 digest of canonical bytes, for callers that hash
+ * elsewhere (native-cid.ts, with node:crypto).
+ */
+export function cidOfDigest (sha256Digest: Uint8Array): CID {
   // The CID's bytes are assembled once and the Digest and CID views point into them: what
   // CID.createV1(code, Digest.create(…)) builds, without its two copies (every record pays this).
   const cidBytes = new Uint8Array(CID_HEADER.length + 32)
   cidBytes.set(CID_HEADER, 0)
-  cidBytes.set(sha256(bytes), CID_HEADER.length)
+  cidBytes.set(sha256Digest, CID_HEADER.length)
   const digest = new Digest(SHA2_256, 32, cidBytes.subarray(CID_HEADER.length), cidBytes.subarray(2))
   return new CID(1, dagCbor.code, digest, cidBytes)
 }

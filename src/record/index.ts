@@ -1,4 +1,5 @@
 export * from './encoding.js'
+export { cidOfBytesNative } from './native-cid.js'
 export * from './parse.js'
 export * from './verify.js'
 export * from './sign.js'

@@ -4,7 +4,8 @@ import { verifySignatureAsync, type SignatureVerifier } from '../identity/index.
 import {
   MAX_CLOCK_SKEW_MS, MAX_RECORD_BYTES, utf8Length, type IsnadRecord, type RecordKind, type SignedRecord
 } from '../schema/index.js'
-import { cidOfBytes, cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
+import { cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
+import { cidOfBytesNative } from './native-cid.js'
 import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse.js'
 import { encodeSignedRecordBytes, equalBytes, signedRecordSize } from './signed-bytes.js'
 import { signerKeyOf } from './signer-key.js'
@@ -89,7 +90,7 @@ function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions
   if (options.expectedKind !== undefined && record.kind !== options.expectedKind) { // R17
     throw new IsnadError('WRONG_KIND', `expected a ${options.expectedKind} record, got ${record.kind}`)
   }
-  const cid = cidOfBytes(recordBytes) // R1
+  const cid = cidOfBytesNative(recordBytes) // R1
   const id = cidString(cid)
   const signer = signerOf(record)
   const publicKey = signerKeyOf(signer) // R10
@@ -133,7 +134,7 @@ function finishVerification (prepared: PreparedVerification, valid: boolean, opt
 
 /** True when the signature checks out (record-v1 R9–R11); schema and key errors still throw. */
 export function isRecordSignatureValid (signed: SignedRecord, verifier: SignatureVerifier): boolean {
-  const cid = cidOfBytes(encodeCanonical(signed.record))
+  const cid = cidOfBytesNative(encodeCanonical(signed.record))
   try {
     return verifier.verify(decodeSignature(signed.signature), signingInputFor(signed.record.kind, cid), signerKeyOf(signerOf(signed.record)))
   } catch (err) {

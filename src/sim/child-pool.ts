@@ -22,7 +22,8 @@ type Reply = { id: number, result?: unknown, error?: string }
 interface Channel {
   send: (message: unknown) => void
   onMessage: (listener: (message: Reply) => void) => void
-  onExit: (listener: (code: number | null) => void) => void
+  /** The child ended; `reason` says how (exit code, signal, or the error that ended a worker). */
+  onExit: (listener: (reason: string) => void) => void
   exited: () => boolean
   kill: () => void
 }
@@ -33,7 +34,7 @@ function spawn (kind: ChildKind, entry: string): Channel {
     return {
       send: (message) => { child.send(message as object) },
       onMessage: (listener) => { child.on('message', listener) },
-      onExit: (listener) => { child.on('exit', listener) },
+      onExit: (listener) => { child.on('exit', (code, signal) => { listener(`exited (${code ?? signal ?? 'unknown'})`) }) },
       exited: () => child.exitCode !== null,
       kill: () => { child.kill() }
     }
@@ -41,12 +42,13 @@ function spawn (kind: ChildKind, entry: string): Channel {
   const worker = new Worker(entry, { stdout: true }) // as a child process's: the nodes' stdout is not ours
   worker.stdout.resume()
   let exited = false
+  let failure: Error | undefined
   worker.on('exit', () => { exited = true })
-  worker.on('error', () => {}) // followed by 'exit', which fails what was waiting
+  worker.on('error', (err) => { failure = err }) // followed by 'exit', which fails what was waiting
   return {
     send: (message) => { worker.postMessage(message) },
     onMessage: (listener) => { worker.on('message', listener) },
-    onExit: (listener) => { worker.on('exit', listener) },
+    onExit: (listener) => { worker.on('exit', (code) => { listener(failure === undefined ? `exited (${code})` : `failed: ${failure.message}`) }) },
     exited: () => exited,
     kill: () => { void worker.terminate() }
   }
@@ -64,8 +66,8 @@ class Child {
       if (message.error !== undefined) waiting.reject(new Error(message.error))
       else waiting.resolve(message.result)
     })
-    channel.onExit((code) => {
-      for (const waiting of this.pending.values()) waiting.reject(new Error(`simulation child exited (${code ?? 'signal'})`))
+    channel.onExit((reason) => {
+      for (const waiting of this.pending.values()) waiting.reject(new Error(`simulation child ${reason}`))
       this.pending.clear()
     })
   }

@@ -33,11 +33,8 @@ export const QUERY_SCAN_CHUNK = 256
 export const GET_MANY_CHUNK = 500
 
 /**
- * @default 268435456 (256 MiB) — LevelDB's write buffer (memtable) while an index is rebuilt in bulk
- * (LevelRecordStoreInit.bulk), flushed to one table when the rebuild closes it. LevelDB's keys here
- * are CIDs in random order, so every level-0 table overlaps all of level 1 and each compaction
- * rewrites everything written so far: with 4–32 MiB buffers a 100k-event rebuild wrote its data two
- * to three times over. A buffer holding the whole rebuild (~160 MB for 100k events) writes it once.
- * A larger ledger still flushes every 256 MiB; the memory is the rebuild's only.
+ * @default 33554432 (32 MiB) — LevelDB's write buffer (memtable) while an index is rebuilt in bulk
+ * (LevelRecordStoreInit.bulk): eight times LevelDB's 4 MiB, so 100k records make a handful of
+ * level-0 tables instead of dozens, and far less compaction competes with the rebuild for the CPU.
  */
-export const BULK_WRITE_BUFFER_BYTES = 256 * 1024 * 1024
+export const BULK_WRITE_BUFFER_BYTES = 32 * 1024 * 1024

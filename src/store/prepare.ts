@@ -1,6 +1,6 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError } from '../errors/index.js'
-import { cidOfBytes, cidString, encodeCanonical, encodeSignedRecordBytes, recordBytesIn } from '../record/index.js'
+import { cidOfBytesNative, cidString, encodeCanonical, encodeSignedRecordBytes, recordBytesIn } from '../record/index.js'
 import type { IsnadRecord, SignedRecord } from '../schema/index.js'
 import type { StoredRecord, TrustEntry } from './types.js'
 
@@ -33,7 +33,7 @@ export function prepareRecords (records: readonly StoredRecord[]): PreparedRecor
 
 function encodeRecord ({ id, signed }: StoredRecord): PreparedRecord {
   const recordBytes = encodeCanonical(signed.record)
-  assertId(id, signed, cidString(cidOfBytes(recordBytes)))
+  assertId(id, signed, cidString(cidOfBytesNative(recordBytes)))
   return { id, signed, bytes: encodeSignedRecordBytes(recordBytes, signed.signature) }
 }
 
@@ -44,7 +44,7 @@ function checkBytes ({ id, signed }: StoredRecord, bytes: Uint8Array): PreparedR
       details: { id }
     })
   }
-  assertId(id, signed, cidString(cidOfBytes(recordBytes)))
+  assertId(id, signed, cidString(cidOfBytesNative(recordBytes)))
   return { id, signed, bytes: bytes.slice() }
 }
 

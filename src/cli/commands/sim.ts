@@ -16,7 +16,7 @@ async function simulation (): Promise<typeof import('../../sim/index.js')> {
   return await import('../../sim/index.js')
 }
 
-interface RunOptions { processes?: number, out?: string }
+interface RunOptions { processes?: number, threads?: number, out?: string }
 
 function summary (results: SimResults, paths: { json: string, csv: string, html: string }): string {
   const lines = results.runs.flatMap((run) => [
@@ -32,6 +32,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
   sim.command('run <scenario>')
     .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1 and write results.json, results.csv and report.html`)
     .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
+    .option('--threads <n>', 'spread the nodes over this many worker threads of this process, to use more than one core (default: 1; ignored with --processes)', parsePositiveInt)
     .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
       const { ChildPool, LocalPool, linkConditionsOf, loadScenario, runScenario, writeResults } = await simulation()
@@ -39,11 +40,13 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
       const scenario = await loadScenario(path)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
       const processes = opts.processes ?? 1
+      const threads = processes > 1 ? 1 : opts.threads ?? 1
       const results = await runScenario(scenario, {
         runner: processes > 1 ? 'processes' : 'in-process',
         createPool: async (count) => {
           const link = linkConditionsOf(scenario) // latency and loss on every link between the nodes
-          return processes > 1 ? await ChildPool.start(count, processes, progress, link) : await LocalPool.start({ count, progress, ...(link === undefined ? {} : { linkConditions: link }) })
+          if (processes > 1) return await ChildPool.start(count, processes, progress, link)
+          return threads > 1 ? await ChildPool.start(count, threads, progress, link, 'threads') : await LocalPool.start({ count, progress, ...(link === undefined ? {} : { linkConditions: link }) })
         },
         progress
       })

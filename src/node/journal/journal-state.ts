@@ -3,7 +3,7 @@ import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
 import { createLevelNodeStore, leafDataOfCid, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import { BULK_WRITE_BUFFER_BYTES, flushMemtable, type StoredRecord } from '../../store/index.js'
+import { BULK_WRITE_BUFFER_BYTES, type StoredRecord } from '../../store/index.js'
 
 const INDEXED_LC = 'indexed_lc'
 
@@ -27,7 +27,7 @@ export class JournalState {
   private readonly leaves
   private readonly requests
 
-  private constructor (db: Level<string, string>, merkle: MerkleLog, private readonly bulk: boolean) {
+  private constructor (db: Level<string, string>, merkle: MerkleLog) {
     this.db = db
     this.merkle = merkle
     this.keys = db.sublevel<string, string>('keys', { valueEncoding: 'utf8' })
@@ -76,7 +76,7 @@ export class JournalState {
     return { ids, next: cursor + ids.length }
   }
 
-  /** `bulk`: a rebuild, with LevelDB's larger write buffer, flushed on close (see LevelRecordStoreInit.bulk). */
+  /** `bulk`: a rebuild, with LevelDB's larger write buffer (see LevelRecordStoreInit.bulk). */
   static async open (location: string, { bulk = false }: { bulk?: boolean } = {}): Promise<JournalState> {
     const db = new Level<string, string>(location, { valueEncoding: 'utf8', ...(bulk ? { writeBufferSize: BULK_WRITE_BUFFER_BYTES } : {}) })
     try {
@@ -85,11 +85,10 @@ export class JournalState {
       throw new IsnadError('STORE_LOCKED', 'the data directory is in use by another isnad process (a running daemon?)', { cause })
     }
     const nodes = db.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })
-    return new JournalState(db, await openMerkleLog({ store: createLevelNodeStore(nodes) }), bulk)
+    return new JournalState(db, await openMerkleLog({ store: createLevelNodeStore(nodes) }))
   }
 
   async close (): Promise<void> {
-    if (this.bulk && this.db.status === 'open') await flushMemtable(this.db)
     await this.db.close()
   }
 

@@ -8,7 +8,8 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *
  *   (none)  session 1–2 layout: a separate `trust` sublevel, no `meta` (an index with records but
  *           no format key is of this version)
- *   2       trust kept in the memory's entry (memory-entry.ts)
+ *   2       trust kept in the memory's entry (memory-entry.ts); query-index values hold only
+ *           created_at
  */
 
 /** @default "2" — the layout version this code reads and writes. */

@@ -4,7 +4,6 @@ import type { RecordStore } from '../types.js'
 import { LevelRecordStore, type LevelRecordStoreInit } from './level-record-store.js'
 
 export { LevelRecordStore, type LevelRecordStoreInit }
-export { flushMemtable } from './flush.js'
 export { INDEX_FORMAT } from './format.js'
 
 /** Where a data directory keeps its LevelDB indexes (DESIGN §4): `<dataDir>/.memory/index`. */

@@ -16,7 +16,9 @@ import type { Link } from '../prepare.js'
  *                                                     writes one entry, not two
  *   links     <link> NUL <from> NUL <id>            → ''  (attestations/anchors/requests of a memory,
  *                                                          attestations by a witness, successors)
- *   query     <scope> NUL <position>                → IndexedMemory, the value a scan filters on
+ *   query     <scope> NUL <position>                → created_at as written (what a hit reports);
+ *                                                     a scan filters time on the position and any
+ *                                                     other predicate on the memories entry
  *   stats     k NUL <kind> | <scope>                → decimal count of records / of memories in scope
  *   meta      format                                → the layout's version (format.ts): an index
  *                                                     of another layout is refused, never misread

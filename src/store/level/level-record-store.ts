@@ -8,20 +8,18 @@ import { normalizeQuery } from '../query-plan.js'
 import { SerialQueue } from '../serial-queue.js'
 import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
 import { END, SEP, kindStatKey, linkPrefix } from './keys.js'
-import { scanQuery } from './query-planner.js'
-import { flushMemtable } from './flush.js'
 import { checkIndexFormat } from './format.js'
 import { decodeMemoryEntry } from './memory-entry.js'
-import { commit, sublevelsOf, type RootLevel, type Sublevels } from './sublevels.js'
-import { loadEntries, planPutMany, pushRetrustOps, type PutPlan } from './write-plan.js'
+import { scanQuery } from './query-planner.js'
+import { commit, sublevelsOf, type RootLevel, type Sublevels, type WriteOp } from './sublevels.js'
+import { loadEntries, planPutMany, pushRetrustOps } from './write-plan.js'
 
 export interface LevelRecordStoreInit {
   /** The LevelDB directory: `<data dir>/.memory/index` (see indexLocationOf). Created if missing. */
   location: string
   /**
-   * A bulk load (reindex): LevelDB gets a larger write buffer (BULK_WRITE_BUFFER_BYTES), flushed to
-   * its tables on close, so the next open has no log to replay. Durability is the same — writes are
-   * never synced by the store; the ledger is the source of truth.
+   * A bulk load (reindex): LevelDB gets a larger write buffer (BULK_WRITE_BUFFER_BYTES). Durability
+   * is the same — writes are never synced by the store; the ledger is the source of truth.
    */
   bulk?: boolean
 }
@@ -79,7 +77,6 @@ export class LevelRecordStore implements RecordStore {
   /** Writes already queued finish first: an accepted putMany is never cut off by close. */
   private async release (): Promise<void> {
     await this.writes.drain()
-    if (this.bulk && this.handle !== null) await flushMemtable(this.handle.db)
     await this.handle?.db.close()
     this.handle = null
   }
@@ -145,7 +142,7 @@ export class LevelRecordStore implements RecordStore {
     await this.writes.run(async () => {
       const { db, subs } = this.writeHandle()
       const [entry] = await loadEntries(subs, [memoryId])
-      const ops: PutPlan['ops'] = []
+      const ops: WriteOp[] = []
       pushRetrustOps(ops, subs, memoryId, entry as NonNullable<typeof entry>, trust)
       await commit(db, ops)
     })

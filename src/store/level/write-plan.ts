@@ -1,4 +1,4 @@
-import { encodeIndexedMemory, indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
+import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { scoreUnitsOf } from '../order.js'
 import { assertTrustEntry, linksOf, trustNotFound, type PreparedRecord } from '../prepare.js'
 import type { TrustEntry } from '../types.js'
@@ -90,8 +90,9 @@ function pushIndexOps (ops: WriteOp[], subs: Sublevels, id: string, memory: Inde
   if (oldUnits !== null) {
     for (const key of queryKeysOf(memory, oldUnits, id)) ops.push({ type: 'del', sublevel: subs.query, key })
   }
-  const value = encodeIndexedMemory(memory)
-  for (const key of queryKeysOf(memory, units, id)) ops.push({ type: 'put', sublevel: subs.query, key, value })
+  // The value is what a hit reports as written; everything a scan filters on is in the key or the
+  // memory's entry (query-planner.ts).
+  for (const key of queryKeysOf(memory, units, id)) ops.push({ type: 'put', sublevel: subs.query, key, value: memory.created_at })
 }
 
 async function counterOps (subs: Sublevels, increments: Map<string, number>): Promise<WriteOp[]> {

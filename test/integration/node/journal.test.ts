@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Level } from 'level'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { nodeCryptoVerifier, verifyDocument } from '../../../src/index.js'
 import { openEventLedger } from '../../../src/ledger/index.js'
@@ -135,6 +136,22 @@ describe('the journal', () => {
     expect(proofAfter.proof).toEqual(proofBefore.proof)
     expect(verifyDocument(proofAfter, { verifier: nodeCryptoVerifier, now: Date.now() }).valid).toBe(true)
     expect(await eventTypes(home)).toContain('memory.reconciled')
+  })
+
+  it('refuses an index of an older layout with INDEX_OUTDATED until reindex rebuilds it from the ledgers', async () => {
+    const node = await LocalNode.open({ home })
+    const memory = await node.remember({ type: 'fact', summary: 'layouts change', tags: ['t1'] }, signer(alice))
+    await node.attest({ memory: memory.id, verdict: 'confirm' }, signer(bob))
+    await node.close()
+    const before = await queries(home)
+    // What the layout before versions left: no format key (and a `trust` sublevel of its own).
+    const raw = new Level<string, string>(join(nodePaths(home).index, 'records'))
+    await raw.del('!meta!format')
+    await raw.put(`!trust!${memory.id}`, '{"score":0.5}')
+    await raw.close()
+    await expect(LocalNode.open({ home })).rejects.toMatchObject({ code: 'INDEX_OUTDATED' })
+    await reindex(home)
+    expect(await queries(home)).toEqual(before)
   })
 
   it('puts witness requests in the inbox of the addressed (or, when open, any other) local agent until answered', async () => {

@@ -8,11 +8,13 @@ import { runIsnad } from '../cli/run-cli.js'
 
 /*
  * `isnad sim` as a person types it (the built CLI in a child process): the built-in list, a compose
- * project, a refused scenario, and a run over two child processes (the multi-process runner) whose
- * results the report command renders again.
+ * project, a refused scenario, a run over two child processes (the multi-process runner) whose
+ * results the report command renders again, and the same run over two worker threads.
  */
 
 let dir = ''
+/** The results of the run over two processes, to compare the run over two threads with. */
+let overProcesses: { runs: Array<{ metrics: { trust: unknown } }> } | undefined
 // ensureBuilt may run a full tsc (tens of seconds on a busy machine).
 beforeAll(async () => {
   ensureBuilt()
@@ -56,11 +58,23 @@ describe('isnad sim', () => {
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toMatch(/4 nodes started in 2 processes/)
     const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8'))
+    overProcesses = results
     expect(results.runner).toBe('processes')
     expect(results.runs[0].metrics.delivery.memoryRatio).toBe(1)
     const html = await readFile(join(out, 'report.html'), 'utf8')
     await rm(join(out, 'report.html'))
     expect((await runIsnad(['sim', 'report', join(out, 'results.json')])).code).toBe(0)
     expect(await readFile(join(out, 'report.html'), 'utf8')).toBe(html)
+  }, 120_000)
+
+  it('runs the same scenario over two worker threads of one process, with the same trust metrics', async () => {
+    const out = join(dir, 'four-threads')
+    const result = await runIsnad(['sim', 'run', join(dir, 'four.yaml'), '--threads', '2', '--out', out, '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stderr).toMatch(/4 nodes started in 2 worker threads/)
+    const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8'))
+    expect(results.runner).toBe('in-process')
+    expect(results.runs[0].metrics.delivery.memoryRatio).toBe(1)
+    expect(results.runs[0].metrics.trust).toEqual(overProcesses?.runs[0].metrics.trust)
   }, 120_000)
 })

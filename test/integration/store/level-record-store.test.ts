@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Level } from 'level'
 import { afterAll, describe, expect, it } from 'vitest'
-import { createLevelRecordStore, indexLocationOf } from '../../../src/store/index.js'
+import { createLevelRecordStore, indexLocationOf, INDEX_FORMAT } from '../../../src/store/index.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'
 import { describeRecordStore, expectIsnadError } from './record-store.suite.js'
 
@@ -58,6 +58,39 @@ describe('LevelRecordStore: reading its own bytes', () => {
     await raw.close()
     await store.open()
     await expectIsnadError(store.get(memory.id), 'DECODE_FAILED')
+    await store.close()
+  })
+})
+
+describe('LevelRecordStore: layout version', () => {
+  it('stamps a new index with INDEX_FORMAT and refuses an index of another layout with INDEX_OUTDATED', async () => {
+    const location = await freshLocation()
+    const store = createLevelRecordStore({ location })
+    await store.open()
+    await store.putMany([createMemory(createAgent(0))])
+    await store.close()
+    const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+    expect(await raw.get('!meta!format')).toBe(INDEX_FORMAT)
+    // The layout before versions: records, no format key.
+    await raw.del('!meta!format')
+    await raw.close()
+    const err: unknown = await store.open().then(() => null, (e: unknown) => e)
+    expect(err).toMatchObject({ code: 'INDEX_OUTDATED', details: { format: '1', expected: INDEX_FORMAT } })
+    expect(String((err as Error).message)).toContain('isnad ledger reindex')
+    // Refused, and the lock released: the directory can be opened (and replaced) by someone else.
+    const again = new Level<string, string>(location)
+    await again.open()
+    await again.close()
+  })
+
+  it('stamps an empty index of the old layout (a home initialised before versions) instead of refusing it', async () => {
+    const location = await freshLocation()
+    const raw = new Level<string, string>(location)
+    await raw.open()
+    await raw.close()
+    const store = createLevelRecordStore({ location })
+    await store.open()
+    expect(await store.count()).toMatchObject({ memory: 0 })
     await store.close()
   })
 })

@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest'
+import { decodeMemoryEntry, encodeMemoryEntry } from '../../../src/store/level/memory-entry.js'
+import type { IndexedMemory } from '../../../src/store/indexed-memory.js'
+
+const memory: IndexedMemory = {
+  type: 'fact',
+  author: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK',
+  created_at: '2026-01-01T00:00:00Z',
+  createdMillis: Date.parse('2026-01-01T00:00:00Z'),
+  tags: ['rust', 'ffi']
+}
+
+describe('the memories entry of the LevelDB index (layout 2)', () => {
+  it('keeps the indexed fields and the trust of a memory in one value', () => {
+    const trust = { score: 0.6123, level: 'trusted', policy: 'isnad-v0.1', computed_at: '2026-02-01T00:00:00.000Z' }
+    expect(decodeMemoryEntry('m', encodeMemoryEntry(memory, trust))).toEqual({ memory, trust })
+  })
+
+  it('round-trips a memory never scored, and one without tags', () => {
+    const bare = { ...memory, tags: [] }
+    expect(decodeMemoryEntry('m', encodeMemoryEntry(bare, undefined))).toEqual({ memory: bare, trust: undefined })
+    for (const score of [0, 1, 0.0001, 0.3, 0.9999]) {
+      const trust = { score, level: 'x', policy: 'p', computed_at: '2026-02-01T00:00:00Z' }
+      expect(decodeMemoryEntry('m', encodeMemoryEntry(memory, trust)).trust?.score).toBe(score)
+    }
+  })
+
+  it('refuses a value of another layout with DECODE_FAILED', () => {
+    expect(() => decodeMemoryEntry('m', 'fact\x00did:key:z')).toThrow(expect.objectContaining({ code: 'DECODE_FAILED' }))
+  })
+})
