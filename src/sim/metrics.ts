@@ -54,7 +54,7 @@ export interface RunMetrics {
   }
   witness: { requestDelayMs: Percentiles, roundTripMs: Percentiles, missedAnswers: number }
   trust: PolicyAccuracy[]
-  /** null when the runner cannot read the nodes' counters (docker). */
+  /** null when the runner read no node counters (every runner reads them today; kept for older results). */
   perNode: PerNodeSummary | null
 }
 

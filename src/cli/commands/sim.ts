@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
 import type { SimResults } from '../../sim/index.js'
@@ -18,6 +19,13 @@ async function simulation (): Promise<typeof import('../../sim/index.js')> {
 
 interface RunOptions { processes?: number, threads?: number, out?: string }
 
+/**
+ * @default 50 — from this many nodes, a run without --threads or --processes spreads its nodes over
+ * one worker thread per core: one JavaScript thread cannot keep up with 100 daemons' gossip
+ * (BENCHMARKS.md figure 12), while a small network starts faster on one.
+ */
+export const THREADED_FROM_NODES = 50
+
 function summary (results: SimResults, paths: { json: string, csv: string, html: string }): string {
   const lines = results.runs.flatMap((run) => [
     `${run.nodes} nodes (${run.sybils} Sybils), ${run.timings.totalSeconds} s: memory delivery ${run.metrics.delivery.memoryRatio ?? '—'}, attestation delivery ${run.metrics.delivery.attestationRatio ?? '—'}, gossip p50 ${run.metrics.delivery.latencyMs.p50 ?? '—'} ms, witness RTT p50 ${run.metrics.witness.roundTripMs.p50 ?? '—'} ms`,
@@ -32,7 +40,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
   sim.command('run <scenario>')
     .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1 and write results.json, results.csv and report.html`)
     .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
-    .option('--threads <n>', 'spread the nodes over this many worker threads of this process, to use more than one core (default: 1; ignored with --processes)', parsePositiveInt)
+    .option('--threads <n>', `spread the nodes over this many worker threads of this process, to use more than one core (default: one per core from ${THREADED_FROM_NODES} nodes, else 1; ignored with --processes)`, parsePositiveInt)
     .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
       const { ChildPool, LocalPool, linkConditionsOf, loadScenario, runScenario, writeResults } = await simulation()
@@ -40,12 +48,12 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
       const scenario = await loadScenario(path)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
       const processes = opts.processes ?? 1
-      const threads = processes > 1 ? 1 : opts.threads ?? 1
       const results = await runScenario(scenario, {
         runner: processes > 1 ? 'processes' : 'in-process',
         createPool: async (count) => {
           const link = linkConditionsOf(scenario) // latency and loss on every link between the nodes
           if (processes > 1) return await ChildPool.start(count, processes, progress, link)
+          const threads = opts.threads ?? (count >= THREADED_FROM_NODES ? availableParallelism() : 1)
           return threads > 1 ? await ChildPool.start(count, threads, progress, link, 'threads') : await LocalPool.start({ count, progress, ...(link === undefined ? {} : { linkConditions: link }) })
         },
         progress

@@ -11,6 +11,7 @@ import { journalIndexPath, type NodePaths } from '../paths.js'
 import { JournalState } from './journal-state.js'
 import { recordEventOf, recordOfEvent, type RecordSource } from './record-events.js'
 import { ViewReducer } from './view-reducer.js'
+import { ReductionRounds } from './reduction-rounds.js'
 import { appendConflict } from './conflicts.js'
 
 export function witnessRequestsIn (records: readonly StoredRecord[]): Array<StoredRecord<WitnessRequestRecord>> {
@@ -40,18 +41,28 @@ export interface JournalInit {
  * never runs ahead of the ledger (`indexed_lc`), so after a crash `open` replays what the ledger
  * holds beyond it.
  */
-/** Told of every record newly stored, after it is durable and indexed (the daemon publishes them). */
+/** Told of every record newly stored, after it is durable, indexed and in the Merkle log (the daemon publishes them). */
 export type StoredListener = (records: readonly StoredRecord[], source: RecordSource) => void
+
+/** A store call's record events from the ledger on: `from` is no higher than the lowest lc they got. */
+interface Applying { from: number }
 
 export class Journal {
   private readonly listeners = new Set<StoredListener>()
+  /** Store calls whose record events may be in the ledger but not yet in the index, Merkle log and views. */
+  private readonly applying = new Set<Applying>()
+  private readonly reductions: ReductionRounds
 
   private constructor (
     private readonly init: JournalInit,
     readonly events: EventLedger,
     readonly state: JournalState,
     private readonly views: ViewReducer
-  ) {}
+  ) {
+    this.reductions = new ReductionRounds(async (memoryIds, scored) => {
+      await this.append(await this.views.reduce(this.init.store, memoryIds, this.now, scored))
+    })
+  }
 
   static async open (init: JournalInit): Promise<Journal> {
     const state = await JournalState.open(journalIndexPath(init.paths))
@@ -86,7 +97,19 @@ export class Journal {
     }
     await this.append(lifecycle)
     if (lastBefore > indexed || this.events.findings.length > 0) await this.replay(indexed, lastBefore)
-    await this.state.setIndexedLc(this.events.lastLc)
+    await this.markIndexed()
+  }
+
+  /**
+   * Moves `indexed_lc` as far as is safe: to the last lc, but below the record events of every
+   * store call still being applied, whatever event (heartbeat, memory.published, the next store)
+   * triggered it. A crash then replays exactly what may be missing; replay is idempotent (the store
+   * and the Merkle log skip what they hold, the view writer what is already written).
+   */
+  private async markIndexed (): Promise<void> {
+    let lc = this.events.lastLc
+    for (const { from } of this.applying) lc = Math.min(lc, from - 1)
+    await this.state.setIndexedLc(lc)
   }
 
   /**
@@ -135,37 +158,49 @@ export class Journal {
 
   /**
    * Runs a store write with the journal's hooks: the fresh records' events are appended (durable)
-   * before the index write; then the Merkle log, views (from the evidence ingest scored, not read
-   * again) and listeners follow.
+   * before the index write; then the Merkle log, the listeners, and the views (from the evidence
+   * ingest scored, not read again). Listeners hear of records before their views are written: a
+   * round trip to a witness need not wait for two more fsync rounds, and `indexed_lc` stays below
+   * these records until their views are written too (markIndexed), so a crash still replays them.
+   * The call returns once its views are written.
    */
   private async journaled (source: RecordSource, write: (hooks: Required<Pick<IngestVerifiedOptions, 'beforeStore' | 'afterStore'>>) => Promise<IngestResult>): Promise<IngestResult> {
     let journaled: StoredRecord[] = []
     let scored: ReadonlyMap<string, MemoryEvidence> = new Map()
+    let applying: Applying | undefined
     const result = await write({
       beforeStore: async (fresh) => {
         journaled = fresh
+        if (fresh.length === 0) return
+        // Before the append: any lc it assigns is above this one.
+        this.applying.add(applying = { from: this.events.lastLc + 1 })
         await this.append(fresh.map((r) => recordEventOf(r, source)))
       },
       afterStore: async (_stored, _trust, evidence) => { scored = evidence }
     })
-    await this.applied(journaled, scored)
-    if (journaled.length > 0) for (const listener of this.listeners) listener(journaled, source)
+    // A failure from here on leaves `applying` in place: indexed_lc stays below these records for
+    // the rest of this run, and the next open replays them.
+    await this.applied(journaled, scored, () => {
+      for (const listener of this.listeners) listener(journaled, source)
+    })
+    if (applying !== undefined) this.applying.delete(applying)
+    await this.markIndexed()
     return result
   }
 
-  /** After the index holds `records`: Merkle leaves in ledger order, views, then the marker. */
-  private async applied (records: readonly StoredRecord[], scored: ReadonlyMap<string, MemoryEvidence> = new Map()): Promise<void> {
-    if (records.length > 0) {
-      // Three independent writes (the journal's LevelDB, the view files) at once; the Merkle leaves
-      // are still appended in call order, which is ledger order.
-      const [, , reduced] = await Promise.all([
-        this.state.appendRecords(records.map((r) => r.id)),
-        this.state.addRequests(witnessRequestsIn(records)),
-        this.views.reduce(this.init.store, ViewReducer.touchedBy(records), this.now, scored)
-      ])
-      await this.append(reduced)
-    }
-    await this.state.setIndexedLc(this.events.lastLc)
+  /**
+   * After the index holds `records`: Merkle leaves in ledger order, then `indexed` (the listeners),
+   * then the views, whose reduction joins the next round (ReductionRounds) with other calls' records.
+   */
+  private async applied (records: readonly StoredRecord[], scored: ReadonlyMap<string, MemoryEvidence> = new Map(), indexed?: () => void): Promise<void> {
+    if (records.length === 0) return
+    // Two independent writes to the journal's LevelDB at once; the Merkle leaves are still appended
+    // in call order, which is ledger order.
+    await Promise.all([this.state.appendRecords(records.map((r) => r.id)), this.state.addRequests(witnessRequestsIn(records))])
+    // Requested first, so a listener that throws cannot keep the views from being written.
+    const reduced = this.reductions.request(ViewReducer.touchedBy(records), scored)
+    indexed?.()
+    await reduced
   }
 
   /** Signs a checkpoint of the Merkle log when it grew since the last one (transparency-v1). */
@@ -212,39 +247,40 @@ export class Journal {
       causal_refs: [],
       payload: { id, topic, peers }
     })))
-    await this.state.setIndexedLc(this.events.lastLc)
+    await this.markIndexed()
   }
 
   /** Records checks of anchors' evidence (anchors-v1 §6): one memory.anchor_checked event per check. */
   async recordAnchorChecks (checks: ReadonlyArray<Record<string, unknown> & { anchor: string, checked_at: string }>): Promise<void> {
     await this.append(checks.map((check) => this.nodeEvent('memory.anchor_checked', `memory.anchor_checked:${check.anchor}:${check.checked_at}:${String(check.state)}`, check)))
-    await this.state.setIndexedLc(this.events.lastLc)
+    await this.markIndexed()
   }
 
   /** Records a memory selection's trace (FDR-Memory M-2), as its selecting actor; `key` makes it one event. */
   async recordSelection (actor: string, key: string, trace: Record<string, unknown>): Promise<void> {
     await this.append([this.nodeEvent('memory.selected', key, trace, actor)])
-    await this.state.setIndexedLc(this.events.lastLc)
+    await this.markIndexed()
   }
 
   /** A liveness mark of a long-running node (spec §5 memory.instance.heartbeat). */
   async heartbeat (payload: Record<string, unknown>): Promise<void> {
     await this.append([this.nodeEvent('memory.instance.heartbeat', `heartbeat:${this.events.runId}:${this.now}`, payload)])
-    await this.state.setIndexedLc(this.events.lastLc)
+    await this.markIndexed()
   }
 
   /** Records that the index was rebuilt or reconciled with the ledgers (spec §5 memory.reconciled). */
   async recordReconciled (payload: Record<string, unknown>): Promise<void> {
     await this.append([this.nodeEvent('memory.reconciled', `reconciled:${this.events.runId}:${String(payload.reason)}`, payload)])
-    await this.state.setIndexedLc(this.events.lastLc)
+    await this.markIndexed()
   }
 
   async close (): Promise<void> {
     try {
       await this.checkpoint()
       await this.append([this.nodeEvent('memory.instance.stopped', `stopped:${this.events.runId}`, { pid: process.pid })])
-      await this.state.setIndexedLc(this.events.lastLc)
+      await this.markIndexed()
     } finally {
+      await this.reductions.settled()
       await this.views.close()
       await this.events.close()
       await this.state.close()

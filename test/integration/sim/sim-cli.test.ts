@@ -75,6 +75,6 @@ describe('isnad sim', () => {
     const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8'))
     expect(results.runner).toBe('in-process')
     expect(results.runs[0].metrics.delivery.memoryRatio).toBe(1)
-    expect(results.runs[0].metrics.trust).toEqual(overProcesses?.runs[0].metrics.trust)
+    expect(results.runs[0].metrics.trust).toEqual(overProcesses?.runs[0]?.metrics.trust)
   }, 120_000)
 })
