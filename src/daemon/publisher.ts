@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises'
 import type { ApiEventHub } from '../api/index.js'
 import type { Keystore } from '../keys/index.js'
 import type { Network, PublishOutcome } from '../net/index.js'
@@ -22,16 +23,41 @@ export interface PublisherInit {
  */
 export function startPublisher (init: PublisherInit): () => void {
   let queue = Promise.resolve()
+  const context: PublisherContext = { ...init, hostedAgents: hostedAgentsOf(init.keystore) }
   const unsubscribe = init.node.writer.onStored((records, source) => {
     // One after another, in storage order: a memory is published before the attestation naming it.
-    queue = queue.then(async () => { await handle(init, records, source) }).catch((err: unknown) => {
+    queue = queue.then(async () => { await handle(context, records, source) }).catch((err: unknown) => {
       init.log(`publishing failed: ${err instanceof Error ? err.message : String(err)}`)
     })
   })
   return unsubscribe
 }
 
-async function handle (init: PublisherInit, records: readonly StoredRecord[], source: RecordSource): Promise<void> {
+interface PublisherContext extends PublisherInit {
+  /** The dids of the agents whose keys this node holds. */
+  hostedAgents: () => Promise<string[]>
+}
+
+/**
+ * The hosted agents' dids, listed again only when the keys directory changed: listing reads and
+ * parses every key file, which for every stored witness request was ~15 ms on a witness's round
+ * trip; a key is added or removed by a rename in that directory, which changes its mtime and ctime.
+ */
+function hostedAgentsOf (keystore: Keystore): () => Promise<string[]> {
+  let cached: { stamp: string, dids: string[] } | undefined
+  return async () => {
+    // Stamped before listing: a change during the listing leaves the older stamp, so the next call lists again.
+    const stamp = await stat(keystore.directory, { bigint: true }).then(
+      (s) => `${s.ino}:${s.mtimeNs}:${s.ctimeNs}`,
+      (err: unknown) => { if ((err as NodeJS.ErrnoException).code === 'ENOENT') return 'absent'; throw err })
+    if (cached?.stamp === stamp) return cached.dids
+    const dids = (await keystore.list()).map((k) => k.did)
+    cached = { stamp, dids }
+    return dids
+  }
+}
+
+async function handle (init: PublisherContext, records: readonly StoredRecord[], source: RecordSource): Promise<void> {
   const local = source === 'local' || source === 'import'
   const published: Array<{ id: string, topic: string, peers: number }> = []
   for (const { id, signed } of records) {
@@ -41,7 +67,7 @@ async function handle (init: PublisherInit, records: readonly StoredRecord[], so
         const memory = await init.node.store.get(record.memory)
         if (memory !== null) published.push({ id, ...outcomeOf(await init.network.publishWitnessRequest(encodeSignedRecord(signed), encodeSignedRecord(memory.signed))) })
       }
-      await announceInbox(init, id)
+      await announceInbox(init, id, record.witnesses ?? [])
       continue
     }
     if (local) published.push({ id, ...outcomeOf(await init.network.publishRecord(encodeSignedRecord(signed))) })
@@ -59,8 +85,10 @@ function outcomeOf (outcome: PublishOutcome): { topic: string, peers: number } {
 }
 
 /** Tells subscribers of the request's inbox item, and answers it when the policy says so. */
-async function announceInbox (init: PublisherInit, requestId: string): Promise<void> {
-  const agents = (await init.keystore.list()).map((k) => k.did)
+async function announceInbox (init: PublisherContext, requestId: string, addressed: readonly string[]): Promise<void> {
+  const agents = await init.hostedAgents()
+  // A request addressed only to agents hosted elsewhere has no inbox item here.
+  if (addressed.length > 0 && !addressed.some((did) => agents.includes(did))) return
   // One request's item, not the whole inbox: this runs for every request the node stores.
   const item = await init.node.inboxItem(requestId, agents)
   if (item === null) return

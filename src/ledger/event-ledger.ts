@@ -4,7 +4,7 @@ import { scopeName, type LedgerEvent } from '../schema/ledger.js'
 import { JsonlAppender, type AppenderStats } from './appender.js'
 import { MAX_OPEN_SHARDS } from './constants.js'
 import type { TornTailFinding, WriterLockInfo } from './coordination-schema.js'
-import { assertInputKeys, buildEvent, isBusEvent, nextLc, type EventInput } from './event-builder.js'
+import { assertInputKeys, buildEvent, isBusEvent, nextLc, type EventContext, type EventInput } from './event-builder.js'
 import { readScopeEntries, strictEvents } from './event-reader.js'
 import { createLedgerScanIdempotency, type IdempotencyIndex } from './idempotency.js'
 import type { RandomBytes } from './ids.js'
@@ -101,6 +101,7 @@ class FileEventLedger implements EventLedger {
   private readonly totals: AppenderStats = { writes: 0, syncs: 0, lines: 0, bytes: 0 }
   private failure: Error | undefined
   private closed = false
+  private context: EventContext | undefined
 
   constructor (init: EventLedgerInit, session: DataDirSession, private readonly leave: () => Promise<void>, lastLc: number, findings: TornTailFinding[]) {
     this.dataDir = init.dataDir
@@ -134,7 +135,7 @@ class FileEventLedger implements EventLedger {
     this.assertUsable()
     // From here to the enqueue nothing awaits: lc order is file order, and a key seen here is seen
     // by every later call (spec §5, §8).
-    const ctx = { scope: this.scope, instanceId: this.instanceId, runId: this.runId, tsWall: new Date(this.clock()).toISOString() }
+    const ctx = this.contextAt(new Date(this.clock()).toISOString())
     const state: AppendState = { durable: undefined, settled: false }
     const results: AppendResult[] = []
     const fresh: LedgerEvent[] = []
@@ -182,6 +183,15 @@ class FileEventLedger implements EventLedger {
     if (waits !== undefined) await Promise.all(waits)
     if (fresh.length > 0) await this.idempotency.record?.(fresh)
     return results
+  }
+
+  /**
+   * The envelope context of an append at `tsWall`: the same object while the time string is the
+   * same, so buildEvent's check of it (a zod parse) runs once per distinct time, not per append.
+   */
+  private contextAt (tsWall: string): EventContext {
+    if (this.context?.tsWall !== tsWall) this.context = { scope: this.scope, instanceId: this.instanceId, runId: this.runId, tsWall }
+    return this.context
   }
 
   /** Hands each shard its lines; resolves when all are durable. A failure fails the ledger (see appender.ts). */

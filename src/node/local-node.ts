@@ -126,8 +126,17 @@ export class LocalNode {
     const paths = nodePaths(options.home)
     await assertInitialized(paths)
     const store = options.store ?? createLevelRecordStore({ location: recordIndexPath(paths) })
-    await store.open()
     const clock = options.clock ?? Date.now
+    try {
+      await store.open()
+    } catch (err) {
+      if (options.store !== undefined || !(err instanceof IsnadError && err.code === 'INDEX_OUTDATED')) throw err
+      // The index is derived from the ledgers (DESIGN §4): one written by an older isnad is rebuilt
+      // rather than refused, as `isnad ledger reindex` would (recorded as memory.reconciled).
+      const { reindex } = await import('./ledger-ops.js')
+      await reindex(options.home, clock, options.scope)
+      return await LocalNode.open(options)
+    }
     if (options.mode === 'read') {
       const state = await JournalState.open(journalIndexPath(paths)).catch(async (err: unknown) => { await store.close(); throw err })
       const anchors = await NodeAnchors.open(paths, { store, clock, journal: null }, options.anchors)

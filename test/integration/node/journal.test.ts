@@ -9,6 +9,7 @@ import { LocalNode, initHome, nodePaths, proveRecord, reindex, type Signer } fro
 import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { recordEventId, recordEventOf } from '../../../src/node/journal/record-events.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
+import { createLevelRecordStore } from '../../../src/store/index.js'
 
 const alice = createAgent(20)
 const bob = createAgent(21)
@@ -138,7 +139,7 @@ describe('the journal', () => {
     expect(await eventTypes(home)).toContain('memory.reconciled')
   })
 
-  it('refuses an index of an older layout with INDEX_OUTDATED until reindex rebuilds it from the ledgers', async () => {
+  it('rebuilds an index of an older layout from the ledgers when the node opens (the store alone refuses it)', async () => {
     const node = await LocalNode.open({ home })
     const memory = await node.remember({ type: 'fact', summary: 'layouts change', tags: ['t1'] }, signer(alice))
     await node.attest({ memory: memory.id, verdict: 'confirm' }, signer(bob))
@@ -149,9 +150,11 @@ describe('the journal', () => {
     await raw.del('!meta!format')
     await raw.put(`!trust!${memory.id}`, '{"score":0.5}')
     await raw.close()
-    await expect(LocalNode.open({ home })).rejects.toMatchObject({ code: 'INDEX_OUTDATED' })
-    await reindex(home)
-    expect(await queries(home)).toEqual(before)
+    const outdated = createLevelRecordStore({ location: join(nodePaths(home).index, 'records') })
+    await expect(outdated.open()).rejects.toMatchObject({ code: 'INDEX_OUTDATED' })
+    const reconciledBefore = (await eventTypes(home)).filter((t) => t === 'memory.reconciled').length
+    expect(await queries(home)).toEqual(before) // opening the node rebuilt the index
+    expect((await eventTypes(home)).filter((t) => t === 'memory.reconciled')).toHaveLength(reconciledBefore + 1)
   })
 
   it('puts witness requests in the inbox of the addressed (or, when open, any other) local agent until answered', async () => {

@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import type { MemoryEvidence } from '../../../src/node/evidence.js'
+import { ReductionRounds } from '../../../src/node/journal/reduction-rounds.js'
+
+/** Stands in for ingest's scored evidence: only its identity matters to the rounds. */
+const evidence = (tag: string): MemoryEvidence => ({ tag } as unknown as MemoryEvidence)
+
+function gate (): { opened: Promise<void>, open: () => void } {
+  let open = (): void => {}
+  const opened = new Promise<void>((resolve) => { open = resolve })
+  return { opened, open }
+}
+
+describe('reduction rounds (group commit of view reductions)', () => {
+  it('runs one round at a time; requests made meanwhile share the next one', async () => {
+    const seen: Array<{ ids: string[], scored: string[] }> = []
+    const first = gate()
+    const rounds = new ReductionRounds(async (ids, scored) => {
+      seen.push({ ids: [...ids], scored: [...scored.keys()] })
+      if (seen.length === 1) await first.opened
+    })
+    const a = rounds.request(['m1'], new Map([['m1', evidence('a')]]))
+    const b = rounds.request(['m2'], new Map())
+    await Promise.resolve(); await Promise.resolve()
+    // The first round is running: these two wait for it and then go together.
+    const c = rounds.request(['m3', 'm1'], new Map([['m1', evidence('c')], ['m3', evidence('c')]]))
+    const d = rounds.request(['m3'], new Map([['m3', evidence('d')]]))
+    first.open()
+    await Promise.all([a, b, c, d])
+    expect(seen).toEqual([
+      { ids: ['m1', 'm2'], scored: ['m1'] },
+      // m3 was asked for twice: either caller's evidence may be stale, so the store is read for it.
+      { ids: ['m3', 'm1'], scored: ['m1'] }
+    ])
+    await rounds.settled()
+  })
+
+  it('fails only the callers of the failing round, and later rounds still run', async () => {
+    let calls = 0
+    const rounds = new ReductionRounds(async () => {
+      calls++
+      if (calls === 1) throw new Error('disk full')
+    })
+    const failed = rounds.request(['m1'], new Map())
+    await expect(failed).rejects.toThrow('disk full')
+    await expect(rounds.request(['m2'], new Map())).resolves.toBeUndefined()
+    expect(calls).toBe(2)
+  })
+})
