@@ -43,7 +43,7 @@ interface PublisherContext extends PublisherInit {
  * parses every key file, which for every stored witness request was ~15 ms on a witness's round
  * trip; a key is added or removed by a rename in that directory, which changes its mtime and ctime.
  */
-function hostedAgentsOf (keystore: Keystore): () => Promise<string[]> {
+export function hostedAgentsOf (keystore: Keystore): () => Promise<string[]> {
   let cached: { stamp: string, dids: string[] } | undefined
   return async () => {
     // Stamped before listing: a change during the listing leaves the older stamp, so the next call lists again.
