@@ -1,5 +1,5 @@
 import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
-import { createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf, type ViewRules, type ViewWriter } from '../../ledger/views/index.js'
+import { ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf, type ViewRules, type ViewWriter } from '../../ledger/views/index.js'
 import type { IsnadRecord, MemoryRecord, ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
 import { gatherEvidence, scoreEvidence, viewOf, type MemoryEvidence } from '../evidence.js'
@@ -73,15 +73,20 @@ export class ViewReducer {
   }
 
   /**
-   * Writes the batch's view lines: one append (one fsync) per file, the files in parallel, rather
-   * than three fsyncs per memory. Views are derived, so a crash before this only loses lines a
-   * later reduction writes again; the `memory.reduced` events are appended after it.
+   * Writes the batch's view lines: one append (one fsync) per file rather than three fsyncs per
+   * memory, in the writer's order (attachments, then objects, then reducer lines, so no line on disk
+   * points at one that is not), the files of one step in parallel. Views are derived, so a crash
+   * before this only loses lines a later reduction writes again; the `memory.reduced` events are
+   * appended after it.
    */
   private async flush (): Promise<void> {
     const batches = [...this.pending.entries()]
     this.pending.clear()
     try {
-      await Promise.all(batches.map(async ([file, lines]) => { await (await this.appenderFor(file)).append(lines) }))
+      for (const step of [0, 1, 2]) {
+        const files = batches.filter(([file]) => writeStepOf(file) === step)
+        await Promise.all(files.map(async ([file, lines]) => { await (await this.appenderFor(file)).append(lines) }))
+      }
     } catch (err) {
       // The writer's caches now claim lines that may not be on disk: start over from the files.
       this.writer = this.createWriter()
@@ -171,4 +176,11 @@ export class ViewReducer {
     }
     return appender
   }
+}
+
+/** 0 for attachment shards, 2 for the reducers file, 1 for object shards: the order lines may land in. */
+export function writeStepOf (file: string): number {
+  const path = file.replaceAll('\\', '/') // the appenders' paths come from path.join
+  if (path.endsWith(REDUCERS_FILE)) return 2
+  return path.includes(`/views/${ATTACH_FOLDER}/`) ? 0 : 1
 }
