@@ -1,7 +1,7 @@
 import { IsnadError } from '../errors/index.js'
-import { NODE_CACHE_MIN_LEVEL, NODE_CACHE_SIZE } from './constants.js'
-import { EMPTY_ROOT, hashChildren, hashLeaf } from './hash.js'
-import { SIZE_KEY, decodeUint64, encodeUint64, leafIndexKey, nodeKey } from './log-keys.js'
+import { HASH_BYTES, NODE_CACHE_MIN_LEVEL, NODE_CACHE_SIZE } from './constants.js'
+import { DEFAULT_HASHER, EMPTY_ROOT, type MerkleHasher } from './hash.js'
+import { SIZE_KEY, columnKey, decodeUint64, encodeUint64, leafIndexKey } from './log-keys.js'
 import { NodeReader, getMany } from './node-cache.js'
 import type { MerkleNodeStore, NodePut } from './node-store.js'
 import { consistencyRanges, inclusionRanges } from './paths.js'
@@ -14,6 +14,8 @@ export interface MerkleLogInit {
   cacheMinLevel?: number
   /** @default NODE_CACHE_SIZE (65536) cached hashes; 0 turns the cache off. */
   cacheSize?: number
+  /** @default DEFAULT_HASHER (@noble/hashes): how leaf and node hashes are computed, never what they are. */
+  hasher?: MerkleHasher
 }
 
 /** Where a leaf is, and whether this append put it there (false: it was already in the log). */
@@ -24,33 +26,35 @@ export interface AppendResult {
 
 /**
  * An append-only RFC 6962 log over a MerkleNodeStore (transparency-v1 §3). Appending stores the hash
- * of every perfect subtree as it completes — on average two node writes and one index write per leaf —
- * so roots, inclusion and consistency proofs for any size ≤ n read O(log n) stored hashes (one
- * getMany), never the leaves. In memory it keeps only the size and the frontier: the perfect
+ * of every perfect subtree as it completes, in the column of the leaf that completes it (one column
+ * and one index write per leaf), so roots, inclusion and consistency proofs for any size ≤ n read
+ * O(log n) stored hashes (one getMany), never the leaves. In memory it keeps only the size and the frontier: the perfect
  * subtrees of [0, size), largest first, one per set bit of the size.
  */
 export class MerkleLog {
   private readonly store: MerkleNodeStore
   private readonly nodes: NodeReader
+  private readonly hasher: MerkleHasher
   private treeSize: number
   private frontier: Uint8Array[]
   private tail: Promise<unknown> = Promise.resolve()
 
-  private constructor (store: MerkleNodeStore, nodes: NodeReader, size: number, frontier: Uint8Array[]) {
+  private constructor (store: MerkleNodeStore, nodes: NodeReader, hasher: MerkleHasher, size: number, frontier: Uint8Array[]) {
     this.store = store
     this.nodes = nodes
+    this.hasher = hasher
     this.treeSize = size
     this.frontier = frontier
   }
 
   /** Opens the log held by `store` (an empty store is an empty log), reading O(log n) hashes. */
-  static async open ({ store, cacheMinLevel = NODE_CACHE_MIN_LEVEL, cacheSize = NODE_CACHE_SIZE }: MerkleLogInit): Promise<MerkleLog> {
+  static async open ({ store, cacheMinLevel = NODE_CACHE_MIN_LEVEL, cacheSize = NODE_CACHE_SIZE, hasher = DEFAULT_HASHER }: MerkleLogInit): Promise<MerkleLog> {
     const stored = await store.get(SIZE_KEY)
     const size = stored === undefined ? 0 : decodeUint64(stored)
     if (size === undefined) throw new IsnadError('LOG_CORRUPT', 'the Merkle log size entry is not an 8-byte integer')
     const nodes = new NodeReader(store, cacheMinLevel, cacheSize)
     const frontier = size === 0 ? [] : await nodes.read(perfectNodesOf({ start: 0, size }))
-    return new MerkleLog(store, nodes, size, frontier)
+    return new MerkleLog(store, nodes, hasher, size, frontier)
   }
 
   /** Leaves committed so far: the size of the newest tree. */
@@ -69,25 +73,27 @@ export class MerkleLog {
   }
 
   private async appendNow (leaves: readonly Uint8Array[]): Promise<AppendResult[]> {
-    const hashes = leaves.map((leaf) => hashLeaf(leaf))
-    const known = await getMany(this.store, hashes.map(leafIndexKey))
+    const hashes = leaves.map((leaf) => this.hasher.leaf(leaf))
+    const keys = hashes.map(leafIndexKey)
+    const known = await getMany(this.store, keys)
     const fresh = new Map<string, number>()
     const frontier = [...this.frontier]
     let size = this.treeSize
-    const puts: NodeWrite[] = []
+    const puts: NodePut[] = []
+    const completed: CompletedNode[] = []
     const results = hashes.map((hash, i): AppendResult => {
-      const key = leafIndexKey(hash)
+      const key = keys[i] as string
       const stored = known[i]
       const index = stored === undefined ? fresh.get(key) : decodeIndex(stored, key)
       if (index !== undefined) return { index, added: false }
       fresh.set(key, size)
-      puts.push({ key, value: encodeUint64(size) }, ...appendToFrontier(frontier, hash, size))
+      puts.push({ key, value: encodeUint64(size) }, { key: columnKey(size), value: appendToFrontier(frontier, hash, size, this.hasher, completed) })
       return { index: size++, added: true }
     })
     if (size === this.treeSize) return results
     puts.push({ key: SIZE_KEY, value: encodeUint64(size) })
     await this.store.batch(puts)
-    for (const put of puts) if (put.node !== undefined) this.nodes.remember(put.node, put.value, put.key)
+    for (const { node, hash } of completed) this.nodes.remember(node, hash)
     this.frontier = frontier
     this.treeSize = size
     return results
@@ -95,7 +101,7 @@ export class MerkleLog {
 
   /** The index of `leafData` in the log, or undefined when it was never appended. */
   async indexOf (leafData: Uint8Array): Promise<number | undefined> {
-    const key = leafIndexKey(hashLeaf(leafData))
+    const key = leafIndexKey(this.hasher.leaf(leafData))
     const stored = await this.store.get(key)
     return stored === undefined ? undefined : decodeIndex(stored, key)
   }
@@ -104,7 +110,7 @@ export class MerkleLog {
   async root (size: number = this.treeSize): Promise<Uint8Array> {
     this.assertSize(size, 'tree size')
     if (size === 0) return Uint8Array.from(EMPTY_ROOT)
-    if (size === this.treeSize) return Uint8Array.from(foldRight(this.frontier, hashChildren))
+    if (size === this.treeSize) return Uint8Array.from(foldRight(this.frontier, this.hasher.children))
     return (await this.rangeHashes([{ start: 0, size }]))[0] as Uint8Array
   }
 
@@ -119,7 +125,7 @@ export class MerkleLog {
     this.assertSize(treeSize, 'tree size')
     const index = await this.indexOf(leafData)
     if (index === undefined || index >= treeSize) return undefined
-    return { leafHash: hashLeaf(leafData), proof: await this.proveInclusion(index, treeSize) }
+    return { leafHash: this.hasher.leaf(leafData), proof: await this.proveInclusion(index, treeSize) }
   }
 
   /** PROOF(first, D[second]) (RFC 6962 §2.1.2) for first ≤ second ≤ this.size. */
@@ -136,7 +142,7 @@ export class MerkleLog {
     return parts.map((nodes) => {
       const slice = hashes.slice(at, at + nodes.length)
       at += nodes.length
-      return foldRight(slice, hashChildren)
+      return foldRight(slice, this.hasher.children)
     })
   }
 
@@ -148,9 +154,10 @@ export class MerkleLog {
   }
 }
 
-/** A put of the append batch; `node` is set for interior nodes, which the cache may keep. */
-interface NodeWrite extends NodePut {
-  node?: PerfectNode
+/** An interior node an append completed, for the cache. */
+interface CompletedNode {
+  node: PerfectNode
+  hash: Uint8Array
 }
 
 /** Factory form of MerkleLog.open. */
@@ -159,23 +166,27 @@ export async function openMerkleLog (init: MerkleLogInit): Promise<MerkleLog> {
 }
 
 /**
- * Adds leaf `index` to `frontier` (mutated) and returns the nodes it completes: the leaf, then while
- * the new node is a right child (odd index), its parent with the frontier's last entry as left child.
+ * Adds leaf `index` to `frontier` (mutated) and returns its column (log-keys.ts): the leaf hash, then
+ * while the new node is a right child (odd index), its parent with the frontier's last entry as left
+ * child. The interior nodes are also pushed to `completed`.
  */
-function appendToFrontier (frontier: Uint8Array[], leafHash: Uint8Array, index: number): NodeWrite[] {
-  const puts: NodeWrite[] = [{ key: nodeKey({ level: 0, index }), value: leafHash }]
+function appendToFrontier (frontier: Uint8Array[], leafHash: Uint8Array, index: number, hasher: MerkleHasher, completed: CompletedNode[]): Uint8Array {
+  const column: Uint8Array[] = [leafHash]
   let node = leafHash
   let level = 0
   let at = index
   while (isOdd(at)) {
-    node = hashChildren(frontier.pop() as Uint8Array, node)
+    node = hasher.children(frontier.pop() as Uint8Array, node)
     level++
     at = half(at)
-    const completed = { level, index: at }
-    puts.push({ key: nodeKey(completed), value: node, node: completed })
+    column.push(node)
+    completed.push({ node: { level, index: at }, hash: node })
   }
   frontier.push(node)
-  return puts
+  if (column.length === 1) return leafHash
+  const bytes = new Uint8Array(column.length * HASH_BYTES)
+  column.forEach((hash, i) => { bytes.set(hash, i * HASH_BYTES) })
+  return bytes
 }
 
 function decodeIndex (stored: Uint8Array, key: string): number {

@@ -1,6 +1,6 @@
 import { IsnadError } from '../errors/index.js'
-import { isHash } from './hash.js'
-import { nodeKey } from './log-keys.js'
+import { HASH_BYTES } from './constants.js'
+import { nodeLocation, nodeName } from './log-keys.js'
 import type { MerkleNodeStore } from './node-store.js'
 import type { PerfectNode } from './tree-math.js'
 
@@ -13,31 +13,36 @@ export class NodeReader {
 
   constructor (private readonly store: MerkleNodeStore, private readonly minLevel: number, private readonly maxEntries: number) {}
 
-  /** The hashes of `nodes`, in order: cached ones from memory, the rest in one getMany. */
+  /** The hashes of `nodes`, in order: cached ones from memory, the rest from their columns in one getMany. */
   async read (nodes: readonly PerfectNode[]): Promise<Uint8Array[]> {
-    const keys = nodes.map(nodeKey)
     // Cached hashes are handed out as copies: a caller writing to a proof cannot change the cache.
-    const out: Array<Uint8Array | undefined> = keys.map((key) => {
-      const cached = this.cache.get(key)
+    const out: Array<Uint8Array | undefined> = nodes.map((node) => {
+      const cached = this.cache.get(nodeName(node))
       return cached === undefined ? undefined : Uint8Array.from(cached)
     })
-    const missing = keys.flatMap((key, i) => out[i] === undefined ? [i] : [])
+    const missing = nodes.flatMap((node, i) => out[i] === undefined ? [{ i, node, ...nodeLocation(node) }] : [])
     if (missing.length === 0) return out as Uint8Array[]
-    const values = await getMany(this.store, missing.map((i) => keys[i] as string))
-    missing.forEach((i, k) => {
-      const value = values[k]
-      if (!isHash(value)) throw new IsnadError('LOG_CORRUPT', `Merkle log node ${keys[i] as string} is missing or not 32 bytes`)
-      out[i] = Uint8Array.from(value) // a plain Uint8Array, whatever subclass the store returns
-      this.remember(nodes[i] as PerfectNode, value, keys[i] as string)
-    })
+    const keys = [...new Set(missing.map((m) => m.key))]
+    const values = await getMany(this.store, keys)
+    const columns = new Map(keys.map((key, k) => [key, values[k]]))
+    for (const { i, node, key, offset } of missing) {
+      const column = columns.get(key)
+      if (!(column instanceof Uint8Array) || column.length % HASH_BYTES !== 0 || column.length < offset + HASH_BYTES) {
+        throw new IsnadError('LOG_CORRUPT', `Merkle log node ${nodeName(node)} is missing from column ${key}, or the column is not a list of 32-byte hashes`)
+      }
+      // A plain Uint8Array of its own, whatever subclass or shared buffer the store returns.
+      const hash = Uint8Array.from(column.subarray(offset, offset + HASH_BYTES))
+      out[i] = hash
+      this.remember(node, hash)
+    }
     return out as Uint8Array[]
   }
 
   /** Keeps a node's hash when it is high enough (appends call this for the nodes they complete). */
-  remember (node: PerfectNode, hash: Uint8Array, key = nodeKey(node)): void {
+  remember (node: PerfectNode, hash: Uint8Array): void {
     if (node.level < this.minLevel || this.maxEntries <= 0) return
     if (this.cache.size >= this.maxEntries) this.cache.clear()
-    this.cache.set(key, Uint8Array.from(hash))
+    this.cache.set(nodeName(node), Uint8Array.from(hash))
   }
 }
 

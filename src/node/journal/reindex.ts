@@ -144,11 +144,11 @@ async function rebuild (events: AsyncIterable<LedgerEvent>, store: RecordStore, 
       if (keys.length >= REINDEX_BATCH) await flush()
     }
     await flush()
-    const trust = scoreAll(collected, now)
+    // Scored batch by batch, so LevelDB writes one batch while the next is scored.
     const memories = [...collected.memories.values()]
     for (let at = 0; at < memories.length; at += REINDEX_BATCH) {
       const batch = memories.slice(at, at + REINDEX_BATCH)
-      await writes.add(store.putMany(batch, new Map(batch.map((m) => [m.id, trust.get(m.id) as TrustEntry]))))
+      await writes.add(store.putMany(batch, scoreAll(batch, collected, now)))
     }
     await writes.drain()
   } catch (err) {
@@ -183,15 +183,12 @@ class WriteWindow {
   }
 }
 
+/** Keeps the record itself (recordOfEvent made it for this event alone): no copy per record. */
 function collect (collected: Collected, stored: StoredRecord): void {
-  const { record, signature } = stored.signed
-  if (record.kind === 'memory') {
-    collected.memories.set(stored.id, { id: stored.id, signed: { record, signature } })
-  } else if (record.kind === 'attestation') {
-    push(collected.attestations, record.memory, { id: stored.id, signed: { record, signature } })
-  } else if (record.kind === 'anchor') {
-    push(collected.anchors, record.memory, { id: stored.id, signed: { record, signature } })
-  }
+  const { record } = stored.signed
+  if (record.kind === 'memory') collected.memories.set(stored.id, stored as StoredRecord<MemoryRecord>)
+  else if (record.kind === 'attestation') push(collected.attestations, record.memory, stored as StoredRecord<AttestationRecord>)
+  else if (record.kind === 'anchor') push(collected.anchors, record.memory, stored as StoredRecord<AnchorRecord>)
 }
 
 function push<T> (map: Map<string, T[]>, key: string, value: T): void {
@@ -200,10 +197,10 @@ function push<T> (map: Map<string, T[]>, key: string, value: T): void {
   else list.push(value)
 }
 
-/** Trust of every memory, from the evidence collected while reading: no store reads needed. */
-function scoreAll (collected: Collected, now: number): Map<string, TrustEntry> {
+/** Trust of `memories`, from the evidence collected while reading: no store reads needed. */
+function scoreAll (memories: ReadonlyArray<StoredRecord<MemoryRecord>>, collected: Collected, now: number): Map<string, TrustEntry> {
   const trust = new Map<string, TrustEntry>()
-  for (const memory of collected.memories.values()) {
+  for (const memory of memories) {
     const evidence = evidenceOf(memory, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [])
     trust.set(memory.id, trustEntryOf(scoreEvidence(evidence, now)))
   }

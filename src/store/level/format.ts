@@ -10,10 +10,12 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *           no format key is of this version)
  *   2       trust kept in the memory's entry (memory-entry.ts); query-index values hold only
  *           created_at
+ *   3       the journal's Merkle log keeps one column per leaf (src/merkle/log-keys.ts) and its
+ *           leaf positions in runs (journal-state.ts): this version covers all of .memory/index/
  */
 
-/** @default "2" — the layout version this code reads and writes. */
-export const INDEX_FORMAT = '2'
+/** @default "3" — the layout version this code reads and writes. */
+export const INDEX_FORMAT = '3'
 const FORMAT_KEY = 'format'
 
 /**

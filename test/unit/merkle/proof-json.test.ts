@@ -1,4 +1,6 @@
 import fc from 'fast-check'
+import { CID } from 'multiformats/cid'
+import { create as createDigest } from 'multiformats/hashes/digest'
 import { describe, expect, it } from 'vitest'
 import { codeOf } from '../../fixtures/error-code.js'
 import {
@@ -80,5 +82,13 @@ describe('leaf data of a record (R1)', () => {
     expect(data.length).toBe(36)
     expect(Buffer.from(data.subarray(0, 4)).toString('hex')).toBe('01711220')
     expect(codeOf(() => leafDataOfCid('QmYwAPJzv5CZsnA625s3Xf2nemtYgPpHdWEz79ojWnPbdG'))).toBe('CID_INVALID')
+  })
+
+  it('equals the bytes multiformats parses, for the string and for the CID', () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), (digest) => {
+      const cid = CID.createV1(0x71, createDigest(0x12, digest))
+      expect(leafDataOfCid(cid.toString())).toEqual(Uint8Array.from(cid.bytes))
+      expect(leafDataOfCid(cid)).toEqual(Uint8Array.from(cid.bytes))
+    }))
   })
 })

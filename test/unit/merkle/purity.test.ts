@@ -6,6 +6,6 @@ describePurity({
   title: 'src/merkle is pure',
   folder: 'src/merkle/',
   minFiles: 10,
-  allowedImports: /^(\.\/[a-z0-9-]+\.js|\.\.\/(schema|errors|identity|record)\/index\.js|@noble\/hashes\/(sha2|utils)\.js|zod|multiformats\/cid)$/,
+  allowedImports: /^(\.\/[a-z0-9-]+\.js|\.\.\/(schema|errors|identity|record)\/index\.js|@noble\/hashes\/(sha2|utils)\.js|zod|multiformats\/(cid|bases\/base32))$/,
   forbidden: [['Node.js buffers', /\bBuffer\b/]]
 })

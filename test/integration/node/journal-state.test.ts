@@ -1,0 +1,51 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
+import { JournalState } from '../../../src/node/journal/journal-state.js'
+import { nativeMerkleHasher } from '../../../src/node/journal/merkle-hasher.js'
+import { createAgent, createMemory } from '../../fixtures/records.js'
+
+/** The journal's leaf positions kept in runs, and the node's OpenSSL hashing of the Merkle log. */
+
+let dir: string
+beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'isnad-journal-state-')) })
+afterEach(async () => { await rm(dir, { recursive: true, force: true }) })
+
+describe('JournalState leaf positions', () => {
+  it('answers recordsSince from any cursor, across runs written by appends of any size, duplicates skipped', async () => {
+    const author = createAgent(1)
+    const ids = Array.from({ length: 2600 }, (_, i) => createMemory(author, { summary: `memory ${i}` }).id)
+    const state = await JournalState.open(join(dir, 'journal'))
+    try {
+      // One id per append, a run longer than LEAF_RUN (1024), and a repeat of ids already in the log.
+      await state.appendRecords(ids.slice(0, 3))
+      await state.appendRecords([ids[1] as string, ...ids.slice(3, 2500), ids[0] as string])
+      await state.appendRecords(ids.slice(2490))
+      expect(state.merkle.size).toBe(ids.length)
+      for (const [cursor, limit] of [[0, 5], [2, 3], [1000, 50], [1020, 10], [1024, 1], [2047, 1030], [2590, 100], [2600, 5], [3000, 1]] as const) {
+        const expected = ids.slice(cursor, cursor + limit)
+        expect(await state.recordsSince(cursor, limit), `${cursor}+${limit}`).toEqual({ ids: expected, next: cursor + expected.length })
+      }
+    } finally {
+      await state.close()
+    }
+  })
+})
+
+describe('nativeMerkleHasher', () => {
+  it('gives a MerkleLog the same leaf hashes, roots and proofs as the pure functions', async () => {
+    const leaves = Array.from({ length: 37 }, (_, i) => Uint8Array.of(i, i * 7 & 0xff, 0, 1))
+    const hashes = leaves.map(hashLeaf)
+    const log = await MerkleLog.open({ store: createMemoryNodeStore(), hasher: nativeMerkleHasher })
+    await log.append(leaves.slice(0, 20))
+    await log.append(leaves.slice(20))
+    expect(leaves.map(nativeMerkleHasher.leaf)).toEqual(hashes)
+    for (const size of [1, 2, 3, 16, 20, 21, 37]) {
+      expect(await log.root(size)).toEqual(computeRoot(hashes, size))
+      expect((await log.proveInclusion(size - 1, size)).path).toEqual(proveInclusion(hashes, size - 1, size).path)
+      expect((await log.proveConsistency(Math.ceil(size / 3), size)).path).toEqual(proveConsistency(hashes, Math.ceil(size / 3), size).path)
+    }
+  })
+})
