@@ -73,7 +73,7 @@ export function createApiApp (init: ApiAppInit): ApiApp {
 }
 
 /** RFC 6750 bearer token, compared in constant time (token.ts). */
-function requireBearer (token: string): MiddlewareHandler {
+export function requireBearer (token: string): MiddlewareHandler {
   return async (c, next) => {
     const match = /^Bearer +(\S+) *$/i.exec(c.req.header('authorization') ?? '')
     if (match?.[1] === undefined || !tokensEqual(match[1], token)) {

@@ -1,5 +1,5 @@
-export { createApiServer, MIN_TOKEN_LENGTH, type ApiServer, type ApiServerInit } from './server.js'
-export { createApiApp, API_VERSION, type ApiAppInit } from './app.js'
+export { createApiServer, listen, MIN_TOKEN_LENGTH, type ApiServer, type ApiServerInit } from './server.js'
+export { createApiApp, requireBearer, API_VERSION, type ApiAppInit } from './app.js'
 export { loadOrCreateApiToken, readApiToken, apiTokenPath, tokensEqual } from './token.js'
 export {
   createApiEventHub, EventLog, type ApiEvent, type ApiEventHub, type ApiEventListener, type ApiEventSource, type SequencedEvent

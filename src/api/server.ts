@@ -70,7 +70,8 @@ export async function createApiServer (init: ApiServerInit): Promise<ApiServer> 
   }
 }
 
-async function listen (fetch: (request: Request) => Response | Promise<Response>, hostname: string, port: number): Promise<Server> {
+/** Serves `fetch` (a hono app's) on hostname:port; resolves once listening, rejects if it cannot. */
+export async function listen (fetch: (request: Request) => Response | Promise<Response>, hostname: string, port: number): Promise<Server> {
   return await new Promise<Server>((resolve, reject) => {
     const server = serve({ fetch, hostname, port }) as Server
     server.once('error', reject)

@@ -1,3 +1,4 @@
+import { multiaddr } from '@multiformats/multiaddr'
 import type { NetworkStats, PeerSync } from '../api/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { Network, SyncResult } from '../net/index.js'
@@ -9,7 +10,7 @@ import type { Network, SyncResult } from '../net/index.js'
 
 /** Dials `address` (a multiaddr ending in /p2p/<peer id>); the peer id. */
 export async function connectPeer (network: Network, address: string): Promise<string> {
-  const peer = address.slice(address.lastIndexOf('/p2p/') + 5).split('/')[0] ?? ''
+  const peer = multiaddr(address).getComponents().findLast((c) => c.name === 'p2p')?.value ?? ''
   try {
     await network.dial(address)
   } catch (cause) {

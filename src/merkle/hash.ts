@@ -18,11 +18,24 @@ export function hashLeaf (data: Uint8Array): Uint8Array {
 
 /** SHA-256(0x01 ‖ left ‖ right) (RFC 6962 §2.1): an interior node from its two children. */
 export function hashChildren (left: Uint8Array, right: Uint8Array): Uint8Array {
+  return sha256(childrenInput(left, right))
+}
+
+/** 0x01 ‖ left ‖ right: what an interior node's hash is taken of. */
+function childrenInput (left: Uint8Array, right: Uint8Array): Uint8Array {
   const input = new Uint8Array(1 + 2 * HASH_BYTES)
   input[0] = NODE_PREFIX
   input.set(left, 1)
   input.set(right, 1 + HASH_BYTES)
-  return sha256(input)
+  return input
+}
+
+/** 0x00 ‖ data: what a leaf's hash is taken of. */
+function leafInput (data: Uint8Array): Uint8Array {
+  const input = new Uint8Array(1 + data.length)
+  input[0] = LEAF_PREFIX
+  input.set(data, 1)
+  return input
 }
 
 /**
@@ -36,6 +49,14 @@ export interface MerkleHasher {
 }
 
 export const DEFAULT_HASHER: MerkleHasher = { leaf: hashLeaf, children: hashChildren }
+
+/** The RFC 6962 hashes over another SHA-256 implementation (one call per hash, same bytes). */
+export function merkleHasherOf (sha256Of: (input: Uint8Array) => Uint8Array): MerkleHasher {
+  return {
+    leaf: (data) => sha256Of(leafInput(data)),
+    children: (left, right) => sha256Of(childrenInput(left, right))
+  }
+}
 
 export function isHash (value: unknown): value is Uint8Array {
   return value instanceof Uint8Array && value.length === HASH_BYTES

@@ -4,7 +4,7 @@
  * store, and signed checkpoints with misbehaviour evidence.
  */
 export { CHECKPOINT_DOMAIN_TAG, HASH_BYTES, MAX_PROOF_HASHES, MAX_TREE_SIZE } from './constants.js'
-export { DEFAULT_HASHER, EMPTY_ROOT, equalHashes, hashChildren, hashFromHex, hashLeaf, hashToHex, isHash, type MerkleHasher } from './hash.js'
+export { DEFAULT_HASHER, EMPTY_ROOT, equalHashes, hashChildren, hashFromHex, hashLeaf, hashToHex, isHash, merkleHasherOf, type MerkleHasher } from './hash.js'
 export type { ConsistencyProof, InclusionProof } from './types.js'
 export { computeRoot, proveConsistency, proveInclusion } from './tree.js'
 export { rootFromInclusionProof, verifyConsistency, verifyInclusion } from './verify.js'

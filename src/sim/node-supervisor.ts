@@ -1,6 +1,8 @@
-import { createServer as createHttpServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http'
-import { connect, createServer, type AddressInfo, type Server } from 'node:net'
-import { tokensEqual } from '../api/index.js'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { Server as HttpServer } from 'node:http'
+import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net'
+import { ApiError, errorResponseOf, listen, requireBearer } from '../api/index.js'
 import type { Daemon } from '../daemon/index.js'
 
 /*
@@ -41,7 +43,7 @@ export class NodeSupervisor {
     const supervisor = new NodeSupervisor(options)
     supervisor.daemon = await options.start()
     supervisor.relay = await listening(createServer((socket) => { supervisor.pipe(socket) }), options.apiPort, options.host)
-    supervisor.control = await listening(createHttpServer((req, res) => { void supervisor.serve(req, res) }), options.controlPort, options.host)
+    supervisor.control = await listen(supervisor.controlApp().fetch, options.host, options.controlPort)
     return supervisor
   }
 
@@ -82,7 +84,7 @@ export class NodeSupervisor {
     await next
   }
 
-  private pipe (socket: import('node:net').Socket): void {
+  private pipe (socket: Socket): void {
     const daemon = this.daemon
     if (daemon === null) {
       socket.destroy() // the node has left: its API is unreachable, as a stopped daemon's is
@@ -94,27 +96,22 @@ export class NodeSupervisor {
     upstream.on('error', () => socket.destroy())
   }
 
-  private async serve (req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const reply = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body))
-    }
-    const match = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '')
-    if (match?.[1] === undefined || !tokensEqual(match[1], this.options.token)) {
-      reply(401, { error: { code: 'UNAUTHORIZED', message: 'missing or wrong bearer token' } })
-      return
-    }
-    req.resume() // no body is read
-    try {
-      if (req.method === 'POST' && req.url === '/sim/leave') await this.leave()
-      else if (req.method === 'POST' && req.url === '/sim/join') await this.join()
-      else if (!(req.method === 'GET' && req.url === '/sim/status')) {
-        reply(404, { error: { code: 'ROUTE_NOT_FOUND', message: 'POST /sim/leave, POST /sim/join, GET /sim/status' } })
-        return
-      }
-      reply(200, { online: this.daemon !== null } satisfies NodeStatusReport)
-    } catch (err) {
-      reply(500, { error: { code: 'INTERNAL', message: err instanceof Error ? err.message : String(err) } })
-    }
+  /** The control channel: the API's bearer token, three routes, errors in the API's JSON shape. */
+  private controlApp (): Hono {
+    const status = (): NodeStatusReport => ({ online: this.daemon !== null })
+    const app = new Hono()
+    app.use('*', requireBearer(this.options.token))
+    app.post('/sim/leave', async (c) => { await this.leave(); return c.json(status()) })
+    app.post('/sim/join', async (c) => { await this.join(); return c.json(status()) })
+    app.get('/sim/status', (c) => c.json(status()))
+    app.notFound(() => { throw new ApiError('ROUTE_NOT_FOUND', 'POST /sim/leave, POST /sim/join, GET /sim/status') })
+    app.onError((err, c) => {
+      const { status: code, body } = errorResponseOf(err)
+      // A daemon failing to stop or start is reported with its own message, for the driver's log.
+      if (body.error.code === 'INTERNAL' && err instanceof Error) body.error.message = err.message
+      return c.json(body, code)
+    })
+    return app
   }
 
   private urlOf (server: Server | HttpServer | undefined): string {
@@ -123,13 +120,16 @@ export class NodeSupervisor {
   }
 }
 
-async function listening<S extends Server | HttpServer> (server: S, port: number, host: string): Promise<S> {
+async function listening (server: Server, port: number, host: string): Promise<Server> {
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
     server.listen(port, host, () => { server.off('error', reject); resolve() })
   })
   return server
 }
+
+const NodeStatusReportSchema = z.object({ online: z.boolean() })
+const ErrorReplySchema = z.object({ error: z.object({ message: z.string() }) })
 
 /** The driver's side of the control channel. */
 export async function orderNode (controlUrl: string, token: string, order: 'leave' | 'join' | 'status'): Promise<NodeStatusReport> {
@@ -138,7 +138,9 @@ export async function orderNode (controlUrl: string, token: string, order: 'leav
     headers: { authorization: `Bearer ${token}` },
     signal: AbortSignal.timeout(120_000)
   })
-  const body = await response.json() as NodeStatusReport & { error?: { message: string } }
-  if (!response.ok) throw new Error(`${order} at ${controlUrl}: ${body.error?.message ?? `HTTP ${response.status}`}`)
-  return body
+  const body: unknown = await response.json().catch(() => null)
+  if (!response.ok) throw new Error(`${order} at ${controlUrl}: ${ErrorReplySchema.safeParse(body).data?.error.message ?? `HTTP ${response.status}`}`)
+  const report = NodeStatusReportSchema.safeParse(body)
+  if (!report.success) throw new Error(`${order} at ${controlUrl}: not a node status: ${JSON.stringify(body)}`)
+  return report.data
 }
