@@ -147,23 +147,44 @@ function gossipFigures (run: GossipRunResult, base: GossipRunResult, verifyMicro
   ]
 }
 
+/** `--network=sync,witness` runs only those parts of figure 8 (development); all three by default. */
+const NETWORK_PARTS = ['gossip', 'witness', 'sync'] as const
+function networkParts (): Set<string> {
+  const arg = process.argv.find((a) => a.startsWith('--network='))
+  return new Set(arg === undefined ? NETWORK_PARTS : arg.slice('--network='.length).split(','))
+}
+
 export async function benchNetwork (options: NetworkBenchOptions): Promise<Figure[]> {
   const size = options.quick ? SIZES.quick : SIZES.full
   const progress = options.progress ?? (() => {})
   const figures: Figure[] = []
+  const parts = networkParts()
+  const threads = Math.max(2, availableParallelism())
+  if (parts.has('gossip')) figures.push(...await benchGossip(size, threads, progress))
+  if (parts.has('witness')) figures.push(...await benchWitness(size, threads, progress))
+  if (parts.has('sync')) figures.push(...await benchSync(size, progress))
+  return figures
+}
 
+type Size = (typeof SIZES)['full']
+
+async function benchGossip (size: Size, threads: number, progress: (text: string) => void): Promise<Figure[]> {
+  const figures: Figure[] = []
   progress(`8a. gossip baseline: 2 nodes, ${size.messages} memories`)
   const base = await runGossip({ nodes: 2, messages: size.messages, spacingMs: BASELINE_SPACING_MS, dialsPerNode: 1, idleSampleMs: BASELINE_IDLE_SAMPLE_MS, seed: 1, progress: (t) => { progress(`8a. ${t}`) } })
   const verifyBefore = rawVerifyMicros(3)
   progress(`8a. gossip: starting ${size.nodes} nodes, each dialling ${DIALS_PER_NODE}`)
   const run = await runGossip({ nodes: size.nodes, messages: size.messages, spacingMs: size.spacingMs, dialsPerNode: DIALS_PER_NODE, idleSampleMs: size.idleSampleMs, seed: 2, progress: (t) => { progress(`8a. ${t}`) } })
-  const threads = Math.max(2, availableParallelism())
   progress(`8a. gossip: the same ${size.nodes} nodes spread over ${threads} worker threads`)
   const threaded = await runGossipThreaded({ threads, nodes: size.nodes, messages: size.messages, spacingMs: size.spacingMs, dialsPerNode: DIALS_PER_NODE, idleSampleMs: size.idleSampleMs, seed: 2, progress: (t) => { progress(`8a. ${t}`) } })
   const verifyMicros = median([verifyBefore, rawVerifyMicros(3)])
   figures.push(...gossipFigures(run, base, verifyMicros, size.spacingMs, 1))
   figures.push(...gossipFigures(threaded, base, verifyMicros, size.spacingMs, threads))
+  return figures
+}
 
+async function benchWitness (size: Size, threads: number, progress: (text: string) => void): Promise<Figure[]> {
+  const figures: Figure[] = []
   // Once on this thread (the target's figure), once spread over worker threads for comparison.
   for (const witnessThreads of [0, threads]) {
     progress(`8b. witness round trip: starting ${size.daemons} daemons${witnessThreads === 0 ? '' : ` in ${witnessThreads} worker threads`}`)
@@ -192,7 +213,11 @@ export async function benchNetwork (options: NetworkBenchOptions): Promise<Figur
       }
     })
   }
+  return figures
+}
 
+async function benchSync (size: Size, progress: (text: string) => void): Promise<Figure[]> {
+  const figures: Figure[] = []
   progress(`8c. sync catch-up: ${size.memories} memories × ${ATTESTATIONS_PER_MEMORY} attestations`)
   const sync = await runSync({ memories: size.memories, witnessesPerMemory: ATTESTATIONS_PER_MEMORY, rounds: size.syncRounds, warmups: size.syncWarmups, seed: 4, progress: (t) => { progress(`8c. ${t}`) } })
   const rates = sync.sync.map(rateOf)

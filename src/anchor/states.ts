@@ -53,10 +53,13 @@ export function createMemoryStateStore (): AnchorStateStore {
 /**
  * States in their own LevelDB (e.g. `.memory/index/anchor-states`), JSON values checked on read:
  * `a!<anchor>` → the state, and `m!<memory>!<anchor>` → the state's name, so a memory's states are
- * one range read.
+ * one range read. The ids of memories with any state are also kept in memory (read at open, at most
+ * one entry per anchored memory): hasVerified runs after every stored attestation, and most memories
+ * have no anchor, so it answers those without opening an iterator.
  */
 export function createLevelStateStore (location: string): AnchorStateStore {
   const db = new Level<string, string>(location, { valueEncoding: 'utf8' })
+  const anchored = new Set<string>()
   return {
     get: async (id) => {
       const text = await db.get(`a!${id}`)
@@ -73,12 +76,19 @@ export function createLevelStateStore (location: string): AnchorStateStore {
         { type: 'put', key: `a!${id}`, value: JSON.stringify(state) },
         { type: 'put', key: `m!${memory}!${id}`, value: state.state }
       ])
+      anchored.add(memory)
     },
     hasVerified: async (memory) => {
+      if (!anchored.has(memory)) return false
       for await (const state of db.values({ gt: `m!${memory}!`, lt: `m!${memory}!~` })) if (state === 'verified') return true
       return false
     },
-    open: async () => { await db.open() },
+    open: async () => {
+      await db.open()
+      anchored.clear()
+      // Memory ids are CIDs (no '!'): the key is m!<memory>!<anchor>.
+      for await (const key of db.keys({ gt: 'm!', lt: 'm!~' })) anchored.add(key.slice(2, key.indexOf('!', 2)))
+    },
     close: async () => { await db.close() }
   }
 }

@@ -1,6 +1,7 @@
 import { createPublicKey, verify as opensslVerify, type KeyObject } from 'node:crypto'
 import { assertSignatureShape, decodeAcceptablePublicKey, hasCanonicalScalar, publicKeyCacheKey } from './ed25519.js'
 import type { SignatureVerifier } from './verifier.js'
+import { checkSoon } from './verify-threads.js'
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410 §4); the 32 key bytes follow. */
 const SPKI_ED25519_PREFIX = Uint8Array.from([0x30, 0x2a, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x03, 0x21, 0x00])
@@ -40,8 +41,9 @@ function keyForOpenssl (signature: Uint8Array, publicKey: Uint8Array): KeyObject
  * a-noncanonical-*, a-mixed-order-8-k-divisible) — so the scalar and key checks run first, and its
  * verdicts equal nobleVerifier's on every input.
  *
- * `verifyAsync` runs the same checks on this thread, then hands the signature to node:crypto's
- * callback form, which verifies on libuv's thread pool: a node verifying a batch uses every core.
+ * `verifyAsync` runs the same checks on this thread, then hands the signature to OpenSSL off this
+ * thread (verify-threads.ts): to verifier threads, which the first burst of checks starts (until
+ * then, to node:crypto's callback form on libuv's pool). A node verifying a batch uses every core.
  */
 export const nodeCryptoVerifier: SignatureVerifier = {
   name: 'node:crypto',
@@ -56,18 +58,15 @@ export const nodeCryptoVerifier: SignatureVerifier = {
   },
   verifyAsync (signature, message, publicKey) {
     // The executor runs now: the policy checks happen on this thread before this returns (a length
-    // error rejects, a refusal resolves false), and only a signature worth checking reaches the pool.
+    // error rejects, a refusal resolves false), and only a signature worth checking is queued, as
+    // a copy, so the caller may reuse its buffers at once.
     return new Promise<boolean>((resolve) => {
       const key = keyForOpenssl(signature, publicKey)
       if (key === null) {
         resolve(false)
         return
       }
-      try {
-        opensslVerify(null, message, key, signature, (err, valid) => { resolve(err === null && valid) })
-      } catch {
-        resolve(false)
-      }
+      checkSoon(signature, message, publicKey, key, resolve)
     })
   }
 }

@@ -34,6 +34,16 @@ export interface EventLedgerInit {
   idempotency?: IdempotencyIndex
 }
 
+export interface AppendOptions {
+  /**
+   * The caller records the new events' idempotency keys in the index itself (IdempotencyIndex.record),
+   * after they are durable and before anything lets the ledger run past them: the journal writes
+   * them in the same LevelDB batch as the records' Merkle leaves. Within this run the ledger still
+   * answers duplicates from its own keys. @default false
+   */
+  deferKeys?: boolean
+}
+
 export type AppendResult =
   | { appended: true, event_id: string, event: LedgerEvent }
   /** Stored before: `event` when the ledger or the index still has it, else only its id. */
@@ -56,7 +66,7 @@ export interface EventLedger {
    */
   readonly recovery: RecoveryContext
   /** Appends in order; resolves once every new event is durable (and every duplicate's original). */
-  append: (inputs: readonly EventInput[]) => Promise<AppendResult[]>
+  append: (inputs: readonly EventInput[], options?: AppendOptions) => Promise<AppendResult[]>
   /** Every event of the scope with lc ≥ `from`, in lc order; LEDGER_CORRUPT at the first bad line. */
   readEvents: (from?: number) => AsyncIterable<LedgerEvent>
   /** Like readEvents, but bad lines come as entries instead of errors: what an auditor lists. */
@@ -125,7 +135,7 @@ class FileEventLedger implements EventLedger {
     if (this.closed) throw new IsnadError('STORE_CLOSED', `the event ledger of scope ${this.scope} is closed`)
   }
 
-  async append (inputs: readonly EventInput[]): Promise<AppendResult[]> {
+  async append (inputs: readonly EventInput[], options: AppendOptions = {}): Promise<AppendResult[]> {
     this.assertUsable()
     if (inputs.length === 0) return []
     assertInputKeys(inputs)
@@ -181,7 +191,7 @@ class FileEventLedger implements EventLedger {
       await state.durable
     }
     if (waits !== undefined) await Promise.all(waits)
-    if (fresh.length > 0) await this.idempotency.record?.(fresh)
+    if (fresh.length > 0 && options.deferKeys !== true) await this.idempotency.record?.(fresh)
     return results
   }
 

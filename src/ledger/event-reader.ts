@@ -16,8 +16,25 @@ export type DurableSizeOf = (path: string) => number | undefined
 export async function * readScopeEntries (
   dataDir: string, scope: string, durableSizeOf: DurableSizeOf, from?: number
 ): AsyncGenerator<EventEntry> {
+  yield * readSnapshotEntries(await snapshotScope(dataDir, scope, durableSizeOf), from)
+}
+
+/**
+ * What one read of a scope covers: its shards and how far to read each. Plain data, so the read
+ * can be done elsewhere (reindex reads in a worker thread) exactly as readScopeEntries would.
+ */
+export interface ScopeSnapshot {
+  shards: ShardRef[]
+  limits: Array<[path: string, bytes: number]>
+}
+
+export async function snapshotScope (dataDir: string, scope: string, durableSizeOf: DurableSizeOf): Promise<ScopeSnapshot> {
   const shards = await listScopeShards(dataDir, scope)
-  yield * mergeShards(shards, { limits: snapshotLimits(shards, durableSizeOf), ...(from === undefined ? {} : { from }) })
+  return { shards, limits: [...snapshotLimits(shards, durableSizeOf)] }
+}
+
+export function readSnapshotEntries (snapshot: ScopeSnapshot, from?: number): AsyncGenerator<EventEntry> {
+  return mergeShards(snapshot.shards, { limits: new Map(snapshot.limits), ...(from === undefined ? {} : { from }) })
 }
 
 /**

@@ -16,6 +16,12 @@ export interface MerkleLogInit {
   cacheSize?: number
   /** @default DEFAULT_HASHER (@noble/hashes): how leaf and node hashes are computed, never what they are. */
   hasher?: MerkleHasher
+  /**
+   * @default false — the store is empty and this log will be its only writer (a rebuild): the
+   * position of every leaf appended is also kept in memory, so an append reads nothing from the
+   * store to tell new leaves from known ones. Opening a non-empty store this way is refused.
+   */
+  fresh?: boolean
 }
 
 /** Where a leaf is, and whether this append put it there (false: it was already in the log). */
@@ -38,23 +44,27 @@ export class MerkleLog {
   private treeSize: number
   private frontier: Uint8Array[]
   private tail: Promise<unknown> = Promise.resolve()
+  /** Leaf index key → position of every leaf, when the log was opened fresh. */
+  private readonly positions: Map<string, number> | undefined
 
-  private constructor (store: MerkleNodeStore, nodes: NodeReader, hasher: MerkleHasher, size: number, frontier: Uint8Array[]) {
+  private constructor (store: MerkleNodeStore, nodes: NodeReader, hasher: MerkleHasher, size: number, frontier: Uint8Array[], fresh: boolean) {
     this.store = store
     this.nodes = nodes
     this.hasher = hasher
     this.treeSize = size
     this.frontier = frontier
+    this.positions = fresh ? new Map() : undefined
   }
 
   /** Opens the log held by `store` (an empty store is an empty log), reading O(log n) hashes. */
-  static async open ({ store, cacheMinLevel = NODE_CACHE_MIN_LEVEL, cacheSize = NODE_CACHE_SIZE, hasher = DEFAULT_HASHER }: MerkleLogInit): Promise<MerkleLog> {
+  static async open ({ store, cacheMinLevel = NODE_CACHE_MIN_LEVEL, cacheSize = NODE_CACHE_SIZE, hasher = DEFAULT_HASHER, fresh = false }: MerkleLogInit): Promise<MerkleLog> {
     const stored = await store.get(SIZE_KEY)
     const size = stored === undefined ? 0 : decodeUint64(stored)
     if (size === undefined) throw new IsnadError('LOG_CORRUPT', 'the Merkle log size entry is not an 8-byte integer')
+    if (fresh && size !== 0) throw new IsnadError('USAGE', `a Merkle log opened fresh must be empty; this one has ${size} leaves`)
     const nodes = new NodeReader(store, cacheMinLevel, cacheSize)
     const frontier = size === 0 ? [] : await nodes.read(perfectNodesOf({ start: 0, size }))
-    return new MerkleLog(store, nodes, hasher, size, frontier)
+    return new MerkleLog(store, nodes, hasher, size, frontier, fresh)
   }
 
   /** Leaves committed so far: the size of the newest tree. */
@@ -75,7 +85,7 @@ export class MerkleLog {
   private async appendNow (leaves: readonly Uint8Array[]): Promise<AppendResult[]> {
     const hashes = leaves.map((leaf) => this.hasher.leaf(leaf))
     const keys = hashes.map(leafIndexKey)
-    const known = await getMany(this.store, keys)
+    const known = await this.knownPositions(keys)
     const fresh = new Map<string, number>()
     const frontier = [...this.frontier]
     let size = this.treeSize
@@ -83,8 +93,7 @@ export class MerkleLog {
     const completed: CompletedNode[] = []
     const results = hashes.map((hash, i): AppendResult => {
       const key = keys[i] as string
-      const stored = known[i]
-      const index = stored === undefined ? fresh.get(key) : decodeIndex(stored, key)
+      const index = known[i] ?? fresh.get(key)
       if (index !== undefined) return { index, added: false }
       fresh.set(key, size)
       puts.push({ key, value: encodeUint64(size) }, { key: columnKey(size), value: appendToFrontier(frontier, hash, size, this.hasher, completed) })
@@ -93,10 +102,19 @@ export class MerkleLog {
     if (size === this.treeSize) return results
     puts.push({ key: SIZE_KEY, value: encodeUint64(size) })
     await this.store.batch(puts)
+    if (this.positions !== undefined) for (const [key, index] of fresh) this.positions.set(key, index)
     for (const { node, hash } of completed) this.nodes.remember(node, hash)
     this.frontier = frontier
     this.treeSize = size
     return results
+  }
+
+  /** The position of each leaf index key already in the log. */
+  private async knownPositions (keys: string[]): Promise<Array<number | undefined>> {
+    const positions = this.positions
+    if (positions !== undefined) return keys.map((key) => positions.get(key))
+    const stored = await getMany(this.store, keys)
+    return stored.map((value, i) => value === undefined ? undefined : decodeIndex(value, keys[i] as string))
   }
 
   /** The index of `leafData` in the log, or undefined when it was never appended. */

@@ -28,15 +28,17 @@ export async function gatherEvidence (store: RecordStore, memory: StoredRecord<M
 
 /**
  * A memory's evidence from its stored attestations and anchors (taken over, not copied) and the
- * `pending` records of a batch: those of this memory that are not stored yet are added.
+ * `pending` records of a batch: those of this memory that are not stored yet are added. `storedIds`,
+ * when the caller has them (the EvidenceCache does), are the ids of the stored ones.
  */
 export function evidenceOf (
   memory: StoredRecord<MemoryRecord>,
   attestations: Array<StoredRecord<AttestationRecord>>,
   anchors: Array<StoredRecord<AnchorRecord>>,
-  pending: readonly StoredRecord[] = []
+  pending: readonly StoredRecord[] = [],
+  storedIds?: ReadonlySet<string>
 ): MemoryEvidence {
-  const known = pending.length === 0 ? undefined : new Set([...attestations, ...anchors].map((r) => r.id))
+  const known = pending.length === 0 ? undefined : storedIds ?? new Set([...attestations, ...anchors].map((r) => r.id))
   for (const record of pending) {
     if (known?.has(record.id) === true) continue
     const { signed } = record
@@ -163,7 +165,8 @@ interface CachedEvidence {
   memory: StoredRecord<MemoryRecord>
   attestations: ReadonlyArray<StoredRecord<AttestationRecord>>
   anchors: ReadonlyArray<StoredRecord<AnchorRecord>>
-  ids: ReadonlySet<string>
+  /** The ids of `attestations` and `anchors`; grows in place as the memory's evidence does. */
+  ids: Set<string>
 }
 
 /**
@@ -211,15 +214,16 @@ export class EvidenceCache {
     }
     this.storedTotal = storedBefore + stored
     for (const { memory, attestations, anchors } of evidence) {
-      const entry: CachedEvidence = {
-        memory,
-        attestations,
-        anchors: anchors.map((a) => a.stored),
-        ids: new Set([...attestations.map((a) => a.id), ...anchors.map((a) => a.stored.id)])
-      }
-      this.records += entry.ids.size - (this.memories.get(memory.id)?.ids.size ?? 0)
+      // Evidence only grows (the store is append-only), so a cached memory's id set takes the new
+      // ids in place rather than being rebuilt on every batch that attests the memory.
+      const previous = this.memories.get(memory.id)
+      const ids = previous?.ids ?? new Set<string>()
+      const before = ids.size
+      for (const { id } of attestations) ids.add(id)
+      for (const { stored: { id } } of anchors) ids.add(id)
+      this.records += ids.size - before
       this.memories.delete(memory.id)
-      this.memories.set(memory.id, entry)
+      this.memories.set(memory.id, { memory, attestations, anchors: anchors.map((a) => a.stored), ids })
     }
     for (const [id, entry] of this.memories) {
       if (this.memories.size <= EVIDENCE_CACHE_MEMORIES && this.records <= EVIDENCE_CACHE_RECORDS) break

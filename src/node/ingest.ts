@@ -51,9 +51,9 @@ export interface IngestResult {
 export const RESCORE_CONCURRENCY = 64
 
 /**
- * @default 64 — signatures of one batch being checked at the same time (verifyAsync, on libuv's
- * thread pool for nodeCryptoVerifier): enough to keep the pool's threads busy while this thread
- * decodes the next records, few enough not to starve LevelDB, which shares the pool.
+ * @default 64 — signatures of one batch being checked at the same time (verifyAsync; on verifier
+ * threads for nodeCryptoVerifier, src/identity/verify-threads.ts): enough to keep every thread busy
+ * while this one decodes the next records and stores the previous batch.
  */
 export const VERIFY_CONCURRENCY = 64
 
@@ -198,7 +198,7 @@ async function rescore (store: RecordStore, batch: readonly StoredRecord[], cach
     const own = pending.get(memory.id)
     return cached === undefined
       ? await gatherEvidence(store, memory, own)
-      : evidenceOf(memory, [...cached.attestations], [...cached.anchors], own)
+      : evidenceOf(memory, [...cached.attestations], [...cached.anchors], own, cached.ids)
   })
 }
 

@@ -9,6 +9,7 @@ import { cidOfBytesNative } from './native-cid.js'
 import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse.js'
 import { encodeSignedRecordBytes, equalBytes, signedRecordSize } from './signed-bytes.js'
 import { signerKeyOf } from './signer-key.js'
+import { noteVerifiedBytes } from './verified-bytes.js'
 
 /** A record that passed every step of verifyRecord; `id` is its CID string. */
 export interface VerifiedRecord<R extends IsnadRecord = IsnadRecord> {
@@ -17,7 +18,9 @@ export interface VerifiedRecord<R extends IsnadRecord = IsnadRecord> {
   signed: SignedRecord<R>
   /**
    * The canonical DAG-CBOR of `signed` (record-v1 §2.4), built by the pipeline from the record's
-   * canonical encoding (never the caller's buffer): what a store keeps, so it need not encode again.
+   * canonical encoding (never the caller's buffer): what a store keeps, so it need not encode again
+   * nor, these very bytes being known as verified (verified-bytes.ts), hash them again. Must not be
+   * written to.
    */
   bytes: Uint8Array
 }
@@ -129,6 +132,7 @@ function finishVerification (prepared: PreparedVerification, valid: boolean, opt
     })
   }
   assertNotInFuture(record, options.now, id)
+  noteVerifiedBytes(bytes, id)
   return { id, cid, signed, bytes }
 }
 

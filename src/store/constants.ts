@@ -38,3 +38,16 @@ export const GET_MANY_CHUNK = 500
  * level-0 tables instead of dozens, and far less compaction competes with the rebuild for the CPU.
  */
 export const BULK_WRITE_BUFFER_BYTES = 32 * 1024 * 1024
+
+/**
+ * @default 8192 — memory entries (indexed fields and trust) the LevelDB store keeps after writing
+ * them, so rescoring a recently written memory needs no read before its write (IndexCache); about
+ * 300 bytes each.
+ */
+export const MEMORY_ENTRY_CACHE_SIZE = 8192
+
+/**
+ * @default 65536 — `stats` counters (one per record kind, tag, author and content type) the LevelDB
+ * store keeps in memory, so a write reads none of the counters it updates.
+ */
+export const COUNTER_CACHE_SIZE = 65_536

@@ -1,6 +1,6 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError } from '../errors/index.js'
-import { cidOfBytesNative, cidString, encodeCanonical, encodeSignedRecordBytes, recordBytesIn } from '../record/index.js'
+import { cidOfBytesNative, cidString, encodeCanonical, encodeSignedRecordBytes, recordBytesIn, verifiedIdOf } from '../record/index.js'
 import type { IsnadRecord, SignedRecord } from '../schema/index.js'
 import type { StoredRecord, TrustEntry } from './types.js'
 
@@ -18,9 +18,10 @@ export interface PreparedRecord {
  * one. Signatures are the caller's business: the node stores only verified records.
  *
  * A record that comes with the bytes verification built (StoredRecord.bytes) is not encoded again:
- * its record part is hashed against the id (one SHA-256) and the bytes are copied, so no caller
- * can change what a store holds by writing to its buffer later. Otherwise the record is encoded
- * once, for both the id and the bytes.
+ * when they are the very bytes the pipeline built for this id in this process (verifiedIdOf) they
+ * are taken as they are, otherwise their record part is hashed against the id (one SHA-256); either
+ * way they are copied, so no caller can change what a store holds by writing to its buffer later.
+ * Otherwise the record is encoded once, for both the id and the bytes.
  */
 export function prepareRecords (records: readonly StoredRecord[]): PreparedRecord[] {
   const prepared = new Map<string, PreparedRecord>()
@@ -38,6 +39,7 @@ function encodeRecord ({ id, signed }: StoredRecord): PreparedRecord {
 }
 
 function checkBytes ({ id, signed }: StoredRecord, bytes: Uint8Array): PreparedRecord {
+  if (verifiedIdOf(bytes) === id) return { id, signed, bytes: bytes.slice() }
   const recordBytes = recordBytesIn(bytes, signed.signature)
   if (recordBytes === undefined) {
     throw new IsnadError('CID_MISMATCH', `the bytes given for ${signed.record.kind} ${id} are not a record signed with its signature; nothing of the batch was stored`, {

@@ -15,8 +15,10 @@ export interface StoredRecord<R extends IsnadRecord = IsnadRecord> {
    * `signed` as verification built it (VerifiedRecord.bytes), so the store need not encode again.
    * The store checks that they are laid out as `{ record, signature }` with this signature and that
    * the record part hashes to `id` (one SHA-256), so what it keeps is always the canonical encoding
-   * of the record named `id`; it trusts the caller that `signed.record` is that record, since
-   * checking would mean encoding it, the cost this field saves. Absent, the store encodes `signed`.
+   * of the record named `id` — unless they are the very bytes verification built for `id` in this
+   * process (verifiedIdOf), already hashed to it; it trusts the caller that `signed.record` is that
+   * record, since checking would mean encoding it, the cost this field saves. Absent, the store
+   * encodes `signed`.
    */
   bytes?: Uint8Array
 }

@@ -1,4 +1,4 @@
-import { Level } from 'level'
+import { Level, type BatchOperation } from 'level'
 import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
 import { createLevelNodeStore, leafDataOfCid, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
@@ -13,6 +13,18 @@ function leafKey (index: number): string {
   return String(index).padStart(16, '0')
 }
 const LATEST_CHECKPOINT = 'checkpoint'
+
+/** Leaves split into runs of consecutive positions, each at most LEAF_RUN long. */
+function consecutiveRuns<T extends { index: number }> (leaves: readonly T[]): T[][] {
+  const runs: T[][] = []
+  for (const leaf of leaves) {
+    const run = runs[runs.length - 1]
+    const previous = run?.[run.length - 1]
+    if (run !== undefined && previous !== undefined && leaf.index === previous.index + 1 && run.length < LEAF_RUN) run.push(leaf)
+    else runs.push([leaf])
+  }
+  return runs
+}
 /** @default 1024 — record ids (about 60 bytes each) in one entry of the `leaves` sublevel. */
 const LEAF_RUN = 1024
 /** Record ids are base32 CIDs: a newline never occurs in one. */
@@ -31,10 +43,15 @@ export class JournalState {
   private readonly checkpoints
   private readonly leaves
   private readonly requests
+  /** Idempotency keys waiting for the next setIndexedLc (deferKeys). */
+  private readonly deferred = new Map<string, string>()
+  /** Log positions below this have their record id in `leaves` (or in a batch being written now). */
+  private leafCoverage: number
 
-  private constructor (db: Level<string, string>, merkle: MerkleLog) {
+  private constructor (db: Level<string, string>, merkle: MerkleLog, leafCoverage: number) {
     this.db = db
     this.merkle = merkle
+    this.leafCoverage = leafCoverage
     this.keys = db.sublevel<string, string>('keys', { valueEncoding: 'utf8' })
     this.meta = db.sublevel<string, string>('meta', { valueEncoding: 'utf8' })
     this.checkpoints = db.sublevel<string, string>('checkpoints', { valueEncoding: 'utf8' })
@@ -70,15 +87,38 @@ export class JournalState {
    * first position): a rebuild writes 4000 leaves in a few entries instead of one each.
    */
   async appendRecords (ids: readonly string[]): Promise<void> {
-    if (ids.length === 0) return
-    const results = await this.merkle.append(ids.map((id) => leafDataOfCid(id)))
-    const added = results.flatMap((r, i) => r.added ? [{ index: r.index, id: ids[i] ?? '' }] : [])
-    const puts: Array<{ type: 'put', key: string, value: string }> = []
-    for (let at = 0; at < added.length; at += LEAF_RUN) {
-      const run = added.slice(at, at + LEAF_RUN)
-      puts.push({ type: 'put', key: leafKey((run[0] as { index: number }).index), value: run.map((leaf) => leaf.id).join(RUN_SEP) })
+    await this.applyRecords(ids)
+  }
+
+  /**
+   * What a store call adds to this LevelDB once its records are indexed, in one batch after the
+   * Merkle append: the new leaves' positions, the witness requests among the records, and the
+   * idempotency keys of their events (the journal defers those here from the ledger append, so a
+   * store call makes one write instead of three; see Journal.journaled for why that is safe).
+   */
+  async applyRecords (ids: readonly string[], { requests = [], events = [] }: {
+    requests?: ReadonlyArray<StoredRecord<WitnessRequestRecord>>
+    events?: ReadonlyArray<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>>
+  } = {}): Promise<void> {
+    const ops: Array<BatchOperation<Level<string, string>, string, string>> = []
+    if (ids.length > 0) {
+      const results = await this.merkle.append(ids.map((id) => leafDataOfCid(id)))
+      // The Merkle append and this batch are two writes: after a crash between them the log holds
+      // leaves whose positions were never written. Replay appends those records again (they come
+      // back as already in the log), and their positions are written here then: any leaf at or
+      // beyond the coverage, new or not. Coverage moves before the batch's await, so a concurrent
+      // call never writes a position twice.
+      const uncovered = results.flatMap((r, i) => r.index >= this.leafCoverage ? [{ index: r.index, id: ids[i] ?? '' }] : [])
+        .sort((a, b) => a.index - b.index)
+      for (const run of consecutiveRuns(uncovered)) {
+        ops.push({ type: 'put', sublevel: this.leaves, key: leafKey((run[0] as { index: number }).index), value: run.map((leaf) => leaf.id).join(RUN_SEP) })
+      }
+      const last = uncovered[uncovered.length - 1]
+      if (last !== undefined) this.leafCoverage = Math.max(this.leafCoverage, last.index + 1)
     }
-    if (puts.length > 0) await this.leaves.batch(puts)
+    for (const r of requests) ops.push({ type: 'put', sublevel: this.requests, key: r.id, value: JSON.stringify(r.signed.record) })
+    for (const e of events) ops.push({ type: 'put', sublevel: this.keys, key: e.idempotency_key, value: e.event_id })
+    if (ops.length > 0) await this.db.batch(ops)
   }
 
   /**
@@ -98,7 +138,7 @@ export class JournalState {
     return { ids, next: cursor + ids.length }
   }
 
-  /** `bulk`: a rebuild, with LevelDB's larger write buffer (see LevelRecordStoreInit.bulk). */
+  /** `bulk`: a rebuild into an empty directory, with LevelDB's larger write buffer (see LevelRecordStoreInit.bulk). */
   static async open (location: string, { bulk = false }: { bulk?: boolean } = {}): Promise<JournalState> {
     const db = new Level<string, string>(location, { valueEncoding: 'utf8', ...(bulk ? { writeBufferSize: BULK_WRITE_BUFFER_BYTES } : {}) })
     try {
@@ -107,7 +147,11 @@ export class JournalState {
       throw new IsnadError('STORE_LOCKED', 'the data directory is in use by another isnad process (a running daemon?)', { cause })
     }
     const nodes = db.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })
-    return new JournalState(db, await openMerkleLog({ store: createLevelNodeStore(nodes), hasher: nativeMerkleHasher }))
+    // A rebuild starts from an empty directory and is the log's only writer (MerkleLogInit.fresh).
+    const merkle = await openMerkleLog({ store: createLevelNodeStore(nodes), hasher: nativeMerkleHasher, fresh: bulk })
+    const leaves = db.sublevel<string, string>('leaves', { valueEncoding: 'utf8' })
+    const [lastRun] = await leaves.iterator({ reverse: true, limit: 1 }).all()
+    return new JournalState(db, merkle, lastRun === undefined ? 0 : Number(lastRun[0]) + lastRun[1].split(RUN_SEP).length)
   }
 
   async close (): Promise<void> {
@@ -120,7 +164,7 @@ export class JournalState {
       lookup: async (keys) => {
         const ids = await this.keys.getMany([...keys])
         const found = new Map<string, string>()
-        keys.forEach((key, i) => { const id = ids[i]; if (id !== undefined) found.set(key, id) })
+        keys.forEach((key, i) => { const id = ids[i] ?? this.deferred.get(key); if (id !== undefined) found.set(key, id) })
         return found
       },
       record: async (events: readonly LedgerEvent[]) => { await this.recordKeys(events) }
@@ -137,9 +181,27 @@ export class JournalState {
     return Number(await this.meta.get(INDEXED_LC) ?? '0')
   }
 
-  /** Written only after the index holds everything up to `lc`, so it never runs ahead. */
+  /**
+   * Keys of durable events to be written with the next setIndexedLc, in its batch; lookups see them
+   * at once. The caller must keep indexed_lc below these events until it hands them over here, so
+   * the keys of every event up to indexed_lc are in the index whenever indexed_lc is (after a
+   * crash, the journal's replay records the keys of the events beyond it).
+   */
+  deferKeys (events: ReadonlyArray<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>>): void {
+    for (const e of events) this.deferred.set(e.idempotency_key, e.event_id)
+  }
+
+  /**
+   * Written only after the index holds everything up to `lc`, so it never runs ahead; in the same
+   * batch as the keys deferred so far.
+   */
   async setIndexedLc (lc: number): Promise<void> {
-    await this.meta.put(INDEXED_LC, String(lc))
+    const keys = [...this.deferred]
+    const ops: Array<BatchOperation<Level<string, string>, string, string>> = keys.map(([key, id]) => ({ type: 'put', sublevel: this.keys, key, value: id }))
+    ops.push({ type: 'put', sublevel: this.meta, key: INDEXED_LC, value: String(lc) })
+    await this.db.batch(ops)
+    // Only now: a lookup racing the batch still finds them here. A key deferred again meanwhile stays.
+    for (const [key, id] of keys) if (this.deferred.get(key) === id) this.deferred.delete(key)
   }
 
   async latestCheckpoint (): Promise<SignedCheckpoint | null> {

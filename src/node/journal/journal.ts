@@ -1,5 +1,5 @@
 import type { SignatureVerifier } from '../../identity/index.js'
-import { openEventLedger, type EventInput, type EventLedger } from '../../ledger/index.js'
+import { openEventLedger, type AppendOptions, type EventInput, type EventLedger } from '../../ledger/index.js'
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
@@ -60,7 +60,14 @@ export class Journal {
     private readonly views: ViewReducer
   ) {
     this.reductions = new ReductionRounds(async (memoryIds, scored) => {
-      await this.append(await this.views.reduce(this.init.store, memoryIds, this.now, scored))
+      const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored)
+      // Their keys go with the next indexed_lc write: one LevelDB write instead of two. `applying`
+      // keeps indexed_lc below these events until the keys are handed over (JournalState.deferKeys).
+      // A failed append leaves `applying` in place, as a failed store call does (journaled).
+      const applying = { from: this.events.lastLc + 1 }
+      this.applying.add(applying)
+      this.state.deferKeys(await this.append(reduced, { deferKeys: true }))
+      this.applying.delete(applying)
     })
   }
 
@@ -118,13 +125,17 @@ export class Journal {
    */
   private async replay (indexed: number, upTo: number): Promise<void> {
     const records: StoredRecord[] = []
+    const events: LedgerEvent[] = []
     for await (const event of this.events.readEvents(indexed + 1)) {
       if (event.lc > upTo) break
+      events.push(event)
       const record = recordOfEvent(event)
       if (record !== null) records.push(record)
     }
     const result = await ingestRecords(this.init.store, records.map((r) => r.signed), { verifier: this.init.verifier, now: this.now })
-    await this.applied(records)
+    // Record events' keys are written with their Merkle leaves (journaled), so a crash in between
+    // leaves keys missing for events beyond indexed_lc: every one of them is recorded here again.
+    await this.applied(records, { events })
     await this.append([this.nodeEvent('memory.reconciled', `reconciled:${this.events.runId}`, {
       reason: 'recovery',
       from_lc: indexed + 1,
@@ -166,21 +177,32 @@ export class Journal {
    */
   private async journaled (source: RecordSource, write: (hooks: Required<Pick<IngestVerifiedOptions, 'beforeStore' | 'afterStore'>>) => Promise<IngestResult>): Promise<IngestResult> {
     let journaled: StoredRecord[] = []
+    let events: LedgerEvent[] = []
     let scored: ReadonlyMap<string, MemoryEvidence> = new Map()
     let applying: Applying | undefined
-    const result = await write({
-      beforeStore: async (fresh) => {
-        journaled = fresh
-        if (fresh.length === 0) return
-        // Before the append: any lc it assigns is above this one.
-        this.applying.add(applying = { from: this.events.lastLc + 1 })
-        await this.append(fresh.map((r) => recordEventOf(r, source)))
-      },
-      afterStore: async (_stored, _trust, evidence) => { scored = evidence }
-    })
+    let result: IngestResult
+    try {
+      result = await write({
+        beforeStore: async (fresh) => {
+          journaled = fresh
+          if (fresh.length === 0) return
+          // Before the append: any lc it assigns is above this one.
+          this.applying.add(applying = { from: this.events.lastLc + 1 })
+          // Their idempotency keys go with the Merkle leaves (applied): one LevelDB write, not two.
+          // Until then the ledger answers duplicates from its run keys, and `applying` keeps
+          // indexed_lc below these events, so after a crash replay records the keys.
+          events = await this.append(fresh.map((r) => recordEventOf(r, source)), { deferKeys: true })
+        },
+        afterStore: async (_stored, _trust, evidence) => { scored = evidence }
+      })
+    } catch (err) {
+      // The events are durable even though the records were not stored: keep their keys now.
+      if (events.length > 0) await this.state.recordKeys(events).catch(() => {})
+      throw err
+    }
     // A failure from here on leaves `applying` in place: indexed_lc stays below these records for
     // the rest of this run, and the next open replays them.
-    await this.applied(journaled, scored, () => {
+    await this.applied(journaled, { events, scored }, () => {
       for (const listener of this.listeners) listener(journaled, source)
     })
     if (applying !== undefined) this.applying.delete(applying)
@@ -192,13 +214,15 @@ export class Journal {
    * After the index holds `records`: Merkle leaves in ledger order, then `indexed` (the listeners),
    * then the views, whose reduction joins the next round (ReductionRounds) with other calls' records.
    */
-  private async applied (records: readonly StoredRecord[], scored: ReadonlyMap<string, MemoryEvidence> = new Map(), indexed?: () => void): Promise<void> {
+  private async applied (records: readonly StoredRecord[], { events = [], scored = new Map() }: { events?: readonly LedgerEvent[], scored?: ReadonlyMap<string, MemoryEvidence> }, indexed?: () => void): Promise<void> {
+    if (records.length === 0 && events.length === 0) return
+    // One write to the journal's LevelDB after the Merkle append (in call order, which is ledger
+    // order): leaf positions, witness requests, the events' idempotency keys.
+    await this.state.applyRecords(records.map((r) => r.id), { requests: witnessRequestsIn(records), events })
     if (records.length === 0) return
-    // Two independent writes to the journal's LevelDB at once; the Merkle leaves are still appended
-    // in call order, which is ledger order.
-    await Promise.all([this.state.appendRecords(records.map((r) => r.id)), this.state.addRequests(witnessRequestsIn(records))])
     // Requested first, so a listener that throws cannot keep the views from being written.
-    const reduced = this.reductions.request(ViewReducer.touchedBy(records), scored)
+    const touched = ViewReducer.touchedBy(records)
+    const reduced = touched.size === 0 ? Promise.resolve() : this.reductions.request(touched, scored)
     indexed?.()
     await reduced
   }
@@ -278,6 +302,7 @@ export class Journal {
     try {
       await this.checkpoint()
       await this.append([this.nodeEvent('memory.instance.stopped', `stopped:${this.events.runId}`, { pid: process.pid })])
+      await this.reductions.settled() // their memory.reduced keys go with the last indexed_lc write
       await this.markIndexed()
     } finally {
       await this.reductions.settled()
@@ -287,9 +312,9 @@ export class Journal {
     }
   }
 
-  private async append (inputs: EventInput[]): Promise<LedgerEvent[]> {
+  private async append (inputs: EventInput[], options?: AppendOptions): Promise<LedgerEvent[]> {
     if (inputs.length === 0) return []
-    const results = await this.events.append(inputs)
+    const results = await this.events.append(inputs, options)
     return results.flatMap((r) => r.appended ? [r.event] : [])
   }
 

@@ -9,6 +9,9 @@ import { recordEventId } from './record-events.js'
 /** @default 16 — memories whose view inputs are read from the store at the same time. */
 export const REDUCE_CONCURRENCY = 16
 
+/** @default 65536 — event ids kept by record id (about 150 bytes each); the cache starts over when full. */
+const EVENT_ID_CACHE = 65_536
+
 type ReduceInput = Parameters<typeof reduceMemory>[0]
 
 /**
@@ -26,12 +29,16 @@ function withSuccessorsOnce (store: RecordStore): RecordStore {
     }
     return [...await answer]
   }
-  // Every other method is the store's own, called on the store.
+  // Every other method is the store's own, called on the store (bound once per method, not per call).
+  const bound = new Map<PropertyKey, unknown>()
   return new Proxy(store, {
     get: (target, property) => {
       if (property === 'supersededBy') return supersededBy
       const value: unknown = Reflect.get(target, property, target)
-      return typeof value === 'function' ? value.bind(target) : value
+      if (typeof value !== 'function') return value
+      let method = bound.get(property)
+      if (method === undefined) bound.set(property, method = value.bind(target))
+      return method
     }
   })
 }
@@ -50,6 +57,8 @@ export class ViewReducer {
   private readonly appenders = new Map<string, JsonlAppender>()
   /** Lines of the batch being reduced, per file: written with one durable append per file. */
   private readonly pending = new Map<string, string[]>()
+  /** Record id → the id of its event (eventIdOf). */
+  private readonly eventIds = new Map<string, string>()
 
   constructor (
     private readonly dataDir: string,
@@ -94,7 +103,11 @@ export class ViewReducer {
     }
   }
 
-  /** The memories a batch touches: its memories, what its evidence points at, what they correct. */
+  /**
+   * The memories a batch touches: its memories, what its evidence points at, what they correct. A
+   * witness request is none of these: no view line depends on it (reduceMemory's inputs are the
+   * memory, its attestations, anchors, successors and trust), so it reduces nothing again.
+   */
   static touchedBy (records: readonly StoredRecord[]): Set<string> {
     const touched = new Set<string>()
     for (const { id, signed } of records) {
@@ -102,7 +115,7 @@ export class ViewReducer {
       if (record.kind === 'memory') {
         touched.add(id)
         if (record.lineage.supersedes !== undefined) touched.add(record.lineage.supersedes)
-      } else {
+      } else if (record.kind === 'attestation' || record.kind === 'anchor') {
         touched.add(record.memory)
       }
     }
@@ -143,12 +156,25 @@ export class ViewReducer {
     return {
       memory,
       scope: this.scope,
-      eventRefs: [memory, ...evidence.attestations, ...evidence.anchors.map((a) => a.stored)].map((r) => recordEventId(this.scope, r)),
+      eventRefs: [memory, ...evidence.attestations, ...evidence.anchors.map((a) => a.stored)].map((r) => this.eventIdOf(r)),
       trust: viewTrustOf(trust),
       evidence: viewEvidenceOf(view),
       supersededBy,
       ...superseded
     }
+  }
+
+  /**
+   * The id of the event that journaled `record`: a hash, computed once per record while cached (a
+   * memory is reduced again at each attestation, with every earlier one among its refs).
+   */
+  private eventIdOf (record: StoredRecord): string {
+    let id = this.eventIds.get(record.id)
+    if (id === undefined) {
+      if (this.eventIds.size >= EVENT_ID_CACHE) this.eventIds.clear()
+      this.eventIds.set(record.id, id = recordEventId(this.scope, record))
+    }
+    return id
   }
 
   async close (): Promise<void> {

@@ -11,8 +11,9 @@ import { END, SEP, kindStatKey, linkPrefix } from './keys.js'
 import { checkIndexFormat } from './format.js'
 import { decodeMemoryEntry } from './memory-entry.js'
 import { scanQuery } from './query-planner.js'
-import { commit, sublevelsOf, type RootLevel, type Sublevels, type WriteOp } from './sublevels.js'
-import { loadEntries, planPutMany, pushRetrustOps } from './write-plan.js'
+import { IndexCache } from './index-cache.js'
+import { sublevelsOf, WriteBatch, type RootLevel, type Sublevels } from './sublevels.js'
+import { loadEntries, planPutMany, pushRetrustOps, type WritePlan } from './write-plan.js'
 
 export interface LevelRecordStoreInit {
   /** The LevelDB directory: `<data dir>/.memory/index` (see indexLocationOf). Created if missing. */
@@ -33,6 +34,8 @@ export class LevelRecordStore implements RecordStore {
   /** Present while open. A Level handle opens itself when constructed, so none exists before open(). */
   private handle: { db: RootLevel, subs: Sublevels } | null = null
   private readonly writes = new SerialQueue()
+  /** Entries and counters the write queue wrote or read: valid while this handle is open. */
+  private readonly cache = new IndexCache()
   private state: 'new' | 'open' | 'closed' = 'new'
   /** A close still releasing the lock: a reopen waits for it rather than failing with STORE_LOCKED. */
   private closing: Promise<void> = Promise.resolve()
@@ -62,6 +65,7 @@ export class LevelRecordStore implements RecordStore {
       await db.close()
       throw err
     }
+    this.cache.clear()
     this.handle = { db, subs }
     this.state = 'open'
   }
@@ -86,8 +90,8 @@ export class LevelRecordStore implements RecordStore {
     const prepared = prepareRecords(records)
     return await this.writes.run(async () => {
       const { db, subs } = this.writeHandle()
-      const plan = await planPutMany(subs, prepared, trust)
-      await commit(db, plan.ops)
+      const plan = await planPutMany(subs, this.cache, prepared, trust)
+      await this.commit(db, plan)
       return plan.newIds
     })
   }
@@ -111,9 +115,23 @@ export class LevelRecordStore implements RecordStore {
     return ids.length === 0 ? [] : await records.hasMany([...ids])
   }
 
+  /**
+   * From the write queue's counters once it knows them all (ingest asks before every batch); the
+   * first call reads them inside the queue, so no write can land between the read and the cache.
+   */
   async count (): Promise<Record<RecordKind, number>> {
-    const values = await this.assertOpen().subs.stats.getMany(RECORD_KINDS.map(kindStatKey))
-    return Object.fromEntries(RECORD_KINDS.map((kind, i) => [kind, Number(values[i] ?? '0')])) as Record<RecordKind, number>
+    this.assertOpen()
+    const keys = RECORD_KINDS.map(kindStatKey)
+    let values = keys.map((key) => this.cache.counter(key))
+    if (values.some((value) => value === undefined)) {
+      values = await this.writes.run(async () => {
+        const read = await this.writeHandle().subs.stats.getMany(keys)
+        const counters = new Map(keys.map((key, i) => [key, this.cache.counter(key) ?? Number(read[i] ?? '0')]))
+        this.cache.remember(new Map(), counters)
+        return [...counters.values()]
+      })
+    }
+    return Object.fromEntries(RECORD_KINDS.map((kind, i) => [kind, values[i] ?? 0])) as Record<RecordKind, number>
   }
 
   async attestationsFor (memoryId: string): Promise<Array<StoredRecord<AttestationRecord>>> {
@@ -141,11 +159,22 @@ export class LevelRecordStore implements RecordStore {
     assertTrustEntry(memoryId, trust)
     await this.writes.run(async () => {
       const { db, subs } = this.writeHandle()
-      const [entry] = await loadEntries(subs, [memoryId])
-      const ops: WriteOp[] = []
-      pushRetrustOps(ops, subs, memoryId, entry as NonNullable<typeof entry>, trust)
-      await commit(db, ops)
+      const [entry] = await loadEntries(subs, this.cache, [memoryId])
+      const plan: WritePlan = { batch: new WriteBatch(), entries: new Map(), counters: new Map() }
+      pushRetrustOps(plan, memoryId, entry as NonNullable<typeof entry>, trust)
+      await this.commit(db, plan)
     })
+  }
+
+  /** Writes a plan's batch, then tells the cache what it wrote; a failed write empties the cache. */
+  private async commit (db: RootLevel, plan: WritePlan): Promise<void> {
+    try {
+      await plan.batch.commit(db)
+    } catch (err) {
+      this.cache.clear()
+      throw err
+    }
+    this.cache.remember(plan.entries, plan.counters)
   }
 
   async getTrust (memoryId: string): Promise<TrustEntry | null> {

@@ -2,72 +2,86 @@ import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { scoreUnitsOf } from '../order.js'
 import { assertTrustEntry, linksOf, trustNotFound, type PreparedRecord } from '../prepare.js'
 import type { TrustEntry } from '../types.js'
+import type { IndexCache } from './index-cache.js'
 import { kindStatKey, linkKey, queryKeysOf, scopesOf, ALL_SCOPE } from './keys.js'
 import { decodeMemoryEntry, encodeMemoryEntry, type MemoryEntry } from './memory-entry.js'
-import type { Sublevels, WriteOp } from './sublevels.js'
+import { WriteBatch, type Sublevels } from './sublevels.js'
 
 /*
  * Turns a write into the operations of one atomic batch. Planning reads the current state (which
  * ids exist, old scores, counters), so callers run it inside the store's write queue: nothing can
- * change between the reads here and the batch that commits them.
+ * change between the reads here and the batch that commits them. What the store wrote recently is
+ * read from its IndexCache instead of LevelDB; the plan lists what the cache learns once the batch
+ * has committed (`entries`, `counters`).
  */
 
-export interface PutPlan {
-  ops: WriteOp[]
+export interface WritePlan {
+  batch: WriteBatch
+  /** The entry of every memory the batch writes, for the cache once the batch has committed. */
+  entries: Map<string, MemoryEntry>
+  /** The counters the batch writes, with their new values, for the cache likewise. */
+  counters: Map<string, number>
+}
+
+export interface PutPlan extends WritePlan {
   newIds: string[]
 }
 
-export async function planPutMany (subs: Sublevels, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>): Promise<PutPlan> {
+export async function planPutMany (subs: Sublevels, cache: IndexCache, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>): Promise<PutPlan> {
   for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
-  // Two independent reads at once (each a round trip through libuv's pool, which verification
-  // shares): which records exist, and the entry (indexed fields and old trust) of every memory with
-  // a trust entry — except memories of this batch, which are usually new (a rebuild writes thousands
-  // at once), so theirs are read afterwards only for those that turn out to be stored already.
+  // Two independent reads at once (each a round trip through libuv's pool): which records exist,
+  // and the entry (indexed fields and old trust) of every memory with a trust entry, which the
+  // cache usually has — except memories of this batch, which are usually new (a rebuild writes
+  // thousands at once), so theirs are read afterwards only for those that turn out to be stored.
   const batchIds = new Set(records.map((r) => r.id))
   const trustIds = [...trust.keys()]
   const storedIds = trustIds.filter((id) => !batchIds.has(id))
   const [present, stored] = await Promise.all([
     records.length === 0 ? [] : subs.records.hasMany(records.map((r) => r.id)),
-    loadEntries(subs, storedIds)
+    loadEntries(subs, cache, storedIds)
   ])
   const fresh = records.filter((_, i) => present[i] !== true)
-  const ops: WriteOp[] = []
-  const counts = new Map<string, number>()
-  const bump = (key: string): void => { counts.set(key, (counts.get(key) ?? 0) + 1) }
+  const plan: PutPlan = { batch: new WriteBatch(), entries: new Map(), counters: new Map(), newIds: fresh.map((r) => r.id) }
+  const increments = new Map<string, number>()
+  const bump = (key: string): void => { increments.set(key, (increments.get(key) ?? 0) + 1) }
   const freshMemories = new Set<string>()
 
   for (const { id, signed, bytes } of fresh) {
     const { record } = signed
-    ops.push({ type: 'put', sublevel: subs.records, key: id, value: bytes })
+    plan.batch.put('records', id, bytes)
     bump(kindStatKey(record.kind))
-    for (const { link, from } of linksOf(record)) {
-      ops.push({ type: 'put', sublevel: subs.links, key: linkKey(link, from, id), value: '' })
-    }
+    for (const { link, from } of linksOf(record)) plan.batch.put('links', linkKey(link, from, id), '')
     if (record.kind !== 'memory') continue
     freshMemories.add(id)
     const memory = indexedMemoryOf(record)
-    const entry = trust.get(id)
     // A memory with no trust entry is indexed at score 0 until the node scores it.
-    pushIndexOps(ops, subs, id, memory, null, entry === undefined ? 0 : scoreUnitsOf(entry.score))
-    ops.push({ type: 'put', sublevel: subs.memories, key: id, value: encodeMemoryEntry(memory, entry) })
+    pushEntryOps(plan, id, { memory, trust: trust.get(id) }, null)
     for (const scope of scopesOf(memory)) if (scope !== ALL_SCOPE) bump(scope)
   }
 
   // Entries for memories stored before this batch re-key them; NOT_FOUND for a memory stored nowhere.
   const restated = trustIds.filter((id) => batchIds.has(id) && !freshMemories.has(id))
-  const restatedEntries = await loadEntries(subs, restated)
-  storedIds.forEach((id, i) => { pushRetrustOps(ops, subs, id, stored[i] as MemoryEntry, trust.get(id) as TrustEntry) })
-  restated.forEach((id, i) => { pushRetrustOps(ops, subs, id, restatedEntries[i] as MemoryEntry, trust.get(id) as TrustEntry) })
-  ops.push(...await counterOps(subs, counts))
-  return { ops, newIds: fresh.map((r) => r.id) }
+  const restatedEntries = await loadEntries(subs, cache, restated)
+  storedIds.forEach((id, i) => { pushRetrustOps(plan, id, stored[i] as MemoryEntry, trust.get(id) as TrustEntry) })
+  restated.forEach((id, i) => { pushRetrustOps(plan, id, restatedEntries[i] as MemoryEntry, trust.get(id) as TrustEntry) })
+  await pushCounterOps(plan, subs, cache, increments)
+  return plan
 }
 
-/** The entries of stored memories; NOT_FOUND when one is missing (no trust for the unknown). */
-export async function loadEntries (subs: Sublevels, ids: string[]): Promise<MemoryEntry[]> {
-  if (ids.length === 0) return []
-  const values = await subs.memories.getMany(ids)
-  return values.map((value, i) => {
+/**
+ * The entries of stored memories, from the cache or else LevelDB; NOT_FOUND when one is missing
+ * (no trust for the unknown). Runs inside the write queue.
+ */
+export async function loadEntries (subs: Sublevels, cache: IndexCache, ids: string[]): Promise<MemoryEntry[]> {
+  const entries = ids.map((id) => cache.entry(id))
+  const missing = ids.filter((_, i) => entries[i] === undefined)
+  if (missing.length === 0) return entries as MemoryEntry[]
+  const values = await subs.memories.getMany(missing)
+  let next = 0
+  return entries.map((cached, i) => {
+    if (cached !== undefined) return cached
     const id = ids[i] as string
+    const value = values[next++]
     if (value === undefined) throw trustNotFound(id)
     return decodeMemoryEntry(id, value)
   })
@@ -78,31 +92,44 @@ export async function loadEntries (subs: Sublevels, ids: string[]): Promise<Memo
  * and rewrites its entry with the new trust: the score is part of every query key, so an update is
  * delete + put.
  */
-export function pushRetrustOps (ops: WriteOp[], subs: Sublevels, id: string, { memory, trust: old }: MemoryEntry, entry: TrustEntry): void {
-  const oldUnits = old === undefined ? 0 : scoreUnitsOf(old.score)
-  pushIndexOps(ops, subs, id, memory, oldUnits, scoreUnitsOf(entry.score))
-  ops.push({ type: 'put', sublevel: subs.memories, key: id, value: encodeMemoryEntry(memory, entry) })
+export function pushRetrustOps (plan: WritePlan, id: string, { memory, trust: old }: MemoryEntry, entry: TrustEntry): void {
+  pushEntryOps(plan, id, { memory, trust: entry }, old === undefined ? 0 : scoreUnitsOf(old.score))
+}
+
+/**
+ * A memory's entry and its query-index keys at the entry's score, after deleting those at
+ * `oldUnits` (null for a memory new to the index); the keys stay when the score did not move.
+ */
+function pushEntryOps (plan: WritePlan, id: string, entry: MemoryEntry, oldUnits: number | null): void {
+  const { memory, trust } = entry
+  pushIndexOps(plan.batch, id, memory, oldUnits, trust === undefined ? 0 : scoreUnitsOf(trust.score))
+  plan.batch.put('memories', id, encodeMemoryEntry(memory, trust))
+  plan.entries.set(id, entry)
 }
 
 /** Query-index puts at `units`, preceded by the deletes at `oldUnits` when the score moved. */
-function pushIndexOps (ops: WriteOp[], subs: Sublevels, id: string, memory: IndexedMemory, oldUnits: number | null, units: number): void {
+function pushIndexOps (batch: WriteBatch, id: string, memory: IndexedMemory, oldUnits: number | null, units: number): void {
   if (oldUnits === units) return
   if (oldUnits !== null) {
-    for (const key of queryKeysOf(memory, oldUnits, id)) ops.push({ type: 'del', sublevel: subs.query, key })
+    for (const key of queryKeysOf(memory, oldUnits, id)) batch.del('query', key)
   }
   // The value is what a hit reports as written; everything a scan filters on is in the key or the
   // memory's entry (query-planner.ts).
-  for (const key of queryKeysOf(memory, units, id)) ops.push({ type: 'put', sublevel: subs.query, key, value: memory.created_at })
+  for (const key of queryKeysOf(memory, units, id)) batch.put('query', key, memory.created_at)
 }
 
-async function counterOps (subs: Sublevels, increments: Map<string, number>): Promise<WriteOp[]> {
-  if (increments.size === 0) return []
+/** Counters plus their increments; the current values come from the cache, else one read. */
+async function pushCounterOps (plan: WritePlan, subs: Sublevels, cache: IndexCache, increments: Map<string, number>): Promise<void> {
+  if (increments.size === 0) return
   const keys = [...increments.keys()]
-  const current = await subs.stats.getMany(keys)
-  return keys.map((key, i) => ({
-    type: 'put' as const,
-    sublevel: subs.stats,
-    key,
-    value: String(Number(current[i] ?? '0') + (increments.get(key) ?? 0))
-  }))
+  const cached = keys.map((key) => cache.counter(key))
+  const missing = keys.filter((_, i) => cached[i] === undefined)
+  const read = missing.length === 0 ? [] : await subs.stats.getMany(missing)
+  let next = 0
+  keys.forEach((key, i) => {
+    const current = cached[i] ?? Number(read[next++] ?? '0')
+    const value = current + (increments.get(key) ?? 0)
+    plan.batch.put('stats', key, String(value))
+    plan.counters.set(key, value)
+  })
 }

@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
+import { MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, leafDataOfCid, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { nativeMerkleHasher } from '../../../src/node/journal/merkle-hasher.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'
@@ -30,6 +30,31 @@ describe('JournalState leaf positions', () => {
       }
     } finally {
       await state.close()
+    }
+  })
+})
+
+describe('JournalState after a crash between the Merkle append and the leaf positions', () => {
+  it('writes the positions of leaves already in the log when replay applies their records again', async () => {
+    const author = createAgent(2)
+    const ids = Array.from({ length: 6 }, (_, i) => createMemory(author, { summary: `crash ${i}` }).id)
+    const location = join(dir, 'journal')
+    const first = await JournalState.open(location)
+    await first.appendRecords(ids.slice(0, 2))
+    // The crash: the log got the next leaves, the positions batch never ran.
+    await first.merkle.append(ids.slice(2, 5).map(leafDataOfCid))
+    await first.close()
+    const second = await JournalState.open(location)
+    try {
+      expect(await second.recordsSince(0, 10)).toEqual({ ids: ids.slice(0, 2), next: 2 })
+      // Replay applies every record beyond indexed_lc (some already positioned), then new ones arrive.
+      await second.appendRecords([ids[1] as string, ...ids.slice(2, 5)])
+      await second.appendRecords(ids.slice(5))
+      expect(second.merkle.size).toBe(6)
+      expect(await second.recordsSince(0, 10)).toEqual({ ids, next: 6 })
+      expect(await second.recordsSince(3, 10)).toEqual({ ids: ids.slice(3), next: 6 })
+    } finally {
+      await second.close()
     }
   })
 })

@@ -38,16 +38,20 @@ async function runAndKill (home: string, iteration: number, witness: string, del
   return acked
 }
 
-/** What the ledger holds: every record event's id, in lc order. */
-async function ledgerRecords (home: string): Promise<string[]> {
+/** What the ledger holds: every record event's id, in lc order, and the keys stored more than once. */
+async function ledgerRecords (home: string): Promise<string[] & { repeatedKeys: string[] }> {
   const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
   try {
     const ids: string[] = []
+    const keys = new Set<string>()
+    const repeatedKeys: string[] = []
     for await (const event of ledger.readEvents()) {
+      if (keys.has(event.idempotency_key)) repeatedKeys.push(event.idempotency_key)
+      keys.add(event.idempotency_key)
       const record = recordOfEvent(event)
       if (record !== null) ids.push(record.id)
     }
-    return ids
+    return Object.assign(ids, { repeatedKeys })
   } finally {
     await ledger.close()
   }
@@ -69,6 +73,8 @@ describe('a writing node killed with SIGKILL at random points', () => {
 
         const ledger = await ledgerRecords(home)
         expect(new Set(ledger).size, `round ${round}: a record journaled twice`).toBe(ledger.length)
+        // Idempotency keys written late (with leaves, with indexed_lc) must still hold across the kill.
+        expect(ledger.repeatedKeys, `round ${round}: an event stored twice`).toEqual([])
         const inLedger = new Set(ledger)
         for (const id of acknowledged) expect(inLedger.has(id), `round ${round}: acknowledged ${id} lost from the ledger`).toBe(true)
 

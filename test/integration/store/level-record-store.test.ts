@@ -4,8 +4,9 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createLevelRecordStore, indexLocationOf, INDEX_FORMAT } from '../../../src/store/index.js'
-import { createAgent, createMemory } from '../../fixtures/records.js'
-import { describeRecordStore, expectIsnadError } from './record-store.suite.js'
+import type { RecordStore } from '../../../src/store/index.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
+import { describeRecordStore, expectIsnadError, trustOf } from './record-store.suite.js'
 
 const directories: string[] = []
 
@@ -91,6 +92,47 @@ describe('LevelRecordStore: layout version', () => {
     const store = createLevelRecordStore({ location })
     await store.open()
     expect(await store.count()).toMatchObject({ memory: 0 })
+    await store.close()
+  })
+})
+
+describe('LevelRecordStore: what its write queue remembers between batches', () => {
+  it('keeps counters, trust and query keys equal to what is on disk, across a refused batch and a reopen', async () => {
+    const location = await freshLocation()
+    const [alice, bob, carol] = [createAgent(0), createAgent(1), createAgent(2)]
+    const memory = createMemory(alice, { tags: ['rust', 'ffi'] })
+    const unknown = createMemory(bob)
+    const store = createLevelRecordStore({ location })
+    await store.open()
+    await store.putMany([memory], new Map([[memory.id, trustOf(0.3)]]))
+    await store.putMany([createAttestation(bob, memory.id)], new Map([[memory.id, trustOf(0.5)]]))
+    // Refused as a whole (no trust for a memory stored nowhere): nothing of it may linger in memory.
+    await expectIsnadError(store.putMany([createAttestation(carol, memory.id)], new Map([[memory.id, trustOf(0.9)], [unknown.id, trustOf(0.1)]])), 'NOT_FOUND')
+    await store.setTrust(memory.id, trustOf(0.7))
+    const answers = async (s: RecordStore): Promise<unknown> => ({
+      count: await s.count(),
+      trust: await s.getTrust(memory.id),
+      above: (await s.query({ tags: ['ffi'], minTrust: 0.6 })).items,
+      author: (await s.query({ author: alice.did })).items
+    })
+    const before = await answers(store)
+    expect(before).toMatchObject({ count: { memory: 1, attestation: 1 }, trust: trustOf(0.7), above: [{ id: memory.id, trust: 0.7 }] })
+    await store.close()
+    // On disk: one query key per scope, all at the last score (each rescore deleted the keys of the
+    // score before it), and the counters the store answered with.
+    const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+    const queryKeys = await raw.keys({ gte: '!query!', lt: '!query"' }).all()
+    expect(queryKeys).toHaveLength(5) // all, author, type, two tags
+    for (const key of queryKeys) expect(key, key).toContain('\x0003000\x00') // 10000 − 0.7 × 10000
+    expect(await raw.getMany(['!stats!k\x00memory', '!stats!k\x00attestation', '!stats!t\x00ffi'])).toEqual(['1', '1', '1'])
+    await raw.close()
+    await store.open()
+    expect(await answers(store)).toEqual(before)
+    // A batch after the reopen re-keys from what is on disk.
+    await store.putMany([createAttestation(carol, memory.id)], new Map([[memory.id, trustOf(0.4)]]))
+    expect((await store.query({ tags: ['rust'], minTrust: 0.41 })).items).toEqual([])
+    expect((await store.query({ tags: ['rust'] })).items).toMatchObject([{ id: memory.id, trust: 0.4 }])
+    expect(await store.count()).toMatchObject({ memory: 1, attestation: 2 })
     await store.close()
   })
 })

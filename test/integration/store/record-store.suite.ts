@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { encodeSignedRecord, isIsnadError, type ErrorCode } from '../../../src/index.js'
+import { encodeSignedRecord, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type ErrorCode } from '../../../src/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../../../src/store/index.js'
 import {
   createAgent, createAnchor, createAttestation, createMemory, createWitnessRequest
@@ -99,6 +99,16 @@ export function describeRecordStore (name: string, factory: StoreFactory, option
       await expectIsnadError(store.putMany([good, { ...memory, bytes: Uint8Array.from([...own, 0]) }]), 'CID_MISMATCH')
       expect(await store.existsMany([good.id, memory.id])).toEqual([false, false])
       expect(await store.count()).toEqual({ memory: 0, attestation: 0, anchor: 0, witness_request: 0 })
+    })
+
+    it('takes the bytes verification built for their id as they are, and checks them against any other id', async () => {
+      const memory = createMemory(alice)
+      const other = createMemory(bob)
+      const verified = verifyRecordBytes(encodeSignedRecord(memory.signed), { verifier: nodeCryptoVerifier, now: Date.now() })
+      // Verified bytes named by another record's id are hashed like any others, and refused.
+      await expectIsnadError(store.putMany([{ ...other, bytes: verified.bytes }]), 'CID_MISMATCH')
+      expect(await store.putMany([{ id: verified.id, signed: verified.signed, bytes: verified.bytes }])).toEqual([memory.id])
+      expect(await store.get(memory.id)).toEqual(memory)
     })
 
     it('returns copies: mutating a returned record changes nothing stored', async () => {

@@ -144,3 +144,40 @@ describe('MerkleLog', () => {
     expect(await codeOf(MerkleLog.open({ store }))).toBe('LOG_CORRUPT')
   })
 })
+
+/** A log opened `fresh` (a rebuild) keeps leaf positions in memory: same log, same answers, no reads. */
+describe('MerkleLog opened fresh', () => {
+  it('appends as a log reading its store does, repeated leaves included, without reading the store', async () => {
+    // Batches of leaf numbers from a small range, so leaves repeat within and across batches.
+    await fc.assert(fc.asyncProperty(fc.array(fc.array(fc.integer({ min: 0, max: 30 }), { maxLength: 12 }), { minLength: 1, maxLength: 8 }), async (batches) => {
+      const reading = await MerkleLog.open({ store: createMemoryNodeStore() })
+      const store = countingStore()
+      const fresh = await MerkleLog.open({ store, fresh: true })
+      const readsAtOpen = store.reads
+      for (const batch of batches) {
+        const leaves = batch.map(leaf)
+        expect(await fresh.append(leaves)).toEqual(await reading.append(leaves))
+      }
+      expect(store.reads).toBe(readsAtOpen)
+      expect(fresh.size).toBe(reading.size)
+      expect(await fresh.root()).toEqual(await reading.root())
+      if (fresh.size > 0) expect(await fresh.proveInclusion(fresh.size - 1)).toEqual(await reading.proveInclusion(reading.size - 1))
+    }), { numRuns: 40 })
+  })
+
+  it('forgets the leaves of a batch that failed to write', async () => {
+    const store = countingStore()
+    const log = await MerkleLog.open({ store, fresh: true })
+    await log.append([leaf(1)])
+    store.failNext = true
+    await expect(log.append([leaf(2), leaf(3)])).rejects.toThrow('disk full')
+    expect(await log.append([leaf(3), leaf(1)])).toEqual([{ index: 1, added: true }, { index: 0, added: false }])
+  })
+
+  it('refuses a store that already holds a log', async () => {
+    const store = createMemoryNodeStore()
+    await (await MerkleLog.open({ store })).append([leaf(1)])
+    const err = await MerkleLog.open({ store, fresh: true }).catch((e: unknown) => e)
+    expect(isIsnadError(err, 'USAGE')).toBe(true)
+  })
+})

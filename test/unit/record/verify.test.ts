@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { nobleVerifier, nodeCryptoVerifier } from '../../../src/identity/index.js'
 import {
-  encodeSignedRecord, isRecordSignatureValid, parseSignedRecord, verifyRecord, verifyRecordAsync, verifyRecordBytes,
+  encodeSignedRecord, isRecordSignatureValid, parseSignedRecord, verifiedIdOf, verifyRecord, verifyRecordAsync, verifyRecordBytes,
   verifyRecordBytesAsync
 } from '../../../src/record/index.js'
 import type { MemoryRecord, SignedRecord } from '../../../src/schema/index.js'
@@ -141,5 +141,20 @@ describe('isRecordSignatureValid (record-v1 R9–R11)', () => {
     const badDid = memory()
     badDid.record.author.agent_id = 'did:key:z' + '1'.repeat(40)
     expect(isRecordSignatureValid(badDid, nobleVerifier)).toBe(false)
+  })
+})
+
+describe('verifiedIdOf: the bytes the pipeline built, known by identity', () => {
+  it('names the id of exactly the bytes a verification returned, in every form, and of no copy or input', async () => {
+    const signed = memory()
+    const input = encodeSignedRecord(signed)
+    const results = [verifyRecord(signed, options), verifyRecordBytes(input, options), await verifyRecordAsync(signed, options), await verifyRecordBytesAsync(input, options)]
+    for (const { id, bytes } of results) {
+      expect(verifiedIdOf(bytes)).toBe(id)
+      expect(verifiedIdOf(bytes.slice())).toBeUndefined()
+    }
+    // The caller's buffer is never the pipeline's: the bytes a store keeps are built from the record.
+    expect(verifiedIdOf(input)).toBeUndefined()
+    expect(verifiedIdOf(encodeSignedRecord(signed))).toBeUndefined()
   })
 })

@@ -1,0 +1,178 @@
+import { IsnadError, type ErrorCode } from '../../errors/index.js'
+import type { ScopeSnapshot } from '../../ledger/event-reader.js'
+import type { SignedCheckpoint } from '../../merkle/index.js'
+import type { LedgerEvent, MemoryRecord, SignedRecord } from '../../schema/index.js'
+import type { PreparedRecord, StoredRecord, TrustEntry } from '../../store/index.js'
+
+/*
+ * What the reindex reader thread (reindex-worker.ts) sends the rebuilding thread, a few thousand
+ * events at a time. A chunk is one JSON text (one JSON.parse on arrival, far cheaper than cloning
+ * thousands of objects one by one); a memories chunk also has one buffer holding every memory's
+ * canonical DAG-CBOR, moved to the receiving thread without a copy.
+ */
+
+export type IdempotencyPair = Pick<LedgerEvent, 'idempotency_key' | 'event_id'>
+
+/** A chunk as it travels: `text` is the JSON of EventsJson or MemoriesJson. */
+export type WireChunk =
+  | { kind: 'events', text: string }
+  | { kind: 'memories', text: string, bytes: ArrayBuffer }
+
+/** The events of the ledger in order, and what of them the rebuild writes as it reads. */
+export interface EventsChunk {
+  kind: 'events'
+  events: number
+  lastLc: number
+  /** Idempotency key and event id of every event. */
+  keys: IdempotencyPair[]
+  /** Record ids in ledger order: the Merkle log's leaves. */
+  ids: string[]
+  /**
+   * Every record except memories (they wait for their trust), as schema-checked; the store encodes
+   * them and checks their ids as it writes them.
+   */
+  records: StoredRecord[]
+  /** Checkpoints of `memory.checkpointed` events, in ledger order. */
+  checkpoints: SignedCheckpoint[]
+}
+
+/** Memories with their bytes and final trust, once the whole ledger has been read and scored. */
+export interface MemoriesChunk {
+  kind: 'memories'
+  records: Array<StoredRecord<MemoryRecord>>
+  trust: Map<string, TrustEntry>
+}
+
+export type ReadChunk = EventsChunk | MemoriesChunk
+
+interface EventsJson {
+  events: number
+  lastLc: number
+  /** Idempotency key, event id, idempotency key, event id, … */
+  keys: string[]
+  ids: string[]
+  records: Array<[id: string, signed: SignedRecord]>
+  checkpoints: SignedCheckpoint[]
+}
+
+interface MemoriesJson {
+  records: Array<[id: string, signed: SignedRecord]>
+  /** End offset in the chunk's buffer of each memory's bytes. */
+  ends: number[]
+  trust: TrustEntry[]
+}
+
+/** Collects one events chunk in the reader thread. */
+export class EventsChunkBuilder {
+  private events = 0
+  private lastLc = 0
+  private readonly keys: string[] = []
+  private readonly ids: string[] = []
+  private readonly records: Array<[string, SignedRecord]> = []
+  private readonly checkpoints: SignedCheckpoint[] = []
+
+  get count (): number {
+    return this.events
+  }
+
+  addEvent (event: LedgerEvent): void {
+    this.events++
+    this.lastLc = event.lc
+    this.keys.push(event.idempotency_key, event.event_id)
+  }
+
+  /** A record event's record: a leaf of the log; stored now unless it is a memory. */
+  addRecord ({ id, signed }: StoredRecord): void {
+    this.ids.push(id)
+    if (signed.record.kind !== 'memory') this.records.push([id, signed])
+  }
+
+  addCheckpoint (checkpoint: SignedCheckpoint): void {
+    this.checkpoints.push(checkpoint)
+  }
+
+  finish (): WireChunk {
+    const json: EventsJson = { events: this.events, lastLc: this.lastLc, keys: this.keys, ids: this.ids, records: this.records, checkpoints: this.checkpoints }
+    return { kind: 'events', text: JSON.stringify(json) }
+  }
+}
+
+/** One chunk of scored memories with their bytes in one buffer of its own (to be transferred). */
+export function memoriesChunk (memories: readonly PreparedRecord[], trust: readonly TrustEntry[]): WireChunk {
+  let length = 0
+  const ends = memories.map((m) => (length += m.bytes.length))
+  const bytes = new Uint8Array(length)
+  memories.forEach((m, i) => { bytes.set(m.bytes, (ends[i] as number) - m.bytes.length) })
+  const json: MemoriesJson = { records: memories.map((m) => [m.id, m.signed]), ends, trust: [...trust] }
+  return { kind: 'memories', text: JSON.stringify(json), bytes: bytes.buffer }
+}
+
+/** The receiving thread's form of a chunk. Bytes are views of the chunk's buffer (the store copies what it keeps). */
+export function decodeChunk (chunk: WireChunk): ReadChunk {
+  if (chunk.kind === 'memories') {
+    const json = JSON.parse(chunk.text) as MemoriesJson
+    let start = 0
+    const records = json.records.map(([id, signed], i): StoredRecord<MemoryRecord> => {
+      const end = json.ends[i] as number
+      const bytes = new Uint8Array(chunk.bytes, start, end - start)
+      start = end
+      return { id, signed: signed as SignedRecord<MemoryRecord>, bytes }
+    })
+    return { kind: 'memories', records, trust: new Map(records.map((r, i) => [r.id, json.trust[i] as TrustEntry])) }
+  }
+  const json = JSON.parse(chunk.text) as EventsJson
+  const keys: IdempotencyPair[] = []
+  for (let i = 0; i < json.keys.length; i += 2) keys.push({ idempotency_key: json.keys[i] as string, event_id: json.keys[i + 1] as string })
+  return {
+    kind: 'events',
+    events: json.events,
+    lastLc: json.lastLc,
+    keys,
+    ids: json.ids,
+    records: json.records.map(([id, signed]) => ({ id, signed })),
+    checkpoints: json.checkpoints
+  }
+}
+
+/** What the rebuilding thread asks of the reader thread (its first message). */
+export interface ReaderInput {
+  snapshot: ScopeSnapshot
+  /** When memories are scored (the rebuild's clock, read once). */
+  now: number
+  /** Events per events chunk, memories per memories chunk. */
+  batch: number
+  /** Chunks the reader may send ahead of the ones the rebuild has taken. */
+  window: number
+}
+
+/** An error as it crosses threads: an IsnadError keeps its code and details. */
+export interface WireError {
+  name: string
+  message: string
+  code?: ErrorCode
+  details?: Record<string, unknown>
+}
+
+/** Rebuild → reader: what to read, then one `taken` for each chunk the rebuild takes. */
+export type RebuildMessage = { kind: 'read', input: ReaderInput } | { kind: 'taken' }
+
+/** Reader → rebuild. */
+export type ReaderMessage =
+  | WireChunk
+  | { kind: 'done' }
+  | { kind: 'failed', error: WireError }
+
+export function wireError (err: unknown): WireError {
+  if (err instanceof IsnadError) {
+    return { name: err.name, message: err.message, code: err.code, ...(err.details === undefined ? {} : { details: JSON.parse(JSON.stringify(err.details)) as Record<string, unknown> }) }
+  }
+  return err instanceof Error ? { name: err.name, message: err.message } : { name: 'Error', message: String(err) }
+}
+
+/** The error the reader thread met, as it would have been thrown in this thread. */
+export function errorOfWire (wire: WireError): Error {
+  if (wire.code !== undefined) return new IsnadError(wire.code, wire.message, wire.details === undefined ? {} : { details: wire.details })
+  const err = new Error(wire.message)
+  err.name = wire.name
+  return err
+}

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest'
+import { IsnadError, isIsnadError } from '../../../src/errors/index.js'
+import type { LedgerEvent } from '../../../src/schema/index.js'
+import { prepareRecords, type PreparedRecord } from '../../../src/store/index.js'
+import { EventsChunkBuilder, decodeChunk, errorOfWire, memoriesChunk, wireError } from '../../../src/node/journal/reindex-chunks.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
+
+/** The chunks the reindex reader thread sends: what goes in comes out, bytes included. */
+
+const alice = createAgent(50)
+const bob = createAgent(51)
+
+function eventOf (lc: number, key: string): LedgerEvent {
+  return { lc, idempotency_key: key, event_id: `evt_${lc}` } as unknown as LedgerEvent
+}
+
+describe('reindex chunks', () => {
+  const memory = prepareRecords([createMemory(alice, { tags: ['a'] })])[0] as PreparedRecord
+  const attestation = prepareRecords([createAttestation(bob, memory.id)])[0] as PreparedRecord
+
+  it('carries events, leaves in order, non-memory records and checkpoints', () => {
+    const builder = new EventsChunkBuilder()
+    builder.addEvent(eventOf(3, 'k3'))
+    builder.addRecord(memory)
+    builder.addEvent(eventOf(5, 'k5'))
+    builder.addRecord(attestation)
+    builder.addEvent(eventOf(9, 'k9'))
+    const chunk = decodeChunk(structuredClone(builder.finish()))
+    if (chunk.kind !== 'events') throw new Error('an events chunk')
+    expect(chunk).toMatchObject({ events: 3, lastLc: 9, ids: [memory.id, attestation.id], checkpoints: [] })
+    expect(chunk.keys).toEqual([{ idempotency_key: 'k3', event_id: 'evt_3' }, { idempotency_key: 'k5', event_id: 'evt_5' }, { idempotency_key: 'k9', event_id: 'evt_9' }])
+    expect(chunk.records).toEqual([{ id: attestation.id, signed: attestation.signed }])
+  })
+
+  it('carries memories with their bytes and trust', () => {
+    const second = prepareRecords([createMemory(bob)])[0] as PreparedRecord
+    const trust = [{ score: 0.5, level: 'medium', policy: 'p', computed_at: '2026-03-01T00:00:00.000Z' }, { score: 0, level: 'low', policy: 'p', computed_at: '2026-03-01T00:00:00.000Z' }]
+    const chunk = decodeChunk(structuredClone(memoriesChunk([memory, second], trust)))
+    if (chunk.kind !== 'memories') throw new Error('a memories chunk')
+    expect(chunk.records.map((r) => [r.id, r.signed, Buffer.from(r.bytes ?? [])])).toEqual([memory, second].map((r) => [r.id, r.signed, Buffer.from(r.bytes)]))
+    expect([...chunk.trust]).toEqual([[memory.id, trust[0]], [second.id, trust[1]]])
+  })
+
+  it('brings an error across with its code, details and message', () => {
+    const err = errorOfWire(structuredClone(wireError(new IsnadError('LEDGER_CORRUPT', 'f line 3 (byte 10): hash', { details: { line: 3 } }))))
+    expect(isIsnadError(err, 'LEDGER_CORRUPT')).toBe(true)
+    expect(err).toMatchObject({ message: 'f line 3 (byte 10): hash', details: { line: 3 } })
+    const plain = new TypeError('bad')
+    expect(errorOfWire(structuredClone(wireError(plain)))).toMatchObject({ name: 'TypeError', message: 'bad' })
+  })
+})
