@@ -58,7 +58,11 @@ export function verifyLineHash (obj: unknown): boolean {
 }
 
 const HASH_MEMBER = /,"hash":"(sha256:[0-9a-f]{64})"}$/
-const LONE_SURROGATE_ESCAPE = /\\ud[89a-f]/i
+/**
+ * A `\uD800`–`\uDFFF` escape: a `\u` whose backslash is not itself escaped (the run of backslashes
+ * before the `u` is odd), so an escaped backslash followed by the letters `ud8…` is not one.
+ */
+const LONE_SURROGATE_ESCAPE = /(?<!\\)(?:\\\\)*\\u[dD][89a-fA-F]/
 
 /**
  * The fast path of verifyLineHash for a line as the ledger writes it: the canonical JSON of the

@@ -84,6 +84,20 @@ describe('the fast path for lines as the ledger writes them', () => {
     }), { numRuns: 2000 })
   })
 
+  it('declines only real surrogate escapes, not an escaped backslash followed by the letters ud8', () => {
+    // fast-check's counterexample: the member name is backslash + "Ud8", written as "\\Ud8".
+    for (const payload of [{ '\\Ud8': {} }, { '\\ud800': 1 }, { a: '\\\\udfff' }]) {
+      expect(verifyCanonicalLineText(written(payload), JSON.parse(written(payload))), JSON.stringify(payload)).toBe(true)
+    }
+    // Lone surrogates have no canonical form (RFC 8785 §3.2.2.2): lines whose hash is right over
+    // their text, as JSON.stringify writes it, go to the full check, which refuses them.
+    for (const payloadText of ['{"a":"\\ud800"}', '{"a":"\\\\\\udc00"}']) {
+      const line = payloadText.slice(0, -1) + `,"hash":"sha256:${createHash('sha256').update(payloadText, 'utf8').digest('hex')}"}`
+      expect(verifyCanonicalLineText(line, JSON.parse(line)), line).toBe(false)
+      expect(verifyLineHash(JSON.parse(line))).toBe(false)
+    }
+  })
+
   it('declines (leaving it to the full check) a valid line that is not in canonical member order', () => {
     const payload = { b: 1, a: 2 }
     const line = `{"b":1,"a":2,"hash":"${hashLine(payload)}"}`
