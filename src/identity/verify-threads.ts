@@ -4,9 +4,9 @@ import { Worker } from 'node:worker_threads'
 
 /*
  * Where nodeCryptoVerifier.verifyAsync checks signatures once the policy checks have passed on the
- * calling thread. A burst of checks (a batch being ingested) goes to a few threads of this process
- * that run OpenSSL's Ed25519 back to back; a lone check goes to node:crypto's callback form, on
- * libuv's thread pool. Why not always the pool: LevelDB runs its reads and writes there too, and the
+ * calling thread. The first burst of checks (a batch being ingested) starts a few threads of this
+ * process that run OpenSSL's Ed25519 back to back, and every check goes to them from then on; until
+ * then, checks go to node:crypto's callback form, on libuv's thread pool. Why not always the pool: LevelDB runs its reads and writes there too, and the
  * pool serves requests in arrival order, so every store read or batch write of an ingest waited
  * behind the ~64 signature checks queued ahead of it (several milliseconds each time), and the
  * store's turn ended only when the next batch's signatures were all checked. On their own threads,
