@@ -46,12 +46,11 @@ export class JournalState {
   /** Idempotency keys waiting for the next setIndexedLc (deferKeys). */
   private readonly deferred = new Map<string, string>()
   /** Log positions below this have their record id in `leaves` (or in a batch being written now). */
-  private leafCoverage: number
+  private leafCoverage = 0
 
-  private constructor (db: Level<string, string>, merkle: MerkleLog, leafCoverage: number) {
+  private constructor (db: Level<string, string>, merkle: MerkleLog) {
     this.db = db
     this.merkle = merkle
-    this.leafCoverage = leafCoverage
     this.keys = db.sublevel<string, string>('keys', { valueEncoding: 'utf8' })
     this.meta = db.sublevel<string, string>('meta', { valueEncoding: 'utf8' })
     this.checkpoints = db.sublevel<string, string>('checkpoints', { valueEncoding: 'utf8' })
@@ -69,32 +68,20 @@ export class JournalState {
     await this.meta.put(`cursor\0${peerId}`, String(cursor))
   }
 
-  /** Keeps witness requests for the inbox (DESIGN §3): who asked whom to witness which memory. */
-  async addRequests (requests: ReadonlyArray<StoredRecord<WitnessRequestRecord>>): Promise<void> {
-    if (requests.length === 0) return
-    await this.requests.batch(requests.map((r) => ({ type: 'put' as const, key: r.id, value: JSON.stringify(r.signed.record) })))
-  }
-
   /** Every witness request this node holds, by id. */
   async * witnessRequests (): AsyncGenerator<{ id: string, record: WitnessRequestRecord }> {
     for await (const [id, text] of this.requests.iterator()) yield { id, record: JSON.parse(text) as WitnessRequestRecord }
   }
 
   /**
-   * Appends record ids to the Merkle log and remembers each new leaf's position, so peers can sync
-   * "every record after position n" in this node's log order (sync-v1). The new leaves of one append
-   * are consecutive positions, kept as runs of up to LEAF_RUN ids in one entry each (key: the run's
-   * first position): a rebuild writes 4000 leaves in a few entries instead of one each.
-   */
-  async appendRecords (ids: readonly string[]): Promise<void> {
-    await this.applyRecords(ids)
-  }
-
-  /**
-   * What a store call adds to this LevelDB once its records are indexed, in one batch after the
-   * Merkle append: the new leaves' positions, the witness requests among the records, and the
-   * idempotency keys of their events (the journal defers those here from the ledger append, so a
-   * store call makes one write instead of three; see Journal.journaled for why that is safe).
+   * What a store call (or a chunk of a rebuild) adds to this LevelDB once its records are indexed,
+   * in one batch after the Merkle append: the new leaves' positions, so peers can sync "every record
+   * after position n" in this node's log order (sync-v1); the witness requests among the records,
+   * for the inbox (DESIGN §3); and the idempotency keys of their events (the journal defers those
+   * here from the ledger append, so a store call makes one write instead of three; see
+   * Journal.journaled for why that is safe). The leaves of one append are consecutive positions,
+   * kept as runs of up to LEAF_RUN ids in one entry each (key: the run's first position): a rebuild
+   * writes 4000 leaves in a few entries instead of one each.
    */
   async applyRecords (ids: readonly string[], { requests = [], events = [] }: {
     requests?: ReadonlyArray<StoredRecord<WitnessRequestRecord>>
@@ -148,10 +135,10 @@ export class JournalState {
     }
     const nodes = db.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })
     // A rebuild starts from an empty directory and is the log's only writer (MerkleLogInit.fresh).
-    const merkle = await openMerkleLog({ store: createLevelNodeStore(nodes), hasher: nativeMerkleHasher, fresh: bulk })
-    const leaves = db.sublevel<string, string>('leaves', { valueEncoding: 'utf8' })
-    const [lastRun] = await leaves.iterator({ reverse: true, limit: 1 }).all()
-    return new JournalState(db, merkle, lastRun === undefined ? 0 : Number(lastRun[0]) + lastRun[1].split(RUN_SEP).length)
+    const state = new JournalState(db, await openMerkleLog({ store: createLevelNodeStore(nodes), hasher: nativeMerkleHasher, fresh: bulk }))
+    const [lastRun] = await state.leaves.iterator({ reverse: true, limit: 1 }).all()
+    if (lastRun !== undefined) state.leafCoverage = Number(lastRun[0]) + lastRun[1].split(RUN_SEP).length
+    return state
   }
 
   async close (): Promise<void> {

@@ -135,9 +135,7 @@ async function rebuild (chunks: AsyncIterable<ReadChunk>, store: RecordStore, st
         await state.observeCheckpoint(checkpoint)
       }
       await writes.add(Promise.all([
-        state.appendRecords(chunk.ids),
-        state.recordKeys(chunk.keys),
-        state.addRequests(witnessRequestsIn(chunk.records)),
+        state.applyRecords(chunk.ids, { requests: witnessRequestsIn(chunk.records), events: chunk.keys }),
         store.putMany(chunk.records)
       ]))
     }

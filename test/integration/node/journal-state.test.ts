@@ -20,9 +20,9 @@ describe('JournalState leaf positions', () => {
     const state = await JournalState.open(join(dir, 'journal'))
     try {
       // One id per append, a run longer than LEAF_RUN (1024), and a repeat of ids already in the log.
-      await state.appendRecords(ids.slice(0, 3))
-      await state.appendRecords([ids[1] as string, ...ids.slice(3, 2500), ids[0] as string])
-      await state.appendRecords(ids.slice(2490))
+      await state.applyRecords(ids.slice(0, 3))
+      await state.applyRecords([ids[1] as string, ...ids.slice(3, 2500), ids[0] as string])
+      await state.applyRecords(ids.slice(2490))
       expect(state.merkle.size).toBe(ids.length)
       for (const [cursor, limit] of [[0, 5], [2, 3], [1000, 50], [1020, 10], [1024, 1], [2047, 1030], [2590, 100], [2600, 5], [3000, 1]] as const) {
         const expected = ids.slice(cursor, cursor + limit)
@@ -40,7 +40,7 @@ describe('JournalState after a crash between the Merkle append and the leaf posi
     const ids = Array.from({ length: 6 }, (_, i) => createMemory(author, { summary: `crash ${i}` }).id)
     const location = join(dir, 'journal')
     const first = await JournalState.open(location)
-    await first.appendRecords(ids.slice(0, 2))
+    await first.applyRecords(ids.slice(0, 2))
     // The crash: the log got the next leaves, the positions batch never ran.
     await first.merkle.append(ids.slice(2, 5).map(leafDataOfCid))
     await first.close()
@@ -48,8 +48,8 @@ describe('JournalState after a crash between the Merkle append and the leaf posi
     try {
       expect(await second.recordsSince(0, 10)).toEqual({ ids: ids.slice(0, 2), next: 2 })
       // Replay applies every record beyond indexed_lc (some already positioned), then new ones arrive.
-      await second.appendRecords([ids[1] as string, ...ids.slice(2, 5)])
-      await second.appendRecords(ids.slice(5))
+      await second.applyRecords([ids[1] as string, ...ids.slice(2, 5)])
+      await second.applyRecords(ids.slice(5))
       expect(second.merkle.size).toBe(6)
       expect(await second.recordsSince(0, 10)).toEqual({ ids, next: 6 })
       expect(await second.recordsSince(3, 10)).toEqual({ ids: ids.slice(3), next: 6 })
