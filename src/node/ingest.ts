@@ -188,6 +188,7 @@ async function rescore (store: RecordStore, batch: readonly StoredRecord[], cach
       else list.push(record)
     }
   }
+  const fresh = new Set(memories.keys()) // the batch's memories: not stored yet
   const referenced = [...pending.keys()].filter((id) => !memories.has(id))
   const loaded = await mapConcurrently(referenced, RESCORE_CONCURRENCY, async (id) => cache.get(id)?.memory ?? await store.getMemory(id))
   // Evidence for a memory this node has not seen is kept; it is scored when the memory arrives.
@@ -196,9 +197,12 @@ async function rescore (store: RecordStore, batch: readonly StoredRecord[], cach
   return await mapConcurrently(scored, RESCORE_CONCURRENCY, async (memory) => {
     const cached = cache.get(memory.id)
     const own = pending.get(memory.id)
-    return cached === undefined
-      ? await gatherEvidence(store, memory, own)
-      : evidenceOf(memory, [...cached.attestations], [...cached.anchors], own, cached.ids)
+    if (cached !== undefined) return evidenceOf(memory, [...cached.attestations], [...cached.anchors], own, cached.ids)
+    // A memory new to the store has stored evidence only if some arrived before it (orphans):
+    // usually none, and then listing its attestations and anchors (two LevelDB iterators) is skipped.
+    return fresh.has(memory.id) && !await store.hasOrphanEvidence(memory.id)
+      ? evidenceOf(memory, [], [], own)
+      : await gatherEvidence(store, memory, own)
   })
 }
 

@@ -89,6 +89,11 @@ export interface RecordStore {
   exists: (id: string) => Promise<boolean>
   /** `exists` for many ids in one call (one native round trip on LevelDB); answers in input order. */
   existsMany: (ids: readonly string[]) => Promise<boolean[]>
+  /**
+   * The stored canonical bytes (record-v1 §2.4) of each record, in input order; undefined for an id
+   * not stored. Nothing is decoded: for serving records to peers as they are (sync, fetch).
+   */
+  getBytesMany: (ids: readonly string[]) => Promise<Array<Uint8Array | undefined>>
   /** How many records of each kind are stored. */
   count: () => Promise<Record<RecordKind, number>>
 
@@ -102,6 +107,12 @@ export interface RecordStore {
   attestationsBy: (witness: string) => Promise<string[]>
   /** Ids of memories whose lineage.supersedes is `memoryId`, in id order. */
   supersededBy: (memoryId: string) => Promise<string[]>
+  /**
+   * Whether attestations or anchors of `memoryId` are stored while the memory itself is not (they
+   * arrived first). False once the memory is stored. Answered from memory: ingest asks it for each
+   * memory new to the store, whose evidence then need not be listed when the answer is false.
+   */
+  hasOrphanEvidence: (memoryId: string) => Promise<boolean>
 
   /** Records the trust of a memory and re-keys its query indexes. NOT_FOUND for an unknown memory. */
   setTrust: (memoryId: string, trust: TrustEntry) => Promise<void>

@@ -12,10 +12,12 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *           created_at
  *   3       the journal's Merkle log keeps one column per leaf (src/merkle/log-keys.ts) and its
  *           leaf positions in runs (journal-state.ts): this version covers all of .memory/index/
+ *   4       `orphans` lists the memories whose evidence is stored before them (keys.ts), so ingest
+ *           knows a new memory has none without listing its attestations and anchors
  */
 
-/** @default "3" — the layout version this code reads and writes. */
-export const INDEX_FORMAT = '3'
+/** @default "4" — the layout version this code reads and writes. */
+export const INDEX_FORMAT = '4'
 const FORMAT_KEY = 'format'
 
 /**

@@ -20,6 +20,8 @@ import type { Link } from '../prepare.js'
  *                                                     a scan filters time on the position and any
  *                                                     other predicate on the memories entry
  *   stats     k NUL <kind> | <scope>                → decimal count of records / of memories in scope
+ *   orphans   <memory id>                           → ''  (attestations or anchors of it are stored,
+ *                                                          the memory is not: they arrived first)
  *   meta      format                                → the layout's version (format.ts): an index
  *                                                     of another layout is refused, never misread
  *
@@ -39,6 +41,7 @@ export const SUBLEVELS = {
   links: 'links',
   query: 'query',
   stats: 'stats',
+  orphans: 'orphans',
   meta: 'meta'
 } as const
 
@@ -56,6 +59,17 @@ export function linkPrefix (link: Link, from: string): string {
 
 export function linkKey (link: Link, from: string, id: string): string {
   return linkPrefix(link, from) + id
+}
+
+/** The range of every key of one link, whatever its `from`. */
+export function linkRange (link: Link): { gte: string, lt: string } {
+  return { gte: LINK_CODES[link] + SEP, lt: LINK_CODES[link] + END }
+}
+
+/** The `from` part of a key of `link`. */
+export function linkFromOf (link: Link, key: string): string {
+  const start = LINK_CODES[link].length + SEP.length
+  return key.slice(start, key.indexOf(SEP, start))
 }
 
 export const ALL_SCOPE = 'a'

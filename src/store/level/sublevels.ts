@@ -11,6 +11,7 @@ export function sublevelsOf (db: RootLevel) {
     links: db.sublevel<string, string>(SUBLEVELS.links, { valueEncoding: 'utf8' }),
     query: db.sublevel<string, string>(SUBLEVELS.query, { valueEncoding: 'utf8' }),
     stats: db.sublevel<string, string>(SUBLEVELS.stats, { valueEncoding: 'utf8' }),
+    orphans: db.sublevel<string, string>(SUBLEVELS.orphans, { valueEncoding: 'utf8' }),
     meta: db.sublevel<string, string>(SUBLEVELS.meta, { valueEncoding: 'utf8' })
   }
   // WriteBatch writes through the root with these prefixes: they must be the sublevels' own.

@@ -25,9 +25,17 @@ export interface WritePlan {
 
 export interface PutPlan extends WritePlan {
   newIds: string[]
+  /** Memories the batch marks as having orphan evidence (keys.ts `orphans`), and those it unmarks (stored now). */
+  orphansAdded: string[]
+  orphansCleared: string[]
 }
 
-export async function planPutMany (subs: Sublevels, cache: IndexCache, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>): Promise<PutPlan> {
+/**
+ * `orphans` is the store's set of memories marked in the `orphans` sublevel: a batch marks the
+ * memory of each new attestation or anchor that is stored nowhere (not in the batch, not in the
+ * store), and unmarks each memory it stores.
+ */
+export async function planPutMany (subs: Sublevels, cache: IndexCache, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>, orphans: ReadonlySet<string>): Promise<PutPlan> {
   for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
   // Two independent reads at once (each a round trip through libuv's pool): which records exist,
   // and the entry (indexed fields and old trust) of every memory with a trust entry, which the
@@ -36,12 +44,15 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
   const batchIds = new Set(records.map((r) => r.id))
   const trustIds = [...trust.keys()]
   const storedIds = trustIds.filter((id) => !batchIds.has(id))
-  const [present, stored] = await Promise.all([
+  const targets = unknownEvidenceTargets(records, trust, orphans)
+  const [present, stored, targetsStored] = await Promise.all([
     records.length === 0 ? [] : subs.records.hasMany(records.map((r) => r.id)),
-    loadEntries(subs, cache, storedIds)
+    loadEntries(subs, cache, storedIds),
+    targets.length === 0 ? [] : subs.records.hasMany(targets)
   ])
   const fresh = records.filter((_, i) => present[i] !== true)
-  const plan: PutPlan = { batch: new WriteBatch(), entries: new Map(), counters: new Map(), newIds: fresh.map((r) => r.id) }
+  const plan: PutPlan = { batch: new WriteBatch(), entries: new Map(), counters: new Map(), newIds: fresh.map((r) => r.id), orphansAdded: [], orphansCleared: [] }
+  const absent = new Set(targets.filter((_, i) => targetsStored[i] !== true))
   const increments = new Map<string, number>()
   const bump = (key: string): void => { increments.set(key, (increments.get(key) ?? 0) + 1) }
   const freshMemories = new Set<string>()
@@ -51,8 +62,16 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
     plan.batch.put('records', id, bytes)
     bump(kindStatKey(record.kind))
     for (const { link, from } of linksOf(record)) plan.batch.put('links', linkKey(link, from, id), '')
+    if ((record.kind === 'attestation' || record.kind === 'anchor') && absent.delete(record.memory)) {
+      plan.batch.put('orphans', record.memory, '')
+      plan.orphansAdded.push(record.memory)
+    }
     if (record.kind !== 'memory') continue
     freshMemories.add(id)
+    if (orphans.has(id)) {
+      plan.batch.del('orphans', id)
+      plan.orphansCleared.push(id)
+    }
     const memory = indexedMemoryOf(record)
     // A memory with no trust entry is indexed at score 0 until the node scores it.
     pushEntryOps(plan, id, { memory, trust: trust.get(id) }, null)
@@ -66,6 +85,20 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
   restated.forEach((id, i) => { pushRetrustOps(plan, id, restatedEntries[i] as MemoryEntry, trust.get(id) as TrustEntry) })
   await pushCounterOps(plan, subs, cache, increments)
   return plan
+}
+
+/**
+ * Memories that the batch's attestations and anchors point at and that may be stored nowhere: not
+ * a memory of the batch, not scored with it (a trust entry names a stored memory or one of the
+ * batch), not marked already. The store is asked which of them it holds.
+ */
+function unknownEvidenceTargets (records: readonly PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>, orphans: ReadonlySet<string>): string[] {
+  const targets = new Set<string>()
+  for (const { signed: { record } } of records) {
+    if ((record.kind === 'attestation' || record.kind === 'anchor') && !trust.has(record.memory) && !orphans.has(record.memory)) targets.add(record.memory)
+  }
+  for (const { id } of records) targets.delete(id)
+  return [...targets]
 }
 
 /**

@@ -73,6 +73,12 @@ export class MemoryRecordStore implements RecordStore {
     return ids.map((id) => this.records.has(id))
   }
 
+  async getBytesMany (ids: readonly string[]): Promise<Array<Uint8Array | undefined>> {
+    this.assertOpen()
+    // Copies: a caller must never be able to alter what the store holds.
+    return ids.map((id) => this.records.get(id)?.bytes.slice())
+  }
+
   async count (): Promise<Record<RecordKind, number>> {
     this.assertOpen()
     return { ...this.counts }
@@ -98,6 +104,12 @@ export class MemoryRecordStore implements RecordStore {
   async supersededBy (memoryId: string): Promise<string[]> {
     this.assertOpen()
     return this.linkedIds('successors', memoryId)
+  }
+
+  async hasOrphanEvidence (memoryId: string): Promise<boolean> {
+    this.assertOpen()
+    if (this.records.has(memoryId)) return false
+    return this.links.has(linkKey('attestations', memoryId)) || this.links.has(linkKey('anchors', memoryId))
   }
 
   async setTrust (memoryId: string, trust: TrustEntry): Promise<void> {

@@ -70,6 +70,21 @@ export function describeRecordStore (name: string, factory: StoreFactory, option
       expect(await store.existsMany([absent, memory.id, attestation.id, memory.id])).toEqual([false, true, true, true])
     })
 
+    it('getBytesMany answers the canonical bytes of many records, in input order, that callers cannot alter', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const absent = createMemory(carol).id
+      expect(await store.getBytesMany([])).toEqual([])
+      await store.putMany([memory, { ...attestation, bytes: encodeSignedRecord(attestation.signed) }])
+      const canonical = [encodeSignedRecord(memory.signed), encodeSignedRecord(attestation.signed)]
+      const plain = (list: Array<Uint8Array | undefined>): Array<Uint8Array | undefined> => list.map((b) => b === undefined ? b : Uint8Array.from(b))
+      const read = await store.getBytesMany([attestation.id, absent, memory.id, attestation.id])
+      expect(plain(read)).toEqual([canonical[1], undefined, canonical[0], canonical[1]])
+      read[0]!.fill(0)
+      expect(plain(await store.getBytesMany([attestation.id]))).toEqual([canonical[1]])
+      expect(await store.get(attestation.id)).toEqual(attestation)
+    })
+
     it('stores the canonical bytes a verification built without encoding again, checked against the id', async () => {
       const memory = createMemory(alice, { tags: ['b'] })
       const attestation = createAttestation(bob, memory.id)
@@ -187,6 +202,45 @@ export function describeRecordStore (name: string, factory: StoreFactory, option
       expect(await store.supersededBy(memory.id)).toEqual([successor.id, successor2.id].sort())
       expect(await store.supersededBy(successor.id)).toEqual([])
       expect(await store.count()).toEqual({ memory: 4, attestation: 3, anchor: 2, witness_request: 2 })
+    })
+
+    it('knows which memories have evidence stored before them (orphans), across batches, failed batches and reopen', async () => {
+      const early = createMemory(alice, { tags: ['early'] })
+      const anchoredFirst = createMemory(bob)
+      const together = createMemory(carol)
+      const notYet = createMemory(alice)
+      const request = createMemory(bob)
+      await store.putMany([
+        createAttestation(bob, early.id), createAnchor(alice, anchoredFirst.id, 'https://a.example'),
+        createAttestation(alice, together.id), together, createWitnessRequest(alice, request.id, [bob])
+      ])
+      // Evidence of a memory of the same batch, and a witness request (not evidence), make no orphan.
+      expect(await store.hasOrphanEvidence(early.id)).toBe(true)
+      expect(await store.hasOrphanEvidence(anchoredFirst.id)).toBe(true)
+      expect(await store.hasOrphanEvidence(together.id)).toBe(false)
+      expect(await store.hasOrphanEvidence(request.id)).toBe(false)
+      expect(await store.hasOrphanEvidence(notYet.id)).toBe(false)
+      // Evidence of a stored memory makes no orphan either; a refused batch changes nothing.
+      await store.putMany([createAttestation(carol, together.id)])
+      const wrongId: StoredRecord = { id: notYet.id, signed: createMemory(carol).signed }
+      await expectIsnadError(store.putMany([early, createAttestation(carol, notYet.id), wrongId]), 'CID_MISMATCH')
+      expect(await store.hasOrphanEvidence(early.id)).toBe(true)
+      expect(await store.hasOrphanEvidence(notYet.id)).toBe(false)
+      expect(await store.hasOrphanEvidence(together.id)).toBe(false)
+      // Storing the memory clears its mark, and a later attestation of it makes none.
+      await store.putMany([early])
+      await store.putMany([createAttestation(carol, early.id)])
+      expect(await store.hasOrphanEvidence(early.id)).toBe(false)
+      expect(await store.hasOrphanEvidence(anchoredFirst.id)).toBe(true)
+      if (instance.reopen === undefined) return
+      await store.close()
+      store = instance.reopen()
+      await store.open()
+      expect(await store.hasOrphanEvidence(early.id)).toBe(false)
+      expect(await store.hasOrphanEvidence(anchoredFirst.id)).toBe(true)
+      await store.putMany([anchoredFirst])
+      expect(await store.hasOrphanEvidence(anchoredFirst.id)).toBe(false)
+      expect(await store.attestationsFor(early.id)).toHaveLength(2)
     })
 
     it('records trust with the batch and re-keys the query indexes on setTrust', async () => {
