@@ -2,16 +2,13 @@ import { JsonlAppender, ledgerFilePath, withLineHash } from '../ledger/index.js'
 import type { VerifiedCheckpoint } from '../merkle/index.js'
 import type { AcceptSource, NetHost, RecordPage } from '../net/index.js'
 import type { LocalNode } from '../node/index.js'
-import { mapConcurrently } from '../node/map-concurrently.js'
-import { encodeSignedRecord } from '../record/index.js'
-
-/** Records of a sync page read from the store at the same time. */
-const PAGE_READ_CONCURRENCY = 32
 
 /**
  * The node as the network layer sees it (src/net NetHost): what it stores, what it accepts, its log
  * for peers to sync from, and the sync cursors it keeps for theirs. Received records were verified
  * once by the network, so they are stored without a second signature check (issue 4 budget).
+ * Records are served as the store keeps them: their canonical bytes (the store checked or built
+ * them when it stored them), with nothing decoded or encoded again.
  */
 export function createNodeHost (current: () => LocalNode): NetHost & { close: () => Promise<void> } {
   const cursors = new JsonlAppender(ledgerFilePath(current().paths.data, 'cursors'))
@@ -23,16 +20,14 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
       await node.writer.acceptVerified(records, source)
     },
     get: async (id) => {
-      const stored = await node.store.get(id)
-      return stored === null ? null : encodeSignedRecord(stored.signed)
+      const [bytes] = await node.store.getBytesMany([id])
+      return bytes ?? null
     },
     recordsSince: async (cursor, limit): Promise<RecordPage> => {
       const { ids, next } = await node.writer.state.recordsSince(cursor, limit)
-      // Read together, not one after another: each read is a round trip through libuv's pool, and
-      // a page of 256 read in series kept the syncing peer waiting longer than it took to store one.
-      const stored = await mapConcurrently(ids, PAGE_READ_CONCURRENCY, async (id) => await node.store.get(id))
-      const records = stored.flatMap((record) => record === null ? [] : [encodeSignedRecord(record.signed)])
-      return { records, next }
+      // One read for the page: each read is a round trip through libuv's pool.
+      const stored = await node.store.getBytesMany(ids)
+      return { records: stored.filter((bytes) => bytes !== undefined), next }
     },
     loadCursor: async (peerId) => await node.writer.state.syncCursor(peerId),
     saveCursor: async (peerId, cursor) => {

@@ -56,6 +56,14 @@ export const MAX_FETCH_IDS = 64
 export const MAX_FETCH_REQUEST_BYTES = 4096
 /** @default 131072 — every response frame carries one signed record (fetch-v1 L3, sync-v1 L4). */
 export const MAX_RECORD_FRAME_BYTES = MAX_RECORD_BYTES
+/**
+ * @default 65507 — bytes of frames handed to a stream in one `send` (frames.ts sendFrames): with
+ * yamux's 12-byte frame header, one Noise transport message (at most 65,519 bytes of plaintext
+ * before its 16-byte tag). Each send costs a yamux data frame, an encryption and a socket write on
+ * this side and a decryption and a window update on the other: a sync page of 256 records sent
+ * frame by frame cost 257 of each, packed it costs about 3.
+ */
+export const SEND_CHUNK_BYTES = 65_519 - 12
 /** @default 10000 — a whole fetch exchange, dial included (fetch-v1 L4). */
 export const FETCH_TIMEOUT_MS = 10_000
 /** @default 3 — peers asked for a memory an attestation or anchor points at (gossip-v1 R10). */

@@ -2,6 +2,7 @@ import type { MessageStream } from '@libp2p/interface'
 import * as lp from 'it-length-prefixed'
 import type { Uint8ArrayList } from 'uint8arraylist'
 import { IsnadError } from '../errors/index.js'
+import { SEND_CHUNK_BYTES } from './constants.js'
 
 /*
  * Length-prefixed frames over a libp2p 3 stream (fetch-v1 §2, sync-v1 §2): an unsigned varint
@@ -108,11 +109,36 @@ function frameError (err: unknown): unknown {
   return new IsnadError('IO_ERROR', `stream failed: ${err instanceof Error ? err.message : String(err)}`, { cause: err })
 }
 
-/** Writes each payload as one frame, waiting for the stream to drain when its buffer is full. */
+/**
+ * Writes each payload as one frame (varint length, then the payload), packed into sends of
+ * SEND_CHUNK_BYTES: the same bytes on the wire, with frames straddling send boundaries where they
+ * fall (the reader's decoder does not care where the transport splits them). Waits for the stream
+ * to drain when its buffer is full, so at most one chunk is built ahead of what the peer accepts.
+ */
 export async function sendFrames (stream: MessageStream, payloads: Iterable<Uint8Array>, signal: AbortSignal): Promise<void> {
-  for (const payload of payloads) {
-    if (!stream.send(lp.encode.single(payload))) await stream.onDrain({ signal })
+  let chunk: Uint8Array[] = []
+  let filled = 0
+  const flush = async (): Promise<void> => {
+    const bytes = chunk.length === 1 ? chunk[0] as Uint8Array : Buffer.concat(chunk, filled)
+    chunk = []
+    filled = 0
+    if (!stream.send(bytes)) await stream.onDrain({ signal })
   }
+  // lp.encode yields each frame as its length prefix, then its payload.
+  for (let piece of lp.encode(payloads)) {
+    while (filled + piece.length >= SEND_CHUNK_BYTES) {
+      const room = SEND_CHUNK_BYTES - filled
+      chunk.push(piece.subarray(0, room))
+      filled += room
+      piece = piece.subarray(room)
+      await flush()
+    }
+    if (piece.length > 0) {
+      chunk.push(piece)
+      filled += piece.length
+    }
+  }
+  if (filled > 0) await flush()
 }
 
 /**
