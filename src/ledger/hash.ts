@@ -1,6 +1,7 @@
 import { hash } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { IsnadError } from '../errors/index.js'
+import { canonicalCopy } from './canonical-copy.js'
 
 /**
  * Line hashing of spec §8: every ledger line carries `hash` = `sha256:` + hex SHA-256 of the
@@ -11,8 +12,13 @@ import { IsnadError } from '../errors/index.js'
 
 export const HASH_PREFIX = 'sha256:'
 
-/** RFC 8785 canonical JSON; SCHEMA_INVALID for what JSON cannot carry (NaN, ±Infinity, BigInt, cycles, lone surrogates). */
+/**
+ * RFC 8785 canonical JSON; SCHEMA_INVALID for what JSON cannot carry (NaN, ±Infinity, BigInt, cycles,
+ * lone surrogates). Plain data goes the cheaper route of canonical-copy.ts (the same text).
+ */
 export function canonicalJson (value: unknown): string {
+  const plain = canonicalCopy(value)
+  if (plain !== undefined) return plain.text
   let text: string | undefined
   try {
     text = canonicalize(value)

@@ -59,6 +59,11 @@ export function eventIdFor (scope: string, idempotencyKey: string): string {
   return derivedId('event', EVENT_ID_DOMAIN, [scope, idempotencyKey])
 }
 
+const TYPED_ID_PATTERNS = new Map<IdKind, RegExp>()
+
+/** The schema's typedId pattern (schema/ledger.ts), compiled once per kind: buildEvent checks every causal ref. */
 export function isTypedId (kind: IdKind, value: unknown): value is string {
-  return typeof value === 'string' && new RegExp(`^${ID_PREFIXES[kind]}_[a-z2-7]{26}$`).test(value)
+  let pattern = TYPED_ID_PATTERNS.get(kind)
+  if (pattern === undefined) TYPED_ID_PATTERNS.set(kind, pattern = new RegExp(`^${ID_PREFIXES[kind]}_[a-z2-7]{26}$`))
+  return typeof value === 'string' && pattern.test(value)
 }

@@ -1,9 +1,10 @@
-import { Level, type BatchOperation } from 'level'
+import { Level } from 'level'
 import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
-import { createLevelNodeStore, leafDataOfCid, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
+import { leafDataOfCid, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import { BULK_WRITE_BUFFER_BYTES, type StoredRecord } from '../../store/index.js'
+import { journalNodeStore, writeJournalBatch } from './journal-batch.js'
 import { nativeMerkleHasher } from './merkle-hasher.js'
 
 const INDEXED_LC = 'indexed_lc'
@@ -87,25 +88,29 @@ export class JournalState {
     requests?: ReadonlyArray<StoredRecord<WitnessRequestRecord>>
     events?: ReadonlyArray<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>>
   } = {}): Promise<void> {
-    const ops: Array<BatchOperation<Level<string, string>, string, string>> = []
-    if (ids.length > 0) {
-      const results = await this.merkle.append(ids.map((id) => leafDataOfCid(id)))
-      // The Merkle append and this batch are two writes: after a crash between them the log holds
-      // leaves whose positions were never written. Replay appends those records again (they come
-      // back as already in the log), and their positions are written here then: any leaf at or
-      // beyond the coverage, new or not. Coverage moves before the batch's await, so a concurrent
-      // call never writes a position twice.
-      const uncovered = results.flatMap((r, i) => r.index >= this.leafCoverage ? [{ index: r.index, id: ids[i] ?? '' }] : [])
-        .sort((a, b) => a.index - b.index)
-      for (const run of consecutiveRuns(uncovered)) {
-        ops.push({ type: 'put', sublevel: this.leaves, key: leafKey((run[0] as { index: number }).index), value: run.map((leaf) => leaf.id).join(RUN_SEP) })
-      }
-      const last = uncovered[uncovered.length - 1]
-      if (last !== undefined) this.leafCoverage = Math.max(this.leafCoverage, last.index + 1)
-    }
-    for (const r of requests) ops.push({ type: 'put', sublevel: this.requests, key: r.id, value: JSON.stringify(r.signed.record) })
-    for (const e of events) ops.push({ type: 'put', sublevel: this.keys, key: e.idempotency_key, value: e.event_id })
-    if (ops.length > 0) await this.db.batch(ops)
+    const runs = ids.length > 0 ? await this.appendLeaves(ids) : []
+    await writeJournalBatch(this.db, (batch) => {
+      for (const run of runs) batch.put(this.leaves, leafKey((run[0] as { index: number }).index), run.map((leaf) => leaf.id).join(RUN_SEP))
+      for (const r of requests) batch.put(this.requests, r.id, JSON.stringify(r.signed.record))
+      for (const e of events) batch.put(this.keys, e.idempotency_key, e.event_id)
+    })
+  }
+
+  /**
+   * Appends the records' leaves to the Merkle log; returns the positions applyRecords writes, as runs.
+   * The Merkle append and that batch are two writes: after a crash between them the log holds
+   * leaves whose positions were never written. Replay appends those records again (they come back
+   * as already in the log), and their positions are written then: any leaf at or beyond the
+   * coverage, new or not. Coverage moves before the batch's await, so a concurrent call never
+   * writes a position twice.
+   */
+  private async appendLeaves (ids: readonly string[]): Promise<Array<Array<{ index: number, id: string }>>> {
+    const results = await this.merkle.append(ids.map((id) => leafDataOfCid(id)))
+    const uncovered = results.flatMap((r, i) => r.index >= this.leafCoverage ? [{ index: r.index, id: ids[i] ?? '' }] : [])
+      .sort((a, b) => a.index - b.index)
+    const last = uncovered[uncovered.length - 1]
+    if (last !== undefined) this.leafCoverage = Math.max(this.leafCoverage, last.index + 1)
+    return consecutiveRuns(uncovered)
   }
 
   /**
@@ -135,7 +140,7 @@ export class JournalState {
     }
     const nodes = db.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })
     // A rebuild starts from an empty directory and is the log's only writer (MerkleLogInit.fresh).
-    const state = new JournalState(db, await openMerkleLog({ store: createLevelNodeStore(nodes), hasher: nativeMerkleHasher, fresh: bulk }))
+    const state = new JournalState(db, await openMerkleLog({ store: journalNodeStore(db, nodes), hasher: nativeMerkleHasher, fresh: bulk }))
     const [lastRun] = await state.leaves.iterator({ reverse: true, limit: 1 }).all()
     if (lastRun !== undefined) state.leafCoverage = Number(lastRun[0]) + lastRun[1].split(RUN_SEP).length
     return state
@@ -161,7 +166,9 @@ export class JournalState {
   /** Remembers that these logical events are stored (idempotency key → event id). */
   async recordKeys (events: ReadonlyArray<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>>): Promise<void> {
     if (events.length === 0) return
-    await this.keys.batch(events.map((e) => ({ type: 'put' as const, key: e.idempotency_key, value: e.event_id })))
+    await writeJournalBatch(this.db, (batch) => {
+      for (const e of events) batch.put(this.keys, e.idempotency_key, e.event_id)
+    })
   }
 
   async indexedLc (): Promise<number> {
@@ -184,9 +191,10 @@ export class JournalState {
    */
   async setIndexedLc (lc: number): Promise<void> {
     const keys = [...this.deferred]
-    const ops: Array<BatchOperation<Level<string, string>, string, string>> = keys.map(([key, id]) => ({ type: 'put', sublevel: this.keys, key, value: id }))
-    ops.push({ type: 'put', sublevel: this.meta, key: INDEXED_LC, value: String(lc) })
-    await this.db.batch(ops)
+    await writeJournalBatch(this.db, (batch) => {
+      for (const [key, id] of keys) batch.put(this.keys, key, id)
+      batch.put(this.meta, INDEXED_LC, String(lc))
+    })
     // Only now: a lookup racing the batch still finds them here. A key deferred again meanwhile stays.
     for (const [key, id] of keys) if (this.deferred.get(key) === id) this.deferred.delete(key)
   }

@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, leafDataOfCid, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
+import { Level } from 'level'
+import { MerkleLog, computeRoot, createLevelNodeStore, createMemoryNodeStore, hashLeaf, leafDataOfCid, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { nativeMerkleHasher } from '../../../src/node/journal/merkle-hasher.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'
@@ -72,5 +73,41 @@ describe('nativeMerkleHasher', () => {
       expect((await log.proveInclusion(size - 1, size)).path).toEqual(proveInclusion(hashes, size - 1, size).path)
       expect((await log.proveConsistency(Math.ceil(size / 3), size)).path).toEqual(proveConsistency(hashes, Math.ceil(size / 3), size).path)
     }
+  })
+})
+
+describe('JournalState writes through the root database', () => {
+  it('puts the same bytes on disk as the sublevels themselves would', async () => {
+    const author = createAgent(3)
+    const ids = Array.from({ length: 40 }, (_, i) => createMemory(author, { summary: `root ${i}` }).id)
+    const events = ids.map((id, i) => ({ idempotency_key: `memory.captured:${id}`, event_id: `evt_${String(i).padStart(26, 'a')}` }))
+    const location = join(dir, 'journal')
+    const state = await JournalState.open(location)
+    await state.applyRecords(ids.slice(0, 17), { events: events.slice(0, 17) })
+    await state.applyRecords(ids.slice(17), { events: events.slice(17) })
+    await state.recordKeys([{ idempotency_key: 'k', event_id: 'evt_k' }])
+    await state.setIndexedLc(41)
+    await state.close()
+
+    // The same content written through the sublevels: the Merkle log over createLevelNodeStore.
+    const reference = new Level<string, string>(join(dir, 'reference'), { valueEncoding: 'utf8' })
+    const log = await MerkleLog.open({ store: createLevelNodeStore(reference.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })), hasher: nativeMerkleHasher })
+    await log.append(ids.slice(0, 17).map(leafDataOfCid))
+    await log.append(ids.slice(17).map(leafDataOfCid))
+    const keys = reference.sublevel<string, string>('keys', { valueEncoding: 'utf8' })
+    const leaves = reference.sublevel<string, string>('leaves', { valueEncoding: 'utf8' })
+    await reference.batch([
+      { type: 'put', sublevel: leaves, key: '0'.padStart(16, '0'), value: ids.slice(0, 17).join('\n') },
+      { type: 'put', sublevel: leaves, key: '17'.padStart(16, '0'), value: ids.slice(17).join('\n') },
+      ...[...events, { idempotency_key: 'k', event_id: 'evt_k' }].map((e) => ({ type: 'put' as const, sublevel: keys, key: e.idempotency_key, value: e.event_id })),
+      { type: 'put', sublevel: reference.sublevel<string, string>('meta', { valueEncoding: 'utf8' }), key: 'indexed_lc', value: '41' }
+    ])
+    const expected = await reference.iterator({ keyEncoding: 'view', valueEncoding: 'view' }).all()
+    await reference.close()
+    const written = new Level<string, string>(location, { valueEncoding: 'utf8' })
+    const actual = await written.iterator({ keyEncoding: 'view', valueEncoding: 'view' }).all()
+    await written.close()
+    expect(actual.length).toBe(2 * ids.length + 1 + 2 + events.length + 1 + 1)
+    expect(actual).toEqual(expected)
   })
 })

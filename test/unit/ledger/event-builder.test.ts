@@ -3,6 +3,11 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { EVENT_TYPES, EventSchema, type EventType } from '../../../src/schema/ledger.js'
+import { decodeSignedRecord, encodeSignedRecord } from '../../../src/record/index.js'
+import { recordEventOf } from '../../../src/node/journal/record-events.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
+import { canonicalCopy } from '../../../src/ledger/canonical-copy.js'
+import { EventInputSchema, isPlainEventInput, MAX_CAUSAL_REFS } from '../../../src/ledger/event-builder.js'
 import { buildEvent, eventIdFor, isBusEvent, MAX_LINE_BYTES, nextLc, verifyLineHash, type EventInput } from '../../../src/ledger/index.js'
 
 const CTX = { scope: 'default', instanceId: `ins_${'a'.repeat(26)}`, runId: `run_${'b'.repeat(26)}`, tsWall: '2026-02-06T10:00:00.000Z' }
@@ -68,6 +73,57 @@ describe('buildEvent (spec §5, §8)', () => {
         expect(verifyLineHash(JSON.parse(line))).toBe(true)
       }
     ), { numRuns: 300 })
+  })
+
+  it('writes a record event as the generic path would: the line is canonicalize(event without hash) plus hash, the payload a fresh copy', () => {
+    const author = createAgent(1)
+    const memory = createMemory(author)
+    for (const stored of [memory, createAttestation(createAgent(2), memory.id)]) {
+      const decoded = { id: stored.id, signed: decodeSignedRecord(encodeSignedRecord(stored.signed)) }
+      const eventInput = recordEventOf(decoded, 'sync')
+      const { event, line } = buildEvent(eventInput, CTX, 9, 0)
+      const { hash, ...unhashed } = event
+      expect(line).toBe(`${String(canonicalize({ ...unhashed, payload: eventInput.payload })).slice(0, -1)},"hash":"${hash}"}`)
+      expect(event).toStrictEqual(JSON.parse(line))
+      expect(event.payload.record).not.toBe(decoded.signed)
+      expect(Object.keys(event.payload.record as object)).toEqual(['record', 'signature'])
+    }
+  })
+
+  it('checks directly only inputs the schema accepts; the rest go through the schema (property)', () => {
+    // Mostly valid, so that many inputs are checked directly; each field sometimes at or past its limits.
+    const text = (max: number) => fc.oneof({ arbitrary: fc.string({ minLength: 1, maxLength: 40 }), weight: 12 },
+      fc.string({ maxLength: max + 3 }), fc.constant(''), fc.constant('x'.repeat(max)), fc.constant('x'.repeat(max + 1)), fc.integer())
+    const payload = fc.oneof(
+      { arbitrary: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })), weight: 8 },
+      fc.constantFrom<unknown>(null, [], [1], 'text', new Date(0), { at: new Date(0) }, { [Symbol('s')]: 1 }, Object.create(null) as object, { n: Number.NaN })
+    )
+    const anyInput = fc.record({
+      type: fc.oneof({ arbitrary: fc.constantFrom(...EVENT_TYPES), weight: 8 }, fc.constantFrom('memory.deleted', '', 'MEMORY.CAPTURED')),
+      actor: text(128),
+      owner: text(128),
+      payload,
+      idempotency_key: text(512),
+      causal_refs: fc.oneof(
+        fc.constantFrom(undefined, [], ['evt_nope'], 'evt', [undefined], new Array<string>(1)),
+        fc.array(fc.string().map((k) => eventIdFor('s', k)), { maxLength: MAX_CAUSAL_REFS + 1 }),
+        fc.constant(Array.from({ length: MAX_CAUSAL_REFS + 1 }, (_, i) => eventIdFor('s', String(i))))
+      ),
+      visibility: fc.constantFrom(undefined, 'private', 'shared', 'public', 'everyone'),
+      observedLc: fc.constantFrom(undefined, undefined, undefined, 0, 3, -1),
+      extra: fc.constantFrom(undefined, undefined, undefined, 1)
+    }, { requiredKeys: ['type', 'actor', 'owner', 'payload', 'idempotency_key'] }).map(({ extra, ...rest }) => extra === undefined ? rest : { ...rest, extra })
+    let direct = 0
+    fc.assert(fc.property(anyInput, (generated) => {
+      const value = generated as unknown as EventInput
+      if (!isPlainEventInput(value, canonicalCopy(value.payload) !== undefined)) return
+      direct++
+      expect(EventInputSchema.safeParse(value).success, JSON.stringify(value)).toBe(true)
+    }), { numRuns: 3000 })
+    expect(direct).toBeGreaterThan(30)
+    const refs = Array.from({ length: MAX_CAUSAL_REFS + 1 }, (_, i) => eventIdFor('s', String(i)))
+    expect(EventInputSchema.safeParse({ ...input(), causal_refs: refs.slice(1) }).success).toBe(true)
+    expect(EventInputSchema.safeParse({ ...input(), causal_refs: refs }).success).toBe(false)
   })
 
   it('refuses a line over MAX_LINE_BYTES with RECORD_TOO_LARGE', () => {
