@@ -1,6 +1,6 @@
 import type {
-  AnchorState, AnchorType, AttestationVerdict, MemoryRecord, MemoryView, SignedRecord, TrustLevel, TrustResult,
-  ViewObject, ViewObjectType, Visibility
+  AnchorRecord, AnchorState, AnchorType, AnchorVerification, AttestationRecord, AttestationVerdict, MemoryRecord, SignedRecord,
+  TrustLevel, TrustResult, ViewObject, ViewObjectType, Visibility
 } from '../../schema/index.js'
 
 /**
@@ -68,10 +68,18 @@ export function viewTrustOf (result: Pick<TrustResult, 'score' | 'level' | 'fact
   return { score: result.score, level: result.level, dispute_count: result.factors.dispute_count }
 }
 
-/** Evidence from a memory view (the `show` shape): witnesses and anchors with their verification state. */
-export function viewEvidenceOf (view: Pick<MemoryView, 'witnesses' | 'anchors'>): ViewEvidence {
+/** A memory's stored evidence as the node gathers it (structurally its `MemoryEvidence`). */
+export interface StoredEvidence {
+  attestations: ReadonlyArray<{ id: string, signed: SignedRecord<AttestationRecord> }>
+  anchors: ReadonlyArray<{ stored: { id: string, signed: SignedRecord<AnchorRecord> }, verification: Pick<AnchorVerification, 'state'> }>
+}
+
+/** The fields the reducer reads from stored evidence: what a `show` view lists as witnesses and anchors. */
+export function viewEvidenceOf ({ attestations, anchors }: StoredEvidence): ViewEvidence {
   return {
-    attestations: view.witnesses.map((w) => ({ id: w.id, verdict: w.attestation, witness: w.agent_id })),
-    anchors: view.anchors.map((a) => ({ id: a.id, type: a.type, reference: a.reference, hash: a.hash, state: a.verification.state }))
+    attestations: attestations.map(({ id, signed: { record } }) => ({ id, verdict: record.attestation, witness: record.witness })),
+    anchors: anchors.map(({ stored: { id, signed: { record } }, verification }) => ({
+      id, type: record.type, reference: record.reference, hash: record.hash, state: verification.state
+    }))
   }
 }

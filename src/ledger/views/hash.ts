@@ -22,6 +22,8 @@ export const hashLine: HashLine = (line) => {
 
 /** The line with its `hash` set (last, so a printed line ends with it). */
 export function withHash<T extends Record<string, unknown>> (line: T, hash: HashLine = hashLine): T & { hash: string } {
+  // One copy, not two, for a line without a hash yet (every line the reducer builds).
+  if (!Object.hasOwn(line, 'hash')) return { ...line, hash: hash(line) }
   const { hash: _ignored, ...rest } = line
   return { ...rest, hash: hash(rest) } as T & { hash: string }
 }

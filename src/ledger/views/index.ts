@@ -8,7 +8,7 @@ export { reduceMemory, type Reduction, type ReduceOptions } from './reduce.js'
 export {
   viewTrustOf, viewEvidenceOf,
   type ReduceInput, type ReducibleMemory, type ViewTrust, type ViewEvidence, type EvidenceAttestation, type EvidenceAnchor,
-  type ViewHints
+  type ViewHints, type StoredEvidence
 } from './evidence.js'
 export { objectTypeOf, horizonOf, salienceOf, statusOf, DEFAULT_VIEW_RULES, type ViewRules } from './rules.js'
 export { readTagFields, slugOf, isCalendarDate, type TagFields } from './tags.js'

@@ -128,7 +128,12 @@ function applyHints (derived: DerivedFields, hints: ViewHints | undefined): Deri
 
 /** Absent optional fields are absent, never undefined or null (as in record-v1 §2.2). */
 function present<T extends Record<string, unknown>> (fields: T): T {
-  return Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined)) as T
+  const out: Record<string, unknown> = {}
+  for (const key of Object.keys(fields)) {
+    const value = fields[key]
+    if (value !== undefined) out[key] = value
+  }
+  return out as T
 }
 
 /** Validates and returns the line itself: zod's output would reorder the keys (hash last is on purpose). */

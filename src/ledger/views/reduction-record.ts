@@ -49,9 +49,11 @@ export function reductionFilesOf (reduction: Reduction): ReductionFiles {
   return files
 }
 
-export function buildReductionRecord (reduction: Reduction, now: string, previous?: string, hash: HashLine = defaultHashLine): ReductionRecord {
+/** `files` are the reduction's reductionFilesOf, when the caller has them. */
+export function buildReductionRecord (
+  reduction: Reduction, now: string, previous?: string, hash: HashLine = defaultHashLine, files: ReductionFiles = reductionFilesOf(reduction)
+): ReductionRecord {
   const { object, attachment } = reduction
-  const files = reductionFilesOf(reduction)
   const memory = object.source
   if (memory === undefined) throw new TypeError(`view object ${object.id} has no source memory`)
   return withHash({
@@ -97,7 +99,7 @@ export interface ReducedEventDraft {
 }
 
 /** The `memory.reduced` event of the reduction `reductionId` (a new one, or the one already recorded). */
-export function reducedEventOf (reductionId: string, reduction: Reduction): ReducedEventDraft {
+export function reducedEventOf (reductionId: string, reduction: Reduction, files: ReductionFiles = reductionFilesOf(reduction)): ReducedEventDraft {
   const { object, attachment } = reduction
   return {
     type: 'memory.reduced',
@@ -113,7 +115,7 @@ export function reducedEventOf (reductionId: string, reduction: Reduction): Redu
       object: object.id,
       object_type: object.type,
       object_hash: object.hash,
-      shard: reductionFilesOf(reduction).object,
+      shard: files.object,
       ...(attachment === null ? {} : { attachment: attachment.id })
     }
   }

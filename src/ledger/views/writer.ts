@@ -51,12 +51,19 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
   const shards = new Map<string, Map<string, string>>() // file → id → newest hash
   let reductions: Map<string, ReductionState> | undefined // object id → newest reduction
   let queue: Promise<unknown> = Promise.resolve()
+  const paths = new Map<string, string>() // file → absolute path: a few files per month, each written often
+
+  function pathOf (file: string): string {
+    let path = paths.get(file)
+    if (path === undefined) paths.set(file, path = join(init.dataDir, file))
+    return path
+  }
 
   async function newestHashes (file: string): Promise<Map<string, string>> {
     let known = shards.get(file)
     if (known === undefined) {
       known = new Map()
-      for (const line of parseLines(await readLines(join(init.dataDir, file)))) {
+      for (const line of parseLines(await readLines(pathOf(file)))) {
         if (typeof line.id === 'string' && typeof line.hash === 'string') known.set(line.id, line.hash)
       }
       shards.set(file, known)
@@ -67,7 +74,7 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
   async function reductionStates (file: string): Promise<Map<string, ReductionState>> {
     if (reductions === undefined) {
       const states = new Map<string, ReductionState>()
-      for (const line of parseLines(await readLines(join(init.dataDir, file)))) {
+      for (const line of parseLines(await readLines(pathOf(file)))) {
         const { id, object, object_hash: objectHash, attachment_hash: attachmentHash } = line
         if (typeof id !== 'string' || typeof object !== 'string' || typeof objectHash !== 'string') continue
         states.set(object, { id, objectHash, attachmentHash: typeof attachmentHash === 'string' ? attachmentHash : undefined })
@@ -82,7 +89,7 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
     const known = await newestHashes(file)
     if (known.get(line.id) === line.hash) return false
     try {
-      await append(join(init.dataDir, file), [JSON.stringify(line)])
+      await append(pathOf(file), [JSON.stringify(line)])
     } catch (err) {
       shards.delete(file) // the line may or may not be there now: read the file again next time
       throw err
@@ -102,17 +109,17 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
     const states = await reductionStates(files.reducers)
     const state = states.get(object.id)
     if (state !== undefined && isSameState(state, object.hash, attachment)) {
-      return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: false }, record: null, reductionId: state.id, event: reducedEventOf(state.id, reduction) }
+      return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: false }, record: null, reductionId: state.id, event: reducedEventOf(state.id, reduction, files) }
     }
-    const record = buildReductionRecord(reduction, now, state?.id, hash)
+    const record = buildReductionRecord(reduction, now, state?.id, hash, files)
     try {
-      await append(join(init.dataDir, files.reducers), [JSON.stringify(record)])
+      await append(pathOf(files.reducers), [JSON.stringify(record)])
     } catch (err) {
       reductions = undefined
       throw err
     }
     states.set(object.id, { id: record.id, objectHash: object.hash, attachmentHash: attachment?.hash })
-    return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: true }, record, reductionId: record.id, event: reducedEventOf(record.id, reduction) }
+    return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: true }, record, reductionId: record.id, event: reducedEventOf(record.id, reduction, files) }
   }
 
   return {

@@ -1,8 +1,10 @@
 import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
-import { ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf, type ViewRules, type ViewWriter } from '../../ledger/views/index.js'
+import {
+  ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf, type ViewRules, type ViewWriter
+} from '../../ledger/views/index.js'
 import type { IsnadRecord, MemoryRecord, ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import { gatherEvidence, scoreEvidence, viewOf, type MemoryEvidence } from '../evidence.js'
+import { gatherEvidence, scoreEvidence, type MemoryEvidence } from '../evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'
 
@@ -13,35 +15,6 @@ export const REDUCE_CONCURRENCY = 16
 const EVENT_ID_CACHE = 65_536
 
 type ReduceInput = Parameters<typeof reduceMemory>[0]
-
-/**
- * `store` for the reads of one reduce, with each memory's successors listed once: the reduction
- * and its view (findSupersededBy) both ask, and each ask is a LevelDB iterator. Reads only, and
- * the batch is already written, so the answer cannot change within the reduce.
- */
-function withSuccessorsOnce (store: RecordStore): RecordStore {
-  const asked = new Map<string, Promise<string[]>>()
-  const supersededBy = async (id: string): Promise<string[]> => {
-    let answer = asked.get(id)
-    if (answer === undefined) {
-      answer = store.supersededBy(id)
-      asked.set(id, answer)
-    }
-    return [...await answer]
-  }
-  // Every other method is the store's own, called on the store (bound once per method, not per call).
-  const bound = new Map<PropertyKey, unknown>()
-  return new Proxy(store, {
-    get: (target, property) => {
-      if (property === 'supersededBy') return supersededBy
-      const value: unknown = Reflect.get(target, property, target)
-      if (typeof value !== 'function') return value
-      let method = bound.get(property)
-      if (method === undefined) bound.set(property, method = value.bind(target))
-      return method
-    }
-  })
-}
 
 function byId (a: { id: string }, b: { id: string }): number {
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
@@ -129,13 +102,13 @@ export class ViewReducer {
    * time. Reductions are written in the order of `memoryIds`.
    */
   async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map()): Promise<EventInput[]> {
-    const reading = withSuccessorsOnce(store)
-    const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(reading, id, now, scored.get(id)))
+    const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, scored.get(id)))
     const events: EventInput[] = []
+    const reducedAt = new Date(now).toISOString()
     for (const input of loaded) {
       if (input === null) continue
       const reduction = reduceMemory(input, { hashLine, rules: this.rules })
-      const result = await this.writer.write(reduction, new Date(now).toISOString())
+      const result = await this.writer.write(reduction, reducedAt)
       const { scope: _scope, ...draft } = result.event
       events.push({ ...draft, actor: 'node', payload: draft.payload as unknown as Record<string, unknown> })
     }
@@ -152,13 +125,14 @@ export class ViewReducer {
       ? await gatherEvidence(store, memory)
       : { memory, attestations: [...known.attestations].sort(byId), anchors: [...known.anchors].sort((a, b) => byId(a.stored, b.stored)) }
     const trust = scoreEvidence(evidence, now)
-    const [view, supersededBy, superseded] = await Promise.all([viewOf(store, evidence, trust), store.supersededBy(id), this.supersededTypeOf(store, memory)])
+    const [supersededBy, superseded] = await Promise.all([store.supersededBy(id), this.supersededTypeOf(store, memory)])
     return {
       memory,
       scope: this.scope,
       eventRefs: [memory, ...evidence.attestations, ...evidence.anchors.map((a) => a.stored)].map((r) => this.eventIdOf(r)),
       trust: viewTrustOf(trust),
-      evidence: viewEvidenceOf(view),
+      // From the records: building the `show` view for it would read the store for its lineage.
+      evidence: viewEvidenceOf(evidence),
       supersededBy,
       ...superseded
     }

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto'
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { hashLine as ledgerHashLine } from '../../../src/ledger/index.js'
+import {
+  attachmentIdOf, buildReductionRecord, deriveTypedId, objectIdOf, reduceMemory, reducedEventOf, reductionIdOf, type HashLine
+} from '../../../src/ledger/views/index.js'
+import { reduceInput } from './arbitraries.js'
+import { EVIDENCE, inputOf, memoryOf } from './fixtures.js'
+
+/**
+ * Golden values: what the reducer writes is on disk and in the ledger (ids, lines, hashes, the
+ * `memory.reduced` event), so a faster implementation must give these exact bytes. Computed with
+ * the code of session 4; a change here is a change of the format, not a refactor.
+ */
+
+const DECISION = memoryOf({ type: 'decision', summary: 'Chose JSONL', body: 'greppable', tags: ['key:store', 'project:isnad', 'due:2026-03-01'] })
+
+describe('derived ids: golden values', () => {
+  it('deriveTypedId and the ids built on it', () => {
+    expect(deriveTypedId('fac', ['a', 'b'])).toBe(GOLDEN.typedId)
+    expect(deriveTypedId('fac', ['é', '𝄞'])).toBe(GOLDEN.typedIdUnicode)
+    const object = objectIdOf('decision', DECISION.id)
+    expect(object).toBe(GOLDEN.objectId)
+    expect(attachmentIdOf(object)).toBe(GOLDEN.attachmentId)
+    expect(reductionIdOf(object, 'sha256:' + '1'.repeat(64), undefined, undefined)).toBe(GOLDEN.reductionId)
+    expect(reductionIdOf(object, 'sha256:' + '1'.repeat(64), 'sha256:' + '2'.repeat(64), GOLDEN.reductionId)).toBe(GOLDEN.reductionIdChained)
+  })
+})
+
+/** Every line and event one reduction produces, as the node writes them. */
+function linesOf (input: Parameters<typeof reduceMemory>[0], hash?: HashLine): string[] {
+  const reduction = reduceMemory(input, hash === undefined ? {} : { hashLine: hash })
+  const record = buildReductionRecord(reduction, '2026-11-22T00:00:00.000Z', undefined, hash)
+  return [
+    JSON.stringify(reduction.object),
+    JSON.stringify(reduction.attachment),
+    JSON.stringify(record),
+    JSON.stringify(reducedEventOf(record.id, reduction))
+  ]
+}
+
+describe('reductions: golden lines', () => {
+  it('a decision with evidence: object, attachment, reducer line and event, byte for byte', () => {
+    const input = inputOf(DECISION, { evidence: EVIDENCE, supersededBy: [] })
+    expect(linesOf(input)).toEqual(GOLDEN.decisionLines)
+    expect(linesOf(input, ledgerHashLine)).toEqual(GOLDEN.decisionLines)
+  })
+
+  // The inputs come from fast-check's generator: a new fast-check version may draw others, and
+  // then the digest is recomputed with the code of the commit before (not with the code under test).
+  it('300 arbitrary inputs (fixed seed) digest to the same bytes, with either line hash', () => {
+    const inputs = fc.sample(reduceInput, { seed: 20261122, numRuns: 300 })
+    const digest = (hash?: HashLine): string => {
+      const sha = createHash('sha256')
+      for (const input of inputs) {
+        try {
+          for (const line of linesOf(input, hash)) sha.update(line + '\n')
+        } catch (err) {
+          sha.update(`error ${(err as { code?: string }).code ?? String(err)}\n`)
+        }
+      }
+      return sha.digest('hex')
+    }
+    expect(digest()).toBe(GOLDEN.arbitraryDigest)
+    expect(digest(ledgerHashLine)).toBe(GOLDEN.arbitraryDigest)
+  })
+})
+
+const GOLDEN = {
+  typedId: 'fac_dspt3iuwfwrijdxuat2s5o2xq4',
+  typedIdUnicode: 'fac_lc2ouayaigoqfr2gswuv5z6rgu',
+  objectId: 'dec_2zroqno46mwlkqocw446z56ksa',
+  attachmentId: 'att_3xzrcj6g4dtesdt6a242gjkobq',
+  reductionId: 'red_mnb4r4f7alxswm3va7znhmyq4a',
+  reductionIdChained: 'red_bbhlpjj3ln3u2vsikkhpgybv2u',
+  decisionLines: [
+    '{"schema_version":"diasync-v1-object","id":"dec_2zroqno46mwlkqocw446z56ksa","type":"decision","scope":"default","ts":"2026-02-05T16:00:00Z","summary":"Chose JSONL","status":"active","horizon":"long","salience":0.6,"confidence":0.8,"tags":["key:store","project:isnad","due:2026-03-01"],"project":"isnad","source":"bafyreibe7pbw5lp4nddlo3da2frlvflfibpkqjs2butwkxq2mfvob5ywiu","evidence_ref":"att_3xzrcj6g4dtesdt6a242gjkobq","decision_key":"store","why":"greppable","event_refs":["evt_aaaaaaaaaaaaaaaaaaaaaaaaaa"],"visibility":"shared","owner":"did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK","hash":"sha256:85042114b96972cba120e7bbd38cbaf883ad6de5ed02d89fa5a3f87b4d9763cf"}',
+    '{"schema_version":"isnad-attach-v1","id":"att_3xzrcj6g4dtesdt6a242gjkobq","object":"dec_2zroqno46mwlkqocw446z56ksa","scope":"default","ts":"2026-02-05T16:00:00Z","memory":"bafyreibe7pbw5lp4nddlo3da2frlvflfibpkqjs2butwkxq2mfvob5ywiu","anchors":[{"id":"bafyreicwjzy7q5ibb5ewub6hd56nujre5364kdrmskipjmq22lxd7kltnm","type":"url","reference":"https://example.org/evidence","hash":"sha2-256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","state":"unchecked"}],"attestations":[{"id":"bafyreia2n4jc7tykbyw767cqnxkas5lb7wsvv4wmynsch7myxvkin6sxvu","verdict":"confirm","witness":"did:key:z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG"},{"id":"bafyreihnpfg2nxqr37ixrowc2jwacq3vtjhskvoge2qycmexh5artobtja","verdict":"partial"}],"trust":{"score":0.5,"level":"Attested"},"hash":"sha256:4587f0eb4963940de4916968fb948f818d516d7cf6f4a55c6d4140d33d2f231d"}',
+    '{"schema_version":"isnad-reduction-v1","id":"red_aujgdgukg53t5qgywokeyop4ma","reducer":"isnad-views/v1","memory":"bafyreibe7pbw5lp4nddlo3da2frlvflfibpkqjs2butwkxq2mfvob5ywiu","object":"dec_2zroqno46mwlkqocw446z56ksa","object_type":"decision","object_hash":"sha256:85042114b96972cba120e7bbd38cbaf883ad6de5ed02d89fa5a3f87b4d9763cf","shard":"views/decisions/default/2026-02.jsonl","attachment":"att_3xzrcj6g4dtesdt6a242gjkobq","attachment_hash":"sha256:4587f0eb4963940de4916968fb948f818d516d7cf6f4a55c6d4140d33d2f231d","attachment_shard":"views/attach/default/2026-02.jsonl","ts":"2026-11-22T00:00:00.000Z","hash":"sha256:6f8fd0a1ffb6568f5c235d4c545a0b59946a25f225254028df69b874e1a91df0"}',
+    '{"type":"memory.reduced","idempotency_key":"memory.reduced:red_aujgdgukg53t5qgywokeyop4ma","causal_refs":["evt_aaaaaaaaaaaaaaaaaaaaaaaaaa"],"visibility":"shared","owner":"did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK","scope":"default","payload":{"reducer":"isnad-views/v1","reduction":"red_aujgdgukg53t5qgywokeyop4ma","memory":"bafyreibe7pbw5lp4nddlo3da2frlvflfibpkqjs2butwkxq2mfvob5ywiu","object":"dec_2zroqno46mwlkqocw446z56ksa","object_type":"decision","object_hash":"sha256:85042114b96972cba120e7bbd38cbaf883ad6de5ed02d89fa5a3f87b4d9763cf","shard":"views/decisions/default/2026-02.jsonl","attachment":"att_3xzrcj6g4dtesdt6a242gjkobq"}}'
+  ],
+  arbitraryDigest: 'ce9b675f5fb93a1e528d48c5cbc2580382c7b0617fc99be20f0ac5b82e851c06'
+}
