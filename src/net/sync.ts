@@ -102,25 +102,37 @@ export async function syncWithPeer (context: NetContext, peer: PeerId, options: 
   const result: SyncResult = { peer: peerKey, from, to: from, pages: 0, received: 0, accepted: 0 }
   const pages = new PageWindow(context, peer, pageSize, timeoutMs)
   pages.start(from)
+  // The page being stored, whose cursor is saved once it is: the next page's store starts while
+  // this one finishes (its Merkle leaves, views and cursor wait on I/O that the next page's
+  // journaling overlaps). Cursors are still saved strictly in page order (S8).
+  let previous: Promise<void> = Promise.resolve()
   try {
     for (let page = await pages.take(); page !== null; page = await pages.take()) {
       result.pages++
       result.received += page.records.length
-      const before = result.to
       const fresh: VerifiedRecord[] = []
       for (const item of await page.checked) {
         if (item.status === 'invalid') {
           context.penalize(peer, `sync record: ${item.error.message}`)
+          await previous
           throw item.error
         }
         // Known records are skipped; records from the future are left to gossip or a later fetch (R7).
         if (item.status === 'verified' || item.status === 'cached') fresh.push(item.record)
       }
-      if (fresh.length > 0) await context.accept(fresh, 'sync')
-      result.accepted += fresh.length
-      if (page.next !== before) await context.host.saveCursor(peerKey, page.next)
-      result.to = page.next
+      const storing = fresh.length > 0 ? context.accept(fresh, 'sync') : Promise.resolve()
+      storing.catch(() => undefined) // awaited below, after the page before it
+      const stored = previous.then(async () => {
+        await storing
+        result.accepted += fresh.length
+        if (page.next !== result.to) await context.host.saveCursor(peerKey, page.next)
+        result.to = page.next
+      })
+      stored.catch(() => undefined) // awaited by the next page, or at the end of the run
+      await previous
+      previous = stored
     }
+    await previous
   } finally {
     pages.stop()
   }

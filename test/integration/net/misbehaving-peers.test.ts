@@ -1,8 +1,8 @@
 import type { Stream } from '@libp2p/interface'
 import * as lp from 'it-length-prefixed'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DISCONNECT_PENALTY, FETCH_PROTOCOL, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL } from '../../../src/net/index.js'
-import { encodeCanonical, encodeSignedRecord } from '../../../src/record/index.js'
+import { DISCONNECT_PENALTY, FETCH_PROTOCOL, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL, type AcceptSource } from '../../../src/net/index.js'
+import { encodeCanonical, encodeSignedRecord, type VerifiedRecord } from '../../../src/record/index.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 import { bytesOf, connect, startNode, stopAll, verified, waitFor, type TestNode } from './fixtures/harness.js'
 import { MemoryHost } from './fixtures/memory-host.js'
@@ -129,5 +129,40 @@ describe('fetch and sync with honest and misbehaving peers (fetch-v1, sync-v1)',
     expect(await y.host.loadCursor(s.network.peerId.toString())).toBe(4)
     expect(good.map((g) => y.host.records.has(g.id))).toEqual([true, true, true, true, false])
     expect(requests).toBeLessThanOrEqual(4) // at most one page asked beyond the invalid one, none after
+  })
+
+  it('stores a page while the one before it finishes, yet saves cursors in page order and none past a page whose store failed', async () => {
+    // Page 1 is slow to store, page 3 fails: page 2's store overlaps page 1's, its cursor waits.
+    class SlowHost extends MemoryHost {
+      readonly saved: number[] = []
+      calls = 0
+      override async accept (records: readonly VerifiedRecord[], source: AcceptSource): Promise<void> {
+        const call = ++this.calls
+        if (call === 1) await new Promise((resolve) => setTimeout(resolve, 300))
+        if (call === 3) throw new Error('disk full')
+        await super.accept(records, source)
+      }
+
+      override async saveCursor (peerId: string, cursor: number): Promise<void> {
+        this.saved.push(cursor)
+        await super.saveCursor(peerId, cursor)
+      }
+    }
+    const host = new SlowHost()
+    const y = await startNode('Y2', host, { syncOnConnect: false, syncPageSize: 2, syncPageTimeoutMs: 3000 })
+    nodes.push(y)
+    const s = await startNode('S3', new MemoryHost(), { syncOnConnect: false })
+    nodes.push(s)
+    await connect(y, s)
+    const good = Array.from({ length: 8 }, (_, k) => createMemory(createAgent(37), { summary: `ordered record ${k}` }))
+    const page = (n: number): Uint8Array[] => [encodeCanonical({ count: 2, next: 2 * n + 2 }), bytesOf(good[2 * n]!.signed), bytesOf(good[2 * n + 1]!.signed)]
+      .map((frame) => lp.encode.single(frame).subarray())
+    let requests = 0
+    await answerWith(s, SYNC_PROTOCOL, () => page(Math.min(requests++, 3)))
+    await expect(y.network.sync(s.network.peerId)).rejects.toThrow('disk full')
+    expect(host.saved).toEqual([2, 4])
+    expect(await host.loadCursor(s.network.peerId.toString())).toBe(4)
+    expect(good.slice(0, 4).map((g) => host.records.has(g.id))).toEqual([true, true, true, true])
+    expect(good.slice(4, 6).map((g) => host.records.has(g.id))).toEqual([false, false])
   })
 })
