@@ -13,9 +13,24 @@ const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 const BASE64_VALUES = new Int8Array(128).fill(-1)
 for (let i = 0; i < BASE64_ALPHABET.length; i++) BASE64_VALUES[BASE64_ALPHABET.charCodeAt(i)] = i
 
-/** Multibase base32 (`b` + RFC 4648 §6 lower case, no padding): the canonical form of a CIDv1. */
+/** Character codes of the base32 alphabet, by 5-bit value. */
+const BASE32_CODES = Uint8Array.from(BASE32_ALPHABET, (char) => char.charCodeAt(0))
+/** Every character written is ASCII, whose UTF-8 is its code: one native decode makes the string. */
+const asciiDecoder = new TextDecoder()
+/** Reused for the characters of every id (a CID's 36 bytes make 59), grown for longer inputs. */
+let base32Out = new Uint8Array(64)
+
+/**
+ * Multibase base32 (`b` + RFC 4648 §6 lower case, no padding): the canonical form of a CIDv1. The
+ * characters are written as codes and turned into a string once: appending them one at a time built
+ * ~60 intermediate strings per id (about 1.8 KB), which a Map lookup then had to flatten.
+ */
 export function encodeBase32Multibase (bytes: Uint8Array): string {
-  let out = 'b'
+  const length = 1 + Math.ceil(bytes.length * 8 / 5)
+  if (base32Out.length < length) base32Out = new Uint8Array(length)
+  const out = base32Out
+  out[0] = 0x62 // 'b'
+  let written = 1
   let bits = 0
   let buffer = 0
   for (let i = 0; i < bytes.length; i++) {
@@ -23,11 +38,11 @@ export function encodeBase32Multibase (bytes: Uint8Array): string {
     bits += 8
     while (bits > 5) {
       bits -= 5
-      out += BASE32_ALPHABET[31 & (buffer >> bits)] as string
+      out[written++] = BASE32_CODES[31 & (buffer >> bits)] as number
     }
   }
-  if (bits !== 0) out += BASE32_ALPHABET[31 & (buffer << (5 - bits))] as string
-  return out
+  if (bits !== 0) out[written++] = BASE32_CODES[31 & (buffer << (5 - bits))] as number
+  return asciiDecoder.decode(out.subarray(0, written))
 }
 
 /**

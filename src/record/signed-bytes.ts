@@ -77,21 +77,35 @@ export function encodeSignedRecordBytes (recordBytes: Uint8Array, signature: str
   const signatureBytes = nonAsciiBytes(signature)
   const length = signatureBytes?.length ?? signature.length
   const out = new Uint8Array(signedRecordSize(recordBytes.length, length))
-  out.set(PREFIX, 0)
-  out.set(recordBytes, PREFIX.length)
-  out.set(SIGNATURE_KEY, PREFIX.length + recordBytes.length)
-  const at = writeTextHeader(out, PREFIX.length + recordBytes.length + SIGNATURE_KEY.length, length)
-  if (signatureBytes !== undefined) out.set(signatureBytes, at)
-  else for (let i = 0; i < length; i++) out[at + i] = signature.charCodeAt(i)
+  out.set(recordBytes, RECORD_OFFSET)
+  writeAroundRecord(out, recordBytes.length, signature, signatureBytes)
   return out
 }
 
-export function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) return false
-  }
-  return true
+/** Where the record's canonical bytes start in the canonical bytes of `{ record, signature }`. */
+export const RECORD_OFFSET = PREFIX.length
+
+/**
+ * Completes, in place, the canonical bytes of `{ record, signature }` around a record whose
+ * canonical bytes `out` already holds at RECORD_OFFSET (`recordByteLength` of them): the map
+ * header and keys before, the signature after. Returns the signed length, or undefined when `out`
+ * is too short for it (nothing is written then).
+ */
+export function wrapRecordInPlace (out: Uint8Array, recordByteLength: number, signature: string): number | undefined {
+  const signatureBytes = nonAsciiBytes(signature)
+  const size = signedRecordSize(recordByteLength, signatureBytes?.length ?? signature.length)
+  if (size > out.length) return undefined
+  writeAroundRecord(out, recordByteLength, signature, signatureBytes)
+  return size
+}
+
+function writeAroundRecord (out: Uint8Array, recordByteLength: number, signature: string, signatureBytes: Uint8Array | undefined): void {
+  const length = signatureBytes?.length ?? signature.length
+  out.set(PREFIX, 0)
+  out.set(SIGNATURE_KEY, PREFIX.length + recordByteLength)
+  const at = writeTextHeader(out, PREFIX.length + recordByteLength + SIGNATURE_KEY.length, length)
+  if (signatureBytes !== undefined) out.set(signatureBytes, at)
+  else for (let i = 0; i < length; i++) out[at + i] = signature.charCodeAt(i)
 }
 
 /**
@@ -103,18 +117,31 @@ export function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
 export function recordBytesIn (signedBytes: Uint8Array, signature: string): Uint8Array | undefined {
   const signatureBytes = nonAsciiBytes(signature)
   const length = signatureBytes?.length ?? signature.length
-  const suffix = new Uint8Array(signedRecordSize(0, length) - PREFIX.length)
-  suffix.set(SIGNATURE_KEY, 0)
-  const textAt = writeTextHeader(suffix, SIGNATURE_KEY.length, length)
-  if (signatureBytes !== undefined) suffix.set(signatureBytes, textAt)
-  else for (let i = 0; i < length; i++) suffix[textAt + i] = signature.charCodeAt(i)
-  const suffixAt = signedBytes.length - suffix.length
+  const headerLength = writeTextHeader(textHeader, 0, length)
+  const suffixAt = signedBytes.length - (SIGNATURE_KEY.length + headerLength + length)
   if (suffixAt <= PREFIX.length) return undefined
-  for (let i = 0; i < PREFIX.length; i++) {
-    if (signedBytes[i] !== PREFIX[i]) return undefined
-  }
-  for (let i = 0; i < suffix.length; i++) {
-    if (signedBytes[suffixAt + i] !== suffix[i]) return undefined
+  // Compared where they stand, without building the expected suffix: the gate peeks every record.
+  if (!bytesAt(signedBytes, 0, PREFIX, PREFIX.length) || !bytesAt(signedBytes, suffixAt, SIGNATURE_KEY, SIGNATURE_KEY.length)) return undefined
+  const headerAt = suffixAt + SIGNATURE_KEY.length
+  if (!bytesAt(signedBytes, headerAt, textHeader, headerLength)) return undefined
+  const textAt = headerAt + headerLength
+  if (signatureBytes !== undefined) {
+    if (!bytesAt(signedBytes, textAt, signatureBytes, length)) return undefined
+  } else {
+    for (let i = 0; i < length; i++) {
+      if (signedBytes[textAt + i] !== signature.charCodeAt(i)) return undefined
+    }
   }
   return signedBytes.subarray(PREFIX.length, suffixAt)
+}
+
+/** Room for the longest text header (writeTextHeader), reused by recordBytesIn. */
+const textHeader = new Uint8Array(5)
+
+/** True when `bytes` holds the first `count` bytes of `expected` at `at`. */
+function bytesAt (bytes: Uint8Array, at: number, expected: Uint8Array, count: number): boolean {
+  for (let i = 0; i < count; i++) {
+    if (bytes[at + i] !== expected[i]) return false
+  }
+  return true
 }

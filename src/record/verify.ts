@@ -1,3 +1,4 @@
+import { Buffer } from 'node:buffer'
 import type { CID } from 'multiformats/cid'
 import { IsnadError } from '../errors/index.js'
 import { verifySignatureAsync, type SignatureVerifier } from '../identity/index.js'
@@ -7,7 +8,8 @@ import {
 import { cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
 import { cidOfBytesNative } from './native-cid.js'
 import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse.js'
-import { encodeSignedRecordBytes, equalBytes, signedRecordSize } from './signed-bytes.js'
+import { encodeSignedIntoScratch } from './scratch-encoding.js'
+import { encodeSignedRecordBytes, RECORD_OFFSET, signedRecordSize } from './signed-bytes.js'
 import { signerKeyOf } from './signer-key.js'
 import { noteVerifiedBytes } from './verified-bytes.js'
 
@@ -81,11 +83,7 @@ interface PreparedVerification {
 function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions, received: Uint8Array | undefined): PreparedVerification {
   const { record } = signed
   // Encoded once: the size, the id, the canonical-form check and the stored bytes all come from these.
-  const recordBytes = encodeCanonical(record)
-  const bytes = encodeSignedRecordBytes(recordBytes, signed.signature)
-  if (received !== undefined && !equalBytes(received, bytes)) {
-    throw new IsnadError('DECODE_FAILED', `${record.kind} bytes are not in canonical DAG-CBOR form`) // R18
-  }
+  const { bytes, recordBytes } = canonicalBytesOf(signed, received)
   const size = signedRecordSize(recordBytes.length, utf8Length(signed.signature))
   if (size > MAX_RECORD_BYTES) { // R8
     throw new IsnadError('RECORD_TOO_LARGE', `record of ${size} bytes exceeds ${MAX_RECORD_BYTES}`)
@@ -99,6 +97,33 @@ function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions
   const publicKey = signerKeyOf(signer) // R10
   const signature = decodeSignature(signed.signature) // R9
   return { id, cid, signed, bytes, signer, signature, message: signingInputFor(record.kind, cid), publicKey }
+}
+
+/**
+ * The canonical bytes of `signed` (a new buffer, never the caller's) and the record's part of them,
+ * refused with DECODE_FAILED when they differ from the bytes received (R18). The record is encoded
+ * into scratch space first (scratch-encoding.ts); should that path decline, the general one runs.
+ */
+function canonicalBytesOf (signed: SignedRecord, received: Uint8Array | undefined): { bytes: Uint8Array, recordBytes: Uint8Array } {
+  const encoded = encodeSignedIntoScratch(signed.record, signed.signature)
+  if (encoded === undefined) {
+    const recordBytes = encodeCanonical(signed.record)
+    const bytes = encodeSignedRecordBytes(recordBytes, signed.signature)
+    if (received !== undefined && !sameBytes(received, bytes)) throw notCanonical(signed.record)
+    return { bytes, recordBytes }
+  }
+  if (received !== undefined && !sameBytes(received, encoded.view)) throw notCanonical(signed.record)
+  const bytes = encoded.view.slice()
+  return { bytes, recordBytes: bytes.subarray(RECORD_OFFSET, RECORD_OFFSET + encoded.recordLength) }
+}
+
+function notCanonical (record: IsnadRecord): IsnadError {
+  return new IsnadError('DECODE_FAILED', `${record.kind} bytes are not in canonical DAG-CBOR form`) // R18
+}
+
+/** Byte equality by one native comparison (a record is hundreds of bytes, every one received is compared). */
+function sameBytes (a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0
 }
 
 function verifyPrepared (prepared: PreparedVerification, options: VerifyRecordOptions): VerifiedRecord {

@@ -45,6 +45,18 @@ describe('recordBytesIn (the record inside signed bytes, without decoding)', () 
     }), { numRuns: 200 })
   })
 
+  it('answers as the suffix-building version did, on canonical bytes with any one byte changed', () => {
+    const signature = fc.oneof(fc.constant('A'.repeat(86)), fc.string({ unit: 'binary', maxLength: 40 }))
+    fc.assert(fc.property(fc.constantFrom(...VALID.vectors), signature, fc.nat(), fc.integer({ min: 0, max: 255 }), fc.boolean(), (vector, sig, where, value, askOther) => {
+      const bytes = Uint8Array.from(encodeSignedRecordBytes(encodeCanonical(vector.signed.record), sig))
+      bytes[where % bytes.length] = value
+      const asked = askOther ? sig + 'x' : sig
+      const found = recordBytesIn(bytes, asked)
+      const expected = referenceRecordBytesIn(bytes, asked)
+      expect(found === undefined ? undefined : Buffer.from(found).toString('hex')).toBe(expected === undefined ? undefined : Buffer.from(expected).toString('hex'))
+    }), { numRuns: 1000 })
+  })
+
   it('refuses bytes signed with another signature, truncated, extended or with another header', () => {
     for (const vector of VALID.vectors) {
       const bytes = encodeSignedRecord(vector.signed)
@@ -59,3 +71,14 @@ describe('recordBytesIn (the record inside signed bytes, without decoding)', () 
     }
   })
 })
+
+/** recordBytesIn as first written: the expected suffix built in full, then compared. */
+function referenceRecordBytesIn (signedBytes: Uint8Array, signature: string): Uint8Array | undefined {
+  const prefix = Uint8Array.from([0xa2, 0x66, ...new TextEncoder().encode('record')])
+  const expectedSuffix = dagCbor.encode({ record: 0, signature }).subarray(prefix.length + 1)
+  const suffixAt = signedBytes.length - expectedSuffix.length
+  if (suffixAt <= prefix.length) return undefined
+  if (!prefix.every((byte, i) => signedBytes[i] === byte)) return undefined
+  if (!expectedSuffix.every((byte, i) => signedBytes[suffixAt + i] === byte)) return undefined
+  return signedBytes.subarray(prefix.length, suffixAt)
+}

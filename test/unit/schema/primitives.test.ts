@@ -4,7 +4,8 @@ import { base58btc } from 'multiformats/bases/base58'
 import * as Digest from 'multiformats/hashes/digest'
 import { describe, expect, it } from 'vitest'
 import {
-  boundedText, isCanonicalCidV1, isIsoTimestamp, isRecordCid, RECORD_CID_PATTERN, utf8Length
+  boundedText, hasForbiddenText, isCalendarInstant, isCanonicalCidV1, isIsoTimestamp, isoTimestamp, isRecordCid, RECORD_CID_PATTERN, TIMESTAMP_PATTERN,
+  utf8Length
 } from '../../../src/schema/index.js'
 
 const encoder = new TextEncoder()
@@ -19,6 +20,32 @@ describe('utf8Length', () => {
   })
 })
 
+describe('hasForbiddenText (record-v1 R3)', () => {
+  // The rule as it was written before: u-flag patterns, whose surrogate class matches only unpaired ones.
+  const CONTROL_OR_LONE_SURROGATE = /[\u0000-\u001F\u007F]|[\uD800-\uDFFF]/u
+  const CONTROL_EXCEPT_NEWLINES_OR_LONE_SURROGATE = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F]|[\uD800-\uDFFF]/u
+
+  it('matches exactly what the u-flag patterns match, with and without newlines allowed', () => {
+    const unit = fc.oneof(
+      fc.constantFrom('\ud800', '\udbff', '\udc00', '\udfff', '\ud83d\ude00', '\t', '\n', '\r', '\u000b', '\u001f', '\u007f', '\u0080', ' ', 'a', 'é'),
+      fc.string({ unit: 'binary', maxLength: 3 })
+    )
+    fc.assert(fc.property(fc.array(unit, { maxLength: 12 }), (parts) => {
+      const value = parts.join('')
+      expect(hasForbiddenText(value, false), JSON.stringify(value)).toBe(CONTROL_OR_LONE_SURROGATE.test(value))
+      expect(hasForbiddenText(value, true), JSON.stringify(value)).toBe(CONTROL_EXCEPT_NEWLINES_OR_LONE_SURROGATE.test(value))
+    }), { numRuns: 5000 })
+  })
+
+  it('applies to every code unit', () => {
+    for (let unit = 0; unit <= 0xffff; unit++) {
+      const value = `a${String.fromCharCode(unit)}b`
+      expect(hasForbiddenText(value, false)).toBe(CONTROL_OR_LONE_SURROGATE.test(value))
+      expect(hasForbiddenText(value, true)).toBe(CONTROL_EXCEPT_NEWLINES_OR_LONE_SURROGATE.test(value))
+    }
+  })
+})
+
 /** The previous implementation: Date.parse plus a round trip, kept as the reference. */
 function referenceIsIsoTimestamp (value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(\.\d{3})?Z$/.exec(value)
@@ -26,6 +53,19 @@ function referenceIsIsoTimestamp (value: string): boolean {
   const millis = Date.parse(value)
   if (Number.isNaN(millis)) return false
   return new Date(millis).toISOString().slice(0, 19) === value.slice(0, 19)
+}
+
+/** The calendar check as it was before isCalendarInstant: through the pattern's captures. */
+function captureIsIsoTimestamp (value: string): boolean {
+  const match = TIMESTAMP_PATTERN.exec(value)
+  if (match === null) return false
+  const year = Number(match[1])
+  const month = Number(match[2])
+  const day = Number(match[3])
+  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0)
+  const days = month === 2 ? (leap ? 29 : 28) : month === 4 || month === 6 || month === 9 || month === 11 ? 30 : 31
+  return month >= 1 && month <= 12 && day >= 1 && day <= days &&
+    Number(match[4]) <= 23 && Number(match[5]) <= 59 && Number(match[6]) <= 59
 }
 
 describe('isIsoTimestamp (record-v1 R5)', () => {
@@ -47,6 +87,24 @@ describe('isIsoTimestamp (record-v1 R5)', () => {
       expect(isIsoTimestamp(iso), iso).toBe(true)
       expect(isIsoTimestamp(iso.slice(0, 19) + 'Z'), iso).toBe(true)
     }))
+  })
+
+  it('isCalendarInstant, the schema\'s check after the pattern, agrees with the capture-based check on every string the pattern admits', () => {
+    const digits = (n: number): fc.Arbitrary<string> => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: n, maxLength: n })
+    const stamp = fc.tuple(digits(4), digits(2), digits(2), digits(2), digits(2), digits(2), fc.constantFrom('', '.000', '.999'))
+      .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${ms}Z`)
+    fc.assert(fc.property(stamp, (value) => {
+      expect(TIMESTAMP_PATTERN.test(value)).toBe(true)
+      expect(isCalendarInstant(value), value).toBe(captureIsIsoTimestamp(value))
+    }), { numRuns: 5000 })
+  })
+
+  it('the isoTimestamp schema accepts exactly what isIsoTimestamp accepts', () => {
+    const near = fc.tuple(fc.date({ noInvalidDate: true }), fc.string({ maxLength: 3 }), fc.nat({ max: 24 }))
+      .map(([d, junk, at]) => { const iso = d.toISOString(); return iso.slice(0, at) + junk + iso.slice(at) })
+    fc.assert(fc.property(fc.oneof(near, fc.string({ maxLength: 30 })), (value) => {
+      expect(isoTimestamp.safeParse(value).success, value).toBe(isIsoTimestamp(value))
+    }), { numRuns: 3000 })
   })
 
   it.each([
