@@ -37,7 +37,7 @@ export interface DaemonOptions {
   log?: (line: string) => void
   /** Simulated latency and loss on the node's libp2p connections (simulations only, docs/simulation.md). */
   linkConditions?: LinkConditions
-  /** libp2p's connection monitor. @default libp2p's (a ping every 10 s; a failed ping closes the connection) */
+  /** Liveness pings of every connection (src/net/connection-pings.ts). @default a ping every 10 s; a failed ping closes the connection */
   connectionMonitor?: ConnectionMonitorSettings
 }
 

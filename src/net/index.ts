@@ -9,6 +9,7 @@ import {
   DEFAULT_LISTEN, FETCH_TIMEOUT_MS, MAX_CONNECTIONS, SEEN_TTL_MS, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, type Topic
 } from './constants.js'
 import type { NetStats } from './context.js'
+import { DEFAULT_PING_INTERVAL_MS } from './connection-pings.js'
 import type { BlockFetchResult, FetchResult } from './fetch.js'
 import type { PublishOutcome } from './gossip.js'
 import type { NetHost } from './host.js'
@@ -103,7 +104,7 @@ export interface NetworkInit {
   keyring?: () => Keyring | undefined
   /** Simulated latency, jitter and loss on every libp2p connection (link-conditions.ts); simulations only. */
   linkConditions?: LinkConditions
-  /** libp2p's connection monitor (libp2p-node.ts). @default libp2p's: a ping every 10 s, a failed ping closes the connection */
+  /** Liveness pings of every connection (connection-pings.ts). @default libp2p's: a ping every 10 s, a failed ping closes the connection */
   connectionMonitor?: ConnectionMonitorSettings
 }
 
@@ -126,8 +127,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     }),
     seenTtlMs: init.seenTtlMs ?? SEEN_TTL_MS,
     heartbeatIntervalMs: init.heartbeatIntervalMs ?? 1000,
-    ...(init.linkConditions === undefined ? {} : { linkConditions: init.linkConditions }),
-    ...(init.connectionMonitor === undefined ? {} : { connectionMonitor: init.connectionMonitor })
+    ...(init.linkConditions === undefined ? {} : { linkConditions: init.linkConditions })
   })
   const network = new IsnadNetwork({
     libp2p,
@@ -136,6 +136,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     gate: new RecordGate({ host: init.host, verifier, clock, keyCheck: (signed, id) => init.keyring?.()?.checkRecord(signed, id) }),
     keyring: init.keyring ?? (() => undefined),
     maxConnections: init.maxConnections ?? MAX_CONNECTIONS,
+    connectionMonitor: init.connectionMonitor ?? { pingIntervalMs: DEFAULT_PING_INTERVAL_MS, abortOnPingFailure: true },
     penalties,
     clock,
     syncOnConnect: init.syncOnConnect ?? true,

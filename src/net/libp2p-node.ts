@@ -38,12 +38,11 @@ export interface Libp2pNodeOptions {
   heartbeatIntervalMs: number
   /** Simulated latency and loss on every libp2p connection (docs/simulation.md); none when absent. */
   linkConditions?: LinkConditions
-  /** libp2p's connection monitor; libp2p's defaults (a ping every 10 s, a failed ping closes the connection) when absent. */
-  connectionMonitor?: ConnectionMonitorSettings
 }
 
 /**
- * How libp2p's connection monitor pings every connection. A real operator may lengthen the interval
+ * How the node pings every connection (connection-pings.ts, in place of libp2p's connection monitor,
+ * with the same defaults: every 10 s, a failed ping closes the connection). A real operator may lengthen the interval
  * or keep connections whose pings time out (TCP still reports peers that go away); the in-process
  * simulation does both, because there a ping's round trip measures the shared event loop, not a link.
  */
@@ -69,7 +68,8 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
       ...(options.mdns ? [mdns()] : [])
     ],
     connectionManager: { ...CONNECTION_LIMITS, maxConnections: options.maxConnections }, // docs/limits.md
-    ...(options.connectionMonitor === undefined ? {} : { connectionMonitor: { pingInterval: options.connectionMonitor.pingIntervalMs, abortConnectionOnPingFailure: options.connectionMonitor.abortOnPingFailure } }),
+    // Pings are spread over the interval by the network (connection-pings.ts), not sent in one burst.
+    connectionMonitor: { enabled: false },
     services: {
       identify: identify(),
       ping: ping(),

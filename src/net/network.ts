@@ -17,7 +17,8 @@ import { FETCH_BLOCKS_PROTOCOL, createFetchHandler, fetchBlocks, fetchRecords, t
 import { GossipRouter, type PublishOutcome } from './gossip.js'
 import { GossipValidator } from './gossip-validate.js'
 import type { AcceptSource, NetHost } from './host.js'
-import type { IsnadLibp2p } from './libp2p-node.js'
+import { ConnectionPings } from './connection-pings.js'
+import type { ConnectionMonitorSettings, IsnadLibp2p } from './libp2p-node.js'
 import type { Network } from './index.js'
 import { PROTOCOL_RATE_LIMITS, RateLimiter, rateLimitedHandler } from './limits.js'
 import { ConnectionGuard } from './limits-connections.js'
@@ -38,6 +39,7 @@ export interface NetworkParts {
   sync: SyncOptions
   keyring: () => Keyring | undefined
   maxConnections: number
+  connectionMonitor: ConnectionMonitorSettings
 }
 
 /** gossipsub's implementation has scores and meshes; its published interface does not say so. */
@@ -63,6 +65,7 @@ export class IsnadNetwork implements Network {
   /** Peers that delivered valid gossip, tagged so the connection pruner keeps them (eclipse resistance). */
   private readonly usefulPeers: UsefulPeers
   private readonly connectionGuard: ConnectionGuard
+  private readonly pings: ConnectionPings
   /** Gossiped records arriving while earlier ones are stored go to the host together (group commit). */
   private readonly gossipBatcher: AcceptBatcher
 
@@ -75,6 +78,7 @@ export class IsnadNetwork implements Network {
     this.gossipBatcher = new AcceptBatcher(async (records) => { await parts.host.accept(records, 'gossip') })
     this.connectionGuard = new ConnectionGuard(parts.libp2p, parts.maxConnections, (peer) => this.usefulPeers.isUseful(peer))
     const log = parts.libp2p.logger.forComponent('isnad:net')
+    this.pings = new ConnectionPings(parts.libp2p, parts.connectionMonitor, log)
     this.context = {
       libp2p: parts.libp2p,
       host: parts.host,
@@ -121,6 +125,7 @@ export class IsnadNetwork implements Network {
     this.connectionGuard.start()
     await this.libp2p.start()
     this.gossip.start()
+    this.pings.start()
   }
 
   /** Graceful stop: exchanges in flight are aborted, records being handed over are awaited. */
@@ -129,6 +134,7 @@ export class IsnadNetwork implements Network {
     this.libp2p.removeEventListener('peer:discovery', this.onDiscovery)
     this.libp2p.removeEventListener('connection:close', this.onClose)
     this.connectionGuard.stop()
+    this.pings.stop()
     this.gossip.stop()
     this.controller.abort()
     await Promise.allSettled([...this.tasks])

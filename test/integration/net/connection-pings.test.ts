@@ -1,0 +1,33 @@
+import { afterAll, describe, expect, it } from 'vitest'
+import { PING_PROTOCOL } from '../../../src/net/connection-pings.js'
+import { connect, startNode, stopAll, waitFor, type TestNode } from './fixtures/harness.js'
+import { MemoryHost } from './fixtures/memory-host.js'
+
+describe('connection pings (libp2p nodes on loopback)', () => {
+  const nodes: Array<TestNode<MemoryHost>> = []
+  afterAll(async () => { await stopAll(nodes) })
+
+  it('pings every connection at its own phase over /ipfs/ping/1.0.0 and records its round trip, from both ends', async () => {
+    const monitor = { connectionMonitor: { pingIntervalMs: 300, abortOnPingFailure: true } }
+    const a = await startNode('PA', new MemoryHost(), { syncOnConnect: false, ...monitor })
+    const b = await startNode('PB', new MemoryHost(), { syncOnConnect: false, ...monitor })
+    const c = await startNode('PC', new MemoryHost(), { syncOnConnect: false, ...monitor })
+    nodes.push(a, b, c)
+    let answered = 0
+    // B answers pings itself, counting them (its ping service would otherwise answer).
+    await b.network.libp2p.unhandle(PING_PROTOCOL)
+    await b.network.libp2p.handle(PING_PROTOCOL, async (stream) => {
+      answered++
+      stream.addEventListener('message', (event) => { stream.send(event.data) })
+      stream.addEventListener('remoteCloseWrite', () => { void stream.close() })
+    })
+    await connect(a, b)
+    await connect(a, c)
+    const pinged = (node: TestNode<MemoryHost>): boolean => node.network.libp2p.getConnections().every((conn) => conn.rtt !== undefined)
+    await waitFor('a round trip on every connection', () => pinged(a) && pinged(b) && pinged(c), { timeoutMs: 5000 })
+    expect(a.network.libp2p.getConnections()).toHaveLength(2)
+    // A pings B, and B's own pings of A go out too: both ends of the link keep it alive.
+    await waitFor('pings answered by B', () => answered >= 2, { timeoutMs: 5000 })
+    expect(a.network.libp2p.getConnections().every((conn) => conn.status === 'open')).toBe(true)
+  })
+})
