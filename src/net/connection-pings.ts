@@ -80,7 +80,8 @@ export class ConnectionPings {
     for (const connection of connections) {
       if (!due.has(connection.id)) continue
       this.ping(connection).catch((err: unknown) => {
-        if (this.controller.signal.aborted) return
+        // A peer without the ping protocol still answered multistream-select: the link is alive.
+        if (this.controller.signal.aborted || (err instanceof Error && err.name === 'UnsupportedProtocolError')) return
         this.log.error('ping of %p failed: %e', connection.remotePeer, err)
         if (this.settings.abortOnPingFailure) connection.abort(err instanceof Error ? err : new Error(String(err)))
       })

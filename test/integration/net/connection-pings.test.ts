@@ -30,4 +30,17 @@ describe('connection pings (libp2p nodes on loopback)', () => {
     await waitFor('pings answered by B', () => answered >= 2, { timeoutMs: 5000 })
     expect(a.network.libp2p.getConnections().every((conn) => conn.status === 'open')).toBe(true)
   })
+
+  it('keeps a connection to a peer that does not speak the ping protocol (it answered, so the link is alive)', async () => {
+    const monitor = { connectionMonitor: { pingIntervalMs: 200, abortOnPingFailure: true } }
+    const a = await startNode('PD', new MemoryHost(), { syncOnConnect: false, ...monitor })
+    const mute = await startNode('PE', new MemoryHost(), { syncOnConnect: false, connectionMonitor: { pingIntervalMs: 60_000, abortOnPingFailure: false } })
+    nodes.push(a, mute)
+    await mute.network.libp2p.unhandle(PING_PROTOCOL)
+    await connect(a, mute)
+    // Five intervals: every one of A's pings is refused by multistream-select.
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    expect(a.network.libp2p.getConnections().map((conn) => conn.status)).toEqual(['open'])
+    expect(a.network.libp2p.getConnections()[0]?.rtt).toBeUndefined()
+  })
 })
