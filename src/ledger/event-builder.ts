@@ -3,7 +3,7 @@ import { IsnadError } from '../errors/index.js'
 import { EVENT_SCHEMA_VERSION, EventSchema, type EventType, type LedgerEvent, type Visibility } from '../schema/ledger.js'
 import { BUS_EVENT_TYPES, DEFAULT_BUS_VISIBILITY, DEFAULT_STREAM_VISIBILITY, MAX_LINE_BYTES } from './constants.js'
 import { canonicalCopy, isWellFormed } from './canonical-copy.js'
-import { canonicalJson, HASH_PREFIX, sha256Hex } from './hash.js'
+import { genericCanonicalJson, HASH_PREFIX, sha256Hex } from './hash.js'
 import { eventIdFor, isTypedId } from './ids.js'
 
 /**
@@ -159,7 +159,7 @@ function parseInput (input: EventInput, index: number): EventInput {
 function canonicalPayload (payload: Record<string, unknown>, index: number): { text: string, copy: Record<string, unknown> } {
   let text: string
   try {
-    text = canonicalJson(payload)
+    text = genericCanonicalJson(payload)
   } catch (err) {
     throw invalid(index, `payload: ${err instanceof Error ? err.message : 'not canonical JSON'}`, err)
   }

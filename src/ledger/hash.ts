@@ -17,8 +17,11 @@ export const HASH_PREFIX = 'sha256:'
  * lone surrogates). Plain data goes the cheaper route of canonical-copy.ts (the same text).
  */
 export function canonicalJson (value: unknown): string {
-  const plain = canonicalCopy(value)
-  if (plain !== undefined) return plain.text
+  return canonicalCopy(value)?.text ?? genericCanonicalJson(value)
+}
+
+/** canonicalJson through the `canonicalize` library alone: for a value canonicalCopy declined. */
+export function genericCanonicalJson (value: unknown): string {
   let text: string | undefined
   try {
     text = canonicalize(value)

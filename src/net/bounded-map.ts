@@ -32,12 +32,3 @@ export class BoundedMap<K, V> {
     return this.entries.delete(key)
   }
 }
-
-/** Byte-wise equality. */
-export function sameBytes (a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false
-  for (let i = 0; i < a.length; i++) {
-    if (a[i] !== b[i]) return false
-  }
-  return true
-}

@@ -1,7 +1,8 @@
 import type { Connection, Logger } from '@libp2p/interface'
+import { PING_PROTOCOL } from '@libp2p/ping'
 import { byteStream } from '@libp2p/utils'
 import { randomBytes } from 'node:crypto'
-import type { ConnectionMonitorSettings } from './libp2p-node.js'
+import { sameBytes } from '../record/index.js'
 
 /*
  * Liveness pings of every open connection, spread over the interval. libp2p's own connection monitor
@@ -14,10 +15,21 @@ import type { ConnectionMonitorSettings } from './libp2p-node.js'
  * /ipfs/ping/1.0.0 exchange, answered by the node's ping service.
  */
 
-export const PING_PROTOCOL = '/ipfs/ping/1.0.0'
+/** The ping protocol's payload: 32 bytes, echoed. */
 const PING_BYTES = 32
-/** @default 10000 — libp2p's default interval. */
-export const DEFAULT_PING_INTERVAL_MS = 10_000
+
+/**
+ * How the node pings every connection. A real operator may lengthen the interval or keep
+ * connections whose pings time out (TCP still reports peers that go away); the in-process
+ * simulation does both, because there a ping's round trip measures the shared event loop, not a link.
+ */
+export interface ConnectionMonitorSettings {
+  pingIntervalMs: number
+  abortOnPingFailure: boolean
+}
+
+/** libp2p's connection monitor's defaults: a ping every 10 s, and a failed ping closes the connection. */
+export const DEFAULT_CONNECTION_MONITOR: ConnectionMonitorSettings = { pingIntervalMs: 10_000, abortOnPingFailure: true }
 /** @default 20 — timer ticks per interval: each pings the connections whose time has come. */
 const TICKS_PER_INTERVAL = 20
 /** @default 10000 — a ping not answered in this time failed (at most the interval). */
@@ -97,7 +109,7 @@ export class ConnectionPings {
       const sent = randomBytes(PING_BYTES)
       const start = performance.now()
       const [, echo] = await Promise.all([bytes.write(sent, { signal }), bytes.read({ bytes: PING_BYTES, signal })])
-      if (!Buffer.from(echo.subarray()).equals(sent)) throw new Error('ping answered with other bytes')
+      if (!sameBytes(echo.subarray(), sent)) throw new Error('ping answered with other bytes')
       connection.rtt = performance.now() - start
       await stream.close({ signal })
     } catch (err) {

@@ -9,11 +9,11 @@ import {
   DEFAULT_LISTEN, FETCH_TIMEOUT_MS, MAX_CONNECTIONS, SEEN_TTL_MS, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, type Topic
 } from './constants.js'
 import type { NetStats } from './context.js'
-import { DEFAULT_PING_INTERVAL_MS } from './connection-pings.js'
+import { DEFAULT_CONNECTION_MONITOR, type ConnectionMonitorSettings } from './connection-pings.js'
 import type { BlockFetchResult, FetchResult } from './fetch.js'
 import type { PublishOutcome } from './gossip.js'
 import type { NetHost } from './host.js'
-import { createLibp2pNode, type ConnectionMonitorSettings, type IsnadLibp2p } from './libp2p-node.js'
+import { createLibp2pNode, type IsnadLibp2p } from './libp2p-node.js'
 import type { LinkConditions } from './link-conditions.js'
 import { IsnadNetwork } from './network.js'
 import { loadOrCreatePeerKey, peerKeyFromBytes } from './peer-key.js'
@@ -104,7 +104,7 @@ export interface NetworkInit {
   keyring?: () => Keyring | undefined
   /** Simulated latency, jitter and loss on every libp2p connection (link-conditions.ts); simulations only. */
   linkConditions?: LinkConditions
-  /** Liveness pings of every connection (connection-pings.ts). @default libp2p's: a ping every 10 s, a failed ping closes the connection */
+  /** Liveness pings of every connection (connection-pings.ts). @default DEFAULT_CONNECTION_MONITOR: a ping every 10 s, a failed ping closes the connection */
   connectionMonitor?: ConnectionMonitorSettings
 }
 
@@ -136,7 +136,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     gate: new RecordGate({ host: init.host, verifier, clock, keyCheck: (signed, id) => init.keyring?.()?.checkRecord(signed, id) }),
     keyring: init.keyring ?? (() => undefined),
     maxConnections: init.maxConnections ?? MAX_CONNECTIONS,
-    connectionMonitor: init.connectionMonitor ?? { pingIntervalMs: DEFAULT_PING_INTERVAL_MS, abortOnPingFailure: true },
+    connectionMonitor: init.connectionMonitor ?? DEFAULT_CONNECTION_MONITOR,
     penalties,
     clock,
     syncOnConnect: init.syncOnConnect ?? true,
@@ -162,7 +162,8 @@ export type { BlockFetchResult, FetchResult } from './fetch.js'
 export { FETCH_BLOCKS_PROTOCOL, BlockRequestSchema } from './fetch.js'
 export type { PublishOutcome } from './gossip.js'
 export type { SyncResult } from './sync.js'
-export type { ConnectionMonitorSettings, IsnadLibp2p, NetServices } from './libp2p-node.js'
+export type { IsnadLibp2p, NetServices } from './libp2p-node.js'
+export type { ConnectionMonitorSettings } from './connection-pings.js'
 export type { GossipDecision } from './gossip-validate.js'
 export { GossipValidator } from './gossip-validate.js'
 export { RecordGate, peekRecordId, type GateResult } from './record-gate.js'

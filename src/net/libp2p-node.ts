@@ -41,17 +41,6 @@ export interface Libp2pNodeOptions {
 }
 
 /**
- * How the node pings every connection (connection-pings.ts, in place of libp2p's connection monitor,
- * with the same defaults: every 10 s, a failed ping closes the connection). A real operator may lengthen the interval
- * or keep connections whose pings time out (TCP still reports peers that go away); the in-process
- * simulation does both, because there a ping's round trip measures the shared event loop, not a link.
- */
-export interface ConnectionMonitorSettings {
-  pingIntervalMs: number
-  abortOnPingFailure: boolean
-}
-
-/**
  * A libp2p 3 node as DESIGN §3 describes it: TCP and WebSockets, Noise, Yamux, identify, ping,
  * bootstrap and mDNS discovery, and gossipsub configured per gossip-v1 §3 and §6. Not started.
  */

@@ -121,11 +121,6 @@ function notCanonical (record: IsnadRecord): IsnadError {
   return new IsnadError('DECODE_FAILED', `${record.kind} bytes are not in canonical DAG-CBOR form`) // R18
 }
 
-/** Byte equality by one native comparison (a record is hundreds of bytes, every one received is compared). */
-function sameBytes (a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0
-}
-
 function verifyPrepared (prepared: PreparedVerification, options: VerifyRecordOptions): VerifiedRecord {
   const { signature, message, publicKey } = prepared
   return finishVerification(prepared, options.verifier.verify(signature, message, publicKey), options)
@@ -180,4 +175,13 @@ export function assertNotInFuture (record: IsnadRecord, now: number, id: string)
       details: { id, at: timeOf(record) }
     })
   }
+}
+
+/**
+ * Byte equality by one native comparison: every record received is compared with its re-encoding,
+ * and the network compares received messages with what it verified (node only: the browser's
+ * verifier, src/dashboard/browser, does not load this file).
+ */
+export function sameBytes (a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && Buffer.compare(a, b) === 0
 }

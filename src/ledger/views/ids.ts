@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { ID_PREFIXES, type ViewObjectType } from '../../schema/index.js'
+import { ID_PREFIXES, utf8Length, type ViewObjectType } from '../../schema/index.js'
 import { VIEW_REDUCER } from './constants.js'
 
 /**
@@ -13,7 +13,6 @@ import { VIEW_REDUCER } from './constants.js'
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567' // RFC 4648 §6, lower case
 const ID_BYTES = 16
 const VIEW_ID_DOMAIN = `${VIEW_REDUCER}/id`
-const encoder = new TextEncoder()
 
 export function deriveTypedId (prefix: string, parts: readonly string[]): string {
   let text = VIEW_ID_DOMAIN
@@ -21,14 +20,6 @@ export function deriveTypedId (prefix: string, parts: readonly string[]): string
   // node:crypto hashes the UTF-8 bytes of the text, as TextEncoder would give them, in one native
   // call: three to four ids per reduction, several times faster than a SHA-256 written in JS.
   return `${prefix}_${encodeBase32(hash('sha256', text, 'buffer').subarray(0, ID_BYTES))}`
-}
-
-/** UTF-8 byte length; parts are nearly always ASCII (CIDs, ids, hashes), counted without encoding. */
-function utf8Length (text: string): number {
-  for (let i = 0; i < text.length; i++) {
-    if (text.charCodeAt(i) >= 0x80) return encoder.encode(text).length
-  }
-  return text.length
 }
 
 /** RFC 4648 §6 base32, lower case, unpadded: 16 bytes → 26 characters, the last carrying 3 bits. */

@@ -1,10 +1,9 @@
 import { Level } from 'level'
 import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
-import { leafDataOfCid, openMerkleLog, type MerkleLog, type SignedCheckpoint } from '../../merkle/index.js'
+import { leafDataOfCid, openMerkleLog, type LevelNodeDb, type MerkleLog, type MerkleNodeStore, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import { BULK_WRITE_BUFFER_BYTES, type StoredRecord } from '../../store/index.js'
-import { journalNodeStore, writeJournalBatch } from './journal-batch.js'
+import { BULK_WRITE_BUFFER_BYTES, WriteBatch, type StoredRecord } from '../../store/index.js'
 import { nativeMerkleHasher } from './merkle-hasher.js'
 
 const INDEXED_LC = 'indexed_lc'
@@ -89,11 +88,11 @@ export class JournalState {
     events?: ReadonlyArray<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>>
   } = {}): Promise<void> {
     const runs = ids.length > 0 ? await this.appendLeaves(ids) : []
-    await writeJournalBatch(this.db, (batch) => {
-      for (const run of runs) batch.put(this.leaves, leafKey((run[0] as { index: number }).index), run.map((leaf) => leaf.id).join(RUN_SEP))
-      for (const r of requests) batch.put(this.requests, r.id, JSON.stringify(r.signed.record))
-      for (const e of events) batch.put(this.keys, e.idempotency_key, e.event_id)
-    })
+    const batch = new WriteBatch()
+    for (const run of runs) batch.put(this.leaves, leafKey((run[0] as { index: number }).index), run.map((leaf) => leaf.id).join(RUN_SEP))
+    for (const r of requests) batch.put(this.requests, r.id, JSON.stringify(r.signed.record))
+    for (const e of events) batch.put(this.keys, e.idempotency_key, e.event_id)
+    await batch.commit(this.db)
   }
 
   /**
@@ -166,9 +165,9 @@ export class JournalState {
   /** Remembers that these logical events are stored (idempotency key → event id). */
   async recordKeys (events: ReadonlyArray<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>>): Promise<void> {
     if (events.length === 0) return
-    await writeJournalBatch(this.db, (batch) => {
-      for (const e of events) batch.put(this.keys, e.idempotency_key, e.event_id)
-    })
+    const batch = new WriteBatch()
+    for (const e of events) batch.put(this.keys, e.idempotency_key, e.event_id)
+    await batch.commit(this.db)
   }
 
   async indexedLc (): Promise<number> {
@@ -191,10 +190,10 @@ export class JournalState {
    */
   async setIndexedLc (lc: number): Promise<void> {
     const keys = [...this.deferred]
-    await writeJournalBatch(this.db, (batch) => {
-      for (const [key, id] of keys) batch.put(this.keys, key, id)
-      batch.put(this.meta, INDEXED_LC, String(lc))
-    })
+    const batch = new WriteBatch()
+    for (const [key, id] of keys) batch.put(this.keys, key, id)
+    batch.put(this.meta, INDEXED_LC, String(lc))
+    await batch.commit(this.db)
     // Only now: a lookup racing the batch still finds them here. A key deferred again meanwhile stays.
     for (const [key, id] of keys) if (this.deferred.get(key) === id) this.deferred.delete(key)
   }
@@ -217,5 +216,22 @@ export class JournalState {
   async observeCheckpoint (checkpoint: SignedCheckpoint): Promise<void> {
     const { log, size } = checkpoint.record
     await this.checkpoints.put(`${log}\0${String(size).padStart(16, '0')}`, JSON.stringify(checkpoint))
+  }
+}
+
+/**
+ * The Merkle log's node store over the journal's `merkle` sublevel: reads through it, writes as one
+ * WriteBatch through the root (every store call writes a Merkle batch; the chained form costs about
+ * half as much on this thread: 1.7–2.0 against 3.1–3.5 µs per leaf).
+ */
+function journalNodeStore (db: Level<string, string>, nodes: LevelNodeDb & { readonly prefix: string }): MerkleNodeStore {
+  return {
+    get: async (key) => await nodes.get(key),
+    getMany: async (keys) => await nodes.getMany(keys),
+    batch: async (puts) => {
+      const batch = new WriteBatch()
+      for (const { key, value } of puts) batch.put(nodes, key, value)
+      await batch.commit(db)
+    }
   }
 }

@@ -70,10 +70,13 @@ export class LevelRecordStore implements RecordStore {
     }
     const subs = sublevelsOf(db)
     this.orphans.clear()
+    this.superseded.clear()
     try {
       await checkIndexFormat(db, subs, this.location)
-      for (const id of await subs.orphans.keys().all()) this.orphans.add(id)
-      await loadSuperseded(subs, this.superseded)
+      // Both sets from one scan each: few memories have orphan evidence or a successor.
+      const [orphans, successors] = await Promise.all([subs.orphans.keys().all(), subs.links.keys(linkRange('successors')).all()])
+      for (const id of orphans) this.orphans.add(id)
+      for (const key of successors) this.superseded.add(linkFromOf('successors', key))
     } catch (err) {
       await db.close()
       throw err
@@ -134,6 +137,7 @@ export class LevelRecordStore implements RecordStore {
     return ids.length === 0 ? [] : await records.hasMany([...ids])
   }
 
+  /** In reads of GET_MANY_CHUNK ids, so a long list never becomes one huge native call. */
   async getBytesMany (ids: readonly string[]): Promise<Array<Uint8Array | undefined>> {
     const { records } = this.assertOpen().subs
     const out: Array<Uint8Array | undefined> = []
@@ -228,16 +232,11 @@ export class LevelRecordStore implements RecordStore {
 
   private async linkedRecords (link: Link, from: string): Promise<StoredRecord[]> {
     const ids = await this.linkedIds(link, from)
-    const { records } = this.assertOpen().subs
-    const out: StoredRecord[] = []
-    for (let start = 0; start < ids.length; start += GET_MANY_CHUNK) {
-      const chunk = ids.slice(start, start + GET_MANY_CHUNK)
-      const values = await records.getMany(chunk)
-      values.forEach((bytes, i) => {
-        if (bytes !== undefined) out.push({ id: chunk[i] as string, signed: decodeStoredRecord(chunk[i] as string, bytes) })
-      })
-    }
-    return out
+    const values = await this.getBytesMany(ids)
+    return ids.flatMap((id, i) => {
+      const bytes = values[i]
+      return bytes === undefined ? [] : [{ id, signed: decodeStoredRecord(id, bytes) }]
+    })
   }
 
   /**
@@ -253,12 +252,6 @@ export class LevelRecordStore implements RecordStore {
     if (this.state === 'open' && this.handle !== null) return this.handle
     throw new IsnadError('STORE_CLOSED', `the record store at ${this.location} is ${this.state === 'new' ? 'not open yet' : 'closed'}`)
   }
-}
-
-/** Fills `into` with the memories that have a successor: one scan of the `successors` link's keys. */
-async function loadSuperseded (subs: Sublevels, into: Set<string>): Promise<void> {
-  into.clear()
-  for (const key of await subs.links.keys(linkRange('successors')).all()) into.add(linkFromOf('successors', key))
 }
 
 /** classic-level reports a held lock as LEVEL_DATABASE_NOT_OPEN caused by LEVEL_LOCKED. */

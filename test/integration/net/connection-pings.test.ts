@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest'
-import { PING_PROTOCOL } from '../../../src/net/connection-pings.js'
+import { PING_PROTOCOL } from '@libp2p/ping'
 import { connect, startNode, stopAll, waitFor, type TestNode } from './fixtures/harness.js'
 import { MemoryHost } from './fixtures/memory-host.js'
 
