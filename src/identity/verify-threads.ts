@@ -1,13 +1,15 @@
 import { verify as opensslVerify, type KeyObject } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
+import { sodiumModulePath } from './sodium.js'
 
 /*
  * Where nodeCryptoVerifier.verifyAsync checks signatures once the policy checks have passed on the
  * calling thread. The first burst of checks (a batch being ingested) starts a few threads of this
- * process that run OpenSSL's Ed25519 back to back, and every check goes to them from then on; until
- * then, checks go to node:crypto's callback form, on libuv's thread pool. Why not always the pool: LevelDB runs its reads and writes there too, and the
- * pool serves requests in arrival order, so every store read or batch write of an ingest waited
+ * process that check signatures back to back (libsodium, then OpenSSL for what it refuses, as the
+ * synchronous form does), and every check goes to them from then on; until then, checks go to
+ * node:crypto's callback form, on libuv's thread pool. Why not always the pool: LevelDB runs its
+ * reads and writes there too, and the pool serves requests in arrival order, so every store read or batch write of an ingest waited
  * behind the ~64 signature checks queued ahead of it (several milliseconds each time), and the
  * store's turn ended only when the next batch's signatures were all checked. On their own threads,
  * checks never stand in front of the store's I/O.
@@ -60,11 +62,18 @@ function newChunk (room: number): Chunk {
 /**
  * A verifier thread, run from source text so it needs no module file of its own (compiled, from
  * the TypeScript sources in tests, or bundled alike). It verifies exactly as nodeCryptoVerifier's
- * synchronous form does after its policy checks: OpenSSL's Ed25519 with the key as SPKI DER.
+ * synchronous form does after its policy checks: libsodium first when the path in workerData loads
+ * (sodium.ts), then OpenSSL's Ed25519 with the key as SPKI DER for what libsodium refused. Its
+ * first message says which library it checks with.
  */
 const THREAD_SOURCE = `
-const { parentPort } = require('node:worker_threads')
+const { parentPort, workerData } = require('node:worker_threads')
 const { createPublicKey, verify } = require('node:crypto')
+let sodium
+try {
+  if (workerData.sodiumPath !== undefined) sodium = require(workerData.sodiumPath)
+} catch {}
+parentPort.postMessage({ backend: sodium === undefined ? 'openssl' : 'libsodium' })
 const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex')
 const KEY_CACHE_SIZE = 4096
 const keys = new Map()
@@ -78,6 +87,10 @@ parentPort.on('message', ({ id, packed, count }) => {
     const publicKey = packed.subarray(at + ${HEADER_BYTES + SIGNATURE_BYTES}, at + ${FIXED_BYTES})
     const message = packed.subarray(at + ${FIXED_BYTES}, at + ${FIXED_BYTES} + length)
     at += ${FIXED_BYTES} + length
+    if (sodium !== undefined && sodium.crypto_sign_verify_detached(signature, message, publicKey)) {
+      verdicts[i] = 1
+      continue
+    }
     const cacheKey = String.fromCharCode.apply(null, publicKey)
     let key = keys.get(cacheKey)
     if (key === undefined) {
@@ -109,6 +122,17 @@ let threads: VerifierThread[] | null | 'failed' = null
 let chunks: Chunk[] = []
 let flushScheduled = false
 let nextRequest = 0
+
+/** What a thread posts: once, the library it checks with, then the verdicts of each chunk. */
+type ThreadReply = { backend: 'libsodium' | 'openssl' } | { id: number, verdicts: Uint8Array }
+
+/** The library each running thread reported it checks signatures with, in the order they started. */
+const threadBackends: Array<'libsodium' | 'openssl'> = []
+
+/** What the verifier threads that have reported check signatures with first ('libsodium' or 'openssl'). */
+export function verifierThreadBackends (): ReadonlyArray<'libsodium' | 'openssl'> {
+  return threadBackends
+}
 
 /** How many verifier threads this process runs (0 before the first burst, or after one died). */
 export function runningVerifierThreads (): number {
@@ -175,12 +199,16 @@ function startThreads (): VerifierThread[] | 'failed' {
   const started: VerifierThread[] = []
   try {
     for (let i = 0; i < Math.min(MAX_VERIFY_THREADS, availableParallelism()); i++) {
-      const thread: VerifierThread = { worker: new Worker(THREAD_SOURCE, { eval: true }), inFlight: new Map(), load: 0 }
-      thread.worker.on('message', (reply: { id: number, verdicts: Uint8Array }) => { settle(thread, reply) })
-      thread.worker.on('error', () => { fail(started) })
-      thread.worker.on('exit', () => { fail(started) })
+      const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { sodiumPath: sodiumModulePath } })
+      const thread: VerifierThread = { worker, inFlight: new Map(), load: 0 }
+      worker.on('message', (reply: ThreadReply) => {
+        if ('backend' in reply) threadBackends.push(reply.backend)
+        else settle(thread, reply)
+      })
+      worker.on('error', () => { fail(started) })
+      worker.on('exit', () => { fail(started) })
       // An idle thread does not keep the process alive; one with checks in flight does (send).
-      thread.worker.unref()
+      worker.unref()
       started.push(thread)
     }
   } catch {
@@ -217,6 +245,7 @@ function settle (thread: VerifierThread, { id, verdicts }: { id: number, verdict
 function fail (started: VerifierThread[]): void {
   if (threads === 'failed') return
   threads = 'failed'
+  threadBackends.length = 0
   for (const thread of started) {
     const pending = [...thread.inFlight.values()]
     thread.inFlight.clear()

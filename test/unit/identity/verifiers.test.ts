@@ -7,6 +7,7 @@ import {
   keyPairFromSeed, nobleVerifier, nodeCryptoVerifier, publicKeyOfSeed, signBytes, verifySignatureAsync, type SignatureVerifier
 } from '../../../src/identity/index.js'
 import { GROUP_ORDER_LE, hasCanonicalScalar } from '../../../src/identity/ed25519.js'
+import { signatureBackend, sodiumVerify } from '../../../src/identity/sodium.js'
 import { fromHex, readVectorFile, toHex, type Ed25519Vector, type Ed25519VectorFile } from './vectors.js'
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n
@@ -172,6 +173,29 @@ describe('hasCanonicalScalar (RFC 8032 §5.1.7 step 1, byte comparison)', () => 
         for (let i = 0; i < position; i++) signature[32 + i] = low[i] ?? 0
         expect(hasCanonicalScalar(signature)).toBe(reference(signature))
       }), { numRuns: 2000 })
+  })
+})
+
+describe('libsodium in front of OpenSSL (src/identity/sodium.ts)', () => {
+  const verdicts = (v: Ed25519Vector): { sodium: boolean | undefined, node: boolean } => ({
+    sodium: sodiumVerify(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key)),
+    node: nodeCryptoVerifier.verify(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key))
+  })
+
+  it('is loaded on this platform, so the vector loop above goes through it', () => {
+    expect(signatureBackend).toBe('libsodium')
+  })
+
+  it('refuses r-identity, a genuine signature the policy accepts: OpenSSL confirms every refusal', () => {
+    const v = edgeCases.find((vector) => vector.id === 'r-identity')
+    if (v === undefined) throw new Error('no r-identity vector')
+    expect(verdicts(v)).toEqual({ sodium: false, node: true })
+  })
+
+  it('accepts every other valid vector on its own: a valid signature costs one check', () => {
+    const valid = ALL.filter((v) => v.expected === 'valid' && v.id !== 'r-identity')
+    expect(valid.length).toBeGreaterThanOrEqual(5)
+    for (const v of valid) expect(verdicts(v), v.id).toEqual({ sodium: true, node: true })
   })
 })
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { keyPairFromSeed, nodeCryptoVerifier, signBytes } from '../../../src/identity/index.js'
-import { runningVerifierThreads, VERIFY_THREADS_MIN_BURST } from '../../../src/identity/verify-threads.js'
+import { signatureBackend } from '../../../src/identity/sodium.js'
+import { runningVerifierThreads, verifierThreadBackends, VERIFY_THREADS_MIN_BURST } from '../../../src/identity/verify-threads.js'
 import { fromHex, readVectorFile, type Ed25519Vector, type Ed25519VectorFile } from './vectors.js'
 
 // nodeCryptoVerifier.verifyAsync sends bursts of checks to verifier threads (verify-threads.ts):
@@ -25,6 +26,11 @@ describe('verifier threads', () => {
     expect(inputs.length).toBeGreaterThanOrEqual(VERIFY_THREADS_MIN_BURST)
     const verdicts = await burst(inputs)
     expect(runningVerifierThreads()).toBeGreaterThan(0)
+    // Each thread said which library it checks with before its first verdicts; where sodium-native
+    // loads here, the threads load it too (the vectors above then pass through libsodium, and
+    // r-identity through its OpenSSL confirmation).
+    expect(signatureBackend).toBe('libsodium')
+    expect(verifierThreadBackends()).toEqual(Array.from({ length: runningVerifierThreads() }, () => 'libsodium'))
     inputs.forEach(({ v }, i) => {
       expect(verdicts[i] ? 'valid' : 'invalid', `${v.id} (${v.comment}) at position ${i}`).toBe(v.expected)
     })
