@@ -1,17 +1,20 @@
 import { performance } from 'node:perf_hooks'
-import { createNodeHost } from '../src/daemon/index.js'
-import { createNetwork, SYNC_PAGE_SIZE, type Network } from '../src/net/index.js'
-import { initHome, LocalNode } from '../src/node/index.js'
+import { SYNC_PAGE_SIZE } from '../src/net/index.js'
+import { LocalNode, initHome } from '../src/node/index.js'
 import { encodeSignedRecord } from '../src/record/index.js'
 import { attestationRecord, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast } from './fixtures.js'
-import { CountingVerifier } from './network-host.js'
+import { startSyncNode, type SyncNode } from './network-sync-node.js'
+import type { StartedPeer, SyncWorkerRequest } from './network-sync-worker.js'
+import { NodeThread } from './node-threads.js'
 import { createRandom, shuffle, type Sample } from './stats.js'
 
 /*
  * Sync catch-up (issue 4, benchmark 8): node A, a LocalNode on LevelDB with its ledger behind the
  * daemon's NetHost (createNodeHost), stores `memories` memories with `witnessesPerMemory`
- * attestations each. Node B, the same in a fresh home, starts, dials A and syncs its log
- * (sync-v1): every record verified once by B's network layer, then journaled and stored by B.
+ * attestations each, on a thread of its own (network-sync-worker.ts: two nodes, two event loops,
+ * as two daemons have). Node B, the same in a fresh home on this thread, starts, dials A and syncs
+ * its log (sync-v1): every record verified once by B's network layer, then journaled and stored by
+ * B. CPU is the process's: both nodes.
  * Baseline, alternating round by round: the same records, as the same bytes in the same order,
  * ingested by a fresh LocalNode from memory (LocalNode.ingest, batches of one sync page), no network.
  */
@@ -38,7 +41,6 @@ export interface SyncRunResult {
   populateMs: number
 }
 
-const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
 const DAY_MS = 86_400_000
 
 /** Memories by 8 authors, each followed in A's log by its attestations from distinct witnesses of 16. */
@@ -59,34 +61,6 @@ function createWorkload (options: SyncRunOptions): Uint8Array[] {
     }
   }
   return out
-}
-
-interface SyncNode {
-  node: LocalNode
-  network: Network
-  verifier: CountingVerifier
-  dispose: () => Promise<void>
-}
-
-/** A LocalNode in a fresh home with the daemon's NetHost and a network on loopback (no auto-sync). */
-async function startSyncNode (label: string): Promise<SyncNode> {
-  const dir = await createTempDir(label)
-  await initHome(dir.path)
-  const node = await LocalNode.open({ home: dir.path })
-  const host = createNodeHost(() => node)
-  const verifier = new CountingVerifier()
-  const network = await createNetwork({ host, verifier, listen: LOOPBACK, syncOnConnect: false })
-  return {
-    node,
-    network,
-    verifier,
-    dispose: async () => {
-      await network.stop()
-      await host.close()
-      await node.close()
-      await dir.remove()
-    }
-  }
 }
 
 async function countRecords (node: LocalNode): Promise<{ memories: number, total: number }> {
@@ -113,13 +87,13 @@ async function baselineRound (records: readonly Uint8Array[], memories: number):
   }
 }
 
-async function syncRound (a: SyncNode, records: number, memories: number): Promise<{ sample: Sample, verifications: number }> {
-  const b = await startSyncNode('sync-b')
+async function syncRound (a: StartedPeer, records: number, memories: number): Promise<{ sample: Sample, verifications: number }> {
+  const b: SyncNode = await startSyncNode('sync-b')
   try {
     const cpu = process.cpuUsage()
     const start = performance.now()
-    await b.network.dial(a.network.multiaddrs()[0] ?? a.network.peerId)
-    const result = await b.network.sync(a.network.peerId)
+    await b.network.dial(a.addr)
+    const result = await b.network.sync(a.addr.slice(a.addr.lastIndexOf('/p2p/') + 5))
     const ms = performance.now() - start
     const { user, system } = process.cpuUsage(cpu)
     const counts = await countRecords(b.node)
@@ -134,15 +108,13 @@ async function syncRound (a: SyncNode, records: number, memories: number): Promi
 
 export async function runSync (options: SyncRunOptions): Promise<SyncRunResult> {
   const records = createWorkload(options)
-  const a = await startSyncNode('sync-a')
+  const thread = new NodeThread<SyncWorkerRequest>(new URL('./network-sync-worker.js', import.meta.url))
   try {
-    const populateStart = performance.now()
-    for (let at = 0; at < records.length; at += 3 * SYNC_PAGE_SIZE) await a.node.ingest(records.slice(at, at + 3 * SYNC_PAGE_SIZE), 'import')
-    const populateMs = performance.now() - populateStart
-    const stored = await countRecords(a.node)
-    if (stored.total !== records.length) throw new Error(`A stored ${stored.total} of ${records.length} records`)
-    options.progress(`A stores ${options.memories} memories + ${records.length - options.memories} attestations (in ${(populateMs / 1000).toFixed(1)} s); ${options.warmups + options.rounds} rounds of direct ingest, then sync (${options.warmups} discarded)`)
-    const result: SyncRunResult = { memories: options.memories, records: records.length, baseline: [], sync: [], verificationsPerRecord: 0, populateMs }
+    const a = await thread.request<StartedPeer>({ op: 'start', records })
+    if (a.records !== records.length) throw new Error(`A stored ${a.records} of ${records.length} records`)
+    if (!a.addr.includes('/p2p/')) throw new Error(`A listens on ${a.addr}, without its peer id`)
+    options.progress(`A stores ${options.memories} memories + ${records.length - options.memories} attestations on its own thread (in ${(a.populateMs / 1000).toFixed(1)} s); ${options.warmups + options.rounds} rounds of direct ingest, then sync (${options.warmups} discarded)`)
+    const result: SyncRunResult = { memories: options.memories, records: records.length, baseline: [], sync: [], verificationsPerRecord: 0, populateMs: a.populateMs }
     let verifications = 0
     for (let round = 0; round < options.warmups + options.rounds; round++) {
       const base = await baselineRound(records, options.memories)
@@ -155,6 +127,7 @@ export async function runSync (options: SyncRunOptions): Promise<SyncRunResult> 
     result.verificationsPerRecord = verifications / (options.rounds * records.length)
     return result
   } finally {
-    await a.dispose()
+    await thread.request({ op: 'stop' }).catch(() => undefined)
+    await thread.terminate()
   }
 }

@@ -226,7 +226,7 @@ async function benchSync (size: Size, progress: (text: string) => void): Promise
   const cpuPerRecord = (samples: Sample[]): number => median(samples.map((s) => 1000 * (s.cpuMs ?? 0) / sync.records))
   const syncRate = median(rates)
   figures.push({
-    section: `8c. sync catch-up: A holds ${size.memories.toLocaleString('en-US')} memories + ${(sync.records - size.memories).toLocaleString('en-US')} attestations; B (fresh) dials A and syncs (sync-v1); both LocalNode + the daemon's NetHost`,
+    section: `8c. sync catch-up: A holds ${size.memories.toLocaleString('en-US')} memories + ${(sync.records - size.memories).toLocaleString('en-US')} attestations; A on a thread of its own; B (fresh) dials A and syncs (sync-v1); both LocalNode + the daemon's NetHost`,
     name: 'memories caught up (verified, journaled, stored with their attestations)',
     value: syncRate,
     unit: 'memories/s',
