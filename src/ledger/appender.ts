@@ -43,12 +43,19 @@ interface Waiter {
   reject: (err: Error) => void
 }
 
-interface QueuedLine {
-  text: string
-  bytes: number
-  /** Set on the last line of one append call: resolved when that line is durable. */
+/**
+ * Lines of one append call, already encoded: each ends in a newline. A call's lines are split into
+ * chunks of at most maxFlushBytes (or one longer line), so a write never exceeds maxFlushBytes plus
+ * one line (what recovery's MAX_TORN_TAIL_BYTES assumes).
+ */
+interface QueuedChunk {
+  bytes: Buffer
+  lines: number
+  /** Set on the last chunk of one append call: resolved when that chunk is durable. */
   waiter: Waiter | undefined
 }
+
+const NEWLINE = 0x0a
 
 export class JsonlAppender {
   readonly path: string
@@ -57,7 +64,7 @@ export class JsonlAppender {
   private readonly maxFlushBytes: number
   private handle: FileHandle | undefined
   private readonly opened: Promise<void>
-  private queue: QueuedLine[] = []
+  private queue: QueuedChunk[] = []
   private flushing: Promise<void> | undefined
   private failure: IsnadError | undefined
   private closed = false
@@ -117,22 +124,82 @@ export class JsonlAppender {
    * hop per caller.
    */
   append (lines: readonly string[]): Promise<void> {
-    if (this.failure !== undefined) return Promise.reject(this.failure)
-    if (this.closed) return Promise.reject(new IsnadError('STORE_CLOSED', `ledger file ${this.path} is closed`))
+    const refused = this.refusal()
+    if (refused !== undefined) return refused
     if (lines.length === 0) return Promise.resolve()
-    const queued: QueuedLine[] = []
+    const sizes: number[] = []
     for (const line of lines) {
       const bytes = Buffer.byteLength(line, 'utf8') + 1
-      if (bytes > this.maxLineBytes) {
-        return Promise.reject(new IsnadError('RECORD_TOO_LARGE', `a line of ${bytes} bytes exceeds ${this.maxLineBytes} bytes for ${this.path}`, { details: { file: this.path, bytes } }))
-      }
+      if (bytes > this.maxLineBytes) return this.tooLarge(bytes)
       if (line.includes('\n')) return Promise.reject(new IsnadError('USAGE', `a ledger line must not contain a newline (${this.path})`))
-      queued.push({ text: line, bytes, waiter: undefined })
+      sizes.push(bytes)
     }
+    // Each chunk is written straight from the strings into its buffer: no joined copy of the lines.
+    const chunks: QueuedChunk[] = []
+    for (let first = 0; first < lines.length;) {
+      let end = first
+      let total = 0
+      while (end < lines.length && (end === first || total + (sizes[end] as number) <= this.maxFlushBytes)) total += sizes[end++] as number
+      const bytes = Buffer.allocUnsafe(total)
+      let at = 0
+      for (let i = first; i < end; i++) {
+        at += bytes.write(lines[i] as string, at, 'utf8')
+        bytes[at++] = NEWLINE
+      }
+      chunks.push({ bytes, lines: end - first, waiter: undefined })
+      first = end
+    }
+    return this.enqueue(chunks)
+  }
+
+  /**
+   * Appends lines the caller has encoded itself (the event ledger writes its lines straight into
+   * one buffer): `bytes` is whole lines, each ending in a newline. The framing is checked as
+   * `append` checks it (every line within maxLineBytes, the last one terminated); the content is the
+   * caller's, as the text of `append`'s lines is. Resolves once all of them are durable. The caller
+   * must not change `bytes` afterwards.
+   */
+  appendEncoded (bytes: Buffer): Promise<void> {
+    const refused = this.refusal()
+    if (refused !== undefined) return refused
+    if (bytes.length === 0) return Promise.resolve()
+    if (bytes[bytes.length - 1] !== NEWLINE) return Promise.reject(new IsnadError('USAGE', `encoded ledger lines must end with a newline (${this.path})`))
+    const chunks: QueuedChunk[] = []
+    let chunkStart = 0
+    let lines = 0
+    for (let start = 0; start < bytes.length;) {
+      const end = bytes.indexOf(NEWLINE, start) + 1
+      if (end - start > this.maxLineBytes) return this.tooLarge(end - start)
+      // A chunk ends before the line that would take it past maxFlushBytes (a chunk holds at least one line).
+      if (end - chunkStart > this.maxFlushBytes && lines > 0) {
+        chunks.push({ bytes: bytes.subarray(chunkStart, start), lines, waiter: undefined })
+        chunkStart = start
+        lines = 0
+      }
+      lines++
+      start = end
+    }
+    chunks.push({ bytes: chunkStart === 0 ? bytes : bytes.subarray(chunkStart), lines, waiter: undefined })
+    return this.enqueue(chunks)
+  }
+
+  /** The rejection an append gets from a failed or closed appender. */
+  private refusal (): Promise<void> | undefined {
+    if (this.failure !== undefined) return Promise.reject(this.failure)
+    if (this.closed) return Promise.reject(new IsnadError('STORE_CLOSED', `ledger file ${this.path} is closed`))
+    return undefined
+  }
+
+  private tooLarge (bytes: number): Promise<void> {
+    return Promise.reject(new IsnadError('RECORD_TOO_LARGE', `a line of ${bytes} bytes exceeds ${this.maxLineBytes} bytes for ${this.path}`, { details: { file: this.path, bytes } }))
+  }
+
+  /** Queues one call's chunks; the promise resolves when the last of them is durable. */
+  private enqueue (chunks: QueuedChunk[]): Promise<void> {
     const done = new Promise<void>((resolve, reject) => {
-      (queued[queued.length - 1] as QueuedLine).waiter = { resolve, reject }
+      (chunks[chunks.length - 1] as QueuedChunk).waiter = { resolve, reject }
     })
-    for (const line of queued) this.queue.push(line)
+    for (const chunk of chunks) this.queue.push(chunk)
     this.flushing ??= this.flushLoop()
     return done
   }
@@ -145,40 +212,40 @@ export class JsonlAppender {
   private async flushLoop (): Promise<void> {
     // Runs after the caller's synchronous code, so appends issued in the same tick share the first sync.
     await this.opened
-    let batch: QueuedLine[] = []
+    let batch: QueuedChunk[] = []
     try {
       while (this.queue.length > 0 && this.failure === undefined) {
         const handle = this.handle
         if (handle === undefined) throw new IsnadError('IO_ERROR', `${this.path} is not open`)
         batch = this.takeBatch()
-        const buffer = Buffer.from(batch.map((l) => l.text + '\n').join(''), 'utf8')
+        const buffer = batch.length === 1 ? (batch[0] as QueuedChunk).bytes : Buffer.concat(batch.map((chunk) => chunk.bytes))
         // The descriptor through the callback API: FileHandle's promise methods cost about twice the
         // main-thread time per call (each store pays several of these syncs). close() waits for this loop.
         await writeAll(handle.fd, buffer)
         this.stats.writes++
         await datasync(handle.fd)
         this.stats.syncs++
-        this.stats.lines += batch.length
+        for (const chunk of batch) this.stats.lines += chunk.lines
         this.stats.bytes += buffer.length
         this.durable += buffer.length
-        for (const line of batch) line.waiter?.resolve()
+        for (const chunk of batch) chunk.waiter?.resolve()
         batch = []
       }
     } catch (err) {
       const failure = ioError('append to', this.path, err)
       this.fail(failure)
-      for (const line of batch) line.waiter?.reject(failure)
+      for (const chunk of batch) chunk.waiter?.reject(failure)
     } finally {
       this.flushing = undefined
     }
   }
 
-  /** The oldest queued lines up to maxFlushBytes (at least one line), removed from the queue. */
-  private takeBatch (): QueuedLine[] {
+  /** The oldest queued chunks up to maxFlushBytes (at least one chunk), removed from the queue. */
+  private takeBatch (): QueuedChunk[] {
     let bytes = 0
     let n = 0
-    while (n < this.queue.length && (n === 0 || bytes + (this.queue[n] as QueuedLine).bytes <= this.maxFlushBytes)) {
-      bytes += (this.queue[n] as QueuedLine).bytes
+    while (n < this.queue.length && (n === 0 || bytes + (this.queue[n] as QueuedChunk).bytes.length <= this.maxFlushBytes)) {
+      bytes += (this.queue[n] as QueuedChunk).bytes.length
       n++
     }
     return this.queue.splice(0, n)
@@ -192,7 +259,7 @@ export class JsonlAppender {
   private rejectQueued (err: IsnadError): void {
     const queued = this.queue
     this.queue = []
-    for (const line of queued) line.waiter?.reject(err)
+    for (const chunk of queued) chunk.waiter?.reject(err)
   }
 
   /** Waits for queued lines to become durable, then closes the file. Idempotent. */

@@ -26,9 +26,30 @@ function startsWithDigit (key: string): boolean {
   return c >= 48 && c <= 57
 }
 
-function isSorted (keys: readonly string[]): boolean {
-  for (let i = 1; i < keys.length; i++) if ((keys[i - 1] as string) > (keys[i] as string)) return false
-  return true
+/** Up to this many members are sorted in place by insertion; more go to Array.prototype.sort. */
+const INSERTION_SORT_MAX = 32
+
+/**
+ * Sorts member names by UTF-16 code units (RFC 8785 §3.2.3; `<` on strings compares code units, as
+ * the default sort does). Insertion sort in place for the few members of a typical object: V8's
+ * sort allocates its work arrays on every call, which on the ledger's hot path (CBOR-decoded
+ * records, whose members come in length-first order) was most of this file's allocation.
+ */
+function sortKeys (keys: string[]): void {
+  if (keys.length > INSERTION_SORT_MAX) {
+    keys.sort()
+    return
+  }
+  for (let i = 1; i < keys.length; i++) {
+    const key = keys[i] as string
+    let j = i - 1
+    if ((keys[j] as string) <= key) continue
+    do {
+      keys[j + 1] = keys[j] as string
+      j--
+    } while (j >= 0 && (keys[j] as string) > key)
+    keys[j + 1] = key
+  }
 }
 
 /** A deep copy of `value` with every object's members inserted in sorted order, or NOT_PLAIN. */
@@ -58,7 +79,7 @@ function sortedCopy (value: unknown, depth: number): unknown {
   if ((proto !== Object.prototype && proto !== null) || 'toJSON' in value) return NOT_PLAIN
   const object = value as Record<string, unknown>
   const keys = Object.keys(object)
-  if (!isSorted(keys)) keys.sort()
+  sortKeys(keys)
   const out: Record<string, unknown> = {}
   for (const key of keys) {
     if (startsWithDigit(key) || key === '__proto__' || !isWellFormed(key)) return NOT_PLAIN
@@ -70,16 +91,27 @@ function sortedCopy (value: unknown, depth: number): unknown {
 }
 
 /**
- * The canonical JSON text of plain JSON data and a deep copy of it with the same members in the same
- * order (what JSON.parse of the text returns), or undefined when `value` is not certainly plain. Never
- * throws (a getter or proxy trap that does is left to the generic path, which reports it).
+ * A deep copy of plain JSON data with every object's members inserted in sorted order (what JSON.parse
+ * of its canonical text returns; JSON.stringify of it is that text), or undefined when `value` is not
+ * certainly plain. For a caller that embeds the copy in a larger value before serialising it once.
+ * Never throws (a getter or proxy trap that does is left to the generic path, which reports it).
  */
-export function canonicalCopy<T> (value: T): { text: string, copy: T } | undefined {
+export function sortedPlainCopy<T> (value: T): T | undefined {
   let copy: unknown
   try {
     copy = sortedCopy(value, 0)
   } catch {
     return undefined
   }
-  return copy === NOT_PLAIN ? undefined : { text: JSON.stringify(copy), copy: copy as T }
+  return copy === NOT_PLAIN ? undefined : copy as T
+}
+
+/**
+ * The canonical JSON text of plain JSON data and a deep copy of it with the same members in the same
+ * order (what JSON.parse of the text returns), or undefined when `value` is not certainly plain. Never
+ * throws (a getter or proxy trap that does is left to the generic path, which reports it).
+ */
+export function canonicalCopy<T> (value: T): { text: string, copy: T } | undefined {
+  const copy = sortedPlainCopy(value)
+  return copy === undefined ? undefined : { text: JSON.stringify(copy), copy }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { IsnadError } from '../errors/index.js'
 import { EVENT_SCHEMA_VERSION, EventSchema, type EventType, type LedgerEvent, type Visibility } from '../schema/ledger.js'
 import { BUS_EVENT_TYPES, DEFAULT_BUS_VISIBILITY, DEFAULT_STREAM_VISIBILITY, MAX_LINE_BYTES } from './constants.js'
-import { canonicalCopy, isWellFormed } from './canonical-copy.js'
+import { isWellFormed, sortedPlainCopy } from './canonical-copy.js'
 import { genericCanonicalJson, HASH_PREFIX, sha256Hex } from './hash.js'
 import { eventIdFor, isTypedId } from './ids.js'
 
@@ -36,10 +36,19 @@ export interface EventContext {
   tsWall: string
 }
 
-export interface BuiltEvent {
-  event: LedgerEvent
-  /** The stored line (without newline). */
-  line: string
+/**
+ * An event and its stored line. The line is kept as the event's canonical JSON without `hash` (one
+ * flat string, the very text that was hashed) and is spelled out only when asked for: the ledger
+ * writes it into the shard's bytes directly (encodeEventLines), so no second copy of every line is
+ * made as a string.
+ */
+export class BuiltEvent {
+  constructor (readonly event: LedgerEvent, readonly canonical: string) {}
+
+  /** The stored line (without newline): the canonical text with `hash` as its last member. */
+  get line (): string {
+    return `${this.canonical.slice(0, -1)},"hash":"${this.event.hash}"}`
+  }
 }
 
 /** spec §4: events addressed to others go to the scope's `bus/`, the rest to the instance's `streams/`. */
@@ -101,7 +110,8 @@ export function isPlainEventInput (input: EventInput, payloadIsPlain: boolean): 
 
 /** The checks a lookup depends on, before anything else happens to a batch. */
 export function assertInputKeys (inputs: readonly EventInput[]): void {
-  for (const [index, input] of inputs.entries()) {
+  for (let index = 0; index < inputs.length; index++) {
+    const input = inputs[index]
     if (typeof input !== 'object' || input === null) throw invalid(index, 'not an object')
     const key: unknown = input.idempotency_key
     if (typeof key !== 'string' || key.length === 0) throw invalid(index, 'idempotency_key must be a non-empty string')
@@ -138,9 +148,8 @@ function assertContext (ctx: EventContext): void {
 }
 
 /** RFC 8785 §3.2.2.2: a string is serialised as JSON.stringify does; lone surrogates are not I-JSON. */
-function jcsString (value: string, field: string, index: number): string {
+function assertWellFormed (value: string, field: string, index: number): void {
   if (!isWellFormed(value)) throw invalid(index, `${field} contains a lone surrogate`)
-  return JSON.stringify(value)
 }
 
 function parseInput (input: EventInput, index: number): EventInput {
@@ -154,7 +163,8 @@ function parseInput (input: EventInput, index: number): EventInput {
 
 /**
  * The payload's canonical JSON and the payload as a reader of the line gets it, for a payload that is
- * not plain data (plain data has its sorted deep copy made by canonicalCopy, the text from it).
+ * not plain data (plain data has its sorted deep copy made by sortedPlainCopy and is serialised with
+ * the envelope).
  */
 function canonicalPayload (payload: Record<string, unknown>, index: number): { text: string, copy: Record<string, unknown> } {
   let text: string
@@ -166,54 +176,87 @@ function canonicalPayload (payload: Record<string, unknown>, index: number): { t
   return { text, copy: JSON.parse(text) as Record<string, unknown> }
 }
 
+/** How many bytes longer a line is than its canonical text: `,"hash":"sha256:<64 hex>"}` replaces the closing brace. */
+const HASH_MEMBER_BYTES = ',"hash":"'.length + HASH_PREFIX.length + 64 + '"}'.length - 1
+
 /**
  * The stored line is the RFC 8785 (JCS) canonical JSON of the event without `hash` (spec §8), with
  * `hash` appended as its last member, so the very bytes that were hashed are what the file shows.
- * The envelope's members are written here in JCS order (sorted by UTF-16 code units; a unit test
- * checks the result equals `canonicalize` of the whole event) and only the payload is canonicalised:
- * the envelope is the same few fields on every event, the hot path of group commit. The returned
- * event's payload is exactly what a reader of the line gets (canonicalisation refuses NaN, ±Infinity,
- * lone surrogates and cycles, and turns a Date into its ISO string, as JSON does). An input the node
- * built from plain data (isPlainEventInput, canonicalCopy) skips the schema parse and the generic
- * serialiser; the bytes are the same.
+ * The envelope's members are inserted here in JCS order (sorted by UTF-16 code units; a unit test
+ * checks the result equals `canonicalize` of the whole event), so for a plain-data payload
+ * (sortedPlainCopy: every object's members inserted sorted) one native JSON.stringify of the event
+ * writes the canonical text, and the returned event is the object that text describes, `hash` last:
+ * exactly what a reader of the line gets. Other payloads are canonicalised by the generic serialiser
+ * (which refuses NaN, ±Infinity, lone surrogates and cycles, and turns a Date into its ISO string, as
+ * JSON does) and spliced into the envelope. An input the node built from plain data
+ * (isPlainEventInput) also skips the schema parse; the bytes are the same.
  */
 export function buildEvent (input: EventInput, ctx: EventContext, lc: number, index: number): BuiltEvent {
   assertContext(ctx)
-  const plain = canonicalCopy(input.payload)
-  const checked = isPlainEventInput(input, plain !== undefined) ? input : parseInput(input, index)
+  const plainPayload = sortedPlainCopy(input.payload)
+  const checked = isPlainEventInput(input, plainPayload !== undefined) ? input : parseInput(input, index)
   const { type, actor, owner, idempotency_key: key } = checked
-  const causalRefs = checked.causal_refs ?? []
+  // RFC 8785 §3.2.2.2: strings are written as JSON.stringify does; lone surrogates are not I-JSON.
+  assertWellFormed(actor, 'actor', index)
+  assertWellFormed(key, 'idempotency_key', index)
+  assertWellFormed(owner, 'owner', index)
+  const causalRefs = checked.causal_refs === undefined || checked.causal_refs.length === 0 ? [] : [...checked.causal_refs]
   const visibility = checked.visibility ?? (isBusEvent(type) ? DEFAULT_BUS_VISIBILITY : DEFAULT_STREAM_VISIBILITY)
-  const { text: payloadJson, copy: payload } = plain ?? canonicalPayload(input.payload, index)
   const eventId = eventIdFor(ctx.scope, key)
-  // ids, scope, ts_wall, type and visibility match ASCII-only patterns: JSON.stringify is their JCS form.
-  const canonical = `{"actor":${jcsString(actor, 'actor', index)},"causal_refs":${JSON.stringify(causalRefs)}` +
-    `,"event_id":"${eventId}","idempotency_key":${jcsString(key, 'idempotency_key', index)}` +
-    `,"instance_id":"${ctx.instanceId}","lc":${lc},"owner":${jcsString(owner, 'owner', index)},"payload":${payloadJson}` +
-    `,"run_id":"${ctx.runId}","schema_version":"${EVENT_SCHEMA_VERSION}","scope":"${ctx.scope}","ts_wall":"${ctx.tsWall}"` +
-    `,"type":"${type}","visibility":"${visibility}"}`
-  const hash = HASH_PREFIX + sha256Hex(canonical)
-  const event: LedgerEvent = {
-    schema_version: EVENT_SCHEMA_VERSION,
-    event_id: eventId,
-    type,
-    scope: ctx.scope,
-    instance_id: ctx.instanceId,
-    run_id: ctx.runId,
-    actor,
-    ts_wall: ctx.tsWall,
-    lc,
-    causal_refs: [...causalRefs],
-    visibility,
-    owner,
-    payload,
-    idempotency_key: key,
-    hash
+  let event: LedgerEvent
+  let canonical: string
+  if (plainPayload !== undefined) {
+    // Members in JCS order; `hash` is undefined until the text is hashed, and JSON.stringify leaves an
+    // undefined member out. The other values are JSON already: ids, scope, ts_wall, type and
+    // visibility match ASCII-only patterns, lc is a safe integer, the strings were checked above.
+    const unhashed = {
+      actor, causal_refs: causalRefs, event_id: eventId, idempotency_key: key, instance_id: ctx.instanceId, lc, owner,
+      payload: plainPayload, run_id: ctx.runId, schema_version: EVENT_SCHEMA_VERSION, scope: ctx.scope, ts_wall: ctx.tsWall,
+      type, visibility, hash: undefined as string | undefined
+    }
+    canonical = JSON.stringify(unhashed)
+    unhashed.hash = HASH_PREFIX + sha256Hex(canonical)
+    event = unhashed as LedgerEvent
+  } else {
+    const { text: payloadJson, copy: payload } = canonicalPayload(input.payload, index)
+    canonical = `{"actor":${JSON.stringify(actor)},"causal_refs":${JSON.stringify(causalRefs)}` +
+      `,"event_id":"${eventId}","idempotency_key":${JSON.stringify(key)}` +
+      `,"instance_id":"${ctx.instanceId}","lc":${lc},"owner":${JSON.stringify(owner)},"payload":${payloadJson}` +
+      `,"run_id":"${ctx.runId}","schema_version":"${EVENT_SCHEMA_VERSION}","scope":"${ctx.scope}","ts_wall":"${ctx.tsWall}"` +
+      `,"type":"${type}","visibility":"${visibility}"}`
+    event = {
+      actor, causal_refs: causalRefs, event_id: eventId, idempotency_key: key, instance_id: ctx.instanceId, lc, owner,
+      payload, run_id: ctx.runId, schema_version: EVENT_SCHEMA_VERSION, scope: ctx.scope, ts_wall: ctx.tsWall,
+      type, visibility, hash: HASH_PREFIX + sha256Hex(canonical)
+    }
   }
-  const line = `${canonical.slice(0, -1)},"hash":"${hash}"}`
   // A UTF-16 unit is at most 3 UTF-8 bytes: short lines skip the count.
-  if (line.length * 3 >= MAX_LINE_BYTES && Buffer.byteLength(line, 'utf8') + 1 > MAX_LINE_BYTES) {
+  if ((canonical.length + HASH_MEMBER_BYTES) * 3 >= MAX_LINE_BYTES && Buffer.byteLength(canonical, 'utf8') + HASH_MEMBER_BYTES + 1 > MAX_LINE_BYTES) {
     throw new IsnadError('RECORD_TOO_LARGE', `event input ${index}: the event line exceeds ${MAX_LINE_BYTES} bytes`, { details: { index } })
   }
-  return { event, line }
+  return new BuiltEvent(event, canonical)
+}
+
+/** `,"hash":"` before the hash of a line: copied into the shard's bytes rather than written from a string. */
+const HASH_MEMBER_START = Buffer.from(',"hash":"', 'latin1')
+
+/**
+ * The stored lines of `events`, each ending in a newline, as the bytes to append to a shard: each
+ * canonical text is written once, its closing brace overwritten by the `hash` member.
+ */
+export function encodeEventLines (events: readonly BuiltEvent[]): Buffer {
+  let total = 0
+  for (const built of events) total += Buffer.byteLength(built.canonical, 'utf8') + HASH_MEMBER_BYTES + 1
+  const out = Buffer.allocUnsafe(total)
+  let at = 0
+  for (const { canonical, event } of events) {
+    at += out.write(canonical, at, 'utf8') - 1
+    out.set(HASH_MEMBER_START, at)
+    at += HASH_MEMBER_START.length
+    at += out.write(event.hash, at, 'latin1')
+    out[at++] = 0x22 // "
+    out[at++] = 0x7d // }
+    out[at++] = 0x0a // \n
+  }
+  return out
 }

@@ -4,7 +4,7 @@ import { scopeName, type LedgerEvent } from '../schema/ledger.js'
 import { JsonlAppender, type AppenderStats } from './appender.js'
 import { MAX_OPEN_SHARDS } from './constants.js'
 import type { TornTailFinding, WriterLockInfo } from './coordination-schema.js'
-import { assertInputKeys, buildEvent, isBusEvent, nextLc, type EventContext, type EventInput } from './event-builder.js'
+import { assertInputKeys, buildEvent, encodeEventLines, isBusEvent, nextLc, type BuiltEvent, type EventContext, type EventInput } from './event-builder.js'
 import { readScopeEntries, strictEvents } from './event-reader.js'
 import { createLedgerScanIdempotency, type IdempotencyIndex } from './idempotency.js'
 import type { RandomBytes } from './ids.js'
@@ -107,7 +107,7 @@ class FileEventLedger implements EventLedger {
   private readonly known = new RunKeys()
   private readonly shards = new Map<string, JsonlAppender>()
   private readonly closing = new Set<Promise<void>>()
-  private paths = { day: '', stream: '', bus: '' }
+  private paths = { tsWall: '', day: '', stream: '', bus: '' }
   private readonly totals: AppenderStats = { writes: 0, syncs: 0, lines: 0, bytes: 0 }
   private failure: Error | undefined
   private closed = false
@@ -149,7 +149,7 @@ class FileEventLedger implements EventLedger {
     const state: AppendState = { durable: undefined, settled: false }
     const results: AppendResult[] = []
     const fresh: LedgerEvent[] = []
-    const lines = new Map<string, string[]>()
+    const lines = new Map<string, BuiltEvent[]>()
     let waits: Array<Promise<void>> | undefined
     let lc = this.lc
     try {
@@ -168,14 +168,16 @@ class FileEventLedger implements EventLedger {
           continue
         }
         lc = nextLc(lc, input.observedLc, index)
-        const { event, line } = buildEvent(input, ctx, lc, index)
+        const built = buildEvent(input, ctx, lc, index)
+        const { event } = built
         // Known at once, so a duplicate later in this batch (or in a call racing this one) finds it.
         this.known.add(key, { event_id: event.event_id, event, state })
         fresh.push(event)
-        const path = this.shardPathFor(event)
+        const paths = this.shardPathsAt(event.ts_wall)
+        const path = isBusEvent(event.type) ? paths.bus : paths.stream
         const list = lines.get(path)
-        if (list === undefined) lines.set(path, [line])
-        else list.push(line)
+        if (list === undefined) lines.set(path, [built])
+        else list.push(built)
         results.push({ appended: true, event_id: event.event_id, event })
       }
     } catch (err) {
@@ -204,10 +206,13 @@ class FileEventLedger implements EventLedger {
     return this.context
   }
 
-  /** Hands each shard its lines; resolves when all are durable. A failure fails the ledger (see appender.ts). */
-  private enqueue (lines: ReadonlyMap<string, string[]>): Promise<void> {
+  /**
+   * Hands each shard its lines, encoded into one buffer per shard; resolves when all are durable. A
+   * failure fails the ledger (see appender.ts).
+   */
+  private enqueue (lines: ReadonlyMap<string, readonly BuiltEvent[]>): Promise<void> {
     const parts: Array<Promise<void>> = []
-    for (const [path, shardLines] of lines) parts.push(this.appenderFor(path).append(shardLines))
+    for (const [path, built] of lines) parts.push(this.appenderFor(path).appendEncoded(encodeEventLines(built)))
     const all = parts.length === 1 ? parts[0] as Promise<void> : Promise.all(parts).then(() => undefined)
     return all.then(undefined, (err: unknown) => {
       this.failure ??= err instanceof Error ? err : new Error(String(err))
@@ -215,13 +220,17 @@ class FileEventLedger implements EventLedger {
     })
   }
 
-  /** spec §4 routing, with the day's two paths cached (ts_wall changes day rarely). */
-  private shardPathFor (event: LedgerEvent): string {
-    const day = utcDay(event.ts_wall)
-    if (this.paths.day !== day) {
-      this.paths = { day, stream: streamShardPath(this.dataDir, this.scope, this.instanceId, day), bus: busShardPath(this.dataDir, this.scope, day) }
-    }
-    return isBusEvent(event.type) ? this.paths.bus : this.paths.stream
+  /**
+   * spec §4 routing: the day's two shard paths for events at `tsWall`, cached (every event of one
+   * append has the same ts_wall, and the day changes rarely), so routing allocates nothing per event.
+   */
+  private shardPathsAt (tsWall: string): { stream: string, bus: string } {
+    if (this.paths.tsWall === tsWall) return this.paths
+    const day = utcDay(tsWall)
+    this.paths = this.paths.day === day
+      ? { ...this.paths, tsWall }
+      : { tsWall, day, stream: streamShardPath(this.dataDir, this.scope, this.instanceId, day), bus: busShardPath(this.dataDir, this.scope, day) }
+    return this.paths
   }
 
   private appenderFor (path: string): JsonlAppender {

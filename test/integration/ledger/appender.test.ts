@@ -74,4 +74,29 @@ describe('JsonlAppender: durable appends with group commit (issue 3 §4)', () =>
     await blocker.close()
     await appender.close()
   })
+
+  it('appends pre-encoded lines byte for byte, in call order with string lines, split at maxFlushBytes', async () => {
+    const appender = new JsonlAppender(path, { maxFlushBytes: 100 })
+    const lines = Array.from({ length: 10 }, (_, i) => JSON.stringify({ pad: 'é'.repeat(20), i }))
+    const encoded = Buffer.from(lines.slice(2).map((l) => `${l}\n`).join(''), 'utf8')
+    await Promise.all([appender.append(lines.slice(0, 2)), appender.appendEncoded(encoded), appender.appendEncoded(Buffer.alloc(0))])
+    // 8 encoded lines of 51 bytes: no write over 100 bytes, so at least 4 syncs for them.
+    expect(appender.stats.lines).toBe(10)
+    expect(appender.stats.syncs).toBeGreaterThanOrEqual(5)
+    await appender.close()
+    const written = await readFile(path)
+    expect(written.toString('utf8')).toBe(lines.map((l) => `${l}\n`).join(''))
+    expect(appender.stats.bytes).toBe(written.length)
+  })
+
+  it('refuses pre-encoded bytes that do not end a line, or hold a line over the limit, and writes none of them', async () => {
+    const appender = new JsonlAppender(path, { maxLineBytes: 16 })
+    await expect(appender.appendEncoded(Buffer.from('{"a":1}'))).rejects.toMatchObject({ code: 'USAGE' })
+    await expect(appender.appendEncoded(Buffer.from('{"a":1}\n{"b":"0123456789"}\n'))).rejects.toMatchObject({ code: 'RECORD_TOO_LARGE' })
+    await appender.appendEncoded(Buffer.from('{"a":1}\n\n{"b":2}\n'))
+    expect(appender.stats.lines).toBe(3)
+    await appender.close()
+    expect(await readFile(path, 'utf8')).toBe('{"a":1}\n\n{"b":2}\n')
+    await expect(appender.appendEncoded(Buffer.from('{}\n'))).rejects.toMatchObject({ code: 'STORE_CLOSED' })
+  })
 })

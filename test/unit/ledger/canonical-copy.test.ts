@@ -1,7 +1,7 @@
 import canonicalize from 'canonicalize'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { canonicalCopy } from '../../../src/ledger/canonical-copy.js'
+import { canonicalCopy, sortedPlainCopy } from '../../../src/ledger/canonical-copy.js'
 import { canonicalJson } from '../../../src/ledger/index.js'
 import { decodeSignedRecord, encodeSignedRecord } from '../../../src/record/index.js'
 import { recordEventOf } from '../../../src/node/journal/record-events.js'
@@ -96,5 +96,25 @@ describe('canonicalCopy: the same bytes as canonicalize (RFC 8785)', () => {
       const decoded = { id: stored.id, signed: decodeSignedRecord(encodeSignedRecord(stored.signed)) }
       expect(expectSameAsGeneric(recordEventOf(decoded, 'sync').payload), stored.signed.record.kind).toBe(true)
     }
+  })
+
+  it('sorts members in any insertion order, by insertion below 33 members and by Array.prototype.sort above (property)', () => {
+    // Names that differ in UTF-16 order from code point order and share prefixes; no digits first (declined).
+    const name = fc.oneof(fc.string({ minLength: 1, maxLength: 4 }).map((k) => `k${k}`), fc.constantFrom('a', 'ab', 'B', '\u00e9', '\ud83d\ude00', '\ufb33', 'hash', '_'))
+    fc.assert(fc.property(fc.uniqueArray(name, { maxLength: 80 }), fc.integer(), (names, seed) => {
+      const value: Record<string, unknown> = {}
+      for (const [i, n] of names.entries()) value[n] = (seed + i) % 7 === 0 ? { [n]: i, z: [n], a: null } : i
+      expect(expectSameAsGeneric(value)).toBe(true)
+      expect(Object.keys(sortedPlainCopy(value) as object)).toEqual([...names].sort())
+    }), { numRuns: 500 })
+  })
+
+  it('sortedPlainCopy is the copy canonicalCopy returns, and declines what it declines', () => {
+    fc.assert(fc.property(jsonLike, (value) => {
+      const full = canonicalCopy(value)
+      const copy = sortedPlainCopy(value)
+      expect(copy).toStrictEqual(full?.copy)
+      if (copy !== undefined) expect(JSON.stringify(copy)).toBe(full?.text)
+    }), { numRuns: 500 })
   })
 })

@@ -7,7 +7,7 @@ import { decodeSignedRecord, encodeSignedRecord } from '../../../src/record/inde
 import { recordEventOf } from '../../../src/node/journal/record-events.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 import { canonicalCopy } from '../../../src/ledger/canonical-copy.js'
-import { EventInputSchema, isPlainEventInput, MAX_CAUSAL_REFS } from '../../../src/ledger/event-builder.js'
+import { encodeEventLines, EventInputSchema, isPlainEventInput, MAX_CAUSAL_REFS } from '../../../src/ledger/event-builder.js'
 import { buildEvent, eventIdFor, isBusEvent, MAX_LINE_BYTES, nextLc, verifyLineHash, type EventInput } from '../../../src/ledger/index.js'
 
 const CTX = { scope: 'default', instanceId: `ins_${'a'.repeat(26)}`, runId: `run_${'b'.repeat(26)}`, tsWall: '2026-02-06T10:00:00.000Z' }
@@ -158,5 +158,29 @@ describe('buildEvent (spec §5, §8)', () => {
       { unknownField: 1 } as Partial<EventInput>
     ]
     for (const over of bad) expect(codeOf(() => buildEvent(input(over), CTX, 1, 3)), JSON.stringify(over)).toBe('SCHEMA_INVALID')
+  })
+
+  it('returns the event as a reader of its line gets it: the same members in the same order, hash last', () => {
+    const author = createAgent(1)
+    const decoded = { id: createMemory(author).id, signed: decodeSignedRecord(encodeSignedRecord(createMemory(author).signed)) }
+    for (const eventInput of [input(), input({ causal_refs: [eventIdFor('s', 'a')] }), recordEventOf(decoded, 'sync'), input({ payload: { at: new Date(0), b: { d: 1, c: 2 } } })]) {
+      const { event, line } = buildEvent(eventInput, CTX, 3, 0)
+      const parsed = JSON.parse(line) as Record<string, unknown>
+      expect(Object.keys(event)).toEqual(Object.keys(parsed))
+      expect(JSON.stringify(event)).toBe(line)
+      expect(event.causal_refs).not.toBe(eventInput.causal_refs)
+    }
+  })
+})
+
+describe('encodeEventLines: the bytes appended to a shard', () => {
+  it('is each built line followed by a newline, in UTF-8 (property)', () => {
+    const json = fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.parse(JSON.stringify(v)) as unknown)
+    const text = fc.oneof(fc.string({ minLength: 1, maxLength: 40 }), fc.string({ unit: 'grapheme', minLength: 1, maxLength: 10 }))
+    const eventInput = fc.record({ payload: fc.oneof(fc.dictionary(fc.string(), json), fc.constant({ at: new Date(0) })), actor: text, idempotency_key: text })
+    fc.assert(fc.property(fc.array(eventInput, { maxLength: 8 }), (inputs) => {
+      const built = inputs.map((over, i) => buildEvent(input(over as Partial<EventInput>), CTX, i + 1, i))
+      expect(encodeEventLines(built).toString('utf8')).toBe(built.map((b) => `${b.line}\n`).join(''))
+    }), { numRuns: 300 })
   })
 })
