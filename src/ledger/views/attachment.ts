@@ -5,7 +5,8 @@ import {
 } from '../../schema/index.js'
 import { ATTACHMENT_SCHEMA_VERSION } from './constants.js'
 import type { ViewEvidence, ViewTrust } from './evidence.js'
-import { hashLine as defaultHashLine, withHash, type HashLine } from './hash.js'
+import type { HashLine } from './hash.js'
+import { hashAttachmentLine } from './line-hash.js'
 import { attachmentIdOf } from './ids.js'
 
 /**
@@ -57,12 +58,14 @@ export function hasEvidence (evidence: ViewEvidence | undefined): evidence is Vi
 }
 
 /** The attachment line, entries sorted by id so the caller's order never changes the hash. */
-export function buildAttachment (input: AttachmentInput, hash: HashLine = defaultHashLine): Attachment {
-  const anchors = [...input.evidence.anchors].sort(byId)
-    .map((a) => ({ id: a.id, type: a.type, reference: a.reference, hash: a.hash, state: a.state }))
-  const attestations = [...input.evidence.attestations].sort(byId)
-    .map((a) => (a.witness === undefined ? { id: a.id, verdict: a.verdict } : { id: a.id, verdict: a.verdict, witness: a.witness }))
-  return withHash({
+/** `hash` if given, else line-hash.ts (hashLine's rule, for this line's known members). */
+export function buildAttachment (input: AttachmentInput, hash?: HashLine): Attachment {
+  // Copies first, then sorted in place: the entries are new objects anyway (only the line's fields).
+  const anchors = sortedById(input.evidence.anchors
+    .map((a) => ({ id: a.id, type: a.type, reference: a.reference, hash: a.hash, state: a.state })))
+  const attestations = sortedById(input.evidence.attestations
+    .map((a): Attachment['attestations'][number] => (a.witness === undefined ? { id: a.id, verdict: a.verdict } : { id: a.id, verdict: a.verdict, witness: a.witness })))
+  const line: Omit<Attachment, 'hash'> & { hash?: string } = {
     schema_version: ATTACHMENT_SCHEMA_VERSION,
     id: attachmentIdOf(input.objectId),
     object: input.objectId,
@@ -72,7 +75,25 @@ export function buildAttachment (input: AttachmentInput, hash: HashLine = defaul
     anchors,
     attestations,
     trust: { score: input.trust.score, level: input.trust.level }
-  }, hash)
+  }
+  // Set in place, last (so a printed line ends with it), from the line before it has one.
+  line.hash = hash === undefined ? hashAttachmentLine(line) : hash(line)
+  return line as Attachment
+}
+
+/**
+ * Sorts in place: insertion sort for the few entries a memory has (Array#sort allocates a work
+ * array even for two), Array#sort beyond. Both are stable, so equal ids keep the caller's order.
+ */
+function sortedById<T extends { id: string }> (entries: T[]): T[] {
+  if (entries.length > 16) return entries.sort(byId)
+  for (let i = 1; i < entries.length; i++) {
+    const entry = entries[i] as T
+    let j = i - 1
+    for (; j >= 0 && byId(entries[j] as T, entry) > 0; j--) entries[j + 1] = entries[j] as T
+    entries[j + 1] = entry
+  }
+  return entries
 }
 
 // Ids are ASCII CIDs: code-unit order is byte order.

@@ -8,8 +8,12 @@ import { IsnadError } from '../../errors/index.js'
  * appends, fsyncs and never rewrites (Memory Format Spec V3.1 §9: ledgers are append-only).
  */
 
-/** Appends JSON lines to a file; each `lines` entry is one line of JSON without its newline. */
-export type AppendLines = (file: string, lines: readonly string[]) => Promise<void>
+/**
+ * Appends JSON lines to a file; each `lines` entry is one line of JSON without its newline. An
+ * appender that takes the lines at once (the node's batch buffer, written durably later) may return
+ * nothing: the writer then does not wait for it.
+ */
+export type AppendLines = (file: string, lines: readonly string[]) => Promise<void> | undefined
 /** The lines of a JSONL file, without newlines; a missing file has none. */
 export type ReadLines = (file: string) => Promise<string[]>
 

@@ -4,7 +4,8 @@ import { OBJECT_SCHEMA_VERSION, ViewObjectSchema, type ViewObject } from '../../
 import { DEFAULT_VIEW_VISIBILITY } from './constants.js'
 import { AttachmentSchema, buildAttachment, hasEvidence, type Attachment } from './attachment.js'
 import type { ReduceInput, ViewHints } from './evidence.js'
-import { hashLine as defaultHashLine, withHash, type HashLine } from './hash.js'
+import type { HashLine } from './hash.js'
+import { hashObjectLine } from './line-hash.js'
 import { objectIdOf } from './ids.js'
 import { DEFAULT_VIEW_RULES, horizonOf, objectTypeOf, salienceOf, statusOf, type ViewRules } from './rules.js'
 import { addDays, readTagFields, slugOf } from './tags.js'
@@ -40,14 +41,23 @@ export interface Reduction {
 }
 
 export interface ReduceOptions {
-  /** The line hash; inject the ledger's. @default this folder's hashLine (same rule) */
+  /** The line hash, if not the default. @default line-hash.ts: hashLine's rule for these lines' known members */
   hashLine?: HashLine
   rules?: Partial<ViewRules>
+  /**
+   * Check the object and attachment against their zod schemas before returning them. The node's own
+   * reducer turns this off: its inputs are records the store validated at ingest, its own scope and
+   * event ids, and no hints, and what it builds from them is not a trust boundary (the parse costs
+   * about a third of the reduction's CPU and allocation). test/unit/views/properties.test.ts and
+   * test/integration/node/view-reducer-schemas.test.ts check that output against the schemas
+   * instead; readers of view files parse every line (ledger/audit).
+   * @default true
+   */
+  selfCheck?: boolean
 }
 
 export function reduceMemory (input: ReduceInput, options: ReduceOptions = {}): Reduction {
-  const hash = options.hashLine ?? defaultHashLine
-  const rules = { ...DEFAULT_VIEW_RULES, ...options.rules }
+  const rules = options.rules === undefined ? DEFAULT_VIEW_RULES : { ...DEFAULT_VIEW_RULES, ...options.rules }
   const cid = input.memory.id
   const { content, author, created_at: ts, context, lineage } = input.memory.signed.record
   const type = objectTypeOf(content.type, input.supersededType)
@@ -55,7 +65,7 @@ export function reduceMemory (input: ReduceInput, options: ReduceOptions = {}): 
   const tags = readTagFields(content.tags)
 
   const attachment = hasEvidence(input.evidence)
-    ? buildAttachment({ objectId: id, scope: input.scope, ts, memory: cid, evidence: input.evidence, trust: input.trust }, hash)
+    ? buildAttachment({ objectId: id, scope: input.scope, ts, memory: cid, evidence: input.evidence, trust: input.trust }, options.hashLine)
     : null
 
   const derived: DerivedFields = {
@@ -75,33 +85,37 @@ export function reduceMemory (input: ReduceInput, options: ReduceOptions = {}): 
   const fields = applyHints(derived, input.hints)
 
   // Key order is the printed order: required fields first, optional ones, then refs, owner, hash.
-  const object = withHash(present({
-    schema_version: OBJECT_SCHEMA_VERSION,
-    id,
-    type,
-    scope: input.scope,
-    ts,
-    summary: fields.summary,
-    status: fields.status,
-    horizon: fields.horizon,
-    salience: fields.salience,
-    confidence: context.confidence,
-    tags: fields.tags,
-    project: fields.project,
-    source: cid,
-    review_at: fields.review_at,
-    due_at: fields.due_at,
-    evidence_ref: attachment?.id,
-    supersedes: lineage.supersedes !== undefined && input.supersededType !== undefined
-      ? objectIdOf(input.supersededType, lineage.supersedes)
-      : undefined,
-    decision_key: fields.decision_key,
-    why: fields.why,
-    assumptions: fields.assumptions,
-    event_refs: [...new Set(input.eventRefs)],
-    visibility: fields.visibility,
-    owner: author.agent_id
-  }), hash)
+  // Built in place (no copy to drop absent fields or to append the hash): absent optional fields are
+  // never set (record-v1 §2.2), and the hash is the line's own, taken before it is set.
+  const line: Record<string, unknown> = {}
+  put(line, 'schema_version', OBJECT_SCHEMA_VERSION)
+  put(line, 'id', id)
+  put(line, 'type', type)
+  put(line, 'scope', input.scope)
+  put(line, 'ts', ts)
+  put(line, 'summary', fields.summary)
+  put(line, 'status', fields.status)
+  put(line, 'horizon', fields.horizon)
+  put(line, 'salience', fields.salience)
+  put(line, 'confidence', context.confidence)
+  put(line, 'tags', fields.tags)
+  put(line, 'project', fields.project)
+  put(line, 'source', cid)
+  put(line, 'review_at', fields.review_at)
+  put(line, 'due_at', fields.due_at)
+  put(line, 'evidence_ref', attachment?.id)
+  if (lineage.supersedes !== undefined && input.supersededType !== undefined) {
+    put(line, 'supersedes', objectIdOf(input.supersededType, lineage.supersedes))
+  }
+  put(line, 'decision_key', fields.decision_key)
+  put(line, 'why', fields.why)
+  put(line, 'assumptions', fields.assumptions)
+  put(line, 'event_refs', distinct(input.eventRefs))
+  put(line, 'visibility', fields.visibility)
+  put(line, 'owner', author.agent_id)
+  line.hash = options.hashLine === undefined ? hashObjectLine(line) : options.hashLine(line)
+  const object = line as ViewObject
+  if (options.selfCheck === false) return { object, attachment }
   return {
     object: assertValid(ViewObjectSchema, object, 'view object', cid),
     attachment: attachment === null ? null : assertValid(AttachmentSchema, attachment, 'attachment', cid)
@@ -127,13 +141,16 @@ function applyHints (derived: DerivedFields, hints: ViewHints | undefined): Deri
 }
 
 /** Absent optional fields are absent, never undefined or null (as in record-v1 §2.2). */
-function present<T extends Record<string, unknown>> (fields: T): T {
-  const out: Record<string, unknown> = {}
-  for (const key of Object.keys(fields)) {
-    const value = fields[key]
-    if (value !== undefined) out[key] = value
-  }
-  return out as T
+function put (line: Record<string, unknown>, key: string, value: unknown): void {
+  if (value !== undefined) line[key] = value
+}
+
+/** The refs without repeats, first occurrence first (a Set only for long lists: most have 1–4). */
+function distinct (refs: readonly string[]): string[] {
+  if (refs.length > 16) return [...new Set(refs)]
+  const out: string[] = []
+  for (const ref of refs) if (!out.includes(ref)) out.push(ref)
+  return out
 }
 
 /** Validates and returns the line itself: zod's output would reorder the keys (hash last is on purpose). */

@@ -3,9 +3,9 @@ import {
   ID_PREFIXES, VIEW_OBJECT_TYPES, isoTimestamp, lineHash, recordCid, typedId, viewObjectId,
   type EventType
 } from '../../schema/index.js'
-import type { Attachment } from './attachment.js'
 import { REDUCERS_FILE, REDUCTION_SCHEMA_VERSION, VIEW_REDUCER } from './constants.js'
-import { hashLine as defaultHashLine, withHash, type HashLine } from './hash.js'
+import type { HashLine } from './hash.js'
+import { hashReductionLine } from './line-hash.js'
 import { reductionIdOf } from './ids.js'
 import type { Reduction } from './reduce.js'
 import { attachShardPath, viewShardPath } from './shards.js'
@@ -49,14 +49,17 @@ export function reductionFilesOf (reduction: Reduction): ReductionFiles {
   return files
 }
 
-/** `files` are the reduction's reductionFilesOf, when the caller has them. */
+/**
+ * `files` are the reduction's reductionFilesOf, when the caller has them; `hash` the line hash if not
+ * line-hash.ts (hashLine's rule, for this line's known members).
+ */
 export function buildReductionRecord (
-  reduction: Reduction, now: string, previous?: string, hash: HashLine = defaultHashLine, files: ReductionFiles = reductionFilesOf(reduction)
+  reduction: Reduction, now: string, previous?: string, hash?: HashLine, files: ReductionFiles = reductionFilesOf(reduction)
 ): ReductionRecord {
   const { object, attachment } = reduction
   const memory = object.source
   if (memory === undefined) throw new TypeError(`view object ${object.id} has no source memory`)
-  return withHash({
+  const line: Partial<ReductionRecord> = {
     schema_version: REDUCTION_SCHEMA_VERSION,
     id: reductionIdOf(object.id, object.hash, attachment?.hash, previous),
     reducer: VIEW_REDUCER,
@@ -64,16 +67,18 @@ export function buildReductionRecord (
     object: object.id,
     object_type: object.type,
     object_hash: object.hash,
-    shard: files.object,
-    ...attachmentFields(attachment, files.attachment),
-    ...(previous === undefined ? {} : { previous }),
-    ts: now
-  }, hash) as ReductionRecord
-}
-
-function attachmentFields (attachment: Attachment | null, shard: string | undefined): Partial<ReductionRecord> {
-  if (attachment === null || shard === undefined) return {}
-  return { attachment: attachment.id, attachment_hash: attachment.hash, attachment_shard: shard }
+    shard: files.object
+  }
+  if (attachment !== null && files.attachment !== undefined) {
+    line.attachment = attachment.id
+    line.attachment_hash = attachment.hash
+    line.attachment_shard = files.attachment
+  }
+  if (previous !== undefined) line.previous = previous
+  line.ts = now
+  // Set in place, last (so a printed line ends with it), from the line before it has one.
+  line.hash = hash === undefined ? hashReductionLine(line) : hash(line)
+  return line as ReductionRecord
 }
 
 /** What the event log needs to append the `memory.reduced` event (spec §5) for a reduction. */
@@ -101,6 +106,16 @@ export interface ReducedEventDraft {
 /** The `memory.reduced` event of the reduction `reductionId` (a new one, or the one already recorded). */
 export function reducedEventOf (reductionId: string, reduction: Reduction, files: ReductionFiles = reductionFilesOf(reduction)): ReducedEventDraft {
   const { object, attachment } = reduction
+  const payload: ReducedEventDraft['payload'] = {
+    reducer: VIEW_REDUCER,
+    reduction: reductionId,
+    memory: object.source ?? '',
+    object: object.id,
+    object_type: object.type,
+    object_hash: object.hash,
+    shard: files.object
+  }
+  if (attachment !== null) payload.attachment = attachment.id
   return {
     type: 'memory.reduced',
     idempotency_key: `memory.reduced:${reductionId}`,
@@ -108,15 +123,6 @@ export function reducedEventOf (reductionId: string, reduction: Reduction, files
     visibility: object.visibility,
     owner: object.owner,
     scope: object.scope,
-    payload: {
-      reducer: VIEW_REDUCER,
-      reduction: reductionId,
-      memory: object.source ?? '',
-      object: object.id,
-      object_type: object.type,
-      object_hash: object.hash,
-      shard: files.object,
-      ...(attachment === null ? {} : { attachment: attachment.id })
-    }
+    payload
   }
 }

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Attachment } from './attachment.js'
 import { createFsAppend, readJsonlLines, type AppendLines, type ReadLines } from './fs-lines.js'
-import { hashLine as defaultHashLine, type HashLine } from './hash.js'
+import type { HashLine } from './hash.js'
 import type { Reduction } from './reduce.js'
 import {
   buildReductionRecord, reducedEventOf, reductionFilesOf, type ReducedEventDraft, type ReductionFiles, type ReductionRecord
@@ -23,7 +23,7 @@ export interface ViewWriterInit {
   append?: AppendLines
   /** @default readJsonlLines */
   readLines?: ReadLines
-  /** The hash of reducer lines. @default this folder's hashLine (the ledger rule) */
+  /** The hash of reducer lines. @default line-hash.ts (the ledger rule, for the line's known members) */
   hashLine?: HashLine
 }
 
@@ -47,7 +47,7 @@ interface ReductionState { id: string, objectHash: string, attachmentHash: strin
 export function createViewWriter (init: ViewWriterInit): ViewWriter {
   const append = init.append ?? createFsAppend()
   const readLines = init.readLines ?? readJsonlLines
-  const hash = init.hashLine ?? defaultHashLine
+  const hash = init.hashLine
   const shards = new Map<string, Map<string, string>>() // file → id → newest hash
   let reductions: Map<string, ReductionState> | undefined // object id → newest reduction
   let queue: Promise<unknown> = Promise.resolve()
@@ -86,10 +86,11 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
 
   /** Appends `line` unless the newest line with its id has its hash; forgets the file's cache on failure. */
   async function appendOnce (file: string, line: { id: string, hash: string }): Promise<boolean> {
-    const known = await newestHashes(file)
+    const known = shards.get(file) ?? await newestHashes(file) // no promise once the file is read
     if (known.get(line.id) === line.hash) return false
     try {
-      await append(pathOf(file), [JSON.stringify(line)])
+      const appending = append(pathOf(file), [JSON.stringify(line)])
+      if (appending !== undefined) await appending
     } catch (err) {
       shards.delete(file) // the line may or may not be there now: read the file again next time
       throw err
@@ -106,14 +107,15 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
       : false
     const objectWritten = await appendOnce(files.object, object)
 
-    const states = await reductionStates(files.reducers)
+    const states = reductions ?? await reductionStates(files.reducers)
     const state = states.get(object.id)
     if (state !== undefined && isSameState(state, object.hash, attachment)) {
       return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: false }, record: null, reductionId: state.id, event: reducedEventOf(state.id, reduction, files) }
     }
     const record = buildReductionRecord(reduction, now, state?.id, hash, files)
     try {
-      await append(pathOf(files.reducers), [JSON.stringify(record)])
+      const appending = append(pathOf(files.reducers), [JSON.stringify(record)])
+      if (appending !== undefined) await appending
     } catch (err) {
       reductions = undefined
       throw err

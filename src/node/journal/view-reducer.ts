@@ -1,6 +1,7 @@
-import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
+import { JsonlAppender, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
 import {
-  ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf, type ViewRules, type ViewWriter
+  ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf,
+  type ReducedEventDraft, type ViewRules, type ViewWriter
 } from '../../ledger/views/index.js'
 import type { IsnadRecord, MemoryRecord, ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
@@ -16,8 +17,25 @@ const EVENT_ID_CACHE = 65_536
 
 type ReduceInput = Parameters<typeof reduceMemory>[0]
 
-function byId (a: { id: string }, b: { id: string }): number {
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0
+/**
+ * A copy of `list` sorted by id (code-unit order): an insertion sort for the few entries a memory
+ * has (Array#sort allocates a work array even for two), Array#sort beyond. Both are stable.
+ */
+function inIdOrder<T> (list: readonly T[], idOf: (entry: T) => string): T[] {
+  const out = list.slice()
+  if (out.length > 16) return out.sort((a, b) => compareIds(idOf(a), idOf(b)))
+  for (let i = 1; i < out.length; i++) {
+    const entry = out[i] as T
+    const id = idOf(entry)
+    let j = i - 1
+    for (; j >= 0 && compareIds(idOf(out[j] as T), id) > 0; j--) out[j + 1] = out[j] as T
+    out[j + 1] = entry
+  }
+  return out
+}
+
+function compareIds (a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 /**
@@ -43,13 +61,16 @@ export class ViewReducer {
   }
 
   private createWriter (): ViewWriter {
+    // The views' own line hashes (line-hash.ts): the ledger's rule, checked against hashLine by the
+    // golden tests, without a generic canonical copy of every line.
     return createViewWriter({
       dataDir: this.dataDir,
-      hashLine,
-      append: async (file, lines) => {
+      // Taken at once (flush writes them durably): the writer need not wait for each line.
+      append: (file, lines) => {
         const list = this.pending.get(file)
         if (list === undefined) this.pending.set(file, [...lines])
         else list.push(...lines)
+        return undefined
       }
     })
   }
@@ -107,10 +128,11 @@ export class ViewReducer {
     const reducedAt = new Date(now).toISOString()
     for (const input of loaded) {
       if (input === null) continue
-      const reduction = reduceMemory(input, { hashLine, rules: this.rules })
+      // No schema self-check: the inputs are records the store validated, this node's scope and
+      // event ids, and no hints (test/integration/node/view-reducer-schemas.test.ts checks the lines).
+      const reduction = reduceMemory(input, { rules: this.rules, selfCheck: false })
       const result = await this.writer.write(reduction, reducedAt)
-      const { scope: _scope, ...draft } = result.event
-      events.push({ ...draft, actor: 'node', payload: draft.payload as unknown as Record<string, unknown> })
+      events.push(eventInputOf(result.event))
     }
     await this.flush()
     return events
@@ -123,19 +145,25 @@ export class ViewReducer {
     // The store lists evidence in id order; scored evidence is in arrival order.
     const evidence = known === undefined
       ? await gatherEvidence(store, memory)
-      : { memory, attestations: [...known.attestations].sort(byId), anchors: [...known.anchors].sort((a, b) => byId(a.stored, b.stored)) }
+      : { memory, attestations: inIdOrder(known.attestations, (a) => a.id), anchors: inIdOrder(known.anchors, (a) => a.stored.id) }
     const trust = scoreEvidence(evidence, now)
-    const [supersededBy, superseded] = await Promise.all([store.supersededBy(id), this.supersededTypeOf(store, memory)])
-    return {
+    // One after the other: successors are answered from memory, and only a correction reads the store.
+    const supersededBy = await store.supersededBy(id)
+    const supersededType = memory.signed.record.lineage.supersedes === undefined ? undefined : await this.supersededTypeOf(store, memory)
+    const eventRefs = [this.eventIdOf(memory)]
+    for (const attestation of evidence.attestations) eventRefs.push(this.eventIdOf(attestation))
+    for (const anchor of evidence.anchors) eventRefs.push(this.eventIdOf(anchor.stored))
+    const input: ReduceInput = {
       memory,
       scope: this.scope,
-      eventRefs: [memory, ...evidence.attestations, ...evidence.anchors.map((a) => a.stored)].map((r) => this.eventIdOf(r)),
+      eventRefs,
       trust: viewTrustOf(trust),
       // From the records: building the `show` view for it would read the store for its lineage.
       evidence: viewEvidenceOf(evidence),
-      supersededBy,
-      ...superseded
+      supersededBy
     }
+    if (supersededType !== undefined) input.supersededType = supersededType
+    return input
   }
 
   /**
@@ -157,11 +185,11 @@ export class ViewReducer {
   }
 
   /** A correction takes the object type of what it corrects (docs/views.md). */
-  private async supersededTypeOf (store: RecordStore, memory: StoredRecord<MemoryRecord>): Promise<{ supersededType?: ViewObjectType }> {
+  private async supersededTypeOf (store: RecordStore, memory: StoredRecord<MemoryRecord>): Promise<ViewObjectType | undefined> {
     const previous = memory.signed.record.lineage.supersedes
-    if (previous === undefined) return {}
+    if (previous === undefined) return undefined
     const corrected = await store.getMemory(previous)
-    return corrected === null ? {} : { supersededType: objectTypeOf(corrected.signed.record.content.type) }
+    return corrected === null ? undefined : objectTypeOf(corrected.signed.record.content.type)
   }
 
   /** One durable appender per view file; a torn tail left by a crash is recovered on first use. */
@@ -175,6 +203,19 @@ export class ViewReducer {
       this.appenders.set(file, appender)
     }
     return appender
+  }
+}
+
+/** The ledger's input for a `memory.reduced` event: the draft without its scope, acted by the node. */
+function eventInputOf (draft: ReducedEventDraft): EventInput {
+  return {
+    type: draft.type,
+    idempotency_key: draft.idempotency_key,
+    causal_refs: draft.causal_refs,
+    visibility: draft.visibility,
+    owner: draft.owner,
+    payload: draft.payload as unknown as Record<string, unknown>,
+    actor: 'node'
   }
 }
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  AttachmentSchema, buildReductionRecord, isLineHashValid, objectIdOf, reduceMemory, ReductionRecordSchema, reductionFilesOf
+  AttachmentSchema, buildAttachment, buildReductionRecord, isLineHashValid, objectIdOf, reduceMemory, ReductionRecordSchema, reductionFilesOf
 } from '../../../src/ledger/views/index.js'
 import { ViewObjectSchema } from '../../../src/schema/index.js'
 import { reduceInput } from './arbitraries.js'
@@ -24,6 +24,41 @@ describe('reducer properties', () => {
       const record = buildReductionRecord(reduction, '2030-01-01T00:00:00Z')
       expect(ReductionRecordSchema.safeParse(record).success).toBe(true)
     }), { numRuns: RUNS })
+  })
+
+  // The node reduces without the self-check (selfCheck: false): this is the check, on any valid
+  // input, that what it builds then is what the checked path returns, and valid.
+  it('without the self-check: the same lines, each schema-valid and hash-valid', () => {
+    fc.assert(fc.property(reduceInput, (input) => {
+      let checked: ReturnType<typeof reduceMemory>
+      try {
+        checked = reduceMemory(input)
+      } catch {
+        return // a hint outside the schema: only the checked path refuses it (the node gives none)
+      }
+      const reduction = reduceMemory(input, { selfCheck: false })
+      expect(JSON.stringify(reduction)).toBe(JSON.stringify(checked))
+      const parsed = ViewObjectSchema.safeParse(reduction.object)
+      expect(parsed.success, JSON.stringify(parsed.error?.issues)).toBe(true)
+      if (reduction.attachment !== null) expect(AttachmentSchema.safeParse(reduction.attachment).success).toBe(true)
+    }), { numRuns: RUNS })
+    const noHints = fc.sample(reduceInput, { seed: 7, numRuns: RUNS }).map(({ hints: _hints, ...input }) => input)
+    for (const input of noHints) {
+      const reduction = reduceMemory(input, { selfCheck: false })
+      expect(ViewObjectSchema.safeParse(reduction.object).success).toBe(true)
+      expect(isLineHashValid(reduction.object)).toBe(true)
+      if (reduction.attachment !== null) expect(AttachmentSchema.safeParse(reduction.attachment).success).toBe(true)
+    }
+  })
+
+  it('attachment entries are in id order whatever their number and order (insertion sort up to 16, Array#sort beyond)', () => {
+    const ids = fc.uniqueArray(fc.stringMatching(/^baf[a-z2-7]{6}$/), { minLength: 0, maxLength: 40 })
+    fc.assert(fc.property(ids, fc.integer(), (list, seed) => {
+      const shuffled = [...list].sort((a, b) => ((a.charCodeAt(4) * seed) % 7) - ((b.charCodeAt(4) * seed) % 7))
+      const evidence = { attestations: shuffled.map((id) => ({ id, verdict: 'confirm' as const })), anchors: [] }
+      const attachment = buildAttachment({ objectId: 'fac_aaaaaaaaaaaaaaaaaaaaaaaaaa', scope: 'default', ts: '2026-01-01T00:00:00Z', memory: 'bafymemory', evidence, trust: { score: 0.5, level: 'Attested', dispute_count: 0 } })
+      expect(attachment.attestations.map((a) => a.id)).toEqual([...list].sort())
+    }), { numRuns: 200 })
   })
 
   it('the same input gives the same lines; the id is a function of type and memory CID', () => {

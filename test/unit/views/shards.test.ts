@@ -15,6 +15,19 @@ describe('shard paths (spec §4)', () => {
     expect(attachShardPath('default', '2026-02-05T16:00:00Z')).toBe('views/attach/default/2026-02.jsonl')
   })
 
+  it('paths found again (the newest per folder is kept) still follow scope, month and type, and still refuse bad input', () => {
+    expect(viewShardPath('fact', 'default', '2026-02-05T16:00:00Z')).toBe('views/facts/default/2026-02.jsonl')
+    expect(viewShardPath('fact', 'default', '2026-02-28T23:59:59Z')).toBe('views/facts/default/2026-02.jsonl')
+    expect(viewShardPath('fact', 'other', '2026-02-05T16:00:00Z')).toBe('views/facts/other/2026-02.jsonl')
+    expect(viewShardPath('fact', 'other', '2026-03-01T00:00:00Z')).toBe('views/facts/other/2026-03.jsonl')
+    expect(viewShardPath('decision', 'other', '2026-03-01T00:00:00Z')).toBe('views/decisions/other/2026-03.jsonl')
+    expect(attachShardPath('other', '2026-03-09T00:00:00Z')).toBe('views/attach/other/2026-03.jsonl')
+    // Same folder, scope and month prefix as the path just built, but not a real instant.
+    expect(() => viewShardPath('decision', 'other', '2026-03-32T00:00:00Z')).toThrow(expect.objectContaining({ code: 'TIMESTAMP_INVALID' }))
+    expect(() => attachShardPath('other', '2026-03-09T00:00:00+01:00')).toThrow(expect.objectContaining({ code: 'TIMESTAMP_INVALID' }))
+    expect(() => viewShardPath('decision', 'Other', '2026-03-01T00:00:00Z')).toThrow(expect.objectContaining({ code: 'USAGE' }))
+  })
+
   it('refuses a scope that is not a directory name and a time that is not UTC', () => {
     for (const scope of ['', '..', '../x', 'a/b', 'A', '.hidden']) {
       expect(() => viewShardPath('fact', scope, '2026-02-05T16:00:00Z'), scope).toThrow(expect.objectContaining({ code: 'USAGE' }))

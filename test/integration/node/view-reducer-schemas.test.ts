@@ -1,0 +1,109 @@
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { AttachmentSchema, ReductionRecordSchema, isLineHashValid } from '../../../src/ledger/views/index.js'
+import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
+import { ViewObjectSchema, type ContentType } from '../../../src/schema/index.js'
+import { createLevelRecordStore, indexLocationOf, type RecordStore, type StoredRecord } from '../../../src/store/index.js'
+import { createAgent, createAnchor, createAttestation, createMemory, type TestAgent } from '../../fixtures/records.js'
+
+/*
+ * The node's reducer builds view lines without a schema self-check (its inputs are records the
+ * store validated). This is the check that replaces it: many memories of every content type, with
+ * attestations of every verdict, anchors, corrections and structured tags, reduced page by page as
+ * sync stores them; every line written must pass its zod schema and its hash, as any reader of the
+ * files (the audit) requires.
+ */
+
+const agents = [createAgent(90), createAgent(91), createAgent(92), createAgent(93)]
+const agentAt = (n: number): TestAgent => agents[n % agents.length] as TestAgent
+const TYPES: ContentType[] = ['fact', 'observation', 'insight', 'encounter', 'decision', 'commitment']
+const TAGS = [[], ['key:store', 'project:isnad'], ['due:2026-03-01', 'assume:one-writer'], ['due:2026-02-30', 'key:'], ['bench']]
+const VERDICTS = ['confirm', 'partial', 'dispute'] as const
+const NOW = Date.parse('2026-02-06T12:00:00Z')
+
+/** Pages of records as sync stores them: memories first seen with some evidence, more evidence later. */
+function pages (): StoredRecord[][] {
+  const memories: StoredRecord[] = []
+  const out: StoredRecord[][] = []
+  for (let page = 0; page < 8; page++) {
+    const records: StoredRecord[] = []
+    for (let i = 0; i < 15; i++) {
+      const n = page * 15 + i
+      const author = agentAt(n)
+      const corrected = n % 11 === 10 ? memories[n - 3] : undefined
+      const memory = createMemory(author, {
+        type: corrected === undefined ? TYPES[n % TYPES.length] : 'correction',
+        summary: n % 7 === 0 ? `Décision n°${n}: ¿por qué? 𝄞` : `memory ${n} of the schema check`,
+        body: n % 3 === 0 ? `why ${n}` : '',
+        tags: TAGS[n % TAGS.length],
+        created_at: new Date(Date.UTC(2026, 0, 1 + (n % 50), n % 24)).toISOString(),
+        ...(corrected === undefined ? {} : { supersedes: corrected.id })
+      })
+      memories.push(memory)
+      records.push(memory)
+      const earlier = memories[Math.max(0, n - 5)] ?? memory
+      records.push(createAttestation(agentAt(n + 1), earlier.id, VERDICTS[n % VERDICTS.length]))
+      if (n % 4 === 0) records.push(createAnchor(author, memory.id, `https://example.org/evidence/${n}`))
+    }
+    out.push(records)
+  }
+  return out
+}
+
+async function linesOf (dataDir: string): Promise<Array<{ file: string, line: Record<string, unknown> }>> {
+  const out: Array<{ file: string, line: Record<string, unknown> }> = []
+  for (const folder of ['views', 'coordination']) {
+    for (const entry of await readdir(join(dataDir, folder), { recursive: true, withFileTypes: true })) {
+      if (!entry.isFile()) continue
+      const path = join(entry.parentPath, entry.name)
+      const file = relative(dataDir, path).replaceAll('\\', '/')
+      for (const text of (await readFile(path, 'utf8')).split('\n')) {
+        if (text !== '') out.push({ file, line: JSON.parse(text) as Record<string, unknown> })
+      }
+    }
+  }
+  return out
+}
+
+describe('ViewReducer: every line it writes is schema-valid', () => {
+  let home: string
+  let store: RecordStore
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), 'isnad-view-schemas-'))
+    store = createLevelRecordStore({ location: indexLocationOf(home) })
+    await store.open()
+  })
+  afterEach(async () => {
+    await store.close()
+    await rm(home, { recursive: true, force: true })
+  })
+
+  it('objects, attachments and reducer lines of 120 memories and their evidence', async () => {
+    const reducer = new ViewReducer(home, 'default', {}, {
+      dataDir: home, now: () => new Date(NOW).toISOString(), recordFinding: async () => {}, recordedFindingIds: async () => new Set()
+    })
+    let events = 0
+    for (const records of pages()) {
+      await store.putMany(records)
+      events += (await reducer.reduce(store, ViewReducer.touchedBy(records), NOW)).length
+    }
+    await reducer.close()
+
+    const lines = await linesOf(home)
+    const count = { object: 0, attachment: 0, reduction: 0 }
+    for (const { file, line } of lines) {
+      const schema = file.startsWith('views/attach/') ? AttachmentSchema : file.startsWith('views/') ? ViewObjectSchema : ReductionRecordSchema
+      const parsed = schema.safeParse(line)
+      expect(parsed.success, `${file}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true)
+      expect(isLineHashValid(line), `${file}: hash of ${String(line.id)}`).toBe(true)
+      count[file.startsWith('views/attach/') ? 'attachment' : file.startsWith('views/') ? 'object' : 'reduction']++
+    }
+    // Every memory has an object; corrections add one per type they were read as; evidence an attachment.
+    expect(count.object).toBeGreaterThanOrEqual(120)
+    expect(count.attachment).toBeGreaterThanOrEqual(100)
+    expect(count.reduction).toBe(events)
+    expect(new Set(lines.filter((l) => l.file.startsWith('views/') && !l.file.startsWith('views/attach/')).map((l) => l.line.type))).toEqual(new Set(['fact', 'decision', 'commitment']))
+  })
+})
