@@ -18,25 +18,49 @@ export function hashLeaf (data: Uint8Array): Uint8Array {
 
 /** SHA-256(0x01 ‖ left ‖ right) (RFC 6962 §2.1): an interior node from its two children. */
 export function hashChildren (left: Uint8Array, right: Uint8Array): Uint8Array {
-  return sha256(childrenInput(left, right))
+  return sha256(childrenInput(CHILDREN_SCRATCH, left, right))
 }
 
-/** 0x01 ‖ left ‖ right: what an interior node's hash is taken of. */
-function childrenInput (left: Uint8Array, right: Uint8Array): Uint8Array {
-  const input = new Uint8Array(1 + 2 * HASH_BYTES)
+/**
+ * The input of hashChildren, rewritten by every call: the hash is taken before it returns and keeps
+ * nothing of its input, so one buffer serves every node (two children of 32 bytes, the only size
+ * RFC 6962 has) instead of a new one each time.
+ */
+const CHILDREN_SCRATCH = new Uint8Array(1 + 2 * HASH_BYTES)
+
+/**
+ * 0x01 ‖ left ‖ right, written into `scratch` (1 + 2·32 bytes) and returned when both are hashes;
+ * anything else is laid out as ever in a new array, so no byte of an earlier input can remain.
+ */
+function childrenInput (scratch: Uint8Array, left: Uint8Array, right: Uint8Array): Uint8Array {
+  const input = left.length === HASH_BYTES && right.length === HASH_BYTES ? scratch : new Uint8Array(1 + 2 * HASH_BYTES)
   input[0] = NODE_PREFIX
   input.set(left, 1)
   input.set(right, 1 + HASH_BYTES)
   return input
 }
 
-/** 0x00 ‖ data: what a leaf's hash is taken of. */
-function leafInput (data: Uint8Array): Uint8Array {
-  const input = new Uint8Array(1 + data.length)
-  input[0] = LEAF_PREFIX
-  input.set(data, 1)
-  return input
+/**
+ * Builds 0x00 ‖ data for leaves of one length (a record's leaf is its 36-byte CID) in one buffer
+ * rewritten by every call, and in a new array for data of any other length.
+ */
+class LeafInputs {
+  private input: Uint8Array
+
+  constructor (dataBytes: number) {
+    this.input = new Uint8Array(1 + dataBytes)
+  }
+
+  of (data: Uint8Array): Uint8Array {
+    const input = data.length + 1 === this.input.length ? this.input : new Uint8Array(1 + data.length)
+    input[0] = LEAF_PREFIX
+    input.set(data, 1)
+    return input
+  }
 }
+
+/** @default 36 — the leaf data of a record (its CID, leaf.ts): hashed from the hasher's own buffer. */
+const RECORD_LEAF_BYTES = 36
 
 /**
  * The two hashes of RFC 6962 §2.1, as a MerkleLog computes them: these functions by default; a node
@@ -50,11 +74,17 @@ export interface MerkleHasher {
 
 export const DEFAULT_HASHER: MerkleHasher = { leaf: hashLeaf, children: hashChildren }
 
-/** The RFC 6962 hashes over another SHA-256 implementation (one call per hash, same bytes). */
+/**
+ * The RFC 6962 hashes over another SHA-256 implementation (one call per hash, same bytes).
+ * `sha256Of` must be synchronous and keep nothing of its input: the hasher writes each input into
+ * buffers of its own that the next hash overwrites, rather than allocating one per hash.
+ */
 export function merkleHasherOf (sha256Of: (input: Uint8Array) => Uint8Array): MerkleHasher {
+  const leafInputs = new LeafInputs(RECORD_LEAF_BYTES)
+  const childrenScratch = new Uint8Array(1 + 2 * HASH_BYTES)
   return {
-    leaf: (data) => sha256Of(leafInput(data)),
-    children: (left, right) => sha256Of(childrenInput(left, right))
+    leaf: (data) => sha256Of(leafInputs.of(data)),
+    children: (left, right) => sha256Of(childrenInput(childrenScratch, left, right))
   }
 }
 

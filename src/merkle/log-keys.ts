@@ -39,9 +39,24 @@ export function nodeName ({ level, index }: PerfectNode): string {
   return `${level}/${index}`
 }
 
+/** `l/` and the lower-case hex of a 32-byte leaf hash (`l/${hashToHex(leafHash)}`). */
 export function leafIndexKey (leafHash: Uint8Array): string {
-  return `l/${hashToHex(leafHash)}`
+  if (leafHash.length !== HASH_BYTES) return `l/${hashToHex(leafHash)}`
+  // Built as ASCII bytes in one reused buffer and decoded once: one string per leaf, where joining
+  // 32 two-digit pieces made a chain of 32 intermediate strings (an append computes one key per leaf).
+  for (let i = 0; i < HASH_BYTES; i++) {
+    const byte = leafHash[i] as number
+    LEAF_KEY_ASCII[2 + 2 * i] = HEX_DIGITS[byte >>> 4] as number
+    LEAF_KEY_ASCII[3 + 2 * i] = HEX_DIGITS[byte & 0x0f] as number
+  }
+  return ASCII.decode(LEAF_KEY_ASCII)
 }
+
+const HEX_DIGITS = new TextEncoder().encode('0123456789abcdef')
+/** `l/` then 64 hex digits, rewritten by every leafIndexKey call. */
+const LEAF_KEY_ASCII = new Uint8Array(2 + 2 * HASH_BYTES)
+LEAF_KEY_ASCII.set(new TextEncoder().encode('l/'))
+const ASCII = new TextDecoder()
 
 const TWO_32 = 2 ** 32
 

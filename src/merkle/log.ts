@@ -96,7 +96,7 @@ export class MerkleLog {
       const index = known[i] ?? fresh.get(key)
       if (index !== undefined) return { index, added: false }
       fresh.set(key, size)
-      puts.push({ key, value: encodeUint64(size) }, { key: columnKey(size), value: appendToFrontier(frontier, hash, size, this.hasher, completed) })
+      puts.push({ key, value: encodeUint64(size) }, { key: columnKey(size), value: appendToFrontier(frontier, hash, size, this.hasher, this.nodes, completed) })
       return { index: size++, added: true }
     })
     if (size === this.treeSize) return results
@@ -186,25 +186,28 @@ export async function openMerkleLog (init: MerkleLogInit): Promise<MerkleLog> {
 /**
  * Adds leaf `index` to `frontier` (mutated) and returns its column (log-keys.ts): the leaf hash, then
  * while the new node is a right child (odd index), its parent with the frontier's last entry as left
- * child. The interior nodes are also pushed to `completed`.
+ * child. The interior nodes the cache keeps (`nodes.keeps`) are also pushed to `completed`.
  */
-function appendToFrontier (frontier: Uint8Array[], leafHash: Uint8Array, index: number, hasher: MerkleHasher, completed: CompletedNode[]): Uint8Array {
-  const column: Uint8Array[] = [leafHash]
+function appendToFrontier (frontier: Uint8Array[], leafHash: Uint8Array, index: number, hasher: MerkleHasher, nodes: NodeReader, completed: CompletedNode[]): Uint8Array {
+  // A left child (every other leaf) completes nothing: its column is its hash.
+  if (!isOdd(index)) {
+    frontier.push(leafHash)
+    return leafHash
+  }
+  let levels = 0
+  for (let at = index; isOdd(at); at = half(at)) levels++
+  const column = new Uint8Array((levels + 1) * HASH_BYTES)
+  column.set(leafHash, 0)
   let node = leafHash
-  let level = 0
   let at = index
-  while (isOdd(at)) {
+  for (let level = 1; level <= levels; level++) {
     node = hasher.children(frontier.pop() as Uint8Array, node)
-    level++
     at = half(at)
-    column.push(node)
-    completed.push({ node: { level, index: at }, hash: node })
+    column.set(node, level * HASH_BYTES)
+    if (nodes.keeps(level)) completed.push({ node: { level, index: at }, hash: node })
   }
   frontier.push(node)
-  if (column.length === 1) return leafHash
-  const bytes = new Uint8Array(column.length * HASH_BYTES)
-  column.forEach((hash, i) => { bytes.set(hash, i * HASH_BYTES) })
-  return bytes
+  return column
 }
 
 function decodeIndex (stored: Uint8Array, key: string): number {

@@ -38,9 +38,14 @@ export class NodeReader {
     return out as Uint8Array[]
   }
 
+  /** Whether remember keeps nodes of this level: appends only collect those. */
+  keeps (level: number): boolean {
+    return level >= this.minLevel && this.maxEntries > 0
+  }
+
   /** Keeps a node's hash when it is high enough (appends call this for the nodes they complete). */
   remember (node: PerfectNode, hash: Uint8Array): void {
-    if (node.level < this.minLevel || this.maxEntries <= 0) return
+    if (!this.keeps(node.level)) return
     if (this.cache.size >= this.maxEntries) this.cache.clear()
     this.cache.set(nodeName(node), Uint8Array.from(hash))
   }

@@ -1,6 +1,6 @@
 import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView } from '../schema/index.js'
 import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord, type TrustEntry } from '../store/index.js'
-import { computeTrust, type KeyIdentities, type ReputationLookup, type TrustPolicyName, type TrustResult } from '../trust/index.js'
+import { computeTrust, type ComputeTrustOptions, type KeyIdentities, type ReputationLookup, type TrustInput, type TrustPolicyName, type TrustResult } from '../trust/index.js'
 import { buildMemoryView } from '../view/index.js'
 import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from './constants.js'
 
@@ -38,7 +38,7 @@ export function evidenceOf (
   pending: readonly StoredRecord[] = [],
   storedIds?: ReadonlySet<string>
 ): MemoryEvidence {
-  const known = pending.length === 0 ? undefined : storedIds ?? new Set([...attestations, ...anchors].map((r) => r.id))
+  const known = pending.length === 0 ? undefined : storedIds ?? storedIdsOf(attestations, anchors)
   for (const record of pending) {
     if (known?.has(record.id) === true) continue
     const { signed } = record
@@ -52,19 +52,45 @@ export function evidenceOf (
 }
 
 /**
+ * The ids of a memory's stored evidence, for evidenceOf to skip pending records already among
+ * them: a set when there are many; a memory usually has a few, looked through in place.
+ */
+function storedIdsOf (
+  attestations: ReadonlyArray<StoredRecord<AttestationRecord>>, anchors: ReadonlyArray<StoredRecord<AnchorRecord>>
+): { has: (id: string) => boolean } {
+  if (attestations.length + anchors.length > SCANNED_EVIDENCE_MAX) return new Set([...attestations, ...anchors].map((r) => r.id))
+  // Only the records stored now: evidenceOf appends the pending ones to these same arrays.
+  const storedAttestations = attestations.length
+  const storedAnchors = anchors.length
+  return { has: (id) => indexOfId(attestations, id, storedAttestations) >= 0 || indexOfId(anchors, id, storedAnchors) >= 0 }
+}
+
+function indexOfId (records: ReadonlyArray<{ id: string }>, id: string, end: number): number {
+  for (let i = 0; i < end; i++) if ((records[i] as { id: string }).id === id) return i
+  return -1
+}
+
+/** @default 16 — stored attestations and anchors up to which evidenceOf looks through them for an id. */
+const SCANNED_EVIDENCE_MAX = 16
+
+/**
  * Scores a memory. Records in the store passed verifyRecord before they were stored (the store's
  * invariant), so their signatures count as valid without being checked again.
  */
 export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: NodeTrustSetting = {}): TrustResult {
-  return computeTrust({
+  const input: TrustInput = {
     memory: { id: evidence.memory.id, record: evidence.memory.signed.record, signatureValid: true },
     attestations: evidence.attestations.map(({ id, signed }) => ({ id, record: signed.record, signatureValid: true })),
     anchors: evidence.anchors.map(({ stored, verification }) => ({ id: stored.id, record: stored.signed.record, signatureValid: true, verification })),
-    now,
-    ...(setting.reputation === undefined ? {} : { reputation: setting.reputation }),
-    ...(setting.identities === undefined ? {} : { identities: setting.identities })
-  }, setting.policy === undefined ? {} : { policy: setting.policy })
+    now
+  }
+  if (setting.reputation !== undefined) input.reputation = setting.reputation
+  if (setting.identities !== undefined) input.identities = setting.identities
+  return computeTrust(input, setting.policy === undefined ? NO_OPTIONS : { policy: setting.policy })
 }
+
+/** computeTrust's defaults: one object for every call that sets no policy. */
+const NO_OPTIONS: ComputeTrustOptions = Object.freeze({})
 
 /**
  * The node's trust setting (issue 6): its policy, the reputation from its trust roots, and (issue

@@ -15,14 +15,16 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
   const policy = typeof options.policy === 'object' ? options.policy : getTrustPolicy(options.policy ?? DEFAULT_TRUST_POLICY)
   const evidence = countEvidence(input)
   const scored = policy.score(evidence)
-  const unclamped = roundTrustScore(scored.contributions.reduce((sum, c) => sum + c.points, 0))
+  let sum = 0
+  for (const { points } of scored.contributions) sum += points
+  const unclamped = roundTrustScore(sum)
   // The schema's `max(0.0, min(1.0, score))`.
   const score = Math.min(1, Math.max(0, unclamped))
   const result: TrustResult = {
     score,
     level: trustLevelOf(score),
     policy: policy.name,
-    computed_at: new Date(input.now).toISOString(),
+    computed_at: isoStringOf(input.now),
     factors: factorsOf(evidence),
     contributions: scored.contributions,
     counted: {
@@ -42,19 +44,40 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
 }
 
 function factorsOf (evidence: CountedEvidence): TrustFactors {
-  const countOf = (verdict: string): number => evidence.attestations.filter((a) => a.record.attestation === verdict).length
-  const age = evidence.now - instantOf(evidence.memory.record.created_at, `memory ${evidence.memory.id}`)
+  let disputes = 0
+  let confirms = 0
+  let partials = 0
+  for (const { record } of evidence.attestations) {
+    if (record.attestation === 'dispute') disputes++
+    else if (record.attestation === 'confirm') confirms++
+    else if (record.attestation === 'partial') partials++
+  }
+  const age = evidence.now - instantOf(evidence.memory.record.created_at, 'memory', evidence.memory.id)
   return {
     author_reputation: evidence.authorReputation,
     witness_count: evidence.attestations.length,
     anchor_count: evidence.anchors.length,
     // Whole days; a memory dated slightly ahead (within the allowed clock skew) is 0 days old.
     age_days: Math.max(0, Math.floor(age / DAY_MS)),
-    dispute_count: countOf('dispute'),
-    confirm_count: countOf('confirm'),
-    partial_count: countOf('partial'),
+    dispute_count: disputes,
+    confirm_count: confirms,
+    partial_count: partials,
     signature_valid: evidence.memory.signatureValid
   }
+}
+
+/**
+ * `now` as an ISO 8601 string. A node scores a whole batch at one `now`, so the last one is kept
+ * rather than built again for every memory.
+ */
+let lastInstant = Number.NaN
+let lastIso = ''
+function isoStringOf (now: number): string {
+  if (now !== lastInstant) {
+    lastIso = new Date(now).toISOString()
+    lastInstant = now
+  }
+  return lastIso
 }
 
 function countedAttestations (evidence: CountedEvidence, scored: PolicyScore): CountedAttestation[] {

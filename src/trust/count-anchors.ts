@@ -1,5 +1,5 @@
 import { MAX_CLOCK_SKEW_MS, type RefusedAnchor } from '../schema/index.js'
-import { compareByTimeThenId, instantOf, sortRefusals } from './order.js'
+import { instantOf, sortByTimeThenId, sortRefusals } from './order.js'
 import type { AcceptedAnchor, AnchorEvidence, MemoryEvidence } from './types.js'
 
 export interface CountedAnchors {
@@ -18,7 +18,7 @@ export function countAnchors (memory: MemoryEvidence, anchors: readonly AnchorEv
   const refused: RefusedAnchor[] = []
   const survivors: AcceptedAnchor[] = []
   for (const anchor of anchors) {
-    const at = instantOf(anchor.record.created_at, `anchor ${anchor.id}`)
+    const at = instantOf(anchor.record.created_at, 'anchor', anchor.id)
     const refusal = firstRefusal(memory, anchor, at, now)
     if (refusal === null) survivors.push({ ...anchor, at })
     else refused.push(refusal)
@@ -26,7 +26,9 @@ export function countAnchors (memory: MemoryEvidence, anchors: readonly AnchorEv
   // The same evidence anchored twice is one piece of evidence: the first anchor (by created_at, then
   // id) counts, the others are duplicates. Otherwise anyone could reach `valid_anchors >= 2` by
   // re-signing one URL.
-  survivors.sort(compareByTimeThenId)
+  sortByTimeThenId(survivors)
+  // One anchor cannot duplicate anything (most memories have at most one).
+  if (survivors.length < 2) return { accepted: survivors, refused: sortRefusals(refused) }
   const kept = new Map<string, AcceptedAnchor>()
   for (const anchor of survivors) {
     const key = JSON.stringify([anchor.record.type, anchor.record.reference])

@@ -1,5 +1,5 @@
 import { MAX_CLOCK_SKEW_MS, type AttestationRefusalCode, type RefusedAttestation } from '../schema/index.js'
-import { compareByTimeThenId, instantOf, sortRefusals } from './order.js'
+import { instantOf, sortByTimeThenId, sortRefusals } from './order.js'
 import type { AcceptedAttestation, AttestationEvidence, KeyIdentities, MemoryEvidence } from './types.js'
 
 export interface CountedAttestations {
@@ -24,28 +24,67 @@ export function countAttestations (
   const refused: RefusedAttestation[] = []
   const survivors: AcceptedAttestation[] = []
   const author = identities.identityOf(memory.record.author.agent_id)
+  const dates = new MemoryDates(memory)
   for (const attestation of attestations) {
-    const at = instantOf(attestation.record.witnessed_at, `attestation ${attestation.id}`)
-    const refusal = firstRefusal(memory, attestation, at, now) ?? identityRefusal(attestation, at, author, identities)
+    const at = instantOf(attestation.record.witnessed_at, 'attestation', attestation.id)
+    const refusal = firstRefusal(memory, attestation, at, now, dates) ?? identityRefusal(attestation, at, author, identities)
     if (refusal === null) survivors.push({ ...attestation, at })
     else refused.push(refuse(attestation, refusal.code, refusal.reason))
   }
+  // Usually every survivor is a different witness: then each is its own newest vote, and the
+  // accepted list is the survivors in time order, without grouping them.
+  if (!repeatsIdentity(survivors, identities)) return { accepted: sortByTimeThenId(survivors), refused: sortRefusals(refused) }
   const accepted: AcceptedAttestation[] = []
   for (const votes of groupByWitness(survivors, identities).values()) {
     // One vote per witness, and a witness may change its verdict: its newest attestation counts
     // (DESIGN §1). Invalid attestations were refused above, so a forged or future-dated "newer"
     // attestation can never silence a witness's valid one.
-    votes.sort(compareByTimeThenId)
+    sortByTimeThenId(votes)
     const newest = votes[votes.length - 1]
     if (newest === undefined) continue
     accepted.push(newest)
-    for (const older of votes.slice(0, -1)) refused.push(supersede(older, newest))
+    for (let i = 0; i < votes.length - 1; i++) refused.push(supersede(votes[i] as AcceptedAttestation, newest))
   }
-  return { accepted: accepted.sort(compareByTimeThenId), refused: sortRefusals(refused) }
+  return { accepted: sortByTimeThenId(accepted), refused: sortRefusals(refused) }
 }
 
+/** The memory's created_at in ms, parsed when a rule first needs it (and only then, as before). */
+class MemoryDates {
+  private createdMs: number | undefined
+  constructor (private readonly memory: MemoryEvidence) {}
+
+  get created (): number {
+    this.createdMs ??= instantOf(this.memory.record.created_at, 'memory', this.memory.id)
+    return this.createdMs
+  }
+}
+
+/** Whether two survivors vote as the same identity: pairwise for a few, through a set for many. */
+function repeatsIdentity (survivors: readonly AcceptedAttestation[], identities: KeyIdentities): boolean {
+  if (survivors.length < 2) return false
+  if (survivors.length <= PAIRWISE_MAX) {
+    for (let i = 1; i < survivors.length; i++) {
+      const identity = identities.identityOf((survivors[i] as AcceptedAttestation).record.witness)
+      for (let j = 0; j < i; j++) {
+        if (identities.identityOf((survivors[j] as AcceptedAttestation).record.witness) === identity) return true
+      }
+    }
+    return false
+  }
+  const seen = new Set<string>()
+  for (const { record } of survivors) {
+    const identity = identities.identityOf(record.witness)
+    if (seen.has(identity)) return true
+    seen.add(identity)
+  }
+  return false
+}
+
+/** @default 8 — up to this many survivors, repeated identities are looked for pair by pair. */
+const PAIRWISE_MAX = 8
+
 function firstRefusal (
-  memory: MemoryEvidence, { id, record, signatureValid }: AttestationEvidence, at: number, now: number
+  memory: MemoryEvidence, { id, record, signatureValid }: AttestationEvidence, at: number, now: number, dates: MemoryDates
 ): { code: AttestationRefusalCode, reason: string } | null {
   if (!signatureValid) {
     return { code: 'SIGNATURE_INVALID', reason: `the signature of ${record.witness} on attestation ${id} does not verify` }
@@ -67,8 +106,7 @@ function firstRefusal (
     }
   }
   // A witness cannot have seen a memory before it existed; the same 15 minutes allow for clock skew.
-  const createdAt = instantOf(memory.record.created_at, `memory ${memory.id}`)
-  if (at < createdAt - MAX_CLOCK_SKEW_MS) {
+  if (at < dates.created - MAX_CLOCK_SKEW_MS) {
     return {
       code: 'BEFORE_MEMORY',
       reason: `attestation ${id} is dated ${record.witnessed_at}, more than 15 minutes before the memory was created (${memory.record.created_at})`

@@ -5,6 +5,9 @@ import type { AttestationScoreNote, CountedEvidence, PolicyScore, TrustPolicy } 
 const PARTIAL_NOTE = 'a partial attestation counts as neither confirm nor dispute in isnad-v0.1 ' +
   '(the provenance schema\'s algorithm counts only confirms and disputes)'
 
+/** The notes of a score whose attestations are all confirms: none. Shared by every such score, never written. */
+const NO_NOTES: ReadonlyMap<string, AttestationScoreNote> = new Map<string, AttestationScoreNote>()
+
 /**
  * Policy `isnad-v0.1`: the provenance schema's `compute_trust_score`, step for step (DESIGN §2).
  * Each step is one contribution, given even when it adds nothing so the explanation says why.
@@ -15,9 +18,12 @@ export const isnadV01Policy: TrustPolicy = Object.freeze({
   name: 'isnad-v0.1',
   description: 'the provenance schema v0.1 algorithm: signature, confirms, anchors, author reputation, disputes',
   score (evidence: CountedEvidence): PolicyScore {
-    const verdicts = evidence.attestations.map((a) => a.record.attestation)
-    const confirms = verdicts.filter((v) => v === 'confirm').length
-    const disputes = verdicts.filter((v) => v === 'dispute').length
+    let confirms = 0
+    let disputes = 0
+    for (const { record } of evidence.attestations) {
+      if (record.attestation === 'confirm') confirms++
+      else if (record.attestation === 'dispute') disputes++
+    }
     const contributions: TrustContribution[] = [
       signatureStep(evidence.memory.signatureValid),
       confirmStep(confirms),
@@ -25,11 +31,12 @@ export const isnadV01Policy: TrustPolicy = Object.freeze({
       reputationStep(evidence.authorReputation),
       disputeStep(disputes)
     ]
+    // A confirm has no points of its own: confirms score as a group (≥1, ≥3), see `confirms`.
+    if (disputes === 0 && confirms === evidence.attestations.length) return { contributions, attestations: NO_NOTES }
     const attestations = new Map<string, AttestationScoreNote>()
     for (const { id, record } of evidence.attestations) {
       if (record.attestation === 'dispute') attestations.set(id, { points: roundTrustScore(-W.perDispute) })
       if (record.attestation === 'partial') attestations.set(id, { points: 0, note: PARTIAL_NOTE })
-      // A confirm has no points of its own: confirms score as a group (≥1, ≥3), see `confirms`.
     }
     return { contributions, attestations }
   }
@@ -42,31 +49,62 @@ export function signatureStep (valid: boolean): TrustContribution {
     : { factor: 'author_signature', points: 0, reason: `the author's signature on the memory does not verify: the +${W.authorSignature} is not given` }
 }
 
+/*
+ * The reasons depend only on a count (or the reputation), and a node scores thousands of memories
+ * with the same few counts: each text is built once and kept (strings are immutable, so sharing
+ * them changes nothing for a caller).
+ */
+const confirmReasons: string[] = []
+const anchorReasons: string[] = []
+const disputeReasons: string[] = []
+/** @default 64 — counts whose reason is kept; larger counts are rare and built every time. */
+const KEPT_REASONS = 64
+
+function keptReason (kept: string[], count: number, build: (count: number) => string): string {
+  if (count >= KEPT_REASONS) return build(count)
+  return kept[count] ??= build(count)
+}
+
 function confirmStep (confirms: number): TrustContribution {
   const points = roundTrustScore((confirms >= 1 ? W.firstConfirm : 0) + (confirms >= MANY_CONFIRMS ? W.manyConfirms : 0))
-  const reason = confirms === 0
+  return { factor: 'confirms', points, reason: keptReason(confirmReasons, confirms, confirmReason) }
+}
+
+function confirmReason (confirms: number): string {
+  return confirms === 0
     ? `no counted confirm (+${W.firstConfirm} for ≥1)`
     : confirms < MANY_CONFIRMS
       ? `${confirms} counted confirm${confirms === 1 ? '' : 's'}: +${W.firstConfirm} for ≥1 (+${W.manyConfirms} more at ≥${MANY_CONFIRMS})`
       : `${confirms} counted confirms: +${W.firstConfirm} for ≥1, +${W.manyConfirms} for ≥${MANY_CONFIRMS}`
-  return { factor: 'confirms', points, reason }
 }
 
 export function anchorStep (anchors: number): TrustContribution {
   const points = roundTrustScore((anchors >= 1 ? W.firstAnchor : 0) + (anchors >= MANY_ANCHORS ? W.manyAnchors : 0))
-  const reason = anchors === 0
+  return { factor: 'anchors', points, reason: keptReason(anchorReasons, anchors, anchorReason) }
+}
+
+function anchorReason (anchors: number): string {
+  return anchors === 0
     ? `no counted anchor (+${W.firstAnchor} for ≥1)`
     : anchors < MANY_ANCHORS
       ? `${anchors} counted anchor${anchors === 1 ? '' : 's'}: +${W.firstAnchor} for ≥1 (+${W.manyAnchors} more at ≥${MANY_ANCHORS})`
       : `${anchors} counted anchors: +${W.firstAnchor} for ≥1, +${W.manyAnchors} for ≥${MANY_ANCHORS}`
-  return { factor: 'anchors', points, reason }
 }
 
+/** The reason of the last reputation scored: a node's authors mostly share a few values. */
+let lastReputation = Number.NaN
+let lastReputationReason = ''
+
 function reputationStep (reputation: number): TrustContribution {
+  // 0 and −0 print alike; NaN (never equal) is printed afresh.
+  if (reputation !== lastReputation) {
+    lastReputationReason = `${W.authorReputation} × author reputation ${reputation}`
+    lastReputation = reputation
+  }
   return {
     factor: 'author_reputation',
     points: roundTrustScore(W.authorReputation * reputation),
-    reason: `${W.authorReputation} × author reputation ${reputation}`
+    reason: lastReputationReason
   }
 }
 
@@ -74,8 +112,12 @@ function disputeStep (disputes: number): TrustContribution {
   return {
     factor: 'disputes',
     points: roundTrustScore(-W.perDispute * disputes),
-    reason: disputes === 0
-      ? `no counted dispute (−${W.perDispute} each)`
-      : `${disputes} counted dispute${disputes === 1 ? '' : 's'} × −${W.perDispute}`
+    reason: keptReason(disputeReasons, disputes, disputeReason)
   }
+}
+
+function disputeReason (disputes: number): string {
+  return disputes === 0
+    ? `no counted dispute (−${W.perDispute} each)`
+    : `${disputes} counted dispute${disputes === 1 ? '' : 's'} × −${W.perDispute}`
 }

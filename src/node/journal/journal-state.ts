@@ -25,6 +25,13 @@ function consecutiveRuns<T extends { index: number }> (leaves: readonly T[]): T[
   }
   return runs
 }
+
+/** Whether leaves are in non-decreasing position order (then a stable sort by position keeps them as they are). */
+function inPositionOrder (leaves: ReadonlyArray<{ index: number }>): boolean {
+  for (let i = 1; i < leaves.length; i++) if ((leaves[i - 1] as { index: number }).index > (leaves[i] as { index: number }).index) return false
+  return true
+}
+
 /** @default 1024 — record ids (about 60 bytes each) in one entry of the `leaves` sublevel. */
 const LEAF_RUN = 1024
 /** Record ids are base32 CIDs: a newline never occurs in one. */
@@ -105,8 +112,10 @@ export class JournalState {
    */
   private async appendLeaves (ids: readonly string[]): Promise<Array<Array<{ index: number, id: string }>>> {
     const results = await this.merkle.append(ids.map((id) => leafDataOfCid(id)))
-    const uncovered = results.flatMap((r, i) => r.index >= this.leafCoverage ? [{ index: r.index, id: ids[i] ?? '' }] : [])
-      .sort((a, b) => a.index - b.index)
+    const uncovered: Array<{ index: number, id: string }> = []
+    results.forEach((r, i) => { if (r.index >= this.leafCoverage) uncovered.push({ index: r.index, id: ids[i] ?? '' }) })
+    // New leaves come back in order: sort (stably, by position) only when some known leaf is out of it.
+    if (!inPositionOrder(uncovered)) uncovered.sort((a, b) => a.index - b.index)
     const last = uncovered[uncovered.length - 1]
     if (last !== undefined) this.leafCoverage = Math.max(this.leafCoverage, last.index + 1)
     return consecutiveRuns(uncovered)

@@ -1,4 +1,4 @@
-import type { RecordKind } from '../../schema/index.js'
+import { RECORD_KINDS, type RecordKind } from '../../schema/index.js'
 import type { IndexedMemory } from '../indexed-memory.js'
 import { positionOf } from '../order.js'
 import type { Link } from '../prepare.js'
@@ -87,8 +87,11 @@ export function typeScope (type: string): string {
 }
 
 export function kindStatKey (kind: RecordKind): string {
-  return 'k' + SEP + kind
+  return KIND_STAT_KEYS[kind]
 }
+
+/** Built once: every record a write stores counts under its kind's key. */
+const KIND_STAT_KEYS = Object.fromEntries(RECORD_KINDS.map((kind) => [kind, 'k' + SEP + kind])) as Record<RecordKind, string>
 
 /** Every scope a memory is listed in: one query-index entry (and one counter) each. */
 export function scopesOf (memory: IndexedMemory): string[] {
@@ -99,7 +102,7 @@ export function queryKey (scope: string, position: string): string {
   return scope + SEP + position
 }
 
-/** All query-index keys of a memory at a given score. */
+/** All query-index keys of a memory at a given score (what a write plan puts, key by key). */
 export function queryKeysOf (memory: IndexedMemory, units: number, id: string): string[] {
   const position = positionOf(units, memory.createdMillis, id)
   return scopesOf(memory).map((scope) => queryKey(scope, position))

@@ -1,9 +1,9 @@
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
-import { scoreUnitsOf } from '../order.js'
+import { positionOf, scoreUnitsOf } from '../order.js'
 import { assertTrustEntry, linksOf, trustNotFound, type PreparedRecord } from '../prepare.js'
 import type { TrustEntry } from '../types.js'
 import type { IndexCache } from './index-cache.js'
-import { kindStatKey, linkKey, queryKeysOf, scopesOf, ALL_SCOPE } from './keys.js'
+import { kindStatKey, linkKey, queryKey, scopesOf, ALL_SCOPE } from './keys.js'
 import { decodeMemoryEntry, encodeMemoryEntry, type MemoryEntry } from './memory-entry.js'
 import { WriteBatch, type Sublevels } from './sublevels.js'
 
@@ -73,9 +73,10 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
       plan.orphansCleared.push(id)
     }
     const memory = indexedMemoryOf(record)
+    const scopes = scopesOf(memory)
     // A memory with no trust entry is indexed at score 0 until the node scores it.
-    pushEntryOps(plan, id, { memory, trust: trust.get(id) }, null)
-    for (const scope of scopesOf(memory)) if (scope !== ALL_SCOPE) bump(scope)
+    pushEntryOps(plan, id, { memory, trust: trust.get(id) }, null, scopes)
+    for (const scope of scopes) if (scope !== ALL_SCOPE) bump(scope)
   }
 
   // Entries for memories stored before this batch re-key them; NOT_FOUND for a memory stored nowhere.
@@ -133,22 +134,28 @@ export function pushRetrustOps (plan: WritePlan, id: string, { memory, trust: ol
  * A memory's entry and its query-index keys at the entry's score, after deleting those at
  * `oldUnits` (null for a memory new to the index); the keys stay when the score did not move.
  */
-function pushEntryOps (plan: WritePlan, id: string, entry: MemoryEntry, oldUnits: number | null): void {
+function pushEntryOps (plan: WritePlan, id: string, entry: MemoryEntry, oldUnits: number | null, scopes?: readonly string[]): void {
   const { memory, trust } = entry
-  pushIndexOps(plan.batch, id, memory, oldUnits, trust === undefined ? 0 : scoreUnitsOf(trust.score))
+  pushIndexOps(plan.batch, id, memory, oldUnits, trust === undefined ? 0 : scoreUnitsOf(trust.score), scopes)
   plan.batch.put('memories', id, encodeMemoryEntry(memory, trust))
   plan.entries.set(id, entry)
 }
 
-/** Query-index puts at `units`, preceded by the deletes at `oldUnits` when the score moved. */
-function pushIndexOps (batch: WriteBatch, id: string, memory: IndexedMemory, oldUnits: number | null, units: number): void {
+/**
+ * Query-index puts at `units`, preceded by the deletes at `oldUnits` when the score moved: the keys
+ * of queryKeysOf, built here one by one from the memory's scopes (scopesOf, once for both).
+ */
+function pushIndexOps (batch: WriteBatch, id: string, memory: IndexedMemory, oldUnits: number | null, units: number, scopes?: readonly string[]): void {
   if (oldUnits === units) return
+  const keyed = scopes ?? scopesOf(memory)
   if (oldUnits !== null) {
-    for (const key of queryKeysOf(memory, oldUnits, id)) batch.del('query', key)
+    const old = positionOf(oldUnits, memory.createdMillis, id)
+    for (const scope of keyed) batch.del('query', queryKey(scope, old))
   }
   // The value is what a hit reports as written; everything a scan filters on is in the key or the
   // memory's entry (query-planner.ts).
-  for (const key of queryKeysOf(memory, units, id)) batch.put('query', key, memory.created_at)
+  const position = positionOf(units, memory.createdMillis, id)
+  for (const scope of keyed) batch.put('query', queryKey(scope, position), memory.created_at)
 }
 
 /** Counters plus their increments; the current values come from the cache, else one read. */
