@@ -2,8 +2,8 @@ import type { Connection, PeerId, Stream } from '@libp2p/interface'
 import { IsnadError } from '../errors/index.js'
 import type { VerifiedRecord } from '../record/index.js'
 import {
-  MAX_RECORD_FRAME_BYTES, MAX_SYNC_CONTROL_BYTES, MAX_SYNC_PAGE_SIZE, MAX_SYNC_PAGES, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS,
-  SYNC_PAGES_AHEAD, SYNC_PROTOCOL
+  MAX_RECORD_FRAME_BYTES, MAX_SYNC_CONTROL_BYTES, MAX_SYNC_PAGE_SIZE, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE,
+  SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD, SYNC_PROTOCOL
 } from './constants.js'
 import { deadline, type NetContext } from './context.js'
 import type { GateResult } from './record-gate.js'
@@ -24,7 +24,7 @@ export interface SyncResult {
 }
 
 export interface SyncOptions {
-  /** @default SYNC_PAGE_SIZE */
+  /** Records asked per page once the first pages ramped up to it (SYNC_FIRST_PAGE_SIZE, doubling). @default SYNC_PAGE_SIZE */
   pageSize?: number
   /** @default SYNC_PAGE_TIMEOUT_MS */
   pageTimeoutMs?: number
@@ -150,7 +150,8 @@ interface ReceivedPage {
  * The pages of one run, requested one after another (one request in flight), each as soon as the
  * previous one arrived full and fewer than SYNC_PAGES_AHEAD wait to be taken: with the page being
  * stored, at most SYNC_PAGES_AHEAD + 1 pages are held. `take` returns them in order, then null; a
- * failed request surfaces there, in its turn.
+ * failed request surfaces there, in its turn. The first page asks for SYNC_FIRST_PAGE_SIZE records
+ * and each next one for twice as many as the one before, up to `pageSize` (sync-v1 §4).
  */
 class PageWindow {
   private readonly ready: Array<Promise<ReceivedPage>> = []
@@ -191,12 +192,13 @@ class PageWindow {
   }
 
   private request (cursor: number): void {
+    const limit = Math.min(this.pageSize, SYNC_FIRST_PAGE_SIZE * 2 ** Math.min(this.requested, 16))
     this.requested++
     const page = (async (): Promise<ReceivedPage> => {
-      const { records, next } = await requestPage(this.context, this.peer, cursor, this.pageSize, this.timeoutMs)
+      const { records, next } = await requestPage(this.context, this.peer, cursor, limit, this.timeoutMs)
       const checked = records.length === 0 ? Promise.resolve([]) : this.context.gate.checkMany(records)
       checked.catch(() => undefined) // awaited by take's caller, or dropped when the run ended first
-      const full = records.length === this.pageSize && next !== cursor && this.requested < MAX_SYNC_PAGES
+      const full = records.length === limit && next !== cursor && this.requested < MAX_SYNC_PAGES
       if (full) this.requestWhenRoom(next)
       else this.ended = true
       this.wake()
