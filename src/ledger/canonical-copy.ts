@@ -1,3 +1,4 @@
+import { sortInPlace } from '../schema/index.js'
 /**
  * A cheaper route to the RFC 8785 (JCS) text of plain JSON data, for the ledger's hot path (every
  * event's payload, every view line). JCS differs from JSON.stringify only in member order (§3.2.3:
@@ -26,30 +27,21 @@ function startsWithDigit (key: string): boolean {
   return c >= 48 && c <= 57
 }
 
-/** Up to this many members are sorted in place by insertion; more go to Array.prototype.sort. */
+/** Up to this many members are sorted in place by insertion (sortInPlace); more go to Array#sort. */
 const INSERTION_SORT_MAX = 32
 
 /**
  * Sorts member names by UTF-16 code units (RFC 8785 §3.2.3; `<` on strings compares code units, as
- * the default sort does). Insertion sort in place for the few members of a typical object: V8's
+ * the default sort does), in place without allocating for the few members of a typical object: V8's
  * sort allocates its work arrays on every call, which on the ledger's hot path (CBOR-decoded
  * records, whose members come in length-first order) was most of this file's allocation.
  */
 function sortKeys (keys: string[]): void {
-  if (keys.length > INSERTION_SORT_MAX) {
-    keys.sort()
-    return
-  }
-  for (let i = 1; i < keys.length; i++) {
-    const key = keys[i] as string
-    let j = i - 1
-    if ((keys[j] as string) <= key) continue
-    do {
-      keys[j + 1] = keys[j] as string
-      j--
-    } while (j >= 0 && (keys[j] as string) > key)
-    keys[j + 1] = key
-  }
+  sortInPlace(keys, compareCodeUnits, INSERTION_SORT_MAX)
+}
+
+function compareCodeUnits (a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0
 }
 
 /** A deep copy of `value` with every object's members inserted in sorted order, or NOT_PLAIN. */

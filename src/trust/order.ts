@@ -1,4 +1,5 @@
 import { IsnadError } from '../errors/index.js'
+import { sortInPlace } from '../schema/index.js'
 
 /**
  * Deterministic orderings, so that the result never depends on the order evidence arrives in.
@@ -21,22 +22,8 @@ export function compareByTimeThenId (a: { at: number, id: string }, b: { at: num
  * an array already in order.
  */
 export function sortByTimeThenId<T extends { at: number, id: string }> (items: T[]): T[] {
-  if (items.length > INSERTION_SORT_MAX) return items.sort(compareByTimeThenId)
-  for (let i = 1; i < items.length; i++) {
-    const item = items[i] as T
-    let j = i - 1
-    // Strictly greater only: equal items keep their order (a stable sort).
-    while (j >= 0 && compareByTimeThenId(items[j] as T, item) > 0) {
-      items[j + 1] = items[j] as T
-      j--
-    }
-    items[j + 1] = item
-  }
-  return items
+  return sortInPlace(items, compareByTimeThenId)
 }
-
-/** @default 16 — up to this many items, sortByTimeThenId sorts by insertion. */
-const INSERTION_SORT_MAX = 16
 
 /**
  * Refusals by id, then code, then reason: a total order even when the same record was passed twice

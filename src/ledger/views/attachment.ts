@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import {
   ANCHOR_STATES, ANCHOR_TYPES, ATTESTATION_VERDICTS, ID_PREFIXES, TRUST_LEVELS, didKey, isoTimestamp, lineHash,
-  recordCid, scopeName, typedId, viewObjectId
+  recordCid, scopeName, sortInPlace, typedId, viewObjectId
 } from '../../schema/index.js'
 import { ATTACHMENT_SCHEMA_VERSION } from './constants.js'
 import type { ViewEvidence, ViewTrust } from './evidence.js'
@@ -81,19 +81,9 @@ export function buildAttachment (input: AttachmentInput, hash?: HashLine): Attac
   return line as Attachment
 }
 
-/**
- * Sorts in place: insertion sort for the few entries a memory has (Array#sort allocates a work
- * array even for two), Array#sort beyond. Both are stable, so equal ids keep the caller's order.
- */
+/** Sorts in place by id, stably (sortInPlace: a memory has few entries, and Array#sort allocates). */
 function sortedById<T extends { id: string }> (entries: T[]): T[] {
-  if (entries.length > 16) return entries.sort(byId)
-  for (let i = 1; i < entries.length; i++) {
-    const entry = entries[i] as T
-    let j = i - 1
-    for (; j >= 0 && byId(entries[j] as T, entry) > 0; j--) entries[j + 1] = entries[j] as T
-    entries[j + 1] = entry
-  }
-  return entries
+  return sortInPlace(entries, byId)
 }
 
 // Ids are ASCII CIDs: code-unit order is byte order.

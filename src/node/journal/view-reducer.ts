@@ -3,7 +3,7 @@ import {
   ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf,
   type ReducedEventDraft, type ViewRules, type ViewWriter
 } from '../../ledger/views/index.js'
-import type { IsnadRecord, MemoryRecord, ViewObjectType } from '../../schema/index.js'
+import { sortInPlace, type IsnadRecord, type MemoryRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
 import { gatherEvidence, scoreEvidence, type MemoryEvidence } from '../evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
@@ -17,21 +17,9 @@ const EVENT_ID_CACHE = 65_536
 
 type ReduceInput = Parameters<typeof reduceMemory>[0]
 
-/**
- * A copy of `list` sorted by id (code-unit order): an insertion sort for the few entries a memory
- * has (Array#sort allocates a work array even for two), Array#sort beyond. Both are stable.
- */
+/** A copy of `list` sorted by id (code-unit order), stably; see sortInPlace for why not Array#sort. */
 function inIdOrder<T> (list: readonly T[], idOf: (entry: T) => string): T[] {
-  const out = list.slice()
-  if (out.length > 16) return out.sort((a, b) => compareIds(idOf(a), idOf(b)))
-  for (let i = 1; i < out.length; i++) {
-    const entry = out[i] as T
-    const id = idOf(entry)
-    let j = i - 1
-    for (; j >= 0 && compareIds(idOf(out[j] as T), id) > 0; j--) out[j + 1] = out[j] as T
-    out[j + 1] = entry
-  }
-  return out
+  return sortInPlace(list.slice(), (a, b) => compareIds(idOf(a), idOf(b)))
 }
 
 function compareIds (a: string, b: string): number {
