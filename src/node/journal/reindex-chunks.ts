@@ -2,13 +2,12 @@ import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import type { ScopeSnapshot } from '../../ledger/event-reader.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, MemoryRecord, SignedRecord } from '../../schema/index.js'
-import type { PreparedRecord, StoredRecord, TrustEntry } from '../../store/index.js'
+import type { StoredRecord, TrustEntry } from '../../store/index.js'
 
 /*
  * What the reindex reader thread (reindex-worker.ts) sends the rebuilding thread, a few thousand
  * events at a time. A chunk is one JSON text (one JSON.parse on arrival, far cheaper than cloning
- * thousands of objects one by one); a memories chunk also has one buffer holding every memory's
- * canonical DAG-CBOR, moved to the receiving thread without a copy.
+ * thousands of objects one by one).
  */
 
 export type IdempotencyPair = Pick<LedgerEvent, 'idempotency_key' | 'event_id'>
@@ -16,7 +15,7 @@ export type IdempotencyPair = Pick<LedgerEvent, 'idempotency_key' | 'event_id'>
 /** A chunk as it travels: `text` is the JSON of EventsJson or MemoriesJson. */
 export type WireChunk =
   | { kind: 'events', text: string }
-  | { kind: 'memories', text: string, bytes: ArrayBuffer }
+  | { kind: 'memories', text: string }
 
 /** The events of the ledger in order, and what of them the rebuild writes as it reads. */
 export interface EventsChunk {
@@ -36,7 +35,10 @@ export interface EventsChunk {
   checkpoints: SignedCheckpoint[]
 }
 
-/** Memories with their bytes and final trust, once the whole ledger has been read and scored. */
+/**
+ * Memories with their final trust, once the whole ledger has been read and scored; the store encodes
+ * them and checks their ids as it writes them, as for the other records.
+ */
 export interface MemoriesChunk {
   kind: 'memories'
   records: Array<StoredRecord<MemoryRecord>>
@@ -57,8 +59,6 @@ interface EventsJson {
 
 interface MemoriesJson {
   records: Array<[id: string, signed: SignedRecord]>
-  /** End offset in the chunk's buffer of each memory's bytes. */
-  ends: number[]
   trust: TrustEntry[]
 }
 
@@ -97,27 +97,17 @@ export class EventsChunkBuilder {
   }
 }
 
-/** One chunk of scored memories with their bytes in one buffer of its own (to be transferred). */
-export function memoriesChunk (memories: readonly PreparedRecord[], trust: readonly TrustEntry[]): WireChunk {
-  let length = 0
-  const ends = memories.map((m) => (length += m.bytes.length))
-  const bytes = new Uint8Array(length)
-  memories.forEach((m, i) => { bytes.set(m.bytes, (ends[i] as number) - m.bytes.length) })
-  const json: MemoriesJson = { records: memories.map((m) => [m.id, m.signed]), ends, trust: [...trust] }
-  return { kind: 'memories', text: JSON.stringify(json), bytes: bytes.buffer }
+/** One chunk of scored memories. */
+export function memoriesChunk (memories: ReadonlyArray<StoredRecord<MemoryRecord>>, trust: readonly TrustEntry[]): WireChunk {
+  const json: MemoriesJson = { records: memories.map((m) => [m.id, m.signed]), trust: [...trust] }
+  return { kind: 'memories', text: JSON.stringify(json) }
 }
 
-/** The receiving thread's form of a chunk. Bytes are views of the chunk's buffer (the store copies what it keeps). */
+/** The receiving thread's form of a chunk. */
 export function decodeChunk (chunk: WireChunk): ReadChunk {
   if (chunk.kind === 'memories') {
     const json = JSON.parse(chunk.text) as MemoriesJson
-    let start = 0
-    const records = json.records.map(([id, signed], i): StoredRecord<MemoryRecord> => {
-      const end = json.ends[i] as number
-      const bytes = new Uint8Array(chunk.bytes, start, end - start)
-      start = end
-      return { id, signed: signed as SignedRecord<MemoryRecord>, bytes }
-    })
+    const records = json.records.map(([id, signed]): StoredRecord<MemoryRecord> => ({ id, signed: signed as SignedRecord<MemoryRecord> }))
     return { kind: 'memories', records, trust: new Map(records.map((r, i) => [r.id, json.trust[i] as TrustEntry])) }
   }
   const json = JSON.parse(chunk.text) as EventsJson

@@ -1,7 +1,7 @@
 import { readSnapshotEntries, strictEvents } from '../../ledger/event-reader.js'
 import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
 import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../schema/index.js'
-import { prepareRecords, type PreparedRecord, type StoredRecord, type TrustEntry } from '../../store/index.js'
+import type { StoredRecord, TrustEntry } from '../../store/index.js'
 import { evidenceOf, scoreEvidence, trustEntryOf } from '../evidence.js'
 import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
 import { recordOfEvent } from './record-events.js'
@@ -10,15 +10,16 @@ import { recordOfEvent } from './record-events.js'
  * The per-event work of a rebuild (reindex.ts), done in the reader thread (reindex-worker.ts) while
  * the rebuilding thread writes: every ledger line read, hash- and schema-checked, in Lamport order
  * (strictEvents: the first bad line ends the read with LEDGER_CORRUPT naming it), each record event's
- * record schema-checked, every memory encoded to canonical DAG-CBOR with its id checked against it
- * (prepareRecords, the store's own check: CID_MISMATCH) and scored once the whole ledger has been
- * read. The other records are encoded and checked by the store as the rebuild writes them, which
- * keeps the two threads about equally busy.
+ * record schema-checked, and every memory scored once the whole ledger has been read. Every record,
+ * memories included, is encoded to canonical DAG-CBOR and its id checked against it by the store as
+ * the rebuild writes it (prepareRecords: CID_MISMATCH). Reading and checking the lines is the larger
+ * share: when this thread also encoded the memories, it was busy ~7 s of a 10 s reindex of 100,000
+ * events while the rebuilding thread waited for it (BENCHMARKS.md, session 6).
  */
 
 /** Evidence gathered for scoring: no store reads needed. */
 interface Collected {
-  memories: Map<string, PreparedRecord>
+  memories: Map<string, StoredRecord<MemoryRecord>>
   attestations: Map<string, Array<StoredRecord<AttestationRecord>>>
   anchors: Map<string, Array<StoredRecord<AnchorRecord>>>
 }
@@ -54,10 +55,10 @@ export async function readForReindex (input: ReaderInput, send: (chunk: WireChun
   }
 }
 
-/** Memories are encoded and checked now and kept with their bytes until they are scored and sent. */
+/** Memories are kept until they are scored and sent; their evidence is gathered by memory. */
 function collect (collected: Collected, stored: StoredRecord): void {
   const { record } = stored.signed
-  if (record.kind === 'memory') collected.memories.set(stored.id, prepareRecords([stored])[0] as PreparedRecord)
+  if (record.kind === 'memory') collected.memories.set(stored.id, stored as StoredRecord<MemoryRecord>)
   else if (record.kind === 'attestation') push(collected.attestations, record.memory, stored as StoredRecord<AttestationRecord>)
   else if (record.kind === 'anchor') push(collected.anchors, record.memory, stored as StoredRecord<AnchorRecord>)
 }
@@ -68,8 +69,7 @@ function push<T> (map: Map<string, T[]>, key: string, value: T): void {
   else list.push(value)
 }
 
-function trustOf (memory: PreparedRecord, collected: Collected, now: number): TrustEntry {
-  const stored = { id: memory.id, signed: memory.signed } as StoredRecord<MemoryRecord>
-  const evidence = evidenceOf(stored, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [])
+function trustOf (memory: StoredRecord<MemoryRecord>, collected: Collected, now: number): TrustEntry {
+  const evidence = evidenceOf(memory, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [])
   return trustEntryOf(scoreEvidence(evidence, now))
 }

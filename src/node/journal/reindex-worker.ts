@@ -23,7 +23,7 @@ port.on('message', (message: RebuildMessage) => {
 
 async function read (input: ReaderInput): Promise<void> {
   const send = async (chunk: WireChunk): Promise<void> => {
-    port?.postMessage(chunk satisfies ReaderMessage, chunk.kind === 'memories' ? [chunk.bytes] : [])
+    port?.postMessage(chunk satisfies ReaderMessage)
     ahead++
     while (ahead >= input.window) await new Promise<void>((resolve) => { wake = resolve })
     wake = undefined

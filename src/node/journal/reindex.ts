@@ -106,12 +106,13 @@ async function exists (path: string): Promise<boolean> {
 
 /**
  * Writes what the reader thread sends (ReindexReader: every line read and checked, every record
- * schema-checked, every memory encoded, id-checked and scored, off this thread) while it reads on.
+ * schema-checked, every memory scored, off this thread) while it reads on.
  * Events chunks are written as they come, REINDEX_BATCH events each with WRITES_IN_FLIGHT writes in
  * flight, so LevelDB's threads work too: the Merkle log in ledger order, idempotency keys, witness
  * requests, and every record except memories (attestations, anchors, requests and their links carry
- * no score; the store encodes them and checks their ids). Then the memories come, scored from all
- * the evidence, and each is written once with its final trust, so no query-index key is written twice.
+ * no score). Then the memories come, scored from all the evidence, and each is written once with its
+ * final trust, so no query-index key is written twice. The store encodes every record and checks its
+ * id as it writes it.
  */
 async function rebuild (chunks: AsyncIterable<ReadChunk>, store: RecordStore, state: JournalState): Promise<Omit<ReindexResult, 'ms'>> {
   const writes = new WriteWindow(WRITES_IN_FLIGHT)

@@ -134,7 +134,7 @@ describe('reindex through the reader thread', () => {
     expect(await queries(home)).toEqual(before)
   })
 
-  // Memories are checked in the reader thread, the other records by the store as they are written.
+  // Every record, memories included, is checked by the store as the rebuild writes it.
   it.each([
     ['memory', 'memory.captured', (record: Record<string, unknown>) => { (record.content as { summary: string }).summary += ' (changed after signing)' }],
     ['attestation', 'memory.attested', (record: Record<string, unknown>) => { record.attestation = 'partial' }]

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { IsnadError, isIsnadError } from '../../../src/errors/index.js'
-import type { LedgerEvent } from '../../../src/schema/index.js'
-import { prepareRecords, type PreparedRecord } from '../../../src/store/index.js'
+import type { LedgerEvent, MemoryRecord } from '../../../src/schema/index.js'
+import { prepareRecords, type PreparedRecord, type StoredRecord } from '../../../src/store/index.js'
 import { EventsChunkBuilder, decodeChunk, errorOfWire, memoriesChunk, wireError } from '../../../src/node/journal/reindex-chunks.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
-/** The chunks the reindex reader thread sends: what goes in comes out, bytes included. */
+/** The chunks the reindex reader thread sends: what goes in comes out. */
 
 const alice = createAgent(50)
 const bob = createAgent(51)
@@ -32,13 +32,13 @@ describe('reindex chunks', () => {
     expect(chunk.records).toEqual([{ id: attestation.id, signed: attestation.signed }])
   })
 
-  it('carries memories with their bytes and trust', () => {
-    const second = prepareRecords([createMemory(bob)])[0] as PreparedRecord
+  it('carries memories with their trust (the store encodes them and checks their ids)', () => {
+    const memories = [memory, createMemory(bob)].map(({ id, signed }) => ({ id, signed }) as StoredRecord<MemoryRecord>)
     const trust = [{ score: 0.5, level: 'medium', policy: 'p', computed_at: '2026-03-01T00:00:00.000Z' }, { score: 0, level: 'low', policy: 'p', computed_at: '2026-03-01T00:00:00.000Z' }]
-    const chunk = decodeChunk(structuredClone(memoriesChunk([memory, second], trust)))
+    const chunk = decodeChunk(structuredClone(memoriesChunk(memories, trust)))
     if (chunk.kind !== 'memories') throw new Error('a memories chunk')
-    expect(chunk.records.map((r) => [r.id, r.signed, Buffer.from(r.bytes ?? [])])).toEqual([memory, second].map((r) => [r.id, r.signed, Buffer.from(r.bytes)]))
-    expect([...chunk.trust]).toEqual([[memory.id, trust[0]], [second.id, trust[1]]])
+    expect(chunk.records).toEqual(memories)
+    expect([...chunk.trust]).toEqual(memories.map((m, i) => [m.id, trust[i]]))
   })
 
   it('brings an error across with its code, details and message', () => {
