@@ -5,8 +5,7 @@ import {
 } from '../../schema/index.js'
 import { ATTACHMENT_SCHEMA_VERSION } from './constants.js'
 import type { ViewEvidence, ViewTrust } from './evidence.js'
-import type { HashLine } from './hash.js'
-import { hashAttachmentLine } from './line-hash.js'
+import { hashLine as defaultHashLine, type HashLine } from './hash.js'
 import { attachmentIdOf } from './ids.js'
 
 /**
@@ -58,8 +57,7 @@ export function hasEvidence (evidence: ViewEvidence | undefined): evidence is Vi
 }
 
 /** The attachment line, entries sorted by id so the caller's order never changes the hash. */
-/** `hash` if given, else line-hash.ts (hashLine's rule, for this line's known members). */
-export function buildAttachment (input: AttachmentInput, hash?: HashLine): Attachment {
+export function buildAttachment (input: AttachmentInput, hash: HashLine = defaultHashLine): Attachment {
   // Copies first, then sorted in place: the entries are new objects anyway (only the line's fields).
   const anchors = sortedById(input.evidence.anchors
     .map((a) => ({ id: a.id, type: a.type, reference: a.reference, hash: a.hash, state: a.state })))
@@ -77,7 +75,7 @@ export function buildAttachment (input: AttachmentInput, hash?: HashLine): Attac
     trust: { score: input.trust.score, level: input.trust.level }
   }
   // Set in place, last (so a printed line ends with it), from the line before it has one.
-  line.hash = hash === undefined ? hashAttachmentLine(line) : hash(line)
+  line.hash = hash(line)
   return line as Attachment
 }
 

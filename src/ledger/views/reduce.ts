@@ -4,8 +4,7 @@ import { OBJECT_SCHEMA_VERSION, ViewObjectSchema, type ViewObject } from '../../
 import { DEFAULT_VIEW_VISIBILITY } from './constants.js'
 import { AttachmentSchema, buildAttachment, hasEvidence, type Attachment } from './attachment.js'
 import type { ReduceInput, ViewHints } from './evidence.js'
-import type { HashLine } from './hash.js'
-import { hashObjectLine } from './line-hash.js'
+import { hashLine as defaultHashLine, type HashLine } from './hash.js'
 import { objectIdOf } from './ids.js'
 import { DEFAULT_VIEW_RULES, horizonOf, objectTypeOf, salienceOf, statusOf, type ViewRules } from './rules.js'
 import { addDays, readTagFields, slugOf } from './tags.js'
@@ -41,7 +40,7 @@ export interface Reduction {
 }
 
 export interface ReduceOptions {
-  /** The line hash, if not the default. @default line-hash.ts: hashLine's rule for these lines' known members */
+  /** The line hash; inject the ledger's. @default this folder's hashLine (same rule) */
   hashLine?: HashLine
   rules?: Partial<ViewRules>
   /**
@@ -113,7 +112,7 @@ export function reduceMemory (input: ReduceInput, options: ReduceOptions = {}): 
   put(line, 'event_refs', distinct(input.eventRefs))
   put(line, 'visibility', fields.visibility)
   put(line, 'owner', author.agent_id)
-  line.hash = options.hashLine === undefined ? hashObjectLine(line) : options.hashLine(line)
+  line.hash = (options.hashLine ?? defaultHashLine)(line)
   const object = line as ViewObject
   if (options.selfCheck === false) return { object, attachment }
   return {

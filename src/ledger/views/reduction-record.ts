@@ -4,8 +4,7 @@ import {
   type EventType
 } from '../../schema/index.js'
 import { REDUCERS_FILE, REDUCTION_SCHEMA_VERSION, VIEW_REDUCER } from './constants.js'
-import type { HashLine } from './hash.js'
-import { hashReductionLine } from './line-hash.js'
+import { hashLine as defaultHashLine, type HashLine } from './hash.js'
 import { reductionIdOf } from './ids.js'
 import type { Reduction } from './reduce.js'
 import { attachShardPath, viewShardPath } from './shards.js'
@@ -50,11 +49,11 @@ export function reductionFilesOf (reduction: Reduction): ReductionFiles {
 }
 
 /**
- * `files` are the reduction's reductionFilesOf, when the caller has them; `hash` the line hash if not
- * line-hash.ts (hashLine's rule, for this line's known members).
+ * `files` are the reduction's reductionFilesOf, when the caller has them; `hash` the line hash (the
+ * ledger's is injected by the node).
  */
 export function buildReductionRecord (
-  reduction: Reduction, now: string, previous?: string, hash?: HashLine, files: ReductionFiles = reductionFilesOf(reduction)
+  reduction: Reduction, now: string, previous?: string, hash: HashLine = defaultHashLine, files: ReductionFiles = reductionFilesOf(reduction)
 ): ReductionRecord {
   const { object, attachment } = reduction
   const memory = object.source
@@ -77,7 +76,7 @@ export function buildReductionRecord (
   if (previous !== undefined) line.previous = previous
   line.ts = now
   // Set in place, last (so a printed line ends with it), from the line before it has one.
-  line.hash = hash === undefined ? hashReductionLine(line) : hash(line)
+  line.hash = hash(line)
   return line as ReductionRecord
 }
 

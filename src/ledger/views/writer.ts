@@ -23,7 +23,7 @@ export interface ViewWriterInit {
   append?: AppendLines
   /** @default readJsonlLines */
   readLines?: ReadLines
-  /** The hash of reducer lines. @default line-hash.ts (the ledger rule, for the line's known members) */
+  /** The hash of reducer lines; inject the ledger's. @default this folder's hashLine (same rule) */
   hashLine?: HashLine
 }
 

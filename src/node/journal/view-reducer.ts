@@ -1,4 +1,4 @@
-import { JsonlAppender, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
+import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
 import {
   ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf,
   type ReducedEventDraft, type ViewRules, type ViewWriter
@@ -49,10 +49,9 @@ export class ViewReducer {
   }
 
   private createWriter (): ViewWriter {
-    // The views' own line hashes (line-hash.ts): the ledger's rule, checked against hashLine by the
-    // golden tests, without a generic canonical copy of every line.
     return createViewWriter({
       dataDir: this.dataDir,
+      hashLine,
       // Taken at once (flush writes them durably): the writer need not wait for each line.
       append: (file, lines) => {
         const list = this.pending.get(file)
@@ -118,7 +117,7 @@ export class ViewReducer {
       if (input === null) continue
       // No schema self-check: the inputs are records the store validated, this node's scope and
       // event ids, and no hints (test/integration/node/view-reducer-schemas.test.ts checks the lines).
-      const reduction = reduceMemory(input, { rules: this.rules, selfCheck: false })
+      const reduction = reduceMemory(input, { hashLine, rules: this.rules, selfCheck: false })
       const result = await this.writer.write(reduction, reducedAt)
       events.push(eventInputOf(result.event))
     }
