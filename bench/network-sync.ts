@@ -17,6 +17,9 @@ import { createRandom, shuffle, type Sample } from './stats.js'
  * B. CPU is the process's: both nodes.
  * Baseline, alternating round by round: the same records, as the same bytes in the same order,
  * ingested by a fresh LocalNode from memory (LocalNode.ingest, batches of one sync page), no network.
+ * Diagnostic, in the same rounds: the sync again with B's signature checks skipped (a verifier
+ * that accepts everything), which shows how fast catch-up could be if verification were free:
+ * the ceiling set by decoding, journaling, storing and serving alone.
  */
 
 export interface SyncRunOptions {
@@ -35,6 +38,8 @@ export interface SyncRunResult {
   /** Per round, the baseline and then the sync, both in memories caught up per second. */
   baseline: Sample[]
   sync: Sample[]
+  /** The diagnostic rounds: the same sync with B's signature checks skipped. */
+  unchecked: Sample[]
   /** Signature checks by B per record it received, over all rounds. */
   verificationsPerRecord: number
   /** How long A took to ingest the workload (not measured against anything). */
@@ -87,20 +92,22 @@ async function baselineRound (records: readonly Uint8Array[], memories: number):
   }
 }
 
-async function syncRound (a: StartedPeer, records: number, memories: number): Promise<{ sample: Sample, verifications: number }> {
-  const b: SyncNode = await startSyncNode('sync-b')
+async function syncRound (a: StartedPeer, records: number, memories: number, checkSignatures = true): Promise<{ sample: Sample, verifications: number }> {
+  const b: SyncNode = await startSyncNode('sync-b', { checkSignatures })
   try {
     const cpu = process.cpuUsage()
+    const mainThread = process.threadCpuUsage()
     const start = performance.now()
     await b.network.dial(a.addr)
     const result = await b.network.sync(a.addr.slice(a.addr.lastIndexOf('/p2p/') + 5))
     const ms = performance.now() - start
     const { user, system } = process.cpuUsage(cpu)
+    const main = process.threadCpuUsage(mainThread)
     const counts = await countRecords(b.node)
     if (result.accepted !== records || counts.total !== records || counts.memories !== memories) {
       throw new Error(`B caught up ${result.accepted} records (${counts.memories} memories) of ${records} (${memories})`)
     }
-    return { sample: { ops: memories, ms, cpuMs: (user + system) / 1000 }, verifications: b.verifier.total }
+    return { sample: { ops: memories, ms, cpuMs: (user + system) / 1000, mainThreadCpuMs: (main.user + main.system) / 1000 }, verifications: b.verifier.total }
   } finally {
     await b.dispose()
   }
@@ -113,15 +120,17 @@ export async function runSync (options: SyncRunOptions): Promise<SyncRunResult> 
     const a = await thread.request<StartedPeer>({ op: 'start', records })
     if (a.records !== records.length) throw new Error(`A stored ${a.records} of ${records.length} records`)
     if (!a.addr.includes('/p2p/')) throw new Error(`A listens on ${a.addr}, without its peer id`)
-    options.progress(`A stores ${options.memories} memories + ${records.length - options.memories} attestations on its own thread (in ${(a.populateMs / 1000).toFixed(1)} s); ${options.warmups + options.rounds} rounds of direct ingest, then sync (${options.warmups} discarded)`)
-    const result: SyncRunResult = { memories: options.memories, records: records.length, baseline: [], sync: [], verificationsPerRecord: 0, populateMs: a.populateMs }
+    options.progress(`A stores ${options.memories} memories + ${records.length - options.memories} attestations on its own thread (in ${(a.populateMs / 1000).toFixed(1)} s); ${options.warmups + options.rounds} rounds of direct ingest, sync, and sync with signature checks skipped (diagnostic; ${options.warmups} discarded)`)
+    const result: SyncRunResult = { memories: options.memories, records: records.length, baseline: [], sync: [], unchecked: [], verificationsPerRecord: 0, populateMs: a.populateMs }
     let verifications = 0
     for (let round = 0; round < options.warmups + options.rounds; round++) {
       const base = await baselineRound(records, options.memories)
       const { sample, verifications: checks } = await syncRound(a, records.length, options.memories)
+      const { sample: unchecked } = await syncRound(a, records.length, options.memories, false)
       if (round < options.warmups) continue
       result.baseline.push(base)
       result.sync.push(sample)
+      result.unchecked.push(unchecked)
       verifications += checks
     }
     result.verificationsPerRecord = verifications / (options.rounds * records.length)
