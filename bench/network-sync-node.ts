@@ -26,6 +26,12 @@ const ACCEPT_UNCHECKED: SignatureVerifier = {
   verifyAsync: async () => true
 }
 
+/** The records a node holds: memories, and all kinds together. */
+export async function countRecords (node: LocalNode): Promise<{ memories: number, total: number }> {
+  const counts = await node.store.count()
+  return { memories: counts.memory, total: Object.values(counts).reduce((a, b) => a + b, 0) }
+}
+
 /**
  * No auto-sync: the benchmark starts the sync itself, after the dial it times. `checkSignatures:
  * false` is for the diagnostic rounds only (ACCEPT_UNCHECKED); the counter then counts nothing.

@@ -1,6 +1,6 @@
 import { parentPort } from 'node:worker_threads'
 import { SYNC_PAGE_SIZE } from '../src/net/index.js'
-import { startSyncNode, type SyncNode } from './network-sync-node.js'
+import { countRecords, startSyncNode, type SyncNode } from './network-sync-node.js'
 
 /*
  * Node A of the sync benchmark (network-sync.ts) on a thread of its own: the same LocalNode, NetHost
@@ -16,6 +16,7 @@ export type SyncWorkerRequest =
 
 export interface StartedPeer {
   addr: string
+  peerId: string
   records: number
   memories: number
   populateMs: number
@@ -30,11 +31,12 @@ async function handle (request: SyncWorkerRequest): Promise<unknown> {
       const start = performance.now()
       for (let at = 0; at < request.records.length; at += 3 * SYNC_PAGE_SIZE) await a.node.ingest(request.records.slice(at, at + 3 * SYNC_PAGE_SIZE), 'import')
       const populateMs = performance.now() - start
-      const counts = await a.node.store.count()
+      const counts = await countRecords(a.node)
       const started: StartedPeer = {
         addr: a.network.multiaddrs()[0]?.toString() ?? '',
-        records: Object.values(counts).reduce((n, c) => n + c, 0),
-        memories: counts.memory,
+        peerId: a.network.peerId.toString(),
+        records: counts.total,
+        memories: counts.memories,
         populateMs
       }
       return started

@@ -223,8 +223,7 @@ async function benchSync (size: Size, progress: (text: string) => void): Promise
   const rates = sync.sync.map(rateOf)
   const baseRates = sync.baseline.map(rateOf)
   const ratios = rates.map((r, i) => r / (baseRates[i] as number))
-  const cpuPerRecord = (samples: Sample[]): number => median(samples.map((s) => 1000 * (s.cpuMs ?? 0) / sync.records))
-  const mainThreadPerRecord = (samples: Sample[]): number => median(samples.map((s) => 1000 * (s.mainThreadCpuMs ?? 0) / sync.records))
+  const cpuPerRecord = (samples: Sample[], of: (s: Sample) => number | undefined = (s) => s.cpuMs): number => median(samples.map((s) => 1000 * (of(s) ?? 0) / sync.records))
   const syncRate = median(rates)
   // However the work is spread over threads, a round cannot take less wall time than its CPU time
   // (both nodes, every thread) shared by every core, nor less than B's main thread alone needs.
@@ -243,7 +242,7 @@ async function benchSync (size: Size, progress: (text: string) => void): Promise
       rates: rates.map(Math.round), baselineRates: baseRates.map(Math.round), ratios: ratios.map(round3),
       recordsPerSecond: Math.round(syncRate * sync.records / sync.memories),
       cpuMicrosPerRecord: round3(cpuPerRecord(sync.sync)), baselineCpuMicrosPerRecord: round3(cpuPerRecord(sync.baseline)),
-      mainThreadCpuMicrosPerRecordAtB: round3(mainThreadPerRecord(sync.sync)),
+      mainThreadCpuMicrosPerRecordAtB: round3(cpuPerRecord(sync.sync, (s) => s.mainThreadCpuMs)),
       cores, cpuBoundMemoriesPerSecond: Math.round(cpuBoundRate),
       verificationsPerRecordAtB: round3(sync.verificationsPerRecord),
       populateSeconds: round3(sync.populateMs / 1000)
