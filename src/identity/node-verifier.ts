@@ -38,10 +38,11 @@ function keyForOpenssl (signature: Uint8Array, publicKey: Uint8Array): KeyObject
  * The fast verifier of the node: OpenSSL through node:crypto, which checks the cofactorless
  * equation and compares R as bytes (so non-canonical R and R with a torsion component already
  * fail), with libsodium in front of it where sodium-native loads (sodium.ts: the same verdicts,
- * ~1.7× faster; a signature libsodium refuses is checked again by OpenSSL, whose verdict stands). OpenSSL alone accepts what the policy refuses — small-order keys, non-canonical key
- * encodings (it reduces y mod p), mixed-order keys when 8 | k (vectors a-small-order-*,
- * a-noncanonical-*, a-mixed-order-8-k-divisible) — so the scalar and key checks run first, and its
- * verdicts equal nobleVerifier's on every input.
+ * ~1.7× faster; a signature libsodium refuses is checked again by OpenSSL, whose verdict stands).
+ * OpenSSL alone accepts what the policy refuses — small-order keys, non-canonical key encodings
+ * (it reduces y mod p), mixed-order keys when 8 | k (vectors a-small-order-*, a-noncanonical-*,
+ * a-mixed-order-8-k-divisible) — so the scalar and key checks run first, and its verdicts equal
+ * nobleVerifier's on every input.
  *
  * `verifyAsync` runs the same checks on this thread, then hands the signature to OpenSSL off this
  * thread (verify-threads.ts): to verifier threads, which the first burst of checks starts (until

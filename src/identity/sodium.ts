@@ -9,7 +9,8 @@ import { createRequire } from 'node:module'
  * (node-verifier.ts) refuse the first three before any library is asked; a small-order R is the one
  * case where libsodium says no and the policy may say yes (vector r-identity: R = 0 with S = k·a,
  * a genuine signature). So libsodium's "valid" is final, and its "invalid" is confirmed by OpenSSL
- * (verdictOf): the verdicts are OpenSSL's on every input, and a valid signature costs one check.
+ * (node-verifier.ts, and the verifier threads of verify-threads.ts): the verdicts are OpenSSL's on
+ * every input, and a valid signature costs one check.
  *
  * Loaded at run time through require, so a platform without a prebuilt binary keeps OpenSSL alone.
  */

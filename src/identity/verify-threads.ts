@@ -9,10 +9,10 @@ import { sodiumModulePath } from './sodium.js'
  * process that check signatures back to back (libsodium, then OpenSSL for what it refuses, as the
  * synchronous form does), and every check goes to them from then on; until then, checks go to
  * node:crypto's callback form, on libuv's thread pool. Why not always the pool: LevelDB runs its
- * reads and writes there too, and the pool serves requests in arrival order, so every store read or batch write of an ingest waited
- * behind the ~64 signature checks queued ahead of it (several milliseconds each time), and the
- * store's turn ended only when the next batch's signatures were all checked. On their own threads,
- * checks never stand in front of the store's I/O.
+ * reads and writes there too, and the pool serves requests in arrival order, so every store read
+ * or batch write of an ingest waited behind the ~64 signature checks queued ahead of it (several
+ * milliseconds each time), and the store's turn ended only when the next batch's signatures were
+ * all checked. On their own threads, checks never stand in front of the store's I/O.
  */
 
 /** @default 4 — verifier threads at most; fewer on a machine with fewer cores (one per core). */

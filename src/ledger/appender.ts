@@ -127,29 +127,22 @@ export class JsonlAppender {
     const refused = this.refusal()
     if (refused !== undefined) return refused
     if (lines.length === 0) return Promise.resolve()
-    const sizes: number[] = []
+    let total = 0
     for (const line of lines) {
       const bytes = Buffer.byteLength(line, 'utf8') + 1
       if (bytes > this.maxLineBytes) return this.tooLarge(bytes)
       if (line.includes('\n')) return Promise.reject(new IsnadError('USAGE', `a ledger line must not contain a newline (${this.path})`))
-      sizes.push(bytes)
+      total += bytes
     }
-    // Each chunk is written straight from the strings into its buffer: no joined copy of the lines.
-    const chunks: QueuedChunk[] = []
-    for (let first = 0; first < lines.length;) {
-      let end = first
-      let total = 0
-      while (end < lines.length && (end === first || total + (sizes[end] as number) <= this.maxFlushBytes)) total += sizes[end++] as number
-      const bytes = Buffer.allocUnsafe(total)
-      let at = 0
-      for (let i = first; i < end; i++) {
-        at += bytes.write(lines[i] as string, at, 'utf8')
-        bytes[at++] = NEWLINE
-      }
-      chunks.push({ bytes, lines: end - first, waiter: undefined })
-      first = end
+    // Written straight from the strings into one buffer: no joined copy of the lines.
+    const bytes = Buffer.allocUnsafe(total)
+    let at = 0
+    for (const line of lines) {
+      at += bytes.write(line, at, 'utf8')
+      bytes[at++] = NEWLINE
     }
-    return this.enqueue(chunks)
+    // Within maxFlushBytes (the usual case) the lines are one chunk, with nothing to scan for.
+    return total <= this.maxFlushBytes ? this.enqueue([{ bytes, lines: lines.length, waiter: undefined }]) : this.enqueueLines(bytes)
   }
 
   /**
@@ -164,13 +157,21 @@ export class JsonlAppender {
     if (refused !== undefined) return refused
     if (bytes.length === 0) return Promise.resolve()
     if (bytes[bytes.length - 1] !== NEWLINE) return Promise.reject(new IsnadError('USAGE', `encoded ledger lines must end with a newline (${this.path})`))
+    return this.enqueueLines(bytes)
+  }
+
+  /**
+   * Queues `bytes` (whole lines, the last one terminated) in chunks of at most maxFlushBytes, each
+   * ending before the line that would take it past that (a chunk holds at least one line); refuses
+   * them all if a line is over maxLineBytes.
+   */
+  private enqueueLines (bytes: Buffer): Promise<void> {
     const chunks: QueuedChunk[] = []
     let chunkStart = 0
     let lines = 0
     for (let start = 0; start < bytes.length;) {
       const end = bytes.indexOf(NEWLINE, start) + 1
       if (end - start > this.maxLineBytes) return this.tooLarge(end - start)
-      // A chunk ends before the line that would take it past maxFlushBytes (a chunk holds at least one line).
       if (end - chunkStart > this.maxFlushBytes && lines > 0) {
         chunks.push({ bytes: bytes.subarray(chunkStart, start), lines, waiter: undefined })
         chunkStart = start

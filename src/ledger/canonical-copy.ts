@@ -1,4 +1,5 @@
 import { sortInPlace } from '../schema/index.js'
+
 /**
  * A cheaper route to the RFC 8785 (JCS) text of plain JSON data, for the ledger's hot path (every
  * event's payload, every view line). JCS differs from JSON.stringify only in member order (§3.2.3:

@@ -93,7 +93,7 @@ function hasLength (value: unknown, schema: { minLength: number | null, maxLengt
 
 /**
  * True only for an input EventInputSchema certainly accepts, checked directly: what the node builds
- * itself (no observed clock; the payload a plain-data object, see canonicalCopy).
+ * itself (no observed clock; the payload a plain-data object, see sortedPlainCopy).
  * Everything else, valid or not, goes through the schema, which also words the error. A unit test
  * checks on random inputs that the schema accepts whatever this accepts.
  */

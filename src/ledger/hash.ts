@@ -1,7 +1,7 @@
 import { hash } from 'node:crypto'
 import canonicalize from 'canonicalize'
 import { IsnadError } from '../errors/index.js'
-import { canonicalCopy } from './canonical-copy.js'
+import { sortedPlainCopy } from './canonical-copy.js'
 
 /**
  * Line hashing of spec §8: every ledger line carries `hash` = `sha256:` + hex SHA-256 of the
@@ -17,10 +17,11 @@ export const HASH_PREFIX = 'sha256:'
  * lone surrogates). Plain data goes the cheaper route of canonical-copy.ts (the same text).
  */
 export function canonicalJson (value: unknown): string {
-  return canonicalCopy(value)?.text ?? genericCanonicalJson(value)
+  const copy = sortedPlainCopy(value)
+  return copy === undefined ? genericCanonicalJson(value) : JSON.stringify(copy)
 }
 
-/** canonicalJson through the `canonicalize` library alone: for a value canonicalCopy declined. */
+/** canonicalJson through the `canonicalize` library alone: for a value sortedPlainCopy declined. */
 export function genericCanonicalJson (value: unknown): string {
   let text: string | undefined
   try {

@@ -50,13 +50,8 @@ export function encodeBase32 (bytes: Uint8Array): string {
   return out.toString('latin1', 0, writeBase32(bytes, bytes.length, out, 0))
 }
 
-/** The id bytes of a derived id: the first ID_BYTES of a digest, decoded from its hex form. */
+/** The id bytes of a derived id: the first ID_BYTES of a digest, read off its latin1 form. */
 const digestBytes = new Uint8Array(ID_BYTES)
-
-function hexValue (code: number): number {
-  // '0'-'9' are 48-57, 'a'-'f' 97-102: Node's hex digests are lower-case.
-  return code <= 57 ? code - 48 : code - 87
-}
 
 /** `<prefix>_<base32 of bytes[0, ID_BYTES)>`, read off the scratch as one string. */
 function idFrom (kind: IdKind, bytes: Uint8Array): string {
@@ -120,12 +115,12 @@ function stringInput (domain: string, parts: readonly string[]): string {
  * An id that is a function of `parts`: SHA-256 of the domain tag and the parts, each prefixed with
  * its UTF-8 length, so no two different lists of parts (`['a:b']` vs `['a', 'b']`) share an id.
  * Every event gets one (eventIdFor), so the input is written into a reused buffer rather than built
- * as a string, and the digest comes as hex (one small string, where a Buffer is an ArrayBuffer and
- * a view per id).
+ * as a string, and the digest comes as a 'binary' (latin1) string, one character per byte (one small
+ * string, where a Buffer is an ArrayBuffer and a view per id).
  */
 export function derivedId (kind: IdKind, domain: string, parts: readonly string[]): string {
-  const hex = hash('sha256', scratchInput(domain, parts) ?? stringInput(domain, parts), 'hex')
-  for (let i = 0; i < ID_BYTES; i++) digestBytes[i] = (hexValue(hex.charCodeAt(2 * i)) << 4) | hexValue(hex.charCodeAt(2 * i + 1))
+  const digest = hash('sha256', scratchInput(domain, parts) ?? stringInput(domain, parts), 'binary')
+  for (let i = 0; i < ID_BYTES; i++) digestBytes[i] = digest.charCodeAt(i)
   return idFrom(kind, digestBytes)
 }
 

@@ -41,22 +41,14 @@ function childrenInput (scratch: Uint8Array, left: Uint8Array, right: Uint8Array
 }
 
 /**
- * Builds 0x00 ‖ data for leaves of one length (a record's leaf is its 36-byte CID) in one buffer
- * rewritten by every call, and in a new array for data of any other length.
+ * 0x00 ‖ data, written into `scratch` when it fits exactly (a record's leaf is its 36-byte CID) and
+ * returned; data of any other length is laid out in a new array.
  */
-class LeafInputs {
-  private input: Uint8Array
-
-  constructor (dataBytes: number) {
-    this.input = new Uint8Array(1 + dataBytes)
-  }
-
-  of (data: Uint8Array): Uint8Array {
-    const input = data.length + 1 === this.input.length ? this.input : new Uint8Array(1 + data.length)
-    input[0] = LEAF_PREFIX
-    input.set(data, 1)
-    return input
-  }
+function leafInput (scratch: Uint8Array, data: Uint8Array): Uint8Array {
+  const input = data.length + 1 === scratch.length ? scratch : new Uint8Array(1 + data.length)
+  input[0] = LEAF_PREFIX
+  input.set(data, 1)
+  return input
 }
 
 /** @default 36 — the leaf data of a record (its CID, leaf.ts): hashed from the hasher's own buffer. */
@@ -80,10 +72,10 @@ export const DEFAULT_HASHER: MerkleHasher = { leaf: hashLeaf, children: hashChil
  * buffers of its own that the next hash overwrites, rather than allocating one per hash.
  */
 export function merkleHasherOf (sha256Of: (input: Uint8Array) => Uint8Array): MerkleHasher {
-  const leafInputs = new LeafInputs(RECORD_LEAF_BYTES)
+  const leafScratch = new Uint8Array(1 + RECORD_LEAF_BYTES)
   const childrenScratch = new Uint8Array(1 + 2 * HASH_BYTES)
   return {
-    leaf: (data) => sha256Of(leafInputs.of(data)),
+    leaf: (data) => sha256Of(leafInput(leafScratch, data)),
     children: (left, right) => sha256Of(childrenInput(childrenScratch, left, right))
   }
 }

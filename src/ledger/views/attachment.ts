@@ -58,11 +58,12 @@ export function hasEvidence (evidence: ViewEvidence | undefined): evidence is Vi
 
 /** The attachment line, entries sorted by id so the caller's order never changes the hash. */
 export function buildAttachment (input: AttachmentInput, hash: HashLine = defaultHashLine): Attachment {
-  // Copies first, then sorted in place: the entries are new objects anyway (only the line's fields).
-  const anchors = sortedById(input.evidence.anchors
-    .map((a) => ({ id: a.id, type: a.type, reference: a.reference, hash: a.hash, state: a.state })))
-  const attestations = sortedById(input.evidence.attestations
-    .map((a): Attachment['attestations'][number] => (a.witness === undefined ? { id: a.id, verdict: a.verdict } : { id: a.id, verdict: a.verdict, witness: a.witness })))
+  // Copies first (the entries are new objects anyway: only the line's fields), then sorted in place,
+  // stably (sortInPlace: a memory has few entries, and Array#sort allocates).
+  const anchors = sortInPlace(input.evidence.anchors
+    .map((a) => ({ id: a.id, type: a.type, reference: a.reference, hash: a.hash, state: a.state })), byId)
+  const attestations = sortInPlace(input.evidence.attestations
+    .map((a): Attachment['attestations'][number] => (a.witness === undefined ? { id: a.id, verdict: a.verdict } : { id: a.id, verdict: a.verdict, witness: a.witness })), byId)
   const line: Omit<Attachment, 'hash'> & { hash?: string } = {
     schema_version: ATTACHMENT_SCHEMA_VERSION,
     id: attachmentIdOf(input.objectId),
@@ -77,11 +78,6 @@ export function buildAttachment (input: AttachmentInput, hash: HashLine = defaul
   // Set in place, last (so a printed line ends with it), from the line before it has one.
   line.hash = hash(line)
   return line as Attachment
-}
-
-/** Sorts in place by id, stably (sortInPlace: a memory has few entries, and Array#sort allocates). */
-function sortedById<T extends { id: string }> (entries: T[]): T[] {
-  return sortInPlace(entries, byId)
 }
 
 // Ids are ASCII CIDs: code-unit order is byte order.

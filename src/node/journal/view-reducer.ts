@@ -3,7 +3,7 @@ import {
   ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf,
   type ReducedEventDraft, type ViewRules, type ViewWriter
 } from '../../ledger/views/index.js'
-import { sortInPlace, type IsnadRecord, type MemoryRecord, type ViewObjectType } from '../../schema/index.js'
+import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
 import { gatherEvidence, scoreEvidence, type MemoryEvidence } from '../evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
@@ -136,7 +136,8 @@ export class ViewReducer {
     const trust = scoreEvidence(evidence, now)
     // One after the other: successors are answered from memory, and only a correction reads the store.
     const supersededBy = await store.supersededBy(id)
-    const supersededType = memory.signed.record.lineage.supersedes === undefined ? undefined : await this.supersededTypeOf(store, memory)
+    const supersedes = memory.signed.record.lineage.supersedes
+    const supersededType = supersedes === undefined ? undefined : await this.supersededTypeOf(store, supersedes)
     const eventRefs = [this.eventIdOf(memory)]
     for (const attestation of evidence.attestations) eventRefs.push(this.eventIdOf(attestation))
     for (const anchor of evidence.anchors) eventRefs.push(this.eventIdOf(anchor.stored))
@@ -171,10 +172,8 @@ export class ViewReducer {
     this.appenders.clear()
   }
 
-  /** A correction takes the object type of what it corrects (docs/views.md). */
-  private async supersededTypeOf (store: RecordStore, memory: StoredRecord<MemoryRecord>): Promise<ViewObjectType | undefined> {
-    const previous = memory.signed.record.lineage.supersedes
-    if (previous === undefined) return undefined
+  /** A correction takes the object type of what it corrects (docs/views.md), `previous`. */
+  private async supersededTypeOf (store: RecordStore, previous: string): Promise<ViewObjectType | undefined> {
     const corrected = await store.getMemory(previous)
     return corrected === null ? undefined : objectTypeOf(corrected.signed.record.content.type)
   }

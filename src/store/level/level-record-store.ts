@@ -233,10 +233,12 @@ export class LevelRecordStore implements RecordStore {
   private async linkedRecords (link: Link, from: string): Promise<StoredRecord[]> {
     const ids = await this.linkedIds(link, from)
     const values = await this.getBytesMany(ids)
-    return ids.flatMap((id, i) => {
+    const out: StoredRecord[] = []
+    ids.forEach((id, i) => {
       const bytes = values[i]
-      return bytes === undefined ? [] : [{ id, signed: decodeStoredRecord(id, bytes) }]
+      if (bytes !== undefined) out.push({ id, signed: decodeStoredRecord(id, bytes) })
     })
+    return out
   }
 
   /**

@@ -1,12 +1,10 @@
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { AttachmentSchema, ReductionRecordSchema, isLineHashValid } from '../../../src/ledger/views/index.js'
 import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
 import { ViewObjectSchema, type ContentType } from '../../../src/schema/index.js'
-import { createLevelRecordStore, indexLocationOf, type RecordStore, type StoredRecord } from '../../../src/store/index.js'
+import type { StoredRecord } from '../../../src/store/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory, type TestAgent } from '../../fixtures/records.js'
+import { recoveryOf, useStoreHome, viewFiles } from './view-fixtures.js'
 
 /*
  * The node's reducer builds view lines without a schema self-check (its inputs are records the
@@ -54,36 +52,20 @@ function pages (): StoredRecord[][] {
 
 async function linesOf (dataDir: string): Promise<Array<{ file: string, line: Record<string, unknown> }>> {
   const out: Array<{ file: string, line: Record<string, unknown> }> = []
-  for (const folder of ['views', 'coordination']) {
-    for (const entry of await readdir(join(dataDir, folder), { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue
-      const path = join(entry.parentPath, entry.name)
-      const file = relative(dataDir, path).replaceAll('\\', '/')
-      for (const text of (await readFile(path, 'utf8')).split('\n')) {
-        if (text !== '') out.push({ file, line: JSON.parse(text) as Record<string, unknown> })
-      }
+  for (const { file, text } of await viewFiles(dataDir)) {
+    for (const line of text.split('\n')) {
+      if (line !== '') out.push({ file, line: JSON.parse(line) as Record<string, unknown> })
     }
   }
   return out
 }
 
 describe('ViewReducer: every line it writes is schema-valid', () => {
-  let home: string
-  let store: RecordStore
-  beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), 'isnad-view-schemas-'))
-    store = createLevelRecordStore({ location: indexLocationOf(home) })
-    await store.open()
-  })
-  afterEach(async () => {
-    await store.close()
-    await rm(home, { recursive: true, force: true })
-  })
+  const env = useStoreHome('view-schemas')
 
   it('objects, attachments and reducer lines of 120 memories and their evidence', async () => {
-    const reducer = new ViewReducer(home, 'default', {}, {
-      dataDir: home, now: () => new Date(NOW).toISOString(), recordFinding: async () => {}, recordedFindingIds: async () => new Set()
-    })
+    const { home, store } = env
+    const reducer = new ViewReducer(home, 'default', {}, recoveryOf(home, NOW))
     let events = 0
     for (const records of pages()) {
       await store.putMany(records)

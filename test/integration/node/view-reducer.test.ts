@@ -1,12 +1,10 @@
 import { createHash } from 'node:crypto'
-import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { gatherEvidence, type MemoryEvidence } from '../../../src/node/evidence.js'
 import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
-import { createLevelRecordStore, indexLocationOf, type RecordStore, type StoredRecord } from '../../../src/store/index.js'
+import type { StoredRecord } from '../../../src/store/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
+import { recoveryOf, useStoreHome, viewFiles } from './view-fixtures.js'
 
 /*
  * What ViewReducer writes for a sequence of store calls, byte for byte: view lines, reducer lines
@@ -21,9 +19,6 @@ const alice = createAgent(80)
 const bob = createAgent(81)
 const carol = createAgent(82)
 const NOW = Date.parse('2026-02-06T12:00:00Z')
-const recovery = (dataDir: string): ConstructorParameters<typeof ViewReducer>[3] => ({
-  dataDir, now: () => new Date(NOW).toISOString(), recordFinding: async () => {}, recordedFindingIds: async () => new Set()
-})
 
 const decision = createMemory(alice, { type: 'decision', summary: 'Chose JSONL for views', tags: ['key:views', 'project:isnad'] })
 const fact = createMemory(bob, { type: 'fact', summary: 'LevelDB iterators cost tens of microseconds', created_at: '2026-01-31T23:59:59Z' })
@@ -39,34 +34,12 @@ const PAGES: Array<{ records: StoredRecord[], scored: string[] }> = [
   { records: [createAttestation(carol, decision.id, 'dispute'), createAttestation(alice, fact.id)], scored: [decision.id, fact.id] }
 ]
 
-async function viewFiles (dataDir: string): Promise<string[]> {
-  const out: string[] = []
-  for (const folder of ['views', 'coordination']) {
-    const root = join(dataDir, folder)
-    const entries = await readdir(root, { recursive: true, withFileTypes: true })
-    for (const entry of entries.filter((e) => e.isFile()).sort((a, b) => join(a.parentPath, a.name).localeCompare(join(b.parentPath, b.name)))) {
-      const path = join(entry.parentPath, entry.name)
-      out.push(`${relative(dataDir, path)}\n${await readFile(path, 'utf8')}`)
-    }
-  }
-  return out
-}
-
 describe('ViewReducer: what a sequence of store calls writes', () => {
-  let home: string
-  let store: RecordStore
-  beforeEach(async () => {
-    home = await mkdtemp(join(tmpdir(), 'isnad-view-reducer-'))
-    store = createLevelRecordStore({ location: indexLocationOf(home) })
-    await store.open()
-  })
-  afterEach(async () => {
-    await store.close()
-    await rm(home, { recursive: true, force: true })
-  })
+  const env = useStoreHome('view-reducer')
 
   it('writes the golden lines and events, with successors, corrections and scored evidence', async () => {
-    const reducer = new ViewReducer(home, 'default', {}, recovery(home))
+    const { home, store } = env
+    const reducer = new ViewReducer(home, 'default', {}, recoveryOf(home, NOW))
     const events: unknown[] = []
     for (const { records, scored } of PAGES) {
       await store.putMany(records)
@@ -78,7 +51,8 @@ describe('ViewReducer: what a sequence of store calls writes', () => {
       events.push(await reducer.reduce(store, ViewReducer.touchedBy(records), NOW, evidence))
     }
     await reducer.close()
-    const files = await viewFiles(home)
+    // Each file as its path, a newline, then its text.
+    const files = (await viewFiles(home)).map(({ file, text }) => `${file}\n${text}`)
     // The newest object of each memory and type: any successor (here one by the author, one by
     // another) supersedes, and a correction takes the type of what it corrects once that is stored
     // (stored first, it was reduced as a fact).

@@ -3,6 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { hashChildren, hashLeaf, hashToHex, merkleHasherOf } from '../../../src/merkle/index.js'
 import { leafIndexKey } from '../../../src/merkle/log-keys.js'
+import { referenceLeafHash as referenceLeaf } from './reference.js'
 
 /*
  * Leaf index keys are built in a reused ASCII buffer and hash inputs in buffers a hasher rewrites on
@@ -10,8 +11,7 @@ import { leafIndexKey } from '../../../src/merkle/log-keys.js'
  * came before it, for any length of input.
  */
 
-/** RFC 6962 §2.1 written out: SHA-256(0x00 ‖ d) and SHA-256(0x01 ‖ l ‖ r), l and r at 1 and 33. */
-const referenceLeaf = (data: Uint8Array): Uint8Array => sha256(Uint8Array.of(0, ...data))
+/** RFC 6962 §2.1 written out: SHA-256(0x01 ‖ l ‖ r), l and r at 1 and 33 (leaves: the naive oracle, reference.ts). */
 function referenceChildren (left: Uint8Array, right: Uint8Array): Uint8Array {
   const input = new Uint8Array(65)
   input[0] = 1
