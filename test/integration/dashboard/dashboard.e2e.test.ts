@@ -2,20 +2,20 @@ import { execFileSync } from 'node:child_process'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode } from '../../../src/index.js'
 import { ensureBuilt, REPO } from '../../fixtures/build-dist.js'
 import { runIsnad } from '../cli/run-cli.js'
 import { startChildDaemon, type ChildDaemon } from './isnad-daemon.js'
+import { launchChromium } from '../../fixtures/browser.js'
 
 /*
  * The web dashboard end to end (issue 8 §3, §4): a real `isnad start` serves it, headless Chromium
- * (the system's, never a downloaded one) drives it. The screenshot is kept in test-artifacts/.
+ * (the packaged build of test/fixtures/browser.ts) drives it. The screenshot is kept in test-artifacts/.
  */
 
 const ARTIFACTS = join(REPO, 'test-artifacts')
-const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] }
 
 describe('the web dashboard in headless Chromium', () => {
   let home: string
@@ -45,7 +45,7 @@ describe('the web dashboard in headless Chromium', () => {
     daemon = await startChildDaemon(home)
     peer = await startChildDaemon(peerHome, daemon.addrs)
     url = (await runIsnad(['dashboard', '--json'], { home })).json<{ url: string }>().url
-    browser = await chromium.launch(CHROMIUM)
+    browser = await launchChromium()
   }, 120_000)
 
   afterAll(async () => {

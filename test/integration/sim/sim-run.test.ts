@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { chromium } from 'playwright-core'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LocalPool, parseScenario, readResultsFile, reportHtml, runScenario, writeResults, type SimResults } from '../../../src/sim/index.js'
 import { TRUST_POLICIES } from '../../../src/trust/index.js'
+import { launchChromium } from '../../fixtures/browser.js'
 
 /*
  * The in-process runner end to end on real daemons (LevelDB, ledger, HTTP API, libp2p on
@@ -14,7 +14,6 @@ import { TRUST_POLICIES } from '../../../src/trust/index.js'
  * HTML report must draw its plots in a real browser.
  */
 
-const CHROMIUM = { executablePath: '/usr/bin/chromium', args: ['--headless', '--no-sandbox', '--disable-gpu'] }
 
 const scenario = parseScenario({
   name: 'test-small',
@@ -74,7 +73,7 @@ describe('isnad sim, in one process', () => {
     expect(reportHtml(await readResultsFile(paths.json))).toBe(html)
     expect(await readFile(join(dir, 'plots', 'sybil-curve.svg'), 'utf8')).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*<\/svg>\n$/)
 
-    const browser = await chromium.launch(CHROMIUM)
+    const browser = await launchChromium()
     try {
       const page = await browser.newPage()
       await page.goto(pathToFileURL(paths.html).href)
