@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
+import type { Logger } from '../log/index.js'
 import { schemaError } from '../record/index.js'
 import { ApiError, errorResponseOf } from './errors.js'
 import type { EventLog } from './events.js'
@@ -11,6 +12,7 @@ import { registerEventRoutes, type StreamClosers } from './routes/events.js'
 import { registerKeyRoutes } from './routes/keys.js'
 import { registerKeyEventRoutes } from './routes/key-events.js'
 import { rateLimit } from './rate-limit.js'
+import { requestLog } from './request-log.js'
 import { registerLedgerRoutes } from './routes/ledger.js'
 import { registerMemoryRoutes } from './routes/memories.js'
 import { registerNetworkRoutes } from './routes/network.js'
@@ -30,6 +32,8 @@ export interface ApiAppInit {
   token: string
   events: EventLog
   closers: StreamClosers
+  /** One line per request (request-log.ts). @default silentLogger */
+  log?: Logger
 }
 
 /**
@@ -44,6 +48,7 @@ export function createApiApp (init: ApiAppInit): ApiApp {
       if (!result.success) throw schemaError(result.error, TARGETS[result.target] ?? result.target)
     }
   })
+  app.use('*', requestLog(init.log))
   app.use('*', rateLimit()) // docs/limits.md: per client, before anything else
   // The dashboard's static files (no data, no secret) are the one exception to authentication.
   registerDashboardPages(app)

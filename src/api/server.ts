@@ -2,6 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import { IsnadError } from '../errors/index.js'
+import type { Logger } from '../log/index.js'
 import { createApiApp } from './app.js'
 import { API_HOST } from './constants.js'
 import { EventLog, createApiEventHub, type ApiEventSource } from './events.js'
@@ -21,6 +22,8 @@ export interface ApiServerInit {
   port?: number
   /** New inbox items and attestations for `GET /v1/events`. @default a source that never emits */
   events?: ApiEventSource
+  /** Where each request is logged (request-log.ts). @default silentLogger */
+  log?: Logger
 }
 
 export interface ApiServer {
@@ -44,13 +47,17 @@ export async function createApiServer (init: ApiServerInit): Promise<ApiServer> 
   }
   const events = new EventLog(init.events ?? createApiEventHub())
   const closers: StreamClosers = new Set()
-  const app = createApiApp({ node: init.node, token: init.token, events, closers })
+  const app = createApiApp({ node: init.node, token: init.token, events, closers, ...(init.log === undefined ? {} : { log: init.log }) })
   let server: Server
   try {
     server = await listen(app.fetch, host, init.port ?? 0)
   } catch (cause) {
     events.close()
-    throw new IsnadError('IO_ERROR', `cannot listen on ${host}:${init.port ?? 0}`, { cause })
+    const address = `${host}:${init.port ?? 0}`
+    if ((cause as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      throw new IsnadError('ADDRESS_IN_USE', `the API address ${address} is in use by another process`, { cause, details: { address } })
+    }
+    throw new IsnadError('IO_ERROR', `cannot listen on ${address}`, { cause })
   }
   const { port } = server.address() as AddressInfo
   let closing: Promise<void> | undefined

@@ -1,8 +1,20 @@
 /** @default 30000 — how often a running node writes a memory.instance.heartbeat event. */
 export const HEARTBEAT_INTERVAL_MS = 30_000
 
-/** @default 0 — the HTTP API's port on 127.0.0.1 (0: any free port, advertised in daemon.json). */
-export const DEFAULT_API_PORT = 0
+/**
+ * @default 4503 — the HTTP API's port on 127.0.0.1 on a home's first start, when free (else any
+ * free port); the port then bound is kept in `.memory/api.port` (api-port.ts). Beside libp2p's
+ * 4501/4502, and below the ephemeral range (32768-60999 on Linux) that outgoing connections take.
+ */
+export const PREFERRED_API_PORT = 4503
+
+/** The file in `.memory/` that keeps the API port across restarts. */
+export const API_PORT_FILE = 'api.port'
+
+/** @default 10000 — the first retry of an unreachable bootstrap peer; each failure doubles it. */
+export const BOOTSTRAP_RETRY_MS = 10_000
+/** @default 300000 — the longest wait between two dials of an unreachable bootstrap peer. */
+export const BOOTSTRAP_RETRY_MAX_MS = 300_000
 
 /** Listen addresses of `isnad start` unless given: TCP and WebSockets on every interface. */
 export const DEFAULT_DAEMON_LISTEN = ['/ip4/0.0.0.0/tcp/4501', '/ip4/0.0.0.0/tcp/4502/ws']

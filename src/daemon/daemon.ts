@@ -1,12 +1,17 @@
 import { join } from 'node:path'
-import { removeDaemonFile, writeDaemonFile } from '../api/discovery.js'
-import { createApiEventHub, createApiServer, LocalOperations, loadOrCreateApiToken, type NetworkStats, type PeerInfo, type PeerSync } from '../api/index.js'
+import { findDaemon, removeDaemonFile, writeDaemonFile } from '../api/discovery.js'
+import { createApiEventHub, LocalOperations, loadOrCreateApiToken, type NetworkStats, type NodeStatus, type PeerInfo, type PeerSync } from '../api/index.js'
 import { IsnadError } from '../errors/index.js'
 import { gossipHealthOf, OFFLINE_HEALTH, type GossipHealth } from '../dashboard/health.js'
 import { createKeystore, type Keystore } from '../keys/index.js'
+import { silentLogger, type Logger } from '../log/index.js'
 import { createNetwork, type ConnectionMonitorSettings, type LinkConditions, type Network } from '../net/index.js'
 import { LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
-import { DEFAULT_API_PORT, DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { startApiOnKeptPort } from './api-port.js'
+import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
+import { DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { explainListenError } from './listen-errors.js'
+import { logPeerEvents } from './peer-log.js'
 import { startKeyLogPublisher } from './key-log-publisher.js'
 import { connectPeer, disconnectPeer, networkStatsOf, syncPeers } from './peer-control.js'
 import { createNodeHost } from './node-host.js'
@@ -22,7 +27,10 @@ export interface DaemonOptions {
   bootstrap?: string[]
   /** Discover peers on the local network. @default false */
   mdns?: boolean
-  /** @default DEFAULT_API_PORT */
+  /**
+   * The HTTP API's port on 127.0.0.1, kept in `.memory/api.port` for the next start; 0: any free
+   * port for this run only. @default the kept port, else PREFERRED_API_PORT when free, else any
+   */
   apiPort?: number
   /** @default HEARTBEAT_INTERVAL_MS */
   heartbeatMs?: number
@@ -33,8 +41,8 @@ export interface DaemonOptions {
    * hosts and ranges url anchors from peers may reach although not public (`urlAllow`, anchors-v1 §4, §9).
    */
   anchors?: NodeAnchorOptions
-  /** Progress and warnings (stderr in the CLI). */
-  log?: (line: string) => void
+  /** The daemon's log (src/log: JSON lines on stderr in the CLI). @default silentLogger */
+  logger?: Logger
   /** Simulated latency and loss on the node's libp2p connections (simulations only, docs/simulation.md). */
   linkConditions?: LinkConditions
   /** Liveness pings of every connection (src/net/connection-pings.ts). @default a ping every 10 s; a failed ping closes the connection */
@@ -59,6 +67,14 @@ class DaemonOperations extends LocalOperations {
     return libp2p.getConnections().map((c) => ({ id: c.remotePeer.toString(), addresses: [c.remoteAddr.toString()] }))
   }
 
+  /** `isnad status` through the daemon: the home's status, and the network as it runs. */
+  override async status (): Promise<NodeStatus> {
+    const status = await super.status()
+    const network = this.network
+    if (network === undefined) return status
+    return { ...status, network: { peer_id: network.peerId.toString(), addrs: network.multiaddrs().map(String), peers: network.libp2p.getPeers().length } }
+  }
+
   /** The dashboard's peers and gossip health (GET /v1/network/health). */
   gossipHealth (): GossipHealth { return this.network === undefined ? OFFLINE_HEALTH : gossipHealthOf(this.network) }
 
@@ -76,14 +92,19 @@ class DaemonOperations extends LocalOperations {
 
 /**
  * `isnad start` (DESIGN §3, §6): the node on the network. Owns the data directory's single-writer
- * lock; the CLI talks to it through the HTTP API it advertises in `.memory/daemon.json`.
+ * lock; the CLI talks to it through the HTTP API it advertises in `.memory/daemon.json`. A failure
+ * to start undoes what was started, so the caller's process can exit (or retry) cleanly.
  */
 export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
-  const log = options.log ?? (() => {})
+  const logger = options.logger ?? silentLogger
   const paths = nodePaths(options.home)
+  const listen = options.listen ?? DEFAULT_DAEMON_LISTEN
+  const bootstrap = parseBootstrapAddresses(options.bootstrap ?? []) // USAGE before anything starts
+  await assertNoDaemon(paths.data, options.home)
   const keystore: Keystore = createKeystore({ directory: paths.keys })
   const hub = createApiEventHub()
-  let node = await LocalNode.open({ home: options.home, ...(options.anchors === undefined ? {} : { anchors: options.anchors }) })
+  const openNode = async (): Promise<LocalNode> => await LocalNode.open({ home: options.home, ...(options.anchors === undefined ? {} : { anchors: options.anchors }) })
+  let node = await openNode()
   let unsubscribe = (): void => {}
   const host = createNodeHost(() => node)
   let network: Network
@@ -91,22 +112,25 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     network = await createNetwork({
       host,
       peerKeyPath: join(nodeKeysPath(paths), PEER_KEY_FILE),
-      listen: options.listen ?? DEFAULT_DAEMON_LISTEN,
+      listen,
       ...(options.announce === undefined ? {} : { announce: options.announce }),
-      bootstrap: options.bootstrap ?? [],
+      bootstrap: bootstrap.map((b) => b.address),
       mdns: options.mdns ?? false,
       keyring: () => node.keyring,
       ...(options.linkConditions === undefined ? {} : { linkConditions: options.linkConditions }),
       ...(options.connectionMonitor === undefined ? {} : { connectionMonitor: options.connectionMonitor })
     })
   } catch (err) {
+    await host.close()
     await node.close()
-    throw err
+    throw await explainListenError(err, listen)
   }
+  const stopPeerLog = logPeerEvents(network, logger.child({ component: 'net' }))
   const bind = (opened: LocalNode): LocalNode => {
     unsubscribe()
-    const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom: options.autoConfirmFrom ?? [], log })
-    const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, log })
+    const records = logger.child({ component: 'records' })
+    const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom: options.autoConfirmFrom ?? [], logger: records })
+    const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
     unsubscribe = () => { stopRecords(); stopKeyLogs() }
     opened.anchors.useNetwork(network) // cid anchors: missing blocks are asked from peers (fetch-v1 §8)
     node = opened
@@ -118,13 +142,24 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     home: options.home,
     keystore,
     events: hub,
-    reopen: async () => bind(await LocalNode.open({ home: options.home, ...(options.anchors === undefined ? {} : { anchors: options.anchors }) }))
+    reopen: async () => bind(await openNode())
   })
   ops.network = network
-  const token = await loadOrCreateApiToken(paths.data)
-  const api = await createApiServer({ node: ops, token, port: options.apiPort ?? DEFAULT_API_PORT, events: hub })
   const multiaddrs = (): string[] => network.multiaddrs().map((m) => m.toString())
-  await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
+  let api: Awaited<ReturnType<typeof startApiOnKeptPort>>
+  try {
+    const token = await loadOrCreateApiToken(paths.data)
+    api = await startApiOnKeptPort(paths.data, options.apiPort, { node: ops, token, events: hub, log: logger })
+    await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
+  } catch (err) {
+    stopPeerLog()
+    await network.stop()
+    unsubscribe()
+    await host.close()
+    await ops.close()
+    throw err
+  }
+  const stopBootstrap = watchBootstrapPeers({ network, targets: bootstrap, logger: logger.child({ component: 'net' }) })
 
   const stopHeartbeat = startPeriodic(() => {
     void (async () => {
@@ -132,23 +167,41 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       // The log grew since the last checkpoint: sign one and gossip it (DESIGN §4).
       const latest = await node.writer.state.latestCheckpoint()
       const checkpoint = await node.writer.checkpoint()
-      if (checkpoint !== null && checkpoint.record.size !== latest?.record.size) await network.publishCheckpoint(checkpoint)
-    })().catch((err: unknown) => { log(`heartbeat failed: ${err instanceof Error ? err.message : String(err)}`) })
+      if (checkpoint !== null && checkpoint.record.size !== latest?.record.size) {
+        const outcome = await network.publishCheckpoint(checkpoint)
+        logger.debug('checkpoint published', { size: checkpoint.record.size, peers: outcome.recipients })
+      }
+    })().catch((err: unknown) => { logger.warn('heartbeat failed', { error: err }) })
   }, options.heartbeatMs ?? HEARTBEAT_INTERVAL_MS)
 
   let stopping: Promise<void> | undefined
   const stop = async (): Promise<void> => {
     stopping ??= (async () => {
       stopHeartbeat()
+      stopBootstrap()
       await removeDaemonFile(paths.data)
       await api.close()
+      stopPeerLog()
       await network.stop()
       unsubscribe()
       await host.close()
       await ops.close()
+      logger.info('daemon stopped', { peer: network.peerId.toString() })
     })()
     await stopping
   }
-  log(`isnad node ${network.peerId.toString()} listening on ${multiaddrs().join(', ')}; API ${api.url}`)
+  logger.info('daemon started', { peer: network.peerId.toString(), addrs: multiaddrs(), api: api.url, dashboard: `${api.url}/dashboard/`, pid: process.pid })
   return { url: api.url, peerId: network.peerId.toString(), multiaddrs, network, stop }
+}
+
+/**
+ * STORE_LOCKED, naming the daemon, when one already serves this home: LevelDB would refuse the
+ * second one too, but could only say that a lock is held, not by whom.
+ */
+async function assertNoDaemon (dataDir: string, home: string): Promise<void> {
+  const running = await findDaemon(dataDir)
+  if (running === null) return
+  throw new IsnadError('STORE_LOCKED', `a daemon already runs for ${home}: pid ${running.pid}, API ${running.url} (since ${running.started_at}); stop it before starting another, or use another --home`, {
+    details: { pid: running.pid, url: running.url }
+  })
 }

@@ -1,5 +1,6 @@
 import type { Keyring } from '../keyring/index.js'
 import type { Keystore } from '../keys/index.js'
+import type { Logger } from '../log/index.js'
 import type { Network } from '../net/index.js'
 
 /**
@@ -12,7 +13,7 @@ export interface KeyLogPublisherInit {
   keyring: Keyring
   keystore: Keystore
   network: Network
-  log: (line: string) => void
+  logger: Logger
   /** @default KEY_LOG_REPUBLISH_MS */
   republishMs?: number
 }
@@ -26,7 +27,7 @@ export function startKeyLogPublisher (init: KeyLogPublisherInit): () => void {
     const log = init.keyring.logOf(identity)
     if (log === undefined) return
     init.network.publishKeyLog(log).catch((err: unknown) => {
-      init.log(`publishing the key log of ${identity} failed: ${err instanceof Error ? err.message : String(err)}`)
+      init.logger.warn('publishing a key log failed', { identity, error: err })
     })
   }
   const unsubscribe = init.keyring.onAdded((state, _added, source) => {

@@ -1,6 +1,7 @@
 import { stat } from 'node:fs/promises'
 import type { ApiEventHub } from '../api/index.js'
 import type { Keystore } from '../keys/index.js'
+import type { Logger } from '../log/index.js'
 import type { Network, PublishOutcome } from '../net/index.js'
 import type { LocalNode, RecordSource } from '../node/index.js'
 import { encodeSignedRecord } from '../record/index.js'
@@ -13,7 +14,7 @@ export interface PublisherInit {
   keystore: Keystore
   /** Requesters whose witness requests local agents confirm on their own (off when empty). */
   autoConfirmFrom: readonly string[]
-  log: (line: string) => void
+  logger: Logger
 }
 
 /**
@@ -27,7 +28,7 @@ export function startPublisher (init: PublisherInit): () => void {
   const unsubscribe = init.node.writer.onStored((records, source) => {
     // One after another, in storage order: a memory is published before the attestation naming it.
     queue = queue.then(async () => { await handle(context, records, source) }).catch((err: unknown) => {
-      init.log(`publishing failed: ${err instanceof Error ? err.message : String(err)}`)
+      init.logger.error('publishing failed', { error: err })
     })
   })
   return unsubscribe
@@ -59,6 +60,7 @@ export function hostedAgentsOf (keystore: Keystore): () => Promise<string[]> {
 
 async function handle (init: PublisherContext, records: readonly StoredRecord[], source: RecordSource): Promise<void> {
   const local = source === 'local' || source === 'import'
+  if (!local) logArrivals(init.logger, records, source)
   const published: Array<{ id: string, topic: string, peers: number }> = []
   for (const { id, signed } of records) {
     const { record } = signed
@@ -78,6 +80,26 @@ async function handle (init: PublisherContext, records: readonly StoredRecord[],
   }
   // What this node put on the network is part of its history (spec §5 memory.published).
   if (published.length > 0) await init.node.writer.recordPublished(published)
+  for (const p of published) init.logger.debug('published', { id: p.id, topic: p.topic, peers: p.peers })
+}
+
+/**
+ * Records from the network, as an operator wants them: each attestation and witness request that
+ * arrives by gossip at info (they are what a witness or a requester waits for), other kinds at
+ * debug; a sync or fetch page as one info line with its counts, its records at debug.
+ */
+function logArrivals (logger: Logger, records: readonly StoredRecord[], source: RecordSource): void {
+  const perRecord = source === 'gossip'
+  const counts: Record<string, number> = {}
+  for (const { id, signed: { record } } of records) {
+    counts[record.kind] = (counts[record.kind] ?? 0) + 1
+    const level = perRecord && (record.kind === 'attestation' || record.kind === 'witness_request') ? 'info' : 'debug'
+    if (!logger.isEnabled(level)) continue
+    if (record.kind === 'attestation') logger[level]('attestation received', { source, id, memory: record.memory, witness: record.witness, verdict: record.attestation })
+    else if (record.kind === 'witness_request') logger[level]('witness request received', { source, id, memory: record.memory, requester: record.requester, to: record.witnesses })
+    else logger[level]('record received', { source, id, kind: record.kind })
+  }
+  if (!perRecord) logger.info('records received', { source, count: records.length, kinds: counts })
 }
 
 function outcomeOf (outcome: PublishOutcome): { topic: string, peers: number } {
@@ -93,6 +115,7 @@ async function announceInbox (init: PublisherContext, requestId: string, address
   const item = await init.node.inboxItem(requestId, agents)
   if (item === null) return
   init.hub.emit({ type: 'inbox', data: item })
+  init.logger.info('inbox: a witness request waits for an answer', { request: requestId, memory: item.memory, requester: item.requester, to: item.to })
   if (!init.autoConfirmFrom.includes(item.requester)) return
   const targets = item.to.length > 0 ? item.to : agents.filter((did) => did !== item.requester)
   for (const did of targets) {
@@ -100,6 +123,6 @@ async function announceInbox (init: PublisherContext, requestId: string, address
     if (key === null) continue // encrypted keys need a person: the item stays in the inbox
     await init.node.attest({ memory: item.memory, verdict: 'confirm', notes: `auto-confirmed: requests from ${item.requester} are confirmed by this node's policy` }, { did: key.did, secretKey: key.secretKey })
     key.secretKey.fill(0)
-    init.log(`auto-confirmed ${item.memory} as ${did} for ${item.requester}`)
+    init.logger.info('auto-confirmed', { memory: item.memory, witness: did, requester: item.requester })
   }
 }

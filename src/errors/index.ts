@@ -54,8 +54,11 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   // anchors-v1 §9: a url an anchor from a peer names resolves to an address this node does not fetch
   'ADDRESS_REFUSED',
-  // a peer the operator asked to connect to could not be dialled (POST /v1/peers/connect)
-  'PEER_UNREACHABLE'
+  // a peer the operator asked to connect to could not be dialled (POST /v1/peers/connect), or a
+  // bootstrap peer that does not answer (logged as a warning: the daemon keeps running)
+  'PEER_UNREACHABLE',
+  // a listen address (libp2p's or the API's) is held by another process (isnad start)
+  'ADDRESS_IN_USE'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

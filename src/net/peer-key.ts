@@ -41,6 +41,12 @@ export async function loadOrCreatePeerKey (path: string): Promise<PrivateKey> {
   return key
 }
 
+/** The peer key at `path`, or undefined when there is none yet (`isnad status` without a daemon). */
+export async function readPeerKey (path: string): Promise<PrivateKey | undefined> {
+  const bytes = await readKeyFile(path)
+  return bytes === undefined ? undefined : peerKeyFromBytes(bytes)
+}
+
 async function readKeyFile (path: string): Promise<Uint8Array | undefined> {
   try {
     const bytes = await readFile(path)

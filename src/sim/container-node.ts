@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { loadOrCreateApiToken } from '../api/index.js'
 import { startDaemon, type Daemon } from '../daemon/index.js'
+import { createLogger } from '../log/index.js'
 import { initHome, nodePaths } from '../node/index.js'
 import { streamSeed } from '../net/index.js'
 import { sleep } from './mesh.js'
@@ -109,7 +110,8 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
       listen: [`/ip4/0.0.0.0/tcp/${LIBP2P_PORT}`],
       announce: [`/ip4/${ip}/tcp/${LIBP2P_PORT}`],
       bootstrap,
-      log: options.log,
+      // A container's stderr is one of many in the run: its warnings and errors only.
+      logger: createLogger({ level: 'warn', write: (line) => { options.log(line.trimEnd()) } }),
       ...(link === undefined ? {} : { linkConditions: { ...link, seed: streamSeed(link.seed, options.index ?? -1) } })
     }),
     token,

@@ -31,11 +31,16 @@ export const KeyInfoSchema = z.strictObject({
   file: z.string()
 }).meta({ id: 'KeyInfo' })
 
-/** `isnad status`. */
+/** `isnad status`; `network` only from a running daemon. */
 export const NodeStatusSchema = z.strictObject({
   home: z.string(),
   agents: z.array(z.strictObject({ did: didKey, label: z.string().optional(), default: z.boolean() })),
-  records: z.record(z.enum(RECORD_KINDS), z.number().int().min(0))
+  records: z.record(z.enum(RECORD_KINDS), z.number().int().min(0)),
+  network: z.strictObject({
+    peer_id: z.string().meta({ description: 'the node\'s libp2p peer id' }),
+    addrs: z.array(z.string()).meta({ description: 'the multiaddrs it listens on' }),
+    peers: z.number().int().min(0).meta({ description: 'peers connected now' })
+  }).optional().meta({ description: 'the network as the running daemon sees it; absent without a daemon' })
 }).meta({ id: 'NodeStatus' })
 
 export const MemoryViewResponseSchema = MemoryViewSchema.meta({ id: 'MemoryView' })

@@ -14,6 +14,7 @@ interface StartOptions {
   autoConfirmFrom?: string[]
   gitRepo?: string[]
   anchorUrlAllow?: string[]
+  logLevel?: string
 }
 
 /**
@@ -27,17 +28,23 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--announce <multiaddr>', 'address to announce to peers (repeatable)', collect)
     .option('--bootstrap <multiaddr>', 'a peer to dial at start, with /p2p/<peer id> (repeatable)', collect)
     .option('--mdns', 'discover peers on the local network')
-    .option('--api-port <port>', 'HTTP API port on 127.0.0.1 (default: any free port)', parsePositiveInt)
+    .option('--api-port <port>', 'HTTP API port on 127.0.0.1, kept in .memory/api.port for the next starts (default: the kept port; on a first start 4503 when free, else any free port)', parsePositiveInt)
     .option('--heartbeat <seconds>', 'seconds between heartbeats and checkpoints', parsePositiveInt)
     .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
     .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
+    .option('--log-level <level>', 'what the log on stderr (JSON lines) shows: error, warn, info or debug (default: $ISNAD_LOG_LEVEL, else info)')
     .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
     .action(async (opts: StartOptions, cmd: Command) => {
       const ctx = context(cmd)
       // The daemon (libp2p, the HTTP server, the anchor checkers) loads only here: every other
       // command's start-up would otherwise pay for it.
-      const [{ parseUrlAllowance }, { startDaemon }] = await Promise.all([import('../../anchor/index.js'), import('../../daemon/index.js')])
+      const [{ parseUrlAllowance }, { startDaemon }, { createLogger, parseLogLevel, DEFAULT_LOG_LEVEL, LOG_LEVEL_ENV }] = await Promise.all([
+        import('../../anchor/index.js'), import('../../daemon/index.js'), import('../../log/index.js')
+      ])
       if (opts.anchorUrlAllow !== undefined) parseUrlAllowance(opts.anchorUrlAllow) // USAGE before anything starts
+      const fromEnv = process.env[LOG_LEVEL_ENV]
+      const level = opts.logLevel ?? (fromEnv === undefined || fromEnv === '' ? DEFAULT_LOG_LEVEL : fromEnv)
+      const logger = createLogger({ level: parseLogLevel(level) })
       const anchors: NodeAnchorOptions = {
         ...(opts.gitRepo === undefined ? {} : { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) }),
         ...(opts.anchorUrlAllow === undefined ? {} : { urlAllow: opts.anchorUrlAllow })
@@ -52,15 +59,16 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
         ...(opts.heartbeat === undefined ? {} : { heartbeatMs: opts.heartbeat * 1000 }),
         ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
         ...(Object.keys(anchors).length === 0 ? {} : { anchors }),
-        log: (line) => { ctx.out.stderr(line) }
+        logger
       })
+      const dashboard = `${daemon.url}/dashboard/`
       ctx.out.stdout(ctx.out.json
-        ? JSON.stringify({ peer_id: daemon.peerId, addrs: daemon.multiaddrs(), api: daemon.url })
-        : `peer ${daemon.peerId}\napi  ${daemon.url}\n${daemon.multiaddrs().map((a) => `addr ${a}`).join('\n')}`)
+        ? JSON.stringify({ peer_id: daemon.peerId, addrs: daemon.multiaddrs(), api: daemon.url, dashboard })
+        : [`peer      ${daemon.peerId}`, `api       ${daemon.url}`, `dashboard ${dashboard} (\`isnad dashboard\` prints it with its token)`, ...daemon.multiaddrs().map((a) => `addr      ${a}`)].join('\n'))
       await new Promise<void>((resolve) => {
         const stop = (signal: string): void => {
-          ctx.out.stderr(`${signal}: stopping`)
-          daemon.stop().then(resolve, (err: unknown) => { ctx.out.stderr(`stop failed: ${String(err)}`); resolve() })
+          logger.info('stopping', { signal })
+          daemon.stop().then(resolve, (err: unknown) => { logger.error('stop failed', { error: err }); resolve() })
         }
         process.once('SIGINT', stop)
         process.once('SIGTERM', stop)
