@@ -86,7 +86,8 @@ export const silentLogger: Logger = createLogger({ level: 'error', write: () => 
 export function formatLine (head: { time: string, level: LogLevel, msg: string }, fields: LogFields, withStack = false): string {
   const entry: Record<string, unknown> = { ...head }
   for (const [key, value] of Object.entries(fields)) {
-    if (!RESERVED.has(key) && value !== undefined) entry[key] = value
+    // Before JSON.stringify, which would prefer an error's own toJSON (IsnadError's has no stack).
+    if (!RESERVED.has(key) && value !== undefined) entry[key] = value instanceof Error ? errorFields(value, withStack) : value
   }
   try {
     return JSON.stringify(entry, (_key, value: unknown) => replaceValue(value, withStack)) + '\n'

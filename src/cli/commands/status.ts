@@ -76,7 +76,6 @@ async function statusOf (ctx: CommandContext): Promise<StatusReport> {
   }
   const key = await readPeerKey(join(nodeKeysPath(paths), PEER_KEY_FILE))
   const base = {
-    running: false,
     pid: info?.pid ?? null,
     started_at: info?.started_at ?? null,
     peer_id: key === undefined ? null : peerIdFromPrivateKey(key).toString(),
@@ -89,10 +88,10 @@ async function statusOf (ctx: CommandContext): Promise<StatusReport> {
   if (info !== null) {
     // The daemon's process lives but does not answer: the store is its, so only keys/ can be read.
     const agents = (await ctx.keystore().list()).map((k) => ({ did: k.did, ...(k.label === undefined ? {} : { label: k.label }), default: k.default }))
-    return { ...base, state: 'unresponsive', home: ctx.home, agents, records: null }
+    return { running: false, state: 'unresponsive', ...base, home: ctx.home, agents, records: null }
   }
   const status = await ctx.withOps(async (ops) => await ops.status(), 'read')
-  return { ...base, state: 'stopped', home: status.home, agents: status.agents, records: status.records }
+  return { running: false, state: 'stopped', ...base, home: status.home, agents: status.agents, records: status.records }
 }
 
 /** A daemon that does not answer (refused, timed out) rather than one that answered with an error. */

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { startKeyLogPublisher } from '../../../src/daemon/key-log-publisher.js'
 import { nodeCryptoVerifier } from '../../../src/identity/index.js'
 import { Keyring, rotateKey, type KeyLog } from '../../../src/keyring/index.js'
+import { silentLogger } from '../../../src/log/index.js'
 import { createKeystore } from '../../../src/keys/index.js'
 import type { Network } from '../../../src/net/index.js'
 import { waitFor } from '../net/fixtures/harness.js'
@@ -18,7 +19,7 @@ describe('the daemon gossips key logs (gossip-v1 §9)', () => {
       const keyring = await Keyring.open({ verifier: nodeCryptoVerifier, clock: () => KEY_NOW })
       const published: KeyLog[] = []
       const network = { publishKeyLog: async (log: KeyLog) => { published.push(log); return { topic: 'isnad/v1/key-events', recipients: 1 } } } as unknown as Network
-      const stop = startKeyLogPublisher({ keyring, keystore, network, log: () => {}, republishMs: 50 })
+      const stop = startKeyLogPublisher({ keyring, keystore, network, logger: silentLogger, republishMs: 50 })
       await keyring.accept({ events: KEY_VECTORS.logs[1]?.events ?? [] }, 'gossip')
       expect(published).toHaveLength(0)
       const key = await keystore.create()
