@@ -42,7 +42,7 @@ async function session (home: string, witness: string): Promise<string[]> {
   const open = (await run('remember', 'who saw the outage?', '--quiet')).stdout.trim()
   await run('witness', 'request', open, '--to', witness, '--expires', '2099-01-01T00:00:00Z')
   await run('inbox', '--json')
-  await run('status')
+  // `status` is not in the session: it says whether a daemon runs, which is where the homes differ.
   await run('id', 'list', '--json')
   // Errors: the same code and message either way.
   await run('attest', memory, 'confirm', '--json')
@@ -72,7 +72,7 @@ describe('the CLI while a daemon holds the home', () => {
   it('goes through the daemon and prints exactly what the local path prints', async () => {
     const [direct, through] = await Promise.all([session(local.home, local.witness), session(remote.home, remote.witness)])
     expect(through).toEqual(direct)
-    for (const op of ['remember', 'show', 'attest', 'query', 'explainTrust', 'requestWitnesses', 'inbox', 'status', 'listKeys', 'peers']) {
+    for (const op of ['remember', 'show', 'attest', 'query', 'explainTrust', 'requestWitnesses', 'inbox', 'listKeys', 'peers']) {
       expect(daemon.calls, op).toContain(op)
     }
     // The commands succeeded although the test process holds the data directory's writer lock.
@@ -86,6 +86,16 @@ describe('the CLI while a daemon holds the home', () => {
     const [direct, through] = await Promise.all([runIsnad(args, { home: local.home }), runIsnad(args, { home: remote.home })])
     expect(through.errorCode(), through.stderr).toBe(direct.errorCode())
     expect(through.code).toBe(direct.code)
+  })
+
+  it('status says a daemon runs and reads the home through it; without one, that none runs', async () => {
+    const through = await runIsnad(['status', '--json'], { home: remote.home })
+    const direct = await runIsnad(['status', '--json'], { home: local.home })
+    expect(daemon.calls).toContain('status')
+    expect(through.json()).toMatchObject({ running: true, state: 'running', api: daemon.url, dashboard: `${daemon.url}/dashboard/`, home: remote.home })
+    expect(direct.json()).toMatchObject({ running: false, state: 'stopped', api: null, dashboard: null, home: local.home })
+    const counts = (r: CliResult): unknown => r.json<{ records: unknown, agents: unknown[] }>().records
+    expect(counts(through)).toEqual(counts(direct))
   })
 
   it('reports UNAUTHORIZED when the token file does not hold the daemon\'s token', async () => {
