@@ -61,7 +61,9 @@ function countersOf (network: Network): NodeCounters {
 }
 
 async function launch (home: string, agent: string, link?: LinkConditions): Promise<{ daemon: Daemon, info: SimNodeInfo }> {
-  const daemon = await startDaemon({ home, listen: LOOPBACK, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, ...(link === undefined ? {} : { linkConditions: link }) })
+  // apiPort 0: any free port, not kept — many nodes share this host, and a node that left must not
+  // find "its" port taken by another when it joins again (a kept port would make that an error).
+  const daemon = await startDaemon({ home, listen: LOOPBACK, apiPort: 0, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, ...(link === undefined ? {} : { linkConditions: link }) })
   const token = await readApiToken(nodePaths(home).data)
   return { daemon, info: { url: daemon.url, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent } }
 }
