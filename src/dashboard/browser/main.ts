@@ -57,7 +57,9 @@ function renderStatus (node: NodeStatus): void {
     h('span', { class: 'agents', 'data-testid': 'header-agents' },
       `${node.agents.length} agent${node.agents.length === 1 ? '' : 's'}: `,
       ...shown.flatMap((a, i) => [i === 0 ? '' : ', ', safeText(a.name, { class: a.name.startsWith('did:') ? 'mono' : 'label' })]),
-      hidden === 0 ? null : ` +${hidden} more`))
+      hidden === 0 ? null : ` +${hidden} more`),
+    // Last, so a long path is what the ellipsis cuts; the whole of it is in the tooltip.
+    h('span', { class: 'home' }, ` · home ${node.home}`))
 }
 
 async function start (): Promise<void> {
