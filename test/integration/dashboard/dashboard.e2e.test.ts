@@ -120,11 +120,12 @@ describe('the web dashboard in headless Chromium', () => {
     await page.getByTestId('search').fill('invoice')
     await expect.poll(async () => await page.getByTestId('memory-item').count()).toBe(1)
     const summary = page.getByTestId('memory-summary')
-    expect(await summary.textContent()).toBe('invoice [U+202E]txt.exe is safe to open')
-    expect(await summary.evaluate((e) => e.localName)).toBe('bdi')
     // In logical order on screen: each character of "txt.exe" right of the one before.
     const listed = await characterPositions(page, '[data-testid="memory-summary"]', 'txt.exe')
     expect(listed, listed.join(' ')).toEqual([...listed].sort((a, b) => a - b))
+    // The override is shown, not applied, and the text is isolated from what surrounds it.
+    expect(await summary.textContent()).toBe('invoice [U+202E]txt.exe is safe to open')
+    expect(await summary.evaluate((e) => e.localName)).toBe('bdi')
     await page.getByTestId('memory-item').click()
     await expect.poll(async () => await page.getByTestId('detail-summary').textContent()).toBe('invoice [U+202E]txt.exe is safe to open')
     const detailed = await characterPositions(page, '[data-testid="detail-summary"]', 'txt.exe')
