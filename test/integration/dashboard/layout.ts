@@ -3,6 +3,7 @@
 // The functions below run in the page (Playwright evaluate): they need the DOM types.
 import type { Page } from 'playwright-core'
 import type { Box, Segment } from '../../../src/dashboard/browser/edges.js'
+import { segmentCrossesBox } from '../../fixtures/geometry.js'
 
 /*
  * What the dashboard e2e test reads of the laid-out page: boxes and edges of the chain graph in page
@@ -36,6 +37,42 @@ export async function readChainGraph (page: Page): Promise<{ nodes: GraphNode[],
     })
     return { nodes, edges }
   })
+}
+
+/**
+ * What is wrong with a drawn chain graph, empty when nothing is: one edge from the memory's box to
+ * each of the `targets` witness and anchor boxes, starting on the memory's right side and ending on
+ * the target's left side, through no other box; no two boxes overlapping.
+ */
+export function chainProblems ({ nodes, edges }: { nodes: GraphNode[], edges: GraphEdge[] }, targets: number): string[] {
+  const problems: string[] = []
+  const author = nodes.find((n) => n.role === 'author')
+  if (author === undefined) return ['no memory box']
+  const ends = nodes.filter((n) => n !== author)
+  if (ends.length !== targets) problems.push(`${ends.length} witness and anchor boxes, not ${targets}`)
+  const unlinked = ends.filter((n) => edges.filter((e) => e.to === n.id).length !== 1)
+  if (unlinked.length > 0 || edges.length !== ends.length) problems.push(`${edges.length} edges for ${ends.length} boxes; not exactly one edge to ${unlinked.map((n) => n.id).join(', ')}`)
+  const within = (v: number, from: number, size: number): boolean => v > from && v < from + size
+  for (const edge of edges) {
+    const to = ends.find((n) => n.id === edge.to)
+    if (edge.from !== author.id || to === undefined) {
+      problems.push(`edge ${edge.from} → ${edge.to} does not join the memory to one of its boxes`)
+      continue
+    }
+    const { x1, y1, x2, y2 } = edge.segment
+    if (Math.abs(x1 - (author.box.x + author.box.width)) >= 1 || !within(y1, author.box.y, author.box.height)) problems.push(`edge to ${to.id} does not start on the memory's right side`)
+    if (Math.abs(x2 - to.box.x) >= 1 || !within(y2, to.box.y, to.box.height)) problems.push(`edge to ${to.id} does not end on its box's left side`)
+    for (const other of nodes.filter((n) => n !== author && n !== to)) {
+      if (segmentCrossesBox(edge.segment, other.box)) problems.push(`edge to ${to.role} ${to.id} passes through ${other.role} ${other.id}`)
+    }
+  }
+  for (const [i, a] of nodes.entries()) {
+    for (const b of nodes.slice(i + 1)) {
+      const apart = a.box.x + a.box.width <= b.box.x || b.box.x + b.box.width <= a.box.x || a.box.y + a.box.height <= b.box.y || b.box.y + b.box.height <= a.box.y
+      if (!apart) problems.push(`${a.role} ${a.id} overlaps ${b.role} ${b.id}`)
+    }
+  }
+  return problems
 }
 
 /**
