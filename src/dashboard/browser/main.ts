@@ -5,6 +5,7 @@ import { byId, h, replaceChildren, safeText } from './dom.js'
 import { createInboxPanel } from './inbox.js'
 import { createMemoriesPanel } from './memories.js'
 import { createNetworkPanel } from './network.js'
+import { escapeBidiControls } from './text.js'
 
 /*
  * The dashboard page (issue 8 §3): boots with the token from the URL fragment, then loads the
@@ -43,6 +44,7 @@ function offline (): void {
   panels.hidden = true
   clearPanels()
   status.dataset.state = 'offline'
+  status.title = ''
   replaceChildren(status, 'not connected to the node')
 }
 
@@ -52,14 +54,14 @@ function renderStatus (node: NodeStatus): void {
   const count = node.records.memory ?? 0
   const { shown, hidden } = compactAgents(node.agents)
   status.dataset.state = 'online'
-  status.title = [`home ${node.home}`, ...node.agents.map((a) => `${a.label ?? '(no label)'}: ${a.did}${a.default ? ' (default)' : ''}`)].join('\n')
+  status.title = escapeBidiControls([`home ${node.home}`, ...node.agents.map((a) => `${a.label ?? '(no label)'}: ${a.did}${a.default ? ' (default)' : ''}`)].join('\n'))
   replaceChildren(status, `${count} memor${count === 1 ? 'y' : 'ies'} · `,
     h('span', { class: 'agents', 'data-testid': 'header-agents' },
       `${node.agents.length} agent${node.agents.length === 1 ? '' : 's'}: `,
       ...shown.flatMap((a, i) => [i === 0 ? '' : ', ', safeText(a.name, { class: a.name.startsWith('did:') ? 'mono' : 'label' })]),
       hidden === 0 ? null : ` +${hidden} more`),
     // Last, so a long path is what the ellipsis cuts; the whole of it is in the tooltip.
-    h('span', { class: 'home' }, ` · home ${node.home}`))
+    h('span', { class: 'home' }, ` · home ${escapeBidiControls(node.home)}`))
 }
 
 async function start (): Promise<void> {
@@ -72,6 +74,7 @@ async function start (): Promise<void> {
     if (err instanceof DashboardFailure && err.kind === 'unreachable') setTimeout(() => { void start() }, REFRESH_MS)
     return
   }
+  banner.hidden = true
   const memories = createMemoriesPanel(api, report, () => agents)
   const inbox = createInboxPanel(api, { report, attested: (memory) => { void memories.load(); void memories.open(memory) } })
   const network = createNetworkPanel(api, report)

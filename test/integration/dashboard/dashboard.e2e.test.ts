@@ -220,6 +220,12 @@ describe('the web dashboard in headless Chromium', () => {
     await emptyPage.route('**/v1/**', async (route) => { await route.abort('connectionrefused') })
     await emptyPage.click('#refresh')
     await expect.poll(async () => await emptyPage.getByTestId('banner').textContent()).toContain('it is not running')
+    expect(await emptyPage.locator('#panels').isHidden()).toBe(true)
+    // It answers again: the next periodic read notices, and every panel comes back.
+    await emptyPage.unroute('**/v1/**')
+    await expect.poll(async () => await emptyPage.getByTestId('banner').isHidden(), REFRESHED).toBe(true)
+    expect(await emptyPage.locator('#panels').isVisible()).toBe(true)
+    await expect.poll(async () => await emptyPage.getByTestId('empty-memories').count()).toBe(1)
     await empty.close()
 
     const result = await runIsnad(['dashboard'], { home: peerHome.replace(/$/, '-none') })
