@@ -1,6 +1,6 @@
 // Builds the web dashboard's browser files into dist/src/dashboard/assets (part of `npm run build`):
 // esbuild bundles src/dashboard/browser/main.ts (with @noble/ed25519, @ipld/dag-cbor and the record
-// code it shares with the node) into one ES module; the page and stylesheet are copied beside it.
+// code it shares with the node) into one ES module; the page, stylesheet and icon are copied beside it.
 // esbuild does not type-check: `npm run typecheck` does (src/dashboard/browser/tsconfig.json).
 import { copyFile, mkdir } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
@@ -22,4 +22,4 @@ await build({
   legalComments: 'none',
   logLevel: 'warning'
 })
-for (const file of ['index.html', 'style.css']) await copyFile(join(repo, 'src/dashboard/assets', file), join(out, file))
+for (const file of ['index.html', 'style.css', 'favicon.svg']) await copyFile(join(repo, 'src/dashboard/assets', file), join(out, file))

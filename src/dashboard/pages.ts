@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /*
- * The dashboard's static files: the page, its stylesheet and the browser bundle that esbuild writes
+ * The dashboard's static files: the page, its stylesheet, its icon and the browser bundle that esbuild writes
  * beside them (scripts/build-dashboard.mjs, part of `npm run build`). They hold no data and no
  * secret, so the daemon serves them without the token; every call the page makes for data carries
  * the token, which reaches the page in the URL's fragment (never sent to a server, see README).
@@ -16,7 +16,9 @@ const CONTENT_TYPES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
   'style.css': 'text/css; charset=utf-8',
   'app.js': 'text/javascript; charset=utf-8',
-  'app.js.map': 'application/json; charset=utf-8'
+  'app.js.map': 'application/json; charset=utf-8',
+  // Named by the page's <link rel="icon">, so the browser never asks for /favicon.ico (behind the token).
+  'favicon.svg': 'image/svg+xml'
 }
 
 /**

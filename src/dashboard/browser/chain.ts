@@ -16,7 +16,12 @@ export interface ChainLink {
   time: string
 }
 
-export interface WitnessLink extends ChainLink { verdict: 'confirm' | 'dispute' | 'partial', notes?: string }
+export interface WitnessLink extends ChainLink {
+  verdict: 'confirm' | 'dispute' | 'partial'
+  notes?: string
+  /** What a partial attestation confirms (record-v1: only a partial carries claims). */
+  claims?: string[]
+}
 
 export interface AnchorLink extends ChainLink {
   type: string
@@ -62,13 +67,16 @@ export function buildChain (view: MemoryView, bundleRecords: readonly unknown[])
     const check = checks.get(id)
     const listed = view.witnesses.find((w) => w.id === id)
     const record = check?.record?.kind === 'attestation' ? check.record : undefined
+    const notes = record?.notes ?? listed?.notes
+    const claims = record?.claims ?? listed?.claims
     return {
       id,
       check: record === undefined ? missing(id) : check ?? missing(id),
       signer: record?.witness ?? listed?.agent_id ?? '',
       time: record?.witnessed_at ?? listed?.witnessed_at ?? '',
       verdict: record?.attestation ?? listed?.attestation ?? 'partial',
-      ...((record?.notes ?? listed?.notes) === undefined ? {} : { notes: record?.notes ?? listed?.notes })
+      ...(notes === undefined ? {} : { notes }),
+      ...(claims === undefined ? {} : { claims })
     }
   })
   const anchors = [...anchorIds].map((id): AnchorLink => {

@@ -3,6 +3,9 @@
  * content and must never become markup or script.
  */
 
+import { nameAgent, shortId, type LocalAgent } from './agents.js'
+import { splitBidiControls } from './text.js'
+
 type Child = Node | string | null | undefined | false
 
 export function h<K extends keyof HTMLElementTagNameMap> (tag: K, attrs: Record<string, string> = {}, ...children: Child[]): HTMLElementTagNameMap[K] {
@@ -39,7 +42,22 @@ export function replaceChildren (parent: Element, ...children: Child[]): void {
   append(parent, children)
 }
 
-/** `did:key:z6Mk…abcd`: enough to tell keys apart at a glance; the full value is in the title. */
-export function shortId (value: string): string {
-  return value.length <= 24 ? value : `${value.slice(0, 14)}…${value.slice(-6)}`
+export { shortId } from './agents.js'
+
+/**
+ * Text from a record or another agent, isolated (`<bdi>`) so its direction cannot reorder the page
+ * around it, with every direction control shown as a visible token instead of acting (text.ts).
+ */
+export function safeText (value: string, attrs: Record<string, string> = {}): HTMLElement {
+  return h('bdi', attrs, ...splitBidiControls(value).map((part) => 'text' in part
+    ? part.text
+    : h('span', { class: 'bidi-control', 'data-testid': 'bidi-control', title: `${part.token.slice(1, -1)} ${part.name}: shown, not applied` }, part.token)))
+}
+
+/** An agent by name (a local key's label, else its short DID), the full DID in the tooltip. */
+export function agentTag (did: string, agents: readonly LocalAgent[]): HTMLElement {
+  const agent = nameAgent(did, agents)
+  return h('span', { class: `agent${agent.local ? ' local' : ''}`, title: agent.local ? `${did} (a key of this node)` : did, 'data-did': did },
+    safeText(agent.name, { class: agent.local && agent.name !== shortId(did) ? 'label' : 'mono' }),
+    agent.local ? h('span', { class: 'badge' }, 'this node') : null)
 }

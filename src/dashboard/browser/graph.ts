@@ -1,71 +1,88 @@
+import type { LocalAgent } from './agents.js'
 import type { AnchorLink, Chain, ChainLink, WitnessLink } from './chain.js'
-import { shortId, svg } from './dom.js'
+import { agentTag, h, safeText, svg } from './dom.js'
+import { edgeBetween, type Box } from './edges.js'
+import { escapeBidiControls } from './text.js'
 
 /*
- * The isnad chain as an SVG graph, left to right: the author's signed memory → its witnesses, each
- * edge coloured by the verdict → the anchors with their verification state. Each box says whether
- * this browser verified the record's signature and id itself.
+ * The isnad chain as a graph: the memory its author signed on the left; on the right, in one
+ * column, its witnesses (each with verdict, notes, a partial's claims) and below them its anchors
+ * (each with the node's check of it). Every edge runs from the memory to one box across the empty
+ * gutter between the two columns, so no edge can pass behind another box (edges.ts). The boxes are
+ * HTML, so text wraps instead of being clipped and other agents' text goes through safeText; the
+ * edges are an SVG layer drawn from the boxes' measured positions, again whenever the graph resizes.
+ * Each box says whether this browser verified the record's signature and id itself.
  */
 
-const BOX = { width: 220, height: 70 }
-const COLUMN_X = [16, 300, 584] as const
-const ROW = 88
-const TOP = 28
+export function drawChain (chain: Chain, agents: readonly LocalAgent[]): HTMLElement {
+  const edges = svg('svg', { class: 'chain-edges', 'aria-hidden': 'true', 'data-testid': 'chain-edges' })
+  const source = box('author', 'memory', chain.author, agents, [])
+  const witnesses = chain.witnesses.map((w) => ({ link: w, kind: `verdict-${w.verdict}`, node: box('witness', w.verdict, w, agents, witnessDetail(w)) }))
+  const anchors = chain.anchors.map((a) => ({ link: a, kind: `anchor-${a.state}`, node: box('anchor', `${a.type} · ${a.state}`, a, agents, anchorDetail(a)) }))
+  const targets = [...witnesses, ...anchors]
+  const root = h('div', { class: 'chain', role: 'group', 'aria-label': 'isnad chain', 'data-testid': 'chain-graph' },
+    edges,
+    h('div', { class: 'chain-source' }, h('div', { class: 'column-title' }, 'author'), source),
+    h('div', { class: 'chain-targets' },
+      h('div', { class: 'column-title' }, 'witnesses'),
+      chain.witnesses.length === 0 ? h('p', { class: 'empty-note' }, 'no witnesses yet') : null,
+      ...witnesses.map((t) => t.node),
+      h('div', { class: 'column-title' }, 'anchors'),
+      chain.anchors.length === 0 ? h('p', { class: 'empty-note' }, 'no anchors yet') : null,
+      ...anchors.map((t) => t.node)))
 
-interface Placed { x: number, y: number }
-
-export function drawChain (chain: Chain): SVGElement {
-  const rows = Math.max(1, chain.witnesses.length, chain.anchors.length)
-  const height = TOP + rows * ROW + 8
-  const root = svg('svg', { viewBox: `0 0 ${COLUMN_X[2] + BOX.width + 16} ${height}`, role: 'img', 'aria-label': 'isnad chain', 'data-testid': 'chain-graph', class: 'chain' })
-  for (const [i, label] of ['author', 'witnesses', 'anchors'].entries()) {
-    root.append(svg('text', { x: COLUMN_X[i as 0 | 1 | 2], y: 16, class: 'column-title' }, label))
+  const redraw = (): void => {
+    const origin = root.getBoundingClientRect()
+    const at = (element: Element): Box => {
+      const r = element.getBoundingClientRect()
+      // Relative to the padding box, where the absolutely placed SVG layer starts.
+      return { x: r.left - origin.left - root.clientLeft, y: r.top - origin.top - root.clientTop, width: r.width, height: r.height }
+    }
+    edges.setAttribute('width', String(root.scrollWidth))
+    edges.setAttribute('height', String(root.scrollHeight))
+    const from = at(source)
+    edges.replaceChildren(...targets.map(({ link, kind, node }) => {
+      const line = edgeBetween(from, at(node))
+      return svg('line', { class: `edge ${kind}`, x1: line.x1, y1: line.y1, x2: line.x2, y2: line.y2, 'data-from': chain.author.id, 'data-to': link.id })
+    }))
   }
-  const author: Placed = { x: COLUMN_X[0], y: TOP + ((rows - 1) * ROW) / 2 }
-  const witnesses = chain.witnesses.map((w, i) => ({ link: w, at: { x: COLUMN_X[1], y: TOP + i * ROW } }))
-  const anchors = chain.anchors.map((a, i) => ({ link: a, at: { x: COLUMN_X[2], y: TOP + i * ROW } }))
-  // Edges first, so the boxes sit on top of them.
-  for (const { link, at } of witnesses) root.append(edge(author, at, `verdict-${link.verdict}`, link.verdict))
-  for (const { link, at } of anchors) root.append(edge(author, at, `anchor-${link.state}`, link.type))
-  if (chain.witnesses.length === 0) root.append(note(COLUMN_X[1], TOP + 24, 'no witnesses yet'))
-  if (chain.anchors.length === 0) root.append(note(COLUMN_X[2], TOP + 24, 'no anchors yet'))
-  root.append(box(author, 'author', 'memory, signed by', chain.author))
-  for (const { link, at } of witnesses) root.append(box(at, 'witness', link.verdict, link, witnessDetail(link)))
-  for (const { link, at } of anchors) root.append(box(at, 'anchor', `${link.type} · ${link.state}`, link, anchorDetail(link)))
+  new ResizeObserver(redraw).observe(root)
   return root
 }
 
-function edge (from: Placed, to: Placed, kind: string, label: string): SVGElement {
-  const x1 = from.x + BOX.width
-  const y1 = from.y + BOX.height / 2
-  const x2 = to.x
-  const y2 = to.y + BOX.height / 2
-  const bend = (x2 - x1) / 2
-  return svg('g', { class: `edge ${kind}` },
-    svg('path', { d: `M ${x1} ${y1} C ${x1 + bend} ${y1}, ${x2 - bend} ${y2}, ${x2} ${y2}` }),
-    svg('text', { x: x2 - 8, y: y2 - 6, 'text-anchor': 'end', class: 'edge-label' }, label))
-}
+type Detail = Array<HTMLElement | null>
 
-function note (x: number, y: number, text: string): SVGElement {
-  return svg('text', { x, y, class: 'empty-note' }, text)
-}
-
-function box (at: Placed, role: string, heading: string, link: ChainLink, detail?: string): SVGElement {
+function box (role: 'author' | 'witness' | 'anchor', heading: string, link: ChainLink, agents: readonly LocalAgent[], detail: Detail): HTMLElement {
   const valid = link.check.valid
   const status = valid ? '✓ signature verified in this browser' : `✗ ${link.check.reason ?? 'not verified'}`
-  const tooltip = [`${role} ${link.id}`, `signed by ${link.signer}`, link.time, detail, status].filter((l) => l !== undefined && l !== '').join('\n')
-  return svg('g', { class: `node ${role} ${valid ? 'valid' : 'invalid'}`, 'data-role': role, 'data-valid': String(valid), 'data-id': link.id },
-    svg('title', {}, tooltip),
-    svg('rect', { x: at.x, y: at.y, width: BOX.width, height: BOX.height, rx: 8 }),
-    svg('text', { x: at.x + 10, y: at.y + 20, class: 'node-heading' }, heading),
-    svg('text', { x: at.x + 10, y: at.y + 38, class: 'node-signer' }, shortId(link.signer)),
-    svg('text', { x: at.x + 10, y: at.y + 58, class: `node-status ${valid ? 'ok' : 'bad'}` }, valid ? '✓ verified here' : '✗ not verified'))
+  return h('div', {
+    class: `node ${role} ${valid ? 'valid' : 'invalid'}`,
+    'data-role': role,
+    'data-valid': String(valid),
+    'data-id': link.id,
+    title: escapeBidiControls(`${role === 'author' ? 'memory' : role} ${link.id}\nsigned by ${link.signer}\n${status}`)
+  },
+  h('div', { class: 'node-heading' }, heading),
+  h('div', { class: 'node-agent' }, role === 'anchor' ? 'anchored by ' : 'signed by ', link.signer === '' ? '(unknown)' : agentTag(link.signer, agents)),
+  link.time === '' ? null : h('div', { class: 'node-time' }, link.time),
+  ...detail,
+  h('div', { class: `node-status ${valid ? 'ok' : 'bad'}`, 'data-testid': 'node-status' }, valid ? '✓ verified here' : `✗ not verified: ${link.check.reason ?? ''}`))
 }
 
-function witnessDetail (link: WitnessLink): string | undefined {
-  return link.notes === undefined ? undefined : `notes: ${link.notes}`
+function witnessDetail (link: WitnessLink): Detail {
+  return [
+    link.notes === undefined ? null : h('div', { class: 'node-notes', 'data-testid': 'witness-notes' }, 'notes: ', safeText(link.notes)),
+    link.claims === undefined
+      ? null
+      : h('div', { class: 'node-claims', 'data-testid': 'witness-claims' }, 'confirms only:',
+        h('ul', {}, ...link.claims.map((c) => h('li', {}, safeText(c)))))
+  ]
 }
 
-function anchorDetail (link: AnchorLink): string {
-  return `${link.type} ${link.reference} (node's check: ${link.state}${link.stateReason === undefined ? '' : `, ${link.stateReason}`})`
+function anchorDetail (link: AnchorLink): Detail {
+  return [
+    h('div', { class: 'node-reference mono', 'data-testid': 'anchor-reference' }, safeText(link.reference)),
+    h('div', { class: `node-state state-${link.state}`, 'data-testid': 'anchor-state' },
+      `node's check: ${link.state}`, link.stateReason === undefined ? null : ' — ', link.stateReason === undefined ? null : safeText(link.stateReason))
+  ]
 }

@@ -1,14 +1,19 @@
 import type { InboxItem } from '../../api/schemas/network.js'
 import type { KeyInfo } from '../../keys/index.js'
 import type { Api } from './api.js'
-import { byId, h, replaceChildren, shortId } from './dom.js'
+import { byId, h, replaceChildren, safeText, shortId } from './dom.js'
+import { escapeBidiControls } from './text.js'
 
 /*
  * The inbox: witness requests waiting for this node's agents, each answered from here with
  * confirm, dispute or partial (the node signs with the chosen local key; keys never reach the page).
  */
 
-export interface InboxPanel { load: () => Promise<void> }
+export interface InboxPanel {
+  load: () => Promise<void>
+  /** Empties the list (the daemon went away). */
+  clear: () => void
+}
 
 export interface InboxEvents {
   /** After an attestation was stored: the memory it witnesses. */
@@ -23,7 +28,7 @@ export function createInboxPanel (api: Api, events: InboxEvents): InboxPanel {
   const passphrase = byId<HTMLInputElement>('passphrase')
   const status = byId('inbox-status')
 
-  const attest = async (item: InboxItem, verdict: typeof VERDICTS[number], form: { as: HTMLSelectElement, notes: HTMLInputElement, claims: HTMLInputElement }): Promise<void> => {
+  const attest = async (item: InboxItem, verdict: typeof VERDICTS[number], form: { as: HTMLSelectElement, notes: HTMLInputElement, claims: HTMLInputElement }, keys: KeyInfo[]): Promise<void> => {
     const claims = form.claims.value.split(',').map((c) => c.trim()).filter((c) => c !== '')
     if (verdict === 'partial' && claims.length === 0) {
       status.textContent = 'A partial attestation names what it confirms: write the claims (comma-separated) first.'
@@ -38,7 +43,8 @@ export function createInboxPanel (api: Api, events: InboxEvents): InboxPanel {
     }
     try {
       const result = await api.post<{ attestation: string }>(`/v1/memories/${encodeURIComponent(item.memory)}/attestations`, body)
-      status.textContent = `${verdict} signed by ${shortId(form.as.value)}: attestation ${result.attestation}`
+      const label = keys.find((k) => k.did === form.as.value)?.label
+      status.textContent = escapeBidiControls(`${verdict} signed by ${label ?? shortId(form.as.value)}: attestation ${result.attestation}`)
       events.attested(item.memory, result.attestation)
       await load()
     } catch (err) {
@@ -53,7 +59,7 @@ export function createInboxPanel (api: Api, events: InboxEvents): InboxPanel {
     const as = h('select', { 'aria-label': 'sign as', 'data-testid': 'attest-as' },
       ...candidates.map((did) => {
         const label = keys.find((k) => k.did === did)?.label
-        const option = h('option', { value: did }, `${label === undefined ? '' : `${label} `}${shortId(did)}`)
+        const option = h('option', { value: did }, escapeBidiControls(`${label === undefined ? '' : `${label} `}${shortId(did)}`))
         option.selected = did === preferred
         return option
       }))
@@ -61,11 +67,11 @@ export function createInboxPanel (api: Api, events: InboxEvents): InboxPanel {
     const claims = h('input', { type: 'text', placeholder: 'for partial: claims, comma-separated', 'aria-label': 'claims' })
     const buttons = VERDICTS.map((verdict) => {
       const button = h('button', { type: 'button', class: `verdict ${verdict}`, 'data-testid': `attest-${verdict}` }, verdict)
-      button.addEventListener('click', () => { void attest(item, verdict, { as, notes, claims }) })
+      button.addEventListener('click', () => { void attest(item, verdict, { as, notes, claims }, keys) })
       return button
     })
     return h('div', { class: 'inbox-item', 'data-testid': 'inbox-item', 'data-memory': item.memory },
-      h('p', {}, h('strong', {}, item.summary ?? '(memory not held by this node yet)'), item.type === undefined ? '' : ` [${item.type}]`),
+      h('p', {}, h('strong', {}, item.summary === undefined ? '(memory not held by this node yet)' : safeText(item.summary)), item.type === undefined ? '' : ` [${item.type}]`),
       h('p', { class: 'mono small' }, `memory ${item.memory}`),
       h('p', { class: 'small' }, `from ${shortId(item.requester)} · ${item.created_at}${item.expires_at === undefined ? '' : ` · expires ${item.expires_at}`} · ${item.to.length === 0 ? 'open request' : 'addressed to this node'}`),
       h('div', { class: 'attest-form' }, as, notes, claims, ...buttons))
@@ -83,5 +89,5 @@ export function createInboxPanel (api: Api, events: InboxEvents): InboxPanel {
       events.report(err)
     }
   }
-  return { load }
+  return { load, clear: () => { list.replaceChildren(); status.textContent = '' } }
 }

@@ -1,14 +1,16 @@
 import type { QueryResultItem } from '../../node/index.js'
 import { CONTENT_TYPES, type Bundle, type MemoryView, type TrustResult } from '../../schema/index.js'
+import type { LocalAgent } from './agents.js'
 import type { Api } from './api.js'
 import { buildChain } from './chain.js'
-import { byId, h, replaceChildren, shortId } from './dom.js'
+import { agentTag, byId, h, replaceChildren, safeText, shortId } from './dom.js'
 import { drawChain } from './graph.js'
 
 /*
  * Memories with search and filters, and one memory in detail: its content (as its author's claim),
  * its isnad chain verified in this browser, and the node's trust explanation. The filters go to the
  * node's query (tag, type, minimum trust, author); the search box narrows the loaded page by text.
+ * Every text from a record goes through safeText: isolated, its direction controls shown inert.
  */
 
 const PAGE = 200
@@ -16,9 +18,11 @@ const PAGE = 200
 export interface MemoriesPanel {
   load: () => Promise<void>
   open: (id: string) => Promise<void>
+  /** Empties the list and the detail (the daemon went away: what they showed may be stale). */
+  clear: () => void
 }
 
-export function createMemoriesPanel (api: Api, report: (err: unknown) => void): MemoriesPanel {
+export function createMemoriesPanel (api: Api, report: (err: unknown) => void, agents: () => readonly LocalAgent[]): MemoriesPanel {
   const list = byId('memory-list')
   const detail = byId('memory-detail')
   const search = byId<HTMLInputElement>('search')
@@ -50,9 +54,9 @@ export function createMemoriesPanel (api: Api, report: (err: unknown) => void): 
       const item = h('button', { class: 'memory-item', 'data-testid': 'memory-item', 'data-id': m.id, type: 'button' },
         h('span', { class: `level level-${m.level}` }, `${m.level} ${m.trust.toFixed(2)}`),
         h('span', { class: 'type' }, m.type),
-        h('span', { class: 'summary' }, m.summary),
-        h('span', { class: 'tags' }, m.tags.map((t) => `#${t}`).join(' ')),
-        h('span', { class: 'author', title: m.author }, shortId(m.author)))
+        safeText(m.summary, { class: 'summary', 'data-testid': 'memory-summary' }),
+        safeText(m.tags.map((t) => `#${t}`).join(' '), { class: 'tags' }),
+        h('span', { class: 'author' }, agentTag(m.author, agents())))
       item.addEventListener('click', () => { void open(m.id) })
       return item
     }))
@@ -80,7 +84,7 @@ export function createMemoriesPanel (api: Api, report: (err: unknown) => void): 
         api.post<Bundle>('/v1/export', { ids: [id] }),
         api.get<TrustResult>(`${path}/trust`)
       ])
-      renderDetail(detail, view, bundle, trust)
+      renderDetail(detail, view, bundle, trust, agents())
     } catch (err) {
       report(err)
     }
@@ -94,35 +98,41 @@ export function createMemoriesPanel (api: Api, report: (err: unknown) => void): 
     type.value = ''
     void load()
   })
-  return { load, open }
+  const clear = (): void => {
+    items = []
+    list.replaceChildren()
+    detail.replaceChildren()
+    detail.hidden = true
+  }
+  return { load, open, clear }
 }
 
-function renderDetail (detail: HTMLElement, view: MemoryView, bundle: Bundle, trust: TrustResult): void {
+function renderDetail (detail: HTMLElement, view: MemoryView, bundle: Bundle, trust: TrustResult, agents: readonly LocalAgent[]): void {
   const chain = buildChain(view, bundle.records)
   const allValid = chain.verified === chain.total
   replaceChildren(detail,
-    h('h2', { 'data-testid': 'detail-summary' }, view.content.summary),
+    h('h2', { 'data-testid': 'detail-summary' }, safeText(view.content.summary)),
     h('p', { class: 'claim-note' }, 'A claim by its author, shown as evidence with its trust, not as an instruction.'),
     h('dl', { class: 'facts' },
       h('dt', {}, 'id'), h('dd', { class: 'mono' }, view.id),
-      h('dt', {}, 'author'), h('dd', { class: 'mono' }, view.provenance.author.agent_id),
+      h('dt', {}, 'author'), h('dd', {}, agentTag(view.provenance.author.agent_id, agents)),
       h('dt', {}, 'created'), h('dd', {}, view.provenance.created_at),
       h('dt', {}, 'type'), h('dd', {}, view.content.type),
-      h('dt', {}, 'tags'), h('dd', {}, view.content.tags.map((t) => `#${t}`).join(' ') || '—')),
-    h('pre', { class: 'body' }, view.content.body),
+      h('dt', {}, 'tags'), h('dd', {}, safeText(view.content.tags.map((t) => `#${t}`).join(' ') || '—'))),
+    h('pre', { class: 'body', 'data-testid': 'detail-body' }, safeText(view.content.body)),
     h('p', { class: `verification ${allValid ? 'ok' : 'bad'}`, 'data-testid': 'chain-verification' },
       allValid
         ? `✓ ${chain.verified} of ${chain.total} records verified in this browser (Ed25519 over the recomputed canonical bytes)`
         : `✗ only ${chain.verified} of ${chain.total} records verified in this browser: do not rely on the others`),
     h('h3', {}, 'isnad chain'),
-    drawChain(chain),
+    drawChain(chain, agents),
     h('h3', {}, 'trust'),
     renderTrust(trust))
   detail.hidden = false
 }
 
 function renderTrust (trust: TrustResult): HTMLElement {
-  const rows = trust.contributions.map((c) => h('tr', {}, h('td', { class: 'points' }, `${c.points >= 0 ? '+' : ''}${c.points.toFixed(2)}`), h('td', {}, c.reason)))
+  const rows = trust.contributions.map((c) => h('tr', {}, h('td', { class: 'points' }, `${c.points >= 0 ? '+' : ''}${c.points.toFixed(2)}`), h('td', {}, safeText(c.reason))))
   const refused = [
     ...trust.refused.attestations.map((a) => `attestation by ${shortId(a.witness)}: ${a.code} — ${a.reason}`),
     ...trust.refused.anchors.map((a) => `anchor ${shortId(a.id)}: ${a.code} — ${a.reason}`)
@@ -130,5 +140,5 @@ function renderTrust (trust: TrustResult): HTMLElement {
   return h('div', { class: 'trust', 'data-testid': 'trust-explanation' },
     h('p', {}, h('strong', {}, `${trust.score.toFixed(2)} ${trust.level}`), ` · policy ${trust.policy} · computed by this node at ${trust.computed_at}`),
     h('table', {}, h('tbody', {}, ...rows)),
-    refused.length === 0 ? null : h('div', {}, h('h4', {}, 'refused'), h('ul', {}, ...refused.map((r) => h('li', {}, r)))))
+    refused.length === 0 ? null : h('div', {}, h('h4', {}, 'refused'), h('ul', {}, ...refused.map((r) => h('li', {}, safeText(r))))))
 }

@@ -2,8 +2,17 @@ import type { GossipHealth } from '../health.js'
 import type { Api } from './api.js'
 import { byId, h, replaceChildren, shortId } from './dom.js'
 
-/** Peers and gossip health: who is connected, their scores, and whether every topic has a mesh. */
-export function createNetworkPanel (api: Api, report: (err: unknown) => void): { load: () => Promise<void> } {
+export interface NetworkPanel {
+  load: () => Promise<void>
+  /** Empties the panel: with the daemon gone, its last peers and mesh are no longer true. */
+  clear: () => void
+}
+
+/**
+ * Peers and gossip health: who is connected, their scores, and whether every topic has a mesh.
+ * The page reloads it every few seconds (main.ts): peers come and go without the page doing anything.
+ */
+export function createNetworkPanel (api: Api, report: (err: unknown) => void): NetworkPanel {
   const panel = byId('network-body')
   const load = async (): Promise<void> => {
     try {
@@ -32,5 +41,5 @@ export function createNetworkPanel (api: Api, report: (err: unknown) => void): {
             h('td', {}, p.score.toFixed(2)), h('td', {}, p.penalty.toFixed(2)))))),
       h('ul', { class: 'topics' }, ...health.topics.map((t) => h('li', {}, `${t.topic}: ${t.mesh_peers} mesh peer(s)`))))
   }
-  return { load }
+  return { load, clear: () => { panel.replaceChildren() } }
 }

@@ -26,6 +26,16 @@ describe('dashboard routes', () => {
     expect(redirect.headers.get('location')).toBe('/dashboard/')
   })
 
+  it('serves its icon without the token, so the browser never asks for /favicon.ico behind it', async () => {
+    const page = await (await fetch(`${api.url}/dashboard/`)).text()
+    expect(page).toContain('<link rel="icon" type="image/svg+xml" href="/dashboard/favicon.svg">')
+    const icon = await fetch(`${api.url}/dashboard/favicon.svg`)
+    expect(icon.status).toBe(200)
+    expect(icon.headers.get('content-type')).toBe('image/svg+xml')
+    expect(icon.headers.get('content-security-policy')).toContain("default-src 'none'")
+    expect(await icon.text()).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/)
+  })
+
   it('says how to build a missing bundle, and serves no other file', async () => {
     expect(DASHBOARD_ASSETS_DIR).toMatch(/src\/dashboard\/assets\/$/)
     const bundle = await fetch(`${api.url}/dashboard/app.js`)

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { buildChain } from '../../../src/dashboard/browser/chain.js'
 import { checkSignedRecord } from '../../../src/dashboard/browser/verify.js'
 import type { ErrorCode } from '../../../src/errors/index.js'
+import { signRecord } from '../../../src/index.js'
 import type { SignedRecord } from '../../../src/schema/index.js'
 import { buildMemoryView } from '../../../src/view/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
@@ -78,6 +79,19 @@ describe('buildChain', () => {
     expect(chain.witnesses[0]?.verdict).toBe('confirm')
     expect(chain.anchors[0]?.check).toMatchObject({ valid: false, reason: 'the node listed this record but did not send it' })
     expect(chain).toMatchObject({ verified: 2, total: 3 })
+  })
+
+  it('carries a partial\'s claims and a witness\'s notes from the signed record', () => {
+    const signed = createAttestation(witness, memory.id, 'partial')
+    const partial = signRecord({ ...signed.signed.record, notes: 'read the runbook only', claims: ['the runbook says so', 'staging only'] }, witness.secretKey)
+    const partialView = buildMemoryView({ memory, attestations: [partial], anchors: [], supersededBy: null, chainDepth: 0, trust: null })
+    const chain = buildChain(partialView, [memory.signed, partial.signed])
+    expect(chain.witnesses).toEqual([expect.objectContaining({
+      id: partial.id, verdict: 'partial', notes: 'read the runbook only', claims: ['the runbook says so', 'staging only']
+    })])
+    expect(chain.witnesses[0]?.check.valid).toBe(true)
+    // A confirm has neither.
+    expect(buildChain(view, [memory.signed, confirm.signed]).witnesses[0]).not.toHaveProperty('claims')
   })
 
   it('marks a tampered attestation as not verified', () => {
