@@ -1,16 +1,34 @@
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
+import { nodePaths } from '../../node/paths.js'
 import type { CommandContext } from '../context.js'
+import { mcpClientConfig, packageRoot } from '../mcp-client-config.js'
 
 /**
  * `isnad mcp`: the node as MCP tools over stdio (issue 8 §1). stdout carries the protocol only;
  * logs go to stderr. Each tool call finds the running daemon afresh, else opens the data directory
- * for that call, exactly as a CLI command would.
+ * for that call, exactly as a CLI command would. `--print-config` prints the client configuration
+ * that starts this command by absolute paths instead (issue 19).
  */
 export function registerMcp (program: Command, context: (cmd: Command) => CommandContext, version: string): void {
   program.command('mcp')
     .description('serve this node as MCP tools over stdio (for LLM agents); keys unlock with --passphrase-file or $ISNAD_PASSPHRASE')
-    .action(async (_opts: unknown, cmd: Command) => {
+    .option('--print-config', 'print the MCP client configuration (JSON) that runs this command for this home, by absolute paths')
+    .action(async (opts: { printConfig?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
+      if (opts.printConfig === true) {
+        const { passphraseFile } = cmd.optsWithGlobals<{ passphraseFile?: string }>()
+        const config = mcpClientConfig({
+          node: process.execPath,
+          cli: join(packageRoot(), 'bin', 'isnad.js'),
+          home: ctx.home,
+          ...(passphraseFile === undefined ? {} : { passphraseFile: resolve(passphraseFile) })
+        })
+        ctx.out.stdout(JSON.stringify(config, null, 2))
+        if (!existsSync(nodePaths(ctx.home).data)) ctx.out.stderr(`note: ${ctx.home} is not a node home yet; create it with: isnad --home ${ctx.home} init`)
+        return
+      }
       // The MCP SDK loads only for this command, not on every CLI start-up.
       const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
         import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/index.js')

@@ -36,15 +36,36 @@ describe('the packed isnad package', () => {
 
   it('runs the README example', async () => {
     const readme = await readFile(join(REPO, 'README.md'), 'utf8')
-    const example = /<!-- library-example -->\n```js\n([\s\S]*?)```/.exec(readme)?.[1]
+    const example = /<!-- library-example -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(example).toBeDefined()
-    await writeFile(join(project, 'example.mjs'), example ?? '')
-    const { stdout } = await run(process.execPath, [join(project, 'example.mjs')], { cwd: project })
+    // Node 22 runs TypeScript by stripping its types, as a user trying the example would.
+    await writeFile(join(project, 'example.ts'), example ?? '')
+    const { stdout } = await run(process.execPath, [join(project, 'example.ts')], { cwd: project })
     const lines = stdout.trim().split('\n')
     expect(lines[0]).toMatch(/^bafyrei[a-z2-7]+ Attested 0\.3$/)
     expect(lines).toContain('1 memory tagged billing with trust >= 0.3')
     expect(lines.at(-1)).toMatch(/^signature valid, signed by did:key:z/)
   })
+
+  it('type-checks every TypeScript block of the README under --strict against the published types', async () => {
+    const readme = await readFile(join(REPO, 'README.md'), 'utf8')
+    const blocks = [...readme.matchAll(/^```(?:ts|typescript)\n([\s\S]*?)^```/gm)].map((m) => m[1] ?? '')
+    // The library example at least, so an unrecognised fence cannot make this pass on nothing.
+    expect(blocks.length).toBeGreaterThanOrEqual(1)
+    const files = await Promise.all(blocks.map(async (code, i) => {
+      const file = `readme-block-${i + 1}.ts`
+      // Each block is a module of its own (imports, top-level await), as a user's file would be.
+      await writeFile(join(project, file), `${code}\nexport {}\n`)
+      return file
+    }))
+    await writeFile(join(project, 'tsconfig.readme.json'), JSON.stringify({
+      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
+      files
+    }))
+    const tsc = run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(project, 'tsconfig.readme.json')], { cwd: project })
+    // tsc reports its errors on stdout: show them when it fails.
+    await expect(tsc.catch((err: { stdout?: string }) => { throw new Error(err.stdout ?? String(err)) })).resolves.toBeDefined()
+  }, 60_000)
 
   it('publishes types a TypeScript user compiles against', async () => {
     await writeFile(join(project, 'use.ts'), [

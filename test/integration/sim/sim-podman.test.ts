@@ -1,5 +1,5 @@
-import { execFileSync } from 'node:child_process'
-import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { execFileSync, spawnSync } from 'node:child_process'
+import { appendFile, cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -41,6 +41,53 @@ describe.skipIf(!enabled)('isnad sim compose, run under podman-compose', () => {
     } finally {
       try { run('podman-compose', ['down'], dir) } catch {}
       await rm(join(dir, '..'), { recursive: true, force: true })
+    }
+  }, 900_000)
+})
+
+/*
+ * The image itself (issue 19), under the same opt-in: it runs as a user that is not root, which owns
+ * the home in a named volume; it carries the dashboard's assets; and a type error fails its build
+ * (on a copy of the build context). ISNAD_CONTAINER_ENGINE=docker runs these with docker instead.
+ */
+
+const engine = process.env.ISNAD_CONTAINER_ENGINE ?? 'podman'
+const IMAGE = 'isnad-image-test'
+
+/** The build context docker/Dockerfile reads (the rest of the clone is not needed to build it). */
+const CONTEXT = ['package.json', 'package-lock.json', 'tsconfig.json', '.dockerignore', 'src', 'bench', 'scripts', 'test/fixtures', 'bin', 'protocols', 'scenarios', 'docker']
+
+describe.skipIf(!enabled)('the image (docker/Dockerfile)', () => {
+  it('runs as a user that is not root, owns its home volume and carries the dashboard', () => {
+    // A tag of its own: `isnad` may be another run's image (the compose projects' default).
+    run(engine, ['build', '-f', 'docker/Dockerfile', '-t', IMAGE, '.'])
+    const shell = (script: string, volume?: string): string => run(engine, ['run', '--rm', '--network', 'none',
+      ...(volume === undefined ? [] : ['-v', `${volume}:/data`]), '--entrypoint', 'sh', IMAGE, '-c', script]).trim()
+    const uid = shell('id -u')
+    expect(uid).toMatch(/^\d+$/)
+    expect(uid).not.toBe('0')
+    expect(shell('ls /app/dist/src/dashboard/assets').split('\n')).toEqual(expect.arrayContaining(['app.js', 'index.html', 'style.css']))
+    const volume = `isnad-image-test-${process.pid}`
+    try {
+      const init = spawnSync(engine, ['run', '--rm', '--network', 'none', '-v', `${volume}:/data`, IMAGE, 'init'], { encoding: 'utf8' })
+      expect(init.status, init.stderr).toBe(0)
+      expect(shell('stat -c %u /data /data/.memory /data/keys', volume).split('\n')).toEqual([uid, uid, uid])
+    } finally {
+      spawnSync(engine, ['volume', 'rm', '-f', volume])
+    }
+  }, 900_000)
+
+  it('fails its build on a type error', async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'isnad-image-'))
+    try {
+      for (const path of CONTEXT) await cp(join(REPO, path), join(copy, path), { recursive: true })
+      await appendFile(join(copy, 'src/errors/index.ts'), "\nexport const notANumber: number = 'a type error'\n")
+      const build = spawnSync(engine, ['build', '-f', 'docker/Dockerfile', '-t', 'isnad-type-error', '.'], { cwd: copy, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 })
+      expect(build.status).not.toBe(0)
+      expect(build.stdout + build.stderr).toContain("error TS2322: Type 'string' is not assignable to type 'number'")
+    } finally {
+      await rm(copy, { recursive: true, force: true })
+      spawnSync(engine, ['rmi', '-f', 'isnad-type-error'])
     }
   }, 900_000)
 })
