@@ -1,8 +1,9 @@
 import { InvalidArgumentError, type Command } from 'commander'
+import { isIsnadError } from '../../errors/index.js'
 import { nodeCryptoVerifier, type SignatureVerifier } from '../../identity/index.js'
 import {
   archiveShards, auditDataDir, executeRepair, planRepair, scorecardOf, writeAuditResults,
-  type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type RepairOutcome, type RepairPlan
+  type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type LedgerFacts, type RepairOutcome, type RepairPlan
 } from '../../ledger/audit/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
 import { nodePaths } from '../../node/paths.js'
@@ -17,8 +18,8 @@ import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 export interface LedgerAuditHooks {
   /** The node's reindex: rebuilds the LevelDB index from the ledgers (it opens the node itself). */
   reindex: (ctx: CommandContext) => Promise<void>
-  /** Compares the index with the ledgers; each issue becomes an `index_mismatch` finding. */
-  indexCheck?: (ctx: CommandContext) => Promise<readonly IndexIssue[]>
+  /** Compares the index with the ledgers; each issue becomes an index finding (issue 22 §2). */
+  indexCheck?: (ctx: CommandContext, facts: LedgerFacts) => Promise<readonly IndexIssue[]>
   /** How the command reports its exit status (runCli's exitCode). */
   setExit: (code: number) => void
   /** @default Date.now */
@@ -43,7 +44,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
     const indexCheck = hooks.indexCheck
     return await auditDataDir({
       dataDir, scope, verifier: hooks.verifier ?? nodeCryptoVerifier, now: clock,
-      ...(indexCheck === undefined ? {} : { indexCheck: async () => await indexCheck(ctx) })
+      ...(indexCheck === undefined ? {} : { indexCheck: async (facts: LedgerFacts) => await indexCheck(ctx, facts) })
     })
   }
 
@@ -96,6 +97,21 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
       emit(ctx.out, { older_than_days: olderThanDays, ...result }, () => renderArchive(result, olderThanDays))
       hooks.setExit(result.skipped.length === 0 ? EXIT_OK : EXIT_FAILURE)
     })
+}
+
+/**
+ * The node's index check (src/node/index-check.ts), loaded only by verify and repair. A running
+ * daemon holds the index: then it is not checked, and stderr says so (the ledger still is).
+ */
+export async function checkIndex (ctx: CommandContext, facts: LedgerFacts): Promise<readonly IndexIssue[]> {
+  const { checkIndexAgainstLedger } = await import('../../node/index-check.js')
+  try {
+    return await checkIndexAgainstLedger(ctx.home, facts)
+  } catch (err) {
+    if (!isIsnadError(err, 'STORE_LOCKED')) throw err
+    ctx.out.stderr('isnad: the index was not checked: a running node holds it (stop the daemon to check it)')
+    return []
+  }
 }
 
 function summaryOf (report: AuditReport): Record<string, unknown> {

@@ -46,3 +46,9 @@ export const RECORD_EVENT_TYPES = [
 
 /** The `memory.checkpointed` event type (spec §5): a signed Checkpoint of the node's log. */
 export const CHECKPOINT_EVENT_TYPE = 'memory.checkpointed'
+
+/** @default 64 — records sampled evenly over the ledger for the index check (issue 22 §2). */
+export const INDEX_SAMPLE_SIZE = 64
+
+/** @default 16 — the newest records, always in the index check's sample (a crash loses the newest first). */
+export const INDEX_SAMPLE_RECENT = 16

@@ -6,9 +6,10 @@
  * README.md in this folder lists the findings, the score formula and what cannot be detected.
  */
 export {
-  auditDataDir, scoreOf, statusOf,
-  type AuditInit, type AuditReport, type IndexCheck, type IndexIssue
+  auditDataDir, INDEX_KINDS, scoreOf, statusOf,
+  type AuditInit, type AuditReport, type IndexCheck, type IndexFindingKind, type IndexIssue
 } from './audit.js'
+export type { LedgerFacts, SampledRecord } from './ledger-facts.js'
 export type { AuditStats } from './context.js'
 export { writeAuditResults, scorecardOf, type AuditResults, type WriteAuditResultsOptions } from './results.js'
 export { planRepair, type PlanRepairOptions } from './repair-plan.js'

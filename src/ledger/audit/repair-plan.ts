@@ -1,5 +1,5 @@
 import { canonicalJson, derivedId, withLineHash } from '../index.js'
-import type { AuditReport } from './audit.js'
+import { INDEX_KINDS, type AuditReport } from './audit.js'
 import { PLAN_DOMAIN } from './constants.js'
 import type { AuditFinding, FindingKind, RepairAction, RepairPlan } from './schemas.js'
 import { isShardPath } from './walk.js'
@@ -45,12 +45,12 @@ export function planRepair (report: AuditReport, options: PlanRepairOptions): Re
     ...[...quarantine].map(([file, reason]): RepairAction => ({ kind: 'quarantine', file, reason })),
     ...[...tails].map((file): RepairAction => ({ kind: 'recover_tail', file }))
   ]
-  const reindex = actions.length > 0 || report.findings.some((f) => f.kind === 'index_mismatch')
+  const reindex = actions.length > 0 || report.findings.some((f) => INDEX_KINDS.has(f.kind))
   if (reindex) actions.push({ kind: 'reindex' })
   // A quarantine settles the bad lines of its shard; the events they held stay lost (lc gaps, checkpoints).
   const resolved = (f: AuditFinding): boolean =>
     (quarantine.has(f.file) && (QUARANTINE_KINDS.has(f.kind) || f.kind === 'torn_tail')) ||
-    (f.kind === 'torn_tail' && tails.has(f.file)) || (f.kind === 'index_mismatch' && reindex)
+    (f.kind === 'torn_tail' && tails.has(f.file)) || (INDEX_KINDS.has(f.kind) && reindex)
   const ts = new Date(options.now()).toISOString()
   const findings = report.findings.map((f) => f.id)
   return withLineHash({

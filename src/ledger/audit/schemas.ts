@@ -22,7 +22,7 @@ export const FINDING_KINDS = [
   // the Merkle log (DESIGN §4, transparency-v1)
   'record_invalid', 'checkpoint_invalid', 'checkpoint_size', 'checkpoint_root', 'equivocation',
   // the rest of the directory
-  'evidence_missing', 'index_mismatch'
+  'evidence_missing', 'index_mismatch', 'index_missing', 'index_corrupt'
 ] as const
 export type FindingKind = (typeof FINDING_KINDS)[number]
 
