@@ -1,8 +1,10 @@
+import { access } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { isIsnadError } from '../../errors/index.js'
 import { nodeCryptoVerifier, type SignatureVerifier } from '../../identity/index.js'
 import {
-  archiveShards, auditDataDir, executeRepair, planRepair, scorecardOf, writeAuditResults,
+  archiveShards, auditDataDir, executeRepair, planRepair, restoreSetAside, scorecardOf, writeAuditResults,
   type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type LedgerFacts, type RepairOutcome, type RepairPlan
 } from '../../ledger/audit/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
@@ -61,7 +63,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
     })
 
   ledger.command('repair')
-    .description('plan and carry out repairs of the findings: quarantine corrupt shards, recover torn tails, reindex (exit 0 when nothing is left)')
+    .description('plan and carry out repairs of the findings: set bad lines aside (the rest stay), quarantine damaged archives, recover torn tails, reindex (exit 0 only when healthy afterwards)')
     .option('--dry-run', 'print the plan, change nothing')
     .option('--scope <scope>', 'the node scope (default: _meta/policy.json default_scope)')
     .action(async (opts: ScopeOptions & { dryRun?: boolean }, cmd: Command) => {
@@ -80,9 +82,29 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
       }
       await writeAuditResults(report)
       const outcome = await executeRepair(plan, { dataDir: report.dataDir, reindex: async () => { await hooks.reindex(ctx) }, now: clock })
-      emit(ctx.out, { ...summaryOf(report), plan, executions: outcome.executions }, () => `${renderPlan(plan)}\n${renderOutcome(outcome)}`)
+      // What is left is what a new audit finds (issue 22 §3): lost events, set-aside lines not yet
+      // restored, anything the plan could not address. Exit 0 only when the directory is healthy.
+      const after = await audit(ctx, opts)
+      await writeAuditResults(after)
+      emit(ctx.out, { ...summaryOf(report), plan, executions: outcome.executions, after: { ...summaryOf(after), findings: after.findings } },
+        () => `${renderPlan(plan)}\n${renderOutcome(outcome)}\nafter repair: ${renderReport(after)}`)
       const failed = outcome.executions.some((e) => e.status === 'failed')
-      hooks.setExit(failed || plan.unresolved.length > 0 ? EXIT_FAILURE : EXIT_OK)
+      hooks.setExit(failed || after.status !== 'healthy' ? EXIT_FAILURE : EXIT_OK)
+    })
+
+  ledger.command('restore')
+    .description('put lines `ledger repair` set aside back into their shard once fixed (each must pass its checks; nothing changes otherwise), then reindex')
+    .argument('<file>', 'a file under .memory/archive/quarantine/lines/ (a path, or relative to .memory/)')
+    .action(async (file: string, _opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const dataDir = nodePaths(ctx.home).data
+      const inCwd = resolve(file)
+      const target = await access(inCwd).then(() => inCwd, () => file)
+      const result = await restoreSetAside({ dataDir, file: target })
+      await hooks.reindex(ctx)
+      emit(ctx.out, result, () => `restored ${result.restored} line${result.restored === 1 ? '' : 's'} into ${result.shard}` +
+        `${result.present === 0 ? '' : ` (${result.present} already there)`}; the set-aside file is now ${result.file}; the index was rebuilt`)
+      hooks.setExit(EXIT_OK)
     })
 
   ledger.command('archive')

@@ -12,6 +12,12 @@ export const EXECUTION_DOMAIN = 'isnad/repair-execution/v1'
 /** @default 'archive/quarantine' — where repair moves corrupt shards, at their relative path (never deleted). */
 export const QUARANTINE_DIR = 'archive/quarantine'
 
+/** @default 'archive/quarantine/lines' — where repair sets aside single bad lines of a shard, at the shard's relative path (issue 22 §3). */
+export const SET_ASIDE_DIR = `${QUARANTINE_DIR}/lines`
+
+/** @default '.restored' — the suffix a set-aside file takes once `isnad ledger restore` put its lines back. */
+export const RESTORED_SUFFIX = '.restored'
+
 /** The four view folders of spec §3, and which hold view objects (the rest: attachments). */
 export const VIEW_FOLDERS = ['facts', 'decisions', 'commitments', 'attach'] as const
 

@@ -16,6 +16,8 @@ export { planRepair, type PlanRepairOptions } from './repair-plan.js'
 export { executeRepair, type ExecuteRepairInit, type RepairOutcome } from './repair-execute.js'
 export { archiveShards, type ArchiveInit, type ArchiveResult, type ArchivedShard } from './archive.js'
 export { withWriterLock } from './lock.js'
+export { restoreSetAside, type RestoreInit, type RestoreResult } from './restore.js'
+export { SetAsideLineSchema, type SetAsideLine } from './set-aside.js'
 export {
   AuditFindingSchema, ExecutionSchema, FindingsLineSchema, FINDING_KINDS, HEALTH_STATUSES, LcMarkSchema, RepairActionSchema,
   RepairPlanSchema, ScorecardSchema, SEVERITIES,
