@@ -1,6 +1,7 @@
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { IsnadError, type ErrorCode } from '../errors/index.js'
+import { indexCorruptError, isLevelCorruption } from '../store/level/damage.js'
 
 /** Codes only the HTTP layer produces, beside the node's own (src/errors). */
 export const API_ERROR_CODES = [
@@ -48,6 +49,7 @@ export const HTTP_STATUS_BY_CODE: Record<ApiErrorCode, ContentfulStatusCode> = {
   STORE_LOCKED: 409,
   IO_ERROR: 500,
   INDEX_OUTDATED: 503,
+  INDEX_CORRUPT: 503,
   USAGE: 400,
   PROOF_MALFORMED: 400,
   LOG_CORRUPT: 500,
@@ -100,9 +102,10 @@ function fromHttpException (err: HTTPException): ApiErrorBody['error'] {
  */
 export function errorResponseOf (err: unknown): { status: ContentfulStatusCode, body: ApiErrorBody } {
   let error: ApiErrorBody['error']
-  if (err instanceof IsnadError) error = err.toJSON()
+  if (err instanceof IsnadError && !(err.code === 'IO_ERROR' && isLevelCorruption(err))) error = err.toJSON()
   else if (err instanceof ApiError) error = { code: err.code, message: err.message }
   else if (err instanceof HTTPException) error = fromHttpException(err)
+  else if (isLevelCorruption(err)) error = indexCorruptError(undefined, err).toJSON()
   else error = { code: 'INTERNAL', message: 'internal error' }
   return { status: HTTP_STATUS_BY_CODE[error.code], body: { error } }
 }

@@ -6,7 +6,7 @@ import { registerAttest } from './commands/attest.js'
 import { registerId } from './commands/id.js'
 import { registerInit } from './commands/init.js'
 import { registerLedger, runReindex } from './commands/ledger.js'
-import { registerLedgerAudit } from './commands/ledger-audit.js'
+import { checkIndex, registerLedgerAudit } from './commands/ledger-audit.js'
 import { registerDashboard } from './commands/dashboard.js'
 import { registerMcp } from './commands/mcp.js'
 import { registerNetwork } from './commands/network.js'
@@ -60,6 +60,7 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   const ledger = registerLedger(program, context)
   registerLedgerAudit(ledger, context, {
     reindex: async (ctx) => { await runReindex(ctx) },
+    indexCheck: checkIndex,
     setExit: (code) => { exitCode = code }
   })
   registerNetwork(program, context)

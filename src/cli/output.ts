@@ -1,5 +1,6 @@
 import { ApiError } from '../api/errors.js'
 import { IsnadError } from '../errors/index.js'
+import { indexCorruptError, isLevelCorruption } from '../store/level/damage.js'
 
 /** Where a command writes: data to stdout, logs and errors to stderr (STYLE: data on stdout). */
 export interface Output {
@@ -46,9 +47,11 @@ export function reportError (out: Output, err: unknown): number {
     reportError(out, err.error)
     return err.exitCode
   }
-  const error = err instanceof IsnadError || err instanceof ApiError
-    ? { code: err.code, message: err.message, ...(err instanceof IsnadError && err.details !== undefined ? { details: err.details } : {}) }
-    : { code: 'IO_ERROR', message: err instanceof Error ? err.message : String(err) }
+  // A damaged LevelDB read deep inside a command: named, with the command that rebuilds the index (issue 22 §2).
+  const named = (!(err instanceof IsnadError) || err.code === 'IO_ERROR') && isLevelCorruption(err) ? indexCorruptError(undefined, err) : err
+  const error = named instanceof IsnadError || named instanceof ApiError
+    ? { code: named.code, message: named.message, ...(named instanceof IsnadError && named.details !== undefined ? { details: named.details } : {}) }
+    : { code: 'IO_ERROR', message: named instanceof Error ? named.message : String(named) }
   if (out.json) out.stderr(JSON.stringify({ error }))
   else out.stderr(`isnad: error ${error.code}: ${error.message}`)
   return error.code === 'USAGE' ? EXIT_USAGE : EXIT_FAILURE

@@ -36,6 +36,8 @@ export const ERROR_CODES = [
   'IO_ERROR',
   // the LevelDB index was written with another key layout: rebuild it (isnad ledger reindex)
   'INDEX_OUTDATED',
+  // a LevelDB under .memory/ reports damaged files: rebuild the index (isnad ledger reindex)
+  'INDEX_CORRUPT',
   // usage
   'USAGE',
   // transparency log (transparency-v1)

@@ -42,6 +42,13 @@ export interface AppendOptions {
    * answers duplicates from its own keys. @default false
    */
   deferKeys?: boolean
+  /**
+   * Checked synchronously at the moment the events would take their lcs (nothing can be appended
+   * in between): false appends nothing and returns []. A checkpoint uses it to be written only
+   * while every record event before it is in the Merkle log it signs (issue 22: a checkpoint
+   * racing a concurrent store could otherwise follow a record it does not count).
+   */
+  when?: () => boolean
 }
 
 export type AppendResult =
@@ -143,6 +150,7 @@ class FileEventLedger implements EventLedger {
     for (const input of inputs) if (!this.known.has(input.idempotency_key)) unknown.push(input.idempotency_key)
     const stored = unknown.length === 0 ? NOTHING_STORED : await this.idempotency.lookup(unknown)
     this.assertUsable()
+    if (options.when !== undefined && !options.when()) return []
     // From here to the enqueue nothing awaits: lc order is file order, and a key seen here is seen
     // by every later call (spec §5, §8).
     const ctx = this.contextAt(new Date(this.clock()).toISOString())

@@ -4,6 +4,7 @@ import type { AnchorCheck, AnchorSource } from '../../anchor/index.js'
 import { IsnadError } from '../../errors/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
+import { assertAnchorable } from '../refusals.js'
 import { renderView } from '../render.js'
 
 interface AddOptions {
@@ -63,6 +64,7 @@ export function registerAnchor (program: Command, context: (cmd: Command) => Com
       const ctx = context(cmd)
       const source = anchorSourceOf(opts)
       const did = await ctx.signerDid(opts.as)
+      await assertAnchorable(ctx, { ...source, memory })
       const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.addAnchor({ ...source, memory }, signer)))
       emit(ctx.out, { anchor: result.id, memory: result.view }, () => opts.quiet === true ? result.id : `anchor ${result.id}\n\n${renderView(result.view)}`)
     })

@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import { ATTESTATION_VERDICTS, type AttestationVerdict } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
+import { assertMemoryStored } from '../refusals.js'
 import { choice, collect } from '../parse.js'
 import { renderView } from '../render.js'
 
@@ -17,6 +18,7 @@ export function registerAttest (program: Command, context: (cmd: Command) => Com
     .action(async (memory: string, verdict: AttestationVerdict, opts: { notes?: string, claim?: string[], as?: string, quiet?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
       const did = await ctx.signerDid(opts.as)
+      await assertMemoryStored(ctx, memory)
       const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.attest({
         memory,
         verdict,

@@ -1,8 +1,11 @@
+import { access } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
+import { isIsnadError } from '../../errors/index.js'
 import { nodeCryptoVerifier, type SignatureVerifier } from '../../identity/index.js'
 import {
-  archiveShards, auditDataDir, executeRepair, planRepair, scorecardOf, writeAuditResults,
-  type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type RepairOutcome, type RepairPlan
+  archiveShards, auditDataDir, executeRepair, planRepair, restoreSetAside, scorecardOf, writeAuditResults,
+  type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type LedgerFacts, type RepairOutcome, type RepairPlan
 } from '../../ledger/audit/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
 import { nodePaths } from '../../node/paths.js'
@@ -17,8 +20,8 @@ import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 export interface LedgerAuditHooks {
   /** The node's reindex: rebuilds the LevelDB index from the ledgers (it opens the node itself). */
   reindex: (ctx: CommandContext) => Promise<void>
-  /** Compares the index with the ledgers; each issue becomes an `index_mismatch` finding. */
-  indexCheck?: (ctx: CommandContext) => Promise<readonly IndexIssue[]>
+  /** Compares the index with the ledgers; each issue becomes an index finding (issue 22 §2). */
+  indexCheck?: (ctx: CommandContext, facts: LedgerFacts) => Promise<readonly IndexIssue[]>
   /** How the command reports its exit status (runCli's exitCode). */
   setExit: (code: number) => void
   /** @default Date.now */
@@ -43,7 +46,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
     const indexCheck = hooks.indexCheck
     return await auditDataDir({
       dataDir, scope, verifier: hooks.verifier ?? nodeCryptoVerifier, now: clock,
-      ...(indexCheck === undefined ? {} : { indexCheck: async () => await indexCheck(ctx) })
+      ...(indexCheck === undefined ? {} : { indexCheck: async (facts: LedgerFacts) => await indexCheck(ctx, facts) })
     })
   }
 
@@ -60,7 +63,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
     })
 
   ledger.command('repair')
-    .description('plan and carry out repairs of the findings: quarantine corrupt shards, recover torn tails, reindex (exit 0 when nothing is left)')
+    .description('plan and carry out repairs of the findings: set bad lines aside (the rest stay), quarantine damaged archives, recover torn tails, reindex (exit 0 only when healthy afterwards)')
     .option('--dry-run', 'print the plan, change nothing')
     .option('--scope <scope>', 'the node scope (default: _meta/policy.json default_scope)')
     .action(async (opts: ScopeOptions & { dryRun?: boolean }, cmd: Command) => {
@@ -79,9 +82,29 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
       }
       await writeAuditResults(report)
       const outcome = await executeRepair(plan, { dataDir: report.dataDir, reindex: async () => { await hooks.reindex(ctx) }, now: clock })
-      emit(ctx.out, { ...summaryOf(report), plan, executions: outcome.executions }, () => `${renderPlan(plan)}\n${renderOutcome(outcome)}`)
+      // What is left is what a new audit finds (issue 22 §3): lost events, set-aside lines not yet
+      // restored, anything the plan could not address. Exit 0 only when the directory is healthy.
+      const after = await audit(ctx, opts)
+      await writeAuditResults(after)
+      emit(ctx.out, { ...summaryOf(report), plan, executions: outcome.executions, after: { ...summaryOf(after), findings: after.findings } },
+        () => `${renderPlan(plan)}\n${renderOutcome(outcome)}\nafter repair: ${renderReport(after)}`)
       const failed = outcome.executions.some((e) => e.status === 'failed')
-      hooks.setExit(failed || plan.unresolved.length > 0 ? EXIT_FAILURE : EXIT_OK)
+      hooks.setExit(failed || after.status !== 'healthy' ? EXIT_FAILURE : EXIT_OK)
+    })
+
+  ledger.command('restore')
+    .description('put lines `ledger repair` set aside back into their shard once fixed (each must pass its checks; nothing changes otherwise), then reindex')
+    .argument('<file>', 'a file under .memory/archive/quarantine/lines/ (a path, or relative to .memory/)')
+    .action(async (file: string, _opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const dataDir = nodePaths(ctx.home).data
+      const inCwd = resolve(file)
+      const target = await access(inCwd).then(() => inCwd, () => file)
+      const result = await restoreSetAside({ dataDir, file: target })
+      await hooks.reindex(ctx)
+      emit(ctx.out, result, () => `restored ${result.restored} line${result.restored === 1 ? '' : 's'} into ${result.shard}` +
+        `${result.present === 0 ? '' : ` (${result.present} already there)`}; the set-aside file is now ${result.file}; the index was rebuilt`)
+      hooks.setExit(EXIT_OK)
     })
 
   ledger.command('archive')
@@ -96,6 +119,21 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
       emit(ctx.out, { older_than_days: olderThanDays, ...result }, () => renderArchive(result, olderThanDays))
       hooks.setExit(result.skipped.length === 0 ? EXIT_OK : EXIT_FAILURE)
     })
+}
+
+/**
+ * The node's index check (src/node/index-check.ts), loaded only by verify and repair. A running
+ * daemon holds the index: then it is not checked, and stderr says so (the ledger still is).
+ */
+export async function checkIndex (ctx: CommandContext, facts: LedgerFacts): Promise<readonly IndexIssue[]> {
+  const { checkIndexAgainstLedger } = await import('../../node/index-check.js')
+  try {
+    return await checkIndexAgainstLedger(ctx.home, facts)
+  } catch (err) {
+    if (!isIsnadError(err, 'STORE_LOCKED')) throw err
+    ctx.out.stderr('isnad: the index was not checked: a running node holds it (stop the daemon to check it)')
+    return []
+  }
 }
 
 function summaryOf (report: AuditReport): Record<string, unknown> {

@@ -28,6 +28,12 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const bundle = parseBundle(await readInput(file, MAX_BUNDLE_BYTES))
+      // Every record verified before the node is opened for writing (issue 22 §6): a refused
+      // bundle leaves the data directory byte for byte as it was; ingest checks them again.
+      const { nodeCryptoVerifier } = await import('../../identity/index.js')
+      const { verifyRecordAsync } = await import('../../record/index.js')
+      const now = Date.now()
+      await Promise.all(bundle.records.map(async (record) => await verifyRecordAsync(record, { verifier: nodeCryptoVerifier, now })))
       const result = await ctx.withOps(async (ops) => await ops.importBundle(bundle))
       emit(ctx.out, result, () =>
         `imported ${result.stored.length} new records (${result.duplicates.length} already present), rescored ${result.rescored.length} memories`)

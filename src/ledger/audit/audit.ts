@@ -8,7 +8,8 @@ import { auditScopeEvents, type ScopeAudit } from './event-audit.js'
 import { CheckpointRegistry } from './log-audit.js'
 import { auditOperational, auditViews, type OperationalFacts } from './operational.js'
 import { QuarantineIndex } from './quarantine-index.js'
-import type { AuditFinding, HealthStatus, LcMark, Severity } from './schemas.js'
+import { LedgerFactsCollector, type LedgerFacts } from './ledger-facts.js'
+import type { AuditFinding, FindingKind, HealthStatus, LcMark, Severity } from './schemas.js'
 import { walkLedgerTree } from './walk.js'
 
 /**
@@ -19,12 +20,23 @@ import { walkLedgerTree } from './walk.js'
 /** One disagreement between the LevelDB index and the ledger, as the node's check reports it. */
 export interface IndexIssue {
   message: string
+  /**
+   * `index_missing`: the index (or a part) is not there; `index_corrupt`: LevelDB reports damaged
+   * files; `index_mismatch`: it opens but disagrees with the ledger. All are fixed by a reindex.
+   * @default 'index_mismatch'
+   */
+  kind?: IndexFindingKind
   /** @default 'error' */
   severity?: Severity
 }
 
-/** Compares the index with the ledger (the node's); each issue becomes an `index_mismatch` finding. */
-export type IndexCheck = () => Promise<readonly IndexIssue[]>
+export type IndexFindingKind = 'index_missing' | 'index_corrupt' | 'index_mismatch'
+
+/**
+ * Compares the index with the ledger (the node's), given what the audit read of the node scope's
+ * records; each issue becomes a finding of its kind.
+ */
+export type IndexCheck = (facts: LedgerFacts) => Promise<readonly IndexIssue[]>
 
 export interface AuditInit {
   /** The `.memory/` directory. */
@@ -70,11 +82,17 @@ export async function auditDataDir (init: AuditInit): Promise<AuditReport> {
     verifier: init.verifier, now, checkRecords: init.checkRecords ?? true,
     registry: new CheckpointRegistry(init.verifier), quarantine: new QuarantineIndex(tree.quarantined)
   }
+  const collector = init.indexCheck === undefined ? undefined : new LedgerFactsCollector(init.scope)
   const scopes: ScopeAudit[] = []
-  for (const scope of new Set([init.scope, ...tree.scopes])) scopes.push(await auditScopeEvents(ctx, scope, options))
+  for (const scope of new Set([init.scope, ...tree.scopes])) {
+    scopes.push(await auditScopeEvents(ctx, scope, scope === init.scope && collector !== undefined ? { ...options, facts: collector } : options))
+  }
   checkRuns(ctx, scopes, facts)
   const highWater = checkHighWater(ctx, scopes, facts, options.quarantine)
-  if (init.indexCheck !== undefined) await checkIndex(ctx, init.indexCheck)
+  if (init.indexCheck !== undefined && collector !== undefined) {
+    const log = scopes.find((s) => s.scope === init.scope)?.log ?? { size: 0, root: '' }
+    await checkIndex(ctx, init.indexCheck, collector.build(log))
+  }
   const findings = ctx.sink.build(ts)
   const errors = findings.filter((f) => f.severity === 'error').length
   const warnings = findings.length - errors
@@ -93,6 +111,9 @@ export async function auditDataDir (init: AuditInit): Promise<AuditReport> {
   }
 }
 
+/** Findings about the index alone: the ledger is intact, a reindex fixes them. */
+export const INDEX_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>(['index_missing', 'index_corrupt', 'index_mismatch'])
+
 /** 1 / (1 + errors + WARNING_WEIGHT × warnings), rounded to 3 decimals. */
 export function scoreOf (errors: number, warnings: number): number {
   return Math.round(1000 / (1 + errors + WARNING_WEIGHT * warnings)) / 1000
@@ -103,7 +124,7 @@ export function scoreOf (errors: number, warnings: number): number {
  * (rebuilt from the ledger by `repair`); healthy: no finding.
  */
 export function statusOf (findings: readonly AuditFinding[]): HealthStatus {
-  if (findings.some((f) => f.severity === 'error' && f.kind !== 'index_mismatch')) return 'corrupt'
+  if (findings.some((f) => f.severity === 'error' && !INDEX_KINDS.has(f.kind))) return 'corrupt'
   return findings.length === 0 ? 'healthy' : 'degraded'
 }
 
@@ -160,10 +181,10 @@ function checkHighWater (ctx: AuditContext, scopes: readonly ScopeAudit[], facts
   return [...marks.values()].sort((a, b) => key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0)
 }
 
-async function checkIndex (ctx: AuditContext, indexCheck: IndexCheck): Promise<void> {
+async function checkIndex (ctx: AuditContext, indexCheck: IndexCheck, facts: LedgerFacts): Promise<void> {
   try {
-    for (const issue of await indexCheck()) {
-      ctx.sink.add({ kind: 'index_mismatch', file: 'index', message: issue.message, ...(issue.severity === undefined ? {} : { severity: issue.severity }) })
+    for (const issue of await indexCheck(facts)) {
+      ctx.sink.add({ kind: issue.kind ?? 'index_mismatch', file: 'index', message: issue.message, ...(issue.severity === undefined ? {} : { severity: issue.severity }) })
     }
   } catch (err) {
     ctx.sink.add({ kind: 'index_mismatch', file: 'index', message: `the index could not be compared with the ledger: ${err instanceof Error ? err.message : String(err)}` })

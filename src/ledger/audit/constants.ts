@@ -12,6 +12,12 @@ export const EXECUTION_DOMAIN = 'isnad/repair-execution/v1'
 /** @default 'archive/quarantine' — where repair moves corrupt shards, at their relative path (never deleted). */
 export const QUARANTINE_DIR = 'archive/quarantine'
 
+/** @default 'archive/quarantine/lines' — where repair sets aside single bad lines of a shard, at the shard's relative path (issue 22 §3). */
+export const SET_ASIDE_DIR = `${QUARANTINE_DIR}/lines`
+
+/** @default '.restored' — the suffix a set-aside file takes once `isnad ledger restore` put its lines back. */
+export const RESTORED_SUFFIX = '.restored'
+
 /** The four view folders of spec §3, and which hold view objects (the rest: attachments). */
 export const VIEW_FOLDERS = ['facts', 'decisions', 'commitments', 'attach'] as const
 
@@ -46,3 +52,9 @@ export const RECORD_EVENT_TYPES = [
 
 /** The `memory.checkpointed` event type (spec §5): a signed Checkpoint of the node's log. */
 export const CHECKPOINT_EVENT_TYPE = 'memory.checkpointed'
+
+/** @default 64 — records sampled evenly over the ledger for the index check (issue 22 §2). */
+export const INDEX_SAMPLE_SIZE = 64
+
+/** @default 16 — the newest records, always in the index check's sample (a crash loses the newest first). */
+export const INDEX_SAMPLE_RECENT = 16

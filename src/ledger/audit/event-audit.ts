@@ -4,6 +4,7 @@ import { ARCHIVE_GZIP_HEADER, CHECKPOINT_EVENT_TYPE, RECORD_CHECKS_IN_FLIGHT, RE
 import { checkEntry, relativeTo, type AuditContext } from './context.js'
 import { hasArchiveHeader } from './gzip.js'
 import { LogAuditor, type CheckpointRegistry, type Where } from './log-audit.js'
+import type { LedgerFactsCollector } from './ledger-facts.js'
 import type { QuarantineIndex } from './quarantine-index.js'
 import type { FindingDraft } from './findings.js'
 import { checkCarriedRecord, recordLeafOf, type RecordCheckOptions } from './record-check.js'
@@ -20,6 +21,8 @@ import { checkCarriedRecord, recordLeafOf, type RecordCheckOptions } from './rec
 export interface EventAuditOptions extends RecordCheckOptions {
   registry: CheckpointRegistry
   quarantine: QuarantineIndex
+  /** Collects the scope's records for the index check (the node's scope only). */
+  facts?: LedgerFactsCollector
 }
 
 /** One instance's sequence in a scope. */
@@ -66,11 +69,15 @@ export async function auditScopeEvents (ctx: AuditContext, scope: string, option
     }
     eventIds.add(event.event_id)
     ctx.stats.events++
+    options.facts?.event(event.lc)
     track(ctx, scope, instances, event, where, options.quarantine)
     if (RECORD_TYPES.has(event.type)) {
       ctx.stats.records++
       const { leaf, problem, record } = recordLeafOf(event)
-      if (leaf !== undefined) log.addLeaf(leaf)
+      if (leaf !== undefined) {
+        log.addLeaf(leaf)
+        options.facts?.record(event.type, leaf, record)
+      }
       const message = (text: string | undefined): FindingDraft | undefined =>
         text === undefined ? undefined : { kind: 'record_invalid', ...where, message: `event ${event.event_id}: ${text}` }
       if (problem !== undefined) ctx.sink.add(message(problem))

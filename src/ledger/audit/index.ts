@@ -6,15 +6,18 @@
  * README.md in this folder lists the findings, the score formula and what cannot be detected.
  */
 export {
-  auditDataDir, scoreOf, statusOf,
-  type AuditInit, type AuditReport, type IndexCheck, type IndexIssue
+  auditDataDir, INDEX_KINDS, scoreOf, statusOf,
+  type AuditInit, type AuditReport, type IndexCheck, type IndexFindingKind, type IndexIssue
 } from './audit.js'
+export type { LedgerFacts, SampledRecord } from './ledger-facts.js'
 export type { AuditStats } from './context.js'
 export { writeAuditResults, scorecardOf, type AuditResults, type WriteAuditResultsOptions } from './results.js'
 export { planRepair, type PlanRepairOptions } from './repair-plan.js'
 export { executeRepair, type ExecuteRepairInit, type RepairOutcome } from './repair-execute.js'
 export { archiveShards, type ArchiveInit, type ArchiveResult, type ArchivedShard } from './archive.js'
 export { withWriterLock } from './lock.js'
+export { restoreSetAside, type RestoreInit, type RestoreResult } from './restore.js'
+export { SetAsideLineSchema, type SetAsideLine } from './set-aside.js'
 export {
   AuditFindingSchema, ExecutionSchema, FindingsLineSchema, FINDING_KINDS, HEALTH_STATUSES, LcMarkSchema, RepairActionSchema,
   RepairPlanSchema, ScorecardSchema, SEVERITIES,

@@ -7,6 +7,7 @@ import { appendLedgerLines, recordedIds } from './append.js'
 import { EXECUTION_DOMAIN } from './constants.js'
 import { underWriterLock } from './lock.js'
 import { quarantineFile } from './quarantine.js'
+import { setAsideLines } from './set-aside.js'
 import type { Execution, RepairAction, RepairPlan } from './schemas.js'
 import { operationalValidator, viewValidator } from './validators.js'
 import { parseShardPath, type ViewFolder } from './walk.js'
@@ -91,6 +92,13 @@ function isGovernanceTail (action: RepairAction): boolean {
 }
 
 async function perform (dataDir: string, action: RepairAction, recovery: RecoveryContext): Promise<string> {
+  if (action.kind === 'set_aside') {
+    const result = await setAsideLines(dataDir, action.file, new Map(action.lines.map((l) => [l.line, { offset: l.offset, reason: l.reason }])), validatorOf(action.file))
+    if (result === undefined) return `${action.file}: the lines are not where the plan saw them (gone already)`
+    const names = result.lines.flatMap((l) => l.names)
+    return `set aside ${result.lines.length} line${result.lines.length === 1 ? '' : 's'} (${result.lines.map((l) => l.line).join(', ')}) of ${action.file} in ${result.file}` +
+      `${names.length === 0 ? '' : `; they named ${names.join(', ')}`}; the other lines stay. Fix them there and run \`isnad ledger restore ${result.file}\``
+  }
   if (action.kind === 'quarantine') {
     const moved = await quarantineFile(dataDir, action.file)
     return moved === undefined ? `${action.file} is gone already` : `moved to ${moved.join(', ')}`

@@ -1,5 +1,5 @@
 import { canonicalJson, derivedId, withLineHash } from '../index.js'
-import type { AuditReport } from './audit.js'
+import { INDEX_KINDS, type AuditReport } from './audit.js'
 import { PLAN_DOMAIN } from './constants.js'
 import type { AuditFinding, FindingKind, RepairAction, RepairPlan } from './schemas.js'
 import { isShardPath } from './walk.js'
@@ -7,8 +7,11 @@ import { isShardPath } from './walk.js'
 /**
  * `isnad ledger repair`, the plan (issue 3 §5): what can be done about an audit's findings without
  * ever editing a line in place (spec §9).
- * - A shard (events or views) with a line that fails its checks is quarantined: moved whole to
- *   archive/quarantine/, kept byte for byte, and no longer read.
+ * - A line of a live shard (events or views) that fails its checks is set aside alone (issue 22
+ *   §3): the shard keeps every good line, the bad ones go to archive/quarantine/lines/ with what
+ *   `isnad ledger restore` needs to put them back once a person fixed them (set-aside.ts).
+ * - An archive with a bad line is quarantined whole: moved to archive/quarantine/, kept byte for
+ *   byte, and no longer read (a gzip stream cannot be cut at a line).
  * - A torn last line (a write a crash interrupted, never acknowledged) is recovered as the node does
  *   at open: copied to governance/findings/torn/, recorded, cut off (recovery.ts).
  * - After either, and for any index finding, the index is rebuilt from what the ledgers now hold.
@@ -32,25 +35,43 @@ function wantsQuarantine (finding: AuditFinding): boolean {
   return QUARANTINE_KINDS.has(finding.kind) || (finding.kind === 'torn_tail' && finding.file.endsWith('.gz'))
 }
 
+/**
+ * A bad line of a live shard, located: set aside alone (issue 22 §3). Archives cannot be cut at a
+ * line, and a finding without a line and offset cannot be located: whole-file quarantine.
+ */
+function wantsSetAside (finding: AuditFinding): boolean {
+  return QUARANTINE_KINDS.has(finding.kind) && !finding.file.endsWith('.gz') && finding.line !== undefined && finding.offset !== undefined
+}
+
 export function planRepair (report: AuditReport, options: PlanRepairOptions): RepairPlan {
+  const setAside = new Map<string, Map<number, { line: number, offset: number, reason: string }>>()
+  for (const finding of report.findings) {
+    if (!isShardPath(finding.file) || !wantsSetAside(finding)) continue
+    const lines = setAside.get(finding.file) ?? new Map<number, { line: number, offset: number, reason: string }>()
+    setAside.set(finding.file, lines)
+    if (!lines.has(finding.line as number)) lines.set(finding.line as number, { line: finding.line as number, offset: finding.offset as number, reason: `${finding.kind}: ${finding.message}` })
+  }
   const quarantine = new Map<string, string>()
   for (const finding of report.findings) {
-    if (wantsQuarantine(finding) && !quarantine.has(finding.file)) quarantine.set(finding.file, `${finding.kind}: ${finding.message}`)
+    if (wantsQuarantine(finding) && !setAside.has(finding.file) && !quarantine.has(finding.file)) quarantine.set(finding.file, `${finding.kind}: ${finding.message}`)
   }
   const tails = new Set<string>()
   for (const finding of report.findings) {
-    if (finding.kind === 'torn_tail' && !quarantine.has(finding.file)) tails.add(finding.file)
+    // set_aside takes a shard's torn tail with its bad lines
+    if (finding.kind === 'torn_tail' && !quarantine.has(finding.file) && !setAside.has(finding.file)) tails.add(finding.file)
   }
   const actions: RepairAction[] = [
+    ...[...setAside].map(([file, lines]): RepairAction => ({ kind: 'set_aside', file, lines: [...lines.values()].sort((a, b) => a.line - b.line) })),
     ...[...quarantine].map(([file, reason]): RepairAction => ({ kind: 'quarantine', file, reason })),
     ...[...tails].map((file): RepairAction => ({ kind: 'recover_tail', file }))
   ]
-  const reindex = actions.length > 0 || report.findings.some((f) => f.kind === 'index_mismatch')
+  const reindex = actions.length > 0 || report.findings.some((f) => INDEX_KINDS.has(f.kind))
   if (reindex) actions.push({ kind: 'reindex' })
   // A quarantine settles the bad lines of its shard; the events they held stay lost (lc gaps, checkpoints).
   const resolved = (f: AuditFinding): boolean =>
     (quarantine.has(f.file) && (QUARANTINE_KINDS.has(f.kind) || f.kind === 'torn_tail')) ||
-    (f.kind === 'torn_tail' && tails.has(f.file)) || (f.kind === 'index_mismatch' && reindex)
+    (setAside.has(f.file) && (wantsSetAside(f) || f.kind === 'torn_tail')) ||
+    (f.kind === 'torn_tail' && tails.has(f.file)) || (INDEX_KINDS.has(f.kind) && reindex)
   const ts = new Date(options.now()).toISOString()
   const findings = report.findings.map((f) => f.id)
   return withLineHash({

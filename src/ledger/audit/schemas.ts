@@ -22,7 +22,7 @@ export const FINDING_KINDS = [
   // the Merkle log (DESIGN §4, transparency-v1)
   'record_invalid', 'checkpoint_invalid', 'checkpoint_size', 'checkpoint_root', 'equivocation',
   // the rest of the directory
-  'evidence_missing', 'index_mismatch'
+  'evidence_missing', 'index_mismatch', 'index_missing', 'index_corrupt'
 ] as const
 export type FindingKind = (typeof FINDING_KINDS)[number]
 
@@ -80,6 +80,12 @@ export type Scorecard = z.infer<typeof ScorecardSchema>
 export const RepairActionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('reindex') }),
   z.strictObject({ kind: z.literal('quarantine'), file: z.string().min(1), reason: z.string().min(1) }),
+  /** Single bad lines of a live shard (issue 22 §3): 1-based line numbers with their byte offsets. */
+  z.strictObject({
+    kind: z.literal('set_aside'),
+    file: z.string().min(1),
+    lines: z.array(z.strictObject({ line: z.number().int().min(1), offset: z.number().int().min(0), reason: z.string().min(1) })).min(1)
+  }),
   z.strictObject({ kind: z.literal('recover_tail'), file: z.string().min(1) })
 ])
 export type RepairAction = z.infer<typeof RepairActionSchema>

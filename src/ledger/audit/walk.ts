@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
 import { errnoOf, ioError } from '../fs-util.js'
-import { QUARANTINE_DIR, VIEW_FOLDERS } from './constants.js'
+import { QUARANTINE_DIR, RESTORED_SUFFIX, VIEW_FOLDERS } from './constants.js'
 
 /**
  * Every file of the ledger directories (spec §3, §4, §10), classified by its path: event shards
@@ -82,7 +82,10 @@ export function isShardPath (rel: string): boolean {
 }
 
 function quarantined (rel: string): QuarantinedFile {
-  const original = rel.slice(QUARANTINE_DIR.length + 1).replace(QUARANTINE_SUFFIX, '')
+  // Lines set aside from a shard (set-aside.ts) sit under lines/ at the shard's path; restored ones
+  // explain nothing any more (their lines are back).
+  const inner = rel.slice(QUARANTINE_DIR.length + 1)
+  const original = (inner.endsWith(RESTORED_SUFFIX) ? '' : inner.replace(/^lines\//, '')).replace(QUARANTINE_SUFFIX, '')
   const shard = parseShardPath(original)
   const view = VIEW.exec(original)
   return { rel, original, scope: shard?.scope ?? view?.[2], instance: shard?.instance, day: shard?.day }

@@ -3,7 +3,7 @@ import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
 import { leafDataOfCid, openMerkleLog, type LevelNodeDb, type MerkleLog, type MerkleNodeStore, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import { BULK_WRITE_BUFFER_BYTES, WriteBatch, type StoredRecord } from '../../store/index.js'
+import { asIndexError, BULK_WRITE_BUFFER_BYTES, indexCorruptError, isLevelCorruption, WriteBatch, type StoredRecord } from '../../store/index.js'
 import { nativeMerkleHasher } from './merkle-hasher.js'
 
 const INDEXED_LC = 'indexed_lc'
@@ -144,14 +144,23 @@ export class JournalState {
     try {
       await db.open()
     } catch (cause) {
+      if (isLevelCorruption(cause)) throw indexCorruptError(location, cause)
+      if ((cause as { cause?: { code?: unknown } }).cause?.code !== 'LEVEL_LOCKED') {
+        throw new IsnadError('IO_ERROR', `cannot open the journal state at ${location}`, { cause, details: { location } })
+      }
       throw new IsnadError('STORE_LOCKED', 'the data directory is in use by another isnad process (a running daemon?)', { cause })
     }
-    const nodes = db.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })
-    // A rebuild starts from an empty directory and is the log's only writer (MerkleLogInit.fresh).
-    const state = new JournalState(db, await openMerkleLog({ store: journalNodeStore(db, nodes), hasher: nativeMerkleHasher, fresh: bulk }))
-    const [lastRun] = await state.leaves.iterator({ reverse: true, limit: 1 }).all()
-    if (lastRun !== undefined) state.leafCoverage = Number(lastRun[0]) + lastRun[1].split(RUN_SEP).length
-    return state
+    try {
+      const nodes = db.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })
+      // A rebuild starts from an empty directory and is the log's only writer (MerkleLogInit.fresh).
+      const state = new JournalState(db, await openMerkleLog({ store: journalNodeStore(db, nodes), hasher: nativeMerkleHasher, fresh: bulk }))
+      const [lastRun] = await state.leaves.iterator({ reverse: true, limit: 1 }).all()
+      if (lastRun !== undefined) state.leafCoverage = Number(lastRun[0]) + lastRun[1].split(RUN_SEP).length
+      return state
+    } catch (err) {
+      await db.close().catch(() => undefined)
+      throw asIndexError(err, location)
+    }
   }
 
   async close (): Promise<void> {

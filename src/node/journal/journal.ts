@@ -236,9 +236,15 @@ export class Journal {
     if (size === 0 || (latest !== null && latest.record.size >= size)) return latest
     const record = createCheckpoint({ log: this.init.logSigner.did, size, root: await this.merkle.root(), createdAt: new Date(this.now).toISOString() })
     const { id, signed } = signCheckpoint(record, this.init.logSigner.secretKey)
+    // transparency-v1: a checkpoint's size is the number of record events before it in the ledger.
+    // A store in flight may have appended its record events without their leaves yet: then this
+    // checkpoint waits for the next heartbeat rather than land after records it does not count.
+    let deferred = false
+    const when = (): boolean => { deferred = this.applying.size > 0 || this.merkle.size !== size; return !deferred }
     await this.append([this.nodeEvent('memory.checkpointed', `checkpointed:${record.log}:${size}:${record.root}`, {
       id, checkpoint: signed as unknown as Record<string, unknown>
-    }, this.init.logSigner.did)])
+    }, this.init.logSigner.did)], { when })
+    if (deferred) return latest
     await this.observeCheckpoint(signed)
     await this.state.setLatestCheckpoint(signed)
     return signed

@@ -72,9 +72,11 @@ async function rebuildIndex (paths: NodePaths, scope: string, clock: () => numbe
   await Promise.all([store.close(), state.close()])
   try {
     // Swapped while the writer lock is held: no writer can open the index in between.
+    // The index is derived (DESIGN §4): whatever state the old one is in (damaged, half deleted,
+    // missing), it is moved aside and removed, never read.
     const old = `${paths.index}.old`
     await rm(old, { recursive: true, force: true })
-    await rename(paths.index, old)
+    if (await exists(paths.index)) await rename(paths.index, old)
     await rename(fresh, paths.index)
     await rm(old, { recursive: true, force: true })
   } finally {
@@ -84,20 +86,32 @@ async function rebuildIndex (paths: NodePaths, scope: string, clock: () => numbe
 }
 
 /**
- * A reader (or a writer) holding the LevelDB lock must not see its directory swapped away. An index
- * of an older layout (INDEX_OUTDATED) was opened, so its lock was free: it is what reindex replaces.
+ * A reader (or a writer) holding a LevelDB lock must not see its directory swapped away: STORE_LOCKED.
+ * Any other failure to open (INDEX_OUTDATED, INDEX_CORRUPT, a missing table, an unreadable file)
+ * came after the lock was free, so the index is not in use: it is what reindex replaces (issue 22 §2).
  */
 async function assertIndexFree (paths: NodePaths): Promise<void> {
-  const location = join(paths.index, 'records')
-  if (!await exists(location)) return
-  const probe = createLevelRecordStore({ location })
-  try {
-    await probe.open()
-  } catch (err) {
-    if (err instanceof IsnadError && err.code === 'INDEX_OUTDATED') return
-    throw err
+  const records = join(paths.index, 'records')
+  if (await exists(records)) {
+    const probe = createLevelRecordStore({ location: records })
+    if (await opened(probe.open())) await probe.close()
   }
-  await probe.close()
+  const journal = join(paths.index, 'journal')
+  if (await exists(join(journal, 'CURRENT'))) {
+    const state = JournalState.open(journal)
+    if (await opened(state)) await (await state).close()
+  }
+}
+
+/** Whether the open succeeded; false when it failed for any reason but a held lock. */
+async function opened (open: Promise<unknown>): Promise<boolean> {
+  try {
+    await open
+    return true
+  } catch (err) {
+    if (err instanceof IsnadError && err.code === 'STORE_LOCKED') throw err
+    return false
+  }
 }
 
 async function exists (path: string): Promise<boolean> {

@@ -5,6 +5,7 @@ import { LevelRecordStore, type LevelRecordStoreInit } from './level-record-stor
 
 export { LevelRecordStore, type LevelRecordStoreInit }
 export { INDEX_FORMAT } from './format.js'
+export { asIndexError, indexCorruptError, isLevelCorruption } from './damage.js'
 export { WriteBatch, type BatchTarget } from './sublevels.js'
 
 /** Where a data directory keeps its LevelDB indexes (DESIGN §4): `<dataDir>/.memory/index`. */

@@ -1,4 +1,5 @@
 import { Level } from 'level'
+import { asIndexError, indexCorruptError, isLevelCorruption } from './damage.js'
 import { IsnadError } from '../../errors/index.js'
 import { RECORD_KINDS, type AnchorRecord, type AttestationRecord, type MemoryRecord, type RecordKind, type WitnessRequestRecord } from '../../schema/index.js'
 import { BULK_WRITE_BUFFER_BYTES, GET_MANY_CHUNK } from '../constants.js'
@@ -78,8 +79,8 @@ export class LevelRecordStore implements RecordStore {
       for (const id of orphans) this.orphans.add(id)
       for (const key of successors) this.superseded.add(linkFromOf('successors', key))
     } catch (err) {
-      await db.close()
-      throw err
+      await db.close().catch(() => undefined)
+      throw asIndexError(err, this.location)
     }
     this.cache.clear()
     this.handle = { db, subs }
@@ -262,5 +263,6 @@ function openError (location: string, err: unknown): IsnadError {
   if (cause?.code === 'LEVEL_LOCKED') {
     return new IsnadError('STORE_LOCKED', `${LOCKED_MESSAGE}: ${location} is locked`, { cause: err, details: { location } })
   }
+  if (isLevelCorruption(err)) return indexCorruptError(location, err)
   return new IsnadError('IO_ERROR', `cannot open the record store at ${location}`, { cause: err, details: { location } })
 }

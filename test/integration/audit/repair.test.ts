@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import {
-  ExecutionSchema, executeRepair, planRepair, RepairPlanSchema, writeAuditResults, type RepairPlan
+  ExecutionSchema, executeRepair, planRepair, RepairPlanSchema, restoreSetAside, SetAsideLineSchema, writeAuditResults, type RepairPlan
 } from '../../../src/ledger/audit/index.js'
 import { busShardPath, openEventLedger, streamShardPath, TornTailFindingSchema, verifyLineHash, writerLockPath } from '../../../src/ledger/index.js'
 import { collect, readJsonLines } from '../ledger/helpers.js'
@@ -40,7 +40,7 @@ describe('repairing a data directory', () => {
     return { corrupt, torn }
   }
 
-  it('quarantines a corrupt shard, recovers a torn tail, then reindexes; readers no longer see the shard', async () => {
+  it('sets aside the one bad line (the shard keeps the rest), recovers a torn tail, reindexes; restore puts the fixed line back and the ledger is healthy again', async () => {
     const { corrupt, torn } = await damage()
     const before = await copyDataDir(home.dataDir, 'before')
     const stale = await openEventLedger({ dataDir: before.dataDir, scope: SCOPE })
@@ -52,20 +52,23 @@ describe('repairing a data directory', () => {
     const plan = planRepair(report, { now: () => built.now })
     expect(RepairPlanSchema.parse(plan)).toEqual(plan)
     expect(plan.actions).toEqual([
-      { kind: 'quarantine', file: rel(corrupt), reason: expect.stringMatching(/^hash_mismatch: line 1/) },
+      { kind: 'set_aside', file: rel(corrupt), lines: [{ line: 1, offset: 0, reason: expect.stringMatching(/^hash_mismatch: line 1/) }] },
       { kind: 'recover_tail', file: rel(torn) },
       { kind: 'reindex' }
     ])
     expect(plan.findings).toEqual(report.findings.map((f) => f.id))
-    const unresolved = report.findings.filter((f) => plan.unresolved.includes(f.id)).map((f) => f.kind)
-    expect(unresolved).toContain('lc_gap') // the events in the quarantined shard stay lost
-    const shardBytes = await readFile(corrupt)
+    const shardLines = (await readFile(corrupt, 'utf8')).split('\n')
 
     const outcome = await executeRepair(plan, { dataDir: home.dataDir, reindex, now: () => built.now })
-    expect(outcome.executions.map((e) => `${e.action.kind} ${e.status}`)).toEqual(['quarantine done', 'recover_tail done', 'reindex done'])
+    expect(outcome.executions.map((e) => `${e.action.kind} ${e.status}`)).toEqual(['set_aside done', 'recover_tail done', 'reindex done'])
     expect(reindexed).toEqual([{ locked: false }])
-    expect(await readFile(join(home.dataDir, 'archive/quarantine', rel(corrupt)))).toEqual(shardBytes)
-    await expect(access(corrupt)).rejects.toThrow()
+    // every other line stays, byte for byte and in order; the bad one is kept aside with its place and bytes
+    expect(await readFile(corrupt, 'utf8')).toBe(shardLines.slice(1).join('\n'))
+    const asideFile = join(home.dataDir, 'archive/quarantine/lines', rel(corrupt))
+    const [aside] = await readJsonLines(asideFile)
+    expect(SetAsideLineSchema.parse(aside)).toMatchObject({ file: rel(corrupt), line: 1, offset: 0, text: shardLines[0] })
+    const damagedEvent = JSON.parse(shardLines[0] as string) as { event_id: string, payload: { id: string } }
+    expect((aside as { names: string[] }).names).toEqual(expect.arrayContaining([damagedEvent.event_id, damagedEvent.payload.id]))
 
     const plans = await readJsonLines(join(home.dataDir, 'governance/actions/plans.jsonl'))
     const executions = await readJsonLines(join(home.dataDir, 'governance/actions/executions.jsonl'))
@@ -75,26 +78,38 @@ describe('repairing a data directory', () => {
     const tornFinding = (await readJsonLines(join(home.dataDir, 'governance/findings/findings.jsonl'))).find((f) => f.kind === 'torn_tail' && 'evidence' in f)
     expect(TornTailFindingSchema.parse(tornFinding)).toMatchObject({ file: rel(torn), bytes: 32 })
 
-    const ledger = await openEventLedger({ dataDir: home.dataDir, scope: SCOPE })
-    try {
-      const events = await collect(ledger.readEvents())
-      const lost = built.events.filter((e) => e.ts_wall.startsWith('2026-02-12') && e.type !== 'memory.witness_requested' && e.type !== 'memory.published')
-      expect(lost.length).toBeGreaterThan(0)
-      expect(events.map((e) => e.event_id)).toEqual(built.events.filter((e) => !lost.includes(e)).map((e) => e.event_id))
-    } finally {
-      await ledger.close()
+    const eventIds = async (): Promise<string[]> => {
+      const ledger = await openEventLedger({ dataDir: home.dataDir, scope: SCOPE })
+      try {
+        return (await collect(ledger.readEvents())).map((e) => e.event_id)
+      } finally {
+        await ledger.close()
+      }
     }
+    // only the damaged event is gone; the day's other events are all there
+    expect(await eventIds()).toEqual(built.events.map((e) => e.event_id).filter((id) => id !== damagedEvent.event_id))
 
-    // what the quarantine removed is still reported, as warnings the quarantine explains
+    // the hole is reported, as warnings the set-aside file explains; a second run of the plan moves nothing
     const after = await audit(home.dataDir, built.now)
     expect(after.errors).toBe(0)
     expect(after.status).toBe('degraded')
     expect(new Set(after.findings.map((f) => f.kind))).toEqual(new Set(['lc_gap', 'checkpoint_size']))
-    for (const f of after.findings) expect(f.message).toContain('explained by the quarantine of archive/quarantine/')
-
-    // the same plan again: nothing left to move, the rest is idempotent
+    for (const f of after.findings) expect(f.message).toContain('explained by the quarantine of archive/quarantine/lines/')
     const second = await executeRepair(plan, { dataDir: home.dataDir, reindex, now: () => built.now + 1000 })
-    expect(second.executions.map((e) => e.detail)).toEqual([`${rel(corrupt)} is gone already`, 'the tail is intact', 'the index was rebuilt from the ledgers'])
+    expect(second.executions.map((e) => e.detail)).toEqual([`${rel(corrupt)}: the lines are not where the plan saw them (gone already)`, 'the tail is intact', 'the index was rebuilt from the ledgers'])
+    expect(await readFile(corrupt, 'utf8')).toBe(shardLines.slice(1).join('\n'))
+
+    // restore refuses the line while it is still bad, and changes nothing
+    const shardNow = await readFile(corrupt)
+    await expect(restoreSetAside({ dataDir: home.dataDir, file: asideFile })).rejects.toSatisfy((err) => isIsnadError(err, 'LEDGER_CORRUPT'))
+    expect(await readFile(corrupt)).toEqual(shardNow)
+    // a person fixes the text; restore puts it back at its place and the ledger is whole again
+    const fixed = { ...(aside as Record<string, unknown>), text: (shardLines[0] as string).replace('"source":"gossip"', '"source":"local"') }
+    await writeFile(asideFile, `${JSON.stringify(fixed)}\n`)
+    const restored = await restoreSetAside({ dataDir: home.dataDir, file: asideFile })
+    expect(restored).toEqual({ file: `${rel(asideFile)}.restored`, shard: rel(corrupt), restored: 1, present: 0 })
+    expect(await eventIds()).toEqual(built.events.map((e) => e.event_id))
+    expect((await audit(home.dataDir, built.now)).findings).toEqual([])
   })
 
   it('recovers the governance ledgers it appends to before it appends', async () => {

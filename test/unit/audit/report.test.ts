@@ -73,7 +73,7 @@ describe('the health score and status (scorecard)', () => {
 describe('planRepair (issue 3 §5)', () => {
   const now = (): number => Date.parse(TS)
 
-  it('quarantines shards with bad lines, recovers torn tails elsewhere, reindexes after; the rest is unresolved', () => {
+  it('sets aside bad lines of live shards (their torn tail with them), quarantines damaged archives, recovers torn tails elsewhere, reindexes after; the rest is unresolved', () => {
     const bad = finding({ kind: 'hash_mismatch', file: STREAM, offset: 0, line: 1, message: 'line 1: hash' })
     const tornSame = finding({ kind: 'torn_tail', file: STREAM, offset: 99, line: 3, message: 'torn' })
     const gap = finding({ kind: 'lc_gap', file: STREAM, offset: 50, line: 2, message: 'gap' })
@@ -83,7 +83,7 @@ describe('planRepair (issue 3 §5)', () => {
     const fork = finding({ kind: 'equivocation', file: STREAM, offset: 60, line: 4, message: 'fork' })
     const plan = planRepair(reportOf([bad, tornSame, gap, tornOps, tornArchive, opsBad, fork]), { now })
     expect(plan.actions).toEqual([
-      { kind: 'quarantine', file: STREAM, reason: 'hash_mismatch: line 1: hash' },
+      { kind: 'set_aside', file: STREAM, lines: [{ line: 1, offset: 0, reason: 'hash_mismatch: line 1: hash' }] },
       { kind: 'quarantine', file: ARCHIVE, reason: 'torn_tail: torn' },
       { kind: 'recover_tail', file: 'coordination/reducers.jsonl' },
       { kind: 'reindex' }

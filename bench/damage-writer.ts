@@ -1,0 +1,30 @@
+import { join } from 'node:path'
+import { createKeystore } from '../src/keys/index.js'
+import { LocalNode } from '../src/node/index.js'
+
+/*
+ * The library lane of the long damage run (damage-long.ts): a writing node that remembers and
+ * attests as fast as it can and prints the id of every record whose write was acknowledged (its
+ * promise resolved), until the parent kills it with SIGKILL. The same writer as
+ * test/integration/node/crash-node.mjs, compiled with the bench.
+ * Usage: node dist/bench/damage-writer.js <home> <round> <witness-did>
+ */
+
+const [home, round, witnessDid] = process.argv.slice(2) as [string, string, string]
+const keystore = createKeystore({ directory: join(home, 'keys') })
+const authorDid = await keystore.defaultDid()
+if (authorDid === null) throw new Error(`no default key in ${home}`)
+const author = await keystore.load(authorDid)
+const witness = await keystore.load(witnessDid)
+const node = await LocalNode.open({ home })
+process.stdout.write('ready\n')
+
+for (let k = 0; ; k++) {
+  const view = await node.remember({ type: k % 3 === 0 ? 'decision' : 'fact', summary: `r${round} m${k}`, tags: ['damage', `r${round}`] }, author)
+  // stdout to a pipe is synchronous on Linux: once written, the parent has the line.
+  process.stdout.write(`ack ${view.id}\n`)
+  if (k % 2 === 0) {
+    const { id } = await node.attest({ memory: view.id, verdict: 'confirm' }, witness)
+    process.stdout.write(`ack ${id}\n`)
+  }
+}

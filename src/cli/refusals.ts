@@ -1,0 +1,25 @@
+import { stat } from 'node:fs/promises'
+import type { AddAnchorInput } from '../anchor/index.js'
+import { IsnadError } from '../errors/index.js'
+import type { CommandContext } from './context.js'
+
+/*
+ * Refusals before the writing session (issue 22 §6): a command that will be refused must leave the
+ * data directory as it was, and opening a node for writing appends instance, lease and lifecycle
+ * lines. So what can be checked with a read-only node, or with no node at all, is checked first.
+ * Through a daemon the checks are the daemon's, and nothing here opens the data directory.
+ */
+
+/** NOT_FOUND unless the memory is stored: read through a read-only node (or the daemon). */
+export async function assertMemoryStored (ctx: CommandContext, memory: string): Promise<void> {
+  await ctx.withOps(async (ops) => await ops.show(memory), 'read')
+}
+
+/** An anchor's local file (the same NOT_FOUND / USAGE as the node's), and its memory. */
+export async function assertAnchorable (ctx: CommandContext, input: AddAnchorInput): Promise<void> {
+  if (input.source === 'file' && await ctx.daemon() === null) {
+    const info = await stat(input.path).catch((cause: unknown) => { throw new IsnadError('NOT_FOUND', `no file ${input.path}`, { cause }) })
+    if (!info.isFile()) throw new IsnadError('USAGE', `${input.path} is not a regular file`)
+  }
+  await assertMemoryStored(ctx, input.memory)
+}
