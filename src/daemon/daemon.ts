@@ -31,6 +31,8 @@ export interface DaemonOptions {
   /**
    * How anchors are checked: local git repositories, blockchain verifier plug-ins, limits, and the
    * hosts and ranges url anchors from peers may reach although not public (`urlAllow`, anchors-v1 §4, §9).
+   * `fileDirs`: the only directories file anchors are read from for API clients (anchors-v1 §2.1,
+   * `--anchor-dir`); a daemon defaults to none, unlike the CLI without a daemon.
    */
   anchors?: NodeAnchorOptions
   /** Progress and warnings (stderr in the CLI). */
@@ -83,7 +85,9 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const paths = nodePaths(options.home)
   const keystore: Keystore = createKeystore({ directory: paths.keys })
   const hub = createApiEventHub()
-  let node = await LocalNode.open({ home: options.home, ...(options.anchors === undefined ? {} : { anchors: options.anchors }) })
+  // Whoever holds the token must not make the daemon publish the user's files: none unless allowed.
+  const anchors: NodeAnchorOptions = { ...options.anchors, fileDirs: options.anchors?.fileDirs ?? [] }
+  let node = await LocalNode.open({ home: options.home, anchors })
   let unsubscribe = (): void => {}
   const host = createNodeHost(() => node)
   let network: Network
@@ -118,7 +122,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     home: options.home,
     keystore,
     events: hub,
-    reopen: async () => bind(await LocalNode.open({ home: options.home, ...(options.anchors === undefined ? {} : { anchors: options.anchors }) }))
+    reopen: async () => bind(await LocalNode.open({ home: options.home, anchors }))
   })
   ops.network = network
   const token = await loadOrCreateApiToken(paths.data)

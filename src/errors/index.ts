@@ -55,7 +55,10 @@ export const ERROR_CODES = [
   // anchors-v1 §9: a url an anchor from a peer names resolves to an address this node does not fetch
   'ADDRESS_REFUSED',
   // a peer the operator asked to connect to could not be dialled (POST /v1/peers/connect)
-  'PEER_UNREACHABLE'
+  'PEER_UNREACHABLE',
+  // anchors-v1 §2.1: a file anchor names one of the home's private files, or a file outside the
+  // directories the operator allowed a daemon or `isnad mcp` to read
+  'PATH_FORBIDDEN'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

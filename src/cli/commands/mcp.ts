@@ -1,5 +1,8 @@
+import { resolve } from 'node:path'
 import type { Command } from 'commander'
+import { homePrivatePaths, nodePaths } from '../../node/paths.js'
 import type { CommandContext } from '../context.js'
+import { collect } from '../parse.js'
 
 /**
  * `isnad mcp`: the node as MCP tools over stdio (issue 8 §1). stdout carries the protocol only;
@@ -9,13 +12,15 @@ import type { CommandContext } from '../context.js'
 export function registerMcp (program: Command, context: (cmd: Command) => CommandContext, version: string): void {
   program.command('mcp')
     .description('serve this node as MCP tools over stdio (for LLM agents); keys unlock with --passphrase-file or $ISNAD_PASSPHRASE')
-    .action(async (_opts: unknown, cmd: Command) => {
+    .option('--anchor-dir <dir>', 'a directory the anchor tool may read files from (repeatable; default none; never keys/ or .memory/; anchors-v1 §2.1)', collect)
+    .action(async (opts: { anchorDir?: string[] }, cmd: Command) => {
       const ctx = context(cmd)
       // The MCP SDK loads only for this command, not on every CLI start-up.
       const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
         import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/index.js')
       ])
-      const server = createMcpServer({ access: () => context(cmd), version })
+      const anchorFiles = { ...homePrivatePaths(nodePaths(ctx.home)), allowed: (opts.anchorDir ?? []).map((dir) => resolve(dir)) }
+      const server = createMcpServer({ access: () => context(cmd), version, anchorFiles })
       const transport = new StdioServerTransport()
       const closed = new Promise<void>((resolve) => { transport.onclose = resolve })
       const stop = (): void => { void server.close() }

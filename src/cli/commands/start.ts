@@ -14,6 +14,7 @@ interface StartOptions {
   autoConfirmFrom?: string[]
   gitRepo?: string[]
   anchorUrlAllow?: string[]
+  anchorDir?: string[]
 }
 
 /**
@@ -32,6 +33,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
     .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
     .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
+    .option('--anchor-dir <dir>', 'a directory file anchors asked through the API may be read from (repeatable; default none; never keys/ or .memory/; anchors-v1 §2.1)', collect)
     .action(async (opts: StartOptions, cmd: Command) => {
       const ctx = context(cmd)
       // The daemon (libp2p, the HTTP server, the anchor checkers) loads only here: every other
@@ -40,7 +42,8 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
       if (opts.anchorUrlAllow !== undefined) parseUrlAllowance(opts.anchorUrlAllow) // USAGE before anything starts
       const anchors: NodeAnchorOptions = {
         ...(opts.gitRepo === undefined ? {} : { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) }),
-        ...(opts.anchorUrlAllow === undefined ? {} : { urlAllow: opts.anchorUrlAllow })
+        ...(opts.anchorUrlAllow === undefined ? {} : { urlAllow: opts.anchorUrlAllow }),
+        ...(opts.anchorDir === undefined ? {} : { fileDirs: opts.anchorDir.map((dir) => resolve(dir)) })
       }
       const daemon = await startDaemon({
         home: ctx.home,
