@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net'
 import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import { IsnadError } from '../errors/index.js'
-import { createApiApp } from './app.js'
+import { createApiApp, type ApiAppInit } from './app.js'
 import { API_HOST } from './constants.js'
 import { EventLog, createApiEventHub, type ApiEventSource } from './events.js'
 import type { NodeOperations } from './operations.js'
@@ -21,6 +21,13 @@ export interface ApiServerInit {
   port?: number
   /** New inbox items and attestations for `GET /v1/events`. @default a source that never emits */
   events?: ApiEventSource
+  /**
+   * Names clients may reach the API by besides 127.0.0.1, localhost and [::1] (a hosts-file alias);
+   * any other Host is refused (DNS rebinding, host-guard.ts). @default none
+   */
+  hostNames?: readonly string[]
+  /** The authenticated and anonymous request budgets (rate-limit.ts). @default the documented defaults */
+  limits?: ApiAppInit['limits']
 }
 
 export interface ApiServer {
@@ -44,7 +51,16 @@ export async function createApiServer (init: ApiServerInit): Promise<ApiServer> 
   }
   const events = new EventLog(init.events ?? createApiEventHub())
   const closers: StreamClosers = new Set()
-  const app = createApiApp({ node: init.node, token: init.token, events, closers })
+  let listening: number | undefined
+  const app = createApiApp({
+    node: init.node,
+    token: init.token,
+    events,
+    closers,
+    port: () => listening,
+    ...(init.hostNames === undefined ? {} : { hostNames: init.hostNames }),
+    ...(init.limits === undefined ? {} : { limits: init.limits })
+  })
   let server: Server
   try {
     server = await listen(app.fetch, host, init.port ?? 0)
@@ -53,6 +69,7 @@ export async function createApiServer (init: ApiServerInit): Promise<ApiServer> 
     throw new IsnadError('IO_ERROR', `cannot listen on ${host}:${init.port ?? 0}`, { cause })
   }
   const { port } = server.address() as AddressInfo
+  listening = port
   let closing: Promise<void> | undefined
   return {
     url: `http://${host}:${port}`,

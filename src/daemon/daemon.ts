@@ -24,6 +24,8 @@ export interface DaemonOptions {
   mdns?: boolean
   /** @default DEFAULT_API_PORT */
   apiPort?: number
+  /** Names the API answers to besides 127.0.0.1, localhost and [::1] (`--api-host-name`; DNS rebinding). */
+  apiHostNames?: string[]
   /** @default HEARTBEAT_INTERVAL_MS */
   heartbeatMs?: number
   /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
@@ -126,7 +128,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   })
   ops.network = network
   const token = await loadOrCreateApiToken(paths.data)
-  const api = await createApiServer({ node: ops, token, port: options.apiPort ?? DEFAULT_API_PORT, events: hub })
+  const api = await createApiServer({ node: ops, token, port: options.apiPort ?? DEFAULT_API_PORT, events: hub, hostNames: options.apiHostNames ?? [] })
   const multiaddrs = (): string[] => network.multiaddrs().map((m) => m.toString())
   await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
 

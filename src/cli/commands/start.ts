@@ -15,6 +15,7 @@ interface StartOptions {
   gitRepo?: string[]
   anchorUrlAllow?: string[]
   anchorDir?: string[]
+  apiHostName?: string[]
 }
 
 /**
@@ -29,6 +30,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--bootstrap <multiaddr>', 'a peer to dial at start, with /p2p/<peer id> (repeatable)', collect)
     .option('--mdns', 'discover peers on the local network')
     .option('--api-port <port>', 'HTTP API port on 127.0.0.1 (default: any free port)', parsePositiveInt)
+    .option('--api-host-name <name>', 'a name the API answers to besides 127.0.0.1, localhost and [::1] (repeatable; any other Host header is refused)', collect)
     .option('--heartbeat <seconds>', 'seconds between heartbeats and checkpoints', parsePositiveInt)
     .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
     .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
@@ -40,6 +42,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
       // command's start-up would otherwise pay for it.
       const [{ parseUrlAllowance }, { startDaemon }] = await Promise.all([import('../../anchor/index.js'), import('../../daemon/index.js')])
       if (opts.anchorUrlAllow !== undefined) parseUrlAllowance(opts.anchorUrlAllow) // USAGE before anything starts
+      if (opts.apiHostName !== undefined) (await import('../../api/host-guard.js')).parseApiHostNames(opts.apiHostName)
       const anchors: NodeAnchorOptions = {
         ...(opts.gitRepo === undefined ? {} : { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) }),
         ...(opts.anchorUrlAllow === undefined ? {} : { urlAllow: opts.anchorUrlAllow }),
@@ -52,6 +55,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
         ...(opts.bootstrap === undefined ? {} : { bootstrap: opts.bootstrap }),
         mdns: opts.mdns === true,
         ...(opts.apiPort === undefined ? {} : { apiPort: opts.apiPort }),
+        ...(opts.apiHostName === undefined ? {} : { apiHostNames: opts.apiHostName }),
         ...(opts.heartbeat === undefined ? {} : { heartbeatMs: opts.heartbeat * 1000 }),
         ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
         ...(Object.keys(anchors).length === 0 ? {} : { anchors }),
