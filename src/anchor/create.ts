@@ -1,11 +1,9 @@
-import { createReadStream } from 'node:fs'
-import { stat } from 'node:fs/promises'
-import { resolve } from 'node:path'
 import { z } from 'zod'
 import { IsnadError } from '../errors/index.js'
 import { MAX_REFERENCE_BYTES } from '../schema/index.js'
 import { isUnixfsBlockCid, parseCid, type BlockStore } from './blocks.js'
 import { cidAnchorHash } from './cid.js'
+import { openAnchorFile, type FileAnchorAccess } from './file-access.js'
 import { resolveGitAnchor } from './git.js'
 import { importUnixfs } from './unixfs.js'
 import { ANY_ADDRESS_POLICY } from './address-policy.js'
@@ -16,8 +14,8 @@ const text = z.string().min(1).max(MAX_REFERENCE_BYTES)
 
 /**
  * Where the evidence of a new anchor comes from (one source per anchor), checked at the HTTP
- * boundary. A file path is read by the node that signs, which is the CLI's own machine (the API
- * listens on loopback only).
+ * boundary. A file path is read by the node that signs, within its FileAnchorAccess
+ * (anchors-v1 §2.1: never the home's private files; a daemon only under `--anchor-dir`).
  */
 export const AnchorSourceSchema = z.discriminatedUnion('source', [
   z.strictObject({ source: z.literal('file'), path: text }),
@@ -39,6 +37,8 @@ export type AddAnchorInput = AnchorSource & { memory: string }
 export interface PrepareInit {
   blocks: BlockStore
   urlLimits?: UrlLimits
+  /** Which files a file anchor may read (file-access.ts); the node always names its private files. */
+  files: FileAnchorAccess
 }
 
 /**
@@ -49,11 +49,14 @@ export interface PrepareInit {
 export async function prepareAnchorClaim (input: AddAnchorInput, init: PrepareInit): Promise<AnchorClaim> {
   switch (input.source) {
     case 'file': {
-      const path = resolve(input.path)
-      const info = await stat(path).catch((cause: unknown) => { throw new IsnadError('NOT_FOUND', `no file ${path}`, { cause }) })
-      if (!info.isFile()) throw new IsnadError('USAGE', `${path} is not a regular file`)
-      const { cid } = await importUnixfs(createReadStream(path), init.blocks.importTarget)
-      return { type: 'cid', reference: cid.toString(), hash: cidAnchorHash(cid) }
+      // Read through the descriptor that was checked, never the path again (anchors-v1 §2.1).
+      const { handle } = await openAnchorFile(input.path, init.files)
+      try {
+        const { cid } = await importUnixfs(handle.createReadStream({ autoClose: false }), init.blocks.importTarget)
+        return { type: 'cid', reference: cid.toString(), hash: cidAnchorHash(cid) }
+      } finally {
+        await handle.close()
+      }
     }
     case 'cid': {
       let cid = parseCid(input.cid)

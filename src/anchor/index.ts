@@ -29,6 +29,7 @@ export {
 } from './address-policy.js'
 export { createBlockchainChecker, type BlockchainVerifier } from './blockchain.js'
 export { AnchorSourceSchema, prepareAnchorClaim, type AddAnchorInput, type AnchorSource } from './create.js'
+export { assertFileAnchorAllowed, openAnchorFile, type FileAnchorAccess, type OpenedAnchorFile } from './file-access.js'
 
 /** How a node checks anchors: what it has locally and what it is configured to ask. */
 export interface AnchorCheckersInit {

@@ -11,7 +11,8 @@ import { registerAnchorRoutes } from './routes/anchors.js'
 import { registerEventRoutes, type StreamClosers } from './routes/events.js'
 import { registerKeyRoutes } from './routes/keys.js'
 import { registerKeyEventRoutes } from './routes/key-events.js'
-import { rateLimit } from './rate-limit.js'
+import { createHostGuard } from './host-guard.js'
+import { rateLimit, type RateLimitInit } from './rate-limit.js'
 import { requestLog } from './request-log.js'
 import { registerLedgerRoutes } from './routes/ledger.js'
 import { registerMemoryRoutes } from './routes/memories.js'
@@ -34,6 +35,12 @@ export interface ApiAppInit {
   closers: StreamClosers
   /** One line per request (request-log.ts). @default silentLogger */
   log?: Logger
+  /** Names the API answers to besides 127.0.0.1, localhost and [::1] (host-guard.ts). */
+  hostNames?: readonly string[]
+  /** The port it listens on, for the Host check. @default () => undefined (any port) */
+  port?: () => number | undefined
+  /** The authenticated and anonymous budgets (rate-limit.ts). @default the documented defaults */
+  limits?: Pick<RateLimitInit, 'authenticated' | 'anonymous'>
 }
 
 /**
@@ -49,7 +56,10 @@ export function createApiApp (init: ApiAppInit): ApiApp {
     }
   })
   app.use('*', requestLog(init.log))
-  app.use('*', rateLimit()) // docs/limits.md: per client, before anything else
+  const hosts = createHostGuard({ names: init.hostNames ?? [], port: init.port ?? (() => undefined) })
+  // docs/limits.md: per credential, before anything else; then the Host and Origin (DNS rebinding).
+  app.use('*', rateLimit({ ...init.limits, token: init.token, isCrossOrigin: hosts.isCrossOrigin }))
+  app.use('*', hosts.middleware)
   // The dashboard's static files (no data, no secret) are the one exception to authentication.
   registerDashboardPages(app)
   app.use('*', requireBearer(init.token))
@@ -71,7 +81,7 @@ export function createApiApp (init: ApiAppInit): ApiApp {
     if (body.error.code === 'UNAUTHORIZED') c.header('WWW-Authenticate', 'Bearer realm="isnad"')
     // Both are answered without reading the body, whose unread rest would otherwise be taken for
     // the next request on this connection; and a caller without the token has no use for it.
-    if (body.error.code === 'BODY_TOO_LARGE' || body.error.code === 'UNAUTHORIZED') c.header('Connection', 'close')
+    if (body.error.code === 'BODY_TOO_LARGE' || body.error.code === 'UNAUTHORIZED' || body.error.code === 'BODY_TOO_DEEP') c.header('Connection', 'close')
     return c.json(body, status)
   })
   return app

@@ -7,8 +7,13 @@ import { indexCorruptError, isLevelCorruption } from '../store/level/damage.js'
 export const API_ERROR_CODES = [
   'UNAUTHORIZED',
   'BODY_TOO_LARGE',
+  // issue 22 item 5: arrays and objects nested deeper than MAX_JSON_DEPTH (src/api/body.ts)
+  'BODY_TOO_DEEP',
   'ROUTE_NOT_FOUND',
   'UNSUPPORTED_MEDIA_TYPE',
+  // issue 22 item 4: a Host that is not the node's own (DNS rebinding); a browser request from another origin
+  'HOST_REFUSED',
+  'ORIGIN_REFUSED',
   'INTERNAL'
 ] as const
 export type ApiOnlyErrorCode = (typeof API_ERROR_CODES)[number]
@@ -64,10 +69,15 @@ export const HTTP_STATUS_BY_CODE: Record<ApiErrorCode, ContentfulStatusCode> = {
   ADDRESS_REFUSED: 403,
   PEER_UNREACHABLE: 502,
   ADDRESS_IN_USE: 409,
+  PATH_FORBIDDEN: 403,
   UNAUTHORIZED: 401,
   BODY_TOO_LARGE: 413,
+  BODY_TOO_DEEP: 400,
   ROUTE_NOT_FOUND: 404,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  // RFC 9110 §15.5.20: the request was directed at a name this server does not answer for.
+  HOST_REFUSED: 421,
+  ORIGIN_REFUSED: 403,
   INTERNAL: 500
 }
 

@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import { serve } from '@hono/node-server'
 import { IsnadError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
-import { createApiApp } from './app.js'
+import { createApiApp, type ApiAppInit } from './app.js'
 import { API_HOST } from './constants.js'
 import { EventLog, createApiEventHub, type ApiEventSource } from './events.js'
 import type { NodeOperations } from './operations.js'
@@ -24,6 +24,13 @@ export interface ApiServerInit {
   events?: ApiEventSource
   /** Where each request is logged (request-log.ts). @default silentLogger */
   log?: Logger
+  /**
+   * Names clients may reach the API by besides 127.0.0.1, localhost and [::1] (a hosts-file alias);
+   * any other Host is refused (DNS rebinding, host-guard.ts). @default none
+   */
+  hostNames?: readonly string[]
+  /** The authenticated and anonymous request budgets (rate-limit.ts). @default the documented defaults */
+  limits?: ApiAppInit['limits']
 }
 
 export interface ApiServer {
@@ -47,7 +54,17 @@ export async function createApiServer (init: ApiServerInit): Promise<ApiServer> 
   }
   const events = new EventLog(init.events ?? createApiEventHub())
   const closers: StreamClosers = new Set()
-  const app = createApiApp({ node: init.node, token: init.token, events, closers, ...(init.log === undefined ? {} : { log: init.log }) })
+  let listening: number | undefined
+  const app = createApiApp({
+    node: init.node,
+    token: init.token,
+    events,
+    closers,
+    ...(init.log === undefined ? {} : { log: init.log }),
+    port: () => listening,
+    ...(init.hostNames === undefined ? {} : { hostNames: init.hostNames }),
+    ...(init.limits === undefined ? {} : { limits: init.limits })
+  })
   let server: Server
   try {
     server = await listen(app.fetch, host, init.port ?? 0)
@@ -60,6 +77,7 @@ export async function createApiServer (init: ApiServerInit): Promise<ApiServer> 
     throw new IsnadError('IO_ERROR', `cannot listen on ${address}`, { cause })
   }
   const { port } = server.address() as AddressInfo
+  listening = port
   let closing: Promise<void> | undefined
   return {
     url: `http://${host}:${port}`,

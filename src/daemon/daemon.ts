@@ -32,6 +32,8 @@ export interface DaemonOptions {
    * port for this run only. @default the kept port, else PREFERRED_API_PORT when free, else any
    */
   apiPort?: number
+  /** Names the API answers to besides 127.0.0.1, localhost and [::1] (`--api-host-name`; DNS rebinding). */
+  apiHostNames?: string[]
   /** @default HEARTBEAT_INTERVAL_MS */
   heartbeatMs?: number
   /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
@@ -39,6 +41,8 @@ export interface DaemonOptions {
   /**
    * How anchors are checked: local git repositories, blockchain verifier plug-ins, limits, and the
    * hosts and ranges url anchors from peers may reach although not public (`urlAllow`, anchors-v1 §4, §9).
+   * `fileDirs`: the only directories file anchors are read from for API clients (anchors-v1 §2.1,
+   * `--anchor-dir`); a daemon defaults to none, unlike the CLI without a daemon.
    */
   anchors?: NodeAnchorOptions
   /** The daemon's log (src/log: JSON lines on stderr in the CLI). @default silentLogger */
@@ -103,7 +107,9 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   await assertNoDaemon(paths.data, options.home)
   const keystore: Keystore = createKeystore({ directory: paths.keys })
   const hub = createApiEventHub()
-  const openNode = async (): Promise<LocalNode> => await LocalNode.open({ home: options.home, ...(options.anchors === undefined ? {} : { anchors: options.anchors }) })
+  // Whoever holds the token must not make the daemon publish the user's files: none unless allowed.
+  const anchors: NodeAnchorOptions = { ...options.anchors, fileDirs: options.anchors?.fileDirs ?? [] }
+  const openNode = async (): Promise<LocalNode> => await LocalNode.open({ home: options.home, anchors })
   let node = await openNode()
   let unsubscribe = (): void => {}
   const host = createNodeHost(() => node)
@@ -149,7 +155,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   let api: Awaited<ReturnType<typeof startApiOnKeptPort>>
   try {
     const token = await loadOrCreateApiToken(paths.data)
-    api = await startApiOnKeptPort(paths.data, options.apiPort, { node: ops, token, events: hub, log: logger })
+    api = await startApiOnKeptPort(paths.data, options.apiPort, { node: ops, token, events: hub, log: logger, hostNames: options.apiHostNames ?? [] })
     await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
   } catch (err) {
     stopPeerLog()

@@ -60,7 +60,10 @@ export const ERROR_CODES = [
   // bootstrap peer that does not answer (logged as a warning: the daemon keeps running)
   'PEER_UNREACHABLE',
   // a listen address (libp2p's or the API's) is held by another process (isnad start)
-  'ADDRESS_IN_USE'
+  'ADDRESS_IN_USE',
+  // anchors-v1 §2.1: a file anchor names one of the home's private files, or a file outside the
+  // directories the operator allowed a daemon or `isnad mcp` to read
+  'PATH_FORBIDDEN'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

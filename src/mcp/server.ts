@@ -1,5 +1,6 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { assertFileAnchorAllowed, type FileAnchorAccess } from '../anchor/index.js'
 import type { NodeOperations, Signer } from '../api/operations.js'
 import { ApiError } from '../api/errors.js'
 import { IsnadError } from '../errors/index.js'
@@ -25,6 +26,12 @@ export interface McpServerInit {
   /** A fresh access per tool call, so a daemon started or stopped meanwhile is noticed. */
   access: () => NodeAccess
   version: string
+  /**
+   * Which files the `anchor` tool may read (anchors-v1 §2.1): the model is a remote client, so
+   * nothing unless the operator allowed directories (`isnad mcp --anchor-dir`), and never the home's
+   * private files. @default nothing at all
+   */
+  anchorFiles?: FileAnchorAccess
 }
 
 /** An MCP server exposing the node as tools (issue 8 §1); connect it to a transport. */
@@ -82,8 +89,12 @@ export function createMcpServer (init: McpServerInit): McpServer {
     description: 'Sign an anchor tying a stored memory to outside evidence (a file, a CID, a git commit, a URL, a Moltbook post, a blockchain reference). Returns the anchor id and the memory as evidence, with each anchor\'s verification state.',
     inputSchema: AnchorToolInput
   }, async ({ as, memory, anchor }) => await answer(async () => {
+    // Checked here, before any node is asked: a daemon would apply only its own allowance.
+    const evidence = anchor.source === 'file'
+      ? { ...anchor, path: await assertFileAnchorAllowed(anchor.path, init.anchorFiles ?? { forbidden: [], allowed: [] }) }
+      : anchor
     return await signing(as, async (ops, signer, source) => {
-      const result = await ops.addAnchor({ ...anchor, memory }, signer)
+      const result = await ops.addAnchor({ ...evidence, memory }, signer)
       return { anchor: result.id, ...evidenceEnvelope([evidenceOfView(result.view, source)]) }
     })
   }))

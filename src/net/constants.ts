@@ -28,14 +28,26 @@ export const SYNC_PROTOCOL = '/isnad/sync/1.0.0'
 export const DEFAULT_LISTEN = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws'] as const
 
 /**
- * @default 270336 — a witness-request envelope (gossip-v1 §4): two signed records of at most
+ * @default 266240 — a witness-request envelope (gossip-v1 §4): two signed records of at most
  * MAX_RECORD_BYTES each plus the map header and both keys (4 KiB of slack).
  */
 export const MAX_ENVELOPE_BYTES = 2 * MAX_RECORD_BYTES + 4096
 /** @default 4096 — a signed checkpoint is about 300 bytes (gossip-v1 §5). */
 export const MAX_CHECKPOINT_BYTES = 4096
-/** @default 270336 — the largest gossip payload of any topic; gossipsub drops larger data unread. */
+/**
+ * @default 266240 — the largest `data` any topic accepts (the envelope; a key log's limit is the
+ * same). A message over its topic's limit is Rejected by the validator (gossip-v1 R1, R8, R11, R13).
+ */
 export const MAX_GOSSIP_DATA_BYTES = MAX_ENVELOPE_BYTES
+/**
+ * @default 536576 — one gossipsub RPC frame as read from a peer's stream (gossipsub's
+ * `maxInboundDataLength`, gossip-v1 G1). It must exceed the largest data plus the RPC's protobuf
+ * framing (~40 bytes), or a message at the limit would never reach the validator to be judged; it
+ * holds two messages of the largest size (an IWANT answer carries several) with 4 KiB to spare. A
+ * longer frame is refused as soon as its length prefix is read, the peer is penalised and
+ * disconnected (gossip-v1 G3).
+ */
+export const MAX_GOSSIP_FRAME_BYTES = 2 * MAX_GOSSIP_DATA_BYTES + 4096
 /**
  * @default 3600000 — a checkpoint older than this is stale and ignored on gossip (gossip-v1 R12):
  * checkpoints are re-announced; an old one is still valid evidence but not news.

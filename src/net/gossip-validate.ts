@@ -1,7 +1,7 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { decodeKeyLog, type Keyring } from '../keyring/index.js'
+import { decodeKeyLog, MAX_KEY_LOG_BYTES, type Keyring } from '../keyring/index.js'
 import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint, type VerifiedCheckpoint } from '../merkle/index.js'
 import { cidString, sameBytes, type VerifiedRecord } from '../record/index.js'
 import type { RecordKind } from '../schema/index.js'
@@ -137,6 +137,8 @@ export class GossipValidator {
    * copy adds nothing and is ignored; so is a fork or a log dated ahead (not the relay's fault).
    */
   private async keyLog (data: Uint8Array): Promise<GossipDecision> {
+    // R13: size first, whether or not this node keeps key logs: an oversized log is the sender's fault.
+    if (data.length > MAX_KEY_LOG_BYTES) return { result: 'reject', reason: `key log of ${data.length} bytes exceeds ${MAX_KEY_LOG_BYTES}` }
     const keyring = this.init.keyring?.()
     if (keyring === undefined) return { result: 'ignore', reason: 'this node keeps no key logs' }
     try {

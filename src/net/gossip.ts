@@ -1,11 +1,13 @@
 import { TopicValidatorResult, type GossipSub, type GossipsubMessage, type Message, type TopicValidatorFn } from '@libp2p/gossipsub'
+import type { PeerId } from '@libp2p/interface'
 import { IsnadError } from '../errors/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import { decodeSignedRecord, encodeCanonical } from '../record/index.js'
 import type { RecordKind } from '../schema/index.js'
-import { ALL_TOPICS, TOPICS, type Topic } from './constants.js'
+import { ALL_TOPICS, MAX_GOSSIP_FRAME_BYTES, TOPICS, type Topic } from './constants.js'
 import type { NetContext } from './context.js'
 import type { GossipDecision, GossipValidator } from './gossip-validate.js'
+import { isFrameViolation, watchGossipReadErrors } from './gossip-streams.js'
 import { encodeWitnessEnvelope } from './wire.js'
 
 export interface PublishOutcome {
@@ -29,6 +31,7 @@ type Accepted = Extract<GossipDecision, { result: 'accept' }>
 export class GossipRouter {
   /** Verdicts between the validator and delivery, keyed by gossipsub's message object. */
   private readonly accepted = new WeakMap<Message, Accepted>()
+  private unwatch: () => void = () => {}
 
   constructor (
     private readonly context: NetContext,
@@ -43,9 +46,11 @@ export class GossipRouter {
       this.pubsub.subscribe(topic)
     }
     this.pubsub.addEventListener('gossipsub:message', this.deliver)
+    this.unwatch = watchGossipReadErrors(this.pubsub, this.streamFailed)
   }
 
   stop (): void {
+    this.unwatch()
     this.pubsub.removeEventListener('gossipsub:message', this.deliver)
     for (const topic of ALL_TOPICS) this.pubsub.topicValidators.delete(topic)
   }
@@ -91,6 +96,21 @@ export class GossipRouter {
         this.context.log('rejected a message on %s from %p: %s', message.topic, peer, decision.reason)
         return TopicValidatorResult.Reject
     }
+  }
+
+  /**
+   * gossip-v1 G3: gossipsub has dropped the peer after its inbound stream failed. A frame over
+   * MAX_GOSSIP_FRAME_BYTES (or a garbled length) is a violation and is penalised; either way the
+   * connection is closed, since gossipsub would never read from this peer again on it.
+   */
+  private readonly streamFailed = (peer: PeerId, err: unknown): void => {
+    if (this.context.signal.aborted) return // this node is stopping: its own streams end with errors
+    if (isFrameViolation(err)) {
+      this.context.penalize(peer, `gossip frame refused (over ${MAX_GOSSIP_FRAME_BYTES} bytes or a bad length): ${String(err)}`)
+    } else {
+      this.context.log('gossip stream of %p failed: %s', peer, String(err))
+    }
+    this.track(this.context.libp2p.hangUp(peer).catch(() => {}))
   }
 
   /** After Accept, gossipsub delivers the message (then forwards it): hand its records over. */

@@ -10,7 +10,7 @@ import { tcp } from '@libp2p/tcp'
 import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { createLibp2p } from 'libp2p'
-import { ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_DATA_BYTES } from './constants.js'
+import { ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES } from './constants.js'
 import { shapesTraffic, type LinkConditions } from './link-conditions.js'
 import { shapedTransport } from './link-shaping.js'
 import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits.js'
@@ -69,7 +69,7 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
         fastMsgIdFn,
         msgIdToStrFn: messageIdToString,
         allowedTopics: [...ALL_TOPICS],
-        maxInboundDataLength: MAX_GOSSIP_DATA_BYTES,
+        maxInboundDataLength: MAX_GOSSIP_FRAME_BYTES, // gossip-v1 G1: the frame, not the data
         allowPublishToZeroTopicPeers: true,
         ignoreDuplicatePublishError: true,
         emitSelf: false,

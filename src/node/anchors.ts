@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import type { CID } from 'multiformats/cid'
 import {
   AnchorVerifier, MAX_BLOCK_PEERS, MAX_FETCH_BLOCKS, createAnchorCheckers, createLevelBlockStore, createLevelStateStore, parseUrlAllowance, verificationOf,
-  type AnchorCheck, type AnchorOrigin, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type UrlLimits
+  type AnchorCheck, type AnchorOrigin, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type FileAnchorAccess, type UrlLimits
 } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore } from '../keys/index.js'
@@ -12,7 +12,7 @@ import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
 import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from './evidence.js'
 import type { Journal } from './journal/journal.js'
-import type { NodePaths } from './paths.js'
+import { homePrivatePaths, type NodePaths } from './paths.js'
 
 /** Anchor settings of a node (anchors-v1 §4–§5). */
 export interface NodeAnchorOptions {
@@ -27,6 +27,12 @@ export interface NodeAnchorOptions {
   urlAllow?: readonly string[]
   /** @default ANCHOR_STATE_TTL_MS */
   ttlMs?: number
+  /**
+   * Directories file anchors may be read from (anchors-v1 §2.1; `isnad start --anchor-dir`).
+   * Undefined: any file but the home's private ones (the CLI and the library without a daemon);
+   * a daemon passes its operator's list, empty by default. @default undefined
+   */
+  fileDirs?: readonly string[]
 }
 
 /**
@@ -60,13 +66,16 @@ interface NodeAnchorsParts {
 export class NodeAnchors {
   private fetcher: BlockFetcher | undefined
   readonly verifier: AnchorVerifier
+  /** Which files `addAnchor` may read for a file anchor (anchors-v1 §2.1). */
+  readonly files: FileAnchorAccess
   /** Checks started in the background (anchors received from peers); awaited by close. */
   private readonly background = new Set<Promise<unknown>>()
   private unsubscribe: () => void = () => {}
   /** The node's trust policy and reputation (issue 6), so re-scored entries match the node's own. */
   private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
 
-  private constructor (readonly blocks: BlockStore, private readonly states: AnchorStateStore, private readonly parts: NodeAnchorsParts, options: NodeAnchorOptions) {
+  private constructor (readonly blocks: BlockStore, private readonly states: AnchorStateStore, private readonly parts: NodeAnchorsParts, options: NodeAnchorOptions, paths: NodePaths) {
+    this.files = { ...homePrivatePaths(paths), allowed: options.fileDirs?.map((dir) => resolve(dir)) }
     this.verifier = new AnchorVerifier({
       checkers: createAnchorCheckers({
         blocks,
@@ -95,7 +104,7 @@ export class NodeAnchors {
       await blocks.close()
       throw locked(cause)
     }
-    const anchors = new NodeAnchors(blocks, states, { ...parts, originOf: ownAgentsOrigin(paths) }, options)
+    const anchors = new NodeAnchors(blocks, states, { ...parts, originOf: ownAgentsOrigin(paths) }, options, paths)
     anchors.unsubscribe = parts.journal?.onStored((records, source) => {
       anchors.checkArrived(records, source)
       anchors.rescoreTouched(records)

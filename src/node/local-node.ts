@@ -342,7 +342,7 @@ export class LocalNode {
    */
   async addAnchor (input: AddAnchorInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
     await this.requireMemory(input.memory)
-    const claim = await prepareAnchorClaim(input, { blocks: this.anchors.blocks })
+    const claim = await prepareAnchorClaim(input, { blocks: this.anchors.blocks, files: this.anchors.files })
     const record: AnchorRecord = { kind: 'anchor', version: 1, memory: input.memory, ...claim, created_at: this.now(), anchored_by: signer.did }
     const { id, signed } = signRecord(record, signer.secretKey)
     await this.ingest([signed], 'local')

@@ -44,3 +44,15 @@ export function journalIndexPath (paths: NodePaths): string {
 export function nodeKeysPath (paths: NodePaths): string {
   return resolve(paths.keys, 'node')
 }
+
+/**
+ * The home's private places, which a file anchor never reads (anchors-v1 §2.1): `keys/` (agent and
+ * node seeds, the default pointer) and `.memory/` (the API token, daemon.json, the writer lock, the
+ * index and the ledgers' internals). `secrets` are the files a hard link elsewhere must not share.
+ */
+export function homePrivatePaths (paths: NodePaths): { forbidden: string[], secrets: string[] } {
+  return {
+    forbidden: [paths.keys, paths.data],
+    secrets: [paths.keys, resolve(paths.data, 'api.token')]
+  }
+}

@@ -1,8 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import type { z } from 'zod'
-import { ApiError } from '../errors.js'
+import { readBoundedBody } from '../body.js'
 import type { NodeOperations, Signer } from '../operations.js'
 import { ErrorBodySchema } from '../schemas/responses.js'
 
@@ -20,7 +19,7 @@ function errorResponse (description: string): { description: string, content: { 
 
 /** Error responses, by status, for the OpenAPI document; the body is always ErrorBodySchema. */
 export const ERRORS = {
-  400: errorResponse('invalid request: JSON_INVALID, SCHEMA_INVALID, FIELD_TOO_LARGE, USAGE, …'),
+  400: errorResponse('invalid request: JSON_INVALID, BODY_TOO_DEEP, SCHEMA_INVALID, FIELD_TOO_LARGE, USAGE, …'),
   401: errorResponse('UNAUTHORIZED: missing or wrong bearer token'),
   403: errorResponse('PASSPHRASE_WRONG'),
   404: errorResponse('NOT_FOUND, UNKNOWN_KEY'),
@@ -39,14 +38,15 @@ export const BODY_ERRORS = { ...BASE_ERRORS, 400: ERRORS[400], 413: ERRORS[413],
 export const SIGNING_ERRORS = { ...BODY_ERRORS, 403: ERRORS[403], 404: ERRORS[404], 422: ERRORS[422] } as const
 
 /**
- * Refuses a body over `maxBytes` with 413 BODY_TOO_LARGE before it is parsed: on its
- * Content-Length when given, else while it streams in.
+ * Refuses a body over `maxBytes` with 413 BODY_TOO_LARGE before it is parsed (on its Content-Length
+ * when given, else while it streams in), and one nested deeper than MAX_JSON_DEPTH with 400
+ * BODY_TOO_DEEP before JSON.parse sees it (body.ts). Every route that takes a body has it.
  */
 export function limitBody (maxBytes: number): MiddlewareHandler {
-  return bodyLimit({
-    maxSize: maxBytes,
-    onError: () => { throw new ApiError('BODY_TOO_LARGE', `request body exceeds ${maxBytes} bytes`) }
-  })
+  return async (c, next) => {
+    await readBoundedBody(c, maxBytes)
+    await next()
+  }
 }
 
 /** Resolves the signing key, runs `fn`, then wipes the seed from memory whatever happened. */

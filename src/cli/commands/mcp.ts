@@ -1,9 +1,10 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { nodePaths } from '../../node/paths.js'
+import { homePrivatePaths, nodePaths } from '../../node/paths.js'
 import type { CommandContext } from '../context.js'
 import { mcpClientConfig, packageRoot } from '../mcp-client-config.js'
+import { collect } from '../parse.js'
 
 /**
  * `isnad mcp`: the node as MCP tools over stdio (issue 8 §1). stdout carries the protocol only;
@@ -15,7 +16,8 @@ export function registerMcp (program: Command, context: (cmd: Command) => Comman
   program.command('mcp')
     .description('serve this node as MCP tools over stdio (for LLM agents); keys unlock with --passphrase-file or $ISNAD_PASSPHRASE')
     .option('--print-config', 'print the MCP client configuration (JSON) that runs this command for this home, by absolute paths')
-    .action(async (opts: { printConfig?: boolean }, cmd: Command) => {
+    .option('--anchor-dir <dir>', 'a directory the anchor tool may read files from (repeatable; default none; never keys/ or .memory/; anchors-v1 §2.1)', collect)
+    .action(async (opts: { printConfig?: boolean, anchorDir?: string[] }, cmd: Command) => {
       const ctx = context(cmd)
       if (opts.printConfig === true) {
         const { passphraseFile } = cmd.optsWithGlobals<{ passphraseFile?: string }>()
@@ -33,7 +35,8 @@ export function registerMcp (program: Command, context: (cmd: Command) => Comman
       const [{ StdioServerTransport }, { createMcpServer }] = await Promise.all([
         import('@modelcontextprotocol/sdk/server/stdio.js'), import('../../mcp/index.js')
       ])
-      const server = createMcpServer({ access: () => context(cmd), version })
+      const anchorFiles = { ...homePrivatePaths(nodePaths(ctx.home)), allowed: (opts.anchorDir ?? []).map((dir) => resolve(dir)) }
+      const server = createMcpServer({ access: () => context(cmd), version, anchorFiles })
       const transport = new StdioServerTransport()
       const closed = new Promise<void>((resolve) => { transport.onclose = resolve })
       const stop = (): void => { void server.close() }

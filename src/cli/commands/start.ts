@@ -15,6 +15,8 @@ interface StartOptions {
   gitRepo?: string[]
   anchorUrlAllow?: string[]
   logLevel?: string
+  anchorDir?: string[]
+  apiHostName?: string[]
 }
 
 /**
@@ -29,11 +31,13 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--bootstrap <multiaddr>', 'a peer to dial at start, with /p2p/<peer id> (repeatable)', collect)
     .option('--mdns', 'discover peers on the local network')
     .option('--api-port <port>', 'HTTP API port on 127.0.0.1, kept in .memory/api.port for the next starts (default: the kept port; on a first start 4503 when free, else any free port)', parsePositiveInt)
+    .option('--api-host-name <name>', 'a name the API answers to besides 127.0.0.1, localhost and [::1] (repeatable; any other Host header is refused)', collect)
     .option('--heartbeat <seconds>', 'seconds between heartbeats and checkpoints', parsePositiveInt)
     .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
     .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
     .option('--log-level <level>', 'what the log on stderr (JSON lines) shows: error, warn, info or debug (default: $ISNAD_LOG_LEVEL, else info)')
     .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
+    .option('--anchor-dir <dir>', 'a directory file anchors asked through the API may be read from (repeatable; default none; never keys/ or .memory/; anchors-v1 §2.1)', collect)
     .action(async (opts: StartOptions, cmd: Command) => {
       const ctx = context(cmd)
       // The daemon (libp2p, the HTTP server, the anchor checkers) loads only here: every other
@@ -45,9 +49,11 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
       const fromEnv = process.env[LOG_LEVEL_ENV]
       const level = opts.logLevel ?? (fromEnv === undefined || fromEnv === '' ? DEFAULT_LOG_LEVEL : fromEnv)
       const logger = createLogger({ level: parseLogLevel(level) })
+      if (opts.apiHostName !== undefined) (await import('../../api/host-guard.js')).parseApiHostNames(opts.apiHostName)
       const anchors: NodeAnchorOptions = {
         ...(opts.gitRepo === undefined ? {} : { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) }),
-        ...(opts.anchorUrlAllow === undefined ? {} : { urlAllow: opts.anchorUrlAllow })
+        ...(opts.anchorUrlAllow === undefined ? {} : { urlAllow: opts.anchorUrlAllow }),
+        ...(opts.anchorDir === undefined ? {} : { fileDirs: opts.anchorDir.map((dir) => resolve(dir)) })
       }
       const daemon = await startDaemon({
         home: ctx.home,
@@ -56,6 +62,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
         ...(opts.bootstrap === undefined ? {} : { bootstrap: opts.bootstrap }),
         mdns: opts.mdns === true,
         ...(opts.apiPort === undefined ? {} : { apiPort: opts.apiPort }),
+        ...(opts.apiHostName === undefined ? {} : { apiHostNames: opts.apiHostName }),
         ...(opts.heartbeat === undefined ? {} : { heartbeatMs: opts.heartbeat * 1000 }),
         ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
         ...(Object.keys(anchors).length === 0 ? {} : { anchors }),

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
 import { readApiToken } from '../../../src/api/index.js'
 import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
-import { initHome, nodePaths } from '../../../src/node/index.js'
+import { blockStorePath, initHome, nodePaths } from '../../../src/node/index.js'
 import type { MemoryView, TrustResult } from '../../../src/schema/index.js'
 import { eventually } from '../../fixtures/eventually.js'
 
@@ -17,6 +17,8 @@ import { eventually } from '../../fixtures/eventually.js'
  * from A over fetch-v1 §8, re-hashes each, and reports the anchor verified; trust on B counts it.
  * And anchors-v1 §9 over real gossip: A's agent anchors a page on A's loopback (its own anchor: fetched);
  * on B, that anchor is a peer's, and B refuses to fetch loopback without sending a request.
+ * And anchors-v1 §2.1 (issue 22 item 1): a file anchor through the API never reads A's keys, however
+ * named, so none of A's seeds reach B's blockstore (nor A's own).
  */
 
 interface Peer { home: string, daemon: Daemon, ops: HttpOperations }
@@ -26,7 +28,8 @@ const LOOPBACK = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws']
 async function startPeer (name: string, bootstrap: string[]): Promise<Peer> {
   const home = await mkdtemp(join(tmpdir(), `isnad-anchor-${name}-`))
   await initHome(home)
-  const daemon = await startDaemon({ home, listen: LOOPBACK, bootstrap, heartbeatMs: 60_000 })
+  // The operator allows the home (as `isnad start --anchor-dir <home>`): keys/ and .memory/ stay out.
+  const daemon = await startDaemon({ home, listen: LOOPBACK, bootstrap, heartbeatMs: 60_000, anchors: { fileDirs: [home] } })
   return { home, daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(home).data) }) }
 }
 
@@ -85,6 +88,58 @@ describe('anchors across two daemons', () => {
       expect(seen.length).toBe(fetchedByA)
     } finally {
       server.close()
+    }
+  }, 60_000)
+
+  it('refuses file anchors of A\'s keys by path, symlink and `..` with PATH_FORBIDDEN; no seed reaches B', async () => {
+    const paths = nodePaths(a.home)
+    const keyNames = (await readdir(paths.keys)).filter((name) => name.endsWith('.json'))
+    const nodeKeyNames = await readdir(join(paths.keys, 'node'))
+    const keyFile = join(paths.keys, keyNames[0]!)
+    await mkdir(join(a.home, 'docs'), { recursive: true })
+    await symlink(keyFile, join(a.home, 'docs', 'notes.json'))
+    const outside = await mkdtemp(join(tmpdir(), 'isnad-outside-'))
+    await writeFile(join(outside, 'diary.txt'), 'not for peers\n')
+    const memory = await a.ops.remember({ type: 'observation', summary: 'an anchor attempt' }, await a.ops.resolveSigner())
+    const token = await readApiToken(paths.data)
+    const attempts = [
+      keyFile,
+      join(paths.keys, 'node', nodeKeyNames[0]!),
+      join(paths.data, 'api.token'),
+      join(a.home, 'docs', 'notes.json'),
+      `${a.home}/docs/../keys/${keyNames[0]!}`,
+      join(outside, 'diary.txt')
+    ]
+    for (const path of attempts) {
+      const response = await fetch(`${a.daemon.url}/v1/memories/${memory.id}/anchors`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ anchor: { source: 'file', path } })
+      })
+      expect(response.status, path).toBe(403)
+      expect(((await response.json()) as { error: { code: string } }).error.code, path).toBe('PATH_FORBIDDEN')
+    }
+    await rm(outside, { recursive: true, force: true })
+
+    // A file the operator allowed still goes through, and B fetches it: blocks do flow from A to B.
+    await writeFile(join(a.home, 'docs', 'ok.txt'), 'an allowed file\n')
+    const { id } = await a.ops.addAnchor({ source: 'file', memory: memory.id, path: join(a.home, 'docs', 'ok.txt') }, await a.ops.resolveSigner())
+    await eventually('the allowed anchor verified on B', async () => await b.ops.show(memory.id),
+      (v: MemoryView) => v.anchors.some((x) => x.id === id && x.verification.state === 'verified'))
+
+    const seeds = await Promise.all([...keyNames.map((n) => join(paths.keys, n)), ...nodeKeyNames.map((n) => join(paths.keys, 'node', n))]
+      .map(async (file) => await readFile(file)))
+    const needles = seeds.flatMap((bytes) => {
+      const text = bytes.toString('utf8')
+      const seed = /"seed": *"([A-Za-z0-9+/=]{44})"/.exec(text)?.[1]
+      return seed === undefined ? [bytes.subarray(0, Math.min(bytes.length, 64))] : [Buffer.from(seed), Buffer.from(seed, 'base64')]
+    })
+    expect(needles.length).toBeGreaterThanOrEqual(2)
+    for (const store of [blockStorePath(nodePaths(b.home)), blockStorePath(paths)]) {
+      for (const name of await readdir(store)) {
+        const bytes = await readFile(join(store, name)).catch(() => Buffer.alloc(0))
+        for (const needle of needles) expect(bytes.includes(needle), `${store}/${name}`).toBe(false)
+      }
     }
   }, 60_000)
 })

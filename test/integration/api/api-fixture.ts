@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import {
   createApiEventHub, createApiServer, createLocalOperations, loadOrCreateApiToken,
-  type ApiEventHub, type ApiServer, type LocalOperations, type NodeOperations
+  type ApiEventHub, type ApiServer, type ApiServerInit, type LocalOperations, type NodeOperations
 } from '../../../src/api/index.js'
 import { createKeystore, type Keystore } from '../../../src/keys/index.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
@@ -29,6 +29,8 @@ export interface ApiFixture {
 export interface FixtureOptions {
   /** Wraps the local operations, e.g. to stand in for the network node. */
   wrap?: (local: LocalOperations, hub: ApiEventHub) => NodeOperations
+  /** Server settings: extra host names, request budgets. */
+  server?: Pick<ApiServerInit, 'hostNames' | 'limits'>
 }
 
 export async function startApi (options: FixtureOptions = {}): Promise<ApiFixture> {
@@ -40,7 +42,7 @@ export async function startApi (options: FixtureOptions = {}): Promise<ApiFixtur
   const hub = createApiEventHub()
   const operations = createLocalOperations({ node: await LocalNode.open({ home }), home, keystore, events: hub })
   const token = await loadOrCreateApiToken(init.paths.data)
-  const server = await createApiServer({ node: options.wrap?.(operations, hub) ?? operations, token, events: hub })
+  const server = await createApiServer({ node: options.wrap?.(operations, hub) ?? operations, token, events: hub, ...options.server })
   const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Response> => {
     const init: RequestInit = { method, headers: { authorization: `Bearer ${token}`, ...headers } }
     if (body !== undefined) {

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -45,7 +45,8 @@ describe('isnad mcp over stdio', () => {
     client = new Client({ name: 'isnad-test', version: '1.0.0' })
     const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'ISNAD_PASSPHRASE'))
     await client.connect(new StdioClientTransport({
-      command: process.execPath, args: [join(REPO, 'bin/isnad.js'), '--home', home, 'mcp'], env, stderr: 'pipe'
+      // The operator lets the model anchor files under docs/ only (anchors-v1 §2.1).
+      command: process.execPath, args: [join(REPO, 'bin/isnad.js'), '--home', home, 'mcp', '--anchor-dir', join(home, 'docs')], env, stderr: 'pipe'
     }))
   }, 120_000)
 
@@ -101,7 +102,8 @@ describe('isnad mcp over stdio', () => {
   it('anchors a memory to a file, checks the anchor, and selects memories with their evidence', async () => {
     const page = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tag: 'ops' } }))
     const id = page.memories[0]?.id ?? ''
-    const runbook = join(home, 'runbook.txt')
+    await mkdir(join(home, 'docs'), { recursive: true })
+    const runbook = join(home, 'docs', 'runbook.txt')
     await writeFile(runbook, 'staging: connect the VPN first\n')
     const anchored = jsonOf<EvidenceEnvelope & { anchor: string }>(await client.callTool({
       name: 'anchor', arguments: { memory: id, anchor: { source: 'file', path: runbook } }
@@ -115,6 +117,23 @@ describe('isnad mcp over stdio', () => {
     const first = selected.memories[0] as SelectedEvidence | undefined
     expect(first?.claim.summary).toBe('the staging deploy needs a VPN')
     expect(first?.selection).toMatchObject({ ref: { worldId: id }, verified: true, evidence: { verifiedBy: 'mcp-test-agent' } })
+  })
+
+  it('never anchors the home\'s keys (path, symlink, `..`), nor a file outside --anchor-dir', async () => {
+    const page = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tag: 'ops' } }))
+    const id = page.memories[0]?.id ?? ''
+    await mkdir(join(home, 'docs'), { recursive: true })
+    const keyName = (await readdir(join(home, 'keys'))).find((name) => name.endsWith('.json')) ?? ''
+    await symlink(join(home, 'keys', keyName), join(home, 'docs', 'key-link.json'))
+    await writeFile(join(home, 'outside.txt'), 'not under docs/\n')
+    for (const path of [
+      join(home, 'keys', keyName), join(home, 'docs', 'key-link.json'), `${home}/docs/../keys/${keyName}`,
+      join(home, '.memory', 'api.token'), join(home, 'outside.txt'), '/etc/hostname'
+    ]) {
+      const refused = await client.callTool({ name: 'anchor', arguments: { memory: id, anchor: { source: 'file', path } } }) as CallToolResult
+      expect(refused.isError, path).toBe(true)
+      expect(textOf(refused), path).toMatch(/^PATH_FORBIDDEN: /)
+    }
   })
 
   it('verifies a document with nothing but itself, and reports a tampered one', async () => {

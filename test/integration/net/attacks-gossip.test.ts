@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { GRAYLIST_THRESHOLD, MAX_GOSSIP_DATA_BYTES, TOPICS, type Network } from '../../../src/net/index.js'
+import { GRAYLIST_THRESHOLD, MAX_GOSSIP_FRAME_BYTES, TOPICS, type Network } from '../../../src/net/index.js'
 import { MAX_CLOCK_SKEW_MS } from '../../../src/schema/index.js'
 import { nodeCryptoVerifier } from '../../../src/identity/index.js'
 import { encodeSignedRecord, verifyRecord } from '../../../src/record/index.js'
@@ -75,10 +75,11 @@ describe('gossip attacks (issue 9 §3)', () => {
     expect([...v.host.records.values()].some((r) => r.signed.record.kind === 'attestation')).toBe(false)
   })
 
-  it('drops an oversized gossip frame before any validator parses it', async () => {
+  it('drops an oversized gossip frame before any validator parses it, and disconnects its sender (gossip-v1 G3)', async () => {
     const before = { ...v.network.stats.gossip }
-    const sent = await a.network.publishRaw(TOPICS.memories, new Uint8Array(MAX_GOSSIP_DATA_BYTES + 1024).fill(0x81))
+    const sent = await a.network.publishRaw(TOPICS.memories, new Uint8Array(MAX_GOSSIP_FRAME_BYTES + 1024).fill(0x81))
     expect(sent.recipients).toBeGreaterThan(0) // A really sent it: only V's limit stops it
+    await waitFor('V disconnects A', () => v.network.libp2p.getConnections(a.network.peerId).length === 0)
     const probe = createMemory(createAgent(1), { summary: 'probe after the oversized frame' })
     h.host.putLocal(verified(probe.signed))
     await h.network.publishRecord(bytesOf(probe.signed))
@@ -87,6 +88,7 @@ describe('gossip attacks (issue 9 §3)', () => {
     expect(v.network.stats.gossip.accepted).toBe(before.accepted + 1)
     expect(v.network.stats.gossip.rejected).toBe(before.rejected)
     expect(v.network.stats.gossip.ignored).toBe(before.ignored)
+    await connect(a, v) // the next attacks need A connected again
   })
 
   it('an IHAVE/IWANT flood does not starve V\'s event loop, and honest messages still arrive', async () => {
