@@ -27,6 +27,7 @@ export function countEvidence (input: TrustInput): CountedEvidence {
     refusedAttestations: attestations.refused,
     refusedAnchors: anchors.refused,
     reputation,
+    rooted: input.rooted ?? input.reputation !== undefined,
     now: input.now
   }
 }

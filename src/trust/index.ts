@@ -4,7 +4,7 @@
  */
 export { computeTrust } from './compute.js'
 export { countEvidence, checkedReputation, defaultReputation } from './evidence.js'
-export { trustLevelOf } from './level.js'
+export { trustLevelOf, evidenceLevelOf, lowerLevel, type LevelEvidence } from './level.js'
 export { isnadV01Policy } from './isnad-v01-policy.js'
 export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
 export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'

@@ -32,13 +32,14 @@ export const isnadV01Policy: TrustPolicy = Object.freeze({
       disputeStep(disputes)
     ]
     // A confirm has no points of its own: confirms score as a group (≥1, ≥3), see `confirms`.
-    if (disputes === 0 && confirms === evidence.attestations.length) return { contributions, attestations: NO_NOTES }
+    // Every counted confirm is a witness for the evidence band: the schema's algorithm counts heads.
+    if (disputes === 0 && confirms === evidence.attestations.length) return { contributions, attestations: NO_NOTES, countedConfirms: confirms }
     const attestations = new Map<string, AttestationScoreNote>()
     for (const { id, record } of evidence.attestations) {
       if (record.attestation === 'dispute') attestations.set(id, { points: roundTrustScore(-W.perDispute) })
       if (record.attestation === 'partial') attestations.set(id, { points: 0, note: PARTIAL_NOTE })
     }
-    return { contributions, attestations }
+    return { contributions, attestations, countedConfirms: confirms }
   }
 })
 

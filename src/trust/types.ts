@@ -1,5 +1,5 @@
 import type {
-  AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, RefusedAnchor, RefusedAttestation,
+  AnchorRecord, InsufficientTrust, AnchorVerification, AttestationRecord, MemoryRecord, RefusedAnchor, RefusedAttestation,
   TrustContribution, TrustPolicyName
 } from '../schema/index.js'
 
@@ -62,6 +62,12 @@ export interface TrustInput {
   now: number
   /** @default every key is its own identity and no key log refuses anything */
   identities?: KeyIdentities
+  /**
+   * Whether `reputation` comes from trust roots (the node's own agents and the roots its operator
+   * added). False: every agent has the default and a reputation-weighted policy has too little to
+   * judge. @default true when `reputation` is given, false otherwise
+   */
+  rooted?: boolean
 }
 
 /** An attestation that passed every counting rule: at most one per witness. */
@@ -90,6 +96,8 @@ export interface CountedEvidence {
   refusedAnchors: readonly RefusedAnchor[]
   /** For policies that weigh witnesses by reputation (issue 6). */
   reputation: ReputationLookup
+  /** See TrustInput.rooted. */
+  rooted: boolean
   now: number
 }
 
@@ -104,6 +112,13 @@ export interface PolicyScore {
   contributions: TrustContribution[]
   /** By attestation id; absent ids get neither points nor a note. */
   attestations: ReadonlyMap<string, AttestationScoreNote>
+  /**
+   * The confirms that count as witnesses for the evidence band (src/trust/level.ts): isnad-v0.1
+   * counts every counted confirm, a reputation-weighted policy those whose witness carries weight.
+   */
+  countedConfirms: number
+  /** Set when the policy has too little to judge; the level is then Unverified. */
+  insufficient?: InsufficientTrust
 }
 
 /** A trust policy: a named, pure scoring of counted evidence. A node picks one by setting its name. */
