@@ -79,6 +79,8 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
       memory++
       for (let verdict = 0; verdict < 3; verdict++) {
         const members = group.votes.filter((v) => VERDICT_CODES[v.verdict] === verdict).map((v) => set.agent(v.witness)).filter((m) => m !== author)
+        // The author stands by its memory (see collectVotes).
+        if (verdict === VERDICT_CODES.confirm && group.votes.length > 0) members.push(author)
         set.claim(memory, verdict, members, members.length)
       }
     }

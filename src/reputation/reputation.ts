@@ -32,6 +32,12 @@ export interface ReputationTable {
   rank: Float64Array
   /** The ReputationLookup src/trust's policies take. */
   lookup: (did: string) => number
+  /**
+   * Whether `from` vouches for `to` directly or through one other agent: an endorsement edge from → to
+   * or from → x → to (it confirmed more of their memories than it disputed). src/trust does not count
+   * a confirm by a witness its author vouches for so (a clique confirming itself is not independent).
+   */
+  endorses: (from: string, to: string) => boolean
   describe: (did: string) => AgentReputation
 }
 
@@ -67,6 +73,7 @@ export function computeReputation (
       graph,
       rank: new Float64Array(graph.agents.length),
       lookup: () => UNROOTED_REPUTATION,
+      endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
       describe: (did) => ({ did, reputation: UNROOTED_REPUTATION, rank: 0, root: false, path: null })
     }
   }
@@ -103,6 +110,7 @@ export function computeReputation (
     graph,
     rank,
     lookup,
+    endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
     describe (did) {
       const i = graph.index.get(identityOf(did))
       parents ??= shortestPathsFrom(graph, rootIndexes)
@@ -118,6 +126,30 @@ export function computeReputation (
       }
     }
   }
+}
+
+/** An endorsement path u → v or u → x → v. */
+function vouches (graph: TrustGraph, u: number | undefined, v: number | undefined): boolean {
+  if (u === undefined || v === undefined || u === v) return false
+  if (hasEdge(graph, u, v)) return true
+  for (let e = graph.offsets[u] as number; e < (graph.offsets[u + 1] as number); e++) {
+    if (hasEdge(graph, graph.targets[e] as number, v)) return true
+  }
+  return false
+}
+
+/** Binary search of u's row (targets sorted within a row) for v. */
+function hasEdge (graph: TrustGraph, u: number, v: number): boolean {
+  let lo = graph.offsets[u] as number
+  let hi = (graph.offsets[u + 1] as number) - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const t = graph.targets[mid] as number
+    if (t === v) return true
+    if (t < v) lo = mid + 1
+    else hi = mid - 1
+  }
+  return false
 }
 
 function standingOf (rank: Float64Array, rootIndexes: readonly number[], damping: number): Float64Array {

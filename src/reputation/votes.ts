@@ -88,13 +88,18 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       }
     }
     // The memory's claims, one per verdict given: who agrees with whom.
-    if (count + anchorers > claimNodes.length) claimNodes = grown(claimNodes, count + anchorers)
+    if (count + anchorers + 1 > claimNodes.length) claimNodes = grown(claimNodes, count + anchorers + 1)
     for (let verdict = 0; verdict < 3; verdict++) {
       let members = 0
       for (let i = 0; i < count; i++) {
         if (VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation] === verdict) claimNodes[members++] = chosenNodes[i] as number
       }
-      if (verdict === VERDICT_CODES.confirm) for (let i = count; i < count + anchorers; i++) claimNodes[members++] = chosenNodes[i] as number
+      if (verdict === VERDICT_CODES.confirm) {
+        for (let i = count; i < count + anchorers; i++) claimNodes[members++] = chosenNodes[i] as number
+        // The author stands by its memory: it agrees with those who confirm it, and is contradicted by
+        // those who dispute it (its own memories' claims say how right it is).
+        if (authorNode !== -1) claimNodes[members++] = authorNode
+      }
       set.claim(ordinal, verdict, claimNodes, members)
     }
   }

@@ -55,17 +55,18 @@ function levelBasisOf (score: number, scored: PolicyScore, anchors: number): Tru
   const held = { confirms: scored.countedConfirms, anchors }
   const scoreLevel = trustLevelOf(score)
   const evidenceLevel = evidenceLevelOf(held)
+  const because = (level: typeof evidenceLevel): string => evidenceReason(level, held) + (scored.evidenceNote === undefined ? '' : ` (${scored.evidenceNote})`)
   if (scored.insufficient !== undefined) {
     return { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'insufficient', reason: `too little to judge: ${scored.insufficient.reason}` }
   }
   const lower = lowerLevel(scoreLevel, evidenceLevel)
   const scoreReason = `score ${score} is in the ${scoreLevel} band`
   if (scoreLevel === evidenceLevel) {
-    return { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'both', reason: `${scoreReason}, and the evidence allows ${evidenceLevel}: ${evidenceReason(evidenceLevel, held)}` }
+    return { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'both', reason: `${scoreReason}, and the evidence allows ${evidenceLevel}: ${because(evidenceLevel)}` }
   }
   return lower === evidenceLevel
-    ? { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'evidence', reason: `${scoreReason}, but the evidence allows only ${evidenceLevel}: ${evidenceReason(evidenceLevel, held)}` }
-    : { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'score', reason: `${scoreReason}; the evidence would allow ${evidenceLevel} (${evidenceReason(evidenceLevel, held)})` }
+    ? { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'evidence', reason: `${scoreReason}, but the evidence allows only ${evidenceLevel}: ${because(evidenceLevel)}` }
+    : { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'score', reason: `${scoreReason}; the evidence would allow ${evidenceLevel} (${because(evidenceLevel)})` }
 }
 
 function factorsOf (evidence: CountedEvidence): TrustFactors {

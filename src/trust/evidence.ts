@@ -4,6 +4,8 @@ import { countAttestations } from './count-attestations.js'
 import { DEFAULT_REPUTATION } from './constants.js'
 import type { CountedEvidence, ReputationLookup, TrustInput } from './types.js'
 
+const noEndorsements = (): boolean => false
+
 /** Every agent has DEFAULT_REPUTATION: the reputation a node without trust roots uses. */
 export const defaultReputation: ReputationLookup = () => DEFAULT_REPUTATION
 
@@ -28,6 +30,7 @@ export function countEvidence (input: TrustInput): CountedEvidence {
     refusedAnchors: anchors.refused,
     reputation,
     rooted: input.rooted ?? input.reputation !== undefined,
+    endorses: input.endorses ?? noEndorsements,
     now: input.now
   }
 }

@@ -32,8 +32,15 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
     let countedConfirms = 0
     let weighty = evidence.authorReputation > 0
     for (const a of evidence.attestations) {
-      const rep = checkedReputation(evidence.reputation, a.record.witness)
+      const reputation = checkedReputation(evidence.reputation, a.record.witness)
+      // A confirm (or partial) by a witness the author vouched for in turn is not independent.
+      const mutual = a.record.attestation !== 'dispute' && evidence.endorses(evidence.author, a.record.witness)
+      const rep = mutual ? 0 : reputation
       const weight = weightOf(a, rep)
+      if (mutual) {
+        attestations.set(a.id, { points: 0, note: `not counted: the author has confirmed memories of ${a.record.witness} too, and mutual vouching is not independent evidence (witness reputation ${reputation})` })
+        continue
+      }
       if (rep > 0) weighty = true
       // A confirm is a witness for the evidence band only when its witness carries weight.
       if (a.record.attestation === 'confirm' && rep > 0) countedConfirms++
@@ -60,7 +67,13 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
         reason: `disputes weighted by reputation: Σ rep = ${round(disputeWeight)} × −${W.perDispute}`
       }
     ]
-    const result: PolicyScore = { contributions, attestations, countedConfirms }
+    // A memory its reputable witnesses dispute at least as much as they confirm is contested, not
+    // attested: "at least one witness" means the weight of the witnesses is on its side.
+    const contested = countedConfirms > 0 && disputeWeight >= confirmWeight
+    const result: PolicyScore = { contributions, attestations, countedConfirms: contested ? 0 : countedConfirms }
+    if (contested) {
+      result.evidenceNote = `contested: the disputes' reputation (${round(disputeWeight)}) is at least the confirms' (${round(confirmWeight)}), so no confirm counts as a witness`
+    }
     const insufficient = insufficientOf(evidence, weighty)
     if (insufficient !== undefined) result.insufficient = insufficient
     return result

@@ -68,6 +68,13 @@ export interface TrustInput {
    * judge. @default true when `reputation` is given, false otherwise
    */
   rooted?: boolean
+  /**
+   * Whether agent `from` has endorsed agent `to` (confirmed a memory of `to`) in the node's
+   * reputation graph. A reputation-weighted policy does not count a confirm whose witness the
+   * author endorsed in turn: mutual vouching is not independent evidence (issue 18, colluders).
+   * @default nobody endorsed anybody
+   */
+  endorses?: (from: string, to: string) => boolean
 }
 
 /** An attestation that passed every counting rule: at most one per witness. */
@@ -98,6 +105,8 @@ export interface CountedEvidence {
   reputation: ReputationLookup
   /** See TrustInput.rooted. */
   rooted: boolean
+  /** See TrustInput.endorses. */
+  endorses: (from: string, to: string) => boolean
   now: number
 }
 
@@ -117,6 +126,8 @@ export interface PolicyScore {
    * counts every counted confirm, a reputation-weighted policy those whose witness carries weight.
    */
   countedConfirms: number
+  /** Why the policy counted fewer confirms than were accepted, for the level's reason. */
+  evidenceNote?: string
   /** Set when the policy has too little to judge; the level is then Unverified. */
   insufficient?: InsufficientTrust
 }
