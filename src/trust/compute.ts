@@ -1,5 +1,5 @@
 import { roundTrustScore, type CountedAttestation, type TrustFactors, type TrustLevelBasis, type TrustResult } from '../schema/index.js'
-import { DAY_MS, DEFAULT_TRUST_POLICY } from './constants.js'
+import { DAY_MS, SCHEMA_TRUST_POLICY } from './constants.js'
 import { countEvidence } from './evidence.js'
 import { evidenceLevelOf, evidenceReason, lowerLevel, trustLevelOf } from './level.js'
 import { instantOf } from './order.js'
@@ -12,7 +12,7 @@ import type { ComputeTrustOptions, CountedEvidence, PolicyScore, TrustInput } fr
  * not depend on the order of `attestations` or `anchors`.
  */
 export function computeTrust (input: TrustInput, options: ComputeTrustOptions = {}): TrustResult {
-  const policy = typeof options.policy === 'object' ? options.policy : getTrustPolicy(options.policy ?? DEFAULT_TRUST_POLICY)
+  const policy = typeof options.policy === 'object' ? options.policy : getTrustPolicy(options.policy ?? SCHEMA_TRUST_POLICY)
   const evidence = countEvidence(input)
   const scored = policy.score(evidence)
   let sum = 0

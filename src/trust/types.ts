@@ -141,6 +141,6 @@ export interface TrustPolicy {
 }
 
 export interface ComputeTrustOptions {
-  /** A registered policy's name or a policy value. @default DEFAULT_TRUST_POLICY ('isnad-v0.1') */
+  /** A registered policy's name or a policy value. @default SCHEMA_TRUST_POLICY ('isnad-v0.1') */
   policy?: TrustPolicyName | TrustPolicy
 }
