@@ -14,7 +14,11 @@ import type { ComputeTrustOptions, CountedEvidence, PolicyScore, TrustInput } fr
 export function computeTrust (input: TrustInput, options: ComputeTrustOptions = {}): TrustResult {
   const policy = typeof options.policy === 'object' ? options.policy : getTrustPolicy(options.policy ?? SCHEMA_TRUST_POLICY)
   const evidence = countEvidence(input)
-  const scored = policy.score(evidence)
+  const policyScore = policy.score(evidence)
+  // A memory its author's key could not sign (issue 18 item 4) is nobody's word: no witness lifts it.
+  const scored: PolicyScore = evidence.authorKeyRefusal === undefined
+    ? policyScore
+    : { ...policyScore, countedConfirms: 0, evidenceNote: `the author's key could not sign at created_at (${evidence.authorKeyRefusal}): nothing attests a forged authorship` }
   let sum = 0
   for (const { points } of scored.contributions) sum += points
   const unclamped = roundTrustScore(sum)

@@ -53,7 +53,7 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
       }
     }
     const contributions: TrustContribution[] = [
-      signatureStep(evidence.memory.signatureValid),
+      signatureStep(evidence.memory.signatureValid, evidence.authorKeyRefusal),
       confirmStep(confirmWeight),
       anchorStep(evidence.anchors.length),
       {

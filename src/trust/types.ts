@@ -93,7 +93,10 @@ export interface AcceptedAnchor extends AnchorEvidence {
  * Accepted lists are sorted by time then id, refused lists by id, so input order never matters.
  */
 export interface CountedEvidence {
+  /** signatureValid is false when the author's key log refuses the key at created_at (authorKeyRefusal). */
   memory: MemoryEvidence
+  /** Why the author's key could not sign at the memory's created_at by its key log (issue 18 item 4). */
+  authorKeyRefusal?: KeyRefusalCode
   /** The author's `agent_id`. */
   author: string
   authorReputation: number
