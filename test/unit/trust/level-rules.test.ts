@@ -76,4 +76,20 @@ describe('computeTrust: the level says which rule set it, under every policy', (
     const result = computeTrust(input({ rep: 1 }))
     expect(TrustResultSchema.safeParse({ ...result, level: 'Attested' }).success, 'a confident level the evidence does not allow').toBe(false)
   })
+
+  it('isnad-reputation does not count a confirm by a witness the author vouches for', () => {
+    const endorses = (from: string, to: string): boolean => from === 'author' && to === 'c-witness-1'
+    const base = input({ rep: 1, attestations: confirms(1) })
+    const independent = computeTrust(base, { policy: 'isnad-reputation' })
+    const mutual = computeTrust({ ...base, endorses }, { policy: 'isnad-reputation' })
+    expect(independent.level, 'an independent confirm: Attested').toBe('Attested')
+    expect(mutual.level, 'a vouched-for confirm: Unverified').toBe('Unverified')
+    expect(mutual.counted.attestations[0]?.note, 'the note says why').toContain('mutual vouching')
+  })
+
+  it('a memory its reputable witnesses dispute as much as they confirm is contested, not Attested', () => {
+    const result = computeTrust(input({ rep: 1, attestations: [...confirms(1), ...confirms(1, 'dispute', 'd')] }), { policy: 'isnad-reputation' })
+    expect(result.level).toBe('Unverified')
+    expect(result.level_basis?.reason).toContain('contested')
+  })
 })
