@@ -75,7 +75,7 @@ export function percentilesOf (values: readonly number[]): Percentiles {
   return { samples: values.length, p50: at(50), p90: at(90), p99: at(99), max: at(100) }
 }
 
-function cdfOf (values: readonly number[]): Array<[number, number]> {
+export function cdfOf (values: readonly number[]): Array<[number, number]> {
   if (values.length === 0) return []
   const sorted = [...values].sort((a, b) => a - b)
   const step = Math.max(1, Math.floor(sorted.length / CDF_POINTS))
