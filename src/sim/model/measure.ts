@@ -46,6 +46,17 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     return verdict
   }
 
+  // Verified signer by signer: the verifier caches one decoded key per signer (node-verifier.ts, 4096
+  // keys), as a node meeting its peers' records again and again would keep them warm.
+  const observed = plan.observers.filter((o) => run.onlineAtEnd[o] === 1).map((o) => tracked.indexOf(o))
+  const signerOf = (index: number): number => index < M ? plan.memories[index]?.author as number : run.slotWitness[index - M] as number
+  const held: number[] = []
+  for (let index = 0; index < records.length; index++) {
+    if (observed.some((j) => !Number.isNaN(arrivals[index * T + j] as number))) held.push(index)
+  }
+  held.sort((a, b) => signerOf(a) - signerOf(b) || a - b)
+  for (const index of held) verified(index)
+
   const views: TrustView[] = []
   let bytes = 0
   let counted = 0

@@ -58,6 +58,14 @@ export class ModelTopology {
   private readonly extra: Array<[number, number]> = []
   private mesh = new Set<number>()
   private readonly distances = new Map<number, Int32Array>()
+  private readonly published = new Map<number, Int32Array>()
+  /** Visit stamps of the two-sided search: a node is seen by the current search when its stamp is the search's. */
+  private readonly seenFrom: Int32Array
+  private readonly seenTo: Int32Array
+  private readonly depthFrom: Int32Array
+  private readonly depthTo: Int32Array
+  private readonly fifoTo: Int32Array
+  private stamp = 0
   private readonly queue = new EventQueue()
   private readonly popped: ScheduledEvent = { time: 0, kind: 0, a: 0, b: 0 }
   private readonly scratch: Int32Array
@@ -71,6 +79,11 @@ export class ModelTopology {
     this.component = new Int32Array(size)
     this.scratch = new Int32Array(size)
     this.fifo = new Int32Array(size)
+    this.fifoTo = new Int32Array(size)
+    this.seenFrom = new Int32Array(size)
+    this.seenTo = new Int32Array(size)
+    this.depthFrom = new Int32Array(size)
+    this.depthTo = new Int32Array(size)
     this.rebuild()
   }
 
@@ -123,6 +136,7 @@ export class ModelTopology {
     this.buildMesh(active)
     this.labelComponents()
     this.distances.clear()
+    this.published.clear()
     this.epoch++
   }
 
@@ -205,26 +219,97 @@ export class ModelTopology {
     return d
   }
 
-  /** The distance a message published by `source` travels to `target` (the first hop to every peer: flood publish). */
+  /**
+   * The distance a message published by `source` travels to `target`: the first hop goes straight to
+   * every peer, mesh or not (flood publish), then the mesh. Per target, one pass over the graph per
+   * epoch gives it from every source.
+   */
   publishDistance (source: number, target: number): number {
     if (source === target) return 0
     if (!this.connected(source, target)) return UNREACHABLE
-    const d = this.distancesTo(target)
-    let best = d[source] as number
-    for (const p of this.peersOf(source)) {
-      const via = d[p] as number
-      // The first hop goes straight to every peer, mesh or not: its repairs stay those after it.
-      if (via !== UNREACHABLE && via + 1 < best) best = via + 1
+    let flood = this.published.get(target)
+    if (flood === undefined) {
+      const d = this.distancesTo(target)
+      flood = new Int32Array(this.size)
+      for (let s = 0; s < this.size; s++) {
+        let best = d[s] as number
+        for (let k = this.offsets[s] as number; k < (this.offsets[s + 1] as number); k++) {
+          const via = d[this.peers[k] as number] as number
+          if (via !== UNREACHABLE && via + 1 < best) best = via + 1
+        }
+        flood[s] = best
+      }
+      flood[target] = 0
+      this.published.set(target, flood)
     }
-    return best
+    return flood[source] as number
   }
 
-  /** Distances from `source` (flood-published) to each of `targets`, by one search that stops once they are found. */
+  /** Distances from `source` (flood-published) to each of `targets`. */
   distancesFrom (source: number, targets: readonly number[]): number[] {
+    if (this.meshSpans) return targets.map((t) => t === source ? 0 : this.connected(source, t) ? this.meetInTheMiddle(source, t) : UNREACHABLE)
     const wanted = targets.filter((t) => this.connected(source, t) && t !== source)
     if (wanted.length === 0) return targets.map((t) => t === source ? 0 : UNREACHABLE)
     this.search(source, true, this.scratch, wanted)
     return targets.map((t) => t === source ? 0 : this.connected(source, t) ? this.scratch[t] as number : UNREACHABLE)
+  }
+
+  /**
+   * Hops from `source` (flood publish: its first hop reaches every peer) to `target` over the mesh,
+   * for a mesh that spans its component: breadth-first from both ends, a level at a time on the
+   * smaller side, until the two meet — a few hundred nodes visited rather than the whole network.
+   */
+  private meetInTheMiddle (source: number, target: number): number {
+    const stamp = ++this.stamp
+    const { seenFrom, seenTo, depthFrom, depthTo, fifo, fifoTo, offsets, peers, meshLink } = this
+    let fromHead = 0
+    let fromTail = 0
+    let toHead = 0
+    let toTail = 0
+    seenFrom[source] = stamp
+    depthFrom[source] = 0
+    seenTo[target] = stamp
+    depthTo[target] = 0
+    fifoTo[toTail++] = target
+    // The publisher's flood: every peer at one hop.
+    for (let k = offsets[source] as number; k < (offsets[source + 1] as number); k++) {
+      const v = peers[k] as number
+      if (v === target) return 1
+      seenFrom[v] = stamp
+      depthFrom[v] = 1
+      fifo[fromTail++] = v
+    }
+    let best = UNREACHABLE
+    while (fromHead < fromTail && toHead < toTail) {
+      const forward = fromTail - fromHead <= toTail - toHead
+      const queue = forward ? fifo : fifoTo
+      const seen = forward ? seenFrom : seenTo
+      const depth = forward ? depthFrom : depthTo
+      const other = forward ? seenTo : seenFrom
+      const otherDepth = forward ? depthTo : depthFrom
+      let head = forward ? fromHead : toHead
+      let tail = forward ? fromTail : toTail
+      const level = depth[queue[head] as number] as number
+      // Expand one whole level; the shortest meeting within it is the answer.
+      while (head < tail && depth[queue[head] as number] === level) {
+        const u = queue[head++] as number
+        for (let k = offsets[u] as number; k < (offsets[u + 1] as number); k++) {
+          if (meshLink[k] !== 1) continue
+          const v = peers[k] as number
+          if (other[v] === stamp) {
+            const total = level + 1 + (otherDepth[v] as number)
+            if (total < best) best = total
+          }
+          if (seen[v] === stamp) continue
+          seen[v] = stamp
+          depth[v] = level + 1
+          queue[tail++] = v
+        }
+      }
+      if (forward) { fromHead = head; fromTail = tail } else { toHead = head; toTail = tail }
+      if (best !== UNREACHABLE) return best
+    }
+    return best
   }
 
   /**
