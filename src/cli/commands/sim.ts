@@ -41,7 +41,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
   const sim = program.command('sim').description('simulate a network of real isnad nodes from a scenario file (docs/simulation.md)')
 
   sim.command('run <scenario>')
-    .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1 and write results.json, results.csv and report.html`)
+    .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1, or in virtual time with --engine model, and write results.json, results.csv and report.html`)
     .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
     .option('--threads <n>', `spread the nodes over this many worker threads of this process, to use more than one core (default: one per core from ${THREADED_FROM_NODES} nodes, else 1; ignored with --processes)`, parsePositiveInt)
     .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
