@@ -176,7 +176,7 @@ export {
 } from './wire.js'
 export { IsnadNetwork } from './network.js'
 export {
-  createLinkSchedule, retransmissionTimeoutMs, shapesTraffic, streamSeed, DUPACK_THRESHOLD, MAX_RETRANSMISSIONS, MAX_RTO_MS, MIN_RTO_MS, SEGMENT_BYTES,
+  createLinkSchedule, retransmissionDelayMs, retransmissionTimeoutMs, shapesTraffic, streamSeed, DUPACK_THRESHOLD, MAX_RETRANSMISSIONS, MAX_RTO_MS, MIN_RTO_MS, SEGMENT_BYTES,
   type LinkConditions, type LinkSchedule
 } from './link-conditions.js'
 export { shapedTransport } from './link-shaping.js'

@@ -88,7 +88,7 @@ export function createLinkSchedule (conditions: LinkConditions, stream: number):
  * again after one round trip (fast retransmit, RFC 5681 §3.2); otherwise (the tail of a flight)
  * after the RTO. A retransmission lost again is only found by the RTO, doubled each time (RFC 6298 §5.5).
  */
-function retransmissionDelayMs (segments: number, loss: number, rto: number, rtt: number, random: () => number): number {
+export function retransmissionDelayMs (segments: number, loss: number, rto: number, rtt: number, random: () => number): number {
   let worst = 0
   for (let s = 0; s < segments; s++) {
     if (random() >= loss) continue

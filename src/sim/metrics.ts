@@ -2,7 +2,7 @@ import type { TrustLevel } from '../trust/index.js'
 import type { Observations } from './observations.js'
 import type { Plan } from './plan.js'
 import type { NodeCounters } from './pool.js'
-import { percentile, rocAuc } from './stats.js'
+import { rocAuc } from './stats.js'
 import type { TrustView } from './trust-views.js'
 
 /*
@@ -71,13 +71,21 @@ function orNull (value: number): number | null {
 }
 
 export function percentilesOf (values: readonly number[]): Percentiles {
-  const at = (p: number): number | null => values.length === 0 ? null : round(percentile(values, p), 1)
+  // One typed-array sort for every percentile: results have up to millions of samples (the model engine).
+  const sorted = Float64Array.from(values).sort()
+  const at = (p: number): number | null => sorted.length === 0 ? null : round(nearestRank(sorted, p), 1)
   return { samples: values.length, p50: at(50), p90: at(90), p99: at(99), max: at(100) }
 }
 
-function cdfOf (values: readonly number[]): Array<[number, number]> {
+/** stats.ts `percentile` on values already sorted ascending. */
+function nearestRank (sorted: Float64Array, p: number): number {
+  const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)))
+  return sorted[rank - 1] as number
+}
+
+export function cdfOf (values: readonly number[]): Array<[number, number]> {
   if (values.length === 0) return []
-  const sorted = [...values].sort((a, b) => a - b)
+  const sorted = Float64Array.from(values).sort()
   const step = Math.max(1, Math.floor(sorted.length / CDF_POINTS))
   const points: Array<[number, number]> = []
   for (let i = step - 1; i < sorted.length; i += step) points.push([round(sorted[i] as number, 1), round((i + 1) / sorted.length, 4)])

@@ -31,7 +31,9 @@ const RunSchema = z.looseObject({
 const ResultsFileSchema = z.looseObject({
   format: z.literal('isnad-sim-results/1'),
   scenario: ScenarioSchema,
-  runner: z.enum(['in-process', 'processes', 'docker']),
+  runner: z.enum(['in-process', 'processes', 'docker', 'model']),
+  engine: z.enum(['nodes', 'model']).optional(),
+  defaultPolicy: z.string().optional(),
   policies: z.array(z.string()),
   generatedAt: z.string(),
   runs: z.array(RunSchema).min(1),

@@ -5,7 +5,10 @@ import { computeMetrics, type RunMetrics } from './metrics.js'
 import type { Observations } from './observations.js'
 import { createPlan, type Plan } from './plan.js'
 import type { NodePool } from './pool.js'
-import { nodeCount, withSybils, type Role, type Scenario } from './scenario.js'
+import { MAX_REAL_NODES, nodeCount, withSybils, type Role, type Scenario } from './scenario.js'
+import { IsnadError } from '../errors/index.js'
+import { DEFAULT_TRUST_POLICY } from '../trust/index.js'
+import { spreadsOf, type PolicySpread } from './spread.js'
 import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
 
 /*
@@ -13,9 +16,13 @@ import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
  * the measurements, and the Sybil sweep's extra runs. Results are plain JSON (results.ts writes them).
  */
 
-export type RunnerName = 'in-process' | 'processes' | 'docker'
+export type RunnerName = 'in-process' | 'processes' | 'docker' | 'model'
+/** Real nodes (any runner), or the model engine's virtual time (src/sim/model). */
+export type EngineName = 'nodes' | 'model'
 
 export interface RunResult {
+  /** The scenario's seed for this run (`--seeds N` runs seeds s, s+1, …, s+N−1). Absent in older results. */
+  seed?: number
   nodes: number
   sybils: number
   roles: Partial<Record<Role, number>>
@@ -32,12 +39,23 @@ export interface SimResults {
   format: 'isnad-sim-results/1'
   scenario: Scenario
   runner: RunnerName
+  /** Absent in results written before the model engine: those are 'nodes'. */
+  engine?: EngineName
   policies: string[]
+  /** The policy a node uses without configuration (src/trust DEFAULT_TRUST_POLICY when the run was made). */
+  defaultPolicy?: string
+  /** The seeds run, in order (one unless `--seeds N`). */
+  seeds?: number[]
   generatedAt: string
-  /** The scenario as written first, then one run per Sybil count of the sweep. */
+  /**
+   * For each seed in turn: the scenario as written, then one run per Sybil count of the sweep
+   * (each run names its seed and Sybil count).
+   */
   runs: RunResult[]
-  /** Sybil influence as the Sybil count grows: one point per run and policy. */
-  sybilCurve: Array<{ sybils: number, policy: string, sybilMeanTrust: number | null, sybilAttestedShare: number | null, falseAnchoredShare: number | null, auc: number | null }>
+  /** Each (Sybil count, policy) over the seeds: every seed's figure and their spread (spread.ts). */
+  spread?: PolicySpread[]
+  /** Sybil influence as the Sybil count grows: one point per run (seed) and policy. */
+  sybilCurve: Array<{ sybils: number, seed?: number, policy: string, sybilMeanTrust: number | null, sybilAttestedShare: number | null, falseAnchoredShare: number | null, auc: number | null }>
 }
 
 export interface RunScenarioOptions {
@@ -66,8 +84,11 @@ async function measure (plan: Plan, pool: NodePool, observations: Observations, 
 
 export async function runOnce (scenario: Scenario, options: RunScenarioOptions): Promise<RunResult> {
   const started = performance.now()
-  const plan = createPlan(scenario)
   const total = nodeCount(scenario.nodes)
+  if (total > MAX_REAL_NODES) {
+    throw new IsnadError('USAGE', `${scenario.name} has ${total} nodes; real nodes stop at ${MAX_REAL_NODES}: run it with --engine model`)
+  }
+  const plan = createPlan(scenario)
   options.progress(`${scenario.name}: starting ${total} nodes (${options.runner})`)
   const pool = await options.createPool(total)
   let nodes: LiveNodes | undefined
@@ -95,28 +116,55 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   }
 }
 
-export async function runScenario (scenario: Scenario, options: RunScenarioOptions): Promise<SimResults> {
-  const runs = [await runOnce(scenario, options)]
-  for (const sybils of scenario.metrics.sybilSweep) {
-    if (sybils === scenario.nodes.sybil) continue
-    options.progress(`${scenario.name}: Sybil sweep, ${sybils} Sybils`)
-    runs.push(await runOnce(withSybils(scenario, sybils), options))
+export async function runScenario (scenario: Scenario, options: RunScenarioOptions & { seeds?: number }): Promise<SimResults> {
+  return await runSweep(scenario, { ...options, engine: 'nodes' }, async (s) => await runOnce(s, options))
+}
+
+/** The scenarios of a sweep over seeds and Sybil counts, in the order they run. */
+export function sweepOf (scenario: Scenario, seeds = 1): Scenario[] {
+  if (!Number.isInteger(seeds) || seeds < 1) throw new IsnadError('USAGE', `--seeds takes a whole number from 1, got ${seeds}`)
+  return Array.from({ length: seeds }, (_, k) => ({ ...scenario, seed: scenario.seed + k })).flatMap((seeded) => [
+    seeded,
+    ...[...new Set(scenario.metrics.sybilSweep)].filter((n) => n !== scenario.nodes.sybil).map((n) => withSybils(seeded, n))
+  ])
+}
+
+export interface SweepOptions {
+  runner: RunnerName
+  engine: EngineName
+  progress: (text: string) => void
+  /** Seeds s, s+1, …, s+seeds−1 of the scenario's seed s. @default 1 */
+  seeds?: number
+  clock?: () => number
+}
+
+/** Every run of a scenario's sweep (seeds × Sybil counts) with `runOne`, and their results document. */
+export async function runSweep (scenario: Scenario, options: SweepOptions, runOne: (scenario: Scenario) => Promise<RunResult>): Promise<SimResults> {
+  const plan = sweepOf(scenario, options.seeds ?? 1)
+  const runs: RunResult[] = []
+  for (const [k, s] of plan.entries()) {
+    if (plan.length > 1) options.progress(`${scenario.name}: run ${k + 1} of ${plan.length} (seed ${s.seed}, ${s.nodes.sybil} Sybils)`)
+    runs.push({ seed: s.seed, ...await runOne(s) })
   }
-  return resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)())
+  return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)()), engine: options.engine }
 }
 
 /** The results document of finished runs. */
 export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResult[], now: number): SimResults {
-  const sybilCurve = [...runs].sort((a, b) => a.sybils - b.sybils).flatMap((run) => run.metrics.trust.map((t) => ({
-    sybils: run.sybils, policy: t.policy, sybilMeanTrust: t.sybilMeanTrust, sybilAttestedShare: t.sybilAttestedShare, falseAnchoredShare: t.falseAnchoredShare, auc: t.auc
+  const sybilCurve = [...runs].sort((a, b) => a.sybils - b.sybils || (a.seed ?? 0) - (b.seed ?? 0)).flatMap((run) => run.metrics.trust.map((t) => ({
+    sybils: run.sybils, ...(run.seed === undefined ? {} : { seed: run.seed }), policy: t.policy, sybilMeanTrust: t.sybilMeanTrust, sybilAttestedShare: t.sybilAttestedShare, falseAnchoredShare: t.falseAnchoredShare, auc: t.auc
   })))
   return {
     format: 'isnad-sim-results/1',
     scenario,
     runner,
+    engine: runner === 'model' ? 'model' : 'nodes',
     policies: trustPolicies().map((p) => p.name),
+    defaultPolicy: DEFAULT_TRUST_POLICY,
+    seeds: [...new Set(runs.map((r) => r.seed ?? scenario.seed))],
     generatedAt: new Date(now).toISOString(),
     runs,
-    sybilCurve
+    sybilCurve,
+    spread: spreadsOf(runs, DEFAULT_TRUST_POLICY)
   }
 }

@@ -17,6 +17,11 @@ export const ROLES = [
 ] as const
 export type Role = typeof ROLES[number]
 
+/** Nodes a scenario may have: the model engine's reach (src/sim/model); real nodes stop at MAX_REAL_NODES. */
+export const MAX_SCENARIO_NODES = 1_000_000
+/** Nodes the real-node engines run (every node a daemon: two cores carry 50–100 of them). */
+export const MAX_REAL_NODES = 1000
+
 const minute = z.number().min(0)
 const share = z.number().min(0).max(1)
 const count = z.number().int().min(0)
@@ -121,7 +126,7 @@ export const ScenarioSchema = z.strictObject({
 }).superRefine((s, ctx) => {
   const total = nodeCount(s.nodes)
   if (total < 2) ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a scenario needs at least 2 nodes' })
-  if (total > 1000) ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'at most 1000 nodes' })
+  if (total > MAX_SCENARIO_NODES) ctx.addIssue({ code: 'custom', path: ['nodes'], message: `at most ${MAX_SCENARIO_NODES} nodes` })
   s.memories.forEach((m, i) => {
     if (m.author >= total) ctx.addIssue({ code: 'custom', path: ['memories', i, 'author'], message: `no node ${m.author} (${total} nodes)` })
     if (m.at > s.durationMinutes) ctx.addIssue({ code: 'custom', path: ['memories', i, 'at'], message: 'after the end of the scenario' })

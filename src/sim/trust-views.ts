@@ -1,7 +1,7 @@
 import type { HttpOperations } from '../api/client.js'
 import { nodeCryptoVerifier } from '../identity/index.js'
 import { verifyRecord, type VerifiedRecord } from '../record/index.js'
-import { computeReputation, votesOf } from '../reputation/index.js'
+import { collectVotes, computeReputation } from '../reputation/index.js'
 import type { AttestationRecord, MemoryRecord } from '../schema/index.js'
 import { TRUST_POLICIES, computeTrust, type TrustLevel, type TrustPolicy } from '../trust/index.js'
 
@@ -54,6 +54,42 @@ export interface ObservedTrust {
   meanRecordBytes: number
 }
 
+/**
+ * What an observer believes, from the records it holds: reputation from its `roots` over the
+ * attestations it holds (src/reputation, as the node computes it), then every memory scored under
+ * every registered policy. Pure, and shared by both engines (the real nodes' export above and the
+ * model engine's held records, src/sim/model), so a change to the trust code reaches both at once
+ * and the engines agree whenever the same records reached the observer.
+ */
+export function scoreTrustView (
+  memories: ReadonlyMap<string, MemoryRecord>,
+  attestations: ReadonlyMap<string, ReadonlyArray<{ id: string, record: AttestationRecord }>>,
+  roots: readonly string[],
+  now: number
+): TrustView {
+  const votes = collectVotes([...attestations].flatMap(([memory, list]) => {
+    const author = memories.get(memory)?.author.agent_id
+    return author === undefined ? [] : [{ author, attestations: list }]
+  }))
+  const reputation = computeReputation(votes, roots).lookup
+  const policies = trustPolicies()
+  const view: TrustView = new Map(policies.map((p) => [p.name, new Map<string, TrustScore>()]))
+  for (const [id, record] of memories) {
+    const input = {
+      memory: { id, record, signatureValid: true },
+      attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
+      anchors: [],
+      reputation,
+      now
+    }
+    for (const policy of policies) {
+      const result = computeTrust(input, { policy })
+      view.get(policy.name)?.set(id, { score: result.score, level: result.level })
+    }
+  }
+  return view
+}
+
 /** The observer's trust in each memory it holds, under every registered policy, from its `roots`. */
 export async function observeTrust (ops: HttpOperations, roots: readonly string[], now: number): Promise<ObservedTrust> {
   let bytes = 0
@@ -76,25 +112,6 @@ export async function observeTrust (ops: HttpOperations, roots: readonly string[
       }
     }
   }
-  const votes = votesOf([...attestations].flatMap(([memory, list]) => {
-    const author = memories.get(memory)?.author.agent_id
-    return author === undefined ? [] : [{ author, attestations: list }]
-  }))
-  const reputation = computeReputation(votes, roots).lookup
-  const view: TrustView = new Map()
-  for (const policy of trustPolicies()) {
-    const scores = new Map<string, TrustScore>()
-    for (const [id, record] of memories) {
-      const result = computeTrust({
-        memory: { id, record, signatureValid: true },
-        attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
-        anchors: [],
-        reputation,
-        now
-      }, { policy })
-      scores.set(id, { score: result.score, level: result.level })
-    }
-    view.set(policy.name, scores)
-  }
+  const view = scoreTrustView(memories, attestations, roots, now)
   return { view, meanRecordBytes: records === 0 ? 0 : bytes / records }
 }

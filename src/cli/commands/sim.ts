@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os'
 import { dirname, resolve } from 'node:path'
 import type { Command } from 'commander'
+import { IsnadError } from '../../errors/index.js'
 import type { SimResults } from '../../sim/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
@@ -17,7 +18,9 @@ async function simulation (): Promise<typeof import('../../sim/index.js')> {
   return await import('../../sim/index.js')
 }
 
-interface RunOptions { processes?: number, threads?: number, out?: string }
+interface RunOptions { processes?: number, threads?: number, out?: string, engine: string, seeds?: number }
+
+const ENGINES = ['nodes', 'model'] as const
 
 /**
  * @default 50 — from this many nodes, a run without --threads or --processes spreads its nodes over
@@ -38,17 +41,22 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
   const sim = program.command('sim').description('simulate a network of real isnad nodes from a scenario file (docs/simulation.md)')
 
   sim.command('run <scenario>')
-    .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1 and write results.json, results.csv and report.html`)
+    .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1, or in virtual time with --engine model, and write results.json, results.csv and report.html`)
     .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
     .option('--threads <n>', `spread the nodes over this many worker threads of this process, to use more than one core (default: one per core from ${THREADED_FROM_NODES} nodes, else 1; ignored with --processes)`, parsePositiveInt)
     .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
+    .option('--engine <engine>', 'nodes: real isnad daemons; model: virtual time over a modelled network, with real records and the real trust code (docs/simulation.md)', 'nodes')
+    .option('--seeds <n>', 'run the scenario (and its sweep) with seeds s, s+1, …, s+n−1 and report each seed and their spread', parsePositiveInt)
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
-      const { ChildPool, LocalPool, linkConditionsOf, loadScenario, runScenario, writeResults } = await simulation()
+      const { ChildPool, LocalPool, linkConditionsOf, loadScenario, runModelScenario, runScenario, writeResults } = await simulation()
       const ctx = context(cmd)
+      if (!(ENGINES as readonly string[]).includes(opts.engine)) throw new IsnadError('USAGE', `unknown engine ${JSON.stringify(opts.engine)}; known: ${ENGINES.join(', ')}`)
       const scenario = await loadScenario(path)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
       const processes = opts.processes ?? 1
-      const results = await runScenario(scenario, {
+      const seeds = opts.seeds ?? 1
+      const results = opts.engine === 'model' ? await runModelScenario(scenario, { progress, seeds }) : await runScenario(scenario, {
+        seeds,
         runner: processes > 1 ? 'processes' : 'in-process',
         createPool: async (count) => {
           const link = linkConditionsOf(scenario) // latency and loss on every link between the nodes
@@ -59,7 +67,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
         progress
       })
       const paths = await writeResults(results, resolve(opts.out ?? `sim-results/${scenario.name}`))
-      emit(ctx.out, { paths, runs: results.runs.map((r) => ({ nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))
+      emit(ctx.out, { paths, engine: results.engine, defaultPolicy: results.defaultPolicy, runs: results.runs.map((r) => ({ seed: r.seed, nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))
     })
 
   sim.command('compose <scenario>')

@@ -1,0 +1,134 @@
+import { performance } from 'node:perf_hooks'
+import { nodeCryptoVerifier } from '../../identity/index.js'
+import { verifyRecordBytes, type VerifiedRecord } from '../../record/index.js'
+import type { AttestationRecord, MemoryRecord } from '../../schema/index.js'
+import { cdfOf, computeMetrics, percentilesOf, type RunMetrics } from '../metrics.js'
+import { createObservations, type Observations } from '../observations.js'
+import type { NodeCounters } from '../pool.js'
+import { scoreTrustView, trustPolicies, type TrustView } from '../trust-views.js'
+import { MODEL_EPOCH_MS, type ModelRun } from './engine.js'
+
+/*
+ * The model engine's measurements, with the real engines' own code: each observer's records are the
+ * signed bytes that reached it, verified by the node's verifier (node:crypto with libsodium in front)
+ * once per distinct record as a node's record gate does (verdicts cached by CID), scored by
+ * scoreTrustView (trust-views.ts: reputation from the observer's roots, every registered policy),
+ * and turned into the same RunMetrics by computeMetrics. Delivery is measured at the tracked nodes.
+ */
+
+export interface ModelMeasurement {
+  metrics: RunMetrics
+  /** Signature checks made, and their total wall time (ms): the figure of the verifier's cost. */
+  verifications: { count: number, ms: number }
+  settleSeconds: number
+}
+
+export function measureModel (run: ModelRun): ModelMeasurement {
+  const start = performance.now()
+  const { plan, tracked, arrivals, memoryCount: M, records, publishedAt } = run
+  const T = tracked.length
+  const now = MODEL_EPOCH_MS + run.measuredAt
+  const verdicts = new Map<number, VerifiedRecord | null>()
+  let verifyMs = 0
+  const verified = (index: number): VerifiedRecord | null => {
+    let verdict = verdicts.get(index)
+    if (verdict === undefined) {
+      const record = records[index]
+      const t0 = performance.now()
+      try {
+        verdict = record === undefined ? null : verifyRecordBytes(record.bytes, { verifier: nodeCryptoVerifier, now })
+      } catch {
+        verdict = null // a record that does not verify is no evidence
+      }
+      verifyMs += performance.now() - t0
+      verdicts.set(index, verdict)
+    }
+    return verdict
+  }
+
+  // Verified signer by signer: the verifier caches one decoded key per signer (node-verifier.ts, 4096
+  // keys), as a node meeting its peers' records again and again would keep them warm.
+  const observed = plan.observers.filter((o) => run.onlineAtEnd[o] === 1).map((o) => tracked.indexOf(o))
+  const signerOf = (index: number): number => index < M ? plan.memories[index]?.author as number : run.slotWitness[index - M] as number
+  const held: number[] = []
+  for (let index = 0; index < records.length; index++) {
+    if (observed.some((j) => !Number.isNaN(arrivals[index * T + j] as number))) held.push(index)
+  }
+  held.sort((a, b) => signerOf(a) - signerOf(b) || a - b)
+  for (const index of held) verified(index)
+
+  const views: TrustView[] = []
+  let bytes = 0
+  let counted = 0
+  for (const observer of plan.observers) {
+    if (run.onlineAtEnd[observer] !== 1) continue
+    const j = tracked.indexOf(observer)
+    const memories = new Map<string, MemoryRecord>()
+    const attestations = new Map<string, Array<{ id: string, record: AttestationRecord }>>()
+    for (let index = 0; index < records.length; index++) {
+      if (Number.isNaN(arrivals[index * T + j] as number)) continue
+      const v = verified(index)
+      if (v === null) continue
+      bytes += v.bytes.length
+      counted++
+      const { record } = v.signed
+      if (record.kind === 'memory') memories.set(v.id, record)
+      else if (record.kind === 'attestation') {
+        const list = attestations.get(record.memory) ?? []
+        list.push({ id: v.id, record })
+        attestations.set(record.memory, list)
+      }
+    }
+    const roots = [observer, ...plan.trustRoots].map((i) => run.agents[i]?.did as string)
+    views.push(scoreTrustView(memories, attestations, roots, now))
+  }
+
+  const online = tracked.map((node, j) => ({ node, j })).filter(({ node }) => run.onlineAtEnd[node] === 1)
+  const observations: Observations = createObservations()
+  observations.memories = plan.memories.map((m) => {
+    const id = records[m.serial]?.id
+    const problem = run.problems.get(m.serial)
+    return { serial: m.serial, author: m.author, truth: m.truth, at: m.at, ...(id === undefined ? {} : { id }), ...(problem === undefined ? {} : { problem }) }
+  })
+  observations.requestDelays = run.requestDelays
+  observations.witnessRoundTrips = run.roundTrips
+  observations.missedAnswers = run.missedAnswers
+  observations.onlineAtEnd = online.map(({ node }) => node)
+  const memoryCounts = online.map(({ j }) => {
+    let held = 0
+    for (let i = 0; i < M; i++) if (!Number.isNaN(arrivals[i * T + j] as number)) held++
+    return held
+  })
+  const verifyCost = verdicts.size === 0 ? 0 : verifyMs / verdicts.size
+  const counters: NodeCounters[] = online.map(({ j }) => ({
+    gossipAccepted: run.counters.byGossip[j] as number,
+    gossipIgnored: Math.max(0, (run.counters.received[j] as number) - (run.counters.byGossip[j] as number)),
+    gossipRejected: 0,
+    verifications: (run.counters.byGossip[j] as number) + (run.counters.bySync[j] as number),
+    recordsByGossip: run.counters.byGossip[j] as number,
+    recordsByFetch: 0,
+    recordsBySync: run.counters.bySync[j] as number,
+    cpuMs: verifyCost * ((run.counters.byGossip[j] as number) + (run.counters.bySync[j] as number))
+  }))
+  const metrics = computeMetrics({
+    plan, observations, views, memoryCounts, counters, meanRecordBytes: counted === 0 ? 0 : bytes / counted, policies: trustPolicies().map((p) => p.name)
+  })
+  // Attestation delivery and gossip latency at the tracked nodes online at the end (the witness excluded).
+  const latencies: number[] = []
+  let expected = 0
+  for (let slot = 0; slot < run.slotWitness.length; slot++) {
+    const index = M + slot
+    const sent = publishedAt[index] as number
+    if (Number.isNaN(sent)) continue
+    for (const { node, j } of online) {
+      if (node === run.slotWitness[slot]) continue
+      expected++
+      const at = arrivals[index * T + j] as number
+      if (!Number.isNaN(at)) latencies.push(at - sent)
+    }
+  }
+  metrics.delivery.attestationRatio = expected === 0 ? null : Math.round(latencies.length / expected * 1e4) / 1e4
+  metrics.delivery.latencyMs = percentilesOf(latencies)
+  metrics.delivery.latencyCdf = cdfOf(latencies)
+  return { metrics, verifications: { count: verdicts.size, ms: verifyMs }, settleSeconds: (performance.now() - start) / 1000 }
+}
