@@ -1,5 +1,6 @@
 import { createHttpOperations, type HttpOperations } from '../api/client.js'
-import { nodeName, waitForNodeFiles } from './container-node.js'
+import { nodeName } from './container-node.js'
+import { discoverNodes, type DiscoverOptions } from './discovery.js'
 import { orderNode } from './node-supervisor.js'
 import { EMPTY_COUNTERS, addCounters, countersFrom, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 
@@ -36,11 +37,9 @@ export class RemotePool implements NodePool {
     this.controls = infos.every((info) => info.control !== undefined)
   }
 
-  /** The pool of a compose project: the node files its nodes publish in the shared volume. */
-  static async open (nodesDir: string, count: number): Promise<RemotePool> {
-    const names = Array.from({ length: count }, (_, i) => nodeName(i))
-    const files = await waitForNodeFiles(nodesDir, names)
-    return new RemotePool(names.map((n) => files.get(n) as SimNodeInfo))
+  /** The pool of a compose project or Swarm stack: its nodes found by service name (discovery.ts). */
+  static async discover (count: number, options: DiscoverOptions): Promise<RemotePool> {
+    return new RemotePool(await discoverNodes(Array.from({ length: count }, (_, i) => nodeName(i)), options))
   }
 
   get size (): number {
