@@ -1,4 +1,5 @@
 import { createHttpOperations, type HttpOperations } from '../api/client.js'
+import { retryingFetch } from './stale-socket.js'
 import { nodeName } from './container-node.js'
 import { discoverNodes, type DiscoverOptions } from './discovery.js'
 import { orderNode } from './node-supervisor.js'
@@ -31,7 +32,7 @@ export class RemotePool implements NodePool {
 
   constructor (infos: readonly SimNodeInfo[]) {
     this.nodes = infos.map((info) => ({
-      info, http: createHttpOperations({ url: info.url, token: info.token, timeoutMs: REQUEST_TIMEOUT_MS }), online: true, past: EMPTY_COUNTERS, cpuMs: 0
+      info, http: createHttpOperations({ url: info.url, token: info.token, timeoutMs: REQUEST_TIMEOUT_MS, fetch: retryingFetch }), online: true, past: EMPTY_COUNTERS, cpuMs: 0
     }))
     // Nodes from an image without the control channel can still be driven, without churn or partitions.
     this.controls = infos.every((info) => info.control !== undefined)

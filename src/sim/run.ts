@@ -4,6 +4,7 @@ import type { LiveNodes } from './live-nodes.js'
 import { computeMetrics, type RunMetrics } from './metrics.js'
 import type { Observations } from './observations.js'
 import { createPlan, type Plan } from './plan.js'
+import { SimProgress } from './progress.js'
 import type { NodePool } from './pool.js'
 import { nodeCount, withSybils, type Role, type Scenario } from './scenario.js'
 import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
@@ -45,6 +46,8 @@ export interface RunScenarioOptions {
   /** Starts the nodes of one run. */
   createPool: (count: number) => Promise<NodePool>
   progress: (text: string) => void
+  /** How far the current run's activity is, 0–1 (progress.ts: done/total and the ETA). */
+  advance?: (share: number) => void
   /** The clock of `generatedAt` and of trust computation. @default Date.now */
   clock?: () => number
 }
@@ -72,7 +75,7 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   const pool = await options.createPool(total)
   let nodes: LiveNodes | undefined
   try {
-    const driven = await drive({ scenario, plan, pool, progress: options.progress })
+    const driven = await drive({ scenario, plan, pool, progress: options.progress, ...(options.advance === undefined ? {} : { advance: options.advance }) })
     nodes = driven.nodes
     options.progress(`${scenario.name}: measuring trust at ${plan.observers.length} observers`)
     const metrics = await measure(plan, pool, driven.observations, driven.nodes, (options.clock ?? Date.now)())
@@ -95,12 +98,19 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   }
 }
 
+/** The options of run `index` (1-based) of `tracker`'s runs: its progress lines say which run, phase, done/total and ETA. */
+export function trackedRun (tracker: SimProgress, index: number, scenario: Scenario, options: RunScenarioOptions): RunScenarioOptions {
+  tracker.startRun(index, { sybils: scenario.nodes.sybil, nodes: nodeCount(scenario.nodes), seed: scenario.seed })
+  return { ...options, progress: (text) => { tracker.line(text) }, advance: (share) => { tracker.advance(share) } }
+}
+
 export async function runScenario (scenario: Scenario, options: RunScenarioOptions): Promise<SimResults> {
-  const runs = [await runOnce(scenario, options)]
-  for (const sybils of scenario.metrics.sybilSweep) {
-    if (sybils === scenario.nodes.sybil) continue
-    options.progress(`${scenario.name}: Sybil sweep, ${sybils} Sybils`)
-    runs.push(await runOnce(withSybils(scenario, sybils), options))
+  const sweep = scenario.metrics.sybilSweep.filter((sybils) => sybils !== scenario.nodes.sybil)
+  const tracker = new SimProgress(options.progress, 1 + sweep.length)
+  const runs = [await runOnce(scenario, trackedRun(tracker, 1, scenario, options))]
+  for (const [k, sybils] of sweep.entries()) {
+    const swept = withSybils(scenario, sybils)
+    runs.push(await runOnce(swept, trackedRun(tracker, k + 2, swept, options)))
   }
   return resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)())
 }

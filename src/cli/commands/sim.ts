@@ -125,13 +125,15 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .requiredOption('--out <dir>', 'directory for the results')
     .option('--print', 'also print results.json to stdout, between marker lines (for `docker service logs`)')
     .action(async (path: string, opts: { tokenFile: string, out: string, print?: boolean }, cmd: Command) => {
-      const { RemotePool, loadScenario, readProjectToken, resultsOf, runOnce, writeResults } = await simulation()
+      const { RemotePool, SimProgress, loadScenario, readProjectToken, resultsOf, runOnce, trackedRun, writeResults } = await simulation()
       const ctx = context(cmd)
       const scenario = await loadScenario(path)
       const token = await readProjectToken(opts.tokenFile)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
       const waiting = (name: string, problem: string): void => { progress(`waiting for ${name} (${problem})`) }
-      const run = await runOnce(scenario, { runner: 'docker', createPool: async (count) => await RemotePool.discover(count, { token, waiting }), progress })
+      const run = await runOnce(scenario, trackedRun(new SimProgress(progress, 1), 1, scenario, {
+        runner: 'docker', createPool: async (count) => await RemotePool.discover(count, { token, waiting }), progress
+      }))
       if (scenario.metrics.sybilSweep.length > 0) run.notes.push('the Sybil sweep needs other node counts: run it with `isnad sim run`')
       const results = resultsOf(scenario, 'docker', [run], Date.now())
       const paths = await writeResults(results, resolve(opts.out))
