@@ -91,12 +91,13 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     })
 
   sim.command('scenarios')
-    .description('list the built-in scenarios')
+    .description('list the built-in scenarios with what each plays (--json for their names, descriptions and sizes)')
     .action(async (_opts: unknown, cmd: Command) => {
-      const { builtinScenarioNames } = await simulation()
+      const { builtinScenarios } = await simulation()
       const ctx = context(cmd)
-      const names = await builtinScenarioNames()
-      emit(ctx.out, { scenarios: names }, () => names.join('\n'))
+      const scenarios = await builtinScenarios()
+      const width = Math.max(0, ...scenarios.map((s) => s.name.length))
+      emit(ctx.out, { scenarios }, () => scenarios.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n'))
     })
 
   sim.command('node')

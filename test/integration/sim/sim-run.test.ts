@@ -98,7 +98,7 @@ describe('isnad sim, in one process', () => {
         cdfWidth: cdf?.width ?? 0,
         trustBars: await heights('[data-plot="trust-distribution"] .mark-rect path'),
         policyBars: await heights('[data-plot="policy-comparison"] .mark-rect path'),
-        sweepPoints: await page.locator('[data-plot="sybil-auc"] .mark-symbol path').count(),
+        sweepPoints: await page.locator('[data-plot="sybil-auc"] g.mark-symbol.role-mark path').count(),
         legend: await page.locator('[data-plot="sybil-auc"] .role-legend-label text').allTextContents()
       }
       expect(drawn.kinds).toEqual(expect.arrayContaining(['policy-comparison', 'sybil-auc', 'sybil-curve', 'sybil-false-attested', 'latency-cdf', 'trust-distribution']))
