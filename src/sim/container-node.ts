@@ -1,48 +1,60 @@
 import { execFile } from 'node:child_process'
-import { readdir, readFile, rename, writeFile } from 'node:fs/promises'
+import { randomBytes } from 'node:crypto'
+import { lookup } from 'node:dns/promises'
+import { mkdir, open, rename } from 'node:fs/promises'
 import { networkInterfaces } from 'node:os'
-import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { loadOrCreateApiToken } from '../api/index.js'
+import { API_TOKEN_MODE, apiTokenPath } from '../api/index.js'
 import { startDaemon, type Daemon } from '../daemon/index.js'
 import { createLogger } from '../log/index.js'
 import { initHome, nodePaths } from '../node/index.js'
 import { streamSeed } from '../net/index.js'
+import { CONTROL_PORT, discoverNode, discoverNodes } from './discovery.js'
 import { sleep } from './mesh.js'
 import { NodeSupervisor } from './node-supervisor.js'
 import { createPlan } from './plan.js'
-import type { SimNodeInfo } from './pool.js'
 import { linkConditionsOf, type Scenario } from './scenario.js'
 
 /*
  * One node of the docker runner (`isnad sim node`, the compose file's node services). It is `isnad
  * start` plus what a container network needs: the address to announce, a supervisor
- * (node-supervisor.ts) that exposes the 127.0.0.1-only HTTP API to the compose network (port
- * API_RELAY_PORT; the bearer token still guards it, and the network is internal to the simulation)
- * and lets the driver stop and restart the daemon (CONTROL_PORT, same token), the scenario's latency
- * and loss (tc netem on eth0, else userland link shaping), and a node file in the shared volume
- * telling the driver how to reach it. Then it dials its planned links (plan.ts).
+ * (node-supervisor.ts) that exposes the 127.0.0.1-only HTTP API to the project's network (port
+ * API_RELAY_PORT; the bearer token still guards it, and the network is internal to the simulation),
+ * lets the driver stop and restart the daemon and tells who asks how to reach the node
+ * (CONTROL_PORT, GET /sim/info, same token), and the scenario's latency and loss (tc netem on eth0,
+ * else userland link shaping). It finds the bootstrap node and its planned neighbours by their
+ * service names (discovery.ts), then dials its planned links (plan.ts). Nothing is shared on disk,
+ * so the services may run on different hosts of a Swarm.
  */
 
 export const LIBP2P_PORT = 4501
 export const API_RELAY_PORT = 4600
-/** The supervisor's control channel (leave, join): node-supervisor.ts. */
-export const CONTROL_PORT = 4601
+export { CONTROL_PORT }
 const run = promisify(execFile)
-const NODE_FILES_TIMEOUT_MS = 300_000
 
 export interface ContainerNodeOptions {
   home: string
-  /** Shared directory of node files (`<name>.json`). */
-  nodesDir: string
   name: string
   /** This node's index in the scenario; absent for the bootstrap node. */
   index?: number
   scenario: Scenario
+  /** The project's token: every node's API token, so the driver can reach them all. */
+  token: string
   log: (line: string) => void
+  /** The service name of the bootstrap node. @default 'bootstrap' */
+  bootstrapName?: string
 }
-
-function containerIp (): string {
+/**
+ * The address the other containers reach this one at: what its own service name resolves to on the
+ * project's network (a Swarm task also sits on docker_gwbridge, whose address the others cannot
+ * reach), retried while the name is not in DNS yet; else the first non-loopback IPv4 address.
+ */
+async function containerIp (name: string): Promise<string> {
+  for (let attempt = 0; attempt < 20; attempt++) {
+    const found = await lookup(name, { family: 4 }).catch(() => null)
+    if (found !== null && !found.address.startsWith('127.')) return found.address
+    await sleep(500)
+  }
   for (const [name, addrs] of Object.entries(networkInterfaces())) {
     if (name === 'lo') continue
     const v4 = addrs?.find((a) => a.family === 'IPv4' && !a.internal)
@@ -67,29 +79,20 @@ async function applyNetem (scenario: Scenario, log: (line: string) => void): Pro
   }
 }
 
-/** Writes a node file atomically (the driver polls the directory). */
-async function publishInfo (nodesDir: string, name: string, info: SimNodeInfo): Promise<void> {
-  const path = join(nodesDir, `${name}.json`)
-  await writeFile(`${path}.tmp`, JSON.stringify(info))
-  await rename(`${path}.tmp`, path)
-}
-
-export async function readNodeFiles (nodesDir: string): Promise<Map<string, SimNodeInfo>> {
-  const files = (await readdir(nodesDir).catch(() => [])).filter((f) => f.endsWith('.json'))
-  const infos = new Map<string, SimNodeInfo>()
-  for (const file of files) infos.set(file.slice(0, -5), JSON.parse(await readFile(join(nodesDir, file), 'utf8')) as SimNodeInfo)
-  return infos
-}
-
-/** Waits until the node files of `names` are all present. */
-export async function waitForNodeFiles (nodesDir: string, names: readonly string[]): Promise<Map<string, SimNodeInfo>> {
-  const until = Date.now() + NODE_FILES_TIMEOUT_MS
-  for (;;) {
-    const infos = await readNodeFiles(nodesDir)
-    if (names.every((n) => infos.has(n))) return infos
-    if (Date.now() > until) throw new Error(`node files missing after ${NODE_FILES_TIMEOUT_MS / 1000} s: ${names.filter((n) => !infos.has(n)).join(', ')}`)
-    await sleep(500)
+/** Installs the project's token as the daemon's API token (mode 0600, written whole, as loadOrCreateApiToken would). */
+async function installToken (dataDir: string, token: string): Promise<void> {
+  await mkdir(dataDir, { recursive: true })
+  const path = apiTokenPath(dataDir)
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.tmp`
+  const handle = await open(temporary, 'w', API_TOKEN_MODE)
+  try {
+    await handle.writeFile(`${token}\n`)
+    await handle.chmod(API_TOKEN_MODE)
+    await handle.sync()
+  } finally {
+    await handle.close()
   }
+  await rename(temporary, path)
 }
 
 export function nodeName (index: number): string {
@@ -101,9 +104,11 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
   // Without netem (no sch_netem in the kernel, no NET_ADMIN), the daemon shapes its own links.
   const link = netem === null ? undefined : linkConditionsOf(options.scenario)
   const agent = (await initHome(options.home)).defaultKey.did
-  const bootstrap = options.index === undefined ? [] : [...(await waitForNodeFiles(options.nodesDir, ['bootstrap'])).get('bootstrap')?.multiaddrs ?? []]
-  const ip = containerIp()
-  const token = await loadOrCreateApiToken(nodePaths(options.home).data)
+  const token = options.token
+  await installToken(nodePaths(options.home).data, token)
+  const waiting = (name: string, problem: string): void => { options.log(`waiting for ${name} (${problem})`) }
+  const bootstrap = options.index === undefined ? [] : (await discoverNode(options.bootstrapName ?? 'bootstrap', { token, waiting })).multiaddrs
+  const ip = await containerIp(options.name)
   const supervisor = await NodeSupervisor.start({
     start: async () => await startDaemon({
       home: options.home,
@@ -122,18 +127,18 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
   })
   const daemon = supervisor.current as Daemon
   const notes = netem === null ? [] : [netem, ...(link === undefined ? [] : [`latency and loss applied by userland link shaping instead (${link.latencyMs} ± ${link.jitterMs} ms, ${link.lossPercent}% loss)`])]
-  await publishInfo(options.nodesDir, options.name, {
+  supervisor.publish({
     url: supervisor.apiUrl, token, peerId: daemon.peerId, multiaddrs: [`/ip4/${ip}/tcp/${LIBP2P_PORT}/p2p/${daemon.peerId}`], agent,
     control: supervisor.controlUrl,
     ...(notes.length === 0 ? {} : { notes })
   })
   if (options.index !== undefined) {
-    // The planned links this node dials, once every node has published its address.
+    // The planned links this node dials, once each target answers.
     const plan = createPlan(options.scenario)
     const targets = plan.edges.filter(([from]) => from === options.index).map(([, to]) => nodeName(to))
-    const infos = await waitForNodeFiles(options.nodesDir, targets)
-    for (const target of targets) {
-      const address = infos.get(target)?.multiaddrs[0]
+    const infos = await discoverNodes(targets, { token, waiting })
+    for (const [k, target] of targets.entries()) {
+      const address = infos[k]?.multiaddrs[0]
       if (address !== undefined) await daemon.network.dial(address).catch((err: unknown) => { options.log(`dial ${target}: ${String(err)}`) })
       await sleep(250) // libp2p refuses more than 5 inbound connections per second from one IP
     }

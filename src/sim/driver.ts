@@ -20,6 +20,8 @@ export interface DriveOptions {
   plan: Plan
   pool: NodePool
   progress: (text: string) => void
+  /** How far the activity is, 0–1, at each progress tick. */
+  advance?: (share: number) => void
 }
 
 /** How long a witness waits for a request to reach it before giving up on answering (long: an overloaded runner is slow, not lossy). */
@@ -103,10 +105,11 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
 
   progress(`playing ${plan.memories.length} memories and ${plan.events.length} network events over ${scenario.durationMinutes} simulated minutes (${(scenario.durationMinutes * msPerMinute / 1000).toFixed(0)} s real)`)
   const ticker = setInterval(() => {
-    const minute = (performance.now() - start) / msPerMinute
+    const minute = Math.min(scenario.durationMinutes, (performance.now() - start) / msPerMinute)
     const published = observations.memories.filter((m) => m.id !== undefined).length
-    progress(`minute ${minute.toFixed(1)}/${scenario.durationMinutes}: ${published} memories published, ${observations.attestations.size} attestations, ${nodes.online().length} nodes online`)
-  }, Math.max(5000, msPerMinute))
+    options.advance?.(minute / scenario.durationMinutes)
+    progress(`playing, minute ${minute.toFixed(1)} of ${scenario.durationMinutes}: ${published} of ${plan.memories.length} memories published, ${observations.attestations.size} attestations, ${nodes.online().length} nodes online`)
+  }, Math.max(5000, Math.min(msPerMinute, 30_000)))
   ticker.unref()
   try {
     const plays = plan.memories.map(play)
@@ -122,6 +125,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     })()
     await until(scenario.durationMinutes)
     observations.timings.activitySeconds = (performance.now() - start) / 1000
+    options.advance?.(1)
     lag.disable()
     const cpu = process.cpuUsage(cpuStart)
     observations.driverLoad = {

@@ -1,4 +1,5 @@
 import { createHttpOperations, type HttpOperations } from '../api/client.js'
+import { retryingFetch } from './stale-socket.js'
 import type { Signer } from '../api/index.js'
 import { openEventStream, type EventStream, type SimEvent } from './events.js'
 import type { NodePool, SimNodeInfo } from './pool.js'
@@ -76,7 +77,7 @@ export class LiveNodes {
   }
 
   private async connect (index: number, info: SimNodeInfo): Promise<LiveNode> {
-    const ops = createHttpOperations({ url: info.url, token: info.token, timeoutMs: REQUEST_TIMEOUT_MS })
+    const ops = createHttpOperations({ url: info.url, token: info.token, timeoutMs: REQUEST_TIMEOUT_MS, fetch: retryingFetch })
     const signer = await ops.resolveSigner(info.agent)
     const stream = await openEventStream(info.url, info.token, (event, at) => { this.listener(index, event, at) })
     return { info, ops, signer, stream, online: true }

@@ -4,6 +4,8 @@ import type { Server as HttpServer } from 'node:http'
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import { ApiError, errorResponseOf, listen, requireBearer } from '../api/index.js'
 import type { Daemon } from '../daemon/index.js'
+import { IsnadError } from '../errors/index.js'
+import type { SimNodeInfo } from './pool.js'
 
 /*
  * The process around one node of the docker runner (container-node.ts): it keeps the daemon's API
@@ -13,7 +15,9 @@ import type { Daemon } from '../daemon/index.js'
  * driver does goes through the node's own HTTP API (peers connect|disconnect|sync, network stats).
  *
  *   API relay (apiPort):     a TCP relay to the daemon's 127.0.0.1-only API, re-aimed at each restart.
- *   control (controlPort):   POST /sim/leave, POST /sim/join, GET /sim/status; bearer token of the API.
+ *   control (controlPort):   POST /sim/leave, POST /sim/join, GET /sim/status, and GET /sim/info (how
+ *                            to reach the node, once published: the discovery step of the compose
+ *                            project, container-node.ts); bearer token of the API.
  */
 
 export interface NodeSupervisorOptions {
@@ -36,6 +40,7 @@ export class NodeSupervisor {
   private transition: Promise<void> = Promise.resolve()
   private relay: Server | undefined
   private control: HttpServer | undefined
+  private info: SimNodeInfo | undefined
 
   private constructor (private readonly options: NodeSupervisorOptions) {}
 
@@ -54,6 +59,11 @@ export class NodeSupervisor {
 
   get apiUrl (): string { return this.urlOf(this.relay) }
   get controlUrl (): string { return this.urlOf(this.control) }
+
+  /** What GET /sim/info answers from now on: how the driver and the other nodes reach this node. */
+  publish (info: SimNodeInfo): void {
+    this.info = info
+  }
 
   /** Leaves the network: the daemon stops gracefully; its home stays. */
   async leave (): Promise<void> {
@@ -104,7 +114,11 @@ export class NodeSupervisor {
     app.post('/sim/leave', async (c) => { await this.leave(); return c.json(status()) })
     app.post('/sim/join', async (c) => { await this.join(); return c.json(status()) })
     app.get('/sim/status', (c) => c.json(status()))
-    app.notFound(() => { throw new ApiError('ROUTE_NOT_FOUND', 'POST /sim/leave, POST /sim/join, GET /sim/status') })
+    app.get('/sim/info', (c) => {
+      if (this.info === undefined) throw new IsnadError('NOT_FOUND', 'this node has not published its addresses yet')
+      return c.json(this.info)
+    })
+    app.notFound(() => { throw new ApiError('ROUTE_NOT_FOUND', 'POST /sim/leave, POST /sim/join, GET /sim/status, GET /sim/info') })
     app.onError((err, c) => {
       const { status: code, body } = errorResponseOf(err)
       // A daemon failing to stop or start is reported with its own message, for the driver's log.

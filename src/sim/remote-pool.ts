@@ -1,5 +1,7 @@
 import { createHttpOperations, type HttpOperations } from '../api/client.js'
-import { nodeName, waitForNodeFiles } from './container-node.js'
+import { retryingFetch } from './stale-socket.js'
+import { nodeName } from './container-node.js'
+import { discoverNodes, type DiscoverOptions } from './discovery.js'
 import { orderNode } from './node-supervisor.js'
 import { EMPTY_COUNTERS, addCounters, countersFrom, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 
@@ -30,17 +32,15 @@ export class RemotePool implements NodePool {
 
   constructor (infos: readonly SimNodeInfo[]) {
     this.nodes = infos.map((info) => ({
-      info, http: createHttpOperations({ url: info.url, token: info.token, timeoutMs: REQUEST_TIMEOUT_MS }), online: true, past: EMPTY_COUNTERS, cpuMs: 0
+      info, http: createHttpOperations({ url: info.url, token: info.token, timeoutMs: REQUEST_TIMEOUT_MS, fetch: retryingFetch }), online: true, past: EMPTY_COUNTERS, cpuMs: 0
     }))
     // Nodes from an image without the control channel can still be driven, without churn or partitions.
     this.controls = infos.every((info) => info.control !== undefined)
   }
 
-  /** The pool of a compose project: the node files its nodes publish in the shared volume. */
-  static async open (nodesDir: string, count: number): Promise<RemotePool> {
-    const names = Array.from({ length: count }, (_, i) => nodeName(i))
-    const files = await waitForNodeFiles(nodesDir, names)
-    return new RemotePool(names.map((n) => files.get(n) as SimNodeInfo))
+  /** The pool of a compose project or Swarm stack: its nodes found by service name (discovery.ts). */
+  static async discover (count: number, options: DiscoverOptions): Promise<RemotePool> {
+    return new RemotePool(await discoverNodes(Array.from({ length: count }, (_, i) => nodeName(i)), options))
   }
 
   get size (): number {

@@ -4,6 +4,7 @@ import type { LiveNodes } from './live-nodes.js'
 import { computeMetrics, type RunMetrics } from './metrics.js'
 import type { Observations } from './observations.js'
 import { createPlan, type Plan } from './plan.js'
+import { SimProgress } from './progress.js'
 import type { NodePool } from './pool.js'
 import { MAX_REAL_NODES, nodeCount, withSybils, type Role, type Scenario } from './scenario.js'
 import { IsnadError } from '../errors/index.js'
@@ -63,6 +64,8 @@ export interface RunScenarioOptions {
   /** Starts the nodes of one run. */
   createPool: (count: number) => Promise<NodePool>
   progress: (text: string) => void
+  /** How far the current run's activity is, 0–1 (progress.ts: done/total and the ETA). */
+  advance?: (share: number) => void
   /** The clock of `generatedAt` and of trust computation. @default Date.now */
   clock?: () => number
 }
@@ -93,7 +96,7 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   const pool = await options.createPool(total)
   let nodes: LiveNodes | undefined
   try {
-    const driven = await drive({ scenario, plan, pool, progress: options.progress })
+    const driven = await drive({ scenario, plan, pool, progress: options.progress, ...(options.advance === undefined ? {} : { advance: options.advance }) })
     nodes = driven.nodes
     options.progress(`${scenario.name}: measuring trust at ${plan.observers.length} observers`)
     const metrics = await measure(plan, pool, driven.observations, driven.nodes, (options.clock ?? Date.now)())
@@ -116,8 +119,14 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   }
 }
 
+/** The progress of run `index` (1-based) of `tracker`'s runs: its lines say which run, phase, done/total and ETA. */
+export function trackedRun (tracker: SimProgress, index: number, scenario: Scenario): Pick<RunScenarioOptions, 'progress' | 'advance'> {
+  tracker.startRun(index, { sybils: scenario.nodes.sybil, nodes: nodeCount(scenario.nodes), seed: scenario.seed })
+  return { progress: (text) => { tracker.line(text) }, advance: (share) => { tracker.advance(share) } }
+}
+
 export async function runScenario (scenario: Scenario, options: RunScenarioOptions & { seeds?: number }): Promise<SimResults> {
-  return await runSweep(scenario, { ...options, engine: 'nodes' }, async (s) => await runOnce(s, options))
+  return await runSweep(scenario, { ...options, engine: 'nodes' }, async (s, tracked) => await runOnce(s, { ...options, ...tracked }))
 }
 
 /** The scenarios of a sweep over seeds and Sybil counts, in the order they run. */
@@ -138,13 +147,20 @@ export interface SweepOptions {
   clock?: () => number
 }
 
-/** Every run of a scenario's sweep (seeds × Sybil counts) with `runOne`, and their results document. */
-export async function runSweep (scenario: Scenario, options: SweepOptions, runOne: (scenario: Scenario) => Promise<RunResult>): Promise<SimResults> {
+/**
+ * Every run of a scenario's sweep (seeds × Sybil counts) with `runOne`, and their results document.
+ * `runOne` gets the run's progress callbacks (run k of n, phase, ETA) to pass on.
+ */
+export async function runSweep (
+  scenario: Scenario,
+  options: SweepOptions,
+  runOne: (scenario: Scenario, tracked: Pick<RunScenarioOptions, 'progress' | 'advance'>) => Promise<RunResult>
+): Promise<SimResults> {
   const plan = sweepOf(scenario, options.seeds ?? 1)
+  const tracker = new SimProgress(options.progress, plan.length)
   const runs: RunResult[] = []
   for (const [k, s] of plan.entries()) {
-    if (plan.length > 1) options.progress(`${scenario.name}: run ${k + 1} of ${plan.length} (seed ${s.seed}, ${s.nodes.sybil} Sybils)`)
-    runs.push({ seed: s.seed, ...await runOne(s) })
+    runs.push({ seed: s.seed, ...await runOne(s, trackedRun(tracker, k + 1, s)) })
   }
   return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)()), engine: options.engine }
 }

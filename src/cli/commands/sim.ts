@@ -29,6 +29,10 @@ const ENGINES = ['nodes', 'model'] as const
  */
 export const THREADED_FROM_NODES = 50
 
+/** The lines around results.json in the driver's log (`sim drive --print`): cut it out of `docker service logs --raw`. */
+export const RESULTS_BEGIN = '----- results.json -----'
+export const RESULTS_END = '----- end of results.json -----'
+
 function summary (results: SimResults, paths: { json: string, csv: string, html: string }): string {
   const lines = results.runs.flatMap((run) => [
     `${run.nodes} nodes (${run.sybils} Sybils), ${run.timings.totalSeconds} s: memory delivery ${run.metrics.delivery.memoryRatio ?? '—'}, attestation delivery ${run.metrics.delivery.attestationRatio ?? '—'}, gossip p50 ${run.metrics.delivery.latencyMs.p50 ?? '—'} ms, witness RTT p50 ${run.metrics.witness.roundTripMs.p50 ?? '—'} ms`,
@@ -71,8 +75,8 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     })
 
   sim.command('compose <scenario>')
-    .description('write a compose project (bootstrap node, nodes, driver) for a scenario; run it with podman-compose or docker compose')
-    .option('--out <dir>', 'directory for compose.yaml, scenario.json, nodes/ and results/ (default: ./sim-compose/<scenario name>)')
+    .description('write a compose project (bootstrap node, nodes, driver) for a scenario; run it with docker compose, podman-compose or docker stack deploy')
+    .option('--out <dir>', 'directory for compose.yaml, scenario.json, sim-token and .env (default: ./sim-compose/<scenario name>)')
     .option('--image <name>', 'image built from docker/Dockerfile', 'isnad')
     .action(async (path: string, opts: { out?: string, image: string }, cmd: Command) => {
       const { loadScenario, nodeCount, writeComposeProject } = await simulation()
@@ -95,25 +99,26 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     })
 
   sim.command('scenarios')
-    .description('list the built-in scenarios')
+    .description('list the built-in scenarios with what each plays (--json for their names, descriptions and sizes)')
     .action(async (_opts: unknown, cmd: Command) => {
-      const { builtinScenarioNames } = await simulation()
+      const { builtinScenarios } = await simulation()
       const ctx = context(cmd)
-      const names = await builtinScenarioNames()
-      emit(ctx.out, { scenarios: names }, () => names.join('\n'))
+      const scenarios = await builtinScenarios()
+      const width = Math.max(0, ...scenarios.map((s) => s.name.length))
+      emit(ctx.out, { scenarios }, () => scenarios.map((s) => `${s.name.padEnd(width)}  ${s.description}`).join('\n'))
     })
 
   sim.command('node')
     .description('(inside a container) one simulated node: `isnad start` plus the compose network glue')
     .requiredOption('--scenario <file>', 'the scenario file')
-    .requiredOption('--name <name>', 'this node\'s name (bootstrap or node-<i>)')
-    .requiredOption('--nodes-dir <dir>', 'shared directory of node files')
+    .requiredOption('--name <name>', 'this node\'s service name (bootstrap or node-<i>)')
+    .requiredOption('--token-file <file>', 'the project\'s token (its secret sim-token): every node\'s API token')
     .option('--index <i>', 'this node\'s index in the scenario', (v) => Number.parseInt(v, 10))
-    .action(async (opts: { scenario: string, name: string, nodesDir: string, index?: number }, cmd: Command) => {
-      const { loadScenario, runContainerNode } = await simulation()
+    .action(async (opts: { scenario: string, name: string, tokenFile: string, index?: number }, cmd: Command) => {
+      const { loadScenario, readProjectToken, runContainerNode } = await simulation()
       const ctx = context(cmd)
       const node = await runContainerNode({
-        home: ctx.home, nodesDir: opts.nodesDir, name: opts.name, scenario: await loadScenario(opts.scenario),
+        home: ctx.home, name: opts.name, scenario: await loadScenario(opts.scenario), token: await readProjectToken(opts.tokenFile),
         ...(opts.index === undefined ? {} : { index: opts.index }), log: (line) => { ctx.out.stderr(line) }
       })
       await new Promise<void>((done) => {
@@ -124,18 +129,26 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     })
 
   sim.command('drive <scenario>')
-    .description('(inside a container) play a scenario through the HTTP APIs of already running nodes')
-    .requiredOption('--nodes-dir <dir>', 'shared directory of node files')
+    .description('(inside a container) play a scenario through the HTTP APIs of the project\'s running nodes, found by service name')
+    .requiredOption('--token-file <file>', 'the project\'s token (its secret sim-token)')
     .requiredOption('--out <dir>', 'directory for the results')
-    .action(async (path: string, opts: { nodesDir: string, out: string }, cmd: Command) => {
-      const { RemotePool, loadScenario, resultsOf, runOnce, writeResults } = await simulation()
+    .option('--print', 'also print results.json to stdout, between marker lines (for `docker service logs`)')
+    .action(async (path: string, opts: { tokenFile: string, out: string, print?: boolean }, cmd: Command) => {
+      const { RemotePool, SimProgress, loadScenario, readProjectToken, resultsOf, runOnce, trackedRun, writeResults } = await simulation()
       const ctx = context(cmd)
       const scenario = await loadScenario(path)
+      const token = await readProjectToken(opts.tokenFile)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
-      const run = await runOnce(scenario, { runner: 'docker', createPool: async (count) => await RemotePool.open(opts.nodesDir, count), progress })
+      const waiting = (name: string, problem: string): void => { progress(`waiting for ${name} (${problem})`) }
+      const run = await runOnce(scenario, {
+        runner: 'docker',
+        createPool: async (count) => await RemotePool.discover(count, { token, waiting }),
+        ...trackedRun(new SimProgress(progress, 1), 1, scenario)
+      })
       if (scenario.metrics.sybilSweep.length > 0) run.notes.push('the Sybil sweep needs other node counts: run it with `isnad sim run`')
       const results = resultsOf(scenario, 'docker', [run], Date.now())
       const paths = await writeResults(results, resolve(opts.out))
       ctx.out.stdout(summary(results, paths))
+      if (opts.print === true) ctx.out.stdout([RESULTS_BEGIN, JSON.stringify(results, null, 2), RESULTS_END].join('\n'))
     })
 }

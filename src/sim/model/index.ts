@@ -57,5 +57,5 @@ function round1 (value: number): number {
 
 /** A scenario's whole sweep (seeds × Sybil counts) on the model engine. */
 export async function runModelScenario (scenario: Scenario, options: { progress: (text: string) => void, seeds?: number, clock?: () => number }): Promise<SimResults> {
-  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options }, async (s) => runModelOnce(s, options.progress))
+  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options }, async (s, tracked) => runModelOnce(s, tracked.progress))
 }

@@ -8,7 +8,7 @@ import { createHttpOperations } from '../../../src/api/client.js'
 import { loadOrCreateApiToken } from '../../../src/api/index.js'
 import { startDaemon } from '../../../src/daemon/index.js'
 import { initHome, nodePaths } from '../../../src/node/index.js'
-import { LocalPool, parseScenario, RemotePool, runOnce, type SimNodeInfo } from '../../../src/sim/index.js'
+import { LocalPool, discoverNode, parseScenario, RemotePool, runOnce, type SimNodeInfo } from '../../../src/sim/index.js'
 import { NodeSupervisor, orderNode } from '../../../src/sim/node-supervisor.js'
 import { eventually } from '../../fixtures/eventually.js'
 
@@ -31,7 +31,7 @@ async function freePort (): Promise<number> {
 }
 
 /** `count` supervised daemons on 127.0.0.1; fixed libp2p ports, so a node that joins again keeps its address, as in a container. */
-async function supervisedNodes (count: number): Promise<SimNodeInfo[]> {
+async function supervisedNodes (count: number, publish = true): Promise<SimNodeInfo[]> {
   const root = await mkdtemp(join(tmpdir(), 'isnad-remote-pool-'))
   roots.push(root)
   return await Promise.all(Array.from({ length: count }, async (_, i) => {
@@ -42,7 +42,9 @@ async function supervisedNodes (count: number): Promise<SimNodeInfo[]> {
     const supervisor = await NodeSupervisor.start({ start: async () => await startDaemon({ home, listen }), token, host: '127.0.0.1', apiPort: 0, controlPort: 0 })
     supervisors.push(supervisor)
     const daemon = supervisor.current!
-    return { url: supervisor.apiUrl, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent, control: supervisor.controlUrl }
+    const info = { url: supervisor.apiUrl, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent, control: supervisor.controlUrl }
+    if (publish) supervisor.publish(info)
+    return info
   }))
 }
 
@@ -95,6 +97,29 @@ describe('RemotePool (docker runner) over HTTP', () => {
     expect(counters).toHaveLength(3)
     expect(counters[2]!.recordsBySync).toBeGreaterThanOrEqual(1)
     expect(counters[2]!.cpuMs).toBeGreaterThan(0)
+  })
+})
+
+describe('discovery: how containers find each other without a shared directory', () => {
+  const portOf = (url: string): number => Number(new URL(url).port)
+
+  it('fetches a node\'s info from its control channel by host name, waiting until the node has published it', async () => {
+    const [published] = await supervisedNodes(1)
+    expect(await discoverNode('localhost', { token: published!.token, port: portOf(published!.control!) })).toEqual(published)
+
+    const [late] = await supervisedNodes(1, false)
+    const lateSupervisor = supervisors[supervisors.length - 1]!
+    const waited: string[] = []
+    const found = discoverNode('localhost', { token: late!.token, port: portOf(late!.control!), waiting: (_, problem) => { waited.push(problem) } })
+    setTimeout(() => { lateSupervisor.publish(late!) }, 700)
+    expect(await found).toEqual(late)
+    expect(waited).toEqual(['HTTP 404'])
+  })
+
+  it('refuses a node that does not know the project\'s token (USAGE) and gives up on one that never answers (PEER_UNREACHABLE)', async () => {
+    const [info] = await supervisedNodes(1)
+    await expect(discoverNode('localhost', { token: 'x'.repeat(43), port: portOf(info!.control!) })).rejects.toMatchObject({ code: 'USAGE' })
+    await expect(discoverNode('localhost', { token: info!.token, port: await freePort(), timeoutMs: 1200 })).rejects.toMatchObject({ code: 'PEER_UNREACHABLE', message: /ECONNREFUSED/ })
   })
 })
 

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
@@ -23,10 +23,15 @@ beforeAll(async () => {
 afterAll(async () => { if (dir !== '') await rm(dir, { recursive: true, force: true }) })
 
 describe('isnad sim', () => {
-  it('lists the built-in scenarios', async () => {
+  it('lists the built-in scenarios with their descriptions, as text and as JSON', async () => {
     const result = await runIsnad(['sim', 'scenarios', '--json'])
     expect(result.code).toBe(0)
-    expect(result.json<{ scenarios: string[] }>().scenarios).toEqual(expect.arrayContaining(['honest-baseline', 'sybil-ring', 'colluding-witnesses', 'churn-partition']))
+    const scenarios = result.json<{ scenarios: Array<{ name: string, description: string, nodes: number, sybils: number, sybilSweep: number[] }> }>().scenarios
+    expect(scenarios.map((s) => s.name)).toEqual(expect.arrayContaining(['honest-baseline', 'sybil-ring', 'colluding-witnesses', 'churn-partition']))
+    for (const s of scenarios) expect(s.description, s.name).not.toBe('')
+    expect(scenarios.find((s) => s.name === 'small')).toMatchObject({ nodes: 12, sybils: 2 })
+    const text = await runIsnad(['sim', 'scenarios'])
+    expect(text.stdout).toMatch(/^sybil-ring +40 honest nodes and a ring of 10 Sybils/m)
   })
 
   it('writes a compose project with a bootstrap node, the nodes and a driver', async () => {
@@ -36,6 +41,12 @@ describe('isnad sim', () => {
     const project = parse(await readFile(join(out, 'compose.yaml'), 'utf8')) as { services: Record<string, unknown> }
     expect(Object.keys(project.services)).toHaveLength(12 + 2)
     expect(JSON.parse(await readFile(join(out, 'scenario.json'), 'utf8')).name).toBe('small')
+    // The project's token is private to its owner and survives a second generation (a deployed stack's secrets cannot change).
+    const token = await readFile(join(out, 'sim-token'), 'utf8')
+    expect((await stat(join(out, 'sim-token'))).mode & 0o777).toBe(0o644)
+    expect(await readFile(join(out, '.env'), 'utf8')).toBe('COMPOSE_PROJECT_NAME=isnad-sim-small\n')
+    expect((await runIsnad(['sim', 'compose', 'small', '--out', out, '--json'])).code).toBe(0)
+    expect(await readFile(join(out, 'sim-token'), 'utf8')).toBe(token)
   })
 
   it('refuses an invalid scenario with SCHEMA_INVALID and runs nothing', async () => {
@@ -57,6 +68,7 @@ describe('isnad sim', () => {
     const result = await runIsnad(['sim', 'run', scenario, '--processes', '2', '--out', out, '--json'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toMatch(/4 nodes started in 2 processes/)
+    expect(result.stderr).toMatch(/^sim: run 1 of 1 · sybil 0 \(0%\) · seed 3 · four: starting 4 nodes/m)
     const results = JSON.parse(await readFile(join(out, 'results.json'), 'utf8'))
     overProcesses = results
     expect(results.runner).toBe('processes')

@@ -11,7 +11,8 @@ import { launchChromium } from '../../fixtures/browser.js'
  * The in-process runner end to end on real daemons (LevelDB, ledger, HTTP API, libp2p on
  * 127.0.0.1): a 10-node scenario with Sybils and a lazy witness, run twice with one seed. The trust
  * metrics must be equal (the plan fixes every choice; the network must deliver everything), and the
- * HTML report must draw its plots in a real browser.
+ * HTML report must draw its plots in a real browser. The first run also sweeps the Sybil count (0
+ * and 4 besides the scenario's 2), so the report has sweep plots to draw.
  */
 
 
@@ -25,8 +26,9 @@ const scenario = parseScenario({
   metrics: { observers: 2, trustRoots: 3, sybilSweep: [] }
 })
 
-async function run (): Promise<SimResults> {
-  return await runScenario(scenario, { runner: 'in-process', createPool: async (count) => await LocalPool.start({ count }), progress: () => {} })
+async function run (sweep: number[] = [], progress: (line: string) => void = () => {}): Promise<SimResults> {
+  const swept = { ...scenario, metrics: { ...scenario.metrics, sybilSweep: sweep } }
+  return await runScenario(swept, { runner: 'in-process', createPool: async (count) => await LocalPool.start({ count }), progress })
 }
 
 const dirs: string[] = []
@@ -34,9 +36,14 @@ afterAll(async () => { await Promise.all(dirs.map(async (d) => { await rm(d, { r
 
 describe('isnad sim, in one process', () => {
   let first: SimResults
+  const progress: string[] = []
 
   it('plays a scenario on real nodes and measures delivery and trust under every registered policy', async () => {
-    first = await run()
+    first = await run([0, 4], (line) => { progress.push(line) })
+    expect(first.runs.map((r) => r.sybils)).toEqual([2, 0, 4])
+    // Progress names the run, what it varies and, once playing, how much is done and the time left.
+    expect(progress.some((line) => /^run 1 of 3 · sybil 2 \(20%\) · seed 11 · /.test(line))).toBe(true)
+    expect(progress.some((line) => /^run 3 of 3 · sybil 4 \(33%\) · seed 11 · .*\d+% done, ETA \d+(s|m\d\ds)$/.test(line))).toBe(true)
     const [main] = first.runs
     expect(main?.nodes).toBe(10)
     const m = main!.metrics
@@ -66,12 +73,14 @@ describe('isnad sim, in one process', () => {
     const paths = await writeResults(first, dir)
     expect(JSON.parse(await readFile(paths.json, 'utf8')).format).toBe('isnad-sim-results/1')
     const csv = (await readFile(paths.csv, 'utf8')).trim().split('\n')
-    expect(csv).toHaveLength(1 + Object.keys(TRUST_POLICIES).length)
+    expect(csv).toHaveLength(1 + 3 * Object.keys(TRUST_POLICIES).length)
     const html = await readFile(paths.html, 'utf8')
     expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/)
     // `isnad sim report` renders the same page from the results file alone.
-    expect(reportHtml(await readResultsFile(paths.json))).toBe(html)
-    expect(await readFile(join(dir, 'plots', 'sybil-curve.svg'), 'utf8')).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*<\/svg>\n$/)
+    expect(await reportHtml(await readResultsFile(paths.json))).toBe(html)
+    expect(await readFile(join(dir, 'plots', 'sybil-auc.svg'), 'utf8')).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*<\/svg>\n$/)
+    // The first paragraph says what was found, with figures.
+    expect(html).toMatch(/<p class="findings">Against a ring of 2 Sybils \(20% of 10 nodes\) and 1 lazy witness, the default policy isnad-v0\.1 [^<]*AUC \d\.\d\d[^<]*As the Sybils grew from 0 to 4/)
 
     const browser = await launchChromium()
     try {
@@ -80,14 +89,28 @@ describe('isnad sim, in one process', () => {
       // Drawn = laid out with a size by the browser's SVG engine, not merely present in the markup.
       const plots = await page.locator('figure.plot').all()
       const kinds = await Promise.all(plots.map(async (p) => await p.getAttribute('data-plot')))
-      const cdf = await page.locator('[data-plot="latency-cdf"] path.series').first().boundingBox()
-      const bars = await page.locator('[data-plot="trust-distribution"] rect.bar').all()
-      const barHeights = (await Promise.all(bars.map(async (b) => (await b.boundingBox())?.height ?? 0))).filter((h) => h > 0).length
-      const drawn = { kinds, cdfWidth: cdf?.width ?? 0, barHeights, sybilPoints: await page.locator('[data-plot="sybil-curve"] circle').count() }
-      expect(drawn.kinds).toEqual(expect.arrayContaining(['latency-cdf', 'trust-distribution', 'sybil-curve']))
+      const cdf = await page.locator('[data-plot="latency-cdf"] .mark-line path').first().boundingBox()
+      const heights = async (selector: string): Promise<number> => (await Promise.all((await page.locator(selector).all()).map(async (b) => (await b.boundingBox())?.height ?? 0))).filter((h) => h > 0).length
+      // The x axis of a sweep: whole Sybil counts only.
+      const sweepTicks = await page.locator('[data-plot="sybil-auc"] [aria-label^="X-axis"] .role-axis-label text').allTextContents()
+      const drawn = {
+        kinds,
+        cdfWidth: cdf?.width ?? 0,
+        trustBars: await heights('[data-plot="trust-distribution"] .mark-rect path'),
+        policyBars: await heights('[data-plot="policy-comparison"] .mark-rect path'),
+        sweepPoints: await page.locator('[data-plot="sybil-auc"] g.mark-symbol.role-mark path').count(),
+        legend: await page.locator('[data-plot="sybil-auc"] .role-legend-label text').allTextContents()
+      }
+      expect(drawn.kinds).toEqual(expect.arrayContaining(['policy-comparison', 'sybil-auc', 'sybil-curve', 'sybil-false-attested', 'latency-cdf', 'trust-distribution']))
       expect(drawn.cdfWidth).toBeGreaterThan(100)
-      expect(drawn.barHeights).toBeGreaterThan(0)
-      expect(drawn.sybilPoints).toBe(Object.keys(TRUST_POLICIES).length)
+      expect(drawn.trustBars).toBeGreaterThan(0)
+      expect(drawn.policyBars).toBeGreaterThan(0)
+      // One point per Sybil count and policy that had true and false memories to rank.
+      expect(drawn.sweepPoints).toBe(first.runs.flatMap((r) => r.metrics.trust).filter((t) => t.auc !== null).length)
+      expect(drawn.sweepPoints).toBeGreaterThanOrEqual(2 * Object.keys(TRUST_POLICIES).length)
+      expect(drawn.legend).toEqual(expect.arrayContaining(['isnad-v0.1 (default)']))
+      expect(sweepTicks.length).toBeGreaterThan(1)
+      expect(sweepTicks.every((t) => /^\d+$/.test(t)), sweepTicks.join(' ')).toBe(true)
     } finally {
       await browser.close()
     }

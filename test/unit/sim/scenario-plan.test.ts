@@ -122,14 +122,32 @@ describe('rocAuc', () => {
 })
 
 describe('compose project', () => {
-  it('has a bootstrap node, one service per node and a driver writing to ./results', () => {
-    const scenario = parseScenario(SMALL)
-    const project = composeProject(scenario) as { services: Record<string, { command: string[], volumes: string[], depends_on?: string[] }> }
+  type Service = { command: string[], volumes?: string[], depends_on?: string[], secrets: string[], restart: string, deploy: { endpoint_mode: string, restart_policy: { condition: string }, placement?: { constraints: string[] } } }
+  const project = composeProject(parseScenario(SMALL), { image: 'registry.example/isnad:1' }) as { services: Record<string, Service>, [key: string]: unknown }
+
+  it('has a bootstrap node, one service per node and a driver writing to the named volume results', () => {
     const names = Object.keys(project.services)
     expect(names).toHaveLength(11 + 2)
     expect(names).toContain('bootstrap')
-    expect(project.services['node-3']?.command).toEqual(expect.arrayContaining(['sim', 'node', '--index', '3']))
-    expect(project.services.driver?.volumes).toContain('./results:/sim/results')
+    expect(project.services['node-3']?.command).toEqual(expect.arrayContaining(['sim', 'node', '--index', '3', '--name', 'node-3']))
+    expect(project.services.driver?.volumes).toEqual(['results:/sim/results'])
+    expect(project.volumes).toEqual({ results: {} })
     expect(project.services.driver?.depends_on).toHaveLength(11)
+    expect(project.services.driver?.command).toContain('--print')
+  })
+
+  it('is a stack file too: no top-level name, nothing bind-mounted, DNS round robin, every service run once', () => {
+    // `docker stack deploy` refuses properties outside the compose 3.x schema ("Additional property name is not allowed").
+    expect(Object.keys(project).sort()).toEqual(['networks', 'secrets', 'services', 'version', 'volumes'])
+    expect(project.secrets).toEqual({ scenario: { file: './scenario.json' }, 'sim-token': { file: './sim-token' } })
+    for (const [name, service] of Object.entries(project.services)) {
+      expect(service.volumes?.filter((v) => v.startsWith('.') || v.startsWith('/')) ?? [], name).toEqual([])
+      expect(service.secrets, name).toEqual(['scenario', 'sim-token'])
+      expect(service.restart, name).toBe('no')
+      expect(service.deploy.endpoint_mode, name).toBe('dnsrr')
+      expect(service.deploy.restart_policy, name).toEqual({ condition: 'none' })
+      expect(service.command.join(' '), name).not.toMatch(/nodes-dir/)
+    }
+    expect(project.services.driver?.deploy.placement?.constraints).toEqual(['node.role == manager'])
   })
 })
