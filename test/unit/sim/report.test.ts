@@ -32,7 +32,7 @@ describe('findings in words', () => {
   })
 
   it('gives means and ranges over seeds, and follows the file\'s default policy and engine', async () => {
-    const results = { ...withSeeds(await sybilRing()), defaultPolicy: 'isnad-reputation', engine: 'model' }
+    const results = { ...withSeeds(await sybilRing()), defaultPolicy: 'isnad-reputation', engine: 'model' as const }
     const group = groupsBySybils(results).find((g) => g.sybils === 10)!
     expect(group.runs).toHaveLength(3)
     const auc = spreadOf(group, 'isnad-v0.1', 'auc')!
