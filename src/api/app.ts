@@ -37,6 +37,8 @@ export interface ApiAppInit {
   log?: Logger
   /** Names the API answers to besides 127.0.0.1, localhost and [::1] (host-guard.ts). */
   hostNames?: readonly string[]
+  /** Answer any Host (an API behind a relay, host-guard.ts). @default false */
+  anyHost?: boolean
   /** The port it listens on, for the Host check. @default () => undefined (any port) */
   port?: () => number | undefined
   /** The authenticated and anonymous budgets (rate-limit.ts). @default the documented defaults */
@@ -56,7 +58,7 @@ export function createApiApp (init: ApiAppInit): ApiApp {
     }
   })
   app.use('*', requestLog(init.log))
-  const hosts = createHostGuard({ names: init.hostNames ?? [], port: init.port ?? (() => undefined) })
+  const hosts = createHostGuard({ names: init.hostNames ?? [], port: init.port ?? (() => undefined), anyHost: init.anyHost === true })
   // docs/limits.md: per credential, before anything else; then the Host and Origin (DNS rebinding).
   app.use('*', rateLimit({ ...init.limits, token: init.token, isCrossOrigin: hosts.isCrossOrigin }))
   app.use('*', hosts.middleware)

@@ -29,6 +29,8 @@ export interface ApiServerInit {
    * any other Host is refused (DNS rebinding, host-guard.ts). @default none
    */
   hostNames?: readonly string[]
+  /** Answer any Host (an API behind a relay, host-guard.ts). @default false */
+  anyHost?: boolean
   /** The authenticated and anonymous request budgets (rate-limit.ts). @default the documented defaults */
   limits?: ApiAppInit['limits']
 }
@@ -63,6 +65,7 @@ export async function createApiServer (init: ApiServerInit): Promise<ApiServer> 
     ...(init.log === undefined ? {} : { log: init.log }),
     port: () => listening,
     ...(init.hostNames === undefined ? {} : { hostNames: init.hostNames }),
+    anyHost: init.anyHost === true,
     ...(init.limits === undefined ? {} : { limits: init.limits })
   })
   let server: Server

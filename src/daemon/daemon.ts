@@ -34,6 +34,12 @@ export interface DaemonOptions {
   apiPort?: number
   /** Names the API answers to besides 127.0.0.1, localhost and [::1] (`--api-host-name`; DNS rebinding). */
   apiHostNames?: string[]
+  /**
+   * The API is reached only through a relay that passes on the clients' Host (the simulator's node
+   * supervisor, src/sim/node-supervisor.ts): any Host is answered. The token and the Origin check stay.
+   * @default false
+   */
+  apiBehindRelay?: boolean
   /** @default HEARTBEAT_INTERVAL_MS */
   heartbeatMs?: number
   /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
@@ -155,7 +161,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   let api: Awaited<ReturnType<typeof startApiOnKeptPort>>
   try {
     const token = await loadOrCreateApiToken(paths.data)
-    api = await startApiOnKeptPort(paths.data, options.apiPort, { node: ops, token, events: hub, log: logger, hostNames: options.apiHostNames ?? [] })
+    api = await startApiOnKeptPort(paths.data, options.apiPort, { node: ops, token, events: hub, log: logger, hostNames: options.apiHostNames ?? [], anyHost: options.apiBehindRelay === true })
     await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
   } catch (err) {
     stopPeerLog()

@@ -115,6 +115,8 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
       listen: [`/ip4/0.0.0.0/tcp/${LIBP2P_PORT}`],
       announce: [`/ip4/${ip}/tcp/${LIBP2P_PORT}`],
       bootstrap,
+      // The driver reaches the API through the supervisor's relay, by this container's name or address.
+      apiBehindRelay: true,
       // A container's stderr is one of many in the run: its warnings and errors only.
       logger: createLogger({ level: 'warn', write: (line) => { options.log(line.trimEnd()) } }),
       ...(link === undefined ? {} : { linkConditions: { ...link, seed: streamSeed(link.seed, options.index ?? -1) } })

@@ -30,7 +30,7 @@ export interface FixtureOptions {
   /** Wraps the local operations, e.g. to stand in for the network node. */
   wrap?: (local: LocalOperations, hub: ApiEventHub) => NodeOperations
   /** Server settings: extra host names, request budgets. */
-  server?: Pick<ApiServerInit, 'hostNames' | 'limits'>
+  server?: Pick<ApiServerInit, 'hostNames' | 'limits' | 'anyHost'>
 }
 
 export async function startApi (options: FixtureOptions = {}): Promise<ApiFixture> {

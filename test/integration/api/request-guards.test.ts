@@ -116,6 +116,21 @@ describe('Host and Origin checks', () => {
   })
 })
 
+describe('an API behind a relay (anyHost: the simulator\'s node supervisor)', () => {
+  let api: ApiFixture
+
+  beforeAll(async () => { api = await startApi({ server: { anyHost: true } }) })
+  afterAll(async () => { await api.stop() })
+
+  it('answers the relay\'s Host, still asks for the token and still refuses another origin', async () => {
+    const relayed = await raw(api.url, '/v1/status', { host: 'node-3:4600', authorization: `Bearer ${api.token}` })
+    expect(relayed.status).toBe(200)
+    expect((await raw(api.url, '/v1/status', { host: 'node-3:4600' })).status).toBe(401)
+    const foreign = await raw(api.url, '/v1/status', { host: 'node-3:4600', authorization: `Bearer ${api.token}`, origin: 'http://evil.example' })
+    expect(codeOf(foreign)).toBe('ORIGIN_REFUSED')
+  })
+})
+
 describe('bounded request bodies', () => {
   let api: ApiFixture
 

@@ -39,7 +39,7 @@ async function supervisedNodes (count: number, publish = true): Promise<SimNodeI
     const agent = (await initHome(home)).defaultKey.did
     const token = await loadOrCreateApiToken(nodePaths(home).data)
     const listen = [`/ip4/127.0.0.1/tcp/${await freePort()}`]
-    const supervisor = await NodeSupervisor.start({ start: async () => await startDaemon({ home, listen }), token, host: '127.0.0.1', apiPort: 0, controlPort: 0 })
+    const supervisor = await NodeSupervisor.start({ start: async () => await startDaemon({ home, listen, apiBehindRelay: true }), token, host: '127.0.0.1', apiPort: 0, controlPort: 0 })
     supervisors.push(supervisor)
     const daemon = supervisor.current!
     const info = { url: supervisor.apiUrl, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent, control: supervisor.controlUrl }
