@@ -31,9 +31,9 @@ describe('createApiServer', () => {
     expect(await codeOf(createApiServer({ node: api.operations, token: 'short' }))).toBe('USAGE')
   })
 
-  it('reports a port in use as IO_ERROR', async () => {
+  it('reports a port in use as ADDRESS_IN_USE', async () => {
     const port = Number(new URL(api.url).port)
-    expect(await codeOf(createApiServer({ node: api.operations, token: api.token, port }))).toBe('IO_ERROR')
+    expect(await codeOf(createApiServer({ node: api.operations, token: api.token, port }))).toBe('ADDRESS_IN_USE')
   })
 
   it('closes idempotently, and stops answering', async () => {

@@ -32,6 +32,7 @@ describe('the dashboard bundle step', () => {
     await writeFile(join(project, 'src/dashboard/browser/greeting.ts'), "export const greeting: string = 'first version'\n")
     await writeFile(join(project, 'src/dashboard/assets/index.html'), '<!doctype html><title>t</title>\n')
     await writeFile(join(project, 'src/dashboard/assets/style.css'), 'body { color: black }\n')
+    await writeFile(join(project, 'src/dashboard/assets/favicon.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>\n')
   })
 
   afterAll(async () => {

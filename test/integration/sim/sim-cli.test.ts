@@ -31,7 +31,7 @@ describe('isnad sim', () => {
     for (const s of scenarios) expect(s.description, s.name).not.toBe('')
     expect(scenarios.find((s) => s.name === 'small')).toMatchObject({ nodes: 12, sybils: 2 })
     const text = await runIsnad(['sim', 'scenarios'])
-    expect(text.stdout).toMatch(/^sybil-ring +40 honest nodes and a ring of 10 Sybils/m)
+    expect(text.stdout).toMatch(/^sybil-ring +36 honest nodes and a ring of 9 Sybils/m)
   })
 
   it('writes a compose project with a bootstrap node, the nodes and a driver', async () => {
