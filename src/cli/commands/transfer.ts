@@ -1,5 +1,6 @@
 import { writeFile } from 'node:fs/promises'
 import type { Command } from 'commander'
+import { IsnadError } from '../../errors/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
 import { emit } from '../output.js'
@@ -33,7 +34,15 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
       const { nodeCryptoVerifier } = await import('../../identity/index.js')
       const { verifyRecordAsync } = await import('../../record/index.js')
       const now = Date.now()
-      await Promise.all(bundle.records.map(async (record) => await verifyRecordAsync(record, { verifier: nodeCryptoVerifier, now })))
+      const verdicts = await Promise.allSettled(bundle.records.map(async (record) => await verifyRecordAsync(record, { verifier: nodeCryptoVerifier, now })))
+      // The first bad record by position, named as ingest names it (`record #N: …`).
+      const index = verdicts.findIndex((verdict) => verdict.status === 'rejected')
+      const failed = verdicts[index]
+      if (failed?.status === 'rejected') {
+        const err: unknown = failed.reason
+        if (!(err instanceof IsnadError)) throw err
+        throw new IsnadError(err.code, `record #${index + 1}: ${err.message}`, { details: { index, ...err.details }, cause: err })
+      }
       const result = await ctx.withOps(async (ops) => await ops.importBundle(bundle))
       emit(ctx.out, result, () =>
         `imported ${result.stored.length} new records (${result.duplicates.length} already present), rescored ${result.rescored.length} memories`)
