@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import { access, open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { IsnadError } from '../errors/index.js'
 
@@ -19,6 +19,17 @@ export function ioError (action: string, path: string, cause: unknown): IsnadErr
   return new IsnadError('IO_ERROR', `cannot ${action} ${path}: ${errnoOf(cause) ?? String(cause)}`, {
     details: { file: path }, cause
   })
+}
+
+/** Whether `path` exists; IO_ERROR for anything but its absence (a permission, an I/O error). */
+export async function pathExists (path: string): Promise<boolean> {
+  try {
+    await access(path)
+    return true
+  } catch (err) {
+    if (errnoOf(err) === 'ENOENT') return false
+    throw ioError('check', path, err)
+  }
 }
 
 /** Errnos of platforms that cannot open or fsync a directory (Windows); there rename is all we get. */

@@ -1,9 +1,9 @@
 import { mkdir, open, type FileHandle } from 'node:fs/promises'
 import { dirname, relative, sep } from 'node:path'
 
-import { errnoOf, ioError, syncDirectory } from '../fs/index.js'
+import { errnoOf, ioError, pathExists, syncDirectory } from '../fs/index.js'
 
-export { errnoOf, ioError, syncDirectory }
+export { errnoOf, ioError, pathExists, syncDirectory }
 
 /**
  * mkdir -p, durably: when directories were created, the parent of each new one is fsynced, so a shard

@@ -1,6 +1,6 @@
-import { access, rename } from 'node:fs/promises'
+import { rename } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { errnoOf, ioError } from '../fs-util.js'
+import { ioError, pathExists } from '../fs-util.js'
 import { archivePathFor, dataRelative, ensureDirectory, syncDirectory } from '../index.js'
 import { QUARANTINE_DIR } from './constants.js'
 import { parseShardPath } from './walk.js'
@@ -13,20 +13,10 @@ import { parseShardPath } from './walk.js'
  * the same path gets a `.1`, `.2`… suffix.
  */
 
-async function exists (path: string): Promise<boolean> {
-  try {
-    await access(path)
-    return true
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return false
-    throw ioError('check', path, err)
-  }
-}
-
 async function freeTarget (dataDir: string, rel: string): Promise<string> {
   const base = join(dataDir, QUARANTINE_DIR, ...rel.split('/'))
   let target = base
-  for (let n = 1; await exists(target); n++) target = `${base}.${n}`
+  for (let n = 1; await pathExists(target); n++) target = `${base}.${n}`
   return target
 }
 
@@ -49,11 +39,11 @@ async function move (dataDir: string, rel: string): Promise<string> {
  * that readers would otherwise fall back to) went. Undefined when `rel` is already gone.
  */
 export async function quarantineFile (dataDir: string, rel: string): Promise<string[] | undefined> {
-  if (!(await exists(join(dataDir, ...rel.split('/'))))) return undefined
+  if (!(await pathExists(join(dataDir, ...rel.split('/'))))) return undefined
   const moved = [await move(dataDir, rel)]
   if (!rel.endsWith('.gz') && parseShardPath(rel) !== undefined) {
     const copy = archivePathFor(dataDir, join(dataDir, ...rel.split('/')))
-    if (await exists(copy)) moved.push(await move(dataDir, dataRelative(dataDir, copy)))
+    if (await pathExists(copy)) moved.push(await move(dataDir, dataRelative(dataDir, copy)))
   }
   return moved
 }

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { access, open, rename, rm } from 'node:fs/promises'
+import { open, rename, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
-import { ensureDirectory, errnoOf, ioError, syncDirectory } from '../fs-util.js'
+import { ensureDirectory, ioError, pathExists, syncDirectory } from '../fs-util.js'
 import { readRawLines, type RawLine } from '../line-reader.js'
 import { dataRelative, type LineCheck, type LineValidator } from '../index.js'
 import { QUARANTINE_DIR, SET_ASIDE_DIR } from './constants.js'
@@ -95,16 +95,6 @@ function lcOf (value: unknown): number | undefined {
   return typeof lc === 'number' ? lc : undefined
 }
 
-async function exists (path: string): Promise<boolean> {
-  try {
-    await access(path)
-    return true
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return false
-    throw ioError('check', path, err)
-  }
-}
-
 /** Writes `chunks` to `path` (created, not there before) and fsyncs it. */
 export async function writeDurably (path: string, chunks: readonly Uint8Array[]): Promise<void> {
   await ensureDirectory(dirname(path))
@@ -141,7 +131,7 @@ export async function replaceShard (dataDir: string, path: string, lines: readon
 async function freeSetAsidePath (dataDir: string, rel: string): Promise<string> {
   const base = join(dataDir, SET_ASIDE_DIR, ...rel.split('/'))
   let target = base
-  for (let n = 1; await exists(target); n++) target = `${base}.${n}`
+  for (let n = 1; await pathExists(target); n++) target = `${base}.${n}`
   return target
 }
 
@@ -154,7 +144,7 @@ export async function setAsideLines (
   dataDir: string, rel: string, bad: ReadonlyMap<number, { offset: number, reason: string }>, validate: LineValidator<unknown>
 ): Promise<SetAsideResult | undefined> {
   const path = join(dataDir, ...rel.split('/'))
-  if (!await exists(path)) return undefined
+  if (!await pathExists(path)) return undefined
   const keep: Uint8Array[] = []
   const aside: SetAsideLine[] = []
   let lastLc = Number.NEGATIVE_INFINITY
