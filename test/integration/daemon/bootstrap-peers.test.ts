@@ -1,19 +1,11 @@
 import { generateKeyPair } from '@libp2p/crypto/keys'
 import { peerIdFromPrivateKey } from '@libp2p/peer-id'
-import { createServer, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { parseBootstrapAddresses, watchBootstrapPeers } from '../../../src/daemon/bootstrap-peers.js'
 import { createLogger } from '../../../src/log/index.js'
 import { MemoryHost } from '../net/fixtures/memory-host.js'
 import { startNode, stopAll, waitFor, type TestNode } from '../net/fixtures/harness.js'
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
-}
+import { freePort } from '../../fixtures/free-port.js'
 
 describe('bootstrap peers, watched (src/daemon/bootstrap-peers.ts)', () => {
   it('refuses an address without /p2p/<peer id>, or no multiaddr at all, with USAGE', () => {

@@ -1,5 +1,4 @@
 import { mkdtemp, rm } from 'node:fs/promises'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -7,6 +6,7 @@ import { LocalNode, initHome } from '../../../src/node/index.js'
 import { ensureBuilt } from '../../fixtures/build-dist.js'
 import { runIsnad } from '../cli/run-cli.js'
 import { startChild, type ChildDaemon, type LogLine } from './child-daemon.js'
+import { freePort } from '../../fixtures/free-port.js'
 
 /*
  * A daemon an operator can watch (issue 19), with real `isnad start` processes on 127.0.0.1: its
@@ -36,15 +36,6 @@ async function status (home: string): Promise<Status> {
   const result = await runIsnad(['status', '--json'], { home })
   expect(result.code, result.stderr).toBe(0)
   return result.json<Status>()
-}
-
-/** A TCP port on 127.0.0.1 that nothing listens on (just released). */
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise((resolve) => server.close(resolve))
-  return port
 }
 
 function tcpPortOf (addr: string): string {

@@ -1,6 +1,5 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
-import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -11,6 +10,7 @@ import { initHome, nodePaths } from '../../../src/node/index.js'
 import { LocalPool, discoverNode, parseScenario, RemotePool, runOnce, type SimNodeInfo } from '../../../src/sim/index.js'
 import { NodeSupervisor, orderNode } from '../../../src/sim/node-supervisor.js'
 import { eventually } from '../../fixtures/eventually.js'
+import { freePort } from '../../fixtures/free-port.js'
 
 /*
  * The docker runner's pool (RemotePool) against real daemons, each under the supervisor the
@@ -21,14 +21,6 @@ import { eventually } from '../../fixtures/eventually.js'
 
 const roots: string[] = []
 const supervisors: NodeSupervisor[] = []
-
-async function freePort (): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as AddressInfo
-  await new Promise<void>((resolve) => server.close(() => { resolve() }))
-  return port
-}
 
 /** `count` supervised daemons on 127.0.0.1; fixed libp2p ports, so a node that joins again keeps its address, as in a container. */
 async function supervisedNodes (count: number, publish = true): Promise<SimNodeInfo[]> {
