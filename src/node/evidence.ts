@@ -86,6 +86,7 @@ export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: N
   }
   if (setting.reputation !== undefined) input.reputation = setting.reputation
   if (setting.identities !== undefined) input.identities = setting.identities
+  if (setting.endorses !== undefined) input.endorses = setting.endorses
   return computeTrust(input, setting.policy === undefined ? NO_OPTIONS : { policy: setting.policy })
 }
 
@@ -100,6 +101,8 @@ export interface NodeTrustSetting {
   policy?: TrustPolicyName
   reputation?: ReputationLookup
   identities?: KeyIdentities
+  /** Who vouches for whom (issue 18): a reputation policy does not count mutual vouching. */
+  endorses?: (from: string, to: string) => boolean
 }
 
 const trustSettings = new WeakMap<object, () => Promise<NodeTrustSetting>>()

@@ -1,7 +1,7 @@
 import { IsnadError } from '../errors/index.js'
 import { nodeCryptoVerifier } from '../identity/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
-import { DEFAULT_TRUST_POLICY } from '../trust/index.js'
+import { SCHEMA_TRUST_POLICY } from '../trust/index.js'
 import { rescoreStoredTrust } from './evidence.js'
 import { LocalNode } from './local-node.js'
 import { JournalState } from './journal/journal-state.js'
@@ -18,7 +18,7 @@ export async function reindex (home: string, clock: () => number = Date.now, sco
   try {
     // reindexHome scores with the defaults (it has no node); the node's own setting, if it differs, is applied here.
     const setting = await node.trust.setting()
-    if (setting.policy !== DEFAULT_TRUST_POLICY || setting.reputation !== undefined || node.keyring.identities().length > 0) {
+    if (setting.policy !== SCHEMA_TRUST_POLICY || setting.reputation !== undefined || node.keyring.identities().length > 0) {
       await rescoreStoredTrust(node.store, clock(), setting)
     }
     await node.writer.recordReconciled({ reason: 'reindex', ...result })

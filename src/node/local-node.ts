@@ -1,3 +1,4 @@
+import { createKeystore } from '../keys/index.js'
 import { mkdir, stat } from 'node:fs/promises'
 import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
@@ -328,7 +329,14 @@ export class LocalNode {
   /** The node's trust setting: its policy and the reputation from its trust roots (issue 6). */
   get trust (): NodeTrust {
     if (this.nodeTrust === undefined) {
-      const trust = new NodeTrust({ dataDir: this.paths.data, store: this.store, clock: this.clock })
+      const keys = this.paths.keys
+      const trust = new NodeTrust({
+        dataDir: this.paths.data,
+        store: this.store,
+        clock: this.clock,
+        // The node's own agents are its roots without configuration (issue 18).
+        ownAgents: async () => (await createKeystore({ directory: keys }).list()).map((k) => k.did)
+      })
       // Votes are then kept current from what the node stores, without reloading the graph.
       this.journal?.onStored((records) => { trust.reputation.observe(records) })
       this.nodeTrust = trust

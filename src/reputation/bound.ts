@@ -1,4 +1,6 @@
 import { IsnadError } from '../errors/index.js'
+import { AGREEMENT_WEIGHT } from './constants.js'
+import type { TrustGraph } from './graph.js'
 
 export interface SybilBoundInput {
   damping: number
@@ -45,4 +47,61 @@ export function sybilBound (input: SybilBoundInput): SybilBound {
   const rankL1 = (2 * d / (1 - d)) * attackedMass
   const reputationL1 = (rootCount / (1 - d)) * rankL1
   return { rankL1, reputationL1, trustScore: scoreSlope * reputationL1 }
+}
+
+export interface RegionBoundInput {
+  damping: number
+  rootCount: number
+  /**
+   * The walk's flow into the region from outside: Σ over agents u outside it of π(u)·w(u)/outWeight(u),
+   * where w(u) is what u's out-weight gives the region (endorsement strength to its authors plus, per
+   * claim u shares with them, AGREEMENT_WEIGHT × the region's share of the claim's other members).
+   * `attackFlow` computes it.
+   */
+  inflow: number
+}
+
+/**
+ * The Sybil bound of the agreement walk (docs/trust.md §4, issue 18). For any set S of agents without
+ * a root, at the stationary distribution the walk's mass entering S equals the mass leaving it; every
+ * step, S loses at least its teleport share (1 − d)·π(S) (teleport goes to the roots, and so does what
+ * a contradicted agent or claim does not pass on), and gains at most d·inflow. So
+ *
+ *   π(S) ≤ d · inflow / (1 − d),     Σ_{s∈S} rep(s) ≤ |R| · d · inflow / (1 − d)²
+ *
+ * since rep ≤ π·|R|/(1 − d) (the debit only lowers it). An attack edge is an honest agent's vote that
+ * reaches S (it attested a Sybil's memory: ≤ 2 units, endorsement and the claim with the author; or a
+ * Sybil gave the same verdict on a memory: ≤ 1 unit), so with k attack edges
+ * inflow ≤ 2·k·max_u π(u)/outWeight(u) ≤ 2·k·max_u π(u): total Sybil reputation ≤ 2|R|·d·k·max π / (1 − d)²,
+ * linear in k and in the standing of the agents fooled, whatever the number of Sybils.
+ */
+export function regionBound ({ damping: d, rootCount, inflow }: RegionBoundInput): { rank: number, reputation: number } {
+  if (!(d > 0 && d < 1) || rootCount < 1 || inflow < 0) {
+    throw new IsnadError('USAGE', 'regionBound needs damping in (0, 1), at least one root and an inflow ≥ 0')
+  }
+  const rank = d * inflow / (1 - d)
+  return { rank, reputation: rank * rootCount / (1 - d) }
+}
+
+/** The inflow regionBound takes: the walk's flow from outside `region` into it under `rank`. */
+export function attackFlow (graph: TrustGraph, rank: Float64Array, region: ReadonlySet<number>): number {
+  let flow = 0
+  const { claims } = graph
+  for (let u = 0; u < graph.agents.length; u++) {
+    if (region.has(u) || (graph.outWeight[u] as number) === 0) continue
+    let toRegion = 0
+    for (let e = graph.offsets[u] as number; e < (graph.offsets[u + 1] as number); e++) {
+      if (region.has(graph.targets[e] as number)) toRegion += graph.strengths[e] as number
+    }
+    for (let k = graph.agentClaimOffsets[u] as number; k < (graph.agentClaimOffsets[u + 1] as number); k++) {
+      const c = graph.agentClaims[k] as number
+      const start = claims.offsets[c] as number
+      const end = claims.offsets[c + 1] as number
+      let inRegion = 0
+      for (let m = start; m < end; m++) if (region.has(claims.members[m] as number)) inRegion++
+      toRegion += AGREEMENT_WEIGHT * inRegion / (end - start - 1)
+    }
+    flow += (rank[u] as number) * toRegion / (graph.outWeight[u] as number)
+  }
+  return flow
 }

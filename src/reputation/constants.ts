@@ -27,3 +27,22 @@ export const VOTE_WEIGHTS = Object.freeze({ confirm: 1, partial: 0.5, dispute: -
 
 /** Reputation of every agent when the node has no trust roots: the schema's 0.5 (src/trust DEFAULT_REPUTATION). */
 export const UNROOTED_REPUTATION = 0.5
+
+/**
+ * What one witness's membership of a claim (a verdict on a memory that at least one other agent gave
+ * too) adds to its out-weight, beside VOTE_WEIGHTS' endorsement of the author (issue 18): half of a
+ * confirming witness's walk follows the author, half the agents who said the same. So a witness who
+ * never authors still earns standing from the reputable agents it agrees with.
+ * @default 1
+ */
+export const AGREEMENT_WEIGHT = 1
+
+/**
+ * How much a contradiction weighs against an agreement in the debit (issue 18): an agent's
+ * reputation is multiplied by A / (A + λ·X), where A is the reputation of the agents (and anchor
+ * signers) that agreed with its verdicts and X of those that contradicted them. λ = 3: one
+ * contradiction of a reputable agent undoes three agreements, so an honest witness wrong 5 % of the
+ * time keeps ~0.86 of its standing while an agent that lies a third of the time keeps ~0.4.
+ * @default 3
+ */
+export const CONTRADICTION_WEIGHT = 3

@@ -1,4 +1,4 @@
-import { VOTE_WEIGHTS } from './constants.js'
+import { AGREEMENT_WEIGHT, VOTE_WEIGHTS } from './constants.js'
 import { MAX_GRAPH_AGENTS, VERDICT_CODES, VoteSet } from './vote-set.js'
 
 /** One counted vote: `witness` attested a memory of `author` (already one per witness and memory). */
@@ -11,6 +11,7 @@ export interface Vote {
 /** The votes on one author's memory (or memories): the author is looked up once per group. */
 export interface VoteGroup {
   author: string
+  /** One memory's votes: the witnesses that gave the same verdict agree (issue 18). */
   votes: ReadonlyArray<{ witness: string, verdict: keyof typeof VOTE_WEIGHTS }>
 }
 
@@ -32,6 +33,26 @@ export interface TrustGraph {
   weights: Float64Array
   /** The sum of vote weights per edge before normalisation (what `explain` shows). */
   strengths: Float64Array
+  /**
+   * Each agent's total out-weight: its endorsement strengths plus AGREEMENT_WEIGHT per claim it
+   * shares with another agent; 0 for an agent that hands its mass back to the roots.
+   */
+  outWeight: Float64Array
+  /** The claims (issue 18): verdicts on one memory and who gave them, consecutive per memory. */
+  claims: Claims
+  /** Per agent, the claims with at least two members it belongs to: `agentClaims[agentClaimOffsets[i] … [i+1])`. */
+  agentClaimOffsets: Int32Array
+  agentClaims: Int32Array
+}
+
+export interface Claims {
+  /** Claim k's members are members[offsets[k] … offsets[k+1]). */
+  offsets: Int32Array
+  members: Int32Array
+  /** VERDICT_CODES: 0 confirm, 1 partial, 2 dispute. */
+  verdicts: Uint8Array
+  /** The memory ordinal of each claim: claims of one memory are consecutive. */
+  memories: Int32Array
 }
 
 const CODE_WEIGHTS = [VOTE_WEIGHTS.confirm, VOTE_WEIGHTS.partial, VOTE_WEIGHTS.dispute]
@@ -51,9 +72,17 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
   } else {
     set = new VoteSet()
     for (const did of agents) set.agent(did)
+    let memory = 0
     for (const group of votes) {
       const author = set.agent(group.author)
       for (const vote of group.votes) set.add(set.agent(vote.witness), author, VERDICT_CODES[vote.verdict])
+      memory++
+      for (let verdict = 0; verdict < 3; verdict++) {
+        const members = group.votes.filter((v) => VERDICT_CODES[v.verdict] === verdict).map((v) => set.agent(v.witness)).filter((m) => m !== author)
+        // The author stands by its memory (see collectVotes).
+        if (verdict === VERDICT_CODES.confirm && group.votes.length > 0) members.push(author)
+        set.claim(memory, verdict, members, members.length)
+      }
     }
   }
   const keys = set.sortedKeys()
@@ -78,11 +107,44 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
   }
   // Rows without edges end where the previous row ended.
   for (let i = 1; i <= n; i++) if ((offsets[i] as number) < (offsets[i - 1] as number)) offsets[i] = offsets[i - 1] as number
+  const claims = set.claims()
+  const { agentClaimOffsets, agentClaims } = membershipsOf(claims, n)
+  const outWeight = new Float64Array(n)
   const weights = new Float64Array(edges)
   for (let i = 0; i < n; i++) {
-    let total = 0
+    let total = AGREEMENT_WEIGHT * ((agentClaimOffsets[i + 1] as number) - (agentClaimOffsets[i] as number))
     for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) total += strengths[e] as number
+    outWeight[i] = total
     for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) weights[e] = (strengths[e] as number) / total
   }
-  return { agents: names, index, offsets, targets: targets.slice(0, edges), weights, strengths: strengths.slice(0, edges) }
+  return {
+    agents: names, index, offsets, targets: targets.slice(0, edges), weights, strengths: strengths.slice(0, edges),
+    outWeight, claims, agentClaimOffsets, agentClaims
+  }
+}
+
+/** Per agent, the claims it shares with at least one other agent (a counting sort: O(members)). */
+function membershipsOf (claims: Claims, n: number): { agentClaimOffsets: Int32Array, agentClaims: Int32Array } {
+  const { offsets, members } = claims
+  const claimCount = offsets.length - 1
+  const agentClaimOffsets = new Int32Array(n + 1)
+  for (let c = 0; c < claimCount; c++) {
+    if ((offsets[c + 1] as number) - (offsets[c] as number) < 2) continue
+    for (let k = offsets[c] as number; k < (offsets[c + 1] as number); k++) {
+      const slotOf = (members[k] as number) + 1
+      agentClaimOffsets[slotOf] = (agentClaimOffsets[slotOf] as number) + 1
+    }
+  }
+  for (let i = 0; i < n; i++) agentClaimOffsets[i + 1] = (agentClaimOffsets[i + 1] as number) + (agentClaimOffsets[i] as number)
+  const agentClaims = new Int32Array(agentClaimOffsets[n] as number)
+  const fill = agentClaimOffsets.slice(0, n)
+  for (let c = 0; c < claimCount; c++) {
+    if ((offsets[c + 1] as number) - (offsets[c] as number) < 2) continue
+    for (let k = offsets[c] as number; k < (offsets[c + 1] as number); k++) {
+      const m = members[k] as number
+      agentClaims[fill[m] as number] = c
+      fill[m] = (fill[m] as number) + 1
+    }
+  }
+  return { agentClaimOffsets, agentClaims }
 }

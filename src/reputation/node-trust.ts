@@ -4,7 +4,7 @@ import { keyringOf, type Keyring } from '../keyring/index.js'
 import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
-import { DEFAULT_TRUST_POLICY, getTrustPolicy, type KeyIdentities, type ReputationLookup } from '../trust/index.js'
+import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities, type ReputationLookup } from '../trust/index.js'
 import type { AgentReputation, ReputationTable } from './reputation.js'
 import { ReputationService } from './service.js'
 
@@ -12,6 +12,8 @@ export interface NodeTrustInit {
   dataDir: string
   store: RecordStore
   clock: () => number
+  /** The node's own agents: trust roots without configuration (see ReputationServiceInit). */
+  ownAgents?: () => Promise<readonly string[]>
 }
 
 /** The policy and reputation a node scores with (see scoreEvidence's NodeTrustSetting). */
@@ -21,6 +23,8 @@ export interface TrustSetting {
   reputation?: ReputationLookup
   /** The node's keyring (issue 9): witnesses count per identity, refused keys not at all. */
   identities?: KeyIdentities
+  /** Who vouches for whom in the reputation graph (src/trust TrustInput.endorses). */
+  endorses?: (from: string, to: string) => boolean
 }
 
 /**
@@ -42,7 +46,7 @@ export class NodeTrust {
       } catch (err) {
         // A data directory from before _meta/ existed scores as every node did then.
         if (!isIsnadError(err, 'NOT_INITIALIZED')) throw err
-        this.policy = DEFAULT_TRUST_POLICY
+        this.policy = SCHEMA_TRUST_POLICY
       }
     }
     return this.policy
@@ -68,9 +72,10 @@ export class NodeTrust {
     const keyring = keyringOf(this.init.store)
     const identities = keyring === undefined ? undefined : this.identitiesOf(keyring)
     const base = identities === undefined ? { policy } : { policy, identities }
-    // Without roots there is nothing to compute: skip loading the attestation graph.
-    if ((await this.reputation.trustRoots()).length === 0) return base
-    return { ...base, reputation: (await table(identities)).lookup }
+    // Without roots (no agent of its own, none added) there is nothing to compute: skip loading the graph.
+    if ((await this.reputation.rootDids()).length === 0) return base
+    const current = await table(identities)
+    return { ...base, reputation: current.lookup, endorses: current.endorses }
   }
 
   private keyring: { keyring: Keyring, identities: KeyIdentities } | undefined

@@ -1,7 +1,7 @@
 import type { TrustGraph } from './graph.js'
 
 /**
- * Breadth-first search from every root along endorsement edges: for each agent its predecessor on
+ * Breadth-first search from every root along endorsement and agreement edges: for each agent its predecessor on
  * a shortest path from some root (a root is its own parent; -1 where no path exists). `trust
  * explain` prints the path, so an operator sees why a witness has standing at all.
  */
@@ -22,6 +22,17 @@ export function shortestPathsFrom (graph: TrustGraph, roots: readonly number[]):
       if (parents[v] !== -1) continue
       parents[v] = u
       queue[tail++] = v
+    }
+    // Agreement edges (issue 18): the other members of every claim u shares.
+    const { claims } = graph
+    for (let k = graph.agentClaimOffsets[u] as number; k < (graph.agentClaimOffsets[u + 1] as number); k++) {
+      const c = graph.agentClaims[k] as number
+      for (let m = claims.offsets[c] as number; m < (claims.offsets[c + 1] as number); m++) {
+        const v = claims.members[m] as number
+        if (parents[v] !== -1) continue
+        parents[v] = u
+        queue[tail++] = v
+      }
     }
   }
   return parents

@@ -1,4 +1,4 @@
-import { DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
+import { CONTRADICTION_WEIGHT, DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
 import { buildTrustGraph, type TrustGraph, type VoteGroup } from './graph.js'
 import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
@@ -14,6 +14,12 @@ export interface AgentReputation {
   root: boolean
   /** Root first, then each endorsed agent, ending with `did`; null when no path exists (or no roots). */
   path: string[] | null
+  /**
+   * The debit (issue 18): the reputation of the agents that agreed with this agent's verdicts and of
+   * those that contradicted them, and the factor A / (A + λ·X) its walk standing was multiplied by.
+   * Absent for roots and when unrooted.
+   */
+  agreement?: { agreed: number, contradicted: number, factor: number }
 }
 
 export interface ReputationTable {
@@ -26,6 +32,12 @@ export interface ReputationTable {
   rank: Float64Array
   /** The ReputationLookup src/trust's policies take. */
   lookup: (did: string) => number
+  /**
+   * Whether `from` vouches for `to` directly or through one other agent: an endorsement edge from → to
+   * or from → x → to (it confirmed more of their memories than it disputed). src/trust does not count
+   * a confirm by a witness its author vouches for so (a clique confirming itself is not independent).
+   */
+  endorses: (from: string, to: string) => boolean
   describe: (did: string) => AgentReputation
 }
 
@@ -61,18 +73,34 @@ export function computeReputation (
       graph,
       rank: new Float64Array(graph.agents.length),
       lookup: () => UNROOTED_REPUTATION,
+      endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
       describe: (did) => ({ did, reputation: UNROOTED_REPUTATION, rank: 0, root: false, path: null })
     }
   }
   const rootIndexes = uniqueRoots.map((did) => graph.index.get(did) as number)
-  const { rank, iterations } = personalizedPageRank(graph, rootIndexes, { ...options, damping })
+  // Round 1: the plain walk. Round 2: the same walk where each agent passes on only the share of it
+  // its reputable peers do not contradict, and each claim only the share its contradicting claims
+  // leave it (issue 18), so a ring that agrees with itself cannot recycle what leaks into it.
+  const first = personalizedPageRank(graph, rootIndexes, { ...options, damping })
+  const standing1 = standingOf(first.rank, rootIndexes, damping)
+  const round1 = agreementOf(graph, standing1)
+  const agentPass = new Float64Array(graph.agents.length)
+  for (let i = 0; i < agentPass.length; i++) agentPass[i] = debitFactor(round1.agreed[i] as number, round1.contradicted[i] as number)
+  const second = personalizedPageRank(graph, rootIndexes, { ...options, damping, initial: first.rank, agentPass, claimPass: round1.claimPass })
+  const { rank } = second
+  const iterations = first.iterations + second.iterations
+  const standing = standingOf(rank, rootIndexes, damping)
+  const { agreed, contradicted } = agreementOf(graph, standing)
+  const final = new Float64Array(standing.length)
+  for (let i = 0; i < final.length; i++) final[i] = (standing[i] as number) * debitFactor(agreed[i] as number, contradicted[i] as number)
+  for (const r of rootIndexes) final[r] = 1
   const rootSet = new Set(uniqueRoots)
   let parents: Int32Array | undefined
   const lookup = (key: string): number => {
     const did = identityOf(key)
     if (rootSet.has(did)) return 1
     const i = graph.index.get(did)
-    return i === undefined ? 0 : reputationOfRank(rank[i] as number, uniqueRoots.length, damping)
+    return i === undefined ? 0 : final[i] as number
   }
   return {
     rooted: true,
@@ -82,6 +110,7 @@ export function computeReputation (
     graph,
     rank,
     lookup,
+    endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
     describe (did) {
       const i = graph.index.get(identityOf(did))
       parents ??= shortestPathsFrom(graph, rootIndexes)
@@ -90,10 +119,105 @@ export function computeReputation (
         reputation: lookup(did),
         rank: i === undefined ? 0 : rank[i] as number,
         root: rootSet.has(identityOf(did)),
-        path: i === undefined ? null : pathTo(graph, parents, i)
+        path: i === undefined ? null : pathTo(graph, parents, i),
+        ...(i === undefined || rootSet.has(identityOf(did))
+          ? {}
+          : { agreement: { agreed: Math.max(0, agreed[i] as number), contradicted: contradicted[i] as number, factor: debitFactor(agreed[i] as number, contradicted[i] as number) } })
       }
     }
   }
+}
+
+/** An endorsement path u → v or u → x → v. */
+function vouches (graph: TrustGraph, u: number | undefined, v: number | undefined): boolean {
+  if (u === undefined || v === undefined || u === v) return false
+  if (hasEdge(graph, u, v)) return true
+  for (let e = graph.offsets[u] as number; e < (graph.offsets[u + 1] as number); e++) {
+    if (hasEdge(graph, graph.targets[e] as number, v)) return true
+  }
+  return false
+}
+
+/** Binary search of u's row (targets sorted within a row) for v. */
+function hasEdge (graph: TrustGraph, u: number, v: number): boolean {
+  let lo = graph.offsets[u] as number
+  let hi = (graph.offsets[u + 1] as number) - 1
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1
+    const t = graph.targets[mid] as number
+    if (t === v) return true
+    if (t < v) lo = mid + 1
+    else hi = mid - 1
+  }
+  return false
+}
+
+function standingOf (rank: Float64Array, rootIndexes: readonly number[], damping: number): Float64Array {
+  const standing = new Float64Array(rank.length)
+  for (let i = 0; i < standing.length; i++) standing[i] = reputationOfRank(rank[i] as number, rootIndexes.length, damping)
+  for (const r of rootIndexes) standing[r] = 1
+  return standing
+}
+
+/** How far apart two verdicts are: confirm 1, partial ½, dispute 0 on one line. */
+const VERDICT_POSITION = [1, 0.5, 0]
+
+/**
+ * For every agent, the standing of the agents that agreed with its verdicts (A) and of those that
+ * contradicted them (X), summed over the memories it judged: with verdict positions x, y (confirm 1,
+ * partial ½, dispute 0), another voter of standing s adds s·(1 − |x − y|) to A and s·|x − y| to X.
+ * One pass over the claims, per memory: O(votes).
+ */
+function agreementOf (graph: TrustGraph, standing: Float64Array): { agreed: Float64Array, contradicted: Float64Array, claimPass: Float64Array } {
+  const n = graph.agents.length
+  const agreed = new Float64Array(n)
+  const contradicted = new Float64Array(n)
+  const { offsets, members, verdicts, memories } = graph.claims
+  const claimCount = offsets.length - 1
+  const claimPass = new Float64Array(claimCount)
+  const sums = [0, 0, 0]
+  let first = 0
+  while (first < claimCount) {
+    let last = first
+    while (last + 1 < claimCount && memories[last + 1] === memories[first]) last++
+    sums[0] = sums[1] = sums[2] = 0
+    for (let c = first; c <= last; c++) {
+      let sum = 0
+      for (let k = offsets[c] as number; k < (offsets[c + 1] as number); k++) sum += standing[members[k] as number] as number
+      sums[verdicts[c] as number] = sum
+    }
+    for (let c = first; c <= last; c++) {
+      const x = VERDICT_POSITION[verdicts[c] as number] as number
+      let a = 0
+      let contra = 0
+      for (let y = 0; y < 3; y++) {
+        const distance = Math.abs(x - (VERDICT_POSITION[y] as number))
+        a += (sums[y] as number) * (1 - distance)
+        contra += (sums[y] as number) * distance
+      }
+      // A claim hands on its walk in the measure its own members outweigh those who contradict it.
+      claimPass[c] = debitFactor(sums[verdicts[c] as number] as number, contra)
+      for (let k = offsets[c] as number; k < (offsets[c + 1] as number); k++) {
+        const v = members[k] as number
+        agreed[v] = (agreed[v] as number) + a - (standing[v] as number) // not with itself
+        contradicted[v] = (contradicted[v] as number) + contra
+      }
+    }
+    first = last + 1
+  }
+  return { agreed, contradicted, claimPass }
+}
+
+/**
+ * A / (A + λ·X): 1 for an agent nobody reputable contradicted (or that shares no memory with anyone),
+ * lower the more the reputable agents contradicted it. Only ever lowers a standing, so the Sybil
+ * bound of the walk holds for the final reputation too.
+ */
+export function debitFactor (agreed: number, contradicted: number): number {
+  // Rounding can leave a hair below 0 after subtracting an agent's own standing.
+  const a = Math.max(0, agreed)
+  if (contradicted <= 0) return 1
+  return a / (a + CONTRADICTION_WEIGHT * contradicted)
 }
 
 function pathTo (graph: TrustGraph, parents: Int32Array, target: number): string[] | null {

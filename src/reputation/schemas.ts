@@ -9,5 +9,7 @@ export const AgentReputationSchema = z.strictObject({
   reputation: z.number().min(0).max(1),
   rank: z.number().min(0).max(1),
   root: z.boolean(),
-  path: z.array(didKey).nullable()
+  path: z.array(didKey).nullable(),
+  /** The debit of issue 18: standing of the agents that agreed and contradicted, and the factor applied. */
+  agreement: z.strictObject({ agreed: z.number().min(0), contradicted: z.number().min(0), factor: z.number().min(0).max(1) }).optional()
 })

@@ -11,6 +11,11 @@ export interface ReputationServiceInit {
   store: RecordStore
   clock: () => number
   pageRank?: PageRankOptions
+  /**
+   * The node's own agents (the DIDs of its keystore): roots without configuration (issue 18 item 3),
+   * beside those the operator added. Read once.
+   */
+  ownAgents?: () => Promise<readonly string[]>
 }
 
 /**
@@ -47,6 +52,19 @@ export class ReputationService {
   async trustRoots (): Promise<TrustRoot[]> {
     this.roots ??= await readTrustRoots(this.init.dataDir)
     return this.roots
+  }
+
+  private own: readonly string[] | undefined
+
+  /** The node's own agents, which are roots without being in the roots file. */
+  async ownAgents (): Promise<readonly string[]> {
+    this.own ??= this.init.ownAgents === undefined ? [] : await this.init.ownAgents()
+    return this.own
+  }
+
+  /** Every root the reputation walks from: the operator's roots and the node's own agents. */
+  async rootDids (): Promise<string[]> {
+    return [...new Set([...(await this.trustRoots()).map((r) => r.did), ...(await this.ownAgents())])].sort()
   }
 
   async addTrustRoot (did: string): Promise<TrustRoot[]> {
@@ -99,7 +117,7 @@ export class ReputationService {
     const total = Object.values(await this.init.store.count()).reduce((sum, n) => sum + n, 0)
     if (this.memories === undefined || total !== this.seenTotal) await this.reload(total)
     if (this.table === undefined) {
-      const roots = (await this.trustRoots()).map((r) => r.did)
+      const roots = await this.rootDids()
       this.table = computeReputation(collectVotes(votingMemories(this.memories), identities), roots, this.init.pageRank)
       this.last = { table: this.table, at: this.init.clock() }
     }

@@ -73,8 +73,58 @@ export class VoteSet {
     this.keyBuffer[this.length++] = (witness * MAX_GRAPH_AGENTS + author) * 4 + verdict
   }
 
+  /*
+   * Claims (issue 18): the agents that gave one verdict on one memory, side by side. Agents who made
+   * the same claim agree; a claim and another verdict on the same memory contradict. Kept as flat
+   * growable arrays: claim k's members are claimMembers[claimStarts[k] … claimStarts[k+1]), and the
+   * claims of one memory are consecutive (claimMemory tells where a memory's claims end).
+   */
+  private members = new Int32Array(1024)
+  private memberCount = 0
+  private starts = new Int32Array(256)
+  private verdicts = new Uint8Array(256)
+  private memoryOf = new Int32Array(256)
+  private claimCount = 0
+
+  /** One claim: `count` graph nodes of `nodes` gave `verdict` (a VERDICT_CODES value) on memory `memory` (an ordinal). */
+  claim (memory: number, verdict: number, nodes: Int32Array | readonly number[], count: number): void {
+    if (count === 0) return
+    if (this.claimCount + 1 >= this.starts.length) {
+      this.starts = grownInt(this.starts, this.starts.length * 2)
+      this.memoryOf = grownInt(this.memoryOf, this.memoryOf.length * 2)
+      const verdicts = new Uint8Array(this.verdicts.length * 2)
+      verdicts.set(this.verdicts)
+      this.verdicts = verdicts
+    }
+    if (this.memberCount + count > this.members.length) this.members = grownInt(this.members, Math.max(this.members.length * 2, this.memberCount + count))
+    this.starts[this.claimCount] = this.memberCount
+    this.verdicts[this.claimCount] = verdict
+    this.memoryOf[this.claimCount] = memory
+    for (let i = 0; i < count; i++) this.members[this.memberCount++] = nodes[i] as number
+    this.claimCount++
+    this.starts[this.claimCount] = this.memberCount
+  }
+
+  /** The claims recorded: offsets (claims + 1), members, verdict codes and memory ordinals. */
+  claims (): { offsets: Int32Array<ArrayBuffer>, members: Int32Array<ArrayBuffer>, verdicts: Uint8Array<ArrayBuffer>, memories: Int32Array<ArrayBuffer> } {
+    const offsets = this.starts.slice(0, this.claimCount + 1)
+    if (this.claimCount === 0) offsets[0] = 0
+    return {
+      offsets,
+      members: this.members.slice(0, this.memberCount),
+      verdicts: this.verdicts.slice(0, this.claimCount),
+      memories: this.memoryOf.slice(0, this.claimCount)
+    }
+  }
+
   /** The vote keys, sorted: each witness's row in order, one pair's votes side by side. */
   sortedKeys (): Float64Array {
     return this.keyBuffer.subarray(0, this.length).sort()
   }
+}
+
+function grownInt (array: Int32Array, size: number): Int32Array<ArrayBuffer> {
+  const next = new Int32Array(size)
+  next.set(array)
+  return next
 }

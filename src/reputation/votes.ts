@@ -14,6 +14,12 @@ export interface MemoryAttestations {
   author: string
   /** Any iterable: the reputation service hands over its maps' values without copying them. */
   attestations: Iterable<StoredAttestation>
+  /**
+   * The signers (`anchored_by`) of the memory's verified anchors: each joins the memory's confirm
+   * claim (issue 18: a witness that agrees with a verified anchor of a reputable signer earns from it),
+   * unless it is the author or attested the memory itself (its attestation is its word).
+   */
+  anchoredBy?: Iterable<string>
 }
 
 /**
@@ -33,8 +39,9 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
   // Reused across memories (counted, never truncated: no reallocation per memory).
   const chosen: StoredAttestation[] = []
   let chosenNodes: Int32Array = new Int32Array(64)
+  let claimNodes: Int32Array = new Int32Array(64)
   let ordinal = 0
-  for (const { author, attestations } of memories) {
+  for (const { author, attestations, anchoredBy } of memories) {
     ordinal++
     let authorNode = -1 // interned with the first attestation: a memory nobody attested adds no node
     let count = 0
@@ -62,6 +69,38 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
     }
     for (let i = 0; i < count; i++) {
       set.add(chosenNodes[i] as number, authorNode, VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation])
+    }
+    // Anchor signers confirm (for agreement only: an anchor is no endorsement of the author).
+    let anchorers = 0
+    if (anchoredBy !== undefined) {
+      if (authorNode === -1) authorNode = set.agent(author)
+      for (const did of anchoredBy) {
+        const node = set.agent(did)
+        if (node === authorNode) continue
+        if (node >= stamp.length) {
+          stamp = grown(stamp, node)
+          slot = grown(slot, node)
+        }
+        if (stamp[node] === ordinal) continue // it attested the memory (its word stands), or signed two anchors
+        stamp[node] = ordinal
+        if (count + anchorers >= chosenNodes.length) chosenNodes = grown(chosenNodes, count + anchorers)
+        chosenNodes[count + anchorers++] = node
+      }
+    }
+    // The memory's claims, one per verdict given: who agrees with whom.
+    if (count + anchorers + 1 > claimNodes.length) claimNodes = grown(claimNodes, count + anchorers + 1)
+    for (let verdict = 0; verdict < 3; verdict++) {
+      let members = 0
+      for (let i = 0; i < count; i++) {
+        if (VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation] === verdict) claimNodes[members++] = chosenNodes[i] as number
+      }
+      if (verdict === VERDICT_CODES.confirm) {
+        for (let i = count; i < count + anchorers; i++) claimNodes[members++] = chosenNodes[i] as number
+        // The author stands by its memory: it agrees with those who confirm it, and is contradicted by
+        // those who dispute it (its own memories' claims say how right it is).
+        if (authorNode !== -1) claimNodes[members++] = authorNode
+      }
+      set.claim(ordinal, verdict, claimNodes, members)
     }
   }
   return set

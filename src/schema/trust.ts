@@ -108,6 +108,30 @@ export const RefusedAnchorSchema = z.strictObject({
   duplicate_of: recordCid.optional()
 })
 
+/** Which rule set a result's level (issue 18): the score band, the evidence band, both (equal), or too little to judge. */
+export const TRUST_LEVEL_RULES = ['score', 'evidence', 'both', 'insufficient'] as const
+export type TrustLevelRule = (typeof TRUST_LEVEL_RULES)[number]
+
+/**
+ * The level is the lower of the score's band and the band the evidence allows (Attested needs a
+ * counted confirm, Anchored a verified anchor too, Consensus three counted confirms and an anchor).
+ */
+export const TrustLevelBasisSchema = z.strictObject({
+  score_level: z.enum(TRUST_LEVELS),
+  evidence_level: z.enum(TRUST_LEVELS),
+  set_by: z.enum(TRUST_LEVEL_RULES),
+  reason: z.string().min(1)
+})
+
+/** Why a node has too little to judge (no roots at all; nothing in the evidence on a path from its roots). */
+export const INSUFFICIENT_TRUST_CODES = ['NO_ROOTS', 'NO_PATH'] as const
+export type InsufficientTrustCode = (typeof INSUFFICIENT_TRUST_CODES)[number]
+
+export const InsufficientTrustSchema = z.strictObject({
+  code: z.enum(INSUFFICIENT_TRUST_CODES),
+  reason: z.string().min(1)
+})
+
 export const TrustResultSchema = z.strictObject({
   score: z.number().min(0).max(1),
   level: z.enum(TRUST_LEVELS),
@@ -126,8 +150,20 @@ export const TrustResultSchema = z.strictObject({
   }),
   /** Present (true) when the sum fell outside [0, 1]; `unclamped_score` is that sum. */
   clamped: z.boolean().optional(),
-  unclamped_score: z.number().optional()
+  unclamped_score: z.number().optional(),
+  /** Which rule set `level` (absent only in results written before issue 18). */
+  level_basis: TrustLevelBasisSchema.optional(),
+  /** Present when the node has too little to judge: `level` is then Unverified whatever the score. */
+  insufficient: InsufficientTrustSchema.optional()
 }).superRefine((result, ctx) => {
+  const basis = result.level_basis
+  if (basis !== undefined) {
+    const lower = TRUST_LEVELS.indexOf(basis.score_level) <= TRUST_LEVELS.indexOf(basis.evidence_level) ? basis.score_level : basis.evidence_level
+    const expected = result.insufficient === undefined ? lower : 'Unverified'
+    if (result.level !== expected) {
+      ctx.addIssue({ code: 'custom', path: ['level'], message: `level ${result.level} is not ${expected}, what level_basis gives` })
+    }
+  }
   const sum = roundTrustScore(result.contributions.reduce((total, c) => total + c.points, 0))
   const unclamped = result.unclamped_score ?? result.score
   if (sum !== unclamped) {
@@ -145,3 +181,5 @@ export type CountedAnchor = z.infer<typeof CountedAnchorSchema>
 export type RefusedAttestation = z.infer<typeof RefusedAttestationSchema>
 export type RefusedAnchor = z.infer<typeof RefusedAnchorSchema>
 export type TrustResult = z.infer<typeof TrustResultSchema>
+export type TrustLevelBasis = z.infer<typeof TrustLevelBasisSchema>
+export type InsufficientTrust = z.infer<typeof InsufficientTrustSchema>

@@ -1,7 +1,7 @@
-import { roundTrustScore, type CountedAttestation, type TrustFactors, type TrustResult } from '../schema/index.js'
-import { DAY_MS, DEFAULT_TRUST_POLICY } from './constants.js'
+import { roundTrustScore, type CountedAttestation, type TrustFactors, type TrustLevelBasis, type TrustResult } from '../schema/index.js'
+import { DAY_MS, SCHEMA_TRUST_POLICY } from './constants.js'
 import { countEvidence } from './evidence.js'
-import { trustLevelOf } from './level.js'
+import { evidenceLevelOf, evidenceReason, lowerLevel, trustLevelOf } from './level.js'
 import { instantOf } from './order.js'
 import { getTrustPolicy } from './policies.js'
 import type { ComputeTrustOptions, CountedEvidence, PolicyScore, TrustInput } from './types.js'
@@ -12,17 +12,22 @@ import type { ComputeTrustOptions, CountedEvidence, PolicyScore, TrustInput } fr
  * not depend on the order of `attestations` or `anchors`.
  */
 export function computeTrust (input: TrustInput, options: ComputeTrustOptions = {}): TrustResult {
-  const policy = typeof options.policy === 'object' ? options.policy : getTrustPolicy(options.policy ?? DEFAULT_TRUST_POLICY)
+  const policy = typeof options.policy === 'object' ? options.policy : getTrustPolicy(options.policy ?? SCHEMA_TRUST_POLICY)
   const evidence = countEvidence(input)
-  const scored = policy.score(evidence)
+  const policyScore = policy.score(evidence)
+  // A memory its author's key could not sign (issue 18 item 4) is nobody's word: no witness lifts it.
+  const scored: PolicyScore = evidence.authorKeyRefusal === undefined
+    ? policyScore
+    : { ...policyScore, countedConfirms: 0, evidenceNote: `the author's key could not sign at created_at (${evidence.authorKeyRefusal}): nothing attests a forged authorship` }
   let sum = 0
   for (const { points } of scored.contributions) sum += points
   const unclamped = roundTrustScore(sum)
   // The schema's `max(0.0, min(1.0, score))`.
   const score = Math.min(1, Math.max(0, unclamped))
+  const basis = levelBasisOf(score, scored, evidence.anchors.length)
   const result: TrustResult = {
     score,
-    level: trustLevelOf(score),
+    level: scored.insufficient === undefined ? lowerLevel(basis.score_level, basis.evidence_level) : 'Unverified',
     policy: policy.name,
     computed_at: isoStringOf(input.now),
     factors: factorsOf(evidence),
@@ -40,7 +45,32 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
     result.clamped = true
     result.unclamped_score = unclamped
   }
+  result.level_basis = basis
+  if (scored.insufficient !== undefined) result.insufficient = scored.insufficient
   return result
+}
+
+/**
+ * The level is the lower of the score's band and the evidence band (issue 18), so a memory no
+ * witness confirmed is never Attested however its author's reputation lifts its score; the basis
+ * says which rule set it. A policy with too little to judge (no roots, no path) says Unverified.
+ */
+function levelBasisOf (score: number, scored: PolicyScore, anchors: number): TrustLevelBasis {
+  const held = { confirms: scored.countedConfirms, anchors }
+  const scoreLevel = trustLevelOf(score)
+  const evidenceLevel = evidenceLevelOf(held)
+  const because = (level: typeof evidenceLevel): string => evidenceReason(level, held) + (scored.evidenceNote === undefined ? '' : ` (${scored.evidenceNote})`)
+  if (scored.insufficient !== undefined) {
+    return { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'insufficient', reason: `too little to judge: ${scored.insufficient.reason}` }
+  }
+  const lower = lowerLevel(scoreLevel, evidenceLevel)
+  const scoreReason = `score ${score} is in the ${scoreLevel} band`
+  if (scoreLevel === evidenceLevel) {
+    return { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'both', reason: `${scoreReason}, and the evidence allows ${evidenceLevel}: ${because(evidenceLevel)}` }
+  }
+  return lower === evidenceLevel
+    ? { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'evidence', reason: `${scoreReason}, but the evidence allows only ${evidenceLevel}: ${because(evidenceLevel)}` }
+    : { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'score', reason: `${scoreReason}; the evidence would allow ${evidenceLevel} (${because(evidenceLevel)})` }
 }
 
 function factorsOf (evidence: CountedEvidence): TrustFactors {

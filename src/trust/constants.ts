@@ -47,7 +47,19 @@ export const MANY_ANCHORS = 2
  */
 export const DEFAULT_REPUTATION = 0.5
 
-/** @default 'isnad-v0.1' */
-export const DEFAULT_TRUST_POLICY: TrustPolicyName = 'isnad-v0.1'
+/**
+ * The policy a new node is set to (`isnad init`; issue 18): the one that holds against the built-in
+ * scenarios' attacks with only what a node has without configuration (its own agents as roots).
+ * A node initialised before keeps what its `_meta/policy.json` names.
+ * @default 'isnad-reputation'
+ */
+export const DEFAULT_TRUST_POLICY: TrustPolicyName = 'isnad-reputation'
+
+/**
+ * The policy computeTrust scores with when told none: the provenance schema's algorithm, which
+ * needs no reputation (pure callers, bundles, vectors).
+ * @default 'isnad-v0.1'
+ */
+export const SCHEMA_TRUST_POLICY: TrustPolicyName = 'isnad-v0.1'
 
 export const DAY_MS = 24 * 60 * 60 * 1000

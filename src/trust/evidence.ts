@@ -2,7 +2,10 @@ import { IsnadError } from '../errors/index.js'
 import { countAnchors } from './count-anchors.js'
 import { countAttestations } from './count-attestations.js'
 import { DEFAULT_REPUTATION } from './constants.js'
+import { instantOf } from './order.js'
 import type { CountedEvidence, ReputationLookup, TrustInput } from './types.js'
+
+const noEndorsements = (): boolean => false
 
 /** Every agent has DEFAULT_REPUTATION: the reputation a node without trust roots uses. */
 export const defaultReputation: ReputationLookup = () => DEFAULT_REPUTATION
@@ -18,8 +21,15 @@ export function countEvidence (input: TrustInput): CountedEvidence {
   const author = input.memory.record.author.agent_id
   const attestations = countAttestations(input.memory, input.attestations, input.now, input.identities)
   const anchors = countAnchors(input.memory, input.anchors, input.now)
+  // Issue 18 item 4: a memory its author's key signed when its log already refuses it (revoked as
+  // compromised since a time before created_at, rotated out) has a signature that proves nothing.
+  const keyRefusal = input.identities?.named(author) === true
+    ? input.identities.refusalAt(author, instantOf(input.memory.record.created_at, 'memory', input.memory.id))
+    : undefined
+  const memory = keyRefusal === undefined || !input.memory.signatureValid ? input.memory : { ...input.memory, signatureValid: false }
   return {
-    memory: input.memory,
+    memory,
+    ...(keyRefusal === undefined ? {} : { authorKeyRefusal: keyRefusal }),
     author,
     authorReputation: checkedReputation(reputation, author),
     attestations: attestations.accepted,
@@ -27,6 +37,8 @@ export function countEvidence (input: TrustInput): CountedEvidence {
     refusedAttestations: attestations.refused,
     refusedAnchors: anchors.refused,
     reputation,
+    rooted: input.rooted ?? input.reputation !== undefined,
+    endorses: input.endorses ?? noEndorsements,
     now: input.now
   }
 }

@@ -4,13 +4,13 @@
  */
 export { computeTrust } from './compute.js'
 export { countEvidence, checkedReputation, defaultReputation } from './evidence.js'
-export { trustLevelOf } from './level.js'
+export { trustLevelOf, evidenceLevelOf, lowerLevel, type LevelEvidence } from './level.js'
 export { isnadV01Policy } from './isnad-v01-policy.js'
 export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
 export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'
 export {
   ATTESTED_THRESHOLD, ANCHORED_THRESHOLD, CONSENSUS_THRESHOLD, TRUST_LEVEL_THRESHOLDS, ISNAD_V01_WEIGHTS,
-  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY
+  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY, SCHEMA_TRUST_POLICY
 } from './constants.js'
 export type {
   AcceptedAnchor, AcceptedAttestation, AnchorEvidence, AttestationEvidence, AttestationScoreNote, ComputeTrustOptions,

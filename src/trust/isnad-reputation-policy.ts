@@ -1,4 +1,4 @@
-import { roundTrustScore, type TrustContribution } from '../schema/index.js'
+import { roundTrustScore, type InsufficientTrust, type TrustContribution } from '../schema/index.js'
 import { checkedReputation } from './evidence.js'
 import { ISNAD_V01_WEIGHTS as W, MANY_CONFIRMS } from './constants.js'
 import { anchorStep, signatureStep } from './isnad-v01-policy.js'
@@ -29,9 +29,21 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
     const attestations = new Map<string, AttestationScoreNote>()
     let confirmWeight = 0
     let disputeWeight = 0
+    let countedConfirms = 0
+    let weighty = evidence.authorReputation > 0
     for (const a of evidence.attestations) {
-      const rep = checkedReputation(evidence.reputation, a.record.witness)
+      const reputation = checkedReputation(evidence.reputation, a.record.witness)
+      // A confirm (or partial) by a witness the author vouched for in turn is not independent.
+      const mutual = a.record.attestation !== 'dispute' && evidence.endorses(evidence.author, a.record.witness)
+      const rep = mutual ? 0 : reputation
       const weight = weightOf(a, rep)
+      if (mutual) {
+        attestations.set(a.id, { points: 0, note: `not counted: the author has confirmed memories of ${a.record.witness} too, and mutual vouching is not independent evidence (witness reputation ${reputation})` })
+        continue
+      }
+      if (rep > 0) weighty = true
+      // A confirm is a witness for the evidence band only when its witness carries weight.
+      if (a.record.attestation === 'confirm' && rep > 0) countedConfirms++
       if (a.record.attestation === 'dispute') {
         disputeWeight += rep
         attestations.set(a.id, { points: roundTrustScore(-W.perDispute * rep), note: `dispute weighted by reputation ${rep}` })
@@ -41,7 +53,7 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
       }
     }
     const contributions: TrustContribution[] = [
-      signatureStep(evidence.memory.signatureValid),
+      signatureStep(evidence.memory.signatureValid, evidence.authorKeyRefusal),
       confirmStep(confirmWeight),
       anchorStep(evidence.anchors.length),
       {
@@ -55,9 +67,33 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
         reason: `disputes weighted by reputation: Σ rep = ${round(disputeWeight)} × −${W.perDispute}`
       }
     ]
-    return { contributions, attestations }
+    // A memory its reputable witnesses dispute at least as much as they confirm is contested, not
+    // attested: "at least one witness" means the weight of the witnesses is on its side.
+    const contested = countedConfirms > 0 && disputeWeight >= confirmWeight
+    const result: PolicyScore = { contributions, attestations, countedConfirms: contested ? 0 : countedConfirms }
+    if (contested) {
+      result.evidenceNote = `contested: the disputes' reputation (${round(disputeWeight)}) is at least the confirms' (${round(confirmWeight)}), so no confirm counts as a witness`
+    }
+    const insufficient = insufficientOf(evidence, weighty)
+    if (insufficient !== undefined) result.insufficient = insufficient
+    return result
   }
 })
+
+/**
+ * Too little to judge (issue 18 item 3): without roots every agent has the default reputation, which
+ * says nothing about anyone; with roots, when neither the author nor any witness is on a trust path
+ * from them, the evidence is only what strangers say of themselves.
+ */
+function insufficientOf (evidence: CountedEvidence, weighty: boolean): InsufficientTrust | undefined {
+  if (!evidence.rooted) {
+    return { code: 'NO_ROOTS', reason: 'this node has no trust roots (no agent of its own, none added with `isnad trust root add`): every agent has the default reputation, which says nothing about anyone' }
+  }
+  if (!weighty) {
+    return { code: 'NO_PATH', reason: 'no trust path from this node\'s roots reaches the author or any witness of this memory' }
+  }
+  return undefined
+}
 
 function weightOf (a: AcceptedAttestation, rep: number): number {
   return a.record.attestation === 'partial' ? PARTIAL_WEIGHT * rep : rep

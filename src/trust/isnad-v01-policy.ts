@@ -1,6 +1,6 @@
 import { roundTrustScore, type TrustContribution } from '../schema/index.js'
 import { ISNAD_V01_WEIGHTS as W, MANY_ANCHORS, MANY_CONFIRMS } from './constants.js'
-import type { AttestationScoreNote, CountedEvidence, PolicyScore, TrustPolicy } from './types.js'
+import type { AttestationScoreNote, CountedEvidence, KeyRefusalCode, PolicyScore, TrustPolicy } from './types.js'
 
 const PARTIAL_NOTE = 'a partial attestation counts as neither confirm nor dispute in isnad-v0.1 ' +
   '(the provenance schema\'s algorithm counts only confirms and disputes)'
@@ -25,28 +25,44 @@ export const isnadV01Policy: TrustPolicy = Object.freeze({
       else if (record.attestation === 'dispute') disputes++
     }
     const contributions: TrustContribution[] = [
-      signatureStep(evidence.memory.signatureValid),
+      signatureStep(evidence.memory.signatureValid, evidence.authorKeyRefusal),
       confirmStep(confirms),
       anchorStep(evidence.anchors.length),
       reputationStep(evidence.authorReputation),
       disputeStep(disputes)
     ]
     // A confirm has no points of its own: confirms score as a group (≥1, ≥3), see `confirms`.
-    if (disputes === 0 && confirms === evidence.attestations.length) return { contributions, attestations: NO_NOTES }
+    // Every counted confirm is a witness for the evidence band: the schema's algorithm counts heads.
+    if (disputes === 0 && confirms === evidence.attestations.length) return { contributions, attestations: NO_NOTES, countedConfirms: confirms }
     const attestations = new Map<string, AttestationScoreNote>()
     for (const { id, record } of evidence.attestations) {
       if (record.attestation === 'dispute') attestations.set(id, { points: roundTrustScore(-W.perDispute) })
       if (record.attestation === 'partial') attestations.set(id, { points: 0, note: PARTIAL_NOTE })
     }
-    return { contributions, attestations }
+    return { contributions, attestations, countedConfirms: confirms }
   }
 })
 
 /** Shared with isnad-reputation: the signature and anchor steps are the same in both policies. */
-export function signatureStep (valid: boolean): TrustContribution {
+export function signatureStep (valid: boolean, keyRefusal?: KeyRefusalCode): TrustContribution {
+  if (keyRefusal !== undefined) {
+    return {
+      factor: 'author_signature',
+      points: 0,
+      reason: `the author's key could not sign at the memory's created_at (${keyRefusal}: its key log ${keyRefusalText(keyRefusal)}): the signature proves nothing and the +${W.authorSignature} is not given`
+    }
+  }
   return valid
     ? { factor: 'author_signature', points: W.authorSignature, reason: 'the author\'s signature on the memory verifies' }
     : { factor: 'author_signature', points: 0, reason: `the author's signature on the memory does not verify: the +${W.authorSignature} is not given` }
+}
+
+function keyRefusalText (code: KeyRefusalCode): string {
+  switch (code) {
+    case 'KEY_REVOKED': return 'revokes it from before that instant, e.g. declared compromised since then'
+    case 'KEY_ROTATED': return 'had rotated it out by then'
+    case 'KEY_INACTIVE': return 'does not name it as active then'
+  }
 }
 
 /*

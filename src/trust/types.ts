@@ -1,5 +1,5 @@
 import type {
-  AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, RefusedAnchor, RefusedAttestation,
+  AnchorRecord, InsufficientTrust, AnchorVerification, AttestationRecord, MemoryRecord, RefusedAnchor, RefusedAttestation,
   TrustContribution, TrustPolicyName
 } from '../schema/index.js'
 
@@ -62,6 +62,19 @@ export interface TrustInput {
   now: number
   /** @default every key is its own identity and no key log refuses anything */
   identities?: KeyIdentities
+  /**
+   * Whether `reputation` comes from trust roots (the node's own agents and the roots its operator
+   * added). False: every agent has the default and a reputation-weighted policy has too little to
+   * judge. @default true when `reputation` is given, false otherwise
+   */
+  rooted?: boolean
+  /**
+   * Whether agent `from` has endorsed agent `to` (confirmed a memory of `to`) in the node's
+   * reputation graph. A reputation-weighted policy does not count a confirm whose witness the
+   * author endorsed in turn: mutual vouching is not independent evidence (issue 18, colluders).
+   * @default nobody endorsed anybody
+   */
+  endorses?: (from: string, to: string) => boolean
 }
 
 /** An attestation that passed every counting rule: at most one per witness. */
@@ -80,7 +93,10 @@ export interface AcceptedAnchor extends AnchorEvidence {
  * Accepted lists are sorted by time then id, refused lists by id, so input order never matters.
  */
 export interface CountedEvidence {
+  /** signatureValid is false when the author's key log refuses the key at created_at (authorKeyRefusal). */
   memory: MemoryEvidence
+  /** Why the author's key could not sign at the memory's created_at by its key log (issue 18 item 4). */
+  authorKeyRefusal?: KeyRefusalCode
   /** The author's `agent_id`. */
   author: string
   authorReputation: number
@@ -90,6 +106,10 @@ export interface CountedEvidence {
   refusedAnchors: readonly RefusedAnchor[]
   /** For policies that weigh witnesses by reputation (issue 6). */
   reputation: ReputationLookup
+  /** See TrustInput.rooted. */
+  rooted: boolean
+  /** See TrustInput.endorses. */
+  endorses: (from: string, to: string) => boolean
   now: number
 }
 
@@ -104,6 +124,15 @@ export interface PolicyScore {
   contributions: TrustContribution[]
   /** By attestation id; absent ids get neither points nor a note. */
   attestations: ReadonlyMap<string, AttestationScoreNote>
+  /**
+   * The confirms that count as witnesses for the evidence band (src/trust/level.ts): isnad-v0.1
+   * counts every counted confirm, a reputation-weighted policy those whose witness carries weight.
+   */
+  countedConfirms: number
+  /** Why the policy counted fewer confirms than were accepted, for the level's reason. */
+  evidenceNote?: string
+  /** Set when the policy has too little to judge; the level is then Unverified. */
+  insufficient?: InsufficientTrust
 }
 
 /** A trust policy: a named, pure scoring of counted evidence. A node picks one by setting its name. */
@@ -115,6 +144,6 @@ export interface TrustPolicy {
 }
 
 export interface ComputeTrustOptions {
-  /** A registered policy's name or a policy value. @default DEFAULT_TRUST_POLICY ('isnad-v0.1') */
+  /** A registered policy's name or a policy value. @default SCHEMA_TRUST_POLICY ('isnad-v0.1') */
   policy?: TrustPolicyName | TrustPolicy
 }

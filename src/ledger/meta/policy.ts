@@ -48,7 +48,8 @@ export function buildPolicy (input: PolicyInput = {}): NodePolicy {
   const parsed = NodePolicySchema.safeParse({
     format: POLICY_FORMAT,
     default_scope: input.default_scope ?? DEFAULT_SCOPE,
-    trust_policy: input.trust_policy ?? 'isnad-v0.1',
+    // src/trust DEFAULT_TRUST_POLICY (issue 18): a new node weighs witnesses by reputation.
+    trust_policy: input.trust_policy ?? 'isnad-reputation',
     archive_after_days: input.archive_after_days ?? DEFAULT_ARCHIVE_AFTER_DAYS,
     group_commit: {
       max_line_bytes: input.group_commit?.max_line_bytes ?? DEFAULT_MAX_LINE_BYTES,

@@ -7,7 +7,7 @@ import { delegateKey, revokeKey, type LifecycleContext } from '../../../src/keyr
 import { readPolicy } from '../../../src/ledger/meta/index.js'
 import { LocalNode, initHome, reindex, rescoreStoredTrust, type Signer } from '../../../src/node/index.js'
 import { changeTrustRoot, setTrustPolicy } from '../../../src/reputation/index.js'
-import { createAgent, createAttestation } from '../../fixtures/records.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*
  * The node's trust setting end to end, on a real home (LevelDB, ledger, keyring): the score stored
@@ -43,8 +43,10 @@ describe('the node\'s trust setting', () => {
     let node = await LocalNode.open({ home, clock })
     let memory: string
     try {
-      const me = await signer(await keystore.defaultDid() as string)
-      memory = (await node.remember({ type: 'fact', summary: 'the canary takes 9 minutes' }, me)).id
+      // A memory by an agent no trust path reaches (the node's own agents are roots too: issue 18).
+      const stored = createMemory(createAgent(63), { summary: 'the canary takes 9 minutes', created_at: new Date(now).toISOString() })
+      await node.ingest([stored.signed])
+      memory = stored.id
       now += 60_000
       // A confirm by a key no trust path reaches: worth 0.2 in isnad-v0.1, nothing in isnad-reputation.
       await node.ingest([createAttestation(stranger, memory, 'confirm', new Date(now).toISOString()).signed])

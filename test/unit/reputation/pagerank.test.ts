@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  buildTrustGraph, computeReputation, groupsOf, personalizedPageRank, votesOf, type TrustGraph, type Vote
+  buildTrustGraph, computeReputation, groupsOf, personalizedPageRank, votesOf, type TrustGraph, type Vote, type VoteGroup
 } from '../../../src/reputation/index.js'
 import type { AttestationRecord } from '../../../src/schema/index.js'
 import { honest, honestGraph } from './graphs.js'
@@ -14,8 +14,16 @@ function densePageRank (graph: TrustGraph, roots: number[], d: number): number[]
     const start = graph.offsets[u] as number
     const end = graph.offsets[u + 1] as number
     const row = m[u] as number[]
-    if (start === end) p.forEach((value, v) => { row[v] = value })
+    const total = graph.outWeight[u] as number
+    if (total === 0) p.forEach((value, v) => { row[v] = value })
     for (let e = start; e < end; e++) row[graph.targets[e] as number] = graph.weights[e] as number
+    // Agreement: AGREEMENT_WEIGHT (1) per claim of ≥ 2 members u is in, split over its other members.
+    const { claims } = graph
+    for (let c = 0; c + 1 < claims.offsets.length; c++) {
+      const members = Array.from(claims.members.subarray(claims.offsets[c], claims.offsets[c + 1]))
+      if (members.length < 2 || !members.includes(u)) continue
+      for (const v of members) if (v !== u) row[v] = (row[v] as number) + 1 / total / (members.length - 1)
+    }
   }
   let pi = [...p]
   for (let k = 0; k < 500; k++) {
@@ -39,9 +47,14 @@ describe('attestation graph', () => {
     const a = graph.index.get('a') as number
     const edges = new Map<string, number>()
     for (let e = graph.offsets[a] as number; e < (graph.offsets[a + 1] as number); e++) edges.set(graph.agents[graph.targets[e] as number] as string, graph.weights[e] as number)
-    expect(edges).toEqual(new Map([['b', 1.5 / 2.5], ['c', 1 / 2.5]]))
+    // a's out-weight: endorsements 1.5 (b) + 1 (c) + 0 (d: disputes cancel), plus one per claim it
+    // shares: each confirm's claim holds the author too ({a, b}, {a, c}, {a, d}); the partial and the
+    // disputes are claims of a alone.
+    expect(graph.outWeight[a]).toBe(5.5)
+    expect(edges).toEqual(new Map([['b', 1.5 / 5.5], ['c', 1 / 5.5]]))
     const b = graph.index.get('b') as number
     expect(graph.offsets[b + 1]! - graph.offsets[b]!).toBe(0)
+    expect(graph.outWeight[b], 'b endorses nobody but agrees with a on its own memory').toBe(1)
   })
 
   it('counts one vote per witness and memory, the newest, and never the author\'s own', () => {
@@ -78,25 +91,44 @@ describe('personalised PageRank', () => {
 
 describe('reputation', () => {
   it('is 1 for a root, min(1, π·|R|/(1 − d)) for others, 0 without a path, 0.5 for everyone without roots', () => {
-    // The root endorses 20 agents; a0 endorses b; x endorses the root but nobody endorses x.
-    const votes: Vote[] = [
-      ...Array.from({ length: 20 }, (_, i): Vote => ({ witness: 'root', author: `a${i}`, verdict: 'confirm' })),
-      { witness: 'a0', author: 'b', verdict: 'confirm' },
-      { witness: 'x', author: 'root', verdict: 'confirm' }
-    ]
-    const table = computeReputation(groupsOf(votes), ['root'])
-    // By hand: π_a = d·π_r/20, π_b = d·π_a, and the dangling a1…a19 and b hand their mass back to the root.
+    // The root confirms one memory of each of 20 agents; nobody else votes, except x and y below.
+    const star: Vote[] = Array.from({ length: 20 }, (_, i): Vote => ({ witness: 'root', author: `a${i}`, verdict: 'confirm' }))
+    const table = computeReputation(groupsOf(star), ['root'])
+    // By hand: the root's out-weight is 20 endorsements + 20 claims {root, a_i}; a_i gets d·π_r/40
+    // by endorsement and as much by agreement, and hands all of it back through its claim. So
+    // π_r = (1 − d) + d²·π_r, π_r = 1/(1 + d), π_a = d/(20(1 + d)), rep = π_a / (1 − d).
     const d = 0.85
-    const piRoot = (1 - d) / (1 - d * (19 * d / 20 + d * d / 20))
     expect(table.lookup('root')).toBe(1)
-    expect(table.lookup('a3')).toBeCloseTo((d / 20) * piRoot / (1 - d), 9)
-    expect(table.lookup('b')).toBeCloseTo((d * d / 20) * piRoot / (1 - d), 9)
-    expect(table.lookup('x')).toBe(0)
+    expect(table.lookup('a3')).toBeCloseTo(d / (20 * (1 + d) * (1 - d)), 9)
     expect(table.lookup('stranger')).toBe(0)
-    expect(table.describe('b').path).toEqual(['root', 'a0', 'b'])
-    expect(table.describe('x').path).toBeNull()
-    const unrooted = computeReputation(groupsOf(votes), [])
+    expect(table.describe('a3').path).toEqual(['root', 'a3'])
+    // z endorses the root from outside: no claim it shares with anyone reached, no path.
+    const withZ = computeReputation(groupsOf([...star, { witness: 'z', author: 'a1', verdict: 'dispute' }]), ['root'])
+    expect(withZ.lookup('z')).toBe(0)
+    expect(withZ.describe('z').path).toBeNull()
+  })
+
+  it('credits a witness who agrees with the root and debits one the root contradicts', () => {
+    const memory = (author: string, votes: Array<[string, 'confirm' | 'dispute']>): VoteGroup => ({ author, votes: votes.map(([witness, verdict]) => ({ witness, verdict })) })
+    const groups: VoteGroup[] = [
+      // w never authors: it agrees with the root on two memories.
+      memory('p', [['root', 'confirm'], ['w', 'confirm']]),
+      memory('q', [['root', 'confirm'], ['w', 'confirm']]),
+      // v agrees with the root once and contradicts it once.
+      memory('s', [['root', 'confirm'], ['v', 'confirm']]),
+      memory('t', [['root', 'confirm'], ['v', 'dispute']])
+    ]
+    const table = computeReputation(groups, ['root'])
+    expect(table.lookup('w'), 'a witness that never authors earns standing').toBeGreaterThan(0.3)
+    expect(table.describe('w').agreement?.factor, 'nobody contradicted w').toBe(1)
+    const v = table.describe('v').agreement
+    // v: agreed with the root (1) and s (the author stands by its memory), contradicted by the root
+    // (1) and t: factor A / (A + 3X) < 1/3.
+    expect(v?.factor).toBeLessThan(1 / 3)
+    expect(v?.factor).toBeCloseTo((v?.agreed ?? 0) / ((v?.agreed ?? 0) + 3 * (v?.contradicted ?? 0)), 12)
+    expect(table.lookup('v')).toBeLessThan(table.lookup('w') / 3)
+    const unrooted = computeReputation(groups, [])
     expect(unrooted.rooted).toBe(false)
-    expect(unrooted.lookup('x')).toBe(0.5)
+    expect(unrooted.lookup('v')).toBe(0.5)
   })
 })

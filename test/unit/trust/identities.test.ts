@@ -84,3 +84,23 @@ describe('reputation graph nodes are identities (issue 9)', () => {
     expect(table.describe('a-phone').path).toEqual(['W', 'author'])
   })
 })
+
+describe('a memory its author\'s key could not sign (issue 18 item 4)', () => {
+  it('gets no signature points, no witness lifts it, and the explanation says why', async () => {
+    const { computeTrust: compute } = await import('../../../src/trust/index.js')
+    const { memoryEvidence: mem, confirms: conf, NOW: now } = await import('./fixtures.js')
+    const identities = {
+      identityOf: (d: string) => d,
+      named: (d: string) => d === 'author',
+      refusalAt: (d: string) => d === 'author' ? 'KEY_REVOKED' as const : undefined
+    }
+    for (const policy of ['isnad-v0.1', 'isnad-reputation'] as const) {
+      const result = compute({ memory: mem(), attestations: conf(3), anchors: [], reputation: () => 1, now, identities }, { policy })
+      const signature = result.contributions.find((c) => c.factor === 'author_signature')
+      expect(signature?.points, `${policy}: no signature points`).toBe(0)
+      expect(signature?.reason, `${policy}: why`).toContain('KEY_REVOKED')
+      expect(result.level, `${policy}: Unverified whatever the witnesses say`).toBe('Unverified')
+      expect(result.level_basis?.reason, `${policy}: the level's reason`).toContain('forged authorship')
+    }
+  })
+})

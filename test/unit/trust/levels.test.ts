@@ -31,10 +31,14 @@ interface ScoreCase {
 const scoreCases: ScoreCase[] = [
   // 0.2 signature + 0.2 × 0.4995 = 0.0999 → 0.2999, one ten-thousandth under Attested.
   { name: 'just under Attested', input: input({ rep: 0.4995 }), score: 0.2999, level: 'Unverified' },
-  // 0.2 + 0.2 × 0.5 = 0.3: on the bound, Attested.
-  { name: 'exactly Attested', input: input({ rep: 0.5 }), score: 0.3, level: 'Attested' },
-  // 0.2 signature + 0.3 for 3 confirms + 0.1 reputation = 0.6: on the Anchored bound.
-  { name: 'exactly Anchored', input: input({ rep: 0.5, attestations: confirms(3) }), score: 0.6, level: 'Anchored' },
+  // 0.2 + 0.2 × 0.5 = 0.3: on the bound of the Attested band, but no witness confirmed it: Unverified.
+  { name: 'exactly Attested by score, no witness', input: input({ rep: 0.5 }), score: 0.3, level: 'Unverified' },
+  // 0.2 + 0.2 (1 confirm) + 0 = 0.4 with reputation 0: Attested by both rules.
+  { name: 'one confirm, Attested', input: input({ rep: 0, attestations: confirms(1) }), score: 0.4, level: 'Attested' },
+  // 0.2 signature + 0.3 for 3 confirms + 0.1 reputation = 0.6: on the Anchored bound, but no anchor: Attested.
+  { name: 'exactly Anchored by score, no anchor', input: input({ rep: 0.5, attestations: confirms(3) }), score: 0.6, level: 'Attested' },
+  // 0.2 + 0.2 (1 confirm) + 0.2 (1 anchor) + 0 = 0.6 with one confirm and one anchor: Anchored.
+  { name: 'one confirm and one anchor, Anchored', input: input({ rep: 0, attestations: confirms(1), anchors: anchors(1) }), score: 0.6, level: 'Anchored' },
   // 0.2 + 0.3 + 0.3 (2 anchors) + 0 = 0.8. In doubles 0.2+0.2+0.1+0.2+0.1 is 0.7999999999999999:
   // without rounding to 4 decimals this memory would be Anchored, not Consensus.
   { name: 'exactly Consensus despite binary floating point', input: input({ rep: 0, attestations: confirms(3), anchors: anchors(2) }), score: 0.8, level: 'Consensus' },
@@ -47,7 +51,7 @@ const scoreCases: ScoreCase[] = [
     level: 'Attested'
   },
   // 0.2 × 0.7 is 0.13999999999999999 in doubles; the reputation points are rounded to 0.14.
-  { name: 'reputation points rounded', input: input({ rep: 0.7 }), score: 0.34, level: 'Attested' },
+  { name: 'reputation points rounded', input: input({ rep: 0.7 }), score: 0.34, level: 'Unverified' },
   { name: 'reputation 1/3', input: input({ rep: 1 / 3 }), score: 0.2667, level: 'Unverified' },
   // The algorithm's maximum is exactly 1: 0.2 + 0.3 + 0.3 + 0.2 × 1. Nothing to clamp.
   { name: 'maximum, not clamped', input: input({ rep: 1, attestations: confirms(5), anchors: anchors(4) }), score: 1, level: 'Consensus' },
@@ -79,9 +83,9 @@ describe('computeTrust scores at the boundaries', () => {
     const generous: TrustPolicy = {
       name: 'isnad-v0.1',
       description: 'test policy',
-      score: () => ({ contributions: [{ factor: 'confirms', points: 1.25, reason: 'test' }], attestations: new Map() })
+      score: () => ({ contributions: [{ factor: 'confirms', points: 1.25, reason: 'test' }], attestations: new Map(), countedConfirms: 3 })
     }
-    const result = computeTrust(input({ rep: 0.5 }), { policy: generous })
+    const result = computeTrust(input({ rep: 0.5, anchors: anchors(1) }), { policy: generous })
     expect([result.score, result.clamped, result.unclamped_score], 'custom policy: clamped from 1.25').toStrictEqual([1, true, 1.25])
     expect(result.level, 'custom policy: level').toBe('Consensus')
   })

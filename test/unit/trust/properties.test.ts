@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TrustResultSchema, type AnchorState, type AttestationVerdict } from '../../../src/schema/index.js'
 import {
-  computeTrust, trustLevelOf, type AnchorEvidence, type AttestationEvidence, type TrustInput
+  computeTrust, evidenceLevelOf, lowerLevel, trustLevelOf, type AnchorEvidence, type AttestationEvidence, type TrustInput
 } from '../../../src/trust/index.js'
 import {
   anchorEvidence, attestationEvidence, cid, CREATED, did, fixedReputation, memoryEvidence, minutes, NOW, T0
@@ -95,7 +95,11 @@ describe('isnad-v0.1 properties', () => {
       const result = computeTrust(input)
       const parsed = TrustResultSchema.safeParse(result)
       expect(parsed.error, 'generated evidence: schema (incl. the contributions sum)').toBeUndefined()
-      expect(result.level, `generated evidence: level of ${result.score}`).toBe(trustLevelOf(result.score))
+      // The lower of the score band and the evidence band (isnad-v0.1 counts every counted confirm).
+      const confirms = result.counted.attestations.filter((a) => a.verdict === 'confirm').length
+      const evidenceLevel = evidenceLevelOf({ confirms, anchors: result.counted.anchors.length })
+      expect(result.level, `generated evidence: level of ${result.score}`).toBe(lowerLevel(trustLevelOf(result.score), evidenceLevel))
+      expect(result.level_basis?.evidence_level, 'generated evidence: evidence band').toBe(evidenceLevel)
       expect(result.counted.attestations.length + result.refused.attestations.length, 'generated evidence: every attestation accounted for')
         .toBe(input.attestations.length)
       expect(result.counted.anchors.length + result.refused.anchors.length, 'generated evidence: every anchor accounted for')

@@ -48,6 +48,7 @@ interface ExampleCase {
   schemaSays: number
   score: number
   level: string
+  setBy: string
   factors: { author_reputation: number, witness_count: number, anchor_count: number }
 }
 
@@ -60,18 +61,22 @@ const cases: ExampleCase[] = [
     // Algorithm: +0.2 (Babel's signature verifies) + 0.2 × reputation 0.5 = 0.1 → 0.3, no witness, no
     // anchor, no dispute. 0.3 is the Attested lower bound. The schema prints 0.2: it leaves out the
     // reputation term its own algorithm adds (`score += author_rep * 0.2`), although its factors
-    // list `author_reputation: 0.5`.
+    // list `author_reputation: 0.5`. No witness confirmed it: the level table's "Attested: at least
+    // one witness" does not hold, so the evidence band keeps it Unverified ("self-reported only").
     name: 'example 1: self-reported insight',
     input: example1Input,
     schemaSays: 0.2,
     score: 0.3,
-    level: 'Attested',
+    level: 'Unverified',
+    setBy: 'evidence',
     factors: { author_reputation: 0.5, witness_count: 0, anchor_count: 0 }
   },
   {
     // Algorithm: +0.2 signature + 0.2 for ≥1 valid anchor (the verified Moltbook post) + 0.2 × 0.5
     // reputation = 0.5, Attested. The schema prints 0.6 (Anchored), which its algorithm reaches only
     // with a second anchor (+0.1) or a confirm (+0.2); a single anchor is worth 0.2, not 0.3.
+    // No witness confirmed it: Unverified by the evidence band (Anchored needs a counted confirm
+    // and a verified anchor; the levels are a ladder).
     name: 'example 2: anchored encounter',
     input: {
       memory: { ...example2, signatureValid: true },
@@ -82,7 +87,8 @@ const cases: ExampleCase[] = [
     },
     schemaSays: 0.6,
     score: 0.5,
-    level: 'Attested',
+    level: 'Unverified',
+    setBy: 'evidence',
     factors: { author_reputation: 0.5, witness_count: 0, anchor_count: 1 }
   }
 ]
@@ -93,6 +99,9 @@ describe('isnad-v0.1 on the provenance schema\'s examples', () => {
     expect(result.score, `${c.name}: score (the schema's text says ${c.schemaSays})`).toBe(c.score)
     expect(result.score, `${c.name}: differs from the schema's printed score`).not.toBe(c.schemaSays)
     expect(result.level, `${c.name}: level`).toBe(c.level)
+    expect(result.level_basis?.score_level, `${c.name}: the score's band`).toBe('Attested')
+    expect(result.level_basis?.set_by, `${c.name}: which rule set the level`).toBe(c.setBy)
+    expect(result.level_basis?.reason, `${c.name}: the reason names the missing witness`).toContain('no counted confirm')
     expect(result.policy, `${c.name}: policy`).toBe('isnad-v0.1')
     expect(result.computed_at, `${c.name}: computed_at`).toBe('2026-02-05T16:15:00.000Z')
     expect(result.factors, `${c.name}: the schema's factor names`).toMatchObject(c.factors)
