@@ -51,12 +51,15 @@ export function sybilBound (input: SybilBoundInput): SybilBound {
 
 export interface RegionBoundInput {
   damping: number
-  rootCount: number
+  /**
+   * The reference rank π_ref of the table (ReputationTable.reference): reputation is min(1, π/π_ref).
+   */
+  reference: number
   /**
    * The walk's flow into the region from outside: Σ over agents u outside it of π(u)·w(u)/outWeight(u),
-   * where w(u) is what u's out-weight gives the region (endorsement strength to its authors plus, per
-   * claim u shares with them, AGREEMENT_WEIGHT × the region's share of the claim's other members).
-   * `attackFlow` computes it.
+   * where w(u) is what u's out-weight gives the region (endorsements of and acknowledgements to its
+   * members, plus, per claim u shares with them, AGREEMENT_WEIGHT × the region's share of the claim's
+   * other members). `attackFlow` computes it.
    */
   inflow: number
 }
@@ -67,20 +70,21 @@ export interface RegionBoundInput {
  * step, S loses at least its teleport share (1 − d)·π(S) (teleport goes to the roots, and so does what
  * a contradicted agent or claim does not pass on), and gains at most d·inflow. So
  *
- *   π(S) ≤ d · inflow / (1 − d),     Σ_{s∈S} rep(s) ≤ |R| · d · inflow / (1 − d)²
+ *   π(S) ≤ d · inflow / (1 − d),     Σ_{s∈S} rep(s) ≤ d · inflow / ((1 − d) · π_ref)
  *
- * since rep ≤ π·|R|/(1 − d) (the debit only lowers it). An attack edge is an honest agent's vote that
- * reaches S (it attested a Sybil's memory: ≤ 2 units, endorsement and the claim with the author; or a
- * Sybil gave the same verdict on a memory: ≤ 1 unit), so with k attack edges
- * inflow ≤ 2·k·max_u π(u)/outWeight(u) ≤ 2·k·max_u π(u): total Sybil reputation ≤ 2|R|·d·k·max π / (1 − d)²,
- * linear in k and in the standing of the agents fooled, whatever the number of Sybils.
+ * since rep ≤ π / π_ref (the debit only lowers it). Each honest agent u sends S at most its whole
+ * walk π(u), and only an attack edge makes it send anything: u voted on a Sybil's memory, a Sybil
+ * gave u's verdict on a memory, or a Sybil confirmed u's memory. So with g honest agents touched by
+ * attack edges, inflow ≤ g · max π(u): the Sybils' total reputation is at most
+ * d·g·max π / ((1 − d)·π_ref) — linear in the honest agents fooled and their standing, whatever the
+ * number of Sybils, in units of a fully reputable agent.
  */
-export function regionBound ({ damping: d, rootCount, inflow }: RegionBoundInput): { rank: number, reputation: number } {
-  if (!(d > 0 && d < 1) || rootCount < 1 || inflow < 0) {
-    throw new IsnadError('USAGE', 'regionBound needs damping in (0, 1), at least one root and an inflow ≥ 0')
+export function regionBound ({ damping: d, reference, inflow }: RegionBoundInput): { rank: number, reputation: number } {
+  if (!(d > 0 && d < 1) || !(reference > 0) || inflow < 0) {
+    throw new IsnadError('USAGE', 'regionBound needs damping in (0, 1), a reference rank > 0 and an inflow ≥ 0')
   }
   const rank = d * inflow / (1 - d)
-  return { rank, reputation: rank * rootCount / (1 - d) }
+  return { rank, reputation: rank / reference }
 }
 
 /** The inflow regionBound takes: the walk's flow from outside `region` into it under `rank`. */
@@ -89,10 +93,11 @@ export function attackFlow (graph: TrustGraph, rank: Float64Array, region: Reado
   const { claims } = graph
   for (let u = 0; u < graph.agents.length; u++) {
     if (region.has(u) || (graph.outWeight[u] as number) === 0) continue
-    let toRegion = 0
+    let share = 0
     for (let e = graph.offsets[u] as number; e < (graph.offsets[u + 1] as number); e++) {
-      if (region.has(graph.targets[e] as number)) toRegion += graph.strengths[e] as number
+      if (region.has(graph.targets[e] as number)) share += graph.weights[e] as number
     }
+    let toRegion = 0
     for (let k = graph.agentClaimOffsets[u] as number; k < (graph.agentClaimOffsets[u + 1] as number); k++) {
       const c = graph.agentClaims[k] as number
       const start = claims.offsets[c] as number
@@ -101,7 +106,7 @@ export function attackFlow (graph: TrustGraph, rank: Float64Array, region: Reado
       for (let m = start; m < end; m++) if (region.has(claims.members[m] as number)) inRegion++
       toRegion += AGREEMENT_WEIGHT * inRegion / (end - start - 1)
     }
-    flow += (rank[u] as number) * toRegion / (graph.outWeight[u] as number)
+    flow += (rank[u] as number) * (share + toRegion / (graph.outWeight[u] as number))
   }
   return flow
 }

@@ -30,12 +30,13 @@ export const UNROOTED_REPUTATION = 0.5
 
 /**
  * What one witness's membership of a claim (a verdict on a memory that at least one other agent gave
- * too) adds to its out-weight, beside VOTE_WEIGHTS' endorsement of the author (issue 18): half of a
- * confirming witness's walk follows the author, half the agents who said the same. So a witness who
- * never authors still earns standing from the reputable agents it agrees with.
- * @default 1
+ * too) adds to its out-weight, beside VOTE_WEIGHTS' endorsement of the author (issue 18): the
+ * agents who said the same on a memory share what its witness hands on. So a witness who
+ * never authors still earns standing from the reputable agents it agrees with. 2 (two thirds of a
+ * confirming witness's walk to the agents that agree with it) measured better than 1.
+ * @default 2
  */
-export const AGREEMENT_WEIGHT = 1
+export const AGREEMENT_WEIGHT = 2
 
 /**
  * How much a contradiction weighs against an agreement in the debit (issue 18): an agent's
@@ -46,3 +47,21 @@ export const AGREEMENT_WEIGHT = 1
  * @default 3
  */
 export const CONTRADICTION_WEIGHT = 3
+
+/**
+ * The reference rank of a reputation (reputation.ts standingOf) is the rank at which the agents
+ * ranked highest hold this share of the non-root mass: those agents have reputation 1, the rest
+ * rep = π / π_ref. Independent of the network's size; an attacker holding mass L of the walk moves
+ * the reference by at most L of the mass. 0.9 was measured best on the built-in scenarios
+ * (docs/simulation.md): 0.5 left the honest witnesses the walk reaches least below 0.5.
+ * @default 0.9
+ */
+export const REFERENCE_MASS_SHARE = 0.9
+
+/**
+ * What an author's memory hands each witness that confirmed it, in the walk (issue 18): a witness
+ * that never authors is reached from the authors it confirms as well as from the agents it agrees
+ * with. Never an endorsement (`endorses`, the mutual-vouching rule, reads endorsements only).
+ * @default 1
+ */
+export const ACKNOWLEDGE_WEIGHT = 1

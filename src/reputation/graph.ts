@@ -1,5 +1,5 @@
-import { AGREEMENT_WEIGHT, VOTE_WEIGHTS } from './constants.js'
-import { MAX_GRAPH_AGENTS, VERDICT_CODES, VoteSet } from './vote-set.js'
+import { ACKNOWLEDGE_WEIGHT, AGREEMENT_WEIGHT, VOTE_WEIGHTS } from './constants.js'
+import { ACKNOWLEDGE_CODE, MAX_GRAPH_AGENTS, VERDICT_CODES, VoteSet } from './vote-set.js'
 
 /** One counted vote: `witness` attested a memory of `author` (already one per witness and memory). */
 export interface Vote {
@@ -31,7 +31,11 @@ export interface TrustGraph {
   offsets: Int32Array
   targets: Int32Array
   weights: Float64Array
-  /** The sum of vote weights per edge before normalisation (what `explain` shows). */
+  /**
+   * The endorsement per edge before normalisation (what `explain` shows and `endorses` reads): the
+   * sum of vote weights, at least 0. An edge may have 0 here and still be walked: an author
+   * acknowledges its confirmers (ACKNOWLEDGE_WEIGHT), which is no endorsement.
+   */
   strengths: Float64Array
   /**
    * Each agent's total out-weight: its endorsement strengths plus AGREEMENT_WEIGHT per claim it
@@ -75,12 +79,14 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
     let memory = 0
     for (const group of votes) {
       const author = set.agent(group.author)
-      for (const vote of group.votes) set.add(set.agent(vote.witness), author, VERDICT_CODES[vote.verdict])
+      for (const vote of group.votes) {
+        const witness = set.agent(vote.witness)
+        set.add(witness, author, VERDICT_CODES[vote.verdict])
+        if (vote.verdict === 'confirm') set.add(author, witness, ACKNOWLEDGE_CODE)
+      }
       memory++
       for (let verdict = 0; verdict < 3; verdict++) {
         const members = group.votes.filter((v) => VERDICT_CODES[v.verdict] === verdict).map((v) => set.agent(v.witness)).filter((m) => m !== author)
-        // The author stands by its memory (see collectVotes).
-        if (verdict === VERDICT_CODES.confirm && group.votes.length > 0) members.push(author)
         set.claim(memory, verdict, members, members.length)
       }
     }
@@ -92,16 +98,25 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
   const offsets = new Int32Array(n + 1)
   const targets = new Int32Array(keys.length)
   const strengths = new Float64Array(keys.length)
+  const walkStrengths = new Float64Array(keys.length)
   let edges = 0
   let k = 0
   while (k < keys.length) {
     const pair = Math.floor((keys[k] as number) / 4)
     let sum = 0
-    for (; k < keys.length && Math.floor((keys[k] as number) / 4) === pair; k++) sum += CODE_WEIGHTS[(keys[k] as number) % 4] as number
-    if (sum <= 0) continue // disputes outweigh endorsements: no edge (PageRank has no negative ones)
+    let acknowledged = 0
+    for (; k < keys.length && Math.floor((keys[k] as number) / 4) === pair; k++) {
+      const code = (keys[k] as number) % 4
+      if (code === ACKNOWLEDGE_CODE) acknowledged += ACKNOWLEDGE_WEIGHT
+      else sum += CODE_WEIGHTS[code] as number
+    }
+    // Disputes outweigh endorsements: no endorsement (PageRank has no negative edges).
+    const endorsement = Math.max(0, sum)
+    if (endorsement + acknowledged === 0) continue
     const from = Math.floor(pair / MAX_GRAPH_AGENTS)
     targets[edges] = pair - from * MAX_GRAPH_AGENTS
-    strengths[edges] = sum
+    strengths[edges] = endorsement
+    walkStrengths[edges] = endorsement + acknowledged
     edges++
     offsets[from + 1] = edges
   }
@@ -113,9 +128,9 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
   const weights = new Float64Array(edges)
   for (let i = 0; i < n; i++) {
     let total = AGREEMENT_WEIGHT * ((agentClaimOffsets[i + 1] as number) - (agentClaimOffsets[i] as number))
-    for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) total += strengths[e] as number
+    for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) total += walkStrengths[e] as number
     outWeight[i] = total
-    for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) weights[e] = (strengths[e] as number) / total
+    for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) weights[e] = (walkStrengths[e] as number) / total
   }
   return {
     agents: names, index, offsets, targets: targets.slice(0, edges), weights, strengths: strengths.slice(0, edges),

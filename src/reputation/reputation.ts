@@ -3,6 +3,7 @@ import { buildTrustGraph, type TrustGraph, type VoteGroup } from './graph.js'
 import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './paths.js'
+import { referenceRankOf, standingOf } from './standing.js'
 
 /** What the node knows about one agent's standing, for `get_reputation` and `trust explain`. */
 export interface AgentReputation {
@@ -30,6 +31,8 @@ export interface ReputationTable {
   iterations: number
   graph: TrustGraph
   rank: Float64Array
+  /** π_ref: reputation is min(1, rank / reference) before the debit (Infinity when unrooted or nobody is reached). */
+  reference: number
   /** The ReputationLookup src/trust's policies take. */
   lookup: (did: string) => number
   /**
@@ -41,15 +44,6 @@ export interface ReputationTable {
   describe: (did: string) => AgentReputation
 }
 
-/**
- * Reputation in [0, 1] from the rank: `min(1, π·|R| / (1 − d))`. A root's own teleport share is at
- * least (1 − d)/|R|, so every root scores 1, and an agent collecting as much of the walk as a root is
- * given by teleport alone is fully trusted. The map is linear below 1, which is what makes the Sybil
- * bound of docs/trust.md carry over from ranks to reputations (Lipschitz constant |R| / (1 − d)).
- */
-export function reputationOfRank (rank: number, rootCount: number, damping: number): number {
-  return Math.min(1, (rank * rootCount) / (1 - damping))
-}
 
 /**
  * Every agent's reputation from the roots over the graph of votes (DESIGN §2). Pure; the votes are
@@ -72,6 +66,7 @@ export function computeReputation (
       iterations: 0,
       graph,
       rank: new Float64Array(graph.agents.length),
+      reference: Infinity,
       lookup: () => UNROOTED_REPUTATION,
       endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
       describe: (did) => ({ did, reputation: UNROOTED_REPUTATION, rank: 0, root: false, path: null })
@@ -82,14 +77,14 @@ export function computeReputation (
   // its reputable peers do not contradict, and each claim only the share its contradicting claims
   // leave it (issue 18), so a ring that agrees with itself cannot recycle what leaks into it.
   const first = personalizedPageRank(graph, rootIndexes, { ...options, damping })
-  const standing1 = standingOf(first.rank, rootIndexes, damping)
+  const standing1 = standingOf(first.rank, rootIndexes)
   const round1 = agreementOf(graph, standing1)
   const agentPass = new Float64Array(graph.agents.length)
   for (let i = 0; i < agentPass.length; i++) agentPass[i] = debitFactor(round1.agreed[i] as number, round1.contradicted[i] as number)
   const second = personalizedPageRank(graph, rootIndexes, { ...options, damping, initial: first.rank, agentPass, claimPass: round1.claimPass })
   const { rank } = second
   const iterations = first.iterations + second.iterations
-  const standing = standingOf(rank, rootIndexes, damping)
+  const standing = standingOf(rank, rootIndexes)
   const { agreed, contradicted } = agreementOf(graph, standing)
   const final = new Float64Array(standing.length)
   for (let i = 0; i < final.length; i++) final[i] = (standing[i] as number) * debitFactor(agreed[i] as number, contradicted[i] as number)
@@ -109,6 +104,7 @@ export function computeReputation (
     iterations,
     graph,
     rank,
+    reference: referenceRankOf(rank, rootIndexes),
     lookup,
     endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
     describe (did) {
@@ -133,7 +129,7 @@ function vouches (graph: TrustGraph, u: number | undefined, v: number | undefine
   if (u === undefined || v === undefined || u === v) return false
   if (hasEdge(graph, u, v)) return true
   for (let e = graph.offsets[u] as number; e < (graph.offsets[u + 1] as number); e++) {
-    if (hasEdge(graph, graph.targets[e] as number, v)) return true
+    if ((graph.strengths[e] as number) > 0 && hasEdge(graph, graph.targets[e] as number, v)) return true
   }
   return false
 }
@@ -145,18 +141,12 @@ function hasEdge (graph: TrustGraph, u: number, v: number): boolean {
   while (lo <= hi) {
     const mid = (lo + hi) >>> 1
     const t = graph.targets[mid] as number
-    if (t === v) return true
+    // Only endorsements vouch: an author's acknowledgement of its confirmers does not.
+    if (t === v) return (graph.strengths[mid] as number) > 0
     if (t < v) lo = mid + 1
     else hi = mid - 1
   }
   return false
-}
-
-function standingOf (rank: Float64Array, rootIndexes: readonly number[], damping: number): Float64Array {
-  const standing = new Float64Array(rank.length)
-  for (let i = 0; i < standing.length; i++) standing[i] = reputationOfRank(rank[i] as number, rootIndexes.length, damping)
-  for (const r of rootIndexes) standing[r] = 1
-  return standing
 }
 
 /** How far apart two verdicts are: confirm 1, partial ½, dispute 0 on one line. */
@@ -229,3 +219,4 @@ function pathTo (graph: TrustGraph, parents: Int32Array, target: number): string
   }
   return path.reverse()
 }
+

@@ -5,6 +5,13 @@ import type { KeyIdentities } from '../trust/index.js'
 /** @default 2^24 — agents in one graph; keeps every (witness, author, verdict) key an exact double. */
 export const MAX_GRAPH_AGENTS = 2 ** 24
 
+/**
+ * A fourth vote code beside the verdicts: the author of a memory acknowledging a witness that
+ * confirmed it (issue 18). It joins the walk (the author's standing passes to who confirms it), never
+ * an endorsement.
+ */
+export const ACKNOWLEDGE_CODE = 3
+
 export const VERDICT_CODES: Readonly<Record<AttestationVerdict, number>> = Object.freeze({ confirm: 0, partial: 1, dispute: 2 })
 
 /**

@@ -1,7 +1,7 @@
 import type { AttestationRecord } from '../schema/index.js'
 import type { KeyIdentities } from '../trust/index.js'
 import type { VoteGroup } from './graph.js'
-import { VERDICT_CODES, VoteSet } from './vote-set.js'
+import { ACKNOWLEDGE_CODE, VERDICT_CODES, VoteSet } from './vote-set.js'
 
 /** A stored attestation (its signature verified on the way in) with its id. */
 export interface StoredAttestation {
@@ -68,7 +68,10 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       chosen[count++] = a
     }
     for (let i = 0; i < count; i++) {
-      set.add(chosenNodes[i] as number, authorNode, VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation])
+      const verdict = VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation]
+      set.add(chosenNodes[i] as number, authorNode, verdict)
+      // The author's walk passes on to who confirmed it (never an endorsement: see ACKNOWLEDGE_CODE).
+      if (verdict === VERDICT_CODES.confirm) set.add(authorNode, chosenNodes[i] as number, ACKNOWLEDGE_CODE)
     }
     // Anchor signers confirm (for agreement only: an anchor is no endorsement of the author).
     let anchorers = 0
@@ -96,9 +99,7 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       }
       if (verdict === VERDICT_CODES.confirm) {
         for (let i = count; i < count + anchorers; i++) claimNodes[members++] = chosenNodes[i] as number
-        // The author stands by its memory: it agrees with those who confirm it, and is contradicted by
-        // those who dispute it (its own memories' claims say how right it is).
-        if (authorNode !== -1) claimNodes[members++] = authorNode
+        // The author is no member: a self-report never counts as a confirm (issue 18).
       }
       set.claim(ordinal, verdict, claimNodes, members)
     }
@@ -118,7 +119,7 @@ export function votesOf (memories: Iterable<MemoryAttestations>, identities?: Ke
     if (keys.length === 0) continue
     const author = set.agents[set.agent(memory.author)] as string
     const verdicts = ['confirm', 'partial', 'dispute'] as const
-    const votes = Array.from(keys, (key) => ({
+    const votes = Array.from(keys.filter((key) => key % 4 !== ACKNOWLEDGE_CODE), (key) => ({
       witness: set.agents[Math.floor(key / 4 / 2 ** 24)] as string,
       verdict: verdicts[key % 4] as VoteGroup['votes'][number]['verdict']
     }))

@@ -1,7 +1,7 @@
 import type { HttpOperations } from '../api/client.js'
 import { nodeCryptoVerifier } from '../identity/index.js'
 import { verifyRecord, type VerifiedRecord } from '../record/index.js'
-import { collectVotes, computeReputation } from '../reputation/index.js'
+import { collectVotes, computeReputation, trustInputsOf } from '../reputation/index.js'
 import type { AttestationRecord, MemoryRecord } from '../schema/index.js'
 import { TRUST_POLICIES, computeTrust, type TrustLevel, type TrustPolicy } from '../trust/index.js'
 
@@ -71,7 +71,7 @@ export function scoreTrustView (
     const author = memories.get(memory)?.author.agent_id
     return author === undefined ? [] : [{ author, attestations: list }]
   }))
-  const reputation = computeReputation(votes, roots).lookup
+  const table = trustInputsOf(computeReputation(votes, roots))
   const policies = trustPolicies()
   const view: TrustView = new Map(policies.map((p) => [p.name, new Map<string, TrustScore>()]))
   for (const [id, record] of memories) {
@@ -79,7 +79,7 @@ export function scoreTrustView (
       memory: { id, record, signatureValid: true },
       attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
       anchors: [],
-      reputation,
+      ...table,
       now
     }
     for (const policy of policies) {

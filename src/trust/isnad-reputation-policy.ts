@@ -7,6 +7,12 @@ import type { AcceptedAttestation, AttestationScoreNote, CountedEvidence, Policy
 /** A partial attestation confirms some of a memory's claims: half the weight of a confirm. */
 export const PARTIAL_WEIGHT = 0.5
 
+/** Reputation-weighted confirms a memory needs before any confirm counts as a witness (issue 18): half a fully reputable witness. @default 0.5 */
+export const MIN_CONFIRM_WEIGHT = 0.5
+
+/** How many times the disputes' weight the confirms' must reach to count (issue 18). @default 2 */
+export const CONFIRM_MARGIN = 2
+
 /**
  * The most a score moves per unit of one agent's reputation (the Sybil bound's `scoreSlope`): the
  * author term is 0.2·rep, the confirm term's steepest slope is 0.2, a dispute's is 0.15, and an
@@ -31,16 +37,23 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
     let disputeWeight = 0
     let countedConfirms = 0
     let weighty = evidence.authorReputation > 0
+    // A confirm (or partial) by a witness the author vouches for in turn is not independent; nor is
+    // one whose only fellow confirmers are such witnesses (it agrees with the author's clique alone).
+    const support = evidence.attestations.filter((a) => a.record.attestation !== 'dispute')
+    const mutual = new Set(support.filter((a) => evidence.endorses(evidence.author, a.record.witness)).map((a) => a.id))
+    const cliqueOnly = mutual.size > 0 && mutual.size === support.length - 1
     for (const a of evidence.attestations) {
       const reputation = checkedReputation(evidence.reputation, a.record.witness)
-      // A confirm (or partial) by a witness the author vouched for in turn is not independent.
-      const mutual = a.record.attestation !== 'dispute' && evidence.endorses(evidence.author, a.record.witness)
-      const rep = mutual ? 0 : reputation
-      const weight = weightOf(a, rep)
-      if (mutual) {
-        attestations.set(a.id, { points: 0, note: `not counted: the author has confirmed memories of ${a.record.witness} too, and mutual vouching is not independent evidence (witness reputation ${reputation})` })
+      if (mutual.has(a.id)) {
+        attestations.set(a.id, { points: 0, note: `not counted: the author vouches for ${a.record.witness} (it confirmed memories of that witness, directly or through one agent), and mutual vouching is not independent evidence (witness reputation ${reputation})` })
         continue
       }
+      if (cliqueOnly && a.record.attestation !== 'dispute') {
+        attestations.set(a.id, { points: 0, note: `not counted: every other confirmer of this memory is vouched for by its author, so this confirm agrees with the author's circle alone (witness reputation ${reputation})` })
+        continue
+      }
+      const rep = reputation
+      const weight = weightOf(a, rep)
       if (rep > 0) weighty = true
       // A confirm is a witness for the evidence band only when its witness carries weight.
       if (a.record.attestation === 'confirm' && rep > 0) countedConfirms++
@@ -67,12 +80,16 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
         reason: `disputes weighted by reputation: Σ rep = ${round(disputeWeight)} × −${W.perDispute}`
       }
     ]
-    // A memory its reputable witnesses dispute at least as much as they confirm is contested, not
-    // attested: "at least one witness" means the weight of the witnesses is on its side.
-    const contested = countedConfirms > 0 && disputeWeight >= confirmWeight
-    const result: PolicyScore = { contributions, attestations, countedConfirms: contested ? 0 : countedConfirms }
-    if (contested) {
-      result.evidenceNote = `contested: the disputes' reputation (${round(disputeWeight)}) is at least the confirms' (${round(confirmWeight)}), so no confirm counts as a witness`
+    // "At least one witness" (the schema's Attested) means the weight of the witnesses is clearly on
+    // the memory's side: reputation-weighted confirms of at least MIN_CONFIRM_WEIGHT and at least CONFIRM_MARGIN times the disputes' weight. With three witnesses
+    // right 95% of the time, a false memory gets two wrong confirms with probability ~0.7%, one with ~14%.
+    const short = confirmWeight < MIN_CONFIRM_WEIGHT
+    const contested = !short && confirmWeight < CONFIRM_MARGIN * disputeWeight
+    const result: PolicyScore = { contributions, attestations, countedConfirms: short || contested ? 0 : countedConfirms }
+    if (countedConfirms > 0 && short) {
+      result.evidenceNote = `too little confirm weight: the counted confirms' reputations sum to ${round(confirmWeight)}, below ${MIN_CONFIRM_WEIGHT}`
+    } else if (countedConfirms > 0 && contested) {
+      result.evidenceNote = `contested: the confirms' reputation (${round(confirmWeight)}) is not ${CONFIRM_MARGIN}× the disputes' (${round(disputeWeight)})`
     }
     const insufficient = insufficientOf(evidence, weighty)
     if (insufficient !== undefined) result.insufficient = insufficient

@@ -47,14 +47,21 @@ describe('attestation graph', () => {
     const a = graph.index.get('a') as number
     const edges = new Map<string, number>()
     for (let e = graph.offsets[a] as number; e < (graph.offsets[a + 1] as number); e++) edges.set(graph.agents[graph.targets[e] as number] as string, graph.weights[e] as number)
-    // a's out-weight: endorsements 1.5 (b) + 1 (c) + 0 (d: disputes cancel), plus one per claim it
-    // shares: each confirm's claim holds the author too ({a, b}, {a, c}, {a, d}); the partial and the
-    // disputes are claims of a alone.
-    expect(graph.outWeight[a]).toBe(5.5)
-    expect(edges).toEqual(new Map([['b', 1.5 / 5.5], ['c', 1 / 5.5]]))
+    // a's out-weight: endorsements 1.5 (b) + 1 (c) + 0 (d: disputes cancel). Every claim is a's
+    // alone (one vote per group, and an author is never a member of its memory's claims), so a
+    // shares none.
+    expect(graph.outWeight[a]).toBe(2.5)
+    expect(edges).toEqual(new Map([['b', 1.5 / 2.5], ['c', 1 / 2.5]]))
+    // b endorses nobody (its self-vote is dropped) but acknowledges a, which confirmed its memory:
+    // one walk edge b → a of ACKNOWLEDGE_WEIGHT 1 that is no endorsement (strength 0).
     const b = graph.index.get('b') as number
-    expect(graph.offsets[b + 1]! - graph.offsets[b]!).toBe(0)
-    expect(graph.outWeight[b], 'b endorses nobody but agrees with a on its own memory').toBe(1)
+    expect(graph.offsets[b + 1]! - graph.offsets[b]!).toBe(1)
+    expect(graph.agents[graph.targets[graph.offsets[b]!]!]).toBe('a')
+    expect(graph.strengths[graph.offsets[b]!]).toBe(0)
+    expect(graph.outWeight[b]).toBe(1)
+    // d acknowledges a too (a confirmed it once), although a's disputes cancel its endorsement of d.
+    const d = graph.index.get('d') as number
+    expect(graph.outWeight[d]).toBe(1)
   })
 
   it('counts one vote per witness and memory, the newest, and never the author\'s own', () => {
@@ -90,19 +97,25 @@ describe('personalised PageRank', () => {
 })
 
 describe('reputation', () => {
-  it('is 1 for a root, min(1, π·|R|/(1 − d)) for others, 0 without a path, 0.5 for everyone without roots', () => {
-    // The root confirms one memory of each of 20 agents; nobody else votes, except x and y below.
+  it('is 1 for a root, min(1, π/π_ref) for others, 0 without a path, 0.5 for everyone without roots', () => {
+    // The root confirms one memory of each of 20 agents; a0 confirms one memory of b.
     const star: Vote[] = Array.from({ length: 20 }, (_, i): Vote => ({ witness: 'root', author: `a${i}`, verdict: 'confirm' }))
-    const table = computeReputation(groupsOf(star), ['root'])
-    // By hand: the root's out-weight is 20 endorsements + 20 claims {root, a_i}; a_i gets d·π_r/40
-    // by endorsement and as much by agreement, and hands all of it back through its claim. So
-    // π_r = (1 − d) + d²·π_r, π_r = 1/(1 + d), π_a = d/(20(1 + d)), rep = π_a / (1 − d).
+    const table = computeReputation(groupsOf([...star, { witness: 'a0', author: 'b', verdict: 'confirm' }]), ['root'])
+    // By hand: the root endorses each a_i (out-weight 20, no claim it shares); each a_i acknowledges
+    // the root (ACKNOWLEDGE_WEIGHT 1); a0 also endorses b, and b acknowledges a0. With x = d·π_r/20:
+    // π_ai = x, π_a0 = x + d·π_b, π_b = d·π_a0/2, so π_a0 = x/(1 − d²/2) and π_b = (d/2)·π_a0.
+    // Non-root mass: 19x + π_a0 + π_b ≈ 21.23x; the highest ranks reach 90% of it at an a_i, so
+    // π_ref = x: every a_i has 1, and b has π_b/x = (d/2)/(1 − d²/2).
     const d = 0.85
     expect(table.lookup('root')).toBe(1)
-    expect(table.lookup('a3')).toBeCloseTo(d / (20 * (1 + d) * (1 - d)), 9)
+    expect(table.lookup('a3')).toBeCloseTo(1, 9)
+    expect(table.lookup('a0')).toBe(1)
+    expect(table.lookup('b')).toBeCloseTo((d / 2) / (1 - d * d / 2), 9)
+    expect(table.reference).toBeCloseTo(table.rank[table.graph.index.get('a3') as number] as number, 15)
     expect(table.lookup('stranger')).toBe(0)
     expect(table.describe('a3').path).toEqual(['root', 'a3'])
-    // z endorses the root from outside: no claim it shares with anyone reached, no path.
+    expect(table.describe('b').path).toEqual(['root', 'a0', 'b'])
+    // z disputes a memory of a1 from outside: no claim it shares with anyone reached, no path.
     const withZ = computeReputation(groupsOf([...star, { witness: 'z', author: 'a1', verdict: 'dispute' }]), ['root'])
     expect(withZ.lookup('z')).toBe(0)
     expect(withZ.describe('z').path).toBeNull()
@@ -122,9 +135,9 @@ describe('reputation', () => {
     expect(table.lookup('w'), 'a witness that never authors earns standing').toBeGreaterThan(0.3)
     expect(table.describe('w').agreement?.factor, 'nobody contradicted w').toBe(1)
     const v = table.describe('v').agreement
-    // v: agreed with the root (1) and s (the author stands by its memory), contradicted by the root
-    // (1) and t: factor A / (A + 3X) < 1/3.
-    expect(v?.factor).toBeLessThan(1 / 3)
+    // v: agreed with the root (1), contradicted by the root (1); authors are no members of their
+    // memories' claims: factor A / (A + 3X) = 1/4.
+    expect(v?.factor).toBeCloseTo(1 / 4, 12)
     expect(v?.factor).toBeCloseTo((v?.agreed ?? 0) / ((v?.agreed ?? 0) + 3 * (v?.contradicted ?? 0)), 12)
     expect(table.lookup('v')).toBeLessThan(table.lookup('w') / 3)
     const unrooted = computeReputation(groups, [])
