@@ -25,17 +25,6 @@ function scoreOf (table: ReputationTable, author: string, votes: Array<[string, 
 /** The false memory of Sybil 0, confirmed by every other Sybil. */
 const falseMemoryVotes = Array.from({ length: SYBILS - 1 }, (_, i): [string, 'confirm'] => [sybil(i + 1), 'confirm'])
 
-/** Memories whose scores the attack might move: honest ones with honest and Sybil witnesses, and the false one. */
-function probeScores (table: ReputationTable): number[] {
-  return [
-    scoreOf(table, sybil(0), falseMemoryVotes),
-    scoreOf(table, honest(5), [[honest(1), 'confirm'], [honest(2), 'confirm'], [honest(3), 'partial'], [sybil(3), 'dispute'], [sybil(4), 'dispute']]),
-    scoreOf(table, honest(9), [[honest(10), 'confirm'], [sybil(7), 'confirm'], [sybil(8), 'confirm'], [sybil(9), 'confirm']]),
-    scoreOf(table, sybil(11), [[honest(12), 'confirm'], [sybil(12), 'confirm']]),
-    scoreOf(table, honest(20), [])
-  ]
-}
-
 describe('Sybil resistance of isnad-reputation', () => {
   const base: Vote[] = [...honestGraph(HONEST, 5), ...sybilRing(SYBILS), ...falseMemoryVotes.map(([w]): Vote => ({ witness: w, author: sybil(0), verdict: 'confirm' }))]
   const before = computeReputation(groupsOf(base), [ROOT])
