@@ -68,3 +68,35 @@ describe('isnad-reputation', () => {
     expect(TrustResultSchema.parse(result).policy).toBe('isnad-reputation')
   })
 })
+
+describe('isnad-reputation: how much confirm weight attests (issue 18)', () => {
+  const full = (): number => 1
+  const scoreWith = (attestations: AttestationEvidence[], endorses: (from: string, to: string) => boolean, reputation: ReputationLookup = full): ReturnType<typeof computeTrust> =>
+    computeTrust({ memory: memoryEvidence({ author: 'A' }), attestations, anchors: [], reputation, endorses, rooted: true, now: NOW }, { policy: 'isnad-reputation' })
+  const none = (): boolean => false
+
+  it('does not count a confirm that agrees with the author\'s circle alone', () => {
+    const circle = (from: string, to: string): boolean => from === 'A' && to === 'w1'
+    const two = [attestationEvidence({ id: 'a1', witness: 'w1' }), attestationEvidence({ id: 'a2', witness: 'w2' })]
+    const alone = scoreWith(two, circle)
+    expect(alone.level).toBe('Unverified')
+    expect(alone.counted.attestations.map((a) => a.note?.startsWith('not counted'))).toEqual([true, true])
+    // An independent confirmer beside them: w2 no longer agrees with the circle alone, and both count.
+    const three = scoreWith([...two, attestationEvidence({ id: 'a3', witness: 'w3' })], circle)
+    expect(three.level).toBe('Attested')
+    expect(three.counted.attestations.filter((a) => a.note?.startsWith('not counted') === true).map((a) => a.witness)).toEqual(['w1'])
+  })
+
+  it('attests only with confirm weight ≥ 0.5 and at least twice the disputes\' weight', () => {
+    const one = [attestationEvidence({ id: 'a1', witness: 'w1' })]
+    expect(scoreWith(one, none, () => 0.49).level).toBe('Unverified')
+    expect(scoreWith(one, none, () => 0.5).level).toBe('Attested')
+    // One wrong confirm against two disputes of equal standing: contested, never Attested.
+    const split = [...one, attestationEvidence({ id: 'a2', witness: 'w2', verdict: 'dispute' }), attestationEvidence({ id: 'a3', witness: 'w3', verdict: 'dispute' })]
+    expect(scoreWith(split, none).level_basis?.reason).toContain('contested')
+    expect(scoreWith(split, none).level).toBe('Unverified')
+    // Two confirms against one dispute: exactly twice, attested.
+    const two = [attestationEvidence({ id: 'a1', witness: 'w1' }), attestationEvidence({ id: 'a4', witness: 'w4' }), attestationEvidence({ id: 'a2', witness: 'w2', verdict: 'dispute' })]
+    expect(scoreWith(two, none).level).toBe('Attested')
+  })
+})
