@@ -1,4 +1,4 @@
-import { DEFAULT_TRUST_POLICY } from '../trust/index.js'
+import { SCHEMA_TRUST_POLICY } from '../trust/index.js'
 import type { PolicyAccuracy } from './metrics.js'
 import type { RunResult, SimResults } from './run.js'
 import { nodeCount, type Scenario } from './scenario.js'
@@ -8,7 +8,7 @@ import { nodeCount, type Scenario } from './scenario.js'
  * grouped by Sybil count, each policy's metric over the seeds of a group (mean and range), and a
  * first paragraph saying which policy held against which attack, with the figures. Pure, and
  * tolerant of older files: a run without a `seed` ran the scenario's seed; a file without
- * `defaultPolicy` was scored with the default of this code (DEFAULT_TRUST_POLICY).
+ * `defaultPolicy` was scored when the default was the schema's isnad-v0.1 (SCHEMA_TRUST_POLICY).
  */
 
 /** Fields newer results files may carry (the model engine, several seeds); absent in older ones. */
@@ -41,7 +41,9 @@ export function engineOf (results: SimResults): string | undefined {
 }
 
 export function defaultPolicyOf (results: SimResults): string {
-  return (results as SimResults & ResultsExtras).defaultPolicy ?? DEFAULT_TRUST_POLICY
+  // A file without the field was written before results named their default, when every node's
+  // default was the schema's isnad-v0.1 (issue 18 changed it).
+  return (results as SimResults & ResultsExtras).defaultPolicy ?? SCHEMA_TRUST_POLICY
 }
 
 /** The seeds the file holds, in order of first appearance. */

@@ -66,7 +66,7 @@ describe('_meta/policy.json', () => {
     expect(buildPolicy()).toEqual({
       format: 'isnad-policy/v1',
       default_scope: 'default',
-      trust_policy: 'isnad-v0.1',
+      trust_policy: 'isnad-reputation',
       archive_after_days: 30,
       group_commit: { max_line_bytes: 1024 * 1024, max_flush_bytes: 4 * 1024 * 1024 },
       views: { reducer: 'isnad-views/v1', rules_version: 1, fact_review_days: 90, disputed_below: 0.3, default_visibility: 'shared' }
