@@ -4,6 +4,7 @@ import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../an
 import { IsnadError } from '../errors/index.js'
 import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
 import { Keyring, keyEventsPath, registerKeyring } from '../keyring/index.js'
+import { rescoreOnKeyEvents } from './key-event-rescore.js'
 import { signRecord } from '../record/index.js'
 import { NodeTrust } from '../reputation/index.js'
 import type {
@@ -173,11 +174,26 @@ export class LocalNode {
       throw err
     }
     registerKeyring(this.store, this.keyring)
+    if (options.mode !== 'read') {
+      this.keyEvents = rescoreOnKeyEvents({
+        keyring: this.keyring, store: this.store, clock: this.clock,
+        setting: async () => await this.trust.setting(), invalidate: () => { this.trust.reputation.invalidate() }
+      })
+    }
     return this
+  }
+
+  /** Rescoring stored trust when a key event arrives (issue 18 item 4); absent in read mode. */
+  private keyEvents: { stop: () => Promise<void>, idle: () => Promise<void> } | undefined
+
+  /** Resolves once stored scores reflect every key event so far. */
+  async keyEventsSettled (): Promise<void> {
+    await this.keyEvents?.idle()
   }
 
   async close (): Promise<void> {
     try {
+      await this.keyEvents?.stop()
       await (this.keyring as Keyring | undefined)?.close()
       await this.anchors.close()
       if (this.journal === null) await this.state.close()
