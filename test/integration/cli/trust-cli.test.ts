@@ -45,7 +45,8 @@ describe('isnad trust / query --select / verify', () => {
       const explained = explain.json<{ policy: string, reputation: { agents: Record<string, { reputation: number, path: string[] | null }> } }>()
       expect(explained.policy).toBe('isnad-reputation')
       expect(explained.reputation.agents[friend.did]).toMatchObject({ reputation: 1, path: [friend.did] })
-      expect(explained.reputation.agents[me]?.path).toEqual([friend.did, me])
+      // The node's own agent is a root without configuration (issue 18); the list names the operator's roots.
+      expect(explained.reputation.agents[me]?.path).toEqual([me])
       expect((await runIsnad(['trust', 'explain', memory], { home })).stdout).toMatch(/reputation from 1 trust root/)
 
       const select = await runIsnad(['query', '--select', '--tag', 'ops', '--text', 'canary', '--json'], { home })
