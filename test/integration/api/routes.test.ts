@@ -63,7 +63,7 @@ describe('the local HTTP API over a LocalNode', () => {
     expect(shown.status).toBe(200)
     expect({ ...shown.body, trust: undefined }).toEqual({ ...memory, trust: undefined })
     const trust = await jsonOf<TrustResult>(await api.call('GET', `/v1/memories/${memory.id}/trust`))
-    expect(trust).toMatchObject({ status: 200, body: { policy: 'isnad-v0.1', factors: { signature_valid: true, witness_count: 0 } } })
+    expect(trust).toMatchObject({ status: 200, body: { policy: 'isnad-reputation', factors: { signature_valid: true, witness_count: 0 } } })
   })
 
   it('POST /v1/memories/{id}/attestations witnesses as another local agent and rescores', async () => {
