@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { createMemoryVerifier, selectOnNode, type VerificationProof } from '../src/fdr/index.js'
-import { nodeCryptoVerifier } from '../src/identity/index.js'
+import { nodeCryptoVerifier } from '../src/native/index.js'
 import { LocalNode, initHome } from '../src/node/index.js'
 import { createSignedInputs, rawVerifyMeasure } from './crypto.js'
 import { createTempDir } from './fixtures.js'

@@ -1,6 +1,7 @@
 import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
 import { selectOnNode, type SelectedMemory, type SelectRequest } from '../fdr/index.js'
-import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import type { SignatureVerifier } from '../identity/index.js'
+import { nodeCryptoVerifier } from '../native/index.js'
 import { IsnadError } from '../errors/index.js'
 import {
   delegateKey, revokeKey, rotateKey, type DelegateKeyInput, type KeyEventResult, type LifecycleContext, type RevokeKeyInput, type RotateKeyInput

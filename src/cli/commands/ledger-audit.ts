@@ -2,7 +2,8 @@ import { access } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { isIsnadError } from '../../errors/index.js'
-import { nodeCryptoVerifier, type SignatureVerifier } from '../../identity/index.js'
+import type { SignatureVerifier } from '../../identity/index.js'
+import { nodeCryptoVerifier } from '../../native/index.js'
 import {
   archiveShards, auditDataDir, executeRepair, planRepair, restoreSetAside, scorecardOf, writeAuditResults,
   type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type LedgerFacts, type RepairOutcome, type RepairPlan

@@ -3,7 +3,7 @@ import { createHttpOperations } from '../../../src/api/client.js'
 import type { NodeOperations } from '../../../src/api/index.js'
 import { createAuthority, createMemoryVerifier } from '../../../src/fdr/index.js'
 import { codeOfAsync } from '../../fixtures/error-code.js'
-import { nodeCryptoVerifier } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 
 /** Issue 6's operations over HTTP, through the client the CLI uses against a daemon: routes and client together. */

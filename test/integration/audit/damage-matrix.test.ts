@@ -2,7 +2,7 @@ import { appendFile, cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { nodeCryptoVerifier } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { createKeystore } from '../../../src/keys/index.js'
 import { auditDataDir, executeRepair, planRepair, type AuditReport } from '../../../src/ledger/audit/index.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'

@@ -1,7 +1,8 @@
 import { createPublicKey, verify as opensslVerify, type KeyObject } from 'node:crypto'
-import { assertSignatureShape, decodeAcceptablePublicKey, hasCanonicalScalar, publicKeyCacheKey } from './ed25519.js'
+import { assertSignatureShape, decodeAcceptablePublicKey, hasCanonicalScalar, publicKeyCacheKey } from '../identity/index.js'
+import type { RecordFastPaths, RecordVerifier } from '../record/index.js'
+import { NODE_RECORD_FAST_PATHS } from './native-cid.js'
 import { sodiumVerify } from './sodium.js'
-import type { SignatureVerifier } from './verifier.js'
 import { checkSoon } from './verify-threads.js'
 
 /** DER prefix of an Ed25519 SubjectPublicKeyInfo (RFC 8410 §4); the 32 key bytes follow. */
@@ -48,8 +49,11 @@ function keyForOpenssl (signature: Uint8Array, publicKey: Uint8Array): KeyObject
  * thread (verify-threads.ts): to verifier threads, which the first burst of checks starts (until
  * then, to node:crypto's callback form on libuv's pool). A node verifying a batch uses every core.
  */
-export const nodeCryptoVerifier: SignatureVerifier = {
+export const nodeCryptoVerifier: RecordVerifier & { readonly recordFastPaths: RecordFastPaths } = {
   name: 'node:crypto',
+  // The record pipeline's other steps, the node's way (native-cid.ts): they travel with the verifier,
+  // so every caller that verifies with it gets them.
+  recordFastPaths: NODE_RECORD_FAST_PATHS,
   verify (signature, message, publicKey) {
     const key = keyForOpenssl(signature, publicKey)
     if (key === null) return false

@@ -1,11 +1,11 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { encodeSignedIntoScratch } from '../../../src/record/scratch-encoding.js'
+import { encodeSignedIntoScratch } from '../../../src/native/index.js'
 import { RECORD_OFFSET } from '../../../src/record/signed-bytes.js'
 import { MAX_RECORD_BYTES, type IsnadRecord } from '../../../src/schema/index.js'
-import { anyRecord } from './arbitraries.js'
-import { VALID } from './fixtures.js'
+import { anyRecord } from '../record/arbitraries.js'
+import { VALID } from '../record/fixtures.js'
 
 const same = (a: Uint8Array, b: Uint8Array): boolean => Buffer.from(a).equals(Buffer.from(b))
 

@@ -1,7 +1,7 @@
 import { encodeOptions } from '@ipld/dag-cbor'
 import { encodeInto } from 'cborg'
+import { RECORD_OFFSET, wrapRecordInPlace, type ScratchSignedBytes } from '../record/index.js'
 import { MAX_RECORD_BYTES, type IsnadRecord } from '../schema/index.js'
-import { RECORD_OFFSET, wrapRecordInPlace } from './signed-bytes.js'
 
 /*
  * The verification pipeline encodes every record it receives (record-v1 R18: the bytes must be the
@@ -10,19 +10,12 @@ import { RECORD_OFFSET, wrapRecordInPlace } from './signed-bytes.js'
  * compared with the received bytes. Here the same encoder (cborg with @ipld/dag-cbor's own options,
  * the direct path dagCbor.encode takes) writes the record straight into one scratch buffer at its
  * place in the signed layout, and the signed bytes are completed around it: one copy, made by the
- * caller, once the bytes are known to be right. test/unit/record/scratch-encoding.test.ts checks the
+ * caller, once the bytes are known to be right. test/unit/native/scratch-encoding.test.ts checks the
  * bytes against dagCbor.encode.
  */
 
 const scratch = new Uint8Array(MAX_RECORD_BYTES)
 const recordArea = scratch.subarray(RECORD_OFFSET)
-
-export interface ScratchSignedBytes {
-  /** The canonical bytes of `{ record, signature }`: a view of the scratch buffer, valid until the next call. */
-  view: Uint8Array
-  /** Length of the record's canonical bytes, which start at RECORD_OFFSET in `view`. */
-  recordLength: number
-}
 
 /**
  * The canonical bytes of `{ record, signature }` (record-v1 §2.4) in the scratch buffer, or undefined

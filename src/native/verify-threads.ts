@@ -59,54 +59,38 @@ function newChunk (room: number): Chunk {
   return { packed: new Uint8Array(Math.max(CHUNK_BYTES, room)), used: 0, checks: [] }
 }
 
+/** How a chunk's checks are laid out, sent to each thread with its start (verify-thread.ts reads it). */
+export interface PackedLayout {
+  headerBytes: number
+  signatureBytes: number
+  fixedBytes: number
+}
+
+/** What a verifier thread is started with. */
+export interface VerifierThreadData {
+  /** sodium-native's resolved path (sodium.ts), or undefined to check with OpenSSL alone. */
+  sodiumPath: string | undefined
+  layout: PackedLayout
+}
+
+/** A chunk sent to a thread: `count` checks packed back to back. */
+export interface ThreadRequest {
+  id: number
+  packed: Uint8Array
+  count: number
+}
+
+/** What a thread posts: once, the library it checks with, then the verdicts of each chunk. */
+export type ThreadReply = { backend: 'libsodium' | 'openssl' } | { id: number, verdicts: Uint8Array }
+
+const LAYOUT: PackedLayout = { headerBytes: HEADER_BYTES, signatureBytes: SIGNATURE_BYTES, fixedBytes: FIXED_BYTES }
+
 /**
- * A verifier thread, run from source text so it needs no module file of its own (compiled, from
- * the TypeScript sources in tests, or bundled alike). It verifies exactly as nodeCryptoVerifier's
- * synchronous form does after its policy checks: libsodium first when the path in workerData loads
- * (sodium.ts), then OpenSSL's Ed25519 with the key as SPKI DER for what libsodium refused. Its
- * first message says which library it checks with.
+ * The verifier thread's module: compiled by tsc beside this one (dist/src/native/verify-thread.js);
+ * when the sources run as they are (vitest), the .ts file itself, which Node loads by stripping its
+ * types (it imports only Node built-ins at run time).
  */
-const THREAD_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads')
-const { createPublicKey, verify } = require('node:crypto')
-let sodium
-try {
-  if (workerData.sodiumPath !== undefined) sodium = require(workerData.sodiumPath)
-} catch {}
-parentPort.postMessage({ backend: sodium === undefined ? 'openssl' : 'libsodium' })
-const SPKI_ED25519_PREFIX = Buffer.from('302a300506032b6570032100', 'hex')
-const KEY_CACHE_SIZE = 4096
-const keys = new Map()
-parentPort.on('message', ({ id, packed, count }) => {
-  const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength)
-  const verdicts = new Uint8Array(count)
-  let at = 0
-  for (let i = 0; i < count; i++) {
-    const length = view.getUint32(at, true)
-    const signature = packed.subarray(at + ${HEADER_BYTES}, at + ${HEADER_BYTES + SIGNATURE_BYTES})
-    const publicKey = packed.subarray(at + ${HEADER_BYTES + SIGNATURE_BYTES}, at + ${FIXED_BYTES})
-    const message = packed.subarray(at + ${FIXED_BYTES}, at + ${FIXED_BYTES} + length)
-    at += ${FIXED_BYTES} + length
-    if (sodium !== undefined && sodium.crypto_sign_verify_detached(signature, message, publicKey)) {
-      verdicts[i] = 1
-      continue
-    }
-    const cacheKey = String.fromCharCode.apply(null, publicKey)
-    let key = keys.get(cacheKey)
-    if (key === undefined) {
-      key = createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' })
-      if (keys.size >= KEY_CACHE_SIZE) keys.clear()
-      keys.set(cacheKey, key)
-    }
-    try {
-      verdicts[i] = verify(null, message, key, signature) ? 1 : 0
-    } catch {
-      verdicts[i] = 0
-    }
-  }
-  parentPort.postMessage({ id, verdicts }, [verdicts.buffer])
-})
-`
+const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './verify-thread.ts' : './verify-thread.js', import.meta.url)
 
 interface VerifierThread {
   worker: Worker
@@ -122,9 +106,6 @@ let threads: VerifierThread[] | null | 'failed' = null
 let chunks: Chunk[] = []
 let flushScheduled = false
 let nextRequest = 0
-
-/** What a thread posts: once, the library it checks with, then the verdicts of each chunk. */
-type ThreadReply = { backend: 'libsodium' | 'openssl' } | { id: number, verdicts: Uint8Array }
 
 /** The library each running thread reported it checks signatures with, in the order they started. */
 const threadBackends: Array<'libsodium' | 'openssl'> = []
@@ -199,7 +180,8 @@ function startThreads (): VerifierThread[] | 'failed' {
   const started: VerifierThread[] = []
   try {
     for (let i = 0; i < Math.min(MAX_VERIFY_THREADS, availableParallelism()); i++) {
-      const worker = new Worker(THREAD_SOURCE, { eval: true, workerData: { sodiumPath: sodiumModulePath } })
+      const workerData: VerifierThreadData = { sodiumPath: sodiumModulePath, layout: LAYOUT }
+      const worker = new Worker(THREAD_MODULE, { workerData })
       const thread: VerifierThread = { worker, inFlight: new Map(), load: 0 }
       worker.on('message', (reply: ThreadReply) => {
         if ('backend' in reply) threadBackends.push(reply.backend)
@@ -226,7 +208,8 @@ function send (all: VerifierThread[], chunk: Chunk): void {
   thread.load += chunk.checks.length
   thread.worker.ref()
   // Copied, not transferred: should the thread die, the checks are still here to run on libuv.
-  thread.worker.postMessage({ id, packed: chunk.packed.subarray(0, chunk.used), count: chunk.checks.length })
+  const request: ThreadRequest = { id, packed: chunk.packed.subarray(0, chunk.used), count: chunk.checks.length }
+  thread.worker.postMessage(request)
 }
 
 function settle (thread: VerifierThread, { id, verdicts }: { id: number, verdicts: Uint8Array }): void {

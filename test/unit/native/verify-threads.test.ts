@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { keyPairFromSeed, nodeCryptoVerifier, signBytes } from '../../../src/identity/index.js'
-import { signatureBackend } from '../../../src/identity/sodium.js'
-import { runningVerifierThreads, verifierThreadBackends, VERIFY_THREADS_MIN_BURST } from '../../../src/identity/verify-threads.js'
-import { fromHex, readVectorFile, type Ed25519Vector, type Ed25519VectorFile } from './vectors.js'
+import { keyPairFromSeed, signBytes } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { signatureBackend } from '../../../src/native/index.js'
+import { runningVerifierThreads, verifierThreadBackends, VERIFY_THREADS_MIN_BURST } from '../../../src/native/index.js'
+import { fromHex, readVectorFile, type Ed25519Vector, type Ed25519VectorFile } from '../identity/vectors.js'
 
 // nodeCryptoVerifier.verifyAsync sends bursts of checks to verifier threads (verify-threads.ts):
 // their verdicts must be the synchronous verify's, input by input, whatever else is in the burst.
