@@ -90,6 +90,13 @@ const LAYOUT: PackedLayout = { headerBytes: HEADER_BYTES, signatureBytes: SIGNAT
  * when the sources run as they are (vitest), the .ts file itself, which Node loads by stripping its
  * types (it imports only Node built-ins at run time).
  */
+/**
+ * The process's Node flags, less `--input-type`: a thread inherits them, and Node refuses to start a
+ * module file under that flag (it is for `-e` and stdin), so a script run with `node
+ * --input-type=module -e …` would otherwise lose its threads.
+ */
+const THREAD_EXEC_ARGV = process.execArgv.filter((flag, i, all) => !flag.startsWith('--input-type') && all[i - 1] !== '--input-type')
+
 const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './verify-thread.ts' : './verify-thread.js', import.meta.url)
 
 interface VerifierThread {
@@ -181,7 +188,7 @@ function startThreads (): VerifierThread[] | 'failed' {
   try {
     for (let i = 0; i < Math.min(MAX_VERIFY_THREADS, availableParallelism()); i++) {
       const workerData: VerifierThreadData = { sodiumPath: sodiumModulePath, layout: LAYOUT }
-      const worker = new Worker(THREAD_MODULE, { workerData })
+      const worker = new Worker(THREAD_MODULE, { workerData, execArgv: THREAD_EXEC_ARGV })
       const thread: VerifierThread = { worker, inFlight: new Map(), load: 0 }
       worker.on('message', (reply: ThreadReply) => {
         if ('backend' in reply) threadBackends.push(reply.backend)
