@@ -181,3 +181,4 @@ export {
   type LinkConditions, type LinkSchedule
 } from './link-conditions.js'
 export { shapedTransport } from './link-shaping.js'
+export { GossipHealthSchema, gossipHealthOf, isGossipHealthSource, OFFLINE_HEALTH, type GossipHealth, type GossipHealthSource } from './gossip-health.js'

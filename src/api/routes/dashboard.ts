@@ -1,6 +1,6 @@
 import { createRoute } from '@hono/zod-openapi'
-import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../dashboard/health.js'
-import { DASHBOARD_HEADERS, readDashboardAsset } from '../../dashboard/pages.js'
+import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../net/index.js'
+import { DASHBOARD_HEADERS, readDashboardAsset } from '../dashboard-pages.js'
 import type { NodeOperations } from '../operations.js'
 import { BASE_ERRORS, json, type ApiApp } from './common.js'
 

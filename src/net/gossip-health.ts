@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { ALL_TOPICS, type Network } from '../net/index.js'
+import { ALL_TOPICS } from './constants.js'
+import type { Network } from './index.js'
 
 /**
  * Gossip health for the dashboard: each connected peer with its gossipsub score (negative after

@@ -9,8 +9,11 @@ import { fileURLToPath } from 'node:url'
  * the token, which reaches the page in the URL's fragment (never sent to a server, see README).
  */
 
-/** Where the built files are: dist/src/dashboard/assets beside this module once compiled. */
-export const DASHBOARD_ASSETS_DIR = fileURLToPath(new URL('./assets/', import.meta.url))
+/**
+ * Where the built files are: dist/src/dashboard/assets once compiled (src/dashboard holds the page;
+ * the API that serves it lives here, so the dashboard's code depends on the API and not back).
+ */
+export const DASHBOARD_ASSETS_DIR = fileURLToPath(new URL('../dashboard/assets/', import.meta.url))
 
 const CONTENT_TYPES: Record<string, string> = {
   'index.html': 'text/html; charset=utf-8',
