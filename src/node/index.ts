@@ -6,4 +6,6 @@ export * from './anchors.js'
 export * from './bundle.js'
 export * from './init.js'
 export * from './ledger-ops.js'
+// The FDR Selector on this node (the pure Verifier and Selector are src/fdr's).
+export { selectOnNode, traceEntryOf } from './select.js'
 export type { RecordSource } from './journal/record-events.js'

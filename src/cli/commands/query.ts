@@ -1,9 +1,7 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import { IsnadError } from '../../errors/index.js'
-import type { SelectedMemory, SelectRequest } from '../../fdr/index.js'
-// The constant from its module: the fdr index loads the node (LevelDB, anchors) with node-select.
-import { MAX_SELECT_LIMIT } from '../../fdr/selector.js'
+import { MAX_SELECT_LIMIT, type SelectedMemory, type SelectRequest } from '../../fdr/index.js'
 import { CONTENT_TYPES, isIsoTimestamp } from '../../schema/index.js'
 import type { MemoryQuery } from '../../store/index.js'
 import type { CommandContext } from '../context.js'

@@ -3,16 +3,11 @@ import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
 import { canonicalJson, sha256Hex } from '../ledger/index.js'
 import { hashToHex, proveRecordInclusion, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
-import { evidenceOf, findSupersededBy, scoreEvidence, type LocalNode } from '../node/index.js'
-import { createRecordMemoryStore } from './record-memory-store.js'
-import { createMemorySelector, type SelectionRequest, type SelectionResult } from './selector.js'
-import type { MemoryTrace, VerificationMethod } from './types.js'
-import { createMemoryVerifier } from './verifier.js'
-
-export interface SelectRequest extends SelectionRequest {
-  /** The method of the evidence. @default 'isnad-ed25519' */
-  method?: Exclude<VerificationMethod, 'none'>
-}
+import {
+  createMemorySelector, createMemoryVerifier, createRecordMemoryStore, type MemoryTrace, type SelectionResult, type SelectRequest
+} from '../fdr/index.js'
+import { evidenceOf, findSupersededBy, scoreEvidence } from './evidence.js'
+import type { LocalNode } from './local-node.js'
 
 /**
  * `select` on a node opened for writing (every selection's trace goes to its ledger, M-2): the FDR
