@@ -5,7 +5,7 @@ import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
 import { Keyring, keyEventsPath, registerKeyring } from '../keyring/index.js'
 import { signRecord } from '../record/index.js'
-import { NodeTrust } from '../reputation/index.js'
+import { NodeTrust } from './node-trust.js'
 import type {
   AnchorRecord, AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'

@@ -11,3 +11,10 @@ export const AgentReputationSchema = z.strictObject({
   root: z.boolean(),
   path: z.array(didKey).nullable()
 })
+
+/** One of the node's trust roots (DESIGN §2); src/node/trust-roots-file.ts keeps them. */
+export interface TrustRoot {
+  did: string
+  /** When it was (last) added. */
+  added_at: string
+}

@@ -65,7 +65,7 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
         emit(ctx.out, { trust_policy: policy }, () => `trust policy ${policy}`)
         return
       }
-      const { setTrustPolicy } = await import('../../reputation/node-trust.js')
+      const { setTrustPolicy } = await import('../../node/index.js')
       const policy = await setTrustPolicy(dataDir, name)
       const rescored = await rescoreUnder(ctx.home)
       emit(ctx.out, { trust_policy: policy, rescored }, () => `trust policy ${policy} (${rescored} stored score${rescored === 1 ? '' : 's'} changed)`)

@@ -3,7 +3,7 @@ import { dirname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
-  AROUND_INDEX_EXCEPTIONS, CORE, CORE_STATE_EXCEPTIONS, IMPURE_CORE_FILES, LAYERS, UPWARD_EXCEPTIONS
+  AROUND_INDEX_EXCEPTIONS, CORE, CORE_STATE_EXCEPTIONS, LAYERS, UPWARD_EXCEPTIONS
 } from './layers.js'
 
 /*
@@ -127,10 +127,9 @@ describe('the core is pure: no Node built-in, storage, network, clock or module-
     const text = TEXTS.get(file) as string
     // STYLE: a core file reads in one sitting.
     expect(text.split('\n').length, `${file}: small file`).toBeLessThanOrEqual(250)
-    if (IMPURE_CORE_FILES.has(file)) return
     for (const i of IMPORTS.filter((i) => i.file === file && !i.specifier.startsWith('.'))) {
       expect(i.specifier.startsWith('node:'), `${file} imports ${i.specifier}`).toBe(false)
-      expect(IO_PACKAGES.test(i.specifier) && !i.typeOnly, `${file} imports ${i.specifier}`).toBe(false)
+      expect(IO_PACKAGES.test(i.specifier), `${file} imports ${i.specifier}`).toBe(false)
     }
     const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
     for (const [what, pattern] of IMPURE_CODE) expect(pattern.test(code), `${file} uses ${what}`).toBe(false)
@@ -138,10 +137,8 @@ describe('the core is pure: no Node built-in, storage, network, clock or module-
     for (const [what, pattern] of MODULE_STATE) expect(pattern.test(code), `${file} holds ${what}`).toBe(false)
   })
 
-  it.each([...IMPURE_CORE_FILES, ...CORE_STATE_EXCEPTIONS.keys()])('exception %s is still needed (else remove it)', (file) => {
+  it.each([...CORE_STATE_EXCEPTIONS.keys()])('exception %s is still needed (else remove it)', (file) => {
     const code = (TEXTS.get(file) ?? '').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
-    const impure = IMPORTS.some((i) => i.file === file && i.specifier.startsWith('node:')) ||
-      MODULE_STATE.some(([, pattern]) => pattern.test(code))
-    expect(impure, `${file} is pure now`).toBe(true)
+    expect(MODULE_STATE.some(([, pattern]) => pattern.test(code)), `${file} holds no module-level state now`).toBe(true)
   })
 })

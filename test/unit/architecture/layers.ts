@@ -23,19 +23,8 @@ export const CORE: ReadonlySet<string> = new Set(['errors', ...LAYERS.find((laye
  * Shrinking: an entry that no longer occurs fails the test, so it is taken out when fixed.
  */
 export const UPWARD_EXCEPTIONS: ReadonlyArray<{ from: string, to: string, typeOnly: boolean, why: string }> = [
-  { from: 'fdr', to: 'store', typeOnly: true, why: 'the Selector and the record Store adapter take the RecordStore interface (injected)' },
-  // reputation's I/O files (node-trust.ts, service.ts, roots-file.ts) belong beside the node; they
-  // stay here while issue 18 edits the folder (issue 21 item 2).
-  { from: 'reputation', to: 'keyring', typeOnly: false, why: 'reputation/service.ts loads the key log' },
-  { from: 'reputation', to: 'ledger', typeOnly: false, why: 'reputation/node-trust.ts reads _meta/policy.json' },
-  { from: 'reputation', to: 'store', typeOnly: false, why: 'reputation/service.ts reads votes from the record store' }
+  { from: 'fdr', to: 'store', typeOnly: true, why: 'the Selector and the record Store adapter take the RecordStore interface (injected)' }
 ]
-
-/** Core files that may do I/O (import node:*) until they move out of the core. Shrinking. */
-export const IMPURE_CORE_FILES: ReadonlySet<string> = new Set([
-  'reputation/node-trust.ts',
-  'reputation/roots-file.ts'
-])
 
 /**
  * Core files that keep module-level state, each a memo of a pure function (the answers never depend
@@ -111,7 +100,6 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'cli/commands/status.ts -> net/peer-key.ts',
   'cli/commands/trust.ts -> api/operations.ts',
   'cli/commands/trust.ts -> node/paths.ts',
-  'cli/commands/trust.ts -> reputation/node-trust.ts',
   'cli/commands/verify.ts -> fdr/verify-document.ts',
   'node/journal/reindex-chunks.ts -> ledger/event-reader.ts',
   'node/journal/reindex-read.ts -> ledger/event-reader.ts',

@@ -175,7 +175,7 @@ describe('hasCanonicalScalar (RFC 8032 §5.1.7 step 1, byte comparison)', () => 
   })
 })
 
-describe('libsodium in front of OpenSSL (src/identity/sodium.ts)', () => {
+describe('libsodium in front of OpenSSL (src/native/sodium.ts)', () => {
   const verdicts = (v: Ed25519Vector): { sodium: boolean | undefined, node: boolean } => ({
     sodium: sodiumVerify(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key)),
     node: nodeCryptoVerifier.verify(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key))

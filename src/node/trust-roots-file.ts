@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { IsnadError } from '../errors/index.js'
 import { JsonlAppender, hashedLineValidator, readEntries, withLineHash } from '../ledger/index.js'
+import type { TrustRoot } from '../reputation/index.js'
 import { didKey, isoTimestamp, lineHash } from '../schema/index.js'
 
 /**
@@ -22,12 +23,6 @@ export const TrustRootLineSchema = z.strictObject({
   hash: lineHash
 })
 export type TrustRootLine = z.infer<typeof TrustRootLineSchema>
-
-export interface TrustRoot {
-  did: string
-  /** When it was (last) added. */
-  added_at: string
-}
 
 const validate = hashedLineValidator(TrustRootLineSchema)
 

@@ -5,8 +5,8 @@ import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/m
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
 import { DEFAULT_TRUST_POLICY, getTrustPolicy, type KeyIdentities, type ReputationLookup } from '../trust/index.js'
-import type { AgentReputation, ReputationTable } from './reputation.js'
-import { ReputationService } from './service.js'
+import type { AgentReputation, ReputationTable } from '../reputation/index.js'
+import { ReputationService } from './reputation-service.js'
 
 export interface NodeTrustInit {
   dataDir: string

@@ -1,10 +1,10 @@
 import type { AttestationRecord } from '../schema/index.js'
 import type { KeyIdentities } from '../trust/index.js'
 import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../store/index.js'
-import type { PageRankOptions } from './pagerank.js'
-import { computeReputation, type ReputationTable } from './reputation.js'
-import { changeTrustRoot, readTrustRoots, type TrustRoot } from './roots-file.js'
-import { collectVotes, type MemoryAttestations, type StoredAttestation } from './votes.js'
+import {
+  collectVotes, computeReputation, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
+} from '../reputation/index.js'
+import { changeTrustRoot, readTrustRoots } from './trust-roots-file.js'
 
 export interface ReputationServiceInit {
   dataDir: string
