@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import {
-  agreementSummary, agreementTable, builtinScenarioNames, deliveryGaps, loadScenario, poolFactory, runModelScenario, runnerOf,
+  agreementSummary, agreementTable, builtinScenarioNames, createPlan, deliveryGaps, loadScenario, poolFactory, publishableMemories, runModelScenario, runnerOf,
   runScenario, sweepOf, withTimeScale, writeResults, type AgreementRow, type RunResult, type Scenario, type SimResults
 } from '../src/sim/index.js'
 import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from '../src/trust/index.js'
@@ -89,7 +89,7 @@ function onlyRun (results: SimResults): RunResult {
 }
 
 /** One point of a scenario's sweep on real nodes, slower after each run that fell short of full delivery. */
-async function realRun (point: Scenario, label: string, dir: string): Promise<Pick<AgreementRow, 'real' | 'retries' | 'secondsPerMinute'>> {
+async function realRun (point: Scenario, publishable: number, label: string, dir: string): Promise<Pick<AgreementRow, 'real' | 'retries' | 'secondsPerMinute'>> {
   const retried: AgreementRow['retries'] = []
   let seconds = point.timeScale.realSecondsPerMinute
   for (let attempt = 0; ; attempt++) {
@@ -98,7 +98,7 @@ async function realRun (point: Scenario, label: string, dir: string): Promise<Pi
     const choice = { progress, ...(processes === undefined ? {} : { processes }), ...(threads === undefined ? {} : { threads }) }
     const results = await runScenario(scenario, { runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress })
     const run = onlyRun(results)
-    const gaps = deliveryGaps(run)
+    const gaps = deliveryGaps(run, publishable)
     if (gaps.length === 0 || attempt >= retries) {
       await writeResults(results, join(dir, 'nodes'))
       if (gaps.length > 0) say(`${label}: delivery still incomplete at ${seconds} s/min (${gaps.join(', ')}); not compared`)
@@ -137,13 +137,14 @@ async function main (): Promise<void> {
       const point: Scenario = { ...swept, metrics: { ...swept.metrics, sybilSweep: [] } }
       const label = `${name} (${swept.nodes.sybil} Sybils)`
       const dir = join(out, `${name}-sybils-${swept.nodes.sybil}`)
-      const previous = [...done.values()].find((r) => r.scenario === name && r.real.sybils === swept.nodes.sybil && r.real.seed === swept.seed)
-      if (previous !== undefined) { say(`${label}: kept from ${rowsFile}`); rows.push(previous); continue }
-      const real = await realRun(point, label, dir)
+      const publishable = publishableMemories(createPlan(point))
+      const previous = done.get(`${name}/${swept.nodes.sybil}/${swept.seed}`)
+      if (previous !== undefined) { say(`${label}: kept from ${rowsFile}`); rows.push({ ...previous, publishable }); continue }
+      const real = await realRun(point, publishable, label, dir)
       const atScale = withTimeScale(point, real.secondsPerMinute)
       const model = await runModelScenario(atScale, { progress: (text) => { say(`${label} model: ${text}`) } })
       await writeResults(model, join(dir, 'model'))
-      rows.push({ scenario: name, scenarioSecondsPerMinute: base.timeScale.realSecondsPerMinute, ...real, model: onlyRun(model) })
+      rows.push({ scenario: name, scenarioSecondsPerMinute: base.timeScale.realSecondsPerMinute, publishable, ...real, model: onlyRun(model) })
       await write()
       say(`${label}: done; ${tableFile}`)
     }

@@ -22,6 +22,8 @@ export interface AgreementRow {
   scenarioSecondsPerMinute: number
   real: RunResult
   model: RunResult
+  /** Memories whose author is online at their minute (agreement.ts publishableMemories): all of them but for churn. */
+  publishable: number
   /** Real-node attempts at faster time scales that fell short of full delivery. */
   retries: SlowerAttempt[]
 }
@@ -34,8 +36,8 @@ export interface RowVerdict {
 }
 
 export function agreementVerdict (row: AgreementRow, tolerance = AGREEMENT_TOLERANCE): RowVerdict {
-  const realGaps = deliveryGaps(row.real)
-  const modelGaps = deliveryGaps(row.model)
+  const realGaps = deliveryGaps(row.real, row.publishable)
+  const modelGaps = deliveryGaps(row.model, row.publishable)
   return { agreement: realGaps.length > 0 ? null : compareRuns(row.real, row.model, tolerance), realGaps, modelGaps }
 }
 

@@ -1,4 +1,5 @@
 import type { PolicyAccuracy } from './metrics.js'
+import type { Plan } from './plan.js'
 import type { RunResult } from './run.js'
 
 /*
@@ -19,11 +20,31 @@ export const AGREEMENT_TOLERANCE = 0.01
 
 export type AgreementMetric = (typeof AGREEMENT_METRICS)[number]
 
-/** Why a run's delivery is not full, in words; empty when every planned memory was published and everything arrived. */
-export function deliveryGaps (run: RunResult): string[] {
+/**
+ * The plan's memories whose author is online at their minute: the plan lets churn take authors away,
+ * and neither engine publishes a memory whose author has left (driver.ts, model/engine.ts), so those
+ * are no shortfall of delivery.
+ */
+export function publishableMemories (plan: Pick<Plan, 'memories' | 'events'>): number {
+  const changes = plan.events
+    .filter((e): e is Extract<Plan['events'][number], { kind: 'leave' | 'join' }> => e.kind === 'leave' || e.kind === 'join')
+    .sort((a, b) => a.at - b.at)
+  return plan.memories.filter((m) => {
+    let online = true
+    // A memory at an event's very instant is played first (the model's queue: memories are queued before events).
+    for (const e of changes) if (e.at < m.at && e.nodes.includes(m.author)) online = e.kind === 'join'
+    return online
+  }).length
+}
+
+/**
+ * Why a run's delivery is not full, in words; empty when every publishable memory (`publishable`,
+ * default all planned) was published and everything arrived.
+ */
+export function deliveryGaps (run: RunResult, publishable = run.metrics.memories.planned): string[] {
   const m = run.metrics
   const gaps: string[] = []
-  if (m.memories.published < m.memories.planned) gaps.push(`${m.memories.planned - m.memories.published} of ${m.memories.planned} memories not published`)
+  if (m.memories.published < publishable) gaps.push(`${publishable - m.memories.published} of ${publishable} publishable memories not published`)
   if (m.delivery.memoryRatio !== null && m.delivery.memoryRatio < 1) gaps.push(`memory delivery ${m.delivery.memoryRatio}`)
   if (m.delivery.attestationRatio !== null && m.delivery.attestationRatio < 1) gaps.push(`attestation delivery ${m.delivery.attestationRatio}`)
   if (m.witness.missedAnswers > 0) gaps.push(`${m.witness.missedAnswers} answers missed`)

@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
-  AGREEMENT_METRICS, agreementSummary, agreementTable, compareRuns, deliveryGaps, readResultsFile, type AgreementRow, type PolicyAccuracy, type RunResult
+  AGREEMENT_METRICS, agreementSummary, agreementTable, compareRuns, createPlan, deliveryGaps, loadScenario, publishableMemories, readResultsFile,
+  type AgreementRow, type PolicyAccuracy, type RunResult
 } from '../../../src/sim/index.js'
 import { REPO } from '../../fixtures/build-dist.js'
 
@@ -23,7 +24,7 @@ function shifted (run: RunResult, policy: string, changes: Partial<PolicyAccurac
 }
 
 function row (real: RunResult, model: RunResult): AgreementRow {
-  return { scenario: 'sybil-ring', secondsPerMinute: 20, scenarioSecondsPerMinute: 20, real, model: { ...model, timings: { ...model.timings, totalSeconds: 0.3 } }, retries: [] }
+  return { scenario: 'sybil-ring', secondsPerMinute: 20, scenarioSecondsPerMinute: 20, publishable: real.metrics.memories.planned, real, model: { ...model, timings: { ...model.timings, totalSeconds: 0.3 } }, retries: [] }
 }
 
 describe('compareRuns', () => {
@@ -65,7 +66,21 @@ describe('deliveryGaps', () => {
     expect(deliveryGaps(run)).toEqual([])
     const m = run.metrics
     const short = { ...run, metrics: { ...m, memories: { ...m.memories, published: m.memories.planned - 2 }, delivery: { ...m.delivery, memoryRatio: 0.997, attestationRatio: 0.965 }, witness: { ...m.witness, missedAnswers: 3 } } }
-    expect(deliveryGaps(short)).toEqual([`2 of ${m.memories.planned} memories not published`, 'memory delivery 0.997', 'attestation delivery 0.965', '3 answers missed'])
+    expect(deliveryGaps(short)).toEqual([`2 of ${m.memories.planned} publishable memories not published`, 'memory delivery 0.997', 'attestation delivery 0.965', '3 answers missed'])
+    expect(deliveryGaps(short, m.memories.planned - 2)).toEqual(['memory delivery 0.997', 'attestation delivery 0.965', '3 answers missed'])
+  })
+})
+
+describe('publishableMemories', () => {
+  it('leaves out the memories planned while their author is away (churn-partition: author 7 leaves at minute 0.5, back at 2)', async () => {
+    const plan = createPlan(await loadScenario('churn-partition'))
+    const leave = plan.events.find((e) => e.kind === 'leave')
+    expect(leave?.kind === 'leave' ? leave.nodes : []).toContain(7)
+    const away = plan.memories.filter((m) => m.author === 7 && m.at > 0.5 && m.at < 2)
+    expect(away.length).toBeGreaterThan(0)
+    expect(publishableMemories(plan)).toBe(plan.memories.length - away.length)
+    const still = createPlan(await loadScenario('honest-baseline'))
+    expect(publishableMemories(still)).toBe(still.memories.length)
   })
 })
 
