@@ -150,6 +150,14 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     topology.stop()
     arrivals.close()
   }
+  // Why memories went unpublished, counted by reason: a shortfall the model engine does not have is read here.
+  const reasons = new Map<string, number>()
+  for (const m of observations.memories) {
+    if (m.id !== undefined) continue
+    const reason = m.problem ?? 'its author\'s remember call had not returned when the run was measured'
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
+  }
+  for (const [reason, count] of reasons) observations.notes.push(`${count} memor${count === 1 ? 'y' : 'ies'} not published: ${reason}`)
   observations.relinks = topology.relinks
   observations.onlineAtEnd = nodes.online()
   return { observations, nodes }
