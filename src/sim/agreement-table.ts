@@ -29,8 +29,9 @@ export interface AgreementRow {
 }
 
 export interface RowVerdict {
-  /** Null when the real run's delivery is still incomplete: the observers saw different records. */
-  agreement: Agreement | null
+  agreement: Agreement
+  /** False when the real run's delivery is incomplete: the observers saw different records, so the tolerance does not apply. */
+  comparable: boolean
   realGaps: string[]
   modelGaps: string[]
 }
@@ -38,7 +39,7 @@ export interface RowVerdict {
 export function agreementVerdict (row: AgreementRow, tolerance = AGREEMENT_TOLERANCE): RowVerdict {
   const realGaps = deliveryGaps(row.real, row.publishable)
   const modelGaps = deliveryGaps(row.model, row.publishable)
-  return { agreement: realGaps.length > 0 ? null : compareRuns(row.real, row.model, tolerance), realGaps, modelGaps }
+  return { agreement: compareRuns(row.real, row.model, tolerance), comparable: realGaps.length === 0, realGaps, modelGaps }
 }
 
 function fixed (value: number | null, digits = 3): string {
@@ -59,8 +60,7 @@ function policyCell (run: RunResult, policy: string): string {
 
 function differenceCell (verdict: RowVerdict): string {
   const a = verdict.agreement
-  if (a === null) return `not compared: real delivery incomplete (${verdict.realGaps.join(', ')})`
-  const mark = a.agree ? '✓' : '✗'
+  const mark = !verdict.comparable ? `not held to the tolerance: real delivery incomplete (${verdict.realGaps.join(', ')})` : a.agree ? '✓' : '✗'
   const worst = a.worst === null ? '' : ` (${a.worst.policy} ${a.worst.metric})`
   const extra = [
     ...(a.memoriesDiffer ? ['different memories published'] : []),
@@ -97,9 +97,9 @@ export function agreementTable (rows: readonly AgreementRow[], tolerance = AGREE
 /** One line of totals under the table: how many runs agree, were compared, and the largest difference. */
 export function agreementSummary (rows: readonly AgreementRow[], tolerance = AGREEMENT_TOLERANCE): string {
   const verdicts = rows.map((r) => agreementVerdict(r, tolerance))
-  const compared = verdicts.filter((v) => v.agreement !== null)
-  const agreeing = compared.filter((v) => v.agreement?.agree === true)
-  const max = Math.max(0, ...compared.map((v) => v.agreement?.maxDifference ?? 0))
+  const compared = verdicts.filter((v) => v.comparable)
+  const agreeing = compared.filter((v) => v.agreement.agree)
+  const max = Math.max(0, ...compared.map((v) => v.agreement.maxDifference))
   const realWall = rows.reduce((s, r) => s + r.real.timings.totalSeconds + r.retries.reduce((t, a) => t + a.wallSeconds, 0), 0)
   const modelWall = rows.reduce((s, r) => s + r.model.timings.totalSeconds, 0)
   return `${agreeing.length} of ${rows.length} runs agree within ${tolerance} (${compared.length} compared with full delivery); largest difference ${Number.isFinite(max) ? max.toFixed(4) : 'null vs number'}; wall time ${realWall.toFixed(0)} s on real nodes (retries included), ${modelWall.toFixed(1)} s on the model.`
