@@ -143,7 +143,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     await topology.settle()
     await sleep(SETTLE_MS)
     const held = await noteHeldAttestations(observations, nodes)
-    if (held > 0) observations.notes.push(`${held} attestation arrivals held at the end with no event seen (nodes that joined again got them by sync before their event stream reopened): counted as delivered, without a latency`)
+    if (held > 0) observations.notes.push(`${held} attestation arrivals held at the end with no event seen (an event stream that dropped events under load, or a node that joined again and synced before its stream reopened): counted as delivered, without a latency`)
     observations.timings.settleSeconds = (performance.now() - settleStart) / 1000
   } finally {
     clearInterval(ticker)
