@@ -25,6 +25,7 @@ import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from '../src/trust/index.js'
  *   npm run sim:agree -- --scenarios small,sybil-ring  # some
  *   npm run sim:agree -- --seconds-per-minute bench-100=40 --retries 1
  *   npm run sim:agree -- --resume                      # keep the rows already in <out>/agree.json
+ *   npm run sim:agree -- --table-only                  # the table again from <out>/agree.json, nothing run
  *
  * Writes <out>/agree.md (the table), <out>/agree.json (every row's runs) and each run's results
  * (results.json, report.html) under <out>/<scenario>-sybils-<n>/{nodes,model}. Progress on stderr,
@@ -40,7 +41,8 @@ const { values } = parseArgs({
     processes: { type: 'string' },
     threads: { type: 'string' },
     nice: { type: 'string', default: '10' },
-    resume: { type: 'boolean', default: false }
+    resume: { type: 'boolean', default: false },
+    'table-only': { type: 'boolean', default: false }
   }
 })
 
@@ -114,13 +116,13 @@ async function main (): Promise<void> {
   setPriority(positiveNumber('nice', values.nice, true) ?? 10)
   const names = values.scenarios?.split(',').map((s) => s.trim()).filter((s) => s !== '') ?? await builtinScenarioNames()
   await mkdir(out, { recursive: true })
-  const kept: AgreementRow[] = values.resume && existsSync(rowsFile) ? (JSON.parse(await readFile(rowsFile, 'utf8')) as { rows: AgreementRow[] }).rows : []
+  const kept: AgreementRow[] = (values.resume || values['table-only']) && existsSync(rowsFile) ? (JSON.parse(await readFile(rowsFile, 'utf8')) as { rows: AgreementRow[] }).rows : []
   const done = new Map(kept.map((r) => [keyOf(r.scenario, r.real), r]))
   const rows: AgreementRow[] = []
   const loadStart = loadavg()[0] ?? 0
   const write = async (): Promise<string> => {
     const markdown = [
-      `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run sim:agree${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (real nodes under nice ${values.nice}, ${runnerOf({ ...(processes === undefined ? {} : { processes }) })}${processes === undefined ? `, ${threads === undefined ? 'one thread per core from 50 nodes' : `${threads} threads`}` : ` over ${processes} processes`}); load average ${loadStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end; policies ${Object.keys(TRUST_POLICIES).join(', ')} (default ${DEFAULT_TRUST_POLICY}). Per policy: AUC of trust for true against false memories · share of false memories at Anchored or better · at Attested or better · share of true memories left Unverified, pooled over the observers; max |Δ| over those and the mean trusts (true, false, Sybil) and the Sybil Attested share, model against real.`,
+      values['table-only'] ? `Table of ${rowsFile} (regenerated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC); policies ${Object.keys(TRUST_POLICIES).join(', ')}. Per policy: AUC · F≥Anc · F≥Att · T Unv as below; max |Δ| model against real.` : `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run sim:agree${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (real nodes under nice ${values.nice}, ${runnerOf({ ...(processes === undefined ? {} : { processes }) })}${processes === undefined ? `, ${threads === undefined ? 'one thread per core from 50 nodes' : `${threads} threads`}` : ` over ${processes} processes`}); load average ${loadStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end; policies ${Object.keys(TRUST_POLICIES).join(', ')} (default ${DEFAULT_TRUST_POLICY}). Per policy: AUC of trust for true against false memories · share of false memories at Anchored or better · at Attested or better · share of true memories left Unverified, pooled over the observers; max |Δ| over those and the mean trusts (true, false, Sybil) and the Sybil Attested share, model against real.`,
       '',
       agreementTable(rows),
       '',
@@ -129,6 +131,11 @@ async function main (): Promise<void> {
     await writeFile(tableFile, `${markdown}\n`)
     await writeFile(rowsFile, `${JSON.stringify({ rows }, null, 1)}\n`)
     return markdown
+  }
+  if (values['table-only']) {
+    rows.push(...kept.map((r) => ({ ...r, publishable: r.publishable ?? r.real.metrics.memories.planned })))
+    process.stdout.write(`${await write()}\n`)
+    return
   }
   for (const name of names) {
     const base = await loadScenario(name)
