@@ -69,7 +69,7 @@ function differenceCell (verdict: RowVerdict): string {
     ...(verdict.modelGaps.length > 0 ? [`model: ${verdict.modelGaps.join(', ')}`] : [])
   ]
   const value = Number.isFinite(a.maxDifference) ? a.maxDifference.toFixed(4) : 'null vs number'
-  return `${value} ${mark}${a.maxDifference > 0 ? worst : ''}${extra.length > 0 ? `; ${extra.join('; ')}` : ''}`
+  return `${value}${a.maxDifference > 0 ? worst : ''} ${mark}${extra.length > 0 ? `; ${extra.join('; ')}` : ''}`
 }
 
 function slowCell (row: AgreementRow): string {

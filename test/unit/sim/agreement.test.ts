@@ -94,7 +94,7 @@ describe('agreementTable', () => {
     expect(table[2]).toBe(`| sybil-ring | 10 | 50 | nodes | 20 | 1 / 1 | 0.540 · 0.000 · 0.641 · 0.333 | ${policyCell(run, 1)} |  | ${run.timings.totalSeconds.toFixed(1)} |`)
     expect(table[3]).toMatch(/^\| sybil-ring \| 10 \| 50 \| model \| 20 \| 1 \/ 1 \| .* \| 0\.0000 ✓ \| 0\.3 \|$/)
     expect(table[5]).toContain('| 0.560 · 0.000 · 0.641 · 0.333 |')
-    expect(table[5]).toContain('| 0.0200 ✗ (isnad-v0.1 auc) |')
+    expect(table[5]).toContain('| 0.0200 (isnad-v0.1 auc) ✗ |')
     expect(agreementSummary(rows)).toBe(`1 of 2 runs agree within 0.01 (2 compared with full delivery); largest difference 0.0200; wall time ${(2 * run.timings.totalSeconds).toFixed(0)} s on real nodes (retries included), 0.6 s on the model.`)
   })
 
