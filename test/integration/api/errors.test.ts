@@ -42,7 +42,13 @@ describe('API errors: stable codes, statuses from one table, nothing stored', ()
   })
 
   it('refuses invalid paths and query strings with 400', async () => {
-    await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories/not-a-cid')
+    // issue 21: a malformed record id is CID_INVALID on every path (CLI, MCP, library alike).
+    await refused(400, 'CID_INVALID', 'GET', '/v1/memories/not-a-cid')
+    await refused(400, 'CID_INVALID', 'GET', '/v1/ledger/prove/not-a-cid')
+    await refused(400, 'CID_INVALID', 'POST', '/v1/export', { ids: ['not-a-cid'] })
+    // An unknown query parameter is a typo, refused like an unknown body field.
+    await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?tags=ops&bogus=1')
+    await refused(400, 'USAGE', 'GET', '/v1/memories?tags=ops&tag=ops')
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?minTrust=2')
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?limit=0')
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?since=yesterday')
