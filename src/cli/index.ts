@@ -1,4 +1,5 @@
 import { Command, CommanderError } from 'commander'
+import { IsnadError } from '../errors/index.js'
 import { createContext, type CommandContext, type GlobalOptions } from './context.js'
 import { EXIT_OK, EXIT_USAGE, createOutput, reportError } from './output.js'
 import { registerAnchor } from './commands/anchor.js'
@@ -38,11 +39,13 @@ export async function runCli (argv: readonly string[]): Promise<number> {
     .option('--home <dir>', 'node home holding .memory/ and keys/ (default: $ISNAD_HOME or the current directory)')
     .option('--json', 'machine-readable output on stdout')
     .option('--passphrase-file <path>', 'file holding the passphrase of encrypted keys (else $ISNAD_PASSPHRASE)')
-    .showHelpAfterError()
     .exitOverride()
     .configureOutput({
       writeOut: (text) => { process.stdout.write(text) },
-      writeErr: (text) => { process.stderr.write(text) }
+      writeErr: (text) => { process.stderr.write(text) },
+      // commander's own usage errors (unknown option, missing argument, bad value) are reported
+      // below in the form of every other error, `isnad: error USAGE: …` (JSON with --json), exit 2.
+      outputError: () => {}
     })
 
   const context = (cmd: Command): CommandContext => createContext(cmd.optsWithGlobals<GlobalOptions>(), out)
@@ -75,8 +78,11 @@ export async function runCli (argv: readonly string[]): Promise<number> {
     return exitCode
   } catch (err) {
     if (err instanceof CommanderError) {
-      // --help and --version end through exitOverride with code 0.
-      return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE
+      // --help and --version end through exitOverride with code 0; a command group run without
+      // its subcommand has printed its help already.
+      if (err.exitCode === 0) return EXIT_OK
+      if (err.code === 'commander.help' || err.code === 'commander.helpDisplayed') return EXIT_USAGE
+      return reportError(out, new IsnadError('USAGE', `${err.message.replace(/^error: /, '')} (see --help)`))
     }
     return reportError(out, err)
   }

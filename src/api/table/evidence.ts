@@ -7,6 +7,7 @@ import {
   BundleResponseSchema, DocumentReportSchema, IngestResultSchema, MemoryViewResponseSchema, ObserveResultSchema,
   RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema
 } from '../schemas/responses.js'
+import { bundleEnvelopeError } from '../../view/index.js'
 import { cidField, NoInput, signerFields } from './fields.js'
 import { defineOperation } from './spec.js'
 
@@ -102,6 +103,11 @@ export const importBundle = defineOperation({
   }),
   output: IngestResultSchema,
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'BUNDLE_INVALID', 'SIGNATURE_INVALID', 'CID_MISMATCH', 'TIMESTAMP_IN_FUTURE', 'SELF_ATTESTATION'],
+  // The envelope's faults have the codes verify and the CLI give (view/verify-document.ts); a bad record keeps its own.
+  inputError: (error) => {
+    const envelope = error.issues.filter((i) => !(i.path[0] === 'bundle' && i.path[1] === 'records' && typeof i.path[2] === 'number'))
+    return envelope.length === 0 ? undefined : bundleEnvelopeError(new z.ZodError(envelope))
+  },
   http: { method: 'post', path: '/v1/import', in: 'body', bodyField: 'bundle', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES, description: 'The body is the bundle itself.' },
   cli: 'import',
   mcp: { excluded: 'bundles reach 8 MiB and write other nodes\' records: an operator\'s act (`isnad import`), not a model\'s' },

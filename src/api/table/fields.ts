@@ -1,7 +1,7 @@
 import { z } from 'zod'
-import { didKey, isoTimestamp, isRecordCid, utf8Length } from '../../schema/index.js'
+import { didKey, isoTimestamp, isRecordCid, recordCid, utf8Length } from '../../schema/index.js'
 import { MAX_PASSPHRASE_BYTES } from '../constants.js'
-import { CID_ISSUE } from './spec.js'
+import { CID_ISSUE, DID_ISSUE } from './spec.js'
 
 /*
  * Fields several operations share, each described once for a person and an LLM. A record id is
@@ -10,13 +10,15 @@ import { CID_ISSUE } from './spec.js'
 
 /** A record id: the canonical CIDv1 (dag-cbor, sha2-256, base32) string. */
 export function cidField (description: string): z.ZodString {
-  return z.string().refine(isRecordCid, {
-    message: 'must be a canonical CIDv1 (dag-cbor, sha2-256) string, like bafyrei…', params: CID_ISSUE
-  }).describe(description)
+  // recordCid keeps its pattern in the OpenAPI document; the refinement marks the issue CID_INVALID.
+  return recordCid.refine(isRecordCid, { message: 'not a record id (a CID like bafyrei…)', params: CID_ISSUE }).describe(description)
 }
 
+const DID_KEY = /^did:key:z[1-9A-HJ-NP-Za-km-z]+$/
+
+/** A did:key (Ed25519, base58btc); a malformed one is DID_INVALID. */
 export function didField (description: string): z.ZodString {
-  return didKey.describe(description)
+  return didKey.refine((did) => did.length <= 128 && DID_KEY.test(did), { message: 'not a did:key', params: DID_ISSUE }).describe(description)
 }
 
 export function timeField (description: string): z.ZodString {

@@ -30,5 +30,5 @@ export const OPERATIONS: readonly OperationSpec[] = Object.values(OPERATION_SPEC
 
 export { AnchorCheckSchema } from './evidence.js'
 export { KeyEventResultSchema } from './keys.js'
-export { CID_ISSUE, defineOperation, parseOperationInput, peerControlOf, runOperation } from './spec.js'
+export { CID_ISSUE, DID_ISSUE, defineOperation, parseOperationInput, peerControlOf, runOperation } from './spec.js'
 export type { HttpBinding, OperationNode, OperationSpec } from './spec.js'

@@ -51,6 +51,8 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   readOnly?: boolean
   /** Old input names still accepted, mapped onto their new names (documented in the field's description). */
   aliases?: Readonly<Record<string, string>>
+  /** Names a failed parse itself when its input has codes of its own (a bundle's envelope: BUNDLE_INVALID). */
+  inputError?: (error: z.ZodError) => IsnadError | undefined
   http: HttpBinding
   /** `isnad …` words of the command (`ledger prove`). */
   cli: string
@@ -67,23 +69,31 @@ export function defineOperation<I extends z.ZodObject, O extends z.ZodType> (spe
 
 /** Marks a zod issue whose field is a record id, so the parse reports CID_INVALID (one code for a bad CID on every path). */
 export const CID_ISSUE = { isnad: 'CID_INVALID' } as const
+/** … and one whose field is a did:key: DID_INVALID, as the keystore and the record layer say. */
+export const DID_ISSUE = { isnad: 'DID_INVALID' } as const
 
-function isCidIssue (issue: z.core.$ZodIssue): boolean {
-  if (issue.code !== 'custom') return false
-  return (issue.params as Record<string, unknown> | undefined)?.isnad === CID_ISSUE.isnad
+function markedCodeOf (issue: z.core.$ZodIssue): ErrorCode | undefined {
+  if (issue.code !== 'custom') return undefined
+  const mark = (issue.params as Record<string, unknown> | undefined)?.isnad
+  return mark === CID_ISSUE.isnad || mark === DID_ISSUE.isnad ? mark : undefined
 }
 
 /**
  * The one parse every surface runs: old names mapped onto new ones, then the closed input schema.
- * A malformed record id is CID_INVALID, a size limit FIELD_TOO_LARGE, anything else SCHEMA_INVALID.
+ * A malformed record id is CID_INVALID, a malformed did:key DID_INVALID, a size limit
+ * FIELD_TOO_LARGE, anything else SCHEMA_INVALID.
  */
 export function parseOperationInput<I extends z.ZodObject> (spec: OperationSpec<I>, raw: unknown): z.output<I> {
   const value = withAliases(spec, raw)
   const result = spec.input.safeParse(value)
   if (result.success) return result.data
+  const own = spec.inputError?.(result.error)
+  if (own !== undefined) throw own
   const error = schemaError(result.error, `${spec.name} input`)
-  if (error.code === 'SCHEMA_INVALID' && result.error.issues.some(isCidIssue)) {
-    throw new IsnadError('CID_INVALID', error.message, { details: error.details })
+  const marked = result.error.issues.map(markedCodeOf).find((code) => code !== undefined)
+  if (error.code === 'SCHEMA_INVALID' && marked !== undefined) {
+    const issue = result.error.issues.find((i) => markedCodeOf(i) !== undefined)
+    throw new IsnadError(marked, `${spec.name} input is invalid: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, { details: error.details })
   }
   throw error
 }

@@ -38,7 +38,7 @@ describe('API errors: stable codes, statuses from one table, nothing stored', ()
     await refused(400, 'JSON_INVALID', 'POST', '/v1/memories', '{"summary": ')
     await refused(400, 'SCHEMA_INVALID', 'POST', `/v1/memories/${memory.id}/attestations`, { verdict: 'confirm', claims: ['only on partial'], as: api.witness })
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/export', { ids: [] })
-    await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/import', { format: 'isnad-bundle/v0', exported_at: '2026-01-01T00:00:00Z', records: [] })
+    await refused(400, 'BUNDLE_INVALID', 'POST', '/v1/import', { format: 'isnad-bundle/v0', exported_at: '2026-01-01T00:00:00Z', records: [] })
   })
 
   it('refuses invalid paths and query strings with 400', async () => {
@@ -52,7 +52,7 @@ describe('API errors: stable codes, statuses from one table, nothing stored', ()
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?minTrust=2')
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?limit=0')
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?since=yesterday')
-    await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/ids/did:key:nope')
+    await refused(400, 'DID_INVALID', 'GET', '/v1/ids/did:key:nope')
     await refused(400, 'USAGE', 'GET', '/v1/memories?cursor=garbage')
   })
 
