@@ -36,7 +36,7 @@ export interface HttpOperationsInit {
 /** How a signing request names its key over HTTP: the daemon loads and wipes the key itself. */
 interface SignerFields { as?: string, passphrase?: string }
 
-interface RequestOptions { body?: unknown, query?: URLSearchParams }
+export interface RequestOptions { body?: unknown, query?: URLSearchParams }
 
 /**
  * NodeOperations over a daemon's local HTTP API (src/api/routes), so a caller (the CLI) behaves the
@@ -169,14 +169,8 @@ export class HttpOperations implements NodeOperations, PeerControl {
    */
   async call<N extends OperationName> (name: N, raw: z.input<(typeof OPERATION_SPECS)[N]['input']>): Promise<z.output<(typeof OPERATION_SPECS)[N]['output']>> {
     const spec = OPERATION_SPECS[name] as unknown as OperationSpec
-    const input = parseOperationInput(spec, raw) as Record<string, unknown>
-    const params = pathParamsOf(spec)
-    const path = spec.http.path.replace(/\{([^}]+)\}/g, (_, key: string) => encodeURIComponent(String(input[key])))
-    const rest = Object.fromEntries(Object.entries(input).filter(([key, value]) => !params.includes(key) && value !== undefined))
-    const options: RequestOptions = {}
-    if (spec.http.in === 'query') options.query = queryStringOf(rest)
-    if (spec.http.in === 'body') options.body = spec.http.bodyField === undefined ? rest : rest[spec.http.bodyField]
-    return await this.request(spec.http.method === 'get' ? 'GET' : 'POST', path, options)
+    const { method, path, ...options } = httpRequestOf(spec, parseOperationInput(spec, raw) as Record<string, unknown>)
+    return await this.request(method, path, options)
   }
 
   /** A signer from `resolveSigner`, or any other by its did alone (the daemon holds the same keys/). */
@@ -208,6 +202,17 @@ export class HttpOperations implements NodeOperations, PeerControl {
       throw new IsnadError('IO_ERROR', `cannot reach the daemon at ${this.url} (${reasonOf(err)}); is it still running?`, { cause: err })
     }
   }
+}
+
+/** Where an input's fields go over HTTP, by the operation's binding: path parameters, the query string or the JSON body. */
+export function httpRequestOf (spec: OperationSpec, input: Record<string, unknown>): RequestOptions & { method: 'GET' | 'POST', path: string } {
+  const params = pathParamsOf(spec)
+  const path = spec.http.path.replace(/\{([^}]+)\}/g, (_, key: string) => encodeURIComponent(String(input[key])))
+  const rest = Object.fromEntries(Object.entries(input).filter(([key, value]) => !params.includes(key) && value !== undefined))
+  const method = spec.http.method === 'get' ? 'GET' : 'POST'
+  if (spec.http.in === 'body') return { method, path, body: spec.http.bodyField === undefined ? rest : rest[spec.http.bodyField] }
+  // The other routes take their fields in the query string (a GET's), where an unknown one is refused as well.
+  return { method, path, ...(Object.keys(rest).length === 0 ? {} : { query: queryStringOf(rest) }) }
 }
 
 /** `?tags=a&tags=b&limit=5`: lists repeat their key. */

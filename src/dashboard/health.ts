@@ -1,5 +1,8 @@
 import { z } from 'zod'
-import { ALL_TOPICS, type Network } from '../net/index.js'
+// The constants module and a type: the net index loads libp2p, which the operations table (and so
+// every CLI command) must not.
+import { ALL_TOPICS } from '../net/constants.js'
+import type { Network } from '../net/index.js'
 
 /**
  * Gossip health for the dashboard: each connected peer with its gossipsub score (negative after

@@ -71,8 +71,9 @@ export function queryInputOf (spec: OperationSpec, entries: Record<string, strin
 
 async function rawInputOf (c: Context, spec: OperationSpec): Promise<unknown> {
   const params = c.req.param() as Record<string, string>
-  if (spec.http.in === 'none') return params
-  if (spec.http.in === 'query') return { ...queryInputOf(spec, c.req.queries()), ...params }
+  // A route without a body takes its fields from the query string, so an unknown parameter is
+  // refused there as an unknown body field is.
+  if (spec.http.in !== 'body') return { ...queryInputOf(spec, c.req.queries()), ...params }
   const body = await readJsonBody(c)
   if (spec.http.bodyField !== undefined) return body === undefined ? params : { ...params, [spec.http.bodyField]: body }
   if (body === undefined) return params

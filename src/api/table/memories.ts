@@ -1,9 +1,12 @@
 import { z } from 'zod'
-import { SelectRequestSchema, SelectedMemorySchema } from '../../fdr/index.js'
+// The modules rather than the fdr index, which loads the node (LevelDB) with node-select: a CLI
+// command through a daemon never needs it.
+import { SelectRequestSchema } from '../../fdr/request-schema.js'
+import { SelectedMemorySchema } from '../../fdr/types.js'
 import {
   AttestationRecordSchema, CONTENT_TYPES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema
 } from '../../schema/index.js'
-import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../store/index.js'
+import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../store/constants.js'
 import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustResultResponseSchema
