@@ -105,7 +105,9 @@ export const importBundle = defineOperation({
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'BUNDLE_INVALID', 'SIGNATURE_INVALID', 'CID_MISMATCH', 'TIMESTAMP_IN_FUTURE', 'SELF_ATTESTATION'],
   // The envelope's faults have the codes verify and the CLI give (view/verify-document.ts); a bad record keeps its own.
   inputError: (error) => {
-    const envelope = error.issues.filter((i) => !(i.path[0] === 'bundle' && i.path[1] === 'records' && typeof i.path[2] === 'number'))
+    // An unknown key beside the bundle is the input's fault, SCHEMA_INVALID as everywhere.
+    if (error.issues.some((i) => i.path[0] !== 'bundle')) return undefined
+    const envelope = error.issues.filter((i) => !(i.path[1] === 'records' && typeof i.path[2] === 'number'))
     return envelope.length === 0 ? undefined : bundleEnvelopeError(new z.ZodError(envelope))
   },
   http: { method: 'post', path: '/v1/import', in: 'body', bodyField: 'bundle', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES, description: 'The body is the bundle itself.' },

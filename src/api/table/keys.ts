@@ -42,7 +42,7 @@ export const keyInfo = defineOperation({
   summary: 'One agent key of this home (never its secret).',
   input: z.strictObject({ did: didField('the key\'s did:key') }),
   output: KeyInfoSchema,
-  errors: ['SCHEMA_INVALID', 'UNKNOWN_KEY'],
+  errors: ['DID_INVALID', 'UNKNOWN_KEY'],
   readOnly: true,
   http: { method: 'get', path: '/v1/ids/{did}', in: 'none' },
   cli: 'id show',

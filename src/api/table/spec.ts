@@ -1,4 +1,4 @@
-import type { z } from 'zod'
+import { globalRegistry, type z } from 'zod'
 import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import { schemaError } from '../../record/index.js'
 import type { NodeOperations, Signer } from '../operations.js'
@@ -62,8 +62,16 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   run: (node: OperationNode, input: z.output<I>, signer: Signer | undefined) => Promise<z.input<O>>
 }
 
-/** Typed identity: keeps each spec's input and output types for its handler. */
+/**
+ * Keeps each spec's input and output types for its handler, and carries each field's description
+ * onto its optional / default wrapper: zod keeps a description on the schema it was given to, and
+ * `x.describe(…).optional()` would otherwise reach the OpenAPI document but not `field.description`.
+ */
 export function defineOperation<I extends z.ZodObject, O extends z.ZodType> (spec: OperationSpec<I, O>): OperationSpec<I, O> {
+  for (const field of Object.values(spec.input.shape as Record<string, z.ZodType>)) {
+    const inner = (field as { _zod: { def: { innerType?: z.ZodType } } })._zod.def.innerType
+    if (field.description === undefined && inner?.description !== undefined) globalRegistry.add(field, { description: inner.description })
+  }
   return spec
 }
 
