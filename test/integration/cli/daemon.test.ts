@@ -127,10 +127,10 @@ describe('the CLI while a daemon holds the home', () => {
     })
   })
 
-  it('refuses what needs the network without a daemon: a clear USAGE error and exit 1', async () => {
+  it('refuses what needs the network without a daemon: a clear USAGE error and exit 2, as every USAGE', async () => {
     for (const json of [false, true]) {
       const result = await runIsnad(['peers', ...(json ? ['--json'] : [])], { home: local.home })
-      expect(result.code, result.stderr).toBe(1)
+      expect(result.code, result.stderr).toBe(2)
       expect(result.stdout).toBe('')
       if (json) expect(result.errorCode()).toBe('USAGE')
       expect(result.stderr).toContain('needs a running network node')
