@@ -30,7 +30,12 @@ export interface ExecuteRepairInit {
   holdsLock?: boolean
   /** The node's recovery context (EventLedger.recovery), else one that appends to findings.jsonl itself. */
   recovery?: RecoveryContext
+  /** The node's blockstore repair (src/node/block-repair.ts); without it a `repair_blocks` action fails. */
+  repairBlocks?: BlockRepair
 }
+
+/** Carries out a `repair_blocks` action after the reindex; returns what it did (the blocks set aside and lost, the anchors' new states). */
+export type BlockRepair = (action: Extract<RepairAction, { kind: 'repair_blocks' }>) => Promise<string>
 
 export interface RepairOutcome {
   plan: RepairPlan
@@ -49,7 +54,7 @@ export async function executeRepair (plan: RepairPlan, init: ExecuteRepairInit):
   const indexed = plan.actions.map((action, index) => ({ action, index }))
   // The governance ledgers this repair appends to are recovered before anything is appended to them.
   const first = indexed.filter((a) => isGovernanceTail(a.action)).sort((a, b) => governanceRank(a.action) - governanceRank(b.action))
-  const rest = indexed.filter((a) => a.action.kind !== 'reindex' && !isGovernanceTail(a.action))
+  const rest = indexed.filter((a) => a.action.kind !== 'reindex' && a.action.kind !== 'repair_blocks' && !isGovernanceTail(a.action))
   await underWriterLock(init.dataDir, init.holdsLock ?? false, async () => {
     const recovery = init.recovery ?? standaloneRecovery(init.dataDir, now)
     const early: Array<{ index: number, action: RepairAction, result: Outcome }> = []
@@ -64,6 +69,14 @@ export async function executeRepair (plan: RepairPlan, init: ExecuteRepairInit):
     await record(index, action, await attempt(async () => {
       await init.reindex()
       return 'the index was rebuilt from the ledgers'
+    }))
+  }
+  for (const { action, index } of indexed) {
+    if (action.kind !== 'repair_blocks') continue
+    const repairBlocks = init.repairBlocks
+    await record(index, action, await attempt(async () => {
+      if (repairBlocks === undefined) throw new Error('this repair was given no access to the blockstore')
+      return await repairBlocks(action)
     }))
   }
   return { plan, executions }
