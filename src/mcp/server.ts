@@ -89,10 +89,12 @@ export function createMcpServer (init: McpServerInit): McpServer {
     description: 'Sign an anchor tying a stored memory to outside evidence (a file, a CID, a git commit, a URL, a Moltbook post, a blockchain reference). Returns the anchor id and the memory as evidence, with each anchor\'s verification state.',
     inputSchema: AnchorToolInput
   }, async ({ as, memory, anchor }) => await answer(async () => {
-    // Checked here, before any node is asked: a daemon would apply only its own allowance.
+    // Checked here, before any node is asked: a daemon would apply only its own allowance. A git
+    // repository is read like a file (anchors-v1 §2.1).
+    const access = init.anchorFiles ?? { forbidden: [], allowed: [] }
     const evidence = anchor.source === 'file'
-      ? { ...anchor, path: await assertFileAnchorAllowed(anchor.path, init.anchorFiles ?? { forbidden: [], allowed: [] }) }
-      : anchor
+      ? { ...anchor, path: await assertFileAnchorAllowed(anchor.path, access) }
+      : anchor.source === 'git' ? { ...anchor, repository: await assertFileAnchorAllowed(anchor.repository, access) } : anchor
     return await signing(as, async (ops, signer, source) => {
       const result = await ops.addAnchor({ ...evidence, memory }, signer)
       return { anchor: result.id, ...evidenceEnvelope([evidenceOfView(result.view, source)]) }
