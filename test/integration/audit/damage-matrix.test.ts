@@ -312,7 +312,7 @@ describe('the damage matrix (issue 22 §2): each damage is found by verify and f
   afterAll(async () => { await rm(pristine, { recursive: true, force: true }) })
 
   for (const damage of DAMAGES) {
-    it(damage.name, async () => {
+    it.concurrent(damage.name, async () => {
       const home = await mkdtemp(join(tmpdir(), 'isnad-damage-case-'))
       try {
         await cp(pristine, home, { recursive: true })
