@@ -144,8 +144,9 @@ async function compareJournal (state: JournalState, facts: LedgerFacts): Promise
   }
   if (count > 0) {
     issues.push({
-      message: `${count} record${count === 1 ? '' : 's'} in the index's log ${count === 1 ? 'is' : 'are'} in no ledger event (lost from the ledger; a reindex drops them, peers or a backup may hold them): ` +
-        `${lost.join(', ')}${count > lost.length ? `, and ${count - lost.length} more` : ''}; ${REPAIR}`
+      message: `${count} record${count === 1 ? '' : 's'} in the index's log ${count === 1 ? 'is' : 'are'} in no ledger event (lost from the ledger; a bare reindex would drop them): ` +
+        `${lost.join(', ')}${count > lost.length ? `, and ${count - lost.length} more` : ''}; \`isnad ledger repair\` saves them from the index and imports them again`,
+      refs: lost
     })
   }
   return issues

@@ -44,6 +44,8 @@ function parseDays (value: string): number {
 
 export function registerLedgerAudit (ledger: Command, context: (cmd: Command) => CommandContext, hooks: LedgerAuditHooks): void {
   const clock = hooks.clock ?? Date.now
+  /** Every record id the last audit read from the ledger: what repair's salvage compares the index with. */
+  let ledgerIds: ReadonlySet<string> = new Set()
   const audit = async (ctx: CommandContext, opts: ScopeOptions): Promise<AuditReport> => {
     const dataDir = nodePaths(ctx.home).data
     const scope = opts.scope ?? (await readPolicy(dataDir)).default_scope
@@ -51,7 +53,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
     const blockCheck = hooks.blockCheck ?? checkBlocks
     return await auditDataDir({
       dataDir, scope, verifier: hooks.verifier ?? nodeCryptoVerifier, now: clock,
-      ...(indexCheck === undefined ? {} : { indexCheck: async (facts: LedgerFacts) => await indexCheck(ctx, facts) }),
+      ...(indexCheck === undefined ? {} : { indexCheck: async (facts: LedgerFacts) => { ledgerIds = facts.ids; return await indexCheck(ctx, facts) } }),
       blockCheck: async (anchors) => await blockCheck(ctx, anchors)
     })
   }
@@ -89,7 +91,11 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
       await writeAuditResults(report)
       const repairBlocks = hooks.repairBlocks ?? repairBlockstore
       const outcome = await executeRepair(plan, {
-        dataDir: report.dataDir, reindex: async () => { await hooks.reindex(ctx) }, repairBlocks: async (action) => await repairBlocks(ctx, action), now: clock
+        dataDir: report.dataDir,
+        reindex: async () => { await hooks.reindex(ctx) },
+        repairBlocks: async (action) => await repairBlocks(ctx, action),
+        salvageRecords: async () => await (await import('../../node/record-salvage.js')).salvageLostRecords(ctx.home, ledgerIds, clock),
+        now: clock
       })
       // What is left is what a new audit finds (issue 22 §3): lost events, set-aside lines not yet
       // restored, anything the plan could not address. Exit 0 only when the directory is healthy.
@@ -188,7 +194,10 @@ function renderReport (report: AuditReport): string {
 
 function renderPlan (plan: RepairPlan): string {
   const lines = [`plan ${plan.id}: ${plan.actions.length} actions, ${plan.unresolved.length} findings unresolved`]
-  for (const action of plan.actions) lines.push(`  ${action.kind}${action.kind === 'reindex' ? '' : ` ${'file' in action ? action.file : blocksPlanned(action)}`}`)
+  for (const action of plan.actions) {
+    const what = 'file' in action ? ` ${action.file}` : action.kind === 'repair_blocks' ? ` ${blocksPlanned(action)}` : ''
+    lines.push(`  ${action.kind}${what}`)
+  }
   if (plan.unresolved.length > 0) lines.push(`  unresolved (need a person): ${plan.unresolved.join(', ')}`)
   return lines.join('\n')
 }

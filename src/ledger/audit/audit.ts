@@ -29,6 +29,8 @@ export interface IndexIssue {
   kind?: IndexFindingKind
   /** @default 'error' */
   severity?: Severity
+  /** Records the issue names (ids the index holds and the ledger lost: repair salvages them). */
+  refs?: string[]
 }
 
 export type IndexFindingKind = 'index_missing' | 'index_corrupt' | 'index_mismatch'
@@ -192,7 +194,13 @@ function checkHighWater (ctx: AuditContext, scopes: readonly ScopeAudit[], facts
 async function checkIndex (ctx: AuditContext, indexCheck: IndexCheck, facts: LedgerFacts): Promise<void> {
   try {
     for (const issue of await indexCheck(facts)) {
-      ctx.sink.add({ kind: issue.kind ?? 'index_mismatch', file: 'index', message: issue.message, ...(issue.severity === undefined ? {} : { severity: issue.severity }) })
+      ctx.sink.add({
+        kind: issue.kind ?? 'index_mismatch',
+        file: 'index',
+        message: issue.message,
+        ...(issue.severity === undefined ? {} : { severity: issue.severity }),
+        ...(issue.refs === undefined ? {} : { refs: issue.refs })
+      })
     }
   } catch (err) {
     ctx.sink.add({ kind: 'index_mismatch', file: 'index', message: `the index could not be compared with the ledger: ${err instanceof Error ? err.message : String(err)}` })

@@ -15,7 +15,8 @@ import { isShardPath } from './walk.js'
  *   byte, and no longer read (a gzip stream cannot be cut at a line).
  * - A torn last line (a write a crash interrupted, never acknowledged) is recovered as the node does
  *   at open: copied to governance/findings/torn/, recorded, cut off (recovery.ts).
- * - After either, and for any index finding, the index is rebuilt from what the ledgers now hold.
+ * - After either, and for any index finding, the index is rebuilt from what the ledgers now hold;
+ *   records the index holds and the ledger lost are first saved from it and imported again after.
  * - Block findings (issue 22 §2): blocks that do not hash to their CID are set aside, a store LevelDB
  *   reports damaged is salvaged block by block, and the anchors concerned are checked again (the
  *   node's `repairBlocks`, after the reindex).
@@ -69,6 +70,8 @@ export function planRepair (report: AuditReport, options: PlanRepairOptions): Re
     ...[...quarantine].map(([file, reason]): RepairAction => ({ kind: 'quarantine', file, reason })),
     ...[...tails].map((file): RepairAction => ({ kind: 'recover_tail', file }))
   ]
+  // Records the index holds and the ledger lost: saved before the reindex would drop them.
+  if (report.findings.some((f) => f.kind === 'index_mismatch' && (f.refs?.length ?? 0) > 0)) actions.push({ kind: 'salvage_records' })
   const reindex = actions.length > 0 || report.findings.some((f) => INDEX_KINDS.has(f.kind))
   if (reindex) actions.push({ kind: 'reindex' })
   // After the reindex: re-checking an anchor looks it up in the index.

@@ -92,6 +92,8 @@ export const RepairActionSchema = z.discriminatedUnion('kind', [
     lines: z.array(z.strictObject({ line: z.number().int().min(1), offset: z.number().int().min(0), reason: z.string().min(1) })).min(1)
   }),
   z.strictObject({ kind: z.literal('recover_tail'), file: z.string().min(1) }),
+  /** Records the index holds and the ledger lost: saved from the index before the reindex, imported again after it. */
+  z.strictObject({ kind: z.literal('salvage_records') }),
   /**
    * The blockstore (issue 22 §2): blocks that do not hash to their CID set aside to
    * archive/quarantine/blocks/, a store LevelDB reports damaged salvaged block by block, then the

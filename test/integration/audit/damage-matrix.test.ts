@@ -10,6 +10,7 @@ import { createKeystore } from '../../../src/keys/index.js'
 import { auditDataDir, executeRepair, planRepair, writeAuditResults, type AuditReport } from '../../../src/ledger/audit/index.js'
 import { checkBlockstore } from '../../../src/node/block-check.js'
 import { repairBlocks } from '../../../src/node/block-repair.js'
+import { salvageLostRecords } from '../../../src/node/record-salvage.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
 
@@ -20,8 +21,10 @@ import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
  * marks, as on a node whose operator ran `ledger verify`), then each kind of damage done to a copy:
  * `ledger verify` must report it with the finding kinds named here, `ledger repair` must carry out
  * its plan without a failed action, and the query answers afterwards must be those from before the
- * damage except for the records whose own bytes were destroyed, which verify or repair names. The
- * long form is bench/damage-long.ts (kill -9 loops).
+ * damage except for the records whose own bytes were destroyed, which verify or repair names. A
+ * record whose ledger bytes were destroyed while the index still holds it is saved from the index
+ * and imported again by repair, so its answers come back too (`salvaged`). The long form is
+ * bench/damage-long.ts (kill -9 loops).
  */
 
 const MEMORIES = 12
@@ -46,6 +49,11 @@ interface Damage {
   finds: string[]
   /** The anchor's state after repair: a damaged block with no peer to send a good copy leaves it unreachable. @default 'verified' */
   anchorAfter?: 'verified' | 'unreachable'
+  /**
+   * The destroyed records survive in the index: repair saves them from it before the reindex and
+   * imports them again after, so every answer is back (they are still named). @default false
+   */
+  salvaged?: boolean
   /** What `ledger verify` says after the repair. @default 'healthy' when nothing was destroyed, else no errors */
   after?: 'healthy' | 'no-errors' | { errors: string[] }
 }
@@ -125,8 +133,9 @@ async function withBlocks (dataDir: string, fn: (db: Level<string, Uint8Array>) 
 const DAMAGES: Damage[] = [
   // ledger lines, in each ledger and view kind
   // the third memory (m2): no attestation, witness request or anchor hangs on it
-  { name: 'a flipped byte in a streams/ line (a memory event)', finds: ['hash_mismatch'], apply: async (d) => await flipIn(await streamShard(d), 'memory.captured', 2) },
-  { name: 'a flipped byte in a bus/ line (a witness request)', finds: ['hash_mismatch'], apply: async (d) => await flipIn(await busShard(d), 'memory.witness_requested') },
+  // The index still holds the record: repair saves it from there and imports it again.
+  { name: 'a flipped byte in a streams/ line (a memory event)', finds: ['hash_mismatch'], salvaged: true, apply: async (d) => await flipIn(await streamShard(d), 'memory.captured', 2) },
+  { name: 'a flipped byte in a bus/ line (a witness request)', finds: ['hash_mismatch'], salvaged: true, apply: async (d) => await flipIn(await busShard(d), 'memory.witness_requested') },
   ...['facts', 'decisions', 'commitments', 'attach'].map((kind): Damage => ({
     name: `a flipped byte in a views/${kind} line`, finds: ['hash_mismatch'], apply: async (d) => await flipIn(await viewShard(d, kind), undefined)
   })),
@@ -140,13 +149,14 @@ const DAMAGES: Damage[] = [
   { name: 'a torn tail on a views/ shard', finds: ['torn_tail'], apply: async (d) => await tearTail(await viewShard(d, 'facts')) },
   { name: 'a torn tail on an operational ledger (coordination/leases.jsonl)', finds: ['torn_tail'], apply: async (d) => await tearTail(join(d, 'coordination', 'leases.jsonl')) },
   {
-    // The lines cut off are lost for good (the index still named them, and repair's reindex drops
-    // them): verify names them, and keeps saying events were lost (lc_regressed against the
-    // scorecard; lc_gap where later bus events remain).
+    // The lines cut off are gone from the ledger; the index still holds their records: verify names
+    // them, repair saves them from the index and imports them again (as new events, past the
+    // high-water mark), and verify keeps reporting the hole the lost events left (lc_gap).
     name: 'a streams/ shard truncated in the middle (not only a torn tail)',
     finds: ['torn_tail', 'lc_regressed', 'index_mismatch'],
     apply: async (d) => await truncateMidFile(await streamShard(d)),
-    after: { errors: ['lc_gap', 'lc_regressed'] }
+    salvaged: true,
+    after: { errors: ['lc_gap'] }
   },
   { name: 'a views/ shard truncated in the middle', finds: ['torn_tail'], apply: async (d) => await truncateMidFile(await viewShard(d, 'decisions')) },
   // the index
@@ -224,12 +234,13 @@ const DAMAGES: Damage[] = [
   }
 ]
 
-const audit = async (home: string): Promise<AuditReport> => await auditDataDir({
+/** `ledger verify` as the CLI runs it; `ids` gets every record id the audit read from the ledger (for repair's salvage). */
+const audit = async (home: string, ids: { value: ReadonlySet<string> } = { value: new Set() }): Promise<AuditReport> => await auditDataDir({
   dataDir: nodePaths(home).data,
   scope: 'default',
   verifier: nodeCryptoVerifier,
   now: Date.now,
-  indexCheck: async (facts) => await checkIndexAgainstLedger(home, facts),
+  indexCheck: async (facts) => { ids.value = facts.ids; return await checkIndexAgainstLedger(home, facts) },
   blockCheck: async (anchors) => await checkBlockstore(home, anchors)
 })
 
@@ -317,13 +328,17 @@ describe('the damage matrix (issue 22 §2): each damage is found by verify and f
       try {
         await cp(pristine, home, { recursive: true })
         const destroyed = await damage.apply(nodePaths(home).data, p)
-        const found = await audit(home)
+        const ledgerIds = { value: new Set<string>() as ReadonlySet<string> }
+        const found = await audit(home, ledgerIds)
         expect(found.status, damage.name).not.toBe('healthy')
         for (const kind of damage.finds) expect(found.findings.map((f) => f.kind), damage.name).toContain(kind)
 
         const plan = planRepair(found, { now: Date.now })
         const outcome = await executeRepair(plan, {
-          dataDir: nodePaths(home).data, reindex: async () => { await reindex(home) }, repairBlocks: async (action) => await repairBlocks(home, action)
+          dataDir: nodePaths(home).data,
+          reindex: async () => { await reindex(home) },
+          repairBlocks: async (action) => await repairBlocks(home, action),
+          salvageRecords: async () => await salvageLostRecords(home, ledgerIds.value)
         })
         expect(outcome.executions.filter((e) => e.status === 'failed'), damage.name).toEqual([])
         // the records whose bytes were destroyed are named, by verify's findings or by the repair
@@ -331,9 +346,10 @@ describe('the damage matrix (issue 22 §2): each damage is found by verify and f
         for (const id of destroyed) expect(named, `${damage.name}: ${id} named`).toContain(id)
 
         const after = await answers(home, p)
-        const expected = [...before].filter(([, ids]) => !ids.some((id) => destroyed.includes(id))).map(([fact]) => fact).sort()
+        const gone = damage.salvaged === true ? [] : destroyed
+        const expected = [...before].filter(([, ids]) => !ids.some((id) => gone.includes(id))).map(([fact]) => fact).sort()
         expect([...after.facts.keys()].sort(), damage.name).toEqual(expected)
-        expect(after.anchorState, damage.name).toBe(destroyed.includes(p.anchor) ? undefined : damage.anchorAfter ?? 'verified')
+        expect(after.anchorState, damage.name).toBe(gone.includes(p.anchor) ? undefined : damage.anchorAfter ?? 'verified')
 
         const again = await audit(home)
         const want = damage.after ?? (destroyed.length === 0 ? 'healthy' : 'no-errors')
