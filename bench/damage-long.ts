@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync, watch, type FSWatcher } from 'node:fs'
 import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { createServer, type AddressInfo } from 'node:net'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -202,7 +203,10 @@ async function cliLane (home: string, round: number, witness: string, lastMemory
 /** The daemon lane: `isnad start`, two HTTP clients remembering and attesting, the daemon killed mid-stream. */
 async function daemonLane (home: string, round: number, witness: string): Promise<LaneResult> {
   const dataDir = nodePaths(home).data
-  const child = spawn(process.execPath, [BIN, '--home', home, 'start', '--listen', '/ip4/127.0.0.1/tcp/0', '--heartbeat', '1'], { stdio: ['ignore', 'ignore', 'pipe'] })
+  // A free API port each time: daemons of homes killed in parallel would otherwise all keep 4503
+  // (`.memory/api.port`) and the later ones fail ADDRESS_IN_USE (a harness collision, not a finding).
+  const apiPort = await freePort()
+  const child = spawn(process.execPath, [BIN, '--home', home, 'start', '--listen', '/ip4/127.0.0.1/tcp/0', '--heartbeat', '1', '--api-port', String(apiPort)], { stdio: ['ignore', 'ignore', 'pipe'] })
   let stderr = ''
   child.stderr?.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000) })
   const acked: string[] = []
@@ -246,6 +250,14 @@ async function daemonLane (home: string, round: number, witness: string): Promis
   }
   const { killed } = await ended(child)
   return { kills: killed ? 1 : 0, acked, midWrite: killed && midWrite }
+}
+
+async function freePort (): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }
 
 function p50 (values: number[]): number {
