@@ -25,6 +25,9 @@ import { interleave, median, percentile, type RoundResult } from './stats.js'
 /*
  * `npm run bench` (full run, writes bench/results.json) or `npm run bench -- --quick` (small sizes
  * for development; results go to the temp directory). Progress on stderr, the table on stdout.
+ * Two long forms of issue 22 are opt-in scripts, not figures here (they take minutes to an hour and
+ * measure robustness, not speed): `npm run bench:damage -- --kills=1000 --jobs=3` (bench/damage-long.ts,
+ * kill -9 loops) and `npm run bench:flood -- 10` (bench/api-flood.ts); BENCHMARKS.md has their figures.
  */
 
 const quick = process.argv.includes('--quick')

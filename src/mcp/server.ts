@@ -73,8 +73,12 @@ export function createMcpServer (init: McpServerInit): McpServer {
 /** The anchor tool's file evidence, checked before any node is asked: a daemon would apply only its own allowance. */
 async function allowAnchorFile (input: Record<string, unknown>, access: FileAnchorAccess | undefined): Promise<Record<string, unknown>> {
   const anchor = input.anchor as AnchorSource
-  if (anchor.source !== 'file') return input
-  return { ...input, anchor: { ...anchor, path: await assertFileAnchorAllowed(anchor.path, access ?? { forbidden: [], allowed: [] }) } }
+  const allowance = access ?? { forbidden: [], allowed: [] }
+  // Checked here, before any node is asked: a daemon would apply only its own allowance. A git
+  // repository is read like a file (anchors-v1 §2.1, F6).
+  if (anchor.source === 'file') return { ...input, anchor: { ...anchor, path: await assertFileAnchorAllowed(anchor.path, allowance) } }
+  if (anchor.source === 'git') return { ...input, anchor: { ...anchor, repository: await assertFileAnchorAllowed(anchor.repository, allowance) } }
+  return input
 }
 
 /**

@@ -149,6 +149,12 @@ describe('isnad mcp over stdio', () => {
       expect(refused.isError, path).toBe(true)
       expect(textOf(refused), path).toMatch(/^PATH_FORBIDDEN: /)
     }
+    // a git repository is read like a file (anchors-v1 §2.1 F6): the home's keys/, anything outside --anchor-dir
+    for (const repository of [join(home, 'keys'), home, '/etc']) {
+      const refused = await client.callTool({ name: 'anchor', arguments: { memory: id, anchor: { source: 'git', repository, commit: 'HEAD' } } }) as CallToolResult
+      expect(refused.isError, repository).toBe(true)
+      expect(textOf(refused), repository).toMatch(/^PATH_FORBIDDEN: /)
+    }
   })
 
   it('verifies a document with nothing but itself, and reports a tampered one', async () => {

@@ -91,6 +91,10 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'cli/commands/init.ts -> node/init.ts',
   'cli/commands/ledger-audit.ts -> node/paths.ts',
   'cli/commands/ledger-audit.ts -> node/index-check.ts',
+  // Loaded lazily, only when an audit needs them (like index-check above).
+  'cli/commands/ledger-audit.ts -> node/block-check.ts',
+  'cli/commands/ledger-audit.ts -> node/block-repair.ts',
+  'cli/commands/ledger-audit.ts -> node/record-salvage.ts',
   'cli/commands/ledger.ts -> api/schemas/responses.ts',
   'cli/commands/ledger.ts -> node/ledger-ops.ts',
   'cli/commands/mcp.ts -> node/paths.ts',
