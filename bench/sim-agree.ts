@@ -119,17 +119,19 @@ async function main (): Promise<void> {
   const kept: AgreementRow[] = (values.resume || values['table-only']) && existsSync(rowsFile) ? (JSON.parse(await readFile(rowsFile, 'utf8')) as { rows: AgreementRow[] }).rows : []
   const done = new Map(kept.map((r) => [keyOf(r.scenario, r.real), r]))
   const rows: AgreementRow[] = []
+  // With --resume, the rows of scenarios this run does not play stay in the table as they were.
+  const untouched = values.resume ? kept.filter((r) => !names.includes(r.scenario)) : []
   const loadStart = loadavg()[0] ?? 0
   const write = async (): Promise<string> => {
     const markdown = [
       values['table-only'] ? `Table of ${rowsFile} (regenerated ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC); policies ${Object.keys(TRUST_POLICIES).join(', ')}. Per policy: AUC · F≥Anc · F≥Att · T Unv as below; max |Δ| model against real.` : `Run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC with \`npm run sim:agree${process.argv.length > 2 ? ` -- ${process.argv.slice(2).join(' ')}` : ''}\` (real nodes under nice ${values.nice}, ${runnerOf({ ...(processes === undefined ? {} : { processes }) })}${processes === undefined ? `, ${threads === undefined ? 'one thread per core from 50 nodes' : `${threads} threads`}` : ` over ${processes} processes`}); load average ${loadStart.toFixed(1)} at the start, ${(loadavg()[0] ?? 0).toFixed(1)} at the end; policies ${Object.keys(TRUST_POLICIES).join(', ')} (default ${DEFAULT_TRUST_POLICY}). Per policy: AUC of trust for true against false memories · share of false memories at Anchored or better · at Attested or better · share of true memories left Unverified, pooled over the observers; max |Δ| over those and the mean trusts (true, false, Sybil) and the Sybil Attested share, model against real.`,
       '',
-      agreementTable(rows),
+      agreementTable([...untouched, ...rows]),
       '',
-      agreementSummary(rows)
+      agreementSummary([...untouched, ...rows])
     ].join('\n')
     await writeFile(tableFile, `${markdown}\n`)
-    await writeFile(rowsFile, `${JSON.stringify({ rows }, null, 1)}\n`)
+    await writeFile(rowsFile, `${JSON.stringify({ rows: [...untouched, ...rows] }, null, 1)}\n`)
     return markdown
   }
   if (values['table-only']) {
