@@ -19,11 +19,14 @@ const witness = await keystore.load(witnessDid)
 const node = await LocalNode.open({ home })
 process.stdout.write('ready\n')
 
+// `begin` before each write and `ack` after it let the parent aim its kill at a write in flight.
 for (let k = 0; ; k++) {
+  process.stdout.write('begin\n')
   const view = await node.remember({ type: k % 3 === 0 ? 'decision' : 'fact', summary: `r${round} m${k}`, tags: ['damage', `r${round}`] }, author)
   // stdout to a pipe is synchronous on Linux: once written, the parent has the line.
   process.stdout.write(`ack ${view.id}\n`)
   if (k % 2 === 0) {
+    process.stdout.write('begin\n')
     const { id } = await node.attest({ memory: view.id, verdict: 'confirm' }, witness)
     process.stdout.write(`ack ${id}\n`)
   }

@@ -1,5 +1,6 @@
 import { performance } from 'node:perf_hooks'
-import { nodeCryptoVerifier, type SignatureVerifier } from '../src/identity/index.js'
+import type { SignatureVerifier } from '../src/identity/index.js'
+import { nodeCryptoVerifier } from '../src/native/index.js'
 import type { AcceptSource, NetHost, RecordPage } from '../src/net/index.js'
 import type { VerifiedRecord } from '../src/record/index.js'
 

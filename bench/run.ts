@@ -17,6 +17,7 @@ import { benchReindex } from './reindex.js'
 import { benchReputation } from './reputation.js'
 import { benchSelect } from './select.js'
 import { benchSim } from './sim.js'
+import { benchSimModel } from './sim-model.js'
 import { benchCliStartup } from './cli-startup.js'
 import { describeMachine, formatTable, type Figure, type Results } from './report.js'
 import { interleave, median, percentile, type RoundResult } from './stats.js'
@@ -24,14 +25,18 @@ import { interleave, median, percentile, type RoundResult } from './stats.js'
 /*
  * `npm run bench` (full run, writes bench/results.json) or `npm run bench -- --quick` (small sizes
  * for development; results go to the temp directory). Progress on stderr, the table on stdout.
+ * Two long forms of issue 22 are opt-in scripts, not figures here (they take minutes to an hour and
+ * measure robustness, not speed): `npm run bench:damage -- --kills=1000 --jobs=3` (bench/damage-long.ts,
+ * kill -9 loops) and `npm run bench:flood -- 10` (bench/api-flood.ts); BENCHMARKS.md has their figures.
  */
 
 const quick = process.argv.includes('--quick')
+/* `--model-10k` adds figure 14's 10,000-agent model-engine run (about a minute and 0.7 GB quiet). */
 /**
  * `--only=1,3` runs those figures only (development; nothing is written to bench/results.json).
  * @default every figure
  */
-const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13']
+const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14']
 const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ALL_FIGURES).map(Number))
 const partial = only.size < ALL_FIGURES.length
 const SIZES = quick
@@ -168,6 +173,8 @@ async function main (): Promise<void> {
   if (only.has(12)) figures.push(...await benchSim({ quick, progress }))
   // CLI start-up: what every command pays before it runs.
   if (only.has(13)) figures.push(...await benchCliStartup({ rounds: quick ? 5 : 11, progress }))
+  // Issue 23: the simulation's model engine (the 10,000-agent run only with --model-10k).
+  if (only.has(14)) figures.push(...await benchSimModel({ quick, tenThousand: process.argv.includes('--model-10k'), progress }))
   const results: Results = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

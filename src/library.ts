@@ -2,7 +2,9 @@ import type { AddAnchorInput, AnchorCheck } from './anchor/index.js'
 import { createHttpOperations } from './api/client.js'
 import { findDaemon } from './api/discovery.js'
 import { LocalOperations } from './api/local-operations.js'
-import type { NodeOperations, Signer, WitnessRequestInput } from './api/operations.js'
+import type { z } from 'zod'
+import type { NodeOperations, WitnessRequestInput } from './api/operations.js'
+import { OPERATION_SPECS, parseOperationInput, runOperation, type OperationName, type OperationSpec } from './api/table/index.js'
 import type { InboxItem, WitnessRequestResult } from './api/schemas/network.js'
 import { readApiToken } from './api/token.js'
 import { IsnadError } from './errors/index.js'
@@ -16,6 +18,7 @@ import type { MemoryQuery } from './store/index.js'
 import type { DocumentReport } from './view/index.js'
 
 export type { AddAnchorInput, AnchorCheck, SelectedMemory, SelectRequest }
+export type { OperationName }
 export type { AttestInput, IngestResult, InboxItem, MemoryQuery, NodeOperations, QueryResultItem, RememberInput, WitnessRequestInput, WitnessRequestResult }
 
 export interface CreateNodeOptions {
@@ -63,6 +66,13 @@ export interface IsnadNode {
   verify: (document: unknown) => Promise<DocumentReport>
   exportBundle: (ids: readonly string[]) => Promise<Bundle>
   importBundle: (bundle: Bundle) => Promise<IngestResult>
+  /**
+   * Any operation of the table (src/api/table) by its name, with the input and output every other
+   * surface uses (the HTTP body, the MCP arguments): `node.run('reputation', { did })`. The input is
+   * parsed as the API parses it (unknown keys refused, CID_INVALID for a malformed id, …); a
+   * signing operation signs as `as` (else the default key) with the `passphrase` given to createNode.
+   */
+  run: <N extends OperationName>(name: N, input: z.input<(typeof OPERATION_SPECS)[N]['input']>) => Promise<z.output<(typeof OPERATION_SPECS)[N]['output']>>
   /** Releases the data directory (and its writer lock). Idempotent. */
   close: () => Promise<void>
 }
@@ -88,36 +98,41 @@ export async function createNode (options: CreateNodeOptions): Promise<IsnadNode
     operations = local
     close = async () => { await local.close() }
   }
-  const signing = async <T>(as: string | undefined, fn: (signer: Signer) => Promise<T>): Promise<T> => {
-    const signer = await operations.resolveSigner(as, options.passphrase)
-    try {
-      return await fn(signer)
-    } finally {
-      signer.secretKey.fill(0)
-    }
-  }
   let closed = false
   const open = (): NodeOperations => {
     if (closed) throw new IsnadError('USAGE', `the node on ${options.home} is closed`)
     return operations
   }
+  const run = async <N extends OperationName>(name: N, raw: z.input<(typeof OPERATION_SPECS)[N]['input']>): Promise<z.output<(typeof OPERATION_SPECS)[N]['output']>> => {
+    const spec = OPERATION_SPECS[name] as unknown as OperationSpec
+    const input = parseOperationInput(spec, raw)
+    return await runOperation(spec, open(), input, options.passphrase) as z.output<(typeof OPERATION_SPECS)[N]['output']>
+  }
   return {
     home: options.home,
     via: daemon === null ? 'data directory' : 'daemon',
     operations,
-    remember: async (input, signer = {}) => await signing(signer.as, async (s) => await open().remember(input, s)),
-    show: async (id) => await open().show(id),
-    query: async (query = {}) => await open().query(query),
-    explainTrust: async (id) => await open().explainTrust(id),
-    attest: async (input, signer = {}) => await signing(signer.as, async (s) => await open().attest(input, s)),
-    requestWitnesses: async (input, signer = {}) => await signing(signer.as, async (s) => await open().requestWitnesses(input, s)),
-    inbox: async () => await open().inbox(),
-    addAnchor: async (input, signer = {}) => await signing(signer.as, async (s) => await open().addAnchor(input, s)),
-    checkAnchors: async (memory) => await open().checkAnchors(memory),
-    select: async (request) => await open().select(request),
-    verify: async (document) => await open().verify(document),
-    exportBundle: async (ids) => await open().exportBundle(ids),
-    importBundle: async (bundle) => await open().importBundle(bundle),
+    // Each method is the table's operation: the same parse, the same handler, the same codes.
+    remember: async (input, signer = {}) => await run('remember', { ...input, ...signer }),
+    show: async (id) => await run('show', { id }),
+    query: async (query = {}) => await run('query', query),
+    explainTrust: async (id) => await run('explainTrust', { id }),
+    attest: async (input, signer = {}) => {
+      const result = await run('attest', { ...input, ...signer })
+      return { id: result.attestation, view: result.memory }
+    },
+    requestWitnesses: async (input, signer = {}) => await run('requestWitnesses', { ...input, ...signer }),
+    inbox: async () => (await run('inbox', {})).items,
+    addAnchor: async ({ memory, ...anchor }, signer = {}) => {
+      const result = await run('addAnchor', { memory, anchor, ...signer })
+      return { id: result.anchor, view: result.memory }
+    },
+    checkAnchors: async (memory) => (await run('checkAnchors', memory === undefined ? {} : { memory })).checks,
+    select: async (request) => (await run('select', request)).selected,
+    verify: async (document) => await run('verify', { document: document as Record<string, unknown> }),
+    exportBundle: async (ids) => await run('exportBundle', { ids: [...ids] }),
+    importBundle: async (bundle) => await run('importBundle', { bundle }),
+    run,
     close: async () => {
       closed = true
       await close()

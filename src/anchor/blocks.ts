@@ -3,13 +3,16 @@ import * as dagPb from '@ipld/dag-pb'
 import { LevelBlockstore } from 'blockstore-level'
 import type { WritableStorage } from 'ipfs-unixfs-importer'
 import { CID } from 'multiformats/cid'
+import { base32upper } from 'multiformats/bases/base32'
+import * as Digest from 'multiformats/hashes/digest'
 import { IsnadError } from '../errors/index.js'
 import { BLOCKSTORE_WRITE_BUFFER_BYTES, DAG_PB_CODE, MAX_BLOCK_BYTES, RAW_CODE, SHA2_256_CODE } from './constants.js'
 
 /**
  * The blocks of anchored content (anchors-v1 §3): what the node imported itself and what it fetched
- * from peers. Every block in it was re-hashed against its CID before it was written; reads re-hash
- * again, since disks and other processes are not trusted either.
+ * from peers. Every block in it was re-hashed against its CID before it was written; its users
+ * re-hash what they read (the cid checker, the fetch server, `ledger verify`), since disks and other
+ * processes are not trusted either: `get` returns the bytes as stored.
  */
 export interface BlockStore {
   /** The block's bytes, or null when this node does not hold it. */
@@ -19,6 +22,10 @@ export interface BlockStore {
   put: (cid: CID, bytes: Uint8Array) => Promise<void>
   /** Where the UnixFS importer writes: blocks it has just hashed itself, so not hashed again. */
   importTarget: WritableStorage
+  /** Every stored block, in key order (the multihash): the CID is rebuilt as raw, which is enough to check the hash. */
+  entries: () => AsyncIterable<{ cid: CID, bytes: Uint8Array }>
+  /** Removes a block (repair sets a damaged one aside first). */
+  delete: (cid: CID) => Promise<void>
   open: () => Promise<void>
   close: () => Promise<void>
 }
@@ -68,6 +75,19 @@ export function blockLinks (cid: CID, bytes: Uint8Array): CID[] {
   }
 }
 
+/**
+ * blockstore-level's key of a block: `/` and its multihash in base32upper. The CID's codec is not
+ * kept; `ledger verify` and `repair` read the LevelDB by these keys (src/node/block-check.ts).
+ */
+export function blockKeyOf (cid: CID): string {
+  return `/${base32upper.encoder.encode(cid.multihash.bytes)}`
+}
+
+/** The CID a blockstore-level key names, as raw (enough to re-hash the block: only the multihash counts). */
+export function cidOfBlockKey (key: string): CID {
+  return CID.createV1(RAW_CODE, Digest.decode(base32upper.decoder.decode(key.slice(1))))
+}
+
 /** A BlockStore in LevelDB (blockstore-level), e.g. `.memory/evidence/blocks`. */
 export function createLevelBlockStore (location: string): BlockStore {
   const blockstore = new LevelBlockstore(location, { writeBufferSize: BLOCKSTORE_WRITE_BUFFER_BYTES })
@@ -85,6 +105,10 @@ export function createLevelBlockStore (location: string): BlockStore {
       assertBlockMatches(cid, bytes)
       await blockstore.put(cid, bytes)
     },
+    entries: async function * () {
+      for await (const pair of blockstore.getAll()) yield { cid: pair.cid, bytes: await bytesOf(pair.bytes) }
+    },
+    delete: async (cid) => { await blockstore.delete(cid) },
     open: async () => { await blockstore.open() },
     close: async () => { await blockstore.close() }
   }
@@ -115,7 +139,19 @@ export function createMemoryBlockStore (): BlockStore & { readonly size: number 
         return cid
       }
     },
+    entries: async function * () {
+      for (const [hex, bytes] of blocks) yield { cid: CID.createV1(RAW_CODE, Digest.create(SHA2_256_CODE, Buffer.from(hex, 'hex'))), bytes }
+    },
+    delete: async (cid) => { blocks.delete(key(cid)) },
     open: async () => {},
     close: async () => {}
   }
+}
+
+/** blockstore-level hands a stored value over as it is; its type also allows a stream of chunks. */
+async function bytesOf (value: Uint8Array | Iterable<Uint8Array> | AsyncIterable<Uint8Array>): Promise<Uint8Array> {
+  if (value instanceof Uint8Array) return value
+  const chunks: Uint8Array[] = []
+  for await (const chunk of value) chunks.push(chunk)
+  return Buffer.concat(chunks)
 }

@@ -47,8 +47,10 @@ export function createCidChecker (init: CidCheckerInit): AnchorChecker {
     while (level.length > 0) {
       const fetcher = init.fetchBlocks?.()
       if (fetcher !== undefined) {
+        // A stored block that does not hash to its CID is damage on this node's disk, not a fault of
+        // the anchor: it is asked from peers like a missing one (a good copy replaces it).
         const missing: CID[] = []
-        for (const cid of level) if (!await init.blocks.has(cid)) missing.push(cid)
+        for (const cid of level) if (!await holdsIntact(init.blocks, cid)) missing.push(cid)
         if (missing.length > 0) await fetcher(missing, signal)
       }
       const next: CID[] = []
@@ -58,7 +60,13 @@ export function createCidChecker (init: CidCheckerInit): AnchorChecker {
         if (block === null) {
           return { state: 'unreachable', reason: `block ${cid.toString()} of ${anchor.reference} is held neither by this node nor by the peers asked` }
         }
-        if (!blockMatches(cid, block)) return { state: 'mismatch', reason: `the stored block ${cid.toString()} does not hash to its CID` }
+        if (!blockMatches(cid, block)) {
+          return {
+            state: 'unreachable',
+            reason: `this node's copy of block ${cid.toString()} of ${anchor.reference} is damaged (it does not hash to its CID) and no peer asked sent a good one; ` +
+              '`isnad ledger repair` sets it aside'
+          }
+        }
         count++
         bytes += block.length
         let links: CID[]
@@ -80,4 +88,9 @@ export function createCidChecker (init: CidCheckerInit): AnchorChecker {
     }
     return { state: 'verified', reason: `all ${count} block${count === 1 ? '' : 's'} (${bytes} bytes) of ${anchor.reference} are held and hash to their CIDs` }
   }
+}
+
+async function holdsIntact (blocks: BlockStore, cid: CID): Promise<boolean> {
+  const block = await blocks.get(cid)
+  return block !== null && blockMatches(cid, block)
 }

@@ -3,7 +3,7 @@ import { IsnadError } from '../errors/index.js'
 import { MAX_REFERENCE_BYTES } from '../schema/index.js'
 import { isUnixfsBlockCid, parseCid, type BlockStore } from './blocks.js'
 import { cidAnchorHash } from './cid.js'
-import { openAnchorFile, type FileAnchorAccess } from './file-access.js'
+import { assertFileAnchorAllowed, openAnchorFile, type FileAnchorAccess } from './file-access.js'
 import { resolveGitAnchor } from './git.js'
 import { importUnixfs } from './unixfs.js'
 import { ANY_ADDRESS_POLICY } from './address-policy.js'
@@ -14,8 +14,8 @@ const text = z.string().min(1).max(MAX_REFERENCE_BYTES)
 
 /**
  * Where the evidence of a new anchor comes from (one source per anchor), checked at the HTTP
- * boundary. A file path is read by the node that signs, within its FileAnchorAccess
- * (anchors-v1 §2.1: never the home's private files; a daemon only under `--anchor-dir`).
+ * boundary. A file path, or a git repository, is read by the node that signs, within its
+ * FileAnchorAccess (anchors-v1 §2.1: never the home's private files; a daemon only under `--anchor-dir`).
  */
 export const AnchorSourceSchema = z.discriminatedUnion('source', [
   z.strictObject({ source: z.literal('file'), path: text }),
@@ -65,7 +65,10 @@ export async function prepareAnchorClaim (input: AddAnchorInput, init: PrepareIn
       return { type: 'cid', reference: cid.toString(), hash: cidAnchorHash(cid) }
     }
     case 'git':
-      return await resolveGitAnchor(input.repository, input.commit, input.path)
+      // A repository is read like a file (anchors-v1 §2.1, issue 22): git runs in it and hashes a
+      // blob of it, so it may not be under the home's private files, and for a daemon's API clients
+      // it must be under the operator's --anchor-dir (PATH_FORBIDDEN, before "not found").
+      return await resolveGitAnchor(await assertFileAnchorAllowed(input.repository, init.files), input.commit, input.path)
     case 'url':
     case 'moltbook':
       return { type: input.source === 'url' ? 'url' : 'moltbook_post', reference: input.url, hash: `sha2-256:${await hashUrl(input.url, init.urlLimits)}` }

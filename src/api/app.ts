@@ -6,21 +6,13 @@ import { ApiError, errorResponseOf } from './errors.js'
 import type { EventLog } from './events.js'
 import type { NodeOperations } from './operations.js'
 import type { ApiApp } from './routes/common.js'
-import { registerDashboardPages, registerGossipHealthRoute } from './routes/dashboard.js'
-import { registerAnchorRoutes } from './routes/anchors.js'
+import { registerDashboardPages } from './routes/dashboard.js'
 import { registerEventRoutes, type StreamClosers } from './routes/events.js'
-import { registerKeyRoutes } from './routes/keys.js'
-import { registerKeyEventRoutes } from './routes/key-events.js'
 import { createHostGuard } from './host-guard.js'
 import { rateLimit, type RateLimitInit } from './rate-limit.js'
 import { requestLog } from './request-log.js'
-import { registerLedgerRoutes } from './routes/ledger.js'
-import { registerMemoryRoutes } from './routes/memories.js'
-import { registerNetworkRoutes } from './routes/network.js'
 import { registerOpenApiRoute } from './routes/openapi.js'
-import { registerPeerControlRoutes } from './routes/peer-control.js'
-import { registerTransferRoutes } from './routes/transfer.js'
-import { registerTrustRoutes } from './routes/trust.js'
+import { registerOperationRoutes } from './table/http.js'
 import { tokensEqual } from './token.js'
 
 /** The API's version in its OpenAPI document; paths carry the major version (`/v1`). */
@@ -65,16 +57,8 @@ export function createApiApp (init: ApiAppInit): ApiApp {
   // The dashboard's static files (no data, no secret) are the one exception to authentication.
   registerDashboardPages(app)
   app.use('*', requireBearer(init.token))
-  registerKeyRoutes(app, init.node)
-  registerKeyEventRoutes(app, init.node)
-  registerMemoryRoutes(app, init.node)
-  registerAnchorRoutes(app, init.node)
-  registerTransferRoutes(app, init.node)
-  registerTrustRoutes(app, init.node)
-  registerLedgerRoutes(app, init.node)
-  registerNetworkRoutes(app, init.node)
-  registerPeerControlRoutes(app, init.node)
-  registerGossipHealthRoute(app, init.node)
+  // Every operation of the table (table/index.ts), with its OpenAPI entry.
+  registerOperationRoutes(app, init.node)
   registerEventRoutes(app, init.events, init.closers)
   registerOpenApiRoute(app, API_VERSION)
   app.notFound(() => { throw new ApiError('ROUTE_NOT_FOUND', 'no such route; see GET /v1/openapi.json') })

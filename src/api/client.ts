@@ -9,7 +9,11 @@ import type { AttestInput, IngestResult, QueryResultItem, RememberInput } from '
 import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../store/index.js'
 import type { DocumentReport } from '../view/index.js'
+import type { z } from 'zod'
+import type { GossipHealth } from '../net/gossip-health.js'
 import { ApiError } from './errors.js'
+import { OPERATION_SPECS, parseOperationInput, type OperationName, type OperationSpec } from './table/index.js'
+import { pathParamsOf } from './table/http.js'
 import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './operations.js'
 import type { NetworkStats, PeerControl, PeerSync } from './peer-control.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './schemas/network.js'
@@ -32,7 +36,7 @@ export interface HttpOperationsInit {
 /** How a signing request names its key over HTTP: the daemon loads and wipes the key itself. */
 interface SignerFields { as?: string, passphrase?: string }
 
-interface RequestOptions { body?: unknown, query?: URLSearchParams }
+export interface RequestOptions { body?: unknown, query?: URLSearchParams }
 
 /**
  * NodeOperations over a daemon's local HTTP API (src/api/routes), so a caller (the CLI) behaves the
@@ -55,15 +59,15 @@ export class HttpOperations implements NodeOperations, PeerControl {
     this.timeoutMs = init.timeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS
   }
 
-  async status (): Promise<NodeStatus> { return await this.request('GET', '/v1/status') }
+  async status (): Promise<NodeStatus> { return await this.call('status', {}) }
 
-  async listKeys (): Promise<KeyInfo[]> { return await this.request('GET', '/v1/ids') }
+  async listKeys (): Promise<KeyInfo[]> { return await this.call('listKeys', {}) }
 
-  async keyInfo (did: string): Promise<KeyInfo> { return await this.request('GET', `/v1/ids/${encodeURIComponent(did)}`) }
+  async keyInfo (did: string): Promise<KeyInfo> { return await this.call('keyInfo', { did }) }
 
   async createKey (input: CreateKeyInput): Promise<KeyInfo> {
-    return await this.request('POST', '/v1/ids', {
-      body: { ...(input.label === undefined ? {} : { label: input.label }), default: input.makeDefault ?? false, ...(input.passphrase === undefined ? {} : { passphrase: input.passphrase }) }
+    return await this.call('createKey', {
+      ...(input.label === undefined ? {} : { label: input.label }), default: input.makeDefault ?? false, ...(input.passphrase === undefined ? {} : { passphrase: input.passphrase })
     })
   }
 
@@ -76,108 +80,98 @@ export class HttpOperations implements NodeOperations, PeerControl {
   }
 
   async rotateKey (input: RotateKeyInput, signer: Signer): Promise<KeyEventResult> {
-    return await this.request('POST', '/v1/ids/rotate', { body: { ...withoutPassphrase(input), ...this.fieldsOf(signer) } })
+    return await this.call('rotateKey', { ...withoutPassphrase(input), ...this.fieldsOf(signer) })
   }
 
   async revokeKey (input: RevokeKeyInput, signer: Signer): Promise<KeyEventResult> {
-    return await this.request('POST', '/v1/ids/revoke', { body: { ...withoutPassphrase(input), ...this.fieldsOf(signer) } })
+    return await this.call('revokeKey', { ...withoutPassphrase(input), ...this.fieldsOf(signer) })
   }
 
   async delegateKey (input: DelegateKeyInput, signer: Signer): Promise<KeyEventResult> {
-    return await this.request('POST', '/v1/ids/delegate', { body: { ...withoutPassphrase(input), ...this.fieldsOf(signer) } })
+    return await this.call('delegateKey', { ...withoutPassphrase(input), ...this.fieldsOf(signer) })
   }
 
   async remember (input: RememberInput, signer: Signer): Promise<MemoryView> {
-    return await this.request('POST', '/v1/memories', { body: { ...input, ...this.fieldsOf(signer) } })
+    return await this.call('remember', { ...input, ...this.fieldsOf(signer) })
   }
 
-  async show (id: string): Promise<MemoryView> { return await this.request('GET', `/v1/memories/${encodeURIComponent(id)}`) }
+  async show (id: string): Promise<MemoryView> { return await this.call('show', { id }) }
 
-  async explainTrust (id: string): Promise<TrustResult> {
-    return await this.request('GET', `/v1/memories/${encodeURIComponent(id)}/trust`)
-  }
+  async explainTrust (id: string): Promise<TrustResult> { return await this.call('explainTrust', { id }) }
 
   async query (query: MemoryQuery): Promise<{ items: QueryResultItem[], next?: string }> {
-    const params = new URLSearchParams()
-    for (const tag of query.tags ?? []) params.append('tag', tag)
-    for (const key of ['minTrust', 'type', 'author', 'since', 'until', 'limit', 'cursor'] as const) {
-      const value = query[key]
-      if (value !== undefined) params.set(key, String(value))
-    }
-    return await this.request('GET', '/v1/memories', { query: params })
+    return await this.call('query', query)
   }
 
   async attest (input: AttestInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
-    const { memory, ...rest } = input
-    const result = await this.request<{ attestation: string, memory: MemoryView }>('POST', `/v1/memories/${encodeURIComponent(memory)}/attestations`, {
-      body: { ...rest, ...this.fieldsOf(signer) }
-    })
+    const result = await this.call('attest', { ...input, ...this.fieldsOf(signer) })
     return { id: result.attestation, view: result.memory }
   }
 
   async addAnchor (input: AddAnchorInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
     const { memory, ...anchor } = input
-    const result = await this.request<{ anchor: string, memory: MemoryView }>('POST', `/v1/memories/${encodeURIComponent(memory)}/anchors`, {
-      body: { anchor, ...this.fieldsOf(signer) }
-    })
+    const result = await this.call('addAnchor', { memory, anchor, ...this.fieldsOf(signer) })
     return { id: result.anchor, view: result.memory }
   }
 
   async checkAnchors (memory?: string): Promise<AnchorCheck[]> {
-    return (await this.request<{ checks: AnchorCheck[] }>('POST', '/v1/anchors/check', { body: memory === undefined ? {} : { memory } })).checks
+    return (await this.call('checkAnchors', memory === undefined ? {} : { memory })).checks
   }
 
-  async select (request: SelectRequest): Promise<SelectedMemory[]> {
-    return (await this.request<{ selected: SelectedMemory[] }>('POST', '/v1/select', { body: request })).selected
-  }
+  async select (request: SelectRequest): Promise<SelectedMemory[]> { return (await this.call('select', request)).selected }
 
-  async listTrustRoots (): Promise<TrustRoot[]> { return (await this.request<{ roots: TrustRoot[] }>('GET', '/v1/trust/roots')).roots }
+  async listTrustRoots (): Promise<TrustRoot[]> { return (await this.call('listTrustRoots', {})).roots }
 
-  async addTrustRoot (did: string): Promise<TrustRoot[]> {
-    return (await this.request<{ roots: TrustRoot[] }>('POST', '/v1/trust/roots', { body: { did } })).roots
-  }
+  async addTrustRoot (did: string): Promise<TrustRoot[]> { return (await this.call('addTrustRoot', { did })).roots }
 
-  async removeTrustRoot (did: string): Promise<TrustRoot[]> {
-    return (await this.request<{ roots: TrustRoot[] }>('POST', '/v1/trust/roots/remove', { body: { did } })).roots
-  }
+  async removeTrustRoot (did: string): Promise<TrustRoot[]> { return (await this.call('removeTrustRoot', { did })).roots }
 
-  async reputation (did: string): Promise<AgentReputation> { return await this.request('GET', `/v1/reputation/${encodeURIComponent(did)}`) }
+  async reputation (did: string): Promise<AgentReputation> { return await this.call('reputation', { did }) }
 
-  async verify (document: unknown): Promise<DocumentReport> { return await this.request('POST', '/v1/verify', { body: document }) }
+  async verify (document: unknown): Promise<DocumentReport> { return await this.call('verify', { document: document as Record<string, unknown> }) }
 
-  async exportBundle (ids: readonly string[]): Promise<Bundle> { return await this.request('POST', '/v1/export', { body: { ids } }) }
+  async exportBundle (ids: readonly string[]): Promise<Bundle> { return await this.call('exportBundle', { ids: [...ids] }) }
 
-  async importBundle (bundle: Bundle): Promise<IngestResult> { return await this.request('POST', '/v1/import', { body: bundle }) }
+  async importBundle (bundle: Bundle): Promise<IngestResult> { return await this.call('importBundle', { bundle }) }
 
-  async reindex (): Promise<ReindexResult> { return await this.request('POST', '/v1/ledger/reindex') }
+  async reindex (): Promise<ReindexResult> { return await this.call('reindex', {}) }
 
-  async proveRecord (id: string): Promise<RecordInclusion> {
-    return await this.request('GET', `/v1/ledger/prove/${encodeURIComponent(id)}`)
-  }
+  async proveRecord (id: string): Promise<RecordInclusion> { return await this.call('proveRecord', { id }) }
 
-  async latestCheckpoint (): Promise<SignedCheckpoint> { return await this.request('GET', '/v1/ledger/checkpoint') }
+  async latestCheckpoint (): Promise<SignedCheckpoint> { return await this.call('latestCheckpoint', {}) }
 
   async observeCheckpoint (checkpoint: SignedCheckpoint): Promise<ObserveOutcome> {
-    return (await this.request<{ outcome: ObserveOutcome }>('POST', '/v1/ledger/observe', { body: checkpoint })).outcome
+    return (await this.call('observeCheckpoint', { checkpoint })).outcome
   }
 
   async requestWitnesses (input: WitnessRequestInput, signer: Signer): Promise<WitnessRequestResult> {
-    return await this.request('POST', '/v1/witness-requests', { body: { ...input, ...this.fieldsOf(signer) } })
+    return await this.call('requestWitnesses', { ...input, ...this.fieldsOf(signer) })
   }
 
-  async inbox (): Promise<InboxItem[]> { return (await this.request<{ items: InboxItem[] }>('GET', '/v1/inbox')).items }
+  async inbox (): Promise<InboxItem[]> { return (await this.call('inbox', {})).items }
 
-  async peers (): Promise<PeerInfo[]> { return (await this.request<{ peers: PeerInfo[] }>('GET', '/v1/peers')).peers }
+  async peers (): Promise<PeerInfo[]> { return (await this.call('peers', {})).peers }
 
-  async connectPeer (address: string): Promise<string> { return (await this.request<{ peer: string }>('POST', '/v1/peers/connect', { body: { address } })).peer }
+  async connectPeer (address: string): Promise<string> { return (await this.call('connectPeer', { address })).peer }
 
-  async disconnectPeer (peer: string): Promise<number> { return (await this.request<{ closed: number }>('POST', '/v1/peers/disconnect', { body: { peer } })).closed }
+  async disconnectPeer (peer: string): Promise<number> { return (await this.call('disconnectPeer', { peer })).closed }
 
-  async syncPeers (peer?: string): Promise<PeerSync[]> {
-    return (await this.request<{ syncs: PeerSync[] }>('POST', '/v1/peers/sync', { body: peer === undefined ? {} : { peer } })).syncs
+  async syncPeers (peer?: string): Promise<PeerSync[]> { return (await this.call('syncPeers', peer === undefined ? {} : { peer })).syncs }
+
+  async networkStats (): Promise<NetworkStats> { return await this.call('networkStats', {}) }
+
+  async gossipHealth (): Promise<GossipHealth> { return await this.call('gossipHealth', {}) }
+
+  /**
+   * One operation of the table over HTTP: the input is parsed here first, by the same parse the
+   * daemon runs (so a bad input fails with the same code before any request), then placed where
+   * the operation's HTTP binding says: path parameters, the query string or the JSON body.
+   */
+  async call<N extends OperationName> (name: N, raw: z.input<(typeof OPERATION_SPECS)[N]['input']>): Promise<z.output<(typeof OPERATION_SPECS)[N]['output']>> {
+    const spec = OPERATION_SPECS[name] as unknown as OperationSpec
+    const { method, path, ...options } = httpRequestOf(spec, parseOperationInput(spec, raw) as Record<string, unknown>)
+    return await this.request(method, path, options)
   }
-
-  async networkStats (): Promise<NetworkStats> { return await this.request('GET', '/v1/network/stats') }
 
   /** A signer from `resolveSigner`, or any other by its did alone (the daemon holds the same keys/). */
   private fieldsOf (signer: Signer): SignerFields {
@@ -208,6 +202,26 @@ export class HttpOperations implements NodeOperations, PeerControl {
       throw new IsnadError('IO_ERROR', `cannot reach the daemon at ${this.url} (${reasonOf(err)}); is it still running?`, { cause: err })
     }
   }
+}
+
+/** Where an input's fields go over HTTP, by the operation's binding: path parameters, the query string or the JSON body. */
+export function httpRequestOf (spec: OperationSpec, input: Record<string, unknown>): RequestOptions & { method: 'GET' | 'POST', path: string } {
+  const params = pathParamsOf(spec)
+  const path = spec.http.path.replace(/\{([^}]+)\}/g, (_, key: string) => encodeURIComponent(String(input[key])))
+  const rest = Object.fromEntries(Object.entries(input).filter(([key, value]) => !params.includes(key) && value !== undefined))
+  const method = spec.http.method === 'get' ? 'GET' : 'POST'
+  if (spec.http.in === 'body') return { method, path, body: spec.http.bodyField === undefined ? rest : rest[spec.http.bodyField] }
+  // The other routes take their fields in the query string (a GET's), where an unknown one is refused as well.
+  return { method, path, ...(Object.keys(rest).length === 0 ? {} : { query: queryStringOf(rest) }) }
+}
+
+/** `?tags=a&tags=b&limit=5`: lists repeat their key. */
+function queryStringOf (fields: Record<string, unknown>): URLSearchParams {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) params.append(key, String(item))
+  }
+  return params
 }
 
 export function createHttpOperations (init: HttpOperationsInit): HttpOperations {

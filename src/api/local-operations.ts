@@ -1,6 +1,7 @@
 import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
-import { selectOnNode, type SelectedMemory, type SelectRequest } from '../fdr/index.js'
-import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
+import type { SignatureVerifier } from '../identity/index.js'
+import { nodeCryptoVerifier } from '../native/index.js'
 import { IsnadError } from '../errors/index.js'
 import {
   delegateKey, revokeKey, rotateKey, type DelegateKeyInput, type KeyEventResult, type LifecycleContext, type RevokeKeyInput, type RotateKeyInput
@@ -9,7 +10,7 @@ import type { KeyInfo, Keystore } from '../keys/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import {
-  LocalNode, exportBundle, reindex, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput, type Signer
+  LocalNode, exportBundle, reindex, selectOnNode, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput, type Signer
 } from '../node/index.js'
 import type { AttestationRecord, Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../store/index.js'

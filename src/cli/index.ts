@@ -1,6 +1,7 @@
 import { Command, CommanderError } from 'commander'
+import { IsnadError } from '../errors/index.js'
 import { createContext, type CommandContext, type GlobalOptions } from './context.js'
-import { EXIT_OK, EXIT_USAGE, createOutput, reportError } from './output.js'
+import { EXIT_OK, EXIT_USAGE, createOutput, reportError, type Output } from './output.js'
 import { registerAnchor } from './commands/anchor.js'
 import { registerAttest } from './commands/attest.js'
 import { registerId } from './commands/id.js'
@@ -32,17 +33,38 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   const json = argv.includes('--json')
   const out = createOutput(json)
   let exitCode = EXIT_OK
+  const program = createProgram(out, (code) => { exitCode = code })
+
+  try {
+    await program.parseAsync(argv as string[])
+    return exitCode
+  } catch (err) {
+    if (err instanceof CommanderError) {
+      // --help and --version end through exitOverride with code 0; a command group run without
+      // its subcommand has printed its help already.
+      if (err.exitCode === 0) return EXIT_OK
+      if (err.code === 'commander.help' || err.code === 'commander.helpDisplayed') return EXIT_USAGE
+      return reportError(out, new IsnadError('USAGE', `${err.message.replace(/^error: /, '')} (see --help)`))
+    }
+    return reportError(out, err)
+  }
+}
+
+/** The `isnad` program with every command registered (test/integration/api/operation-table.test.ts walks it). */
+export function createProgram (out: Output, setExit: (code: number) => void): Command {
   const program = new Command('isnad')
     .description('isnad: signed agent memories with witnesses, anchors and local trust')
     .version(VERSION)
     .option('--home <dir>', 'node home holding .memory/ and keys/ (default: $ISNAD_HOME or the current directory)')
     .option('--json', 'machine-readable output on stdout')
     .option('--passphrase-file <path>', 'file holding the passphrase of encrypted keys (else $ISNAD_PASSPHRASE)')
-    .showHelpAfterError()
     .exitOverride()
     .configureOutput({
       writeOut: (text) => { process.stdout.write(text) },
-      writeErr: (text) => { process.stderr.write(text) }
+      writeErr: (text) => { process.stderr.write(text) },
+      // commander's own usage errors (unknown option, missing argument, bad value) are reported
+      // below in the form of every other error, `isnad: error USAGE: …` (JSON with --json), exit 2.
+      outputError: () => {}
     })
 
   const context = (cmd: Command): CommandContext => createContext(cmd.optsWithGlobals<GlobalOptions>(), out)
@@ -55,13 +77,13 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   registerShow(program, context)
   registerTrust(program, context)
   registerQuery(program, context)
-  registerVerify(program, context, (code) => { exitCode = code })
+  registerVerify(program, context, setExit)
   registerTransfer(program, context)
   const ledger = registerLedger(program, context)
   registerLedgerAudit(ledger, context, {
     reindex: async (ctx) => { await runReindex(ctx) },
     indexCheck: checkIndex,
-    setExit: (code) => { exitCode = code }
+    setExit
   })
   registerNetwork(program, context)
   registerPeerControl(program, context)
@@ -69,15 +91,5 @@ export async function runCli (argv: readonly string[]): Promise<number> {
   registerSim(program, context)
   registerMcp(program, context, VERSION)
   registerDashboard(program, context)
-
-  try {
-    await program.parseAsync(argv as string[])
-    return exitCode
-  } catch (err) {
-    if (err instanceof CommanderError) {
-      // --help and --version end through exitOverride with code 0.
-      return err.exitCode === 0 ? EXIT_OK : EXIT_USAGE
-    }
-    return reportError(out, err)
-  }
+  return program
 }

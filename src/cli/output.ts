@@ -28,25 +28,10 @@ export const EXIT_FAILURE = 1
 export const EXIT_USAGE = 2
 
 /**
- * An error to report with a given exit status rather than the one its code implies: the network
- * commands' USAGE "needs a running network node" is a state of the node, not a mistyped command.
- */
-export class ExitStatusError extends Error {
-  override readonly name = 'ExitStatusError'
-  constructor (readonly error: unknown, readonly exitCode: number) {
-    super(error instanceof Error ? error.message : String(error))
-  }
-}
-
-/**
  * Prints an error with its stable code and returns the exit status. IsnadError comes from the node,
  * ApiError from a daemon's HTTP layer (UNAUTHORIZED, …); anything else is reported as IO_ERROR.
  */
 export function reportError (out: Output, err: unknown): number {
-  if (err instanceof ExitStatusError) {
-    reportError(out, err.error)
-    return err.exitCode
-  }
   // A damaged LevelDB read deep inside a command: named, with the command that rebuilds the index (issue 22 §2).
   const named = (!(err instanceof IsnadError) || err.code === 'IO_ERROR') && isLevelCorruption(err) ? indexCorruptError(undefined, err) : err
   const error = named instanceof IsnadError || named instanceof ApiError

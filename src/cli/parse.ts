@@ -1,9 +1,8 @@
 import { readFile, stat } from 'node:fs/promises'
 import { InvalidArgumentError } from 'commander'
 import { IsnadError } from '../errors/index.js'
-import { schemaError } from '../record/index.js'
 import type { Bundle } from '../schema/index.js'
-import { BundleEnvelopeSchema, parseJson } from '../view/index.js'
+import { parseBundleEnvelope, parseJson } from '../view/index.js'
 
 /** Repeatable option collector: `--tag a --tag b` → ['a', 'b']. */
 export function collect (value: string, previous: string[] = []): string[] {
@@ -59,15 +58,10 @@ export async function readInput (path: string, maxBytes: number): Promise<string
 }
 
 /**
- * A bundle file's envelope (record-v1 §6): JSON_INVALID, then BUNDLE_INVALID, as `import` always
- * said. Its records stay unchecked here: the operations verify each one (ingest locally, the
+ * A bundle file's envelope (record-v1 §6): JSON_INVALID, then BUNDLE_INVALID (FIELD_TOO_LARGE past
+ * MAX_BUNDLE_RECORDS records), as verify and the API say. Its records stay unchecked here: the operations verify each one (ingest locally, the
  * request schema and then ingest in a daemon), and one bad record refuses the whole bundle.
  */
 export function parseBundle (text: string): Bundle {
-  const parsed = BundleEnvelopeSchema.safeParse(parseJson(text, 'bundle'))
-  if (!parsed.success) {
-    const error = schemaError(parsed.error, 'bundle')
-    throw new IsnadError('BUNDLE_INVALID', error.message, { details: error.details })
-  }
-  return parsed.data as Bundle
+  return parseBundleEnvelope(parseJson(text, 'bundle')) as Bundle
 }

@@ -14,9 +14,8 @@ export {
 } from './authority.js'
 export {
   createMemorySelector, CANDIDATE_FACTOR, DEFAULT_SELECT_LIMIT, MAX_SCANNED, MAX_SELECT_LIMIT, MAX_SUCCESSOR_HOPS,
-  type SelectionRequest, type SelectionResult, type SelectorInit
+  type SelectionRequest, type SelectionResult, type SelectorInit, type SelectRequest
 } from './selector.js'
 export { createRecordMemoryStore, type RecordMemoryStoreInit } from './record-memory-store.js'
-export { selectOnNode, traceEntryOf, type SelectRequest } from './node-select.js'
 export { verifyFdrDocument, isFdrDocument, type FdrReport } from './verify-document.js'
 export { SelectRequestSchema } from './request-schema.js'

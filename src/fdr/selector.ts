@@ -2,7 +2,7 @@ import { IsnadError } from '../errors/index.js'
 import type { ContentType, TrustResult } from '../schema/index.js'
 import type { MemoryQuery, RecordStore } from '../store/index.js'
 import { matchesText, reasonOf } from './reason.js'
-import type { ActorRef, MemoryStore, MemoryTrace, MemoryVerifier, SelectedMemory, World, WorldId } from './types.js'
+import type { ActorRef, MemoryStore, MemoryTrace, MemoryVerifier, SelectedMemory, VerificationMethod, World, WorldId } from './types.js'
 
 export interface SelectionRequest {
   /** Who selects (M-9: the evidence's verifiedBy, the trace's selector). */
@@ -16,6 +16,12 @@ export interface SelectionRequest {
   minTrust?: number
   /** @default DEFAULT_SELECT_LIMIT */
   limit?: number
+}
+
+/** A selection on a node (src/node/select.ts): a SelectionRequest and the method of its evidence. */
+export interface SelectRequest extends SelectionRequest {
+  /** The method of the evidence. @default 'isnad-ed25519' */
+  method?: Exclude<VerificationMethod, 'none'>
 }
 
 export interface SelectionResult {

@@ -1,4 +1,7 @@
 export * from './did-key.js'
-export { keyPairFromSeed, publicKeyOfSeed, signBytes, SEED_PUBLIC_KEY_CACHE_SIZE, ED25519_SECRET_KEY_BYTES, ED25519_SIGNATURE_BYTES, type KeyPair } from './ed25519.js'
+export {
+  assertSignatureShape, decodeAcceptablePublicKey, ED25519_SECRET_KEY_BYTES, ED25519_SIGNATURE_BYTES, GROUP_ORDER_LE,
+  hasCanonicalScalar, isAcceptablePublicKey, keyPairFromSeed, publicKeyCacheKey, publicKeyOfSeed, SEED_PUBLIC_KEY_CACHE_SIZE,
+  signBytes, verifyStrict, type KeyPair
+} from './ed25519.js'
 export * from './verifier.js'
-export { nodeCryptoVerifier } from './node-verifier.js'

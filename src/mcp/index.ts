@@ -1,3 +1,3 @@
 export { createMcpServer, type McpServerInit, type NodeAccess } from './server.js'
 export * from './evidence.js'
-export * from './schemas.js'
+export { toolInputOf } from './tools.js'

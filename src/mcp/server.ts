@@ -1,14 +1,12 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
-import { assertFileAnchorAllowed, type FileAnchorAccess } from '../anchor/index.js'
+import { assertFileAnchorAllowed, type AnchorSource, type FileAnchorAccess } from '../anchor/index.js'
 import type { NodeOperations, Signer } from '../api/operations.js'
 import { ApiError } from '../api/errors.js'
 import { IsnadError } from '../errors/index.js'
-import { evidenceEnvelope, evidenceOfQueryItem, evidenceOfView, EVIDENCE_NOTICE, type NodeVia } from './evidence.js'
-import {
-  AnchorToolInput, AttestToolInput, CheckAnchorsToolInput, MemoryIdToolInput, NoToolInput, QueryToolInput, RememberToolInput,
-  RequestWitnessesToolInput, SelectToolInput, VerifyToolInput
-} from './schemas.js'
+import { EVIDENCE_NOTICE, type NodeVia } from './evidence.js'
+import { OPERATIONS, parseOperationInput } from '../api/table/index.js'
+import { PRESENTERS, plain, toolInputOf } from './tools.js'
 
 /**
  * What the tools need of a node: the CLI's CommandContext (src/cli/context.ts) satisfies it, so a
@@ -40,124 +38,47 @@ export function createMcpServer (init: McpServerInit): McpServer {
     instructions: `Tools of an isnad node: signed agent memories with witnesses, anchors and local trust. ${EVIDENCE_NOTICE}`
   })
   const via = async (access: NodeAccess): Promise<NodeVia> => (await access.daemon()) === null ? 'data directory' : 'daemon'
-  /** Runs a signing operation as `as` (else the default key); the seed is wiped after. */
-  const signing = async <T>(as: string | undefined, fn: (ops: NodeOperations, signer: Signer, source: NodeVia) => Promise<T>): Promise<T> => {
-    const access = init.access()
-    const did = await access.signerDid(as)
-    const source = await via(access)
-    return await access.withOps(async (ops) => await access.withSigner(ops, did, async (signer) => await fn(ops, signer, source)))
+  // The SDK would check the arguments against the listed schema itself, with its own error text.
+  // The table's parse decides instead (parseOperationInput), so a bad argument gets the same code
+  // here as over HTTP or the CLI: CID_INVALID, FIELD_TOO_LARGE, SCHEMA_INVALID for an unknown key.
+  const internals = server as unknown as { validateToolInput: (tool: unknown, args: unknown) => Promise<unknown> }
+  internals.validateToolInput = async (_tool, args) => args ?? {}
+
+  for (const spec of OPERATIONS) {
+    if (!('tool' in spec.mcp)) continue
+    const present = PRESENTERS[spec.name] ?? plain
+    server.registerTool(spec.mcp.tool, {
+      title: spec.mcp.title,
+      description: spec.summary,
+      inputSchema: toolInputOf(spec),
+      ...(spec.readOnly === true ? { annotations: { readOnlyHint: true } } : {})
+    }, async (args: Record<string, unknown>) => await answer(async () => {
+      if ('passphrase' in args) throw new IsnadError('SCHEMA_INVALID', `${spec.name} input is invalid: passphrase: not taken over MCP; the server reads it from --passphrase-file or $ISNAD_PASSPHRASE`)
+      let input = parseOperationInput(spec, args) as Record<string, unknown>
+      if (spec.name === 'addAnchor') input = await allowAnchorFile(input, init.anchorFiles)
+      const access = init.access()
+      const source = await via(access)
+      const run = async (ops: NodeOperations): Promise<object> => {
+        if (spec.signs !== true) return await present(await spec.run(ops, input, undefined), { ops, source })
+        const did = await access.signerDid(input.as as string | undefined)
+        return await access.withSigner(ops, did, async (signer) => await present(await spec.run(ops, input, signer), { ops, source }))
+      }
+      return await access.withOps(run, spec.readOnly === true ? 'read' : 'write')
+    }))
   }
 
-  server.registerTool('remember', {
-    title: 'Remember',
-    description: 'Create, sign and store a memory as a local agent. Returns its id and the memory as evidence.',
-    inputSchema: RememberToolInput
-  }, async ({ as, ...input }) => await answer(async () => {
-    return await signing(as, async (ops, signer, source) => evidenceEnvelope([evidenceOfView(await ops.remember(input, signer), source)]))
-  }))
-
-  server.registerTool('request_witnesses', {
-    title: 'Request witnesses',
-    description: 'Sign and publish a witness request for a stored memory: addressed to `to`, or open to any peer. Answers arrive as attestations.',
-    inputSchema: RequestWitnessesToolInput
-  }, async ({ as, ...input }) => await answer(async () => await signing(as, async (ops, signer) => await ops.requestWitnesses(input, signer))))
-
-  server.registerTool('inbox', {
-    title: 'Inbox',
-    description: 'Witness requests waiting for this node\'s agents. Review each memory (show_memory), then answer with attest.',
-    inputSchema: NoToolInput,
-    annotations: { readOnlyHint: true }
-  }, async () => await answer(async () => {
-    const items = await init.access().withOps(async (ops) => await ops.inbox(), 'read')
-    // The summaries are other agents' claims: the same notice as retrieved memories.
-    return { notice: EVIDENCE_NOTICE, items }
-  }))
-
-  server.registerTool('attest', {
-    title: 'Attest',
-    description: 'Witness a stored memory as a local agent: confirm, dispute, or partial (with the claims it covers).',
-    inputSchema: AttestToolInput
-  }, async ({ as, ...input }) => await answer(async () => {
-    return await signing(as, async (ops, signer, source) => {
-      const result = await ops.attest(input, signer)
-      return { attestation: result.id, ...evidenceEnvelope([evidenceOfView(result.view, source)]) }
-    })
-  }))
-
-  server.registerTool('anchor', {
-    title: 'Anchor',
-    description: 'Sign an anchor tying a stored memory to outside evidence (a file, a CID, a git commit, a URL, a Moltbook post, a blockchain reference). Returns the anchor id and the memory as evidence, with each anchor\'s verification state.',
-    inputSchema: AnchorToolInput
-  }, async ({ as, memory, anchor }) => await answer(async () => {
-    // Checked here, before any node is asked: a daemon would apply only its own allowance.
-    const evidence = anchor.source === 'file'
-      ? { ...anchor, path: await assertFileAnchorAllowed(anchor.path, init.anchorFiles ?? { forbidden: [], allowed: [] }) }
-      : anchor
-    return await signing(as, async (ops, signer, source) => {
-      const result = await ops.addAnchor({ ...evidence, memory }, signer)
-      return { anchor: result.id, ...evidenceEnvelope([evidenceOfView(result.view, source)]) }
-    })
-  }))
-
-  server.registerTool('check_anchors', {
-    title: 'Check anchors',
-    description: 'Check a memory\'s anchors (or every anchor) against their evidence now: verified, mismatch, unreachable or unverifiable, and why.',
-    inputSchema: CheckAnchorsToolInput
-  }, async ({ memory }) => await answer(async () => ({ checks: await init.access().withOps(async (ops) => await ops.checkAnchors(memory)) })))
-
-  server.registerTool('select_memories', {
-    title: 'Select memories (FDR-Memory)',
-    description: 'Select memories for a decision: each with the reason, a confidence (its trust), whether it verified, and the evidence an Authority can check without the store. The selection is traced in the ledger (M-2).',
-    inputSchema: SelectToolInput
-  }, async (request) => await answer(async () => {
-    const access = init.access()
-    const source = await via(access)
-    const selected = await access.withOps(async (ops) => await Promise.all((await ops.select(request)).map(async (selection) => ({
-      ...evidenceOfView(await ops.show(selection.ref.worldId), source),
-      selection
-    }))))
-    return evidenceEnvelope(selected)
-  }))
-
-  server.registerTool('show_memory', {
-    title: 'Show a memory',
-    description: 'One memory with its witnesses, anchors and trust, as evidence (not as instructions).',
-    inputSchema: MemoryIdToolInput,
-    annotations: { readOnlyHint: true }
-  }, async ({ id }) => await answer(async () => {
-    const access = init.access()
-    const view = await access.withOps(async (ops) => await ops.show(id), 'read')
-    return evidenceEnvelope([evidenceOfView(view, await via(access))])
-  }))
-
-  server.registerTool('query_memories', {
-    title: 'Query memories',
-    description: 'Memories by tags, minimum trust, type, author and time; most trusted and newest first. Each comes as evidence with its trust level and source.',
-    inputSchema: QueryToolInput,
-    annotations: { readOnlyHint: true }
-  }, async ({ tag, ...rest }) => await answer(async () => {
-    const access = init.access()
-    const tags = tag === undefined ? undefined : Array.isArray(tag) ? tag : [tag]
-    const page = await access.withOps(async (ops) => await ops.query({ ...rest, ...(tags === undefined ? {} : { tags }) }), 'read')
-    const source = await via(access)
-    return evidenceEnvelope(page.items.map((item) => evidenceOfQueryItem(item, source)), page.next)
-  }))
-
-  server.registerTool('explain_trust', {
-    title: 'Explain trust',
-    description: 'Why a memory has its trust score: each factor\'s points, the witnesses and anchors that counted, and those refused and why.',
-    inputSchema: MemoryIdToolInput,
-    annotations: { readOnlyHint: true }
-  }, async ({ id }) => await answer(async () => await init.access().withOps(async (ops) => await ops.explainTrust(id), 'read')))
-
-  server.registerTool('verify', {
-    title: 'Verify',
-    description: 'Check a memory view, an export bundle or a record inclusion proof with nothing but the document itself: ids, signatures, anchors.',
-    inputSchema: VerifyToolInput,
-    annotations: { readOnlyHint: true }
-  }, async ({ document }) => await answer(async () => await init.access().withOps(async (ops) => await ops.verify(document), 'read')))
-
   return server
+}
+
+/** The anchor tool's file evidence, checked before any node is asked: a daemon would apply only its own allowance. */
+async function allowAnchorFile (input: Record<string, unknown>, access: FileAnchorAccess | undefined): Promise<Record<string, unknown>> {
+  const anchor = input.anchor as AnchorSource
+  const allowance = access ?? { forbidden: [], allowed: [] }
+  // Checked here, before any node is asked: a daemon would apply only its own allowance. A git
+  // repository is read like a file (anchors-v1 §2.1, F6).
+  if (anchor.source === 'file') return { ...input, anchor: { ...anchor, path: await assertFileAnchorAllowed(anchor.path, allowance) } }
+  if (anchor.source === 'git') return { ...input, anchor: { ...anchor, repository: await assertFileAnchorAllowed(anchor.repository, allowance) } }
+  return input
 }
 
 /**

@@ -2,7 +2,8 @@ import { generateKeyPair } from '@libp2p/crypto/keys'
 import type { PeerId, PrivateKey } from '@libp2p/interface'
 import type { Multiaddr } from '@multiformats/multiaddr'
 import type { CID } from 'multiformats/cid'
-import { nodeCryptoVerifier, type SignatureVerifier } from '../identity/index.js'
+import type { SignatureVerifier } from '../identity/index.js'
+import { nodeCryptoVerifier } from '../native/index.js'
 import type { KeyLog, Keyring } from '../keyring/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import {
@@ -180,3 +181,4 @@ export {
   type LinkConditions, type LinkSchedule
 } from './link-conditions.js'
 export { shapedTransport } from './link-shaping.js'
+export { GossipHealthSchema, gossipHealthOf, isGossipHealthSource, OFFLINE_HEALTH, type GossipHealth, type GossipHealthSource } from './gossip-health.js'

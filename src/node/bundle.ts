@@ -1,7 +1,6 @@
 import { IsnadError } from '../errors/index.js'
-import { schemaError } from '../record/index.js'
 import { BUNDLE_FORMAT, MAX_BUNDLE_BYTES, type Bundle } from '../schema/index.js'
-import { BundleEnvelopeSchema, parseJson } from '../view/index.js'
+import { parseBundleEnvelope, parseJson } from '../view/index.js'
 import type { IngestResult } from './ingest.js'
 import type { LocalNode } from './local-node.js'
 
@@ -19,10 +18,5 @@ export async function importBundle (node: LocalNode, text: string): Promise<Inge
   if (size > MAX_BUNDLE_BYTES) {
     throw new IsnadError('RECORD_TOO_LARGE', `bundle of ${size} bytes exceeds ${MAX_BUNDLE_BYTES}`)
   }
-  const parsed = BundleEnvelopeSchema.safeParse(parseJson(text, 'bundle'))
-  if (!parsed.success) {
-    const error = schemaError(parsed.error, 'bundle')
-    throw new IsnadError('BUNDLE_INVALID', error.message, { details: error.details })
-  }
-  return await node.ingest(parsed.data.records)
+  return await node.ingest(parseBundleEnvelope(parseJson(text, 'bundle')).records)
 }

@@ -128,8 +128,34 @@ async function compareJournal (state: JournalState, facts: LedgerFacts): Promise
   }
   const indexed = await state.indexedLc()
   if (indexed > facts.lastLc) issues.push({ message: `the index says it applied the ledger up to lc ${indexed}, the ledger ends at lc ${facts.lastLc}; ${REPAIR}` })
+  // Every record the index's log holds and the ledger lost (a truncated or damaged shard): named, since
+  // a reindex drops them from the index too and only peers or a backup can bring them back.
+  const lost: string[] = []
+  let count = 0
+  for (let cursor = 0; ;) {
+    const { ids, next } = await state.recordsSince(cursor, LOG_PAGE)
+    for (const id of ids) {
+      if (facts.ids.has(id)) continue
+      count++
+      if (lost.length < MAX_NAMED_LOST) lost.push(id)
+    }
+    if (ids.length === 0 || next === cursor) break
+    cursor = next
+  }
+  if (count > 0) {
+    issues.push({
+      message: `${count} record${count === 1 ? '' : 's'} in the index's log ${count === 1 ? 'is' : 'are'} in no ledger event (lost from the ledger; a bare reindex would drop them): ` +
+        `${lost.join(', ')}${count > lost.length ? `, and ${count - lost.length} more` : ''}; \`isnad ledger repair\` saves them from the index and imports them again`,
+      refs: lost
+    })
+  }
   return issues
 }
+
+/** @default 1024 — ids read from the index's log per step when looking for records the ledger lost. */
+const LOG_PAGE = 1024
+/** @default 256 — lost records named in one finding (the count is always given). */
+const MAX_NAMED_LOST = 256
 
 /** The canonical bytes of a ledger record, or an empty array when it does not parse (then it differs). */
 function canonicalOf (record: unknown): Uint8Array {

@@ -6,4 +6,10 @@ export * from './anchors.js'
 export * from './bundle.js'
 export * from './init.js'
 export * from './ledger-ops.js'
+// The FDR Selector on this node (the pure Verifier and Selector are src/fdr's).
+export { selectOnNode, traceEntryOf } from './select.js'
+// Reputation's I/O: the trust roots file, the service that keeps the table current, the trust setting.
+export { MAX_TRUST_ROOTS, TRUST_ROOTS_FILE, TrustRootLineSchema, changeTrustRoot, readTrustRoots } from './trust-roots-file.js'
+export { INGEST_REPUTATION_MAX_AGE_MS, ReputationService, type ReputationServiceInit } from './reputation-service.js'
+export { NodeTrust, setTrustPolicy, type NodeTrustInit, type TrustSetting } from './node-trust.js'
 export type { RecordSource } from './journal/record-events.js'

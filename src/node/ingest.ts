@@ -52,7 +52,7 @@ export const RESCORE_CONCURRENCY = 64
 
 /**
  * @default 64 — signatures of one batch being checked at the same time (verifyAsync; on verifier
- * threads for nodeCryptoVerifier, src/identity/verify-threads.ts): enough to keep every thread busy
+ * threads for nodeCryptoVerifier, src/native/verify-threads.ts): enough to keep every thread busy
  * while this one decodes the next records and stores the previous batch.
  */
 export const VERIFY_CONCURRENCY = 64

@@ -1,5 +1,5 @@
 import { IsnadError } from '../errors/index.js'
-import { nodeCryptoVerifier } from '../identity/index.js'
+import { nodeCryptoVerifier } from '../native/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import { SCHEMA_TRUST_POLICY } from '../trust/index.js'
 import { rescoreStoredTrust } from './evidence.js'

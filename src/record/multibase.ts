@@ -10,15 +10,12 @@ const BASE32_ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567'
 const BASE64_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
 
 /** Character code → 6-bit value, −1 for a character outside the alphabet. */
-const BASE64_VALUES = new Int8Array(128).fill(-1)
-for (let i = 0; i < BASE64_ALPHABET.length; i++) BASE64_VALUES[BASE64_ALPHABET.charCodeAt(i)] = i
+const BASE64_VALUES = Int8Array.from({ length: 128 }, (_, code) => BASE64_ALPHABET.indexOf(String.fromCharCode(code)))
 
 /** Character codes of the base32 alphabet, by 5-bit value. */
 const BASE32_CODES = Uint8Array.from(BASE32_ALPHABET, (char) => char.charCodeAt(0))
 /** Every character written is ASCII, whose UTF-8 is its code: one native decode makes the string. */
 const asciiDecoder = new TextDecoder()
-/** Reused for the characters of every id (a CID's 36 bytes make 59), grown for longer inputs. */
-let base32Out = new Uint8Array(64)
 
 /**
  * Multibase base32 (`b` + RFC 4648 §6 lower case, no padding): the canonical form of a CIDv1. The
@@ -26,9 +23,8 @@ let base32Out = new Uint8Array(64)
  * ~60 intermediate strings per id (about 1.8 KB), which a Map lookup then had to flatten.
  */
 export function encodeBase32Multibase (bytes: Uint8Array): string {
-  const length = 1 + Math.ceil(bytes.length * 8 / 5)
-  if (base32Out.length < length) base32Out = new Uint8Array(length)
-  const out = base32Out
+  // A fresh buffer per call (a CID's 36 bytes make 59 characters): no state shared between calls.
+  const out = new Uint8Array(1 + Math.ceil(bytes.length * 8 / 5))
   out[0] = 0x62 // 'b'
   let written = 1
   let bits = 0
@@ -42,7 +38,7 @@ export function encodeBase32Multibase (bytes: Uint8Array): string {
     }
   }
   if (bits !== 0) out[written++] = BASE32_CODES[31 & (buffer << (5 - bits))] as number
-  return asciiDecoder.decode(out.subarray(0, written))
+  return asciiDecoder.decode(written === out.length ? out : out.subarray(0, written))
 }
 
 /**

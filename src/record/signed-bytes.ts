@@ -117,6 +117,7 @@ function writeAroundRecord (out: Uint8Array, recordByteLength: number, signature
 export function recordBytesIn (signedBytes: Uint8Array, signature: string): Uint8Array | undefined {
   const signatureBytes = nonAsciiBytes(signature)
   const length = signatureBytes?.length ?? signature.length
+  const textHeader = new Uint8Array(5) // the longest text header (writeTextHeader)
   const headerLength = writeTextHeader(textHeader, 0, length)
   const suffixAt = signedBytes.length - (SIGNATURE_KEY.length + headerLength + length)
   if (suffixAt <= PREFIX.length) return undefined
@@ -134,9 +135,6 @@ export function recordBytesIn (signedBytes: Uint8Array, signature: string): Uint
   }
   return signedBytes.subarray(PREFIX.length, suffixAt)
 }
-
-/** Room for the longest text header (writeTextHeader), reused by recordBytesIn. */
-const textHeader = new Uint8Array(5)
 
 /** True when `bytes` holds the first `count` bytes of `expected` at `at`. */
 function bytesAt (bytes: Uint8Array, at: number, expected: Uint8Array, count: number): boolean {

@@ -1,16 +1,13 @@
-import { Buffer } from 'node:buffer'
 import type { CID } from 'multiformats/cid'
 import { IsnadError } from '../errors/index.js'
-import { verifySignatureAsync, type SignatureVerifier } from '../identity/index.js'
+import { verifySignatureAsync } from '../identity/index.js'
 import {
   MAX_CLOCK_SKEW_MS, MAX_RECORD_BYTES, utf8Length, type IsnadRecord, type RecordKind, type SignedRecord
 } from '../schema/index.js'
-import { cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
-import { cidOfBytesNative } from './native-cid.js'
+import { cidOfDigest, cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
+import { fastPathsOf, type RecordFastPaths, type RecordVerifier } from './fast-paths.js'
 import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse.js'
-import { encodeSignedIntoScratch } from './scratch-encoding.js'
 import { encodeSignedRecordBytes, RECORD_OFFSET, signedRecordSize } from './signed-bytes.js'
-import { signerKeyOf } from './signer-key.js'
 import { noteVerifiedBytes } from './verified-bytes.js'
 
 /** A record that passed every step of verifyRecord; `id` is its CID string. */
@@ -28,7 +25,8 @@ export interface VerifiedRecord<R extends IsnadRecord = IsnadRecord> {
 }
 
 export interface VerifyRecordOptions {
-  verifier: SignatureVerifier
+  /** The signature check, and the platform's fast paths for the other steps when it brings them (fast-paths.ts). */
+  verifier: RecordVerifier
   /** The verifier's clock, in ms since the epoch: pure code takes time as input. */
   now: number
   /** Refuse any other kind with WRONG_KIND. */
@@ -82,8 +80,9 @@ interface PreparedVerification {
 /** The steps before the signature, for both forms: canonical form → size → kind → id → signer key. */
 function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions, received: Uint8Array | undefined): PreparedVerification {
   const { record } = signed
+  const paths = fastPathsOf(options.verifier)
   // Encoded once: the size, the id, the canonical-form check and the stored bytes all come from these.
-  const { bytes, recordBytes } = canonicalBytesOf(signed, received)
+  const { bytes, recordBytes } = canonicalBytesOf(signed, received, paths)
   const size = signedRecordSize(recordBytes.length, utf8Length(signed.signature))
   if (size > MAX_RECORD_BYTES) { // R8
     throw new IsnadError('RECORD_TOO_LARGE', `record of ${size} bytes exceeds ${MAX_RECORD_BYTES}`)
@@ -91,10 +90,10 @@ function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions
   if (options.expectedKind !== undefined && record.kind !== options.expectedKind) { // R17
     throw new IsnadError('WRONG_KIND', `expected a ${options.expectedKind} record, got ${record.kind}`)
   }
-  const cid = cidOfBytesNative(recordBytes) // R1
+  const cid = cidOfDigest(paths.sha256(recordBytes)) // R1
   const id = cidString(cid)
   const signer = signerOf(record)
-  const publicKey = signerKeyOf(signer) // R10
+  const publicKey = paths.publicKeyOf(signer) // R10
   const signature = decodeSignature(signed.signature) // R9
   return { id, cid, signed, bytes, signer, signature, message: signingInputFor(record.kind, cid), publicKey }
 }
@@ -102,17 +101,18 @@ function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions
 /**
  * The canonical bytes of `signed` (a new buffer, never the caller's) and the record's part of them,
  * refused with DECODE_FAILED when they differ from the bytes received (R18). The record is encoded
- * into scratch space first (scratch-encoding.ts); should that path decline, the general one runs.
+ * into the fast paths' scratch space first (src/native in the node); should that path decline, or
+ * the platform have none, the general one runs.
  */
-function canonicalBytesOf (signed: SignedRecord, received: Uint8Array | undefined): { bytes: Uint8Array, recordBytes: Uint8Array } {
-  const encoded = encodeSignedIntoScratch(signed.record, signed.signature)
+function canonicalBytesOf (signed: SignedRecord, received: Uint8Array | undefined, paths: RecordFastPaths): { bytes: Uint8Array, recordBytes: Uint8Array } {
+  const encoded = paths.encodeSigned(signed.record, signed.signature)
   if (encoded === undefined) {
     const recordBytes = encodeCanonical(signed.record)
     const bytes = encodeSignedRecordBytes(recordBytes, signed.signature)
-    if (received !== undefined && !sameBytes(received, bytes)) throw notCanonical(signed.record)
+    if (received !== undefined && !paths.sameBytes(received, bytes)) throw notCanonical(signed.record)
     return { bytes, recordBytes }
   }
-  if (received !== undefined && !sameBytes(received, encoded.view)) throw notCanonical(signed.record)
+  if (received !== undefined && !paths.sameBytes(received, encoded.view)) throw notCanonical(signed.record)
   const bytes = encoded.view.slice()
   return { bytes, recordBytes: bytes.subarray(RECORD_OFFSET, RECORD_OFFSET + encoded.recordLength) }
 }
@@ -157,10 +157,11 @@ function finishVerification (prepared: PreparedVerification, valid: boolean, opt
 }
 
 /** True when the signature checks out (record-v1 R9–R11); schema and key errors still throw. */
-export function isRecordSignatureValid (signed: SignedRecord, verifier: SignatureVerifier): boolean {
-  const cid = cidOfBytesNative(encodeCanonical(signed.record))
+export function isRecordSignatureValid (signed: SignedRecord, verifier: RecordVerifier): boolean {
+  const paths = fastPathsOf(verifier)
+  const cid = cidOfDigest(paths.sha256(encodeCanonical(signed.record)))
   try {
-    return verifier.verify(decodeSignature(signed.signature), signingInputFor(signed.record.kind, cid), signerKeyOf(signerOf(signed.record)))
+    return verifier.verify(decodeSignature(signed.signature), signingInputFor(signed.record.kind, cid), paths.publicKeyOf(signerOf(signed.record)))
   } catch (err) {
     if (err instanceof IsnadError && (err.code === 'SIGNATURE_MALFORMED' || err.code === 'DID_INVALID')) return false
     throw err
@@ -175,13 +176,4 @@ export function assertNotInFuture (record: IsnadRecord, now: number, id: string)
       details: { id, at: timeOf(record) }
     })
   }
-}
-
-/**
- * Byte equality by one native comparison: every record received is compared with its re-encoding,
- * and the network compares received messages with what it verified (node only: the browser's
- * verifier, src/dashboard/browser, does not load this file).
- */
-export function sameBytes (a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0
 }

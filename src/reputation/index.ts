@@ -1,7 +1,7 @@
 /**
  * Reputation from the node's own trust roots (DESIGN §2): personalised PageRank over the graph of
- * verified attestations. The core (graph, pagerank, reputation, paths, bound, votes) is pure; the
- * roots file and the service that keeps the table current do the I/O.
+ * verified attestations, pure. The roots file, the service that keeps the table current and the
+ * node's trust setting do the I/O and live in src/node.
  */
 export { AGREEMENT_WEIGHT, CONTRADICTION_WEIGHT, DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, UNROOTED_REPUTATION, VOTE_WEIGHTS } from './constants.js'
 export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup } from './graph.js'
@@ -12,7 +12,4 @@ export { computeReputation, debitFactor, type AgentReputation, type ReputationTa
 export { shortestPathsFrom } from './paths.js'
 export { attackFlow, regionBound, sybilBound, type RegionBoundInput, type SybilBound, type SybilBoundInput } from './bound.js'
 export { collectVotes, votesOf, type MemoryAttestations, type StoredAttestation } from './votes.js'
-export { MAX_TRUST_ROOTS, TRUST_ROOTS_FILE, TrustRootLineSchema, changeTrustRoot, readTrustRoots, type TrustRoot } from './roots-file.js'
-export { INGEST_REPUTATION_MAX_AGE_MS, ReputationService, type ReputationServiceInit } from './service.js'
-export { NodeTrust, setTrustPolicy, type NodeTrustInit, type TrustSetting } from './node-trust.js'
-export { AgentReputationSchema, TrustRootSchema } from './schemas.js'
+export { AgentReputationSchema, TrustRootSchema, type TrustRoot } from './schemas.js'

@@ -1,6 +1,7 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { LiveNodes } from './live-nodes.js'
 import { Arrivals } from './arrivals.js'
+import { noteHeldAttestations } from './held-attestations.js'
 import { sleep } from './mesh.js'
 import { attestationKey, createObservations, type Observations } from './observations.js'
 import type { Plan, PlannedAnswer, PlannedMemory } from './plan.js'
@@ -141,12 +142,22 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     if (!inTime) observations.notes.push(`some actions were still running ${DRAIN_TIMEOUT_MS / 1000} s after the end`)
     await topology.settle()
     await sleep(SETTLE_MS)
+    const held = await noteHeldAttestations(observations, nodes)
+    if (held > 0) observations.notes.push(`${held} attestation arrivals held at the end with no event seen (an event stream that dropped events under load, or a node that joined again and synced before its stream reopened): counted as delivered, without a latency`)
     observations.timings.settleSeconds = (performance.now() - settleStart) / 1000
   } finally {
     clearInterval(ticker)
     topology.stop()
     arrivals.close()
   }
+  // Why memories went unpublished, counted by reason: a shortfall the model engine does not have is read here.
+  const reasons = new Map<string, number>()
+  for (const m of observations.memories) {
+    if (m.id !== undefined) continue
+    const reason = m.problem ?? 'its author\'s remember call had not returned when the run was measured'
+    reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
+  }
+  for (const [reason, count] of reasons) observations.notes.push(`${count} memor${count === 1 ? 'y' : 'ies'} not published: ${reason}`)
   observations.relinks = topology.relinks
   observations.onlineAtEnd = nodes.online()
   return { observations, nodes }

@@ -127,7 +127,10 @@ export function computeMetrics (input: MetricsInput): RunMetrics {
       if (node === a.witness) continue
       expected++
       const at = a.arrivals.get(node)
-      if (at === undefined) continue
+      if (at === undefined) {
+        if (a.held?.has(node) === true) arrived++ // held at the end, its arrival unseen (held-attestations.ts)
+        continue
+      }
       arrived++
       latencies.push(at - a.sentAt)
     }

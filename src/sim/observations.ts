@@ -23,6 +23,8 @@ export interface AttestationObservation {
   sentAt: number
   /** First arrival of the attestation at each node, by node index. */
   arrivals: Map<number, number>
+  /** Nodes found holding it at the end with no arrival seen (held-attestations.ts): delivered, time unknown. */
+  held?: Set<number>
 }
 
 export interface Observations {

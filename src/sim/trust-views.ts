@@ -1,5 +1,5 @@
 import type { HttpOperations } from '../api/client.js'
-import { nodeCryptoVerifier } from '../identity/index.js'
+import { nodeCryptoVerifier } from '../native/index.js'
 import { verifyRecord, type VerifiedRecord } from '../record/index.js'
 import { collectVotes, computeReputation, trustInputsOf } from '../reputation/index.js'
 import type { AttestationRecord, MemoryRecord } from '../schema/index.js'

@@ -1,6 +1,7 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError } from '../errors/index.js'
-import { cidOfBytesNative, cidString, encodeCanonical, encodeSignedRecordBytes, recordBytesIn, verifiedIdOf } from '../record/index.js'
+import { cidString, encodeCanonical, encodeSignedRecordBytes, recordBytesIn, verifiedIdOf } from '../record/index.js'
+import { cidOfBytesNative } from '../native/index.js'
 import type { IsnadRecord, SignedRecord } from '../schema/index.js'
 import type { StoredRecord, TrustEntry } from './types.js'
 

@@ -34,6 +34,26 @@ export const BundleEnvelopeSchema = z.strictObject({
   records: z.array(z.unknown()).max(MAX_BUNDLE_RECORDS)
 })
 
+export type BundleEnvelope = z.infer<typeof BundleEnvelopeSchema>
+
+/**
+ * A bundle's envelope (record-v1 §6), with one code per kind of fault on every path (verify, import,
+ * the API, the CLI): more than MAX_BUNDLE_RECORDS records is FIELD_TOO_LARGE, as any size limit;
+ * anything else wrong with the envelope is BUNDLE_INVALID. The records are checked one by one after.
+ */
+export function parseBundleEnvelope (value: unknown): BundleEnvelope {
+  const parsed = BundleEnvelopeSchema.safeParse(value)
+  if (parsed.success) return parsed.data
+  throw bundleEnvelopeError(parsed.error)
+}
+
+/** The error for a bundle envelope that failed its schema: FIELD_TOO_LARGE or BUNDLE_INVALID. */
+export function bundleEnvelopeError (error: z.ZodError): IsnadError {
+  const named = schemaError(error, 'bundle')
+  if (named.code === 'FIELD_TOO_LARGE') return named
+  return new IsnadError('BUNDLE_INVALID', named.message, { details: named.details })
+}
+
 export interface VerifyDocumentOptions {
   verifier: SignatureVerifier
   now: number
@@ -49,9 +69,8 @@ export function verifyDocument (document: unknown, options: VerifyDocumentOption
     return verifyInclusionDocument(document, options)
   }
   if (typeof document === 'object' && document !== null && 'format' in document) {
-    const bundle = BundleEnvelopeSchema.safeParse(document)
-    if (!bundle.success) throw schemaError(bundle.error, 'bundle')
-    const records = bundle.data.records.map((input) => checkRecord(input, null, options))
+    const bundle = parseBundleEnvelope(document)
+    const records = bundle.records.map((input) => checkRecord(input, null, options))
     return { valid: records.every((r) => r.valid), document: 'bundle', records }
   }
   const view = MemoryViewSchema.safeParse(document)

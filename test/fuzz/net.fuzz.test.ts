@@ -3,7 +3,7 @@ import { StreamMessageEvent } from '@libp2p/interface'
 import fc from 'fast-check'
 import * as lp from 'it-length-prefixed'
 import { describe, expect, it } from 'vitest'
-import { nodeCryptoVerifier } from '../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../src/native/index.js'
 import { Keyring, encodeKeyLog } from '../../src/keyring/index.js'
 import { createCheckpoint, hashLeaf, signCheckpoint } from '../../src/merkle/index.js'
 import {

@@ -1,8 +1,5 @@
-import { createRoute } from '@hono/zod-openapi'
-import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../dashboard/health.js'
-import { DASHBOARD_HEADERS, readDashboardAsset } from '../../dashboard/pages.js'
-import type { NodeOperations } from '../operations.js'
-import { BASE_ERRORS, json, type ApiApp } from './common.js'
+import { DASHBOARD_HEADERS, readDashboardAsset } from '../dashboard-pages.js'
+import type { ApiApp } from './common.js'
 
 /**
  * The web dashboard's files at /dashboard/ (issue 8 §3), registered before the bearer check: they
@@ -20,15 +17,4 @@ export function registerDashboardPages (app: ApiApp, assetsDir?: string): void {
     }
     return c.body(asset.body.slice().buffer, 200, { ...DASHBOARD_HEADERS, 'content-type': asset.contentType })
   })
-}
-
-const gossipHealth = createRoute({
-  method: 'get',
-  path: '/v1/network/health',
-  summary: 'gossip health: connected peers with their gossipsub scores and penalties, and each topic\'s mesh size',
-  responses: { 200: { description: 'the network as this node sees it; running is false without the network', content: json(GossipHealthSchema) }, ...BASE_ERRORS }
-})
-
-export function registerGossipHealthRoute (app: ApiApp, node: NodeOperations): void {
-  app.openapi(gossipHealth, (c) => c.json(isGossipHealthSource(node) ? node.gossipHealth() : OFFLINE_HEALTH, 200))
 }

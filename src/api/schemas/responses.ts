@@ -55,7 +55,7 @@ export const AttestResultSchema = z.strictObject({
 export const QueryResultItemSchema = z.strictObject({
   id: recordCid,
   trust: z.number().min(0).max(1),
-  level: z.string().meta({ description: `one of ${TRUST_LEVELS.join(', ')}` }),
+  level: z.enum(TRUST_LEVELS),
   type: z.enum(CONTENT_TYPES),
   summary: z.string(),
   tags: z.array(z.string()),

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import type { AnchorCheck, AnchorSource } from '../../anchor/index.js'
 import { IsnadError } from '../../errors/index.js'
 import type { CommandContext } from '../context.js'
+import { inputFor, invoke, runParsed, specOf, type OperationOutput } from '../invoke.js'
 import { emit } from '../output.js'
 import { assertAnchorable } from '../refusals.js'
 import { renderView } from '../render.js'
@@ -63,10 +64,11 @@ export function registerAnchor (program: Command, context: (cmd: Command) => Com
     .action(async (memory: string, opts: AddOptions, cmd: Command) => {
       const ctx = context(cmd)
       const source = anchorSourceOf(opts)
-      const did = await ctx.signerDid(opts.as)
+      const input = await inputFor('addAnchor', { memory, anchor: source, ...(opts.as === undefined ? {} : { as: opts.as }) })
+      await ctx.signerDid(opts.as)
       await assertAnchorable(ctx, { ...source, memory })
-      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.addAnchor({ ...source, memory }, signer)))
-      emit(ctx.out, { anchor: result.id, memory: result.view }, () => opts.quiet === true ? result.id : `anchor ${result.id}\n\n${renderView(result.view)}`)
+      const result = await runParsed(ctx, await specOf('addAnchor'), input) as OperationOutput<'addAnchor'>
+      emit(ctx.out, result, () => opts.quiet === true ? result.anchor : `anchor ${result.anchor}\n\n${renderView(result.memory)}`)
     })
 
   anchor.command('check')
@@ -74,7 +76,7 @@ export function registerAnchor (program: Command, context: (cmd: Command) => Com
     .argument('[memory]', 'only this memory\'s anchors')
     .action(async (memory: string | undefined, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const checks = await ctx.withOps(async (ops) => await ops.checkAnchors(memory))
+      const { checks } = await invoke(ctx, 'checkAnchors', memory === undefined ? {} : { memory })
       emit(ctx.out, { checks }, () => renderChecks(checks))
     })
 }

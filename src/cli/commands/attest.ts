@@ -1,6 +1,7 @@
 import type { Command } from 'commander'
 import { ATTESTATION_VERDICTS, type AttestationVerdict } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
+import { inputFor, runParsed, specOf, type OperationOutput } from '../invoke.js'
 import { emit } from '../output.js'
 import { assertMemoryStored } from '../refusals.js'
 import { choice, collect } from '../parse.js'
@@ -17,14 +18,16 @@ export function registerAttest (program: Command, context: (cmd: Command) => Com
     .option('-q, --quiet', 'print only the attestation\'s id')
     .action(async (memory: string, verdict: AttestationVerdict, opts: { notes?: string, claim?: string[], as?: string, quiet?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
-      const did = await ctx.signerDid(opts.as)
-      await assertMemoryStored(ctx, memory)
-      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.attest({
+      const input = await inputFor('attest', {
         memory,
         verdict,
         ...(opts.notes === undefined ? {} : { notes: opts.notes }),
-        ...(opts.claim === undefined ? {} : { claims: opts.claim })
-      }, signer)))
-      emit(ctx.out, { attestation: result.id, memory: result.view }, () => opts.quiet === true ? result.id : `attestation ${result.id}\n\n${renderView(result.view)}`)
+        ...(opts.claim === undefined ? {} : { claims: opts.claim }),
+        ...(opts.as === undefined ? {} : { as: opts.as })
+      })
+      await ctx.signerDid(opts.as)
+      await assertMemoryStored(ctx, memory)
+      const result = await runParsed(ctx, await specOf('attest'), input) as OperationOutput<'attest'>
+      emit(ctx.out, result, () => opts.quiet === true ? result.attestation : `attestation ${result.attestation}\n\n${renderView(result.memory)}`)
     })
 }

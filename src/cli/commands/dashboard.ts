@@ -2,7 +2,7 @@ import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import { nodePaths } from '../../node/paths.js'
 import type { CommandContext } from '../context.js'
-import { EXIT_FAILURE, ExitStatusError, emit } from '../output.js'
+import { emit } from '../output.js'
 
 /**
  * `isnad dashboard`: the URL of the running daemon's web dashboard, with the API token in the URL's
@@ -19,7 +19,7 @@ export function registerDashboard (program: Command, context: (cmd: Command) => 
       const [{ findDaemon }, { readApiToken }] = await Promise.all([import('../../api/discovery.js'), import('../../api/token.js')])
       const daemon = await findDaemon(data)
       if (daemon === null) {
-        throw new ExitStatusError(new IsnadError('USAGE', `no daemon runs for ${ctx.home}: the dashboard is served by the running node; start it with \`isnad start\`, then run \`isnad dashboard\` again`), EXIT_FAILURE)
+        throw new IsnadError('USAGE', `no daemon runs for ${ctx.home}: the dashboard is served by the running node; start it with \`isnad start\`, then run \`isnad dashboard\` again`)
       }
       const url = `${daemon.url}/dashboard/#token=${encodeURIComponent(await readApiToken(data))}`
       emit(ctx.out, { url }, () => url)

@@ -4,6 +4,7 @@ import type { KeyEventResult } from '../../keyring/index.js'
 import type { KeyInfo } from '../../keys/index.js'
 import { isIsoTimestamp } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
+import { inputFor, invoke } from '../invoke.js'
 import { emit } from '../output.js'
 import { requirePassphrase } from './init.js'
 
@@ -40,10 +41,14 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .action(async (opts: { label?: string, default?: boolean, encrypt?: boolean, quiet?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
       const passphrase = opts.encrypt === true ? await requirePassphrase(ctx) : undefined
+      // The table's parse (label size, …); the key is made through keys/ when no daemon runs.
+      const input = await inputFor('createKey', {
+        ...(opts.label === undefined ? {} : { label: opts.label }), default: opts.default === true, ...(passphrase === undefined ? {} : { passphrase })
+      })
       const key = await ctx.withKeys(async (keys) => await keys.createKey({
-        ...(opts.label === undefined ? {} : { label: opts.label }),
-        makeDefault: opts.default === true,
-        ...(passphrase === undefined ? {} : { passphrase })
+        ...(input.label === undefined ? {} : { label: input.label }),
+        makeDefault: input.default === true,
+        ...(input.passphrase === undefined ? {} : { passphrase: input.passphrase })
       }))
       emit(ctx.out, key, () => opts.quiet === true ? key.did : describeKey(key))
     })
@@ -64,7 +69,7 @@ export function registerId (program: Command, context: (cmd: Command) => Command
       const key = await ctx.withKeys(async (keys) => {
         const target = did ?? await ctx.keystore().defaultDid()
         if (target === null) throw new IsnadError('UNKNOWN_KEY', 'no default key; run `isnad init`')
-        return await keys.keyInfo(target)
+        return await keys.keyInfo((await inputFor('keyInfo', { did: target })).did)
       })
       emit(ctx.out, key, () => [
         `did:       ${key.did}`,
@@ -83,12 +88,12 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .option('--compromised-since <time>', 'the retired key leaked: refuse what it signed from this instant on', parseInstant)
     .action(async (opts: { as?: string, compromisedSince?: string }, cmd: Command) => {
       const ctx = context(cmd)
-      const did = await ctx.signerDid(opts.as)
       const passphrase = await ctx.passphrase()
-      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.rotateKey({
+      const result = await invoke(ctx, 'rotateKey', {
         ...(opts.compromisedSince === undefined ? {} : { compromisedSince: opts.compromisedSince }),
+        ...(opts.as === undefined ? {} : { as: opts.as }),
         ...(passphrase === undefined ? {} : { passphrase })
-      }, signer)))
+      })
       emit(ctx.out, result, () => describeEvent(result))
     })
 
@@ -101,15 +106,15 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .option('--reason <text>', 'a short note kept in the event')
     .action(async (key: string | undefined, opts: { as?: string, effectiveAt?: string, compromisedSince?: string, reason?: string }, cmd: Command) => {
       const ctx = context(cmd)
-      const did = await ctx.signerDid(opts.as)
       const passphrase = await ctx.passphrase()
-      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.revokeKey({
+      const result = await invoke(ctx, 'revokeKey', {
         ...(key === undefined ? {} : { key }),
         ...(opts.effectiveAt === undefined ? {} : { effectiveAt: opts.effectiveAt }),
         ...(opts.compromisedSince === undefined ? {} : { compromisedSince: opts.compromisedSince }),
         ...(opts.reason === undefined ? {} : { reason: opts.reason }),
+        ...(opts.as === undefined ? {} : { as: opts.as }),
         ...(passphrase === undefined ? {} : { passphrase })
-      }, signer)))
+      })
       emit(ctx.out, result, () => describeEvent(result))
     })
 
@@ -121,14 +126,14 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .option('--expires-at <time>', 'the delegation ends at this instant', parseInstant)
     .action(async (key: string | undefined, opts: { as?: string, label?: string, expiresAt?: string }, cmd: Command) => {
       const ctx = context(cmd)
-      const did = await ctx.signerDid(opts.as)
       const passphrase = await ctx.passphrase()
-      const result = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.delegateKey({
+      const result = await invoke(ctx, 'delegateKey', {
         ...(key === undefined ? {} : { key }),
         ...(opts.label === undefined ? {} : { label: opts.label }),
         ...(opts.expiresAt === undefined ? {} : { expiresAt: opts.expiresAt }),
+        ...(opts.as === undefined ? {} : { as: opts.as }),
         ...(passphrase === undefined ? {} : { passphrase })
-      }, signer)))
+      })
       emit(ctx.out, result, () => describeEvent(result))
     })
 }

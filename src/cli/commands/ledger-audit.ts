@@ -2,10 +2,11 @@ import { access } from 'node:fs/promises'
 import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { isIsnadError } from '../../errors/index.js'
-import { nodeCryptoVerifier, type SignatureVerifier } from '../../identity/index.js'
+import type { SignatureVerifier } from '../../identity/index.js'
+import { nodeCryptoVerifier } from '../../native/index.js'
 import {
   archiveShards, auditDataDir, executeRepair, planRepair, restoreSetAside, scorecardOf, writeAuditResults,
-  type ArchiveResult, type AuditFinding, type AuditReport, type IndexIssue, type LedgerFacts, type RepairOutcome, type RepairPlan
+  type ArchiveResult, type AuditFinding, type AuditReport, type BlockCheckResult, type IndexIssue, type LedgerFacts, type RepairAction, type RepairOutcome, type RepairPlan, type VerifiedCidAnchor
 } from '../../ledger/audit/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
 import { nodePaths } from '../../node/paths.js'
@@ -22,6 +23,10 @@ export interface LedgerAuditHooks {
   reindex: (ctx: CommandContext) => Promise<void>
   /** Compares the index with the ledgers; each issue becomes an index finding (issue 22 §2). */
   indexCheck?: (ctx: CommandContext, facts: LedgerFacts) => Promise<readonly IndexIssue[]>
+  /** Checks the blockstore against the verified cid anchors (issue 22 §2). @default checkBlocks */
+  blockCheck?: (ctx: CommandContext, anchors: readonly VerifiedCidAnchor[]) => Promise<BlockCheckResult>
+  /** Sets damaged blocks aside and checks their anchors again. @default repairBlockstore */
+  repairBlocks?: (ctx: CommandContext, action: Extract<RepairAction, { kind: 'repair_blocks' }>) => Promise<string>
   /** How the command reports its exit status (runCli's exitCode). */
   setExit: (code: number) => void
   /** @default Date.now */
@@ -40,13 +45,17 @@ function parseDays (value: string): number {
 
 export function registerLedgerAudit (ledger: Command, context: (cmd: Command) => CommandContext, hooks: LedgerAuditHooks): void {
   const clock = hooks.clock ?? Date.now
+  /** Every record id the last audit read from the ledger: what repair's salvage compares the index with. */
+  let ledgerIds: ReadonlySet<string> = new Set()
   const audit = async (ctx: CommandContext, opts: ScopeOptions): Promise<AuditReport> => {
     const dataDir = nodePaths(ctx.home).data
     const scope = opts.scope ?? (await readPolicy(dataDir)).default_scope
     const indexCheck = hooks.indexCheck
+    const blockCheck = hooks.blockCheck ?? checkBlocks
     return await auditDataDir({
       dataDir, scope, verifier: hooks.verifier ?? nodeCryptoVerifier, now: clock,
-      ...(indexCheck === undefined ? {} : { indexCheck: async (facts: LedgerFacts) => await indexCheck(ctx, facts) })
+      ...(indexCheck === undefined ? {} : { indexCheck: async (facts: LedgerFacts) => { ledgerIds = facts.ids; return await indexCheck(ctx, facts) } }),
+      blockCheck: async (anchors) => await blockCheck(ctx, anchors)
     })
   }
 
@@ -81,7 +90,14 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
         return
       }
       await writeAuditResults(report)
-      const outcome = await executeRepair(plan, { dataDir: report.dataDir, reindex: async () => { await hooks.reindex(ctx) }, now: clock })
+      const repairBlocks = hooks.repairBlocks ?? repairBlockstore
+      const outcome = await executeRepair(plan, {
+        dataDir: report.dataDir,
+        reindex: async () => { await hooks.reindex(ctx) },
+        repairBlocks: async (action) => await repairBlocks(ctx, action),
+        salvageRecords: async () => await (await import('../../node/record-salvage.js')).salvageLostRecords(ctx.home, ledgerIds, clock),
+        now: clock
+      })
       // What is left is what a new audit finds (issue 22 §3): lost events, set-aside lines not yet
       // restored, anything the plan could not address. Exit 0 only when the directory is healthy.
       const after = await audit(ctx, opts)
@@ -136,8 +152,28 @@ export async function checkIndex (ctx: CommandContext, facts: LedgerFacts): Prom
   }
 }
 
+/**
+ * The node's blockstore check (src/node/block-check.ts). A running daemon holds the store: then it
+ * is not checked, and stderr says so. The scan's size is printed with the report.
+ */
+export async function checkBlocks (ctx: CommandContext, anchors: readonly VerifiedCidAnchor[]): Promise<BlockCheckResult> {
+  const { checkBlockstore } = await import('../../node/block-check.js')
+  try {
+    return await checkBlockstore(ctx.home, anchors)
+  } catch (err) {
+    if (!isIsnadError(err, 'STORE_LOCKED')) throw err
+    ctx.out.stderr('isnad: the blockstore was not checked: a running node holds it (stop the daemon to check it)')
+    return { issues: [], scan: { blocks: 0, checked: 0, bytes: 0, sampled: false, anchors: 0 } }
+  }
+}
+
+export async function repairBlockstore (ctx: CommandContext, action: Extract<RepairAction, { kind: 'repair_blocks' }>): Promise<string> {
+  const { repairBlocks } = await import('../../node/block-repair.js')
+  return await repairBlocks(ctx.home, action)
+}
+
 function summaryOf (report: AuditReport): Record<string, unknown> {
-  return { status: report.status, score: report.score, errors: report.errors, warnings: report.warnings, stats: report.stats, logs: report.logs }
+  return { status: report.status, score: report.score, errors: report.errors, warnings: report.warnings, stats: report.stats, logs: report.logs, ...(report.blocks === undefined ? {} : { blocks: report.blocks }) }
 }
 
 function renderFinding (f: AuditFinding): string {
@@ -149,14 +185,27 @@ function renderReport (report: AuditReport): string {
   const s = report.stats
   const head = `${report.status} (score ${report.score}): ${s.files_checked} files, ${s.lines_checked} lines, ${s.events} events, ` +
     `${s.records} records, ${s.checkpoints} checkpoints; ${report.errors} errors, ${report.warnings} warnings`
-  return [head, ...report.findings.map(renderFinding)].join('\n')
+  const b = report.blocks
+  const blocks = b === undefined || b.blocks + b.anchors === 0
+    ? []
+    : [`evidence/blocks: ${b.checked} of ${b.blocks} blocks (${b.bytes} bytes) re-hashed${b.sampled ? ' — a sample: the store is larger than one check reads' : ''}; ` +
+        `the blocks of ${b.anchors} verified cid anchor${b.anchors === 1 ? '' : 's'} looked up`]
+  return [head, ...blocks, ...report.findings.map(renderFinding)].join('\n')
 }
 
 function renderPlan (plan: RepairPlan): string {
   const lines = [`plan ${plan.id}: ${plan.actions.length} actions, ${plan.unresolved.length} findings unresolved`]
-  for (const action of plan.actions) lines.push(`  ${action.kind}${action.kind === 'reindex' ? '' : ` ${action.file}`}`)
+  for (const action of plan.actions) {
+    const what = 'file' in action ? ` ${action.file}` : action.kind === 'repair_blocks' ? ` ${blocksPlanned(action)}` : ''
+    lines.push(`  ${action.kind}${what}`)
+  }
   if (plan.unresolved.length > 0) lines.push(`  unresolved (need a person): ${plan.unresolved.join(', ')}`)
   return lines.join('\n')
+}
+
+function blocksPlanned (action: Extract<RepairAction, { kind: 'repair_blocks' }>): string {
+  return [`${action.set_aside.length} block${action.set_aside.length === 1 ? '' : 's'} set aside`, ...(action.salvage ? ['the store salvaged'] : []),
+    `${action.recheck.length} anchor${action.recheck.length === 1 ? '' : 's'} checked again`].join(', ')
 }
 
 function renderOutcome (outcome: RepairOutcome): string {

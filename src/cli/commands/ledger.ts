@@ -1,10 +1,9 @@
 import type { Command } from 'commander'
 import type { ReindexResult } from '../../api/schemas/responses.js'
-import { SignedCheckpointSchema } from '../../merkle/index.js'
-import { schemaError } from '../../record/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import { parseJson } from '../../view/index.js'
 import type { CommandContext } from '../context.js'
+import { inputFor, invoke, type OperationInput } from '../invoke.js'
 import { emit } from '../output.js'
 import { readInput } from '../parse.js'
 
@@ -41,8 +40,9 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .argument('<cid>', 'a record id')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
+      const { id: record } = await inputFor('proveRecord', { id })
       const daemon = await ctx.daemon()
-      const inclusion = daemon === null ? await (await ledgerOps()).proveRecord(ctx.home, id) : await daemon.proveRecord(id)
+      const inclusion = daemon === null ? await (await ledgerOps()).proveRecord(ctx.home, record) : await daemon.proveRecord(record)
       ctx.out.stdout(JSON.stringify(inclusion, null, 2))
     })
 
@@ -60,10 +60,8 @@ export function registerLedger (program: Command, context: (cmd: Command) => Com
     .argument('<file>', 'a checkpoint JSON file (from `isnad ledger checkpoint --json`), or - for stdin')
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      // The shape here, with verifyCheckpoint's own error; the operations then check the signature.
-      const parsed = SignedCheckpointSchema.safeParse(parseJson(await readInput(file, MAX_BUNDLE_BYTES), file))
-      if (!parsed.success) throw schemaError(parsed.error, 'checkpoint')
-      const outcome = await ctx.withOps(async (ops) => await ops.observeCheckpoint(parsed.data))
+      const document = parseJson(await readInput(file, MAX_BUNDLE_BYTES), file) as OperationInput<'observeCheckpoint'>['checkpoint']
+      const { outcome } = await invoke(ctx, 'observeCheckpoint', { checkpoint: document })
       emit(ctx.out, { outcome }, () => outcome === 'conflict'
         ? 'CONFLICT: this log signed another root for the same size; recorded in coordination/conflicts.jsonl'
         : outcome === 'known' ? 'already known' : 'kept')

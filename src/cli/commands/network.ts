@@ -2,28 +2,20 @@ import { InvalidArgumentError, type Command } from 'commander'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from '../../api/schemas/network.js'
 import { isIsoTimestamp } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
-import { EXIT_FAILURE, ExitStatusError, emit } from '../output.js'
+import { invoke } from '../invoke.js'
+import { emit } from '../output.js'
 import { collect } from '../parse.js'
 
 /*
  * The network commands (issue 4 §3): thin shells over the operations. Without a daemon, a witness
  * request is journaled and stored for local agents only and the inbox is read from the data
  * directory; what needs the network itself (peers) is refused with USAGE "… needs a running network
- * node …", reported with exit status 1: the command was right, the node is not running.
+ * node …" and exit status 2, as every USAGE is (issue 21: one exit status per code).
  */
 
 function timestamp (value: string): string {
   if (!isIsoTimestamp(value)) throw new InvalidArgumentError('must be a UTC timestamp like 2026-02-05T16:00:00Z')
   return value
-}
-
-/** Runs a network operation; its errors are failures of the node (exit 1), never of the command line. */
-async function network<T> (fn: () => Promise<T>): Promise<T> {
-  try {
-    return await fn()
-  } catch (err) {
-    throw new ExitStatusError(err, EXIT_FAILURE)
-  }
 }
 
 function renderRequest (result: WitnessRequestResult): string {
@@ -64,12 +56,12 @@ export function registerNetwork (program: Command, context: (cmd: Command) => Co
     .option('-q, --quiet', 'print only the request\'s id')
     .action(async (memory: string, opts: { to?: string[], as?: string, expires?: string, quiet?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
-      const did = await ctx.signerDid(opts.as)
-      const result = await network(async () => await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.requestWitnesses({
+      const result = await invoke(ctx, 'requestWitnesses', {
         memory,
         ...(opts.to === undefined ? {} : { to: opts.to }),
-        ...(opts.expires === undefined ? {} : { expiresAt: opts.expires })
-      }, signer))))
+        ...(opts.expires === undefined ? {} : { expiresAt: opts.expires }),
+        ...(opts.as === undefined ? {} : { as: opts.as })
+      })
       emit(ctx.out, result, () => opts.quiet === true ? result.id : renderRequest(result))
     })
 
@@ -77,7 +69,7 @@ export function registerNetwork (program: Command, context: (cmd: Command) => Co
     .description('witness requests waiting for this node\'s agents (addressed to them, or open); answer with `isnad attest`')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const items = await network(async () => await ctx.withOps(async (ops) => await ops.inbox(), 'read'))
+      const { items } = await invoke(ctx, 'inbox', {})
       emit(ctx.out, { items }, () => items.length === 0 ? 'inbox empty' : items.map(renderInboxItem).join('\n'))
     })
 
@@ -85,7 +77,7 @@ export function registerNetwork (program: Command, context: (cmd: Command) => Co
     .description('the peers the running node is connected to')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const peers = await network(async () => await ctx.withOps(async (ops) => await ops.peers(), 'read'))
+      const { peers } = await invoke(ctx, 'peers', {})
       emit(ctx.out, { peers }, () => peers.length === 0 ? 'no peers connected' : peers.map(renderPeer).join('\n'))
     })
 }

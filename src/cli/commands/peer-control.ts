@@ -1,27 +1,13 @@
 import type { Command } from 'commander'
-import type { PeerControl } from '../../api/peer-control.js'
-import { IsnadError } from '../../errors/index.js'
 import type { CommandContext } from '../context.js'
-import { EXIT_FAILURE, ExitStatusError, emit } from '../output.js'
+import { invoke } from '../invoke.js'
+import { emit } from '../output.js'
 
 /*
  * `isnad peers connect|disconnect|sync|stats`: the operator's control over the running node's
- * connections (src/api/peer-control.ts), through its HTTP API. Without a running node they fail
- * with USAGE and exit status 1, as `isnad peers` does.
+ * connections (src/api/peer-control.ts), through its HTTP API, by the table's operations. Without
+ * a running node they fail with USAGE and exit status 2, as `isnad peers` does.
  */
-
-async function withControl<T> (ctx: CommandContext, fn: (control: PeerControl) => Promise<T>): Promise<T> {
-  try {
-    // Loaded when the command runs: the address parser is not for every CLI start-up.
-    const { isPeerControl } = await import('../../api/peer-control.js')
-    return await ctx.withOps(async (ops) => {
-      if (!isPeerControl(ops)) throw new IsnadError('USAGE', 'controlling peers needs a running network node (`isnad start`)')
-      return await fn(ops)
-    }, 'read')
-  } catch (err) {
-    throw new ExitStatusError(err, EXIT_FAILURE)
-  }
-}
 
 /** Adds the subcommands to `isnad peers` (registered by network.ts). */
 export function registerPeerControl (program: Command, context: (cmd: Command) => CommandContext): void {
@@ -32,7 +18,7 @@ export function registerPeerControl (program: Command, context: (cmd: Command) =
     .description('dial a peer by its address, ending in /p2p/<peer id>')
     .action(async (address: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const peer = await withControl(ctx, async (control) => await control.connectPeer(address))
+      const { peer } = await invoke(ctx, 'connectPeer', { address })
       emit(ctx.out, { peer }, () => `connected to ${peer}`)
     })
 
@@ -40,7 +26,7 @@ export function registerPeerControl (program: Command, context: (cmd: Command) =
     .description('close every connection to a peer (it may dial again)')
     .action(async (peer: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const closed = await withControl(ctx, async (control) => await control.disconnectPeer(peer))
+      const { closed } = await invoke(ctx, 'disconnectPeer', { peer })
       emit(ctx.out, { peer, closed }, () => closed === 0 ? `not connected to ${peer}` : `closed ${closed} connection(s) to ${peer}`)
     })
 
@@ -48,7 +34,7 @@ export function registerPeerControl (program: Command, context: (cmd: Command) =
     .description('catch up with one connected peer, or all of them (sync-v1)')
     .action(async (peer: string | undefined, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const syncs = await withControl(ctx, async (control) => await control.syncPeers(peer))
+      const { syncs } = await invoke(ctx, 'syncPeers', peer === undefined ? {} : { peer })
       emit(ctx.out, { syncs }, () => syncs.length === 0
         ? 'no peers connected'
         : syncs.map((s) => s.error === undefined ? `${s.peer}  ${s.received ?? 0} received, ${s.accepted ?? 0} new` : `${s.peer}  failed: ${s.error}`).join('\n'))
@@ -58,7 +44,7 @@ export function registerPeerControl (program: Command, context: (cmd: Command) =
     .description('the network counters since the node started: gossip, verifications, records by path, peers, CPU')
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const stats = await withControl(ctx, async (control) => await control.networkStats())
+      const stats = await invoke(ctx, 'networkStats', {})
       emit(ctx.out, stats, () => [
         `peers          ${stats.peers}`,
         `gossip         ${stats.gossip.accepted} accepted, ${stats.gossip.ignored} ignored, ${stats.gossip.rejected} rejected`,
@@ -67,5 +53,18 @@ export function registerPeerControl (program: Command, context: (cmd: Command) =
         `violations     ${stats.violations}`,
         `cpu            ${stats.cpu_ms} ms`
       ].join('\n'))
+    })
+
+  peers.command('health')
+    .description('gossip health: connected peers with their gossipsub scores and penalties, and each topic\'s mesh size')
+    .action(async (_opts: unknown, cmd: Command) => {
+      const ctx = context(cmd)
+      const health = await invoke(ctx, 'gossipHealth', {})
+      emit(ctx.out, health, () => health.running
+        ? [
+            ...health.peers.map((p) => `${p.id}  score ${p.score.toFixed(2)}  penalty ${p.penalty.toFixed(2)}`),
+            ...health.topics.map((t) => `${t.topic}  mesh ${t.mesh_peers}`)
+          ].join('\n') || 'no peers, no topics'
+        : 'the network is not running here (`isnad start`)')
     })
 }

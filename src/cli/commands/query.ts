@@ -1,12 +1,11 @@
 import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import { IsnadError } from '../../errors/index.js'
-import type { SelectedMemory, SelectRequest } from '../../fdr/index.js'
-// The constant from its module: the fdr index loads the node (LevelDB, anchors) with node-select.
-import { MAX_SELECT_LIMIT } from '../../fdr/selector.js'
+import { MAX_SELECT_LIMIT, type SelectedMemory, type SelectRequest } from '../../fdr/index.js'
 import { CONTENT_TYPES, isIsoTimestamp } from '../../schema/index.js'
 import type { MemoryQuery } from '../../store/index.js'
 import type { CommandContext } from '../context.js'
+import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
 import { choice, collect, parsePositiveInt, parseUnitInterval } from '../parse.js'
 
@@ -52,7 +51,7 @@ export function registerQuery (program: Command, context: (cmd: Command) => Comm
       }
       // commander sets only the options given, so the rest map onto the query as they are.
       const { tag, ...rest } = opts
-      const page = await ctx.withOps(async (ops) => await ops.query({ ...rest, ...(tag === undefined ? {} : { tags: tag }) }), 'read')
+      const page = await invoke(ctx, 'query', { ...rest, ...(tag === undefined ? {} : { tags: tag }) })
       emit(ctx.out, page, () => {
         if (page.items.length === 0) return 'no memories match'
         const lines = page.items.map((m) =>
@@ -79,7 +78,7 @@ async function runSelect (ctx: CommandContext, opts: QueryOptions): Promise<void
     ...(opts.limit === undefined ? {} : { limit: opts.limit }),
     ...(opts.method === undefined ? {} : { method: opts.method })
   }
-  const selected = await ctx.withOps(async (ops) => await ops.select(request))
+  const { selected } = await invoke(ctx, 'select', request)
   emit(ctx.out, selected, () => renderSelection(selected))
 }
 

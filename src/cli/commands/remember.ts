@@ -2,6 +2,7 @@ import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import { CONTENT_TYPES, MAX_BODY_BYTES, type ContentType } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
+import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
 import { choice, collect, parseUnitInterval, readInput } from '../parse.js'
 import { renderView } from '../render.js'
@@ -45,8 +46,7 @@ export function registerRemember (program: Command, context: (cmd: Command) => C
         throw new IsnadError('USAGE', 'give the body with --body or --body-file, not both')
       }
       const body = opts.bodyFile !== undefined ? await readInput(opts.bodyFile, MAX_BODY_BYTES) : opts.body
-      const did = await ctx.signerDid(opts.as)
-      const view = await ctx.withOps(async (ops) => await ctx.withSigner(ops, did, async (signer) => await ops.remember({
+      const view = await invoke(ctx, 'remember', {
         type: opts.type,
         summary,
         ...(body === undefined ? {} : { body }),
@@ -57,8 +57,9 @@ export function registerRemember (program: Command, context: (cmd: Command) => C
         ...(opts.platform === undefined ? {} : { platform: opts.platform }),
         ...(opts.handle === undefined ? {} : { handle: opts.handle }),
         ...(opts.supersedes === undefined ? {} : { supersedes: opts.supersedes }),
-        ...(opts.derivedFrom === undefined ? {} : { derivedFrom: opts.derivedFrom })
-      }, signer)))
+        ...(opts.derivedFrom === undefined ? {} : { derivedFrom: opts.derivedFrom }),
+        ...(opts.as === undefined ? {} : { as: opts.as })
+      })
       emit(ctx.out, view, () => opts.quiet === true ? view.id : renderView(view))
     })
 }

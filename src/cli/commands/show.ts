@@ -1,5 +1,6 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../context.js'
+import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
 import { renderView } from '../render.js'
 
@@ -9,7 +10,7 @@ export function registerShow (program: Command, context: (cmd: Command) => Comma
     .argument('<memory>', 'the memory id (CID)')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const view = await ctx.withOps(async (ops) => await ops.show(id), 'read')
+      const view = await invoke(ctx, 'show', { id })
       emit(ctx.out, view, () => renderView(view, { explain: true }))
     })
 }

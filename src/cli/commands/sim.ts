@@ -1,6 +1,5 @@
-import { availableParallelism } from 'node:os'
 import { dirname, resolve } from 'node:path'
-import type { Command } from 'commander'
+import { InvalidArgumentError, type Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import type { SimResults } from '../../sim/index.js'
 import type { CommandContext } from '../context.js'
@@ -18,16 +17,16 @@ async function simulation (): Promise<typeof import('../../sim/index.js')> {
   return await import('../../sim/index.js')
 }
 
-interface RunOptions { processes?: number, threads?: number, out?: string, engine: string, seeds?: number }
+interface RunOptions { processes?: number, threads?: number, out?: string, engine: string, seeds?: number, secondsPerMinute?: number }
 
 const ENGINES = ['nodes', 'model'] as const
 
-/**
- * @default 50 — from this many nodes, a run without --threads or --processes spreads its nodes over
- * one worker thread per core: one JavaScript thread cannot keep up with 100 daemons' gossip
- * (BENCHMARKS.md figure 12), while a small network starts faster on one.
- */
-export const THREADED_FROM_NODES = 50
+/** Real seconds per simulated minute: a positive number up to an hour (the scenario format's bounds). */
+function parseSecondsPerMinute (value: string): number {
+  const number = Number(value)
+  if (value.trim() === '' || !Number.isFinite(number) || number <= 0 || number > 3600) throw new InvalidArgumentError('must be a number of seconds above 0 and up to 3600')
+  return number
+}
 
 /** The lines around results.json in the driver's log (`sim drive --print`): cut it out of `docker service logs --raw`. */
 export const RESULTS_BEGIN = '----- results.json -----'
@@ -47,29 +46,22 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
   sim.command('run <scenario>')
     .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1, or in virtual time with --engine model, and write results.json, results.csv and report.html`)
     .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
-    .option('--threads <n>', `spread the nodes over this many worker threads of this process, to use more than one core (default: one per core from ${THREADED_FROM_NODES} nodes, else 1; ignored with --processes)`, parsePositiveInt)
+    .option('--threads <n>', 'spread the nodes over this many worker threads of this process, to use more than one core (default: one per core from 50 nodes, else 1; ignored with --processes)', parsePositiveInt)
     .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
     .option('--engine <engine>', 'nodes: real isnad daemons; model: virtual time over a modelled network, with real records and the real trust code (docs/simulation.md)', 'nodes')
     .option('--seeds <n>', 'run the scenario (and its sweep) with seeds s, s+1, …, s+n−1 and report each seed and their spread', parsePositiveInt)
+    .option('--seconds-per-minute <s>', 'play the schedule at this many real seconds per simulated minute instead of the scenario\'s timeScale (slower gives a loaded machine time to deliver everything)', parseSecondsPerMinute)
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
-      const { ChildPool, LocalPool, linkConditionsOf, loadScenario, runModelScenario, runScenario, writeResults } = await simulation()
+      const { loadScenario, poolFactory, runModelScenario, runnerOf, runScenario, withTimeScale, writeResults } = await simulation()
       const ctx = context(cmd)
       if (!(ENGINES as readonly string[]).includes(opts.engine)) throw new IsnadError('USAGE', `unknown engine ${JSON.stringify(opts.engine)}; known: ${ENGINES.join(', ')}`)
-      const scenario = await loadScenario(path)
+      const scenario = withTimeScale(await loadScenario(path), opts.secondsPerMinute)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
-      const processes = opts.processes ?? 1
       const seeds = opts.seeds ?? 1
-      const results = opts.engine === 'model' ? await runModelScenario(scenario, { progress, seeds }) : await runScenario(scenario, {
-        seeds,
-        runner: processes > 1 ? 'processes' : 'in-process',
-        createPool: async (count) => {
-          const link = linkConditionsOf(scenario) // latency and loss on every link between the nodes
-          if (processes > 1) return await ChildPool.start(count, processes, progress, link)
-          const threads = opts.threads ?? (count >= THREADED_FROM_NODES ? availableParallelism() : 1)
-          return threads > 1 ? await ChildPool.start(count, threads, progress, link, 'threads') : await LocalPool.start({ count, progress, ...(link === undefined ? {} : { linkConditions: link }) })
-        },
-        progress
-      })
+      const choice = { progress, ...(opts.processes === undefined ? {} : { processes: opts.processes }), ...(opts.threads === undefined ? {} : { threads: opts.threads }) }
+      const results = opts.engine === 'model'
+        ? await runModelScenario(scenario, { progress, seeds })
+        : await runScenario(scenario, { seeds, runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress })
       const paths = await writeResults(results, resolve(opts.out ?? `sim-results/${scenario.name}`))
       emit(ctx.out, { paths, engine: results.engine, defaultPolicy: results.defaultPolicy, runs: results.runs.map((r) => ({ seed: r.seed, nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))
     })

@@ -4,6 +4,7 @@ import type { NodeStatus } from '../../api/schemas/responses.js'
 import { PEER_KEY_FILE } from '../../daemon/constants.js'
 import { nodeKeysPath, nodePaths } from '../../node/paths.js'
 import type { CommandContext } from '../context.js'
+import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
 
 /**
@@ -90,7 +91,7 @@ async function statusOf (ctx: CommandContext): Promise<StatusReport> {
     const agents = (await ctx.keystore().list()).map((k) => ({ did: k.did, ...(k.label === undefined ? {} : { label: k.label }), default: k.default }))
     return { running: false, state: 'unresponsive', ...base, home: ctx.home, agents, records: null }
   }
-  const status = await ctx.withOps(async (ops) => await ops.status(), 'read')
+  const status = await invoke(ctx, 'status', {})
   return { running: false, state: 'stopped', ...base, home: status.home, agents: status.agents, records: status.records }
 }
 

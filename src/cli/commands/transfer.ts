@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
+import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
 import { parseBundle, readInput } from '../parse.js'
 
@@ -13,7 +14,7 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
     .option('-o, --out <file>', 'write to a file instead of stdout')
     .action(async (ids: string[], opts: { out?: string }, cmd: Command) => {
       const ctx = context(cmd)
-      const bundle = await ctx.withOps(async (ops) => await ops.exportBundle(ids), 'read')
+      const bundle = await invoke(ctx, 'exportBundle', { ids })
       const text = JSON.stringify(bundle, null, 2) + '\n'
       if (opts.out === undefined) {
         ctx.out.stdout(text)
@@ -31,7 +32,7 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
       const bundle = parseBundle(await readInput(file, MAX_BUNDLE_BYTES))
       // Every record verified before the node is opened for writing (issue 22 §6): a refused
       // bundle leaves the data directory byte for byte as it was; ingest checks them again.
-      const { nodeCryptoVerifier } = await import('../../identity/index.js')
+      const { nodeCryptoVerifier } = await import('../../native/index.js')
       const { verifyRecordAsync } = await import('../../record/index.js')
       const now = Date.now()
       const verdicts = await Promise.allSettled(bundle.records.map(async (record) => await verifyRecordAsync(record, { verifier: nodeCryptoVerifier, now })))
@@ -43,7 +44,7 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
         if (!(err instanceof IsnadError)) throw err
         throw new IsnadError(err.code, `record #${index + 1}: ${err.message}`, { details: { index, ...err.details }, cause: err })
       }
-      const result = await ctx.withOps(async (ops) => await ops.importBundle(bundle))
+      const result = await invoke(ctx, 'importBundle', { bundle })
       emit(ctx.out, result, () =>
         `imported ${result.stored.length} new records (${result.duplicates.length} already present), rescored ${result.rescored.length} memories`)
     })

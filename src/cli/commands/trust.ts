@@ -6,6 +6,7 @@ import { nodePaths } from '../../node/paths.js'
 import type { AgentReputation, TrustRoot } from '../../reputation/index.js'
 import { TRUST_POLICY_NAMES, type TrustResult } from '../../schema/index.js'
 import type { CommandContext } from '../context.js'
+import { inputFor, invoke } from '../invoke.js'
 import { emit } from '../output.js'
 import { choice } from '../parse.js'
 import { renderTrust } from '../render.js'
@@ -30,24 +31,25 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
     .argument('<memory>', 'the memory id (CID)')
     .action(async (id: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const explanation = await ctx.withOps(async (ops) => await explain(ops, id), 'read')
+      const { id: memory } = await inputFor('explainTrust', { id })
+      const explanation = await ctx.withOps(async (ops) => await explain(ops, memory), 'read')
       emit(ctx.out, explanation, () => renderExplanation(explanation))
     })
 
   const root = trust.command('root').description('the operator\'s trust roots: reputation flows from them (docs/trust.md)')
   root.command('add').argument('<did>', 'a did:key this node trusts')
-    .action(async (did: string, _opts: unknown, cmd: Command) => { await changeRoots(context(cmd), async (ops) => await ops.addTrustRoot(did)) })
+    .action(async (did: string, _opts: unknown, cmd: Command) => { await changeRoots(context(cmd), 'addTrustRoot', { did }) })
   root.command('remove').argument('<did>', 'a current trust root')
-    .action(async (did: string, _opts: unknown, cmd: Command) => { await changeRoots(context(cmd), async (ops) => await ops.removeTrustRoot(did)) })
+    .action(async (did: string, _opts: unknown, cmd: Command) => { await changeRoots(context(cmd), 'removeTrustRoot', { did }) })
   root.command('list')
-    .action(async (_opts: unknown, cmd: Command) => { await changeRoots(context(cmd), async (ops) => await ops.listTrustRoots(), 'read') })
+    .action(async (_opts: unknown, cmd: Command) => { await changeRoots(context(cmd), 'listTrustRoots', {}) })
 
   trust.command('reputation')
     .description('get_reputation: an agent\'s reputation from this node\'s roots, its rank and its path from a root')
     .argument('<did>', 'the agent')
     .action(async (did: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const rep = await ctx.withOps(async (ops) => await ops.reputation(did), 'read')
+      const rep = await invoke(ctx, 'reputation', { did })
       emit(ctx.out, rep, () => describeAgent(rep))
     })
 
@@ -65,7 +67,7 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
         emit(ctx.out, { trust_policy: policy }, () => `trust policy ${policy}`)
         return
       }
-      const { setTrustPolicy } = await import('../../reputation/node-trust.js')
+      const { setTrustPolicy } = await import('../../node/index.js')
       const policy = await setTrustPolicy(dataDir, name)
       const rescored = await rescoreUnder(ctx.home)
       emit(ctx.out, { trust_policy: policy, rescored }, () => `trust policy ${policy} (${rescored} stored score${rescored === 1 ? '' : 's'} changed)`)
@@ -97,8 +99,8 @@ async function explain (ops: NodeOperations, id: string): Promise<TrustExplanati
   return { ...trust, reputation: { roots, agents } }
 }
 
-async function changeRoots (ctx: CommandContext, fn: (ops: NodeOperations) => Promise<TrustRoot[]>, mode: 'read' | 'write' = 'write'): Promise<void> {
-  const roots = await ctx.withOps(fn, mode)
+async function changeRoots (ctx: CommandContext, name: 'addTrustRoot' | 'removeTrustRoot' | 'listTrustRoots', input: { did?: string }): Promise<void> {
+  const { roots } = name === 'listTrustRoots' ? await invoke(ctx, name, {}) : await invoke(ctx, name, { did: input.did ?? '' })
   emit(ctx.out, { roots }, () => roots.length === 0
     ? 'no trust roots: every agent has reputation 0.5 (docs/trust.md)'
     : roots.map((r) => `${r.did}  since ${r.added_at}`).join('\n'))

@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 // The module itself: the fdr index also loads the node (LevelDB, anchors), which verify never opens.
 import { isFdrDocument, verifyFdrDocument, type FdrReport } from '../../fdr/verify-document.js'
-import { nodeCryptoVerifier } from '../../identity/index.js'
+import { nodeCryptoVerifier } from '../../native/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import { parseJson, verifyDocument } from '../../view/index.js'
 import type { CommandContext } from '../context.js'

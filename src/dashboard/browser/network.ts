@@ -1,4 +1,4 @@
-import type { GossipHealth } from '../health.js'
+import type { GossipHealth } from '../../net/index.js'
 import type { Api } from './api.js'
 import { byId, h, replaceChildren, shortId } from './dom.js'
 

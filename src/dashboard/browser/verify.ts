@@ -1,7 +1,5 @@
-import { decodeDidKey } from '../../identity/did-key.js'
-import { verifyStrict } from '../../identity/ed25519.js'
-import { cidOfBytes, cidString, decodeSignature, encodeCanonical, signingInputFor } from '../../record/encoding.js'
-import { parseSignedRecord, signerOf } from '../../record/parse.js'
+import { decodeDidKey, verifyStrict } from '../../identity/index.js'
+import { cidOfBytes, cidString, decodeSignature, encodeCanonical, parseSignedRecord, signerOf, signingInputFor } from '../../record/index.js'
 import type { IsnadRecord } from '../../schema/index.js'
 
 /*
@@ -9,7 +7,8 @@ import type { IsnadRecord } from '../../schema/index.js'
  * signature). From the record's fields as the API sent them it recomputes the canonical DAG-CBOR
  * encoding, the CID (record-v1 R1), the domain-separated signing input ("isnad/<kind>/v1\0" + CID
  * bytes) and checks the Ed25519 signature against the signer's did:key with @noble/ed25519 under the
- * project's strict RFC 8032 rules (src/identity/ed25519.ts verifyStrict, the portable verifier).
+ * project's strict RFC 8032 rules (verifyStrict, the portable verifier of src/identity; src/identity and src/record import no Node
+ * built-in, so the page bundles them through their index.ts).
  * Pure: no DOM, so the same code runs in the unit tests.
  */
 

@@ -2,6 +2,7 @@ import { IsnadError } from '../../errors/index.js'
 import type { SignatureVerifier } from '../../identity/index.js'
 import { scopeName } from '../../schema/index.js'
 import { LEDGER_FILES } from '../index.js'
+import { BLOCK_KINDS, checkBlocks, type BlockCheck, type BlockScan } from './blocks.js'
 import { WARNING_WEIGHT } from './constants.js'
 import { createAuditContext, type AuditContext, type AuditStats } from './context.js'
 import { auditScopeEvents, type ScopeAudit } from './event-audit.js'
@@ -28,6 +29,8 @@ export interface IndexIssue {
   kind?: IndexFindingKind
   /** @default 'error' */
   severity?: Severity
+  /** Records the issue names (ids the index holds and the ledger lost: repair salvages them). */
+  refs?: string[]
 }
 
 export type IndexFindingKind = 'index_missing' | 'index_corrupt' | 'index_mismatch'
@@ -48,6 +51,8 @@ export interface AuditInit {
   /** ms since the epoch: the findings' `ts`, and the freshness checks of records and checkpoints. */
   now: () => number
   indexCheck?: IndexCheck
+  /** Checks the blockstore (evidence/blocks) against the cid anchors the ledger says were verified (issue 22 §2). */
+  blockCheck?: BlockCheck
   /** Verify each record event's signed record (signature, CID, kind). @default true */
   checkRecords?: boolean
 }
@@ -67,6 +72,8 @@ export interface AuditReport {
   high_water: LcMark[]
   /** Each scope's Merkle log as rebuilt from its record events. */
   logs: Array<{ scope: string, size: number, root: string }>
+  /** What the block check read (absent when there was none, or it could not run). */
+  blocks?: BlockScan
 }
 
 export async function auditDataDir (init: AuditInit): Promise<AuditReport> {
@@ -82,7 +89,7 @@ export async function auditDataDir (init: AuditInit): Promise<AuditReport> {
     verifier: init.verifier, now, checkRecords: init.checkRecords ?? true,
     registry: new CheckpointRegistry(init.verifier), quarantine: new QuarantineIndex(tree.quarantined)
   }
-  const collector = init.indexCheck === undefined ? undefined : new LedgerFactsCollector(init.scope)
+  const collector = init.indexCheck === undefined && init.blockCheck === undefined ? undefined : new LedgerFactsCollector(init.scope)
   const scopes: ScopeAudit[] = []
   for (const scope of new Set([init.scope, ...tree.scopes])) {
     scopes.push(await auditScopeEvents(ctx, scope, scope === init.scope && collector !== undefined ? { ...options, facts: collector } : options))
@@ -93,6 +100,7 @@ export async function auditDataDir (init: AuditInit): Promise<AuditReport> {
     const log = scopes.find((s) => s.scope === init.scope)?.log ?? { size: 0, root: '' }
     await checkIndex(ctx, init.indexCheck, collector.build(log))
   }
+  const blocks = init.blockCheck === undefined || collector === undefined ? undefined : await checkBlocks(ctx, init.blockCheck, collector.verifiedCidAnchors())
   const findings = ctx.sink.build(ts)
   const errors = findings.filter((f) => f.severity === 'error').length
   const warnings = findings.length - errors
@@ -107,7 +115,8 @@ export async function auditDataDir (init: AuditInit): Promise<AuditReport> {
     status: statusOf(findings),
     score: scoreOf(errors, warnings),
     high_water: highWater,
-    logs: scopes.map((s) => ({ scope: s.scope, ...s.log }))
+    logs: scopes.map((s) => ({ scope: s.scope, ...s.log })),
+    ...(blocks === undefined ? {} : { blocks })
   }
 }
 
@@ -121,10 +130,11 @@ export function scoreOf (errors: number, warnings: number): number {
 
 /**
  * corrupt: an error in the ledger itself; degraded: only warnings, or errors of the index alone
- * (rebuilt from the ledger by `repair`); healthy: no finding.
+ * (rebuilt from the ledger by `repair`) or of the blockstore (content; repair sets bad blocks aside
+ * and checks their anchors again); healthy: no finding.
  */
 export function statusOf (findings: readonly AuditFinding[]): HealthStatus {
-  if (findings.some((f) => f.severity === 'error' && !INDEX_KINDS.has(f.kind))) return 'corrupt'
+  if (findings.some((f) => f.severity === 'error' && !INDEX_KINDS.has(f.kind) && !BLOCK_KINDS.has(f.kind))) return 'corrupt'
   return findings.length === 0 ? 'healthy' : 'degraded'
 }
 
@@ -184,7 +194,13 @@ function checkHighWater (ctx: AuditContext, scopes: readonly ScopeAudit[], facts
 async function checkIndex (ctx: AuditContext, indexCheck: IndexCheck, facts: LedgerFacts): Promise<void> {
   try {
     for (const issue of await indexCheck(facts)) {
-      ctx.sink.add({ kind: issue.kind ?? 'index_mismatch', file: 'index', message: issue.message, ...(issue.severity === undefined ? {} : { severity: issue.severity }) })
+      ctx.sink.add({
+        kind: issue.kind ?? 'index_mismatch',
+        file: 'index',
+        message: issue.message,
+        ...(issue.severity === undefined ? {} : { severity: issue.severity }),
+        ...(issue.refs === undefined ? {} : { refs: issue.refs })
+      })
     }
   } catch (err) {
     ctx.sink.add({ kind: 'index_mismatch', file: 'index', message: `the index could not be compared with the ledger: ${err instanceof Error ? err.message : String(err)}` })

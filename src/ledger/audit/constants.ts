@@ -58,3 +58,9 @@ export const INDEX_SAMPLE_SIZE = 64
 
 /** @default 16 — the newest records, always in the index check's sample (a crash loses the newest first). */
 export const INDEX_SAMPLE_RECENT = 16
+
+/** @default 64 — record ids a finding names in `refs` (the anchors a damaged block concerns). */
+export const MAX_FINDING_REFS = 64
+
+/** The event that records a check of an anchor's evidence (anchors-v1 §6): the block check reads its last state per anchor. */
+export const ANCHOR_CHECKED_EVENT_TYPE = 'memory.anchor_checked'

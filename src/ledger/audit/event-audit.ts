@@ -1,6 +1,6 @@
 import type { LedgerEvent } from '../../schema/index.js'
 import { isBusEvent, listScopeShards, mergeShards, utcDay, type ShardRef } from '../index.js'
-import { ARCHIVE_GZIP_HEADER, CHECKPOINT_EVENT_TYPE, RECORD_CHECKS_IN_FLIGHT, RECORD_EVENT_TYPES } from './constants.js'
+import { ANCHOR_CHECKED_EVENT_TYPE, ARCHIVE_GZIP_HEADER, CHECKPOINT_EVENT_TYPE, RECORD_CHECKS_IN_FLIGHT, RECORD_EVENT_TYPES } from './constants.js'
 import { checkEntry, relativeTo, type AuditContext } from './context.js'
 import { hasArchiveHeader } from './gzip.js'
 import { LogAuditor, type CheckpointRegistry, type Where } from './log-audit.js'
@@ -85,6 +85,8 @@ export async function auditScopeEvents (ctx: AuditContext, scope: string, option
         pending.push(checkCarriedRecord(event.type, leaf, record, options).then(message))
         if (pending.length >= RECORD_CHECKS_IN_FLIGHT) ctx.sink.add(await pending.shift())
       }
+    } else if (event.type === ANCHOR_CHECKED_EVENT_TYPE) {
+      options.facts?.anchorChecked(event.payload)
     } else if (event.type === CHECKPOINT_EVENT_TYPE) {
       ctx.stats.checkpoints++
       const explained = options.quarantine.explains(scope, undefined, undefined, utcDay(event.ts_wall))

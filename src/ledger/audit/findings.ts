@@ -1,5 +1,5 @@
 import { dataRelative, derivedId, withLineHash, type CorruptReason, type LedgerEntry } from '../index.js'
-import { AUDIT_FINDING_DOMAIN } from './constants.js'
+import { AUDIT_FINDING_DOMAIN, MAX_FINDING_REFS } from './constants.js'
 import type { AuditFinding, FindingKind, Severity } from './schemas.js'
 
 /**
@@ -17,6 +17,8 @@ export interface FindingDraft {
   offset?: number
   line?: number
   message: string
+  /** What the finding is about when file and offset do not say it (AuditFinding.refs). */
+  refs?: string[]
 }
 
 /** Kinds that are warnings unless a draft says otherwise: nothing acknowledged is lost or wrong. */
@@ -36,6 +38,7 @@ export function buildFinding (draft: FindingDraft, ts: string): AuditFinding {
     ...(draft.offset === undefined ? {} : { offset: draft.offset }),
     ...(draft.line === undefined ? {} : { line: draft.line }),
     message: draft.message,
+    ...(draft.refs === undefined || draft.refs.length === 0 ? {} : { refs: draft.refs.slice(0, MAX_FINDING_REFS) }),
     ts
   })
 }

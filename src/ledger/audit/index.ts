@@ -10,10 +10,14 @@ export {
   type AuditInit, type AuditReport, type IndexCheck, type IndexFindingKind, type IndexIssue
 } from './audit.js'
 export type { LedgerFacts, SampledRecord } from './ledger-facts.js'
+export {
+  BLOCK_KINDS, blockFindingFile, cidOfBlockFile,
+  type BlockCheck, type BlockCheckResult, type BlockFindingKind, type BlockIssue, type BlockScan, type VerifiedCidAnchor
+} from './blocks.js'
 export type { AuditStats } from './context.js'
 export { writeAuditResults, scorecardOf, type AuditResults, type WriteAuditResultsOptions } from './results.js'
 export { planRepair, type PlanRepairOptions } from './repair-plan.js'
-export { executeRepair, type ExecuteRepairInit, type RepairOutcome } from './repair-execute.js'
+export { executeRepair, type BlockRepair, type ExecuteRepairInit, type RepairOutcome } from './repair-execute.js'
 export { archiveShards, type ArchiveInit, type ArchiveResult, type ArchivedShard } from './archive.js'
 export { withWriterLock } from './lock.js'
 export { restoreSetAside, type RestoreInit, type RestoreResult } from './restore.js'

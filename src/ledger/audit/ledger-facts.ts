@@ -1,3 +1,4 @@
+import type { VerifiedCidAnchor } from './blocks.js'
 import { INDEX_SAMPLE_RECENT, INDEX_SAMPLE_SIZE } from './constants.js'
 
 /**
@@ -47,6 +48,8 @@ export class LedgerFactsCollector {
   private recent: SampledRecord[] = []
   private stride = 1
   private lastLc = 0
+  /** The last state checked of each cid anchor (anchor id → root CID, or undefined when not verified). */
+  private readonly cidAnchors = new Map<string, string | undefined>()
 
   constructor (readonly scope: string) {}
 
@@ -69,6 +72,18 @@ export class LedgerFactsCollector {
     }
     this.recent.push(entry)
     if (this.recent.length > INDEX_SAMPLE_RECENT) this.recent.shift()
+  }
+
+  /** A memory.anchor_checked event of the node scope (anchors-v1 §6), in lc order: the last one counts. */
+  anchorChecked (payload: Readonly<Record<string, unknown>>): void {
+    const { anchor, type, reference, state } = payload
+    if (type !== 'cid' || typeof anchor !== 'string' || typeof reference !== 'string') return
+    this.cidAnchors.set(anchor, state === 'verified' ? reference : undefined)
+  }
+
+  /** The cid anchors whose last check said verified: the blockstore must hold their DAGs. */
+  verifiedCidAnchors (): VerifiedCidAnchor[] {
+    return [...this.cidAnchors].flatMap(([anchor, reference]) => reference === undefined ? [] : [{ anchor, reference }])
   }
 
   build (log: { size: number, root: string }): LedgerFacts {

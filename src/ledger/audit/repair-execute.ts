@@ -30,7 +30,18 @@ export interface ExecuteRepairInit {
   holdsLock?: boolean
   /** The node's recovery context (EventLedger.recovery), else one that appends to findings.jsonl itself. */
   recovery?: RecoveryContext
+  /**
+   * The node's salvage of records the ledger lost (src/node/record-salvage.ts): called before the
+   * reindex, it saves them from the old index; `restore` imports them after. Without it a
+   * `salvage_records` action fails (and the reindex drops them).
+   */
+  salvageRecords?: () => Promise<{ detail: string, restore: () => Promise<string> }>
+  /** The node's blockstore repair (src/node/block-repair.ts); without it a `repair_blocks` action fails. */
+  repairBlocks?: BlockRepair
 }
+
+/** Carries out a `repair_blocks` action after the reindex; returns what it did (the blocks set aside and lost, the anchors' new states). */
+export type BlockRepair = (action: Extract<RepairAction, { kind: 'repair_blocks' }>) => Promise<string>
 
 export interface RepairOutcome {
   plan: RepairPlan
@@ -47,9 +58,17 @@ export async function executeRepair (plan: RepairPlan, init: ExecuteRepairInit):
     executions.push(execution)
   }
   const indexed = plan.actions.map((action, index) => ({ action, index }))
+  // Before anything else: the old index is the last copy of records the ledger lost.
+  const salvage = indexed.find((a) => a.action.kind === 'salvage_records')
+  let salvaged: Awaited<ReturnType<NonNullable<ExecuteRepairInit['salvageRecords']>>> | Error | undefined
+  if (salvage !== undefined) {
+    salvaged = init.salvageRecords === undefined
+      ? new Error('this repair was given no access to the index to salvage records from')
+      : await init.salvageRecords().catch((err: unknown) => err instanceof Error ? err : new Error(String(err)))
+  }
   // The governance ledgers this repair appends to are recovered before anything is appended to them.
   const first = indexed.filter((a) => isGovernanceTail(a.action)).sort((a, b) => governanceRank(a.action) - governanceRank(b.action))
-  const rest = indexed.filter((a) => a.action.kind !== 'reindex' && !isGovernanceTail(a.action))
+  const rest = indexed.filter((a) => !['reindex', 'repair_blocks', 'salvage_records'].includes(a.action.kind) && !isGovernanceTail(a.action))
   await underWriterLock(init.dataDir, init.holdsLock ?? false, async () => {
     const recovery = init.recovery ?? standaloneRecovery(init.dataDir, now)
     const early: Array<{ index: number, action: RepairAction, result: Outcome }> = []
@@ -64,6 +83,21 @@ export async function executeRepair (plan: RepairPlan, init: ExecuteRepairInit):
     await record(index, action, await attempt(async () => {
       await init.reindex()
       return 'the index was rebuilt from the ledgers'
+    }))
+  }
+  if (salvage !== undefined) {
+    const found = salvaged
+    await record(salvage.index, salvage.action, await attempt(async () => {
+      if (found === undefined || found instanceof Error) throw found ?? new Error('nothing salvaged')
+      return `${found.detail}; ${await found.restore()}`
+    }))
+  }
+  for (const { action, index } of indexed) {
+    if (action.kind !== 'repair_blocks') continue
+    const repairBlocks = init.repairBlocks
+    await record(index, action, await attempt(async () => {
+      if (repairBlocks === undefined) throw new Error('this repair was given no access to the blockstore')
+      return await repairBlocks(action)
     }))
   }
   return { plan, executions }

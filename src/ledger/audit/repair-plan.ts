@@ -1,5 +1,6 @@
 import { canonicalJson, derivedId, withLineHash } from '../index.js'
 import { INDEX_KINDS, type AuditReport } from './audit.js'
+import { BLOCK_KINDS, cidOfBlockFile } from './blocks.js'
 import { PLAN_DOMAIN } from './constants.js'
 import type { AuditFinding, FindingKind, RepairAction, RepairPlan } from './schemas.js'
 import { isShardPath } from './walk.js'
@@ -14,7 +15,11 @@ import { isShardPath } from './walk.js'
  *   byte, and no longer read (a gzip stream cannot be cut at a line).
  * - A torn last line (a write a crash interrupted, never acknowledged) is recovered as the node does
  *   at open: copied to governance/findings/torn/, recorded, cut off (recovery.ts).
- * - After either, and for any index finding, the index is rebuilt from what the ledgers now hold.
+ * - After either, and for any index finding, the index is rebuilt from what the ledgers now hold;
+ *   records the index holds and the ledger lost are first saved from it and imported again after.
+ * - Block findings (issue 22 §2): blocks that do not hash to their CID are set aside, a store LevelDB
+ *   reports damaged is salvaged block by block, and the anchors concerned are checked again (the
+ *   node's `repairBlocks`, after the reindex).
  * Everything else stays `unresolved`: lost events, bad checkpoints, forks and damaged operational
  * ledgers need a person (or are facts the ledger must keep, like an equivocation).
  */
@@ -65,13 +70,26 @@ export function planRepair (report: AuditReport, options: PlanRepairOptions): Re
     ...[...quarantine].map(([file, reason]): RepairAction => ({ kind: 'quarantine', file, reason })),
     ...[...tails].map((file): RepairAction => ({ kind: 'recover_tail', file }))
   ]
+  // Records the index holds and the ledger lost: saved before the reindex would drop them.
+  if (report.findings.some((f) => f.kind === 'index_mismatch' && (f.refs?.length ?? 0) > 0)) actions.push({ kind: 'salvage_records' })
   const reindex = actions.length > 0 || report.findings.some((f) => INDEX_KINDS.has(f.kind))
   if (reindex) actions.push({ kind: 'reindex' })
+  // After the reindex: re-checking an anchor looks it up in the index.
+  const blocks = report.findings.filter((f) => BLOCK_KINDS.has(f.kind))
+  if (blocks.length > 0) {
+    const cids = (kind: FindingKind): string[] => [...new Set(blocks.filter((f) => f.kind === kind).flatMap((f) => cidOfBlockFile(f.file) ?? []))].sort()
+    actions.push({
+      kind: 'repair_blocks',
+      set_aside: cids('block_corrupt'),
+      salvage: blocks.some((f) => f.kind === 'blockstore_corrupt'),
+      recheck: [...new Set(blocks.flatMap((f) => f.refs ?? []))].sort()
+    })
+  }
   // A quarantine settles the bad lines of its shard; the events they held stay lost (lc gaps, checkpoints).
   const resolved = (f: AuditFinding): boolean =>
     (quarantine.has(f.file) && (QUARANTINE_KINDS.has(f.kind) || f.kind === 'torn_tail')) ||
     (setAside.has(f.file) && (wantsSetAside(f) || f.kind === 'torn_tail')) ||
-    (f.kind === 'torn_tail' && tails.has(f.file)) || (INDEX_KINDS.has(f.kind) && reindex)
+    (f.kind === 'torn_tail' && tails.has(f.file)) || (INDEX_KINDS.has(f.kind) && reindex) || BLOCK_KINDS.has(f.kind)
   const ts = new Date(options.now()).toISOString()
   const findings = report.findings.map((f) => f.id)
   return withLineHash({

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { ID_PREFIXES, isoTimestamp, lineHash, scopeName, typedId } from '../../schema/index.js'
 import { TornTailFindingSchema } from '../coordination-schema.js'
+import { MAX_FINDING_REFS } from './constants.js'
 
 /**
  * The lines the audit and repair write to the governance ledgers (spec §10): findings in
@@ -22,7 +23,9 @@ export const FINDING_KINDS = [
   // the Merkle log (DESIGN §4, transparency-v1)
   'record_invalid', 'checkpoint_invalid', 'checkpoint_size', 'checkpoint_root', 'equivocation',
   // the rest of the directory
-  'evidence_missing', 'index_mismatch', 'index_missing', 'index_corrupt'
+  'evidence_missing', 'index_mismatch', 'index_missing', 'index_corrupt',
+  // the blockstore of anchored content, evidence/blocks (issue 22 §2)
+  'block_corrupt', 'block_missing', 'blockstore_corrupt'
 ] as const
 export type FindingKind = (typeof FINDING_KINDS)[number]
 
@@ -37,6 +40,8 @@ export const AuditFindingSchema = z.strictObject({
   /** 1-based line number. */
   line: z.number().int().min(1).optional(),
   message: z.string().min(1),
+  /** The records a finding is about, where a file and offset do not say it (the anchors whose blocks a block finding concerns). */
+  refs: z.array(z.string().min(1)).max(MAX_FINDING_REFS).optional(),
   ts: isoTimestamp,
   hash: lineHash
 })
@@ -86,7 +91,21 @@ export const RepairActionSchema = z.discriminatedUnion('kind', [
     file: z.string().min(1),
     lines: z.array(z.strictObject({ line: z.number().int().min(1), offset: z.number().int().min(0), reason: z.string().min(1) })).min(1)
   }),
-  z.strictObject({ kind: z.literal('recover_tail'), file: z.string().min(1) })
+  z.strictObject({ kind: z.literal('recover_tail'), file: z.string().min(1) }),
+  /** Records the index holds and the ledger lost: saved from the index before the reindex, imported again after it. */
+  z.strictObject({ kind: z.literal('salvage_records') }),
+  /**
+   * The blockstore (issue 22 §2): blocks that do not hash to their CID set aside to
+   * archive/quarantine/blocks/, a store LevelDB reports damaged salvaged block by block, then the
+   * anchors concerned checked again (a node with peers fetches good copies; without, they are
+   * `unreachable` until one does).
+   */
+  z.strictObject({
+    kind: z.literal('repair_blocks'),
+    set_aside: z.array(z.string().min(1)),
+    salvage: z.boolean(),
+    recheck: z.array(z.string().min(1))
+  })
 ])
 export type RepairAction = z.infer<typeof RepairActionSchema>
 

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { nodeCryptoVerifier } from '../../identity/index.js'
+import { nodeCryptoVerifier } from '../../native/index.js'
 import { verifyRecordBytes, type VerifiedRecord } from '../../record/index.js'
 import type { AttestationRecord, MemoryRecord } from '../../schema/index.js'
 import { cdfOf, computeMetrics, percentilesOf, type RunMetrics } from '../metrics.js'

@@ -3,7 +3,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import * as lp from 'it-length-prefixed'
 import type { CID } from 'multiformats/cid'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createMemoryBlockStore, importUnixfs, type BlockStore } from '../../../src/anchor/index.js'
+import { cidAnchorHash, createCidChecker, createMemoryBlockStore, importUnixfs, type BlockStore } from '../../../src/anchor/index.js'
 import { FETCH_BLOCKS_PROTOCOL, FETCH_PROTOCOL, STREAM_VIOLATION_PENALTY } from '../../../src/net/index.js'
 import { peerBlockFetcher } from '../../../src/node/index.js'
 import { connect, startNode, stopAll, type TestNode } from '../net/fixtures/harness.js'
@@ -58,6 +58,22 @@ describe('block fetch between libp2p nodes (fetch-v1 §8)', () => {
       // Bytes compared as bytes: a frame may arrive as a Buffer or a Uint8Array.
       expect(Buffer.from((await local.get(leaf)) ?? [])).toEqual(Buffer.from((await served.get(leaf)) ?? [1]))
     }
+  })
+
+  it('replaces a damaged local block with the peer\'s good copy when a cid anchor is checked (issue 22 §2)', async () => {
+    const local = createMemoryBlockStore()
+    const fetcher = peerBlockFetcher(b.network, local)
+    await fetcher([root], AbortSignal.timeout(5000))
+    const { decode } = await import('@ipld/dag-pb')
+    const leaves = decode((await local.get(root)) ?? new Uint8Array()).Links.map((l) => l.Hash)
+    await fetcher(leaves, AbortSignal.timeout(5000))
+    const damaged = leaves[1] as CID
+    await local.importTarget.put(damaged, ((await local.get(damaged)) ?? new Uint8Array()).subarray(0, 100)) // a truncated value on disk
+    const claim = { type: 'cid' as const, reference: root.toString(), hash: cidAnchorHash(root) }
+    expect((await createCidChecker({ blocks: local })(claim, AbortSignal.timeout(5000))).state).toBe('unreachable') // alone: local damage, not a mismatch
+    const outcome = await createCidChecker({ blocks: local, fetchBlocks: () => fetcher })(claim, AbortSignal.timeout(10_000))
+    expect(outcome.state).toBe('verified')
+    expect(Buffer.from((await local.get(damaged)) ?? [])).toEqual(Buffer.from((await served.get(damaged)) ?? [1]))
   })
 
   it('reports blocks the peer does not hold as missing, and the record protocol is still served', async () => {

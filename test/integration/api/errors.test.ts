@@ -33,20 +33,27 @@ describe('API errors: stable codes, statuses from one table, nothing stored', ()
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', { summary: 'typed wrong', type: 'rumour' })
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', { summary: 'unknown field', colour: 'blue' })
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', { summary: 'line\nbreak' })
-    await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', { summary: 'bad key', as: 'did:web:example.com' })
+    // issue 21: a malformed did:key is DID_INVALID on every path, as the CLI always said.
+    await refused(400, 'DID_INVALID', 'POST', '/v1/memories', { summary: 'bad key', as: 'did:web:example.com' })
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', {})
     await refused(400, 'JSON_INVALID', 'POST', '/v1/memories', '{"summary": ')
     await refused(400, 'SCHEMA_INVALID', 'POST', `/v1/memories/${memory.id}/attestations`, { verdict: 'confirm', claims: ['only on partial'], as: api.witness })
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/export', { ids: [] })
-    await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/import', { format: 'isnad-bundle/v0', exported_at: '2026-01-01T00:00:00Z', records: [] })
+    await refused(400, 'BUNDLE_INVALID', 'POST', '/v1/import', { format: 'isnad-bundle/v0', exported_at: '2026-01-01T00:00:00Z', records: [] })
   })
 
   it('refuses invalid paths and query strings with 400', async () => {
-    await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories/not-a-cid')
+    // issue 21: a malformed record id is CID_INVALID on every path (CLI, MCP, library alike).
+    await refused(400, 'CID_INVALID', 'GET', '/v1/memories/not-a-cid')
+    await refused(400, 'CID_INVALID', 'GET', '/v1/ledger/prove/not-a-cid')
+    await refused(400, 'CID_INVALID', 'POST', '/v1/export', { ids: ['not-a-cid'] })
+    // An unknown query parameter is a typo, refused like an unknown body field.
+    await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?tags=ops&bogus=1')
+    await refused(400, 'USAGE', 'GET', '/v1/memories?tags=ops&tag=ops')
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?minTrust=2')
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?limit=0')
     await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/memories?since=yesterday')
-    await refused(400, 'SCHEMA_INVALID', 'GET', '/v1/ids/did:key:nope')
+    await refused(400, 'DID_INVALID', 'GET', '/v1/ids/did:key:nope')
     await refused(400, 'USAGE', 'GET', '/v1/memories?cursor=garbage')
   })
 

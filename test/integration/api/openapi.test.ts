@@ -15,8 +15,8 @@ const ROUTES = [
   'GET /v1/memories',
   'GET /v1/memories/{id}',
   'GET /v1/memories/{id}/trust',
-  'POST /v1/memories/{id}/attestations',
-  'POST /v1/memories/{id}/anchors',
+  'POST /v1/memories/{memory}/attestations',
+  'POST /v1/memories/{memory}/anchors',
   'POST /v1/anchors/check',
   'POST /v1/select',
   'GET /v1/trust/roots',
@@ -27,7 +27,7 @@ const ROUTES = [
   'POST /v1/export',
   'POST /v1/import',
   'POST /v1/ledger/reindex',
-  'GET /v1/ledger/prove/{cid}',
+  'GET /v1/ledger/prove/{id}',
   'GET /v1/ledger/checkpoint',
   'POST /v1/ledger/observe',
   'POST /v1/witness-requests',
@@ -60,7 +60,7 @@ export function operationsOf (document: OpenApiDocument): string[] {
 
 /** A concrete URL for a templated path (valid-looking parameters, so only the token decides). */
 export function concrete (path: string): string {
-  return path.replace('{id}', A_CID).replace('{cid}', A_CID).replace('{did}', A_DID)
+  return path.replace('{id}', A_CID).replace('{memory}', A_CID).replace('{did}', A_DID)
 }
 
 describe('the OpenAPI document and authentication', () => {

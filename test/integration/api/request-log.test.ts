@@ -46,12 +46,13 @@ describe('the API request log (src/api/request-log.ts)', () => {
   it('logs each request once at info with method, route, path, status, duration and the refusal code', async () => {
     api.lines.length = 0
     expect(await call('/v1/status')).toBe(200)
-    expect(await call(`/v1/memories/${UNKNOWN}?q=secret-search`)).toBe(404)
+    // An unknown query parameter is refused like an unknown body field (issue 21).
+    expect(await call(`/v1/memories/${UNKNOWN}?q=secret-search`)).toBe(400)
     expect(await call('/v1/status', {}, 'x'.repeat(43))).toBe(401)
     expect(await call('/v1/no-such-route')).toBe(404)
     expect(api.lines.map(({ time, ms, ...rest }) => rest)).toEqual([
       { level: 'info', msg: 'request', component: 'api', method: 'GET', route: '/v1/status', path: '/v1/status', status: 200 },
-      { level: 'info', msg: 'request', component: 'api', method: 'GET', route: '/v1/memories/:id', path: `/v1/memories/${UNKNOWN}`, status: 404, code: 'NOT_FOUND' },
+      { level: 'info', msg: 'request', component: 'api', method: 'GET', route: '/v1/memories/:id', path: `/v1/memories/${UNKNOWN}`, status: 400, code: 'SCHEMA_INVALID' },
       { level: 'info', msg: 'request', component: 'api', method: 'GET', route: '/v1/status', path: '/v1/status', status: 401, code: 'UNAUTHORIZED' },
       { level: 'info', msg: 'request', component: 'api', method: 'GET', path: '/v1/no-such-route', status: 404, code: 'ROUTE_NOT_FOUND' }
     ])

@@ -78,7 +78,7 @@ describe('the CLI while a daemon holds the home', () => {
     // The commands succeeded although the test process holds the data directory's writer lock.
     expect(direct[0]).toMatch(/^\$ isnad remember → 0\n/)
     expect(through.find((o) => o.startsWith('$ isnad inbox'))).toContain('"summary": "who saw the outage?"')
-    expect(through.at(-1)).toMatch(/^\$ isnad peers → 1\n\nisnad: error USAGE: peers needs a running network node/)
+    expect(through.at(-1)).toMatch(/^\$ isnad peers → 2\n\nisnad: error USAGE: peers needs a running network node/)
   }, 120_000)
 
   it('reports a refused input with the same code (the API checks the request, the node the record)', async () => {
@@ -127,10 +127,10 @@ describe('the CLI while a daemon holds the home', () => {
     })
   })
 
-  it('refuses what needs the network without a daemon: a clear USAGE error and exit 1', async () => {
+  it('refuses what needs the network without a daemon: a clear USAGE error and exit 2, as every USAGE', async () => {
     for (const json of [false, true]) {
       const result = await runIsnad(['peers', ...(json ? ['--json'] : [])], { home: local.home })
-      expect(result.code, result.stderr).toBe(1)
+      expect(result.code, result.stderr).toBe(2)
       expect(result.stdout).toBe('')
       if (json) expect(result.errorCode()).toBe('USAGE')
       expect(result.stderr).toContain('needs a running network node')

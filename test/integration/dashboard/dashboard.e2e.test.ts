@@ -229,7 +229,8 @@ describe('the web dashboard in headless Chromium', () => {
     await empty.close()
 
     const result = await runIsnad(['dashboard'], { home: peerHome.replace(/$/, '-none') })
-    expect(result.code).toBe(1)
+    // issue 21: USAGE exits 2, whatever the command.
+    expect(result.code).toBe(2)
     expect(result.stderr).toContain('isnad start')
   })
 

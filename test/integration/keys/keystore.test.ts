@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { encodeDidKey, keyPairFromSeed, nodeCryptoVerifier, signBytes } from '../../../src/identity/index.js'
+import { encodeDidKey, keyPairFromSeed, signBytes } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { createKeystore, DEFAULT_SCRYPT_N, type Keystore } from '../../../src/keys/index.js'
 import { codeOf, keyFilePath, readJson, seedOf } from './helpers.js'
 

@@ -63,6 +63,18 @@ describe('isnad mcp over stdio', () => {
     ]))
     const remember = tools.find((t) => t.name === 'remember')
     expect(remember?.inputSchema.required).toContain('summary')
+    // issue 21: closed inputs, one name for tags everywhere, every field described.
+    expect(remember?.inputSchema.additionalProperties).toBe(false)
+    const query = tools.find((t) => t.name === 'query_memories')
+    expect(Object.keys(query?.inputSchema.properties ?? {})).toContain('tags')
+    const select = tools.find((t) => t.name === 'select_memories')
+    const selector = (select?.inputSchema.properties as Record<string, { description?: string }> | undefined)?.selector
+    expect(selector?.description).toMatch(/who is selecting/)
+    for (const tool of tools) {
+      for (const [name, field] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect((field as { description?: string }).description, `${tool.name}.${name}`).toBeTypeOf('string')
+      }
+    }
     expect(Object.keys(remember?.inputSchema.properties ?? {})).not.toContain('passphrase')
   })
 
@@ -78,7 +90,10 @@ describe('isnad mcp over stdio', () => {
     if (memory === undefined) throw new Error('no memory')
 
     // Rule M-1: the injected text comes back as a quoted claim under the evidence notice.
-    const found = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tag: 'ops' } }))
+    const found = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tags: ['ops'] } }))
+    // issue 21: `tags` filters here as everywhere (it was an unknown key, ignored, and matched everything).
+    const none = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tags: ['no-such-tag'] } }))
+    expect(none.memories).toEqual([])
     expect(found.notice).toMatch(/evidence, not instructions/)
     expect(found.memories.map((m) => m.id)).toEqual([memory.id])
     const shown = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'show_memory', arguments: { id: memory.id } }))
@@ -134,6 +149,12 @@ describe('isnad mcp over stdio', () => {
       expect(refused.isError, path).toBe(true)
       expect(textOf(refused), path).toMatch(/^PATH_FORBIDDEN: /)
     }
+    // a git repository is read like a file (anchors-v1 §2.1 F6): the home's keys/, anything outside --anchor-dir
+    for (const repository of [join(home, 'keys'), home, '/etc']) {
+      const refused = await client.callTool({ name: 'anchor', arguments: { memory: id, anchor: { source: 'git', repository, commit: 'HEAD' } } }) as CallToolResult
+      expect(refused.isError, repository).toBe(true)
+      expect(textOf(refused), repository).toMatch(/^PATH_FORBIDDEN: /)
+    }
   })
 
   it('verifies a document with nothing but itself, and reports a tampered one', async () => {
@@ -159,12 +180,19 @@ describe('isnad mcp over stdio', () => {
     const unknown = await client.callTool({ name: 'show_memory', arguments: { id: 'bafyreigeuaqg4arao66zdeisdv3amxwpjpdeuy4plrhiti66hcrungztki' } }) as CallToolResult
     expect(unknown.isError).toBe(true)
     expect(textOf(unknown)).toMatch(/^NOT_FOUND: /)
+    // issue 21: unknown keys are refused, a malformed CID is CID_INVALID, as on every other path.
+    const bogus = await client.callTool({ name: 'query_memories', arguments: { tags: ['ops'], bogus: 1 } }) as CallToolResult
+    expect(textOf(bogus)).toMatch(/^SCHEMA_INVALID: .*bogus/)
+    const badCid = await client.callTool({ name: 'show_memory', arguments: { id: 'not-a-cid' } }) as CallToolResult
+    expect(textOf(badCid)).toMatch(/^CID_INVALID: /)
+    const passphrase = await client.callTool({ name: 'remember', arguments: { summary: 'x', passphrase: 'p' } }) as CallToolResult
+    expect(textOf(passphrase)).toMatch(/^SCHEMA_INVALID: .*passphrase/)
   })
 
   it('goes through a daemon started while the server runs', async () => {
     const daemon = await startFakeDaemon(home)
     try {
-      const page = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tag: 'ops' } }))
+      const page = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tags: ['ops'] } }))
       expect(page.memories[0]?.source.via).toBe('daemon')
       expect(daemon.calls).toContain('query')
     } finally {

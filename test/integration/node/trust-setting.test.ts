@@ -6,7 +6,7 @@ import { createKeystore, type Keystore } from '../../../src/keys/index.js'
 import { delegateKey, revokeKey, type LifecycleContext } from '../../../src/keyring/index.js'
 import { readPolicy } from '../../../src/ledger/meta/index.js'
 import { LocalNode, initHome, reindex, rescoreStoredTrust, type Signer } from '../../../src/node/index.js'
-import { changeTrustRoot, setTrustPolicy } from '../../../src/reputation/index.js'
+import { changeTrustRoot, setTrustPolicy } from '../../../src/node/index.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*

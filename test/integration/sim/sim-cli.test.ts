@@ -57,6 +57,20 @@ describe('isnad sim', () => {
     expect(result.errorCode()).toBe('SCHEMA_INVALID')
   })
 
+  it('plays a scenario at another time scale with --seconds-per-minute, and refuses one out of bounds', async () => {
+    const out = join(dir, 'model-slow')
+    const result = await runIsnad(['sim', 'run', 'small', '--engine', 'model', '--seconds-per-minute', '30', '--out', out, '--json'])
+    expect(result.code, result.stderr).toBe(0)
+    const written = JSON.parse(await readFile(join(out, 'results.json'), 'utf8')) as { engine: string, scenario: { timeScale: { realSecondsPerMinute: number } } }
+    expect(written.engine).toBe('model')
+    expect(written.scenario.timeScale.realSecondsPerMinute).toBe(30)
+    for (const bad of ['0', '-5', '3601', 'soon']) {
+      const refused = await runIsnad(['sim', 'run', 'small', '--engine', 'model', '--seconds-per-minute', bad, '--out', join(dir, 'refused'), '--json'])
+      expect(refused.code, bad).not.toBe(0)
+      expect(refused.stderr, bad).toContain('--seconds-per-minute')
+    }
+  })
+
   it('runs a scenario over two child processes and renders its report again from results.json', async () => {
     const scenario = join(dir, 'four.yaml')
     await writeFile(scenario, [

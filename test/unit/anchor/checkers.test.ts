@@ -31,16 +31,40 @@ describe('cid checker (anchors-v1 V1)', () => {
     expect(outcome.reason).toMatch(/all 4 blocks/)
   })
 
-  it('reports a damaged stored block as a mismatch and an absent one as unreachable', async () => {
+  it('takes a damaged stored block for local damage, not the anchor\'s fault: unreachable without a good copy, never mismatch (issue 22 §2)', async () => {
     const { blocks, claim, cid } = await imported(600_000)
     const leaf = (await import('@ipld/dag-pb')).decode((await blocks.get(cid)) ?? new Uint8Array()).Links[1]?.Hash
     expect(leaf).toBeDefined()
     // Written behind the store's back, as a damaged disk would.
     await blocks.importTarget.put(leaf as CID, new Uint8Array([1, 2, 3]))
-    expect((await createCidChecker({ blocks })(claim, never)).state).toBe('mismatch')
+    const alone = await createCidChecker({ blocks })(claim, never)
+    expect(alone.state).toBe('unreachable')
+    expect(alone.reason).toMatch(/damaged .*does not hash to its CID.*ledger repair/)
 
     const other = await imported(10)
     expect((await createCidChecker({ blocks: createMemoryBlockStore() })(other.claim, never))).toMatchObject({ state: 'unreachable' })
+  })
+
+  it('asks peers for a damaged stored block like a missing one, and the good copy replaces it', async () => {
+    const source = await imported(600_000)
+    const { blocks, claim, cid } = await imported(600_000)
+    const leaf = (await import('@ipld/dag-pb')).decode((await blocks.get(cid)) ?? new Uint8Array()).Links[2]?.Hash as CID
+    const good = await blocks.get(leaf)
+    await blocks.importTarget.put(leaf, (good ?? new Uint8Array()).subarray(0, 1000)) // truncated on disk
+    const asked: string[] = []
+    const checker = createCidChecker({
+      blocks,
+      fetchBlocks: () => async (cids) => {
+        for (const wanted of cids) {
+          asked.push(wanted.toString())
+          const bytes = await source.blocks.get(wanted)
+          if (bytes !== null) await blocks.put(wanted, bytes)
+        }
+      }
+    })
+    expect((await checker(claim, never)).state).toBe('verified')
+    expect(asked).toEqual([leaf.toString()])
+    expect(await blocks.get(leaf)).toEqual(good)
   })
 
   it('asks the fetcher for missing blocks level by level', async () => {

@@ -3,11 +3,10 @@ import * as ed from '@noble/ed25519'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
-import {
-  keyPairFromSeed, nobleVerifier, nodeCryptoVerifier, publicKeyOfSeed, signBytes, verifySignatureAsync, type SignatureVerifier
-} from '../../../src/identity/index.js'
+import { keyPairFromSeed, nobleVerifier, publicKeyOfSeed, signBytes, verifySignatureAsync, type SignatureVerifier } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { GROUP_ORDER_LE, hasCanonicalScalar } from '../../../src/identity/ed25519.js'
-import { signatureBackend, sodiumVerify } from '../../../src/identity/sodium.js'
+import { signatureBackend, sodiumVerify } from '../../../src/native/index.js'
 import { fromHex, readVectorFile, toHex, type Ed25519Vector, type Ed25519VectorFile } from './vectors.js'
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n
@@ -176,7 +175,7 @@ describe('hasCanonicalScalar (RFC 8032 §5.1.7 step 1, byte comparison)', () => 
   })
 })
 
-describe('libsodium in front of OpenSSL (src/identity/sodium.ts)', () => {
+describe('libsodium in front of OpenSSL (src/native/sodium.ts)', () => {
   const verdicts = (v: Ed25519Vector): { sodium: boolean | undefined, node: boolean } => ({
     sodium: sodiumVerify(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key)),
     node: nodeCryptoVerifier.verify(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key))

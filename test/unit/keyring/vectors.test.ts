@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { nobleVerifier, nodeCryptoVerifier } from '../../../src/identity/index.js'
+import { nobleVerifier } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import {
   applyKeyEvents, keyStatusAt, mergeKeyLog, parseKeyLog, type KeyLogState
 } from '../../../src/keyring/index.js'

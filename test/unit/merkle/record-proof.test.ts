@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { codeOf } from '../../fixtures/error-code.js'
-import { nobleVerifier, nodeCryptoVerifier } from '../../../src/identity/index.js'
+import { nobleVerifier } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import {
   MerkleLog, createCheckpoint, createMemoryNodeStore, leafDataOfCid, proveRecordInclusion, signCheckpoint,
   verifyRecordInclusion, type RecordInclusion

@@ -1,9 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
-import { nobleVerifier, nodeCryptoVerifier } from '../../../src/identity/index.js'
+import { nobleVerifier } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import {
-  decodeSignedRecord, encodeCanonical, encodeSignedRecord, recordCidOf, signRecord, verifyRecord, verifyRecordBytes
+  decodeSignedRecord, encodeCanonical, encodeSignedRecord, recordCidOf, signRecord, verifyRecord, verifyRecordBytes, type RecordVerifier
 } from '../../../src/record/index.js'
 import { RecordSchema } from '../../../src/schema/index.js'
 import { anyRecord, secretKeyOf } from './arbitraries.js'
@@ -92,7 +93,7 @@ const mutations: fc.Arbitrary<Mutation> = fc.oneof(
 
 const REFUSALS = new Set(['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'SIGNATURE_INVALID', 'SIGNATURE_MALFORMED', 'DID_INVALID', 'TIMESTAMP_IN_FUTURE'])
 
-function outcome (input: unknown, verifier = nodeCryptoVerifier): string {
+function outcome (input: unknown, verifier: RecordVerifier = nodeCryptoVerifier): string {
   try {
     return 'accepted ' + verifyRecord(structuredClone(input), { verifier, now: NOW }).id
   } catch (err) {

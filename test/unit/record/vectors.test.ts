@@ -2,7 +2,8 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError, type ErrorCode } from '../../../src/errors/index.js'
-import { nobleVerifier, nodeCryptoVerifier, type SignatureVerifier } from '../../../src/identity/index.js'
+import { nobleVerifier, type SignatureVerifier } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import {
   decodeSignedRecord, encodeCanonical, encodeSignedRecord, signingInputFor, signRecord, verifyRecord,
   verifyRecordAsync, verifyRecordBytes, verifyRecordBytesAsync, type VerifyRecordOptions

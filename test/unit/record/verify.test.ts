@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
-import { nobleVerifier, nodeCryptoVerifier } from '../../../src/identity/index.js'
+import { nobleVerifier } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import {
   encodeSignedRecord, isRecordSignatureValid, parseSignedRecord, verifiedIdOf, verifyRecord, verifyRecordAsync, verifyRecordBytes,
   verifyRecordBytesAsync

@@ -1,0 +1,143 @@
+import { globalRegistry, type z } from 'zod'
+import { IsnadError, type ErrorCode } from '../../errors/index.js'
+import { schemaError } from '../../record/index.js'
+import type { NodeOperations, Signer } from '../operations.js'
+import type { PeerControl } from '../peer-control.js'
+
+/*
+ * One declaration per operation (issue 21 item 1). Each surface — the HTTP routes and their OpenAPI
+ * document, the HTTP client, the CLI, the MCP tools and the library — is an adapter over these
+ * specs: the same name, the same input schema (closed: an unknown key is refused), the same parse
+ * (so the same error code for the same bad input), the same handler on the node.
+ */
+
+/** What the handlers run on: the node's operations; the network's extras when a daemon runs. */
+export type OperationNode = NodeOperations & Partial<PeerControl>
+
+/** Where a non-path field travels over HTTP. */
+export type HttpIn = 'none' | 'body' | 'query'
+
+export interface HttpBinding {
+  method: 'get' | 'post'
+  /** OpenAPI form, `{id}` for a path parameter (one of the input's fields). */
+  path: string
+  /** The success status. @default 200 */
+  status?: 200 | 201
+  in: HttpIn
+  /** The body is this one input field's value (a document, a bundle, a checkpoint), not an object of fields. */
+  bodyField?: string
+  /** A body may be absent (then `{}`). @default false */
+  optionalBody?: boolean
+  /** The largest body accepted (413 BODY_TOO_LARGE past it). */
+  maxBodyBytes?: number
+  /** OpenAPI description beyond the summary. */
+  description?: string
+}
+
+export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  /** The operation's one name: the library method, and the key of every other surface's name. */
+  name: string
+  /** One line for a person and an LLM: what it does and what it returns. */
+  summary: string
+  /** Closed object; every field `.describe()`d. Signing operations carry `as` and `passphrase`. */
+  input: I
+  /** What it returns on every surface (the HTTP response body). */
+  output: O
+  /** The codes it can give besides the transport's own (UNAUTHORIZED, BODY_TOO_LARGE, …). */
+  errors: readonly ErrorCode[]
+  /** Signs with a local key: the adapters resolve `as` / `passphrase` into a signer and wipe it after. */
+  signs?: boolean
+  /** Only reads: the CLI opens the data directory read-only; MCP marks the tool read-only. */
+  readOnly?: boolean
+  /** Old input names still accepted, mapped onto their new names (documented in the field's description). */
+  aliases?: Readonly<Record<string, string>>
+  /** Names a failed parse itself when its input has codes of its own (a bundle's envelope: BUNDLE_INVALID). */
+  inputError?: (error: z.ZodError) => IsnadError | undefined
+  http: HttpBinding
+  /** `isnad …` words of the command (`ledger prove`). */
+  cli: string
+  /** MCP tool name, or why the operation is not a tool. */
+  mcp: { tool: string, title: string } | { excluded: string }
+  /** The handler on the node. `input` is parsed; a signer is given when `signs`. */
+  run: (node: OperationNode, input: z.output<I>, signer: Signer | undefined) => Promise<z.input<O>>
+}
+
+/**
+ * Keeps each spec's input and output types for its handler, and carries each field's description
+ * onto its optional / default wrapper: zod keeps a description on the schema it was given to, and
+ * `x.describe(…).optional()` would otherwise reach the OpenAPI document but not `field.description`.
+ */
+export function defineOperation<I extends z.ZodObject, O extends z.ZodType> (spec: OperationSpec<I, O>): OperationSpec<I, O> {
+  for (const field of Object.values(spec.input.shape as Record<string, z.ZodType>)) {
+    const inner = (field as { _zod: { def: { innerType?: z.ZodType } } })._zod.def.innerType
+    if (field.description === undefined && inner?.description !== undefined) globalRegistry.add(field, { description: inner.description })
+  }
+  return spec
+}
+
+/** Marks a zod issue whose field is a record id, so the parse reports CID_INVALID (one code for a bad CID on every path). */
+export const CID_ISSUE = { isnad: 'CID_INVALID' } as const
+/** … and one whose field is a did:key: DID_INVALID, as the keystore and the record layer say. */
+export const DID_ISSUE = { isnad: 'DID_INVALID' } as const
+
+function markedCodeOf (issue: z.core.$ZodIssue): ErrorCode | undefined {
+  if (issue.code !== 'custom') return undefined
+  const mark = (issue.params as Record<string, unknown> | undefined)?.isnad
+  return mark === CID_ISSUE.isnad || mark === DID_ISSUE.isnad ? mark : undefined
+}
+
+/**
+ * The one parse every surface runs: old names mapped onto new ones, then the closed input schema.
+ * A malformed record id is CID_INVALID, a malformed did:key DID_INVALID, a size limit
+ * FIELD_TOO_LARGE, anything else SCHEMA_INVALID.
+ */
+export function parseOperationInput<I extends z.ZodObject> (spec: OperationSpec<I>, raw: unknown): z.output<I> {
+  const value = withAliases(spec, raw)
+  const result = spec.input.safeParse(value)
+  if (result.success) return result.data
+  const own = spec.inputError?.(result.error)
+  if (own !== undefined) throw own
+  const error = schemaError(result.error, `${spec.name} input`)
+  const marked = result.error.issues.map(markedCodeOf).find((code) => code !== undefined)
+  if (error.code === 'SCHEMA_INVALID' && marked !== undefined) {
+    const issue = result.error.issues.find((i) => markedCodeOf(i) !== undefined)
+    throw new IsnadError(marked, `${spec.name} input is invalid: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, { details: error.details })
+  }
+  throw error
+}
+
+function withAliases (spec: OperationSpec, raw: unknown): unknown {
+  if (spec.aliases === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw
+  const value: Record<string, unknown> = { ...raw as Record<string, unknown> }
+  for (const [old, name] of Object.entries(spec.aliases)) {
+    if (!(old in value)) continue
+    if (name in value) throw new IsnadError('USAGE', `${spec.name}: give \`${name}\` (\`${old}\` is its old name), not both`)
+    const given = value[old]
+    delete value[old]
+    // The old name took one value or several; the new one is always a list.
+    value[name] = Array.isArray(given) ? given : [given]
+  }
+  return value
+}
+
+/** Resolves the signing key when the operation signs, runs it, and wipes the seed whatever happened. */
+export async function runOperation<I extends z.ZodObject, O extends z.ZodType> (
+  spec: OperationSpec<I, O>, node: OperationNode, input: z.output<I>, passphrase?: string
+): Promise<z.input<O>> {
+  if (spec.signs !== true) return await spec.run(node, input, undefined)
+  const fields = input as { as?: string, passphrase?: string }
+  const signer = await node.resolveSigner(fields.as, fields.passphrase ?? passphrase)
+  try {
+    return await spec.run(node, input, signer)
+  } finally {
+    signer.secretKey.fill(0)
+  }
+}
+
+/** The peer-control half of the node, or USAGE: it exists only in a running network node. */
+export function peerControlOf (node: OperationNode, what: string): PeerControl {
+  if (node.connectPeer !== undefined && node.disconnectPeer !== undefined && node.syncPeers !== undefined && node.networkStats !== undefined) {
+    return node as PeerControl
+  }
+  throw new IsnadError('USAGE', `${what} needs a running network node (\`isnad start\`)`)
+}

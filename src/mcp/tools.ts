@@ -1,0 +1,54 @@
+import { z } from 'zod'
+import type { NodeOperations } from '../api/operations.js'
+import type { OperationSpec } from '../api/table/index.js'
+import type { SelectedMemory } from '../fdr/index.js'
+import type { QueryResultItem } from '../node/index.js'
+import type { MemoryView } from '../schema/index.js'
+import { evidenceEnvelope, evidenceOfQueryItem, evidenceOfView, EVIDENCE_NOTICE, type NodeVia } from './evidence.js'
+
+/*
+ * The MCP tools are the table's operations (src/api/table): the same input schema minus
+ * `passphrase` (a key's passphrase never passes through the model's context; the server reads it
+ * from --passphrase-file or $ISNAD_PASSPHRASE, as the CLI does), the same parse, the same handler.
+ * What differs is how a result is shown to a model: retrieved memories come wrapped as evidence
+ * with their trust and source (FDR-Memory M-1), never bare.
+ */
+
+/** A tool's listed input: the operation's fields without `passphrase`, closed. */
+export function toolInputOf (spec: OperationSpec): z.ZodObject {
+  const shape = Object.fromEntries(Object.entries(spec.input.shape).filter(([name]) => name !== 'passphrase'))
+  return z.strictObject(shape)
+}
+
+export interface PresentContext { ops: NodeOperations, source: NodeVia }
+type Presenter = (output: unknown, context: PresentContext) => Promise<object>
+
+/** Structured content is an object: a list is given as `{ items }`. */
+export const plain: Presenter = async (output) => Array.isArray(output) ? { items: output } : output as object
+
+/** How the operations that return memories show them: as evidence. */
+export const PRESENTERS: Readonly<Record<string, Presenter>> = {
+  remember: async (view, { source }) => evidenceEnvelope([evidenceOfView(view as MemoryView, source)]),
+  show: async (view, { source }) => evidenceEnvelope([evidenceOfView(view as MemoryView, source)]),
+  attest: async (output, { source }) => {
+    const { attestation, memory } = output as { attestation: string, memory: MemoryView }
+    return { attestation, ...evidenceEnvelope([evidenceOfView(memory, source)]) }
+  },
+  addAnchor: async (output, { source }) => {
+    const { anchor, memory } = output as { anchor: string, memory: MemoryView }
+    return { anchor, ...evidenceEnvelope([evidenceOfView(memory, source)]) }
+  },
+  query: async (output, { source }) => {
+    const page = output as { items: QueryResultItem[], next?: string }
+    return evidenceEnvelope(page.items.map((item) => evidenceOfQueryItem(item, source)), page.next)
+  },
+  select: async (output, { ops, source }) => {
+    const { selected } = output as { selected: SelectedMemory[] }
+    return evidenceEnvelope(await Promise.all(selected.map(async (selection) => ({
+      ...evidenceOfView(await ops.show(selection.ref.worldId), source),
+      selection
+    }))))
+  },
+  // The summaries are other agents' claims: the same notice as retrieved memories.
+  inbox: async (output) => ({ notice: EVIDENCE_NOTICE, ...output as object })
+}

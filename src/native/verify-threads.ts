@@ -1,0 +1,248 @@
+import { verify as opensslVerify, type KeyObject } from 'node:crypto'
+import { availableParallelism } from 'node:os'
+import { Worker } from 'node:worker_threads'
+import { sodiumModulePath } from './sodium.js'
+
+/*
+ * Where nodeCryptoVerifier.verifyAsync checks signatures once the policy checks have passed on the
+ * calling thread. The first burst of checks (a batch being ingested) starts a few threads of this
+ * process that check signatures back to back (libsodium, then OpenSSL for what it refuses, as the
+ * synchronous form does), and every check goes to them from then on; until then, checks go to
+ * node:crypto's callback form, on libuv's thread pool. Why not always the pool: LevelDB runs its
+ * reads and writes there too, and the pool serves requests in arrival order, so every store read
+ * or batch write of an ingest waited behind the ~64 signature checks queued ahead of it (several
+ * milliseconds each time), and the store's turn ended only when the next batch's signatures were
+ * all checked. On their own threads, checks never stand in front of the store's I/O.
+ */
+
+/** @default 4 — verifier threads at most; fewer on a machine with fewer cores (one per core). */
+export const MAX_VERIFY_THREADS = 4
+
+/**
+ * @default 16 — checks gathered within one turn of the event loop that start the threads; fewer
+ * go to libuv's pool while no thread runs, so a process that checks a signature now and then
+ * never starts one.
+ */
+export const VERIFY_THREADS_MIN_BURST = 16
+
+/** @default 16 — checks per message to a thread: about 2 ms of work, so results flow back steadily. */
+export const VERIFY_THREAD_CHUNK = 16
+
+/** One signature waiting for its verdict, its inputs copied into a chunk (see Chunk). */
+interface PendingCheck {
+  /** The KeyObject of the public key, for the libuv path. */
+  key: KeyObject
+  resolve: (valid: boolean) => void
+}
+
+/*
+ * Checks as sent to a thread, copied when they are queued (the caller may reuse its buffers once
+ * the call returns, as with node:crypto), back to back in one buffer per chunk: message length (4
+ * bytes, little-endian), signature (64), public key (32), message. A thread's verdicts come back as
+ * one byte per check.
+ */
+const HEADER_BYTES = 4
+const SIGNATURE_BYTES = 64
+const PUBLIC_KEY_BYTES = 32
+const FIXED_BYTES = HEADER_BYTES + SIGNATURE_BYTES + PUBLIC_KEY_BYTES
+/** Room for a chunk of checks of signing inputs up to 156 bytes (a record's are ~60). */
+const CHUNK_BYTES = VERIFY_THREAD_CHUNK * (FIXED_BYTES + 156)
+
+interface Chunk {
+  packed: Uint8Array
+  /** Bytes of `packed` in use. */
+  used: number
+  checks: PendingCheck[]
+}
+
+function newChunk (room: number): Chunk {
+  return { packed: new Uint8Array(Math.max(CHUNK_BYTES, room)), used: 0, checks: [] }
+}
+
+/** How a chunk's checks are laid out, sent to each thread with its start (verify-thread.ts reads it). */
+export interface PackedLayout {
+  headerBytes: number
+  signatureBytes: number
+  fixedBytes: number
+}
+
+/** What a verifier thread is started with. */
+export interface VerifierThreadData {
+  /** sodium-native's resolved path (sodium.ts), or undefined to check with OpenSSL alone. */
+  sodiumPath: string | undefined
+  layout: PackedLayout
+}
+
+/** A chunk sent to a thread: `count` checks packed back to back. */
+export interface ThreadRequest {
+  id: number
+  packed: Uint8Array
+  count: number
+}
+
+/** What a thread posts: once, the library it checks with, then the verdicts of each chunk. */
+export type ThreadReply = { backend: 'libsodium' | 'openssl' } | { id: number, verdicts: Uint8Array }
+
+const LAYOUT: PackedLayout = { headerBytes: HEADER_BYTES, signatureBytes: SIGNATURE_BYTES, fixedBytes: FIXED_BYTES }
+
+/**
+ * The verifier thread's module: compiled by tsc beside this one (dist/src/native/verify-thread.js);
+ * when the sources run as they are (vitest), the .ts file itself, which Node loads by stripping its
+ * types (it imports only Node built-ins at run time).
+ */
+/**
+ * The process's Node flags, less `--input-type`: a thread inherits them, and Node refuses to start a
+ * module file under that flag (it is for `-e` and stdin), so a script run with `node
+ * --input-type=module -e …` would otherwise lose its threads.
+ */
+const THREAD_EXEC_ARGV = process.execArgv.filter((flag, i, all) => !flag.startsWith('--input-type') && all[i - 1] !== '--input-type')
+
+const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './verify-thread.ts' : './verify-thread.js', import.meta.url)
+
+interface VerifierThread {
+  worker: Worker
+  /** Chunks sent and not answered, by request id. */
+  inFlight: Map<number, Chunk>
+  /** Checks in flight. */
+  load: number
+}
+
+/** The threads of this process, started by the first burst; 'failed' once one of them died. */
+let threads: VerifierThread[] | null | 'failed' = null
+/** Chunks filled since the last flush; the last one takes new checks. */
+let chunks: Chunk[] = []
+let flushScheduled = false
+let nextRequest = 0
+
+/** The library each running thread reported it checks signatures with, in the order they started. */
+const threadBackends: Array<'libsodium' | 'openssl'> = []
+
+/** What the verifier threads that have reported check signatures with first ('libsodium' or 'openssl'). */
+export function verifierThreadBackends (): ReadonlyArray<'libsodium' | 'openssl'> {
+  return threadBackends
+}
+
+/** How many verifier threads this process runs (0 before the first burst, or after one died). */
+export function runningVerifierThreads (): number {
+  return Array.isArray(threads) ? threads.length : 0
+}
+
+/**
+ * Queues a check whose policy checks passed (lengths included), copying its inputs; its verdict
+ * arrives through `resolve`. Checks queued in one turn of the event loop are dispatched together
+ * at its end.
+ */
+export function checkSoon (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array, key: KeyObject, resolve: (valid: boolean) => void): void {
+  const size = FIXED_BYTES + message.length
+  let chunk = chunks[chunks.length - 1]
+  if (chunk === undefined || chunk.checks.length >= VERIFY_THREAD_CHUNK || chunk.used + size > chunk.packed.length) {
+    chunk = newChunk(size)
+    chunks.push(chunk)
+  }
+  const { packed, used: at } = chunk
+  const length = message.length
+  packed[at] = length & 0xff
+  packed[at + 1] = (length >>> 8) & 0xff
+  packed[at + 2] = (length >>> 16) & 0xff
+  packed[at + 3] = length >>> 24
+  packed.set(signature, at + HEADER_BYTES)
+  packed.set(publicKey, at + HEADER_BYTES + SIGNATURE_BYTES)
+  packed.set(message, at + FIXED_BYTES)
+  chunk.used += size
+  chunk.checks.push({ key, resolve })
+  if (flushScheduled) return
+  flushScheduled = true
+  setImmediate(flush)
+}
+
+function flush (): void {
+  flushScheduled = false
+  const ready = chunks
+  chunks = []
+  if (threads === null && ready.reduce((n, chunk) => n + chunk.checks.length, 0) >= VERIFY_THREADS_MIN_BURST) threads = startThreads()
+  for (const chunk of ready) {
+    if (Array.isArray(threads)) send(threads, chunk)
+    else checkOnLibuv(chunk)
+  }
+}
+
+/** node:crypto's callback form: OpenSSL on libuv's thread pool, for every check of a chunk. */
+function checkOnLibuv ({ packed, checks }: Chunk): void {
+  const view = new DataView(packed.buffer, packed.byteOffset)
+  let at = 0
+  for (const { key, resolve } of checks) {
+    const length = view.getUint32(at, true)
+    const signature = packed.subarray(at + HEADER_BYTES, at + HEADER_BYTES + SIGNATURE_BYTES)
+    const message = packed.subarray(at + FIXED_BYTES, at + FIXED_BYTES + length)
+    at += FIXED_BYTES + length
+    try {
+      opensslVerify(null, message, key, signature, (err, valid) => { resolve(err === null && valid) })
+    } catch {
+      resolve(false)
+    }
+  }
+}
+
+function startThreads (): VerifierThread[] | 'failed' {
+  const started: VerifierThread[] = []
+  try {
+    for (let i = 0; i < Math.min(MAX_VERIFY_THREADS, availableParallelism()); i++) {
+      const workerData: VerifierThreadData = { sodiumPath: sodiumModulePath, layout: LAYOUT }
+      const worker = new Worker(THREAD_MODULE, { workerData, execArgv: THREAD_EXEC_ARGV })
+      const thread: VerifierThread = { worker, inFlight: new Map(), load: 0 }
+      worker.on('message', (reply: ThreadReply) => {
+        if ('backend' in reply) threadBackends.push(reply.backend)
+        else settle(thread, reply)
+      })
+      worker.on('error', () => { fail(started) })
+      worker.on('exit', () => { fail(started) })
+      // An idle thread does not keep the process alive; one with checks in flight does (send).
+      worker.unref()
+      started.push(thread)
+    }
+  } catch {
+    fail(started)
+    return 'failed'
+  }
+  return started
+}
+
+function send (all: VerifierThread[], chunk: Chunk): void {
+  let thread = all[0] as VerifierThread
+  for (const other of all) if (other.load < thread.load) thread = other
+  const id = nextRequest++
+  thread.inFlight.set(id, chunk)
+  thread.load += chunk.checks.length
+  thread.worker.ref()
+  // Copied, not transferred: should the thread die, the checks are still here to run on libuv.
+  const request: ThreadRequest = { id, packed: chunk.packed.subarray(0, chunk.used), count: chunk.checks.length }
+  thread.worker.postMessage(request)
+}
+
+function settle (thread: VerifierThread, { id, verdicts }: { id: number, verdicts: Uint8Array }): void {
+  const chunk = thread.inFlight.get(id)
+  if (chunk === undefined) return
+  thread.inFlight.delete(id)
+  thread.load -= chunk.checks.length
+  if (thread.inFlight.size === 0) thread.worker.unref()
+  chunk.checks.forEach(({ resolve }, i) => { resolve(verdicts[i] === 1) })
+}
+
+/**
+ * A thread that dies (or cannot start) ends the threads for this process: every check still in
+ * flight is checked again on libuv's pool, and so are all later ones. No verdict is ever lost.
+ */
+function fail (started: VerifierThread[]): void {
+  if (threads === 'failed') return
+  threads = 'failed'
+  threadBackends.length = 0
+  for (const thread of started) {
+    const pending = [...thread.inFlight.values()]
+    thread.inFlight.clear()
+    thread.load = 0
+    thread.worker.removeAllListeners()
+    thread.worker.on('error', () => {})
+    void thread.worker.terminate()
+    for (const chunk of pending) checkOnLibuv(chunk)
+  }
+}

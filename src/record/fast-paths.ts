@@ -1,0 +1,56 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { decodeDidKey, type SignatureVerifier } from '../identity/index.js'
+import type { IsnadRecord } from '../schema/index.js'
+
+/** The canonical bytes of `{ record, signature }` written into a buffer the implementation reuses. */
+export interface ScratchSignedBytes {
+  /** The canonical bytes of `{ record, signature }`: a view valid until the next call. */
+  view: Uint8Array
+  /** Length of the record's canonical bytes, which start at RECORD_OFFSET in `view`. */
+  recordLength: number
+}
+
+/**
+ * The steps of the verification pipeline around the signature that a platform can do faster than
+ * the portable code here: the node's implementation (src/native, OpenSSL's SHA-256, a scratch
+ * encoder, Buffer.compare, a did:key cache) is injected through the verifier, so this folder
+ * imports no Node built-in and holds no state of its own, and runs in a browser as it is.
+ * Every implementation gives the same results as PORTABLE_FAST_PATHS on every input
+ * (test/unit/native/fast-paths.test.ts).
+ */
+export interface RecordFastPaths {
+  /** SHA-256 of a record's canonical bytes, for its CID (record-v1 R1). */
+  sha256: (bytes: Uint8Array) => Uint8Array
+  /**
+   * The canonical bytes of `{ record, signature }` (record-v1 §2.4) or undefined, when the caller is
+   * to take the general path (encodeCanonical), which gives the same bytes or the same error.
+   */
+  encodeSigned: (record: IsnadRecord, signature: string) => ScratchSignedBytes | undefined
+  /** Byte equality (record-v1 R18: the bytes received against their re-encoding). */
+  sameBytes: (a: Uint8Array, b: Uint8Array) => boolean
+  /** The public key of a signer's did:key (record-v1 R10); throws DID_INVALID as decodeDidKey does. */
+  publicKeyOf: (did: string) => Uint8Array
+}
+
+/** A signature verifier that may bring the platform's fast paths for the rest of the pipeline. */
+export type RecordVerifier = SignatureVerifier & { readonly recordFastPaths?: RecordFastPaths }
+
+/** Byte equality without Buffer: what a browser runs. */
+export function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
+/** The portable paths: @noble/hashes, the general encoder, a byte loop, decodeDidKey uncached. */
+export const PORTABLE_FAST_PATHS: RecordFastPaths = Object.freeze({
+  sha256: (bytes: Uint8Array) => sha256(bytes),
+  encodeSigned: () => undefined,
+  sameBytes: equalBytes,
+  publicKeyOf: decodeDidKey
+})
+
+/** The fast paths a verifier brings, else the portable ones. */
+export function fastPathsOf (verifier: RecordVerifier): RecordFastPaths {
+  return verifier.recordFastPaths ?? PORTABLE_FAST_PATHS
+}

@@ -1,0 +1,116 @@
+/*
+ * The layer map of src/ (docs/architecture.md draws the same one). Folders are listed from the
+ * bottom up: a folder may import only folders listed before it, so imports point one way and no
+ * two folders import each other. `(root)` is src/index.ts and src/library.ts.
+ */
+export const LAYERS: ReadonlyArray<{ name: string, folders: readonly string[] }> = [
+  { name: 'base', folders: ['errors', 'log', 'fs'] },
+  // Pure: no Node built-in, no storage, no network, no clock, no module-level mutable state.
+  { name: 'core', folders: ['schema', 'identity', 'record', 'trust', 'reputation', 'merkle', 'view', 'fdr'] },
+  // The Node fast paths of the core (OpenSSL, libsodium, verifier threads), injected into it.
+  { name: 'native', folders: ['native'] },
+  { name: 'storage', folders: ['store', 'anchor', 'keys', 'ledger', 'keyring'] },
+  { name: 'network', folders: ['net'] },
+  { name: 'node', folders: ['node'] },
+  { name: 'surfaces', folders: ['api', 'dashboard', 'daemon', 'mcp', 'sim', 'cli', '(root)'] }
+]
+
+/** The core folders, held to the purity rules. */
+export const CORE: ReadonlySet<string> = new Set(['errors', ...LAYERS.find((layer) => layer.name === 'core')?.folders ?? []])
+
+/**
+ * Imports against the direction of the map, each with why; `typeOnly` ones must stay `import type`.
+ * Shrinking: an entry that no longer occurs fails the test, so it is taken out when fixed.
+ */
+export const UPWARD_EXCEPTIONS: ReadonlyArray<{ from: string, to: string, typeOnly: boolean, why: string }> = [
+  { from: 'fdr', to: 'store', typeOnly: true, why: 'the Selector and the record Store adapter take the RecordStore interface (injected)' }
+]
+
+/**
+ * Core files that keep module-level state, each a memo of a pure function (the answers never depend
+ * on it) or a setting of a library. Shrinking: the caches belong in objects the caller creates.
+ */
+export const CORE_STATE_EXCEPTIONS: ReadonlyMap<string, string> = new Map([
+  ['identity/ed25519.ts', '@noble/ed25519 is given its SHA-512 at import; bounded caches of seed → public key and of decoded acceptable keys'],
+  ['trust/compute.ts', 'the last instant formatted as ISO-8601 (issue 18 edits src/trust)'],
+  ['trust/isnad-v01-policy.ts', 'the last reputation reason formatted (issue 18 edits src/trust)']
+])
+
+/**
+ * Imports of another folder around its index.ts (`file -> target`, paths under src/). Every one is
+ * in a folder another engineer was rewriting when the rule came in (issue 21: api, cli, mcp, the
+ * library; issue 22: ledger; issue 23: sim; node/journal goes with item 4's reindex folder).
+ * Shrinking: an entry that no longer occurs fails the test; a new one cannot be added silently.
+ */
+export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
+  'library.ts -> api/client.ts',
+  'library.ts -> api/discovery.ts',
+  'library.ts -> api/local-operations.ts',
+  'library.ts -> api/operations.ts',
+  'library.ts -> api/schemas/network.ts',
+  'library.ts -> api/token.ts',
+  'api/errors.ts -> store/level/damage.ts',
+  'api/rate-limit.ts -> net/limits.ts',
+  // The table and the client stay clear of the net and store indexes, which load libp2p and LevelDB:
+  // every CLI command loads the table (test/integration/cli/startup-imports.test.ts).
+  'api/client.ts -> net/gossip-health.ts',
+  'api/table/memories.ts -> store/constants.ts',
+  'api/table/network.ts -> net/gossip-health.ts',
+  'cli/context.ts -> api/operations.ts',
+  'cli/context.ts -> node/paths.ts',
+  'cli/context.ts -> api/discovery.ts',
+  'cli/context.ts -> api/client.ts',
+  'cli/context.ts -> api/token.ts',
+  'cli/local-operations.ts -> api/local-operations.ts',
+  'cli/local-operations.ts -> api/operations.ts',
+  'cli/output.ts -> api/errors.ts',
+  'cli/output.ts -> store/level/damage.ts',
+  'daemon/daemon.ts -> api/discovery.ts',
+  'ledger/constants.ts -> schema/ledger.ts',
+  'ledger/coordination-schema.ts -> schema/ledger.ts',
+  'ledger/coordination-schema.ts -> schema/primitives.ts',
+  'ledger/entries.ts -> schema/ledger.ts',
+  'ledger/event-builder.ts -> schema/ledger.ts',
+  'ledger/event-ledger.ts -> schema/ledger.ts',
+  'ledger/event-reader.ts -> schema/ledger.ts',
+  'ledger/idempotency.ts -> schema/ledger.ts',
+  'ledger/ids.ts -> schema/ledger.ts',
+  'ledger/layout.ts -> schema/ledger.ts',
+  'ledger/merge.ts -> schema/ledger.ts',
+  'ledger/run-keys.ts -> schema/ledger.ts',
+  'ledger/scope-recovery.ts -> schema/ledger.ts',
+  'mcp/server.ts -> api/operations.ts',
+  'mcp/server.ts -> api/errors.ts',
+  'mcp/tools.ts -> api/operations.ts',
+  'sim/live-nodes.ts -> api/client.ts',
+  'sim/remote-pool.ts -> api/client.ts',
+  'sim/trust-views.ts -> api/client.ts',
+  'cli/commands/dashboard.ts -> node/paths.ts',
+  'cli/commands/dashboard.ts -> api/discovery.ts',
+  'cli/commands/dashboard.ts -> api/token.ts',
+  'cli/commands/init.ts -> node/init.ts',
+  'cli/commands/ledger-audit.ts -> node/paths.ts',
+  'cli/commands/ledger-audit.ts -> node/index-check.ts',
+  // Loaded lazily, only when an audit needs them (like index-check above).
+  'cli/commands/ledger-audit.ts -> node/block-check.ts',
+  'cli/commands/ledger-audit.ts -> node/block-repair.ts',
+  'cli/commands/ledger-audit.ts -> node/record-salvage.ts',
+  'cli/commands/ledger.ts -> api/schemas/responses.ts',
+  'cli/commands/ledger.ts -> node/ledger-ops.ts',
+  'cli/commands/mcp.ts -> node/paths.ts',
+  'cli/commands/network.ts -> api/schemas/network.ts',
+  'cli/commands/start.ts -> api/host-guard.ts',
+  'cli/commands/status.ts -> api/schemas/responses.ts',
+  'cli/commands/status.ts -> daemon/constants.ts',
+  'cli/commands/status.ts -> node/paths.ts',
+  'cli/commands/status.ts -> api/discovery.ts',
+  'cli/commands/status.ts -> daemon/api-port-file.ts',
+  'cli/commands/status.ts -> net/peer-key.ts',
+  'cli/commands/trust.ts -> api/operations.ts',
+  'cli/commands/trust.ts -> node/paths.ts',
+  'cli/commands/verify.ts -> fdr/verify-document.ts',
+  'node/journal/reindex-chunks.ts -> ledger/event-reader.ts',
+  'node/journal/reindex-read.ts -> ledger/event-reader.ts',
+  'node/journal/reindex.ts -> ledger/event-reader.ts',
+  'sim/model/links.ts -> net/link-conditions.ts'
+]
