@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import {
   ATTESTATION_VERDICTS, encodeSignedRecord, nodeCryptoVerifier, signRecord, type AttestationVerdict
 } from '../src/index.js'
-import { gatherEvidence, ingestRecords, initHome, LocalNode, scoreEvidence } from '../src/node/index.js'
+import { gatherEvidence, ingestRecords, initHome, LocalNode, scoreEvidence, trustSettingOf } from '../src/node/index.js'
 import { createLevelRecordStore, type RecordStore } from '../src/store/index.js'
 import {
   attestationRecord, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast,
@@ -170,7 +170,7 @@ async function assertTrustConsistent (store: RecordStore, ids: readonly string[]
     const memory = await store.getMemory(id)
     if (memory === null) throw new Error(`memory ${id} is not stored`)
     const indexed = await store.getTrust(id)
-    const fresh = scoreEvidence(await gatherEvidence(store, memory), now)
+    const fresh = scoreEvidence(await gatherEvidence(store, memory), now, await trustSettingOf(store))
     if (indexed?.score !== fresh.score) throw new Error(`memory ${id}: indexed trust ${indexed?.score} ≠ recomputed ${fresh.score}`)
   }
 }

@@ -1,6 +1,7 @@
 import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView } from '../schema/index.js'
 import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord, type TrustEntry } from '../store/index.js'
-import { computeTrust, type ComputeTrustOptions, type KeyIdentities, type ReputationLookup, type TrustInput, type TrustPolicyName, type TrustResult } from '../trust/index.js'
+import { scoreWithSetting, type TrustSetting } from '../reputation/index.js'
+import type { TrustResult } from '../trust/index.js'
 import { buildMemoryView } from '../view/index.js'
 import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from './constants.js'
 
@@ -74,50 +75,38 @@ function indexOfId (records: ReadonlyArray<{ id: string }>, id: string, end: num
 const SCANNED_EVIDENCE_MAX = 16
 
 /**
- * Scores a memory. Records in the store passed verifyRecord before they were stored (the store's
- * invariant), so their signatures count as valid without being checked again.
+ * Scores a memory under the node's setting (src/reputation scoreWithSetting, the one entry point).
+ * Records in the store passed verifyRecord before they were stored (the store's invariant), so their
+ * signatures count as valid without being checked again.
  */
-export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: NodeTrustSetting = {}): TrustResult {
-  const input: TrustInput = {
+export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: NodeTrustSetting): TrustResult {
+  return scoreWithSetting({
     memory: { id: evidence.memory.id, record: evidence.memory.signed.record, signatureValid: true },
     attestations: evidence.attestations.map(({ id, signed }) => ({ id, record: signed.record, signatureValid: true })),
     anchors: evidence.anchors.map(({ stored, verification }) => ({ id: stored.id, record: stored.signed.record, signatureValid: true, verification })),
     now
-  }
-  if (setting.reputation !== undefined) input.reputation = setting.reputation
-  if (setting.identities !== undefined) input.identities = setting.identities
-  if (setting.endorses !== undefined) input.endorses = setting.endorses
-  return computeTrust(input, setting.policy === undefined ? NO_OPTIONS : { policy: setting.policy })
+  }, setting)
 }
 
-/** computeTrust's defaults: one object for every call that sets no policy. */
-const NO_OPTIONS: ComputeTrustOptions = Object.freeze({})
+/** The node's trust setting: its policy, the reputation from its roots and its keyring (src/reputation TrustSetting). */
+export type NodeTrustSetting = TrustSetting
 
-/**
- * The node's trust setting (issue 6): its policy, the reputation from its trust roots, and (issue
- * 9) the identity each key signs for with its key log's times.
- */
-export interface NodeTrustSetting {
-  policy?: TrustPolicyName
-  reputation?: ReputationLookup
-  identities?: KeyIdentities
-  /** Who vouches for whom (issue 18): a reputation policy does not count mutual vouching. */
-  endorses?: (from: string, to: string) => boolean
-}
-
-const trustSettings = new WeakMap<object, () => Promise<NodeTrustSetting>>()
+const trustSettings = new WeakMap<object, (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>>()
 
 /**
  * The node's setting, by the store it scores into (like registerKeyring): ingest writes the trust
  * that `query --min-trust` filters on under the same policy, reputation and identities as `show`.
  */
-export function registerTrustSetting (store: object, setting: () => Promise<NodeTrustSetting>): void {
+export function registerTrustSetting (store: object, setting: (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>): void {
   trustSettings.set(store, setting)
 }
 
-/** The registered setting of a store's node; a store no node registered scores with the defaults. */
-export async function trustSettingOf (store: object): Promise<NodeTrustSetting> {
-  return await trustSettings.get(store)?.() ?? {}
+/**
+ * The registered setting of a store's node, counting `pending` records of the batch being stored
+ * (their votes change reputation); a store no node registered scores with the defaults.
+ */
+export async function trustSettingOf (store: object, pending: readonly StoredRecord[] = []): Promise<NodeTrustSetting> {
+  return await trustSettings.get(store)?.(pending) ?? {}
 }
 
 /**

@@ -98,7 +98,8 @@ async function storeVerified (store: RecordStore, verified: readonly StoredRecor
     assertRecordKeys(store, fresh) // record-v1 K12: no record of a key after its rotation or revocation
     const evidence = await rescore(store, fresh, cache)
     const trust = new Map<string, TrustEntry>()
-    const setting = evidence.length === 0 ? {} : await trustSettingOf(store) // the node's policy (_meta/policy.json)
+    // The node's policy (_meta/policy.json) and reputation, counting the batch's own votes.
+    const setting = evidence.length === 0 ? {} : await trustSettingOf(store, fresh)
     for (const item of evidence) trust.set(item.memory.id, trustEntryOf(scoreEvidence(item, options.now, setting)))
     if (fresh.length > 0) await options.beforeStore?.(fresh)
     let stored: string[]

@@ -1,8 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
-import { SCHEMA_TRUST_POLICY } from '../trust/index.js'
-import { rescoreStoredTrust } from './evidence.js'
 import { LocalNode } from './local-node.js'
 import { JournalState } from './journal/journal-state.js'
 import { reindexHome, type ReindexResult } from './journal/reindex.js'
@@ -16,11 +14,6 @@ export async function reindex (home: string, clock: () => number = Date.now, sco
   const result = await reindexHome(nodePaths(home), scope, clock)
   const node = await LocalNode.open({ home, clock, scope })
   try {
-    // reindexHome scores with the defaults (it has no node); the node's own setting, if it differs, is applied here.
-    const setting = await node.trust.setting()
-    if (setting.policy !== SCHEMA_TRUST_POLICY || setting.reputation !== undefined || node.keyring.identities().length > 0) {
-      await rescoreStoredTrust(node.store, clock(), setting)
-    }
     await node.writer.recordReconciled({ reason: 'reindex', ...result })
   } finally {
     await node.close()

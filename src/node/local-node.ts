@@ -122,7 +122,7 @@ export class LocalNode {
     this.state = state
     this.anchors = anchors
     anchors.useTrustSetting(async () => await this.trust.setting())
-    registerTrustSetting(store, async () => await this.trust.storedSetting()) // ingest scores under the node's setting
+    registerTrustSetting(store, async (pending) => await this.trust.storedSetting(pending)) // ingest scores under the node's setting
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {

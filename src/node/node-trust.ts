@@ -1,12 +1,15 @@
 import { join } from 'node:path'
 import { isIsnadError } from '../errors/index.js'
-import { keyringOf, type Keyring } from '../keyring/index.js'
+import { createKeystore } from '../keys/index.js'
+import { keyEventsPath, keyringOf, type Keyring } from '../keyring/index.js'
 import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
-import type { RecordStore } from '../store/index.js'
-import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities, type ReputationLookup } from '../trust/index.js'
-import type { AgentReputation, ReputationTable } from '../reputation/index.js'
+import type { RecordStore, StoredRecord } from '../store/index.js'
+import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities } from '../trust/index.js'
+import { settingOfTable, type AgentReputation, type ReputationTable, type TrustSetting } from '../reputation/index.js'
+import type { NodePaths } from './paths.js'
 import { ReputationService } from './reputation-service.js'
+import { readTrustRoots } from './trust-roots-file.js'
 
 export interface NodeTrustInit {
   dataDir: string
@@ -16,16 +19,8 @@ export interface NodeTrustInit {
   ownAgents?: () => Promise<readonly string[]>
 }
 
-/** The policy and reputation a node scores with (see scoreEvidence's NodeTrustSetting). */
-export interface TrustSetting {
-  policy: TrustPolicyName
-  /** Absent when the node has no trust roots: every agent then has the default 0.5. */
-  reputation?: ReputationLookup
-  /** The node's keyring (issue 9): witnesses count per identity, refused keys not at all. */
-  identities?: KeyIdentities
-  /** Who vouches for whom in the reputation graph (src/trust TrustInput.endorses). */
-  endorses?: (from: string, to: string) => boolean
-}
+/** The policy and reputation a node scores with (src/reputation TrustSetting, scoreWithSetting's). */
+export type { TrustSetting } from '../reputation/index.js'
 
 /**
  * A node's trust setting (DESIGN §2): the policy named in `_meta/policy.json` (`trust_policy`, a
@@ -62,20 +57,21 @@ export class NodeTrust {
     return await this.settingWith(async (identities) => await this.reputation.current(identities))
   }
 
-  /** The setting ingest stores scores with: a reputation table at most INGEST_REPUTATION_MAX_AGE_MS old. */
-  async storedSetting (): Promise<TrustSetting> {
-    return await this.settingWith(async (identities) => await this.reputation.recent(identities))
+  /**
+   * The setting ingest and the views store scores with, counting the `pending` records of the batch
+   * being stored: the current table on a small graph, else one at most INGEST_REPUTATION_MAX_AGE_MS old.
+   */
+  async storedSetting (pending: readonly StoredRecord[] = []): Promise<TrustSetting> {
+    return await this.settingWith(async (identities) => await this.reputation.recent(identities, pending))
   }
 
   private async settingWith (table: (identities?: KeyIdentities) => Promise<ReputationTable>): Promise<TrustSetting> {
     const policy = await this.policyName()
     const keyring = keyringOf(this.init.store)
     const identities = keyring === undefined ? undefined : this.identitiesOf(keyring)
-    const base = identities === undefined ? { policy } : { policy, identities }
     // Without roots (no agent of its own, none added) there is nothing to compute: skip loading the graph.
-    if ((await this.reputation.rootDids()).length === 0) return base
-    const current = await table(identities)
-    return { ...base, reputation: current.lookup, endorses: current.endorses }
+    if ((await this.reputation.rootDids()).length === 0) return settingOfTable(policy, undefined, identities)
+    return settingOfTable(policy, await table(identities), identities)
   }
 
   private keyring: { keyring: Keyring, identities: KeyIdentities } | undefined
@@ -94,6 +90,24 @@ export class NodeTrust {
     const keyring = keyringOf(this.init.store)
     return (await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))).describe(did)
   }
+}
+
+/**
+ * A home's trust setting as plain data, read from its files the way a LocalNode reads them: the
+ * policy in `_meta/policy.json`, the roots file and the keystore's agents, the key events ledger.
+ * What an offline rebuild (reindex) scores with, so it stores what the node would.
+ */
+export async function homeTrustSpec (paths: Pick<NodePaths, 'data' | 'keys'>): Promise<{ policy: TrustPolicyName, roots: string[], keyEvents: string }> {
+  let policy: TrustPolicyName
+  try {
+    policy = (await readPolicy(paths.data)).trust_policy
+  } catch (err) {
+    if (!isIsnadError(err, 'NOT_INITIALIZED')) throw err
+    policy = SCHEMA_TRUST_POLICY
+  }
+  const own = (await createKeystore({ directory: paths.keys }).list()).map((k) => k.did)
+  const roots = [...new Set([...(await readTrustRoots(paths.data)).map((r) => r.did), ...own])].sort()
+  return { policy, roots, keyEvents: keyEventsPath(paths.data) }
 }
 
 /**

@@ -1,8 +1,8 @@
 import type { AttestationRecord } from '../schema/index.js'
-import type { KeyIdentities } from '../trust/index.js'
+import { SCHEMA_TRUST_POLICY, type KeyIdentities } from '../trust/index.js'
 import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../store/index.js'
 import {
-  collectVotes, computeReputation, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
+  computeReputation, reputationFor, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
 } from '../reputation/index.js'
 import { changeTrustRoot, readTrustRoots } from './trust-roots-file.js'
 
@@ -19,10 +19,17 @@ export interface ReputationServiceInit {
 }
 
 /**
- * @default 60_000 — how old a reputation table the scores stored at ingest may use. `show`,
- * `explain` and `--select` always use the current one; see docs/trust.md §Stored scores.
+ * @default 60_000 — how old a reputation table the scores stored at ingest may use on a large graph.
+ * `show`, `explain` and `--select` always use the current one; see docs/trust.md §Stored scores.
  */
 export const INGEST_REPUTATION_MAX_AGE_MS = 60_000
+
+/**
+ * @default 20_000 — attestations up to which ingest scores with the current table, the batch's own
+ * votes counted (a PageRank over such a graph takes milliseconds, bench figure 10's scale ~5 s for
+ * 1M): a node's stored scores are then the ones `explain` gives and a reindex rebuilds.
+ */
+export const INGEST_FRESH_REPUTATION_MAX_VOTES = 20_000
 
 /** One stored memory's author and its attestations by id. */
 interface MemoryVotes {
@@ -104,21 +111,42 @@ export class ReputationService {
    * INGEST_REPUTATION_MAX_AGE_MS and no root or key event changed since, else the current one. New
    * attestations alone do not force a PageRank per ingested batch (1M attestations: seconds).
    */
-  async recent (identities?: KeyIdentities): Promise<ReputationTable> {
+  async recent (identities?: KeyIdentities, pending: readonly StoredRecord[] = []): Promise<ReputationTable> {
+    const table = await this.current(identities, false)
+    if (this.attestationCount() + pending.length <= INGEST_FRESH_REPUTATION_MAX_VOTES) {
+      const votes = pendingVotes(this.memories, pending)
+      if (votes === undefined) return await this.current(identities)
+      return this.tableOf(votingMemories(votes), await this.rootDids(), identities)
+    }
     if (this.last !== undefined && this.init.clock() - this.last.at < INGEST_REPUTATION_MAX_AGE_MS) return this.last.table
-    return await this.current(identities)
+    return table ?? await this.current(identities)
+  }
+
+  /** The table of the one scoring entry point (src/reputation reputationFor); the service has roots. */
+  private tableOf (memories: Iterable<MemoryAttestations>, roots: readonly string[], identities?: KeyIdentities): ReputationTable {
+    const spec = { policy: SCHEMA_TRUST_POLICY, roots, ...(identities === undefined ? {} : { identities }), ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }) }
+    return reputationFor(memories, spec) ?? computeReputation([], [], this.init.pageRank)
+  }
+
+  /** Attestations the service holds, over every memory. */
+  private attestationCount (): number {
+    let n = 0
+    for (const memory of this.memories?.values() ?? []) n += memory.attestations.size
+    return n
   }
 
   /**
    * The current table: cached until records, roots or key events change. With `identities` the
    * graph's nodes are identities (src/trust KeyIdentities; always the node's keyring's adapter).
    */
-  async current (identities?: KeyIdentities): Promise<ReputationTable> {
+  async current (identities?: KeyIdentities): Promise<ReputationTable>
+  async current (identities: KeyIdentities | undefined, compute: false): Promise<ReputationTable | undefined>
+  async current (identities?: KeyIdentities, compute = true): Promise<ReputationTable | undefined> {
     const total = Object.values(await this.init.store.count()).reduce((sum, n) => sum + n, 0)
     if (this.memories === undefined || total !== this.seenTotal) await this.reload(total)
-    if (this.table === undefined) {
+    if (this.table === undefined && compute) {
       const roots = await this.rootDids()
-      this.table = computeReputation(collectVotes(votingMemories(this.memories), identities), roots, this.init.pageRank)
+      this.table = this.tableOf(votingMemories(this.memories), roots, identities)
       this.last = { table: this.table, at: this.init.clock() }
     }
     return this.table
@@ -159,4 +187,26 @@ export class ReputationService {
 /** The service's memories as collectVotes reads them, without copying any list. */
 function * votingMemories (memories: ReadonlyMap<string, MemoryVotes> | undefined): Generator<MemoryAttestations> {
   for (const { author, attestations } of memories?.values() ?? []) yield { author, attestations: attestations.values() }
+}
+
+/**
+ * The memories with a batch's records not stored yet (memories and attestations) laid over them,
+ * copying only the memories they touch; undefined when the batch adds no vote.
+ */
+function pendingVotes (memories: ReadonlyMap<string, MemoryVotes> | undefined, pending: readonly StoredRecord[]): Map<string, MemoryVotes> | undefined {
+  if (!pending.some(({ signed }) => signed.record.kind === 'attestation')) return undefined
+  const merged = new Map(memories)
+  for (const { id, signed } of pending) {
+    if (signed.record.kind === 'memory' && !merged.has(id)) merged.set(id, { author: signed.record.author.agent_id, attestations: new Map() })
+  }
+  for (const { id, signed } of pending) {
+    const { record } = signed
+    if (record.kind !== 'attestation') continue
+    const memory = merged.get(record.memory)
+    if (memory === undefined || memory.attestations.has(id)) continue
+    const copy = memories?.get(record.memory) === memory ? { author: memory.author, attestations: new Map(memory.attestations) } : memory
+    copy.attestations.set(id, { id, record })
+    merged.set(record.memory, copy)
+  }
+  return merged
 }

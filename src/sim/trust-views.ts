@@ -1,9 +1,9 @@
 import type { HttpOperations } from '../api/client.js'
 import { nodeCryptoVerifier } from '../native/index.js'
 import { verifyRecord, type VerifiedRecord } from '../record/index.js'
-import { collectVotes, computeReputation, trustInputsOf } from '../reputation/index.js'
+import { scoreWithSetting, trustSettingFrom } from '../reputation/index.js'
 import type { AttestationRecord, MemoryRecord } from '../schema/index.js'
-import { TRUST_POLICIES, computeTrust, type TrustLevel, type TrustPolicy } from '../trust/index.js'
+import { SCHEMA_TRUST_POLICY, TRUST_POLICIES, type TrustLevel, type TrustPolicy } from '../trust/index.js'
 
 /*
  * What an observer node believes: every memory it holds with its evidence, exported through its HTTP
@@ -67,11 +67,11 @@ export function scoreTrustView (
   roots: readonly string[],
   now: number
 ): TrustView {
-  const votes = collectVotes([...attestations].flatMap(([memory, list]) => {
+  // The node's own scoring entry point (src/reputation scoring.ts), one policy at a time.
+  const setting = trustSettingFrom([...attestations].flatMap(([memory, list]) => {
     const author = memories.get(memory)?.author.agent_id
     return author === undefined ? [] : [{ author, attestations: list }]
-  }))
-  const table = trustInputsOf(computeReputation(votes, roots))
+  }), { policy: SCHEMA_TRUST_POLICY, roots })
   const policies = trustPolicies()
   const view: TrustView = new Map(policies.map((p) => [p.name, new Map<string, TrustScore>()]))
   for (const [id, record] of memories) {
@@ -79,11 +79,10 @@ export function scoreTrustView (
       memory: { id, record, signatureValid: true },
       attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
       anchors: [],
-      ...table,
       now
     }
     for (const policy of policies) {
-      const result = computeTrust(input, { policy })
+      const result = scoreWithSetting(input, { ...setting, policy: policy.name })
       view.get(policy.name)?.set(id, { score: result.score, level: result.level })
     }
   }

@@ -1,7 +1,7 @@
 import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import type { ScopeSnapshot } from '../../ledger/event-reader.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
-import type { LedgerEvent, MemoryRecord, SignedRecord } from '../../schema/index.js'
+import type { LedgerEvent, MemoryRecord, SignedRecord, TrustPolicyName } from '../../schema/index.js'
 import type { StoredRecord, TrustEntry } from '../../store/index.js'
 
 /*
@@ -124,11 +124,21 @@ export function decodeChunk (chunk: WireChunk): ReadChunk {
   }
 }
 
+/** The node's trust setting as data: the reader thread builds the setting from it (src/reputation TrustSpec). */
+export interface ReindexTrust {
+  policy: TrustPolicyName
+  roots: string[]
+  /** The key events ledger: witnesses count per identity, refused keys not at all. */
+  keyEvents: string
+}
+
 /** What the rebuilding thread asks of the reader thread (its first message). */
 export interface ReaderInput {
   snapshot: ScopeSnapshot
   /** When memories are scored (the rebuild's clock, read once). */
   now: number
+  /** What memories are scored with: the node's policy and roots, and its key events file (plain data). */
+  trust: ReindexTrust
   /** Events per events chunk, memories per memories chunk. */
   batch: number
   /** Chunks the reader may send ahead of the ones the rebuild has taken. */

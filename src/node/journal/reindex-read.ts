@@ -2,7 +2,11 @@ import { readSnapshotEntries, strictEvents } from '../../ledger/event-reader.js'
 import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
 import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../schema/index.js'
 import type { StoredRecord, TrustEntry } from '../../store/index.js'
-import { evidenceOf, scoreEvidence, trustEntryOf } from '../evidence.js'
+import { Keyring } from '../../keyring/index.js'
+import { nodeCryptoVerifier } from '../../native/index.js'
+import { trustSettingFrom, type MemoryAttestations } from '../../reputation/index.js'
+import { evidenceOf, scoreEvidence, trustEntryOf, type NodeTrustSetting } from '../evidence.js'
+import { keyringIdentities } from '../node-trust.js'
 import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
 import { recordOfEvent } from './record-events.js'
 
@@ -47,11 +51,28 @@ export async function readForReindex (input: ReaderInput, send: (chunk: WireChun
     }
   }
   if (chunk.count > 0) await send(chunk.finish())
-  // Scored a chunk at a time, so the rebuild writes one chunk while the next is scored.
-  const memories = [...collected.memories.values()]
-  for (let at = 0; at < memories.length; at += input.batch) {
-    const batch = memories.slice(at, at + input.batch)
-    await send(memoriesChunk(batch, batch.map((memory) => trustOf(memory, collected, input.now))))
+  // Scored as the node scores (its policy, roots and keyring), never with the defaults: a rebuilt
+  // index holds the scores the node would store. A chunk at a time, so the rebuild writes one
+  // chunk while the next is scored.
+  const keyring = await Keyring.open({ file: input.trust.keyEvents, readOnly: true, verifier: nodeCryptoVerifier, clock: () => input.now })
+  try {
+    const setting = trustSettingFrom(votingMemories(collected), { policy: input.trust.policy, roots: input.trust.roots, identities: keyringIdentities(keyring) })
+    const memories = [...collected.memories.values()]
+    for (let at = 0; at < memories.length; at += input.batch) {
+      const batch = memories.slice(at, at + input.batch)
+      await send(memoriesChunk(batch, batch.map((memory) => trustOf(memory, collected, input.now, setting))))
+    }
+  } finally {
+    await keyring.close()
+  }
+}
+
+/** Every memory's author and attestations, as the node's reputation service collects them. */
+function * votingMemories (collected: Collected): Generator<MemoryAttestations> {
+  for (const [id, memory] of collected.memories) {
+    const attestations = collected.attestations.get(id)
+    if (attestations === undefined) continue
+    yield { author: memory.signed.record.author.agent_id, attestations: attestations.map((a) => ({ id: a.id, record: a.signed.record })) }
   }
 }
 
@@ -69,7 +90,7 @@ function push<T> (map: Map<string, T[]>, key: string, value: T): void {
   else list.push(value)
 }
 
-function trustOf (memory: StoredRecord<MemoryRecord>, collected: Collected, now: number): TrustEntry {
+function trustOf (memory: StoredRecord<MemoryRecord>, collected: Collected, now: number, setting: NodeTrustSetting): TrustEntry {
   const evidence = evidenceOf(memory, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [])
-  return trustEntryOf(scoreEvidence(evidence, now))
+  return trustEntryOf(scoreEvidence(evidence, now, setting))
 }

@@ -5,6 +5,7 @@ import { openEventLedger } from '../../ledger/index.js'
 import { snapshotScope } from '../../ledger/event-reader.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
 import { createLevelRecordStore, type RecordStore } from '../../store/index.js'
+import { homeTrustSpec } from '../node-trust.js'
 import type { NodePaths } from '../paths.js'
 import { JournalState } from './journal-state.js'
 import { witnessRequestsIn } from './journal.js'
@@ -62,7 +63,8 @@ async function rebuildIndex (paths: NodePaths, scope: string, clock: () => numbe
   try {
     // The ledger is open only to hold its writer lock: nothing appends to it during the rebuild.
     const snapshot = await snapshotScope(paths.data, scope, () => undefined)
-    result = await rebuild(reader.read({ snapshot, now: clock(), batch: REINDEX_BATCH, window: READ_AHEAD }), store, state)
+    const trust = await homeTrustSpec(paths) // scored as the node scores, not with the defaults
+    result = await rebuild(reader.read({ snapshot, now: clock(), trust, batch: REINDEX_BATCH, window: READ_AHEAD }), store, state)
     await state.setIndexedLc(ledger.lastLc)
   } catch (err) {
     await Promise.all([store.close(), state.close(), ledger.close()])

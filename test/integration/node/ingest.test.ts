@@ -77,7 +77,7 @@ describe.each(stores)('ingestRecords on the $name store', ({ open }) => {
   async function freshTrust (memoryId: string): Promise<{ score: number, level: string }> {
     const memory = await store.getMemory(memoryId)
     if (memory === null) throw new Error(`memory ${memoryId} is not stored`)
-    const { score, level } = scoreEvidence(await gatherEvidence(store, memory), NOW)
+    const { score, level } = scoreEvidence(await gatherEvidence(store, memory), NOW, {}) // a bare store: the defaults
     return { score, level }
   }
 
@@ -195,7 +195,7 @@ describe.each(stores)('ingestRecords on the $name store', ({ open }) => {
       expect(results.flatMap((r) => r.stored).sort()).toEqual(attestations.map((a) => a.id).sort())
       expect((await store.attestationsFor(memory.id)).map((a) => a.id).sort()).toEqual(attestations.map((a) => a.id).sort())
       const evidence = await gatherEvidence(store, memory)
-      const withTwo = scoreEvidence({ ...evidence, attestations: evidence.attestations.slice(0, 2) }, NOW)
+      const withTwo = scoreEvidence({ ...evidence, attestations: evidence.attestations.slice(0, 2) }, NOW, {})
       expect((await store.getTrust(memory.id))?.score, 'the third confirmation counts').toBeGreaterThan(withTwo.score)
       await expectTrustConsistent([memory.id])
     })

@@ -1,0 +1,72 @@
+import type { TrustPolicyName } from '../schema/index.js'
+import { computeTrust, type ComputeTrustOptions, type KeyIdentities, type ReputationLookup, type TrustInput, type TrustResult } from '../trust/index.js'
+import type { PageRankOptions } from './pagerank.js'
+import { computeReputation, type ReputationTable } from './reputation.js'
+import { collectVotes, type MemoryAttestations } from './votes.js'
+
+/*
+ * The one way a memory is scored (issue 18): under a node's policy, with the reputation its roots
+ * give over the votes it holds. The node (ingest, `show`, `explain`, views, key-event rescoring), an
+ * offline rebuild (reindex, in its reader thread) and the simulator's observers all build their
+ * setting here and score through scoreWithSetting, so a stored score, a rebuilt one and a simulated
+ * one are the same function of the same evidence.
+ */
+
+/** What a memory is scored with: the node's policy, reputation from its roots, its keyring. */
+export interface TrustSetting {
+  /** @default the schema's algorithm (SCHEMA_TRUST_POLICY) */
+  policy?: TrustPolicyName
+  /** Absent when the node has no trust roots: every agent then has the default 0.5. */
+  reputation?: ReputationLookup
+  /** The node's keyring (issue 9): witnesses count per identity, refused keys not at all. */
+  identities?: KeyIdentities
+  /** Who vouches for whom in the reputation graph (TrustInput.endorses). */
+  endorses?: (from: string, to: string) => boolean
+}
+
+/** What a setting is built from: plain data (it crosses to the reindex reader thread) plus the keyring. */
+export interface TrustSpec {
+  policy: TrustPolicyName
+  /** Every root the reputation walks from: the operator's roots and the node's own agents. */
+  roots: readonly string[]
+  identities?: KeyIdentities
+  pageRank?: PageRankOptions
+}
+
+/** The setting of a computed reputation table (absent: the node has no roots). */
+export function settingOfTable (policy: TrustPolicyName, table: ReputationTable | undefined, identities?: KeyIdentities): TrustSetting {
+  const setting: TrustSetting = { policy }
+  if (identities !== undefined) setting.identities = identities
+  if (table !== undefined && table.rooted) {
+    setting.reputation = table.lookup
+    setting.endorses = table.endorses
+  }
+  return setting
+}
+
+/** The reputation table of `spec`'s roots over the memories' votes, or undefined without roots. */
+export function reputationFor (memories: Iterable<MemoryAttestations>, spec: TrustSpec): ReputationTable | undefined {
+  // Without roots there is nothing to compute: the graph is not even built.
+  if (spec.roots.length === 0) return undefined
+  return computeReputation(collectVotes(memories, spec.identities), spec.roots, spec.pageRank)
+}
+
+/** The setting a node with `spec` scores with, given every memory's votes it holds. */
+export function trustSettingFrom (memories: Iterable<MemoryAttestations>, spec: TrustSpec): TrustSetting {
+  return settingOfTable(spec.policy, reputationFor(memories, spec), spec.identities)
+}
+
+/** The evidence part of a TrustInput: what the setting adds is taken from the setting only. */
+export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'rooted'>
+
+/** Scores one memory's evidence under a setting: the single scoring entry point. */
+export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting): TrustResult {
+  const input: TrustInput = { ...evidence }
+  if (setting.reputation !== undefined) input.reputation = setting.reputation
+  if (setting.identities !== undefined) input.identities = setting.identities
+  if (setting.endorses !== undefined) input.endorses = setting.endorses
+  return computeTrust(input, setting.policy === undefined ? NO_OPTIONS : { policy: setting.policy })
+}
+
+/** computeTrust's defaults: one object for every call that sets no policy. */
+const NO_OPTIONS: ComputeTrustOptions = Object.freeze({})
