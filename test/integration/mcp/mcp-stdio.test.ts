@@ -85,8 +85,9 @@ describe('isnad mcp over stdio', () => {
     expect(remembered.kind).toBe(EVIDENCE_KIND)
     const memory = remembered.memories[0]
     expect(memory?.source.via).toBe('data directory')
-    // 0.2 for the signature + 0.2 × the default reputation 0.5 (DESIGN §2: the algorithm, not the schema's example).
-    expect(memory?.trust).toEqual({ score: 0.3, level: 'Attested' })
+    // The default policy (isnad-reputation, issue 18): 0.2 for the signature + 0.2 × the author's
+    // reputation 1 (the node's own agent, a root), and Unverified: nobody has witnessed it yet.
+    expect(memory?.trust).toEqual({ score: 0.4, level: 'Unverified' })
     if (memory === undefined) throw new Error('no memory')
 
     // Rule M-1: the injected text comes back as a quoted claim under the evidence notice.
@@ -108,7 +109,8 @@ describe('isnad mcp over stdio', () => {
       name: 'attest', arguments: { memory: memory.id, verdict: 'confirm', notes: 'checked the runbook', as: witness }
     }))
     expect(attested.memories[0]?.witnesses).toEqual({ confirm: 1, dispute: 0, partial: 0 })
-    expect(attested.memories[0]?.trust).toEqual({ score: 0.5, level: 'Attested' })
+    // + 0.2 × the witness's reputation 1 (another agent of this node's, a root too).
+    expect(attested.memories[0]?.trust).toEqual({ score: 0.6, level: 'Attested' })
 
     const trust = jsonOf<TrustResult>(await client.callTool({ name: 'explain_trust', arguments: { id: memory.id } }))
     expect(trust.counted.attestations.map((a) => a.id)).toEqual([attested.attestation])
