@@ -65,3 +65,11 @@ export const REFERENCE_MASS_SHARE = 0.9
  * @default 1
  */
 export const ACKNOWLEDGE_WEIGHT = 1
+
+/**
+ * The beta prior of the evidence factor (reputation.ts evidenceFactor): how many fully reputable
+ * corroborations an agent's standing is shrunk by. 1.5: one confirm of a root's memory and nothing
+ * else leaves a stranger at 0.4 of its standing, below MIN_CONFIRM_WEIGHT alone (docs/trust.md §4).
+ * @default 1.5
+ */
+export const EVIDENCE_PRIOR = 1.5

@@ -3,7 +3,7 @@
  * verified attestations, pure. The roots file, the service that keeps the table current and the
  * node's trust setting do the I/O and live in src/node.
  */
-export { AGREEMENT_WEIGHT, CONTRADICTION_WEIGHT, DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, UNROOTED_REPUTATION, VOTE_WEIGHTS } from './constants.js'
+export { AGREEMENT_WEIGHT, CONTRADICTION_WEIGHT, EVIDENCE_PRIOR, DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, UNROOTED_REPUTATION, VOTE_WEIGHTS } from './constants.js'
 export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup } from './graph.js'
 export { MAX_GRAPH_AGENTS, VoteSet } from './vote-set.js'
 export { personalizedPageRank, type PageRankOptions, type PageRankResult } from './pagerank.js'
@@ -14,3 +14,4 @@ export { attackFlow, regionBound, sybilBound, type RegionBoundInput, type SybilB
 export { collectVotes, votesOf, type MemoryAttestations, type StoredAttestation } from './votes.js'
 export { AgentReputationSchema, TrustRootSchema, type TrustRoot } from './schemas.js'
 export { reputationFor, scoreWithSetting, settingOfTable, trustSettingFrom, type ScoringInput, type TrustSetting, type TrustSpec } from './scoring.js'
+export { evidenceFactor, evidenceOf } from './evidence-factor.js'

@@ -1,4 +1,5 @@
 import { CONTRADICTION_WEIGHT, DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
+import { evidenceFactor, evidenceOf } from './evidence-factor.js'
 import { buildTrustGraph, type TrustGraph, type VoteGroup } from './graph.js'
 import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
@@ -86,8 +87,11 @@ export function computeReputation (
   const iterations = first.iterations + second.iterations
   const standing = standingOf(rank, rootIndexes)
   const { agreed, contradicted } = agreementOf(graph, standing)
+  const evidence = evidenceOf(graph, standing, agreed)
   const final = new Float64Array(standing.length)
-  for (let i = 0; i < final.length; i++) final[i] = (standing[i] as number) * debitFactor(agreed[i] as number, contradicted[i] as number)
+  for (let i = 0; i < final.length; i++) {
+    final[i] = (standing[i] as number) * debitFactor(agreed[i] as number, contradicted[i] as number) * evidenceFactor(evidence[i] as number)
+  }
   for (const r of rootIndexes) final[r] = 1
   const rootSet = new Set(uniqueRoots)
   let parents: Int32Array | undefined

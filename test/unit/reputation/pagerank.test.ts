@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  buildTrustGraph, computeReputation, groupsOf, personalizedPageRank, votesOf, type TrustGraph, type Vote, type VoteGroup
+  EVIDENCE_PRIOR, buildTrustGraph, computeReputation, groupsOf, personalizedPageRank, votesOf, type TrustGraph, type Vote, type VoteGroup
 } from '../../../src/reputation/index.js'
 import type { AttestationRecord } from '../../../src/schema/index.js'
 import { honest, honestGraph } from './graphs.js'
@@ -105,12 +105,17 @@ describe('reputation', () => {
     // the root (ACKNOWLEDGE_WEIGHT 1); a0 also endorses b, and b acknowledges a0. With x = d·π_r/20:
     // π_ai = x, π_a0 = x + d·π_b, π_b = d·π_a0/2, so π_a0 = x/(1 − d²/2) and π_b = (d/2)·π_a0.
     // Non-root mass: 19x + π_a0 + π_b ≈ 21.23x; the highest ranks reach 90% of it at an a_i, so
-    // π_ref = x: every a_i has 1, and b has π_b/x = (d/2)/(1 − d²/2).
+    // π_ref = x: every a_i has standing 1, and b has π_b/x = (d/2)/(1 − d²/2).
+    // The evidence factor E/(E + k) (k = EVIDENCE_PRIOR): each a_i's evidence is the root's one
+    // endorsement (standing 1 × strength 1); a0's also b's acknowledgement (standing of b × 1); b's is
+    // a0's endorsement (standing 1). Nobody shares a claim, so there is no agreement term.
     const d = 0.85
+    const k = EVIDENCE_PRIOR
+    const sb = (d / 2) / (1 - d * d / 2)
     expect(table.lookup('root')).toBe(1)
-    expect(table.lookup('a3')).toBeCloseTo(1, 9)
-    expect(table.lookup('a0')).toBe(1)
-    expect(table.lookup('b')).toBeCloseTo((d / 2) / (1 - d * d / 2), 9)
+    expect(table.lookup('a3')).toBeCloseTo(1 / (1 + k), 9)
+    expect(table.lookup('a0')).toBeCloseTo((1 + sb) / (1 + sb + k), 9)
+    expect(table.lookup('b')).toBeCloseTo(sb / (1 + k), 9)
     expect(table.reference).toBeCloseTo(table.rank[table.graph.index.get('a3') as number] as number, 15)
     expect(table.lookup('stranger')).toBe(0)
     expect(table.describe('a3').path).toEqual(['root', 'a3'])
@@ -119,6 +124,16 @@ describe('reputation', () => {
     const withZ = computeReputation(groupsOf([...star, { witness: 'z', author: 'a1', verdict: 'dispute' }]), ['root'])
     expect(withZ.lookup('z')).toBe(0)
     expect(withZ.describe('z').path).toBeNull()
+  })
+
+  it('keeps a stranger who confirmed one of the node\'s own memories below a counted confirm (the evidence factor)', () => {
+    // By hand: s confirms the root's memory; the root's only out-edge is its acknowledgement of s, so s
+    // is the only non-root agent reached (π_ref = π_s: standing 1). Its evidence is that one
+    // acknowledgement (root standing 1 × 1): reputation 1/(1 + k) = 0.4 with k = 1.5, below the 0.5
+    // a confirm needs to count (MIN_CONFIRM_WEIGHT), where the relative standing alone gave 1.
+    const table = computeReputation(groupsOf([{ witness: 's', author: 'root', verdict: 'confirm' }]), ['root'])
+    expect(table.lookup('s')).toBeCloseTo(1 / (1 + EVIDENCE_PRIOR), 12)
+    expect(table.lookup('s')).toBeLessThan(0.5)
   })
 
   it('credits a witness who agrees with the root and debits one the root contradicts', () => {
