@@ -1,14 +1,14 @@
 import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
 import { ERROR_CODES, IsnadError, type ErrorCode } from '../errors/index.js'
-import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../keyring/index.js'
+import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../key-events/index.js'
 import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
-import type { KeyInfo } from '../keys/index.js'
+import type { KeyInfo } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
 import type { AttestInput, IngestResult, QueryResultItem, RememberInput } from '../node/index.js'
 import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../store/index.js'
-import type { DocumentReport } from '../view/index.js'
+import type { DocumentReport } from '../memory-view/index.js'
 import type { z } from 'zod'
 import type { GossipHealth } from '../net/gossip-health.js'
 import { ApiError } from './errors.js'
@@ -16,8 +16,8 @@ import { OPERATION_SPECS, parseOperationInput, type OperationName, type Operatio
 import { pathParamsOf } from './table/http.js'
 import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './operations.js'
 import type { NetworkStats, PeerControl, PeerSync } from './peer-control.js'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from './schemas/network.js'
-import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from './schemas/responses.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
+import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from './response-shapes.js'
 
 /** @default 60000 — the longest a request may take, body included (a reindex or an 8 MiB import are the slow ones). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { EVENT_REPLAY_SIZE } from './constants.js'
-import type { AttestationNotice, InboxItem } from './schemas/network.js'
+import type { AttestationNotice, InboxItem } from './network-shapes.js'
 
 /** What `GET /v1/events` streams: new inbox items and newly stored attestations. */
 export type ApiEvent =

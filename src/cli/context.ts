@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { NodeOperations, Signer } from '../api/operations.js'
 import { IsnadError } from '../errors/index.js'
-import { createKeystore, type Keystore } from '../keys/index.js'
+import { createKeystore, type Keystore } from '../keystore/index.js'
 // The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
 // blocks), which a command loads only when it opens the node (see withOps).
 import { nodePaths, resolveHome } from '../node/paths.js'

@@ -1,6 +1,6 @@
 import { LocalOperations } from '../api/local-operations.js'
 import type { NodeOperations } from '../api/operations.js'
-import type { Keystore } from '../keys/index.js'
+import type { Keystore } from '../keystore/index.js'
 import { LocalNode } from '../node/index.js'
 
 /** What the `id` commands need: the agent keys, which live in keys/ beside the data directory. */

@@ -2,7 +2,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { InvalidArgumentError } from 'commander'
 import { IsnadError } from '../errors/index.js'
 import type { Bundle } from '../schema/index.js'
-import { parseBundleEnvelope, parseJson } from '../view/index.js'
+import { parseBundleEnvelope, parseJson } from '../memory-view/index.js'
 
 /** Repeatable option collector: `--tag a --tag b` → ['a', 'b']. */
 export function collect (value: string, previous: string[] = []): string[] {

@@ -1,7 +1,7 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { decodeKeyLog, MAX_KEY_LOG_BYTES, type Keyring } from '../keyring/index.js'
+import { decodeKeyLog, MAX_KEY_LOG_BYTES, type Keyring } from '../key-events/index.js'
 import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint, type VerifiedCheckpoint } from '../merkle/index.js'
 import { cidString, type VerifiedRecord } from '../record/index.js'
 import { sameBytes } from '../native/index.js'

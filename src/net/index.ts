@@ -4,7 +4,7 @@ import type { Multiaddr } from '@multiformats/multiaddr'
 import type { CID } from 'multiformats/cid'
 import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
-import type { KeyLog, Keyring } from '../keyring/index.js'
+import type { KeyLog, Keyring } from '../key-events/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import {
   DEFAULT_LISTEN, FETCH_TIMEOUT_MS, MAX_CONNECTIONS, SEEN_TTL_MS, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, type Topic

@@ -4,7 +4,7 @@ import { peerIdFromString } from '@libp2p/peer-id'
 import { multiaddr, type Multiaddr } from '@multiformats/multiaddr'
 import type { CID } from 'multiformats/cid'
 import type { SignatureVerifier } from '../identity/index.js'
-import { encodeKeyLog, type KeyLog, type Keyring } from '../keyring/index.js'
+import { encodeKeyLog, type KeyLog, type Keyring } from '../key-events/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import type { VerifiedRecord } from '../record/index.js'
 import {

@@ -5,7 +5,7 @@ import {
   type AnchorCheck, type AnchorOrigin, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type FileAnchorAccess, type UrlLimits
 } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
-import { createKeystore } from '../keys/index.js'
+import { createKeystore } from '../keystore/index.js'
 import type { Network } from '../net/index.js'
 import type { AnchorRecord, MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'

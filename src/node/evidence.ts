@@ -1,7 +1,7 @@
 import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView } from '../schema/index.js'
 import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord, type TrustEntry } from '../store/index.js'
 import { computeTrust, type ComputeTrustOptions, type KeyIdentities, type ReputationLookup, type TrustInput, type TrustPolicyName, type TrustResult } from '../trust/index.js'
-import { buildMemoryView } from '../view/index.js'
+import { buildMemoryView } from '../memory-view/index.js'
 import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from './constants.js'
 
 

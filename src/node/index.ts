@@ -13,3 +13,5 @@ export { MAX_TRUST_ROOTS, TRUST_ROOTS_FILE, TrustRootLineSchema, changeTrustRoot
 export { INGEST_REPUTATION_MAX_AGE_MS, ReputationService, type ReputationServiceInit } from './reputation-service.js'
 export { NodeTrust, setTrustPolicy, type NodeTrustInit, type TrustSetting } from './node-trust.js'
 export type { RecordSource } from './journal/record-events.js'
+// The node as the network layer's host (src/net NetHost), which the daemon hands its network.
+export { createNodeHost } from './net-host.js'

@@ -1,4 +1,4 @@
-import { createKeystore, type KeyInfo } from '../keys/index.js'
+import { createKeystore, type KeyInfo } from '../keystore/index.js'
 import { MAX_FLUSH_BYTES, MAX_LINE_BYTES, createDataLayout } from '../ledger/index.js'
 import { isIsnadError } from '../errors/index.js'
 import { readPolicy, writeMetaFiles, type PolicyInput } from '../ledger/meta/index.js'

@@ -5,7 +5,7 @@ import { DEFAULT_TRUST_POLICY } from '../trust/index.js'
 import { rescoreStoredTrust } from './evidence.js'
 import { LocalNode } from './local-node.js'
 import { JournalState } from './journal/journal-state.js'
-import { reindexHome, type ReindexResult } from './journal/reindex.js'
+import { reindexHome, type ReindexResult } from './reindex/reindex.js'
 import { DEFAULT_SCOPE, journalIndexPath, nodePaths } from './paths.js'
 
 /**

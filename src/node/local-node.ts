@@ -3,7 +3,7 @@ import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../an
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
-import { Keyring, keyEventsPath, registerKeyring } from '../keyring/index.js'
+import { Keyring, keyEventsPath, registerKeyring } from '../key-events/index.js'
 import { signRecord } from '../record/index.js'
 import { NodeTrust } from './node-trust.js'
 import type {

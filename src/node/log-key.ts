@@ -1,4 +1,4 @@
-import { createKeystore } from '../keys/index.js'
+import { createKeystore } from '../keystore/index.js'
 import type { LogSigner } from './journal/journal.js'
 import { nodeKeysPath, type NodePaths } from './paths.js'
 

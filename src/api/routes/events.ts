@@ -3,7 +3,7 @@ import { streamSSE, type SSEStreamingApi } from 'hono/streaming'
 import { z } from 'zod'
 import { MAX_PENDING_EVENTS, SSE_HEARTBEAT_MS } from '../constants.js'
 import type { EventLog, SequencedEvent } from '../events.js'
-import { AttestationNoticeSchema, InboxItemSchema } from '../schemas/network.js'
+import { AttestationNoticeSchema, InboxItemSchema } from '../network-shapes.js'
 import { BASE_ERRORS, type ApiApp } from './common.js'
 
 const events = createRoute({

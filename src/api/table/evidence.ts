@@ -6,8 +6,8 @@ import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   BundleResponseSchema, DocumentReportSchema, IngestResultSchema, MemoryViewResponseSchema, ObserveResultSchema,
   RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema
-} from '../schemas/responses.js'
-import { bundleEnvelopeError } from '../../view/index.js'
+} from '../response-shapes.js'
+import { bundleEnvelopeError } from '../../memory-view/index.js'
 import { cidField, NoInput, signerFields } from './fields.js'
 import { defineOperation } from './spec.js'
 

@@ -1,9 +1,9 @@
 import { z } from 'zod'
-import { KEY_EVENT_TYPES, MAX_REASON_BYTES } from '../../keyring/index.js'
-import { MAX_LABEL_BYTES } from '../../keys/index.js'
+import { KEY_EVENT_TYPES, MAX_REASON_BYTES } from '../../key-events/index.js'
+import { MAX_LABEL_BYTES } from '../../keystore/index.js'
 import { boundedText, didKey, recordCid } from '../../schema/index.js'
 import { MAX_REQUEST_BYTES } from '../constants.js'
-import { KeyInfoSchema, NodeStatusSchema } from '../schemas/responses.js'
+import { KeyInfoSchema, NodeStatusSchema } from '../response-shapes.js'
 import { didField, NoInput, signerFields, timeField } from './fields.js'
 import { defineOperation } from './spec.js'
 

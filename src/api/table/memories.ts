@@ -7,7 +7,7 @@ import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../store/constants.js'
 import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustResultResponseSchema
-} from '../schemas/responses.js'
+} from '../response-shapes.js'
 import { cidField, didField, signerFields, timeField } from './fields.js'
 import { defineOperation } from './spec.js'
 

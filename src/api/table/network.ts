@@ -7,7 +7,7 @@ import {
   ConnectedPeerSchema, ConnectPeerBodySchema, DisconnectedPeerSchema, DisconnectPeerBodySchema, NetworkStatsSchema, PeerSyncsSchema,
   SyncPeersBodySchema
 } from '../peer-control.js'
-import { InboxSchema, PeersSchema, WitnessRequestResultSchema } from '../schemas/network.js'
+import { InboxSchema, PeersSchema, WitnessRequestResultSchema } from '../network-shapes.js'
 import { cidField, didField, NoInput, signerFields, timeField } from './fields.js'
 import { defineOperation, peerControlOf } from './spec.js'
 

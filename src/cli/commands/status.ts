@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import type { NodeStatus } from '../../api/schemas/responses.js'
+import type { NodeStatus } from '../../api/response-shapes.js'
 import { PEER_KEY_FILE } from '../../daemon/constants.js'
 import { nodeKeysPath, nodePaths } from '../../node/paths.js'
 import type { CommandContext } from '../context.js'

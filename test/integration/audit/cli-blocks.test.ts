@@ -8,7 +8,7 @@ import { blockKeyOf, blockLinks, parseCid } from '../../../src/anchor/index.js'
 import { checkIndex, registerLedgerAudit } from '../../../src/cli/commands/ledger-audit.js'
 import { createContext, type GlobalOptions } from '../../../src/cli/context.js'
 import { reportError, type Output } from '../../../src/cli/output.js'
-import { createKeystore } from '../../../src/keys/index.js'
+import { createKeystore } from '../../../src/keystore/index.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 
 /**

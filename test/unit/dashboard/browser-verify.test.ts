@@ -5,7 +5,7 @@ import { checkSignedRecord } from '../../../src/dashboard/browser/verify.js'
 import type { ErrorCode } from '../../../src/errors/index.js'
 import { signRecord } from '../../../src/index.js'
 import type { SignedRecord } from '../../../src/schema/index.js'
-import { buildMemoryView } from '../../../src/view/index.js'
+import { buildMemoryView } from '../../../src/memory-view/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*

@@ -3,7 +3,7 @@ import { nobleVerifier } from '../../../src/identity/index.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import {
   applyKeyEvents, keyStatusAt, mergeKeyLog, parseKeyLog, type KeyLogState
-} from '../../../src/keyring/index.js'
+} from '../../../src/key-events/index.js'
 import { codeOf } from '../../fixtures/error-code.js'
 import { KEY_NOW, KEY_VECTORS } from './vectors.js'
 

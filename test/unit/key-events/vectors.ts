@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import type { SignedKeyEvent } from '../../../src/keyring/index.js'
+import type { SignedKeyEvent } from '../../../src/key-events/index.js'
 
 /** protocols/vectors/key-events/key-events.json (record-v1 §13). */
 export const KEY_VECTORS = JSON.parse(readFileSync(new URL('../../../protocols/vectors/key-events/key-events.json', import.meta.url), 'utf8')) as {

@@ -13,7 +13,7 @@ export function startModuleWorker (url: URL, options: WorkerOptions = {}): Worke
   if (existsSync(fileURLToPath(url))) return new Worker(url, options)
   const source = new URL(url.href.replace(/\.js$/, '.ts'))
   if (!existsSync(fileURLToPath(source))) throw new IsnadError('IO_ERROR', `worker module ${fileURLToPath(url)} is missing (is the package built?)`)
-  const hooks = new URL('./ts-source-hooks.ts', import.meta.url)
+  const hooks = new URL('../../../test/fixtures/ts-source-hooks.ts', import.meta.url)
   const boot = [
     "import { register } from 'node:module'",
     `register(${JSON.stringify(hooks.href)})`,

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { encodeDidKey, keyPairFromSeed, signBytes } from '../../../src/identity/index.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
-import { createKeystore, DEFAULT_SCRYPT_N, type Keystore } from '../../../src/keys/index.js'
+import { createKeystore, DEFAULT_SCRYPT_N, type Keystore } from '../../../src/keystore/index.js'
 import { codeOf, keyFilePath, readJson, seedOf } from './helpers.js'
 
 /** Cheap scrypt for the suite (≈1 ms); one test below runs the default cost. */

@@ -5,7 +5,7 @@ import { inspect } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { IsnadError } from '../../../src/errors/index.js'
 import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
-import { createKeystore, type Keystore, MAX_KEYFILE_BYTES } from '../../../src/keys/index.js'
+import { createKeystore, type Keystore, MAX_KEYFILE_BYTES } from '../../../src/keystore/index.js'
 import { codeOf, flipBit, keyFilePath, readJson, seedOf, writeJson } from './helpers.js'
 
 const FAST = { N: 2 ** 10, r: 8, p: 1 }

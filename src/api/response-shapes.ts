@@ -1,11 +1,11 @@
 import { z } from 'zod'
-import { RecordInclusionSchema, SignedCheckpointSchema } from '../../merkle/index.js'
+import { RecordInclusionSchema, SignedCheckpointSchema } from '../merkle/index.js'
 import {
   BundleSchema, CONTENT_TYPES, MemoryViewSchema, RECORD_KINDS, TRUST_LEVELS, TrustResultSchema, didKey, isoTimestamp,
   recordCid
-} from '../../schema/index.js'
-import { API_ERROR_CODES } from '../errors.js'
-import { ERROR_CODES } from '../../errors/index.js'
+} from '../schema/index.js'
+import { API_ERROR_CODES } from './errors.js'
+import { ERROR_CODES } from '../errors/index.js'
 
 /*
  * Response shapes: the same JSON as the CLI's --json for the same operation, so a script can switch

@@ -1,6 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import { decodeDidKey } from '../identity/index.js'
-import type { Keystore, LoadedKey } from '../keys/index.js'
+import type { Keystore, LoadedKey } from '../keystore/index.js'
 import { buildDelegation, buildInception, buildRevocation, buildRotation, type KeySigner } from './build.js'
 import type { KeyLogState } from './chain.js'
 import { keyDigestOf } from './codec.js'

@@ -2,13 +2,13 @@ import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { createKeystore, type Keystore } from '../../../src/keys/index.js'
+import { createKeystore, type Keystore } from '../../../src/keystore/index.js'
 import {
   delegateKey, keyEventsPath, revokeKey, rotateKey, type LifecycleContext
-} from '../../../src/keyring/index.js'
+} from '../../../src/key-events/index.js'
 import { LocalNode, initHome, type Signer } from '../../../src/node/index.js'
 import { signRecord } from '../../../src/record/index.js'
-import { codeOf } from '../keys/helpers.js'
+import { codeOf } from '../keystore/helpers.js'
 import { memoryBy } from './fixtures.js'
 
 describe('key lifecycle in a node (record-v1 §13)', () => {

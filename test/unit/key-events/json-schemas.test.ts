@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { generateKeyEventJsonSchemas } from '../../../src/keyring/index.js'
+import { generateKeyEventJsonSchemas } from '../../../src/key-events/index.js'
 
 const DIR = new URL('../../../protocols/schemas/', import.meta.url)
 

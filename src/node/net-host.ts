@@ -1,7 +1,7 @@
 import { JsonlAppender, ledgerFilePath, withLineHash } from '../ledger/index.js'
 import type { VerifiedCheckpoint } from '../merkle/index.js'
 import type { AcceptSource, NetHost, RecordPage } from '../net/index.js'
-import type { LocalNode } from '../node/index.js'
+import type { LocalNode } from './local-node.js'
 
 /**
  * The node as the network layer sees it (src/net NetHost): what it stores, what it accepts, its log

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpOperations } from '../../../src/api/client.js'
-import type { KeyEventResult } from '../../../src/keyring/index.js'
+import type { KeyEventResult } from '../../../src/key-events/index.js'
 import { ensureBuilt } from '../../fixtures/build-dist.js'
 import { startApi, type ApiFixture } from '../api/api-fixture.js'
 import { runIsnad, withTempDir } from '../cli/run-cli.js'

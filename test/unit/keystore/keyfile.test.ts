@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
-import { decodeBase64, encodeBase64, parseKeyFile, serializeKeyFile, type KeyFile } from '../../../src/keys/keyfile.js'
+import { decodeBase64, encodeBase64, parseKeyFile, serializeKeyFile, type KeyFile } from '../../../src/keystore/keyfile.js'
 
 describe('strict base64', () => {
   it('round-trips any bytes', () => {

@@ -4,7 +4,7 @@ import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../schema
 import type { StoredRecord, TrustEntry } from '../../store/index.js'
 import { evidenceOf, scoreEvidence, trustEntryOf } from '../evidence.js'
 import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
-import { recordOfEvent } from './record-events.js'
+import { recordOfEvent } from '../journal/record-events.js'
 
 /*
  * The per-event work of a rebuild (reindex.ts), done in the reader thread (reindex-worker.ts) while

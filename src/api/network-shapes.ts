@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ATTESTATION_VERDICTS, CONTENT_TYPES, WitnessRequestRecordSchema, didKey, isoTimestamp, recordCid } from '../../schema/index.js'
+import { ATTESTATION_VERDICTS, CONTENT_TYPES, WitnessRequestRecordSchema, didKey, isoTimestamp, recordCid } from '../schema/index.js'
 
 /*
  * Shapes of the network operations (issue 4: witness flow, inbox, peers) and of the event stream.

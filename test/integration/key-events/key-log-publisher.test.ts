@@ -4,12 +4,12 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startKeyLogPublisher } from '../../../src/daemon/key-log-publisher.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
-import { Keyring, rotateKey, type KeyLog } from '../../../src/keyring/index.js'
+import { Keyring, rotateKey, type KeyLog } from '../../../src/key-events/index.js'
 import { silentLogger } from '../../../src/log/index.js'
-import { createKeystore } from '../../../src/keys/index.js'
+import { createKeystore } from '../../../src/keystore/index.js'
 import type { Network } from '../../../src/net/index.js'
 import { waitFor } from '../net/fixtures/harness.js'
-import { KEY_NOW, KEY_VECTORS } from '../../unit/keyring/vectors.js'
+import { KEY_NOW, KEY_VECTORS } from '../../unit/key-events/vectors.js'
 
 describe('the daemon gossips key logs (gossip-v1 §9)', () => {
   it('publishes a log when this node adds an event, not when one arrives by gossip, and again on the interval', async () => {
