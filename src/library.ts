@@ -1,6 +1,6 @@
 import type { AddAnchorInput, AnchorCheck } from './anchor/index.js'
 import { createHttpOperations } from './api/client.js'
-import { findDaemon } from './api/discovery.js'
+import { findDaemon } from './api/daemon-file.js'
 import { LocalOperations } from './api/local-operations.js'
 import type { z } from 'zod'
 import type { NodeOperations, WitnessRequestInput } from './api/operations.js'

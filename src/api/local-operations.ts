@@ -15,7 +15,7 @@ import {
 import type { AttestationRecord, Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../store/index.js'
 import { verifyDocument, type DocumentReport } from '../memory-view/index.js'
-import type { ApiEventHub } from './events.js'
+import type { ApiEventHub } from './node-events.js'
 import { ReadWriteGate } from './gate.js'
 import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from './operations.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'

@@ -1,7 +1,7 @@
 import { IsnadError } from '../errors/index.js'
 import { decodeDidKey, encodeDidKey, publicKeyOfSeed, signBytes } from '../identity/index.js'
 import { encodeSignature } from '../record/index.js'
-import type { KeyLogState } from './chain.js'
+import type { KeyLogState } from './key-chain.js'
 import { keyDigestOf, keyEventCidOf, keyEventSigningInput, parseSignedKeyEvent } from './codec.js'
 import type { KeyEvent, SignedKeyEvent } from './schema.js'
 

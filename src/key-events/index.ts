@@ -7,8 +7,8 @@
 export * from './constants.js'
 export * from './schema.js'
 export { keyEventCidOf, keyEventIdOf, keyEventSigningInput, keyDigestOf, parseSignedKeyEvent, parseKeyLog, encodeKeyLog, decodeKeyLog } from './codec.js'
-export { applyKeyEvents, type KeyChainOptions, type KeyEnd, type KeyInterval, type KeyLogState } from './chain.js'
-export { keyStatusAt, keyStatusError, mergeKeyLog, type KeyStatus, type MergeResult } from './status.js'
+export { applyKeyEvents, type KeyChainOptions, type KeyEnd, type KeyInterval, type KeyLogState } from './key-chain.js'
+export { keyStatusAt, keyStatusError, mergeKeyLog, type KeyStatus, type MergeResult } from './key-status.js'
 export { signKeyEvent, buildInception, buildRotation, buildDelegation, buildRevocation, type KeySigner, type RotationInput, type RevocationInput } from './build.js'
 export {
   Keyring, registerKeyring, keyringOf, assertRecordKeys, keyEventsPath, KEY_EVENTS_LEDGER, type KeyringInit, type KeyLogListener, type KeyLogSource
@@ -16,4 +16,4 @@ export {
 export {
   rotateKey, revokeKey, delegateKey, type LifecycleContext, type KeyEventResult, type RotateKeyInput, type RevokeKeyInput, type DelegateKeyInput
 } from './lifecycle.js'
-export { generateKeyEventJsonSchemas, KEY_EVENT_JSON_SCHEMA_SOURCES } from './json-schema.js'
+export { generateKeyEventJsonSchemas, KEY_EVENT_JSON_SCHEMA_SOURCES } from './key-event-json-schema.js'

@@ -6,11 +6,11 @@ import type { SignatureVerifier } from '../identity/index.js'
 import { JsonlAppender, readRawLines, verifyLineHash, withLineHash } from '../ledger/index.js'
 import { signerOf, timeOf } from '../record/index.js'
 import type { SignedRecord } from '../schema/index.js'
-import { applyKeyEvents, type KeyLogState } from './chain.js'
+import { applyKeyEvents, type KeyLogState } from './key-chain.js'
 import { parseSignedKeyEvent } from './codec.js'
 import { MAX_KEY_LOGS } from './constants.js'
 import type { KeyLog, SignedKeyEvent } from './schema.js'
-import { keyStatusAt, keyStatusError, mergeKeyLog, type KeyStatus, type MergeResult } from './status.js'
+import { keyStatusAt, keyStatusError, mergeKeyLog, type KeyStatus, type MergeResult } from './key-status.js'
 
 /** Where a node keeps its key events, relative to its data directory (a coordination ledger, seeds/003 §10). */
 export const KEY_EVENTS_LEDGER = 'coordination/key-events.jsonl'

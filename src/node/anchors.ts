@@ -10,9 +10,9 @@ import type { Network } from '../net/index.js'
 import type { AnchorRecord, MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
-import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from './evidence.js'
+import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from './memory-evidence.js'
 import type { Journal } from './journal/journal.js'
-import { homePrivatePaths, type NodePaths } from './paths.js'
+import { homePrivatePaths, type NodePaths } from './home-paths.js'
 
 /** Anchor settings of a node (anchors-v1 §4–§5). */
 export interface NodeAnchorOptions {

@@ -1,10 +1,10 @@
-export * from './paths.js'
+export * from './home-paths.js'
 export * from './local-node.js'
 export * from './ingest.js'
-export * from './evidence.js'
+export * from './memory-evidence.js'
 export * from './anchors.js'
 export * from './bundle.js'
-export * from './init.js'
+export * from './init-home.js'
 export * from './ledger-ops.js'
 // The FDR Selector on this node (the pure Verifier and Selector are src/fdr's).
 export { selectOnNode, traceEntryOf } from './select.js'

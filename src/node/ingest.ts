@@ -5,7 +5,7 @@ import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type Ve
 import type { MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import { mapConcurrently } from './map-concurrently.js'
-import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, trustSettingOf, type MemoryEvidence } from './evidence.js'
+import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, trustSettingOf, type MemoryEvidence } from './memory-evidence.js'
 
 /** How ingestVerified stores and scores a batch; ingestRecords adds the verifier. */
 export interface IngestVerifiedOptions {

@@ -12,13 +12,13 @@ import type {
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
 import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
-import { registerTrustSetting, scoreEvidence, viewOf } from './evidence.js'
+import { registerTrustSetting, scoreEvidence, viewOf } from './memory-evidence.js'
 import type { IngestResult } from './ingest.js'
 import { Journal } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
-import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './paths.js'
+import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
 
 /** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
 export interface Signer {

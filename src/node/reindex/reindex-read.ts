@@ -2,7 +2,7 @@ import { readSnapshotEntries, strictEvents } from '../../ledger/event-reader.js'
 import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
 import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../schema/index.js'
 import type { StoredRecord, TrustEntry } from '../../store/index.js'
-import { evidenceOf, scoreEvidence, trustEntryOf } from '../evidence.js'
+import { evidenceOf, scoreEvidence, trustEntryOf } from '../memory-evidence.js'
 import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
 import { recordOfEvent } from '../journal/record-events.js'
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { buildChain } from '../../../src/dashboard/browser/chain.js'
-import { checkSignedRecord } from '../../../src/dashboard/browser/verify.js'
+import { checkSignedRecord } from '../../../src/dashboard/browser/verify-in-browser.js'
 import type { ErrorCode } from '../../../src/errors/index.js'
 import { signRecord } from '../../../src/index.js'
 import type { SignedRecord } from '../../../src/schema/index.js'

@@ -5,7 +5,7 @@ import { readPolicy, writeMetaFiles, type PolicyInput } from '../ledger/meta/ind
 import { createLevelRecordStore } from '../store/index.js'
 import { createHomeDirectories } from './local-node.js'
 import { loadLogSigner } from './log-key.js'
-import { DEFAULT_SCOPE, nodePaths, recordIndexPath, type NodePaths } from './paths.js'
+import { DEFAULT_SCOPE, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
 
 export interface InitOptions {
   label?: string

@@ -4,7 +4,7 @@ import { assertFileAnchorAllowed, type AnchorSource, type FileAnchorAccess } fro
 import type { NodeOperations, Signer } from '../api/operations.js'
 import { ApiError } from '../api/errors.js'
 import { IsnadError } from '../errors/index.js'
-import { EVIDENCE_NOTICE, type NodeVia } from './evidence.js'
+import { EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
 import { OPERATIONS, parseOperationInput } from '../api/table/index.js'
 import { PRESENTERS, plain, toolInputOf } from './tools.js'
 

@@ -2,7 +2,7 @@ import type { SignatureVerifier } from '../identity/index.js'
 import { createAuthority, type AuthorityVerdict } from './authority.js'
 import type { ProofVerdict } from './proof-check.js'
 import { VerificationProofSchema } from './types.js'
-import { createMemoryVerifier } from './verifier.js'
+import { createMemoryVerifier } from './memory-verifier.js'
 
 /** What `isnad verify` reports for an FDR document. */
 export interface FdrReport {

@@ -5,9 +5,9 @@ import { IsnadError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
 import { createApiApp, type ApiAppInit } from './app.js'
 import { API_HOST } from './constants.js'
-import { EventLog, createApiEventHub, type ApiEventSource } from './events.js'
+import { EventLog, createApiEventHub, type ApiEventSource } from './node-events.js'
 import type { NodeOperations } from './operations.js'
-import type { StreamClosers } from './routes/events.js'
+import type { StreamClosers } from './routes/event-stream.js'
 
 /** @default 32 — the shortest token accepted: loadOrCreateApiToken's are 43 characters. */
 export const MIN_TOKEN_LENGTH = 32

@@ -1,5 +1,5 @@
-import type { AuditContext } from './context.js'
-import type { FindingKind } from './schemas.js'
+import type { AuditContext } from './audit-context.js'
+import type { FindingKind } from './governance-lines.js'
 
 /**
  * The blockstore half of `isnad ledger verify` (issue 22 §2): `evidence/blocks/` holds the content

@@ -1,6 +1,6 @@
 import { RECORD_KINDS, type RecordKind } from '../../schema/index.js'
 import type { IndexedMemory } from '../indexed-memory.js'
-import { positionOf } from '../order.js'
+import { positionOf } from '../result-order.js'
 import type { Link } from '../prepare.js'
 
 /*

@@ -1,4 +1,4 @@
-import type { TrustGraph } from './graph.js'
+import type { TrustGraph } from './vote-graph.js'
 
 /**
  * Breadth-first search from every root along endorsement edges: for each agent its predecessor on

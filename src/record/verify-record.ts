@@ -6,7 +6,7 @@ import {
 } from '../schema/index.js'
 import { cidOfDigest, cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
 import { fastPathsOf, type RecordFastPaths, type RecordVerifier } from './fast-paths.js'
-import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse.js'
+import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse-record.js'
 import { encodeSignedRecordBytes, RECORD_OFFSET, signedRecordSize } from './signed-bytes.js'
 import { noteVerifiedBytes } from './verified-bytes.js'
 

@@ -4,8 +4,8 @@ import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 // The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
 // blocks), which a command loads only when it opens the node (see withOps).
-import { nodePaths, resolveHome } from '../node/paths.js'
-import type { KeyOperations } from './local-operations.js'
+import { nodePaths, resolveHome } from '../node/home-paths.js'
+import type { KeyOperations } from './open-local.js'
 import type { Output } from './output.js'
 
 /** Options every command accepts (declared once on the root program). */
@@ -60,7 +60,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
   const findOperations = async (): Promise<NodeOperations | null> => {
     // Loaded on first use, not on every CLI start-up (`--help`, `--version` never reach here).
     const [{ findDaemon }, { createHttpOperations }, { readApiToken }] = await Promise.all([
-      import('../api/discovery.js'), import('../api/client.js'), import('../api/token.js')
+      import('../api/daemon-file.js'), import('../api/client.js'), import('../api/token.js')
     ])
     const info = await findDaemon(paths.data)
     if (info === null) return null
@@ -76,7 +76,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     async withOps (fn, mode = 'write') {
       const remote = await getDaemon()
       if (remote !== null) return await fn(remote)
-      const { openLocalOperations } = await import('./local-operations.js')
+      const { openLocalOperations } = await import('./open-local.js')
       const local = await openLocalOperations({ home, mode, keystore: getKeystore() })
       try {
         return await fn(local)
@@ -87,7 +87,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     async withKeys (fn) {
       const remote = await getDaemon()
       if (remote !== null) return await fn(remote)
-      const { localKeyOperations } = await import('./local-operations.js')
+      const { localKeyOperations } = await import('./open-local.js')
       return await fn(localKeyOperations(getKeystore()))
     },
     async signerDid (as) {

@@ -1,6 +1,6 @@
 import { IsnadError, type ErrorCode } from '../errors/index.js'
 import { keyEventIdOf } from './codec.js'
-import { applyKeyEvents, type KeyChainOptions, type KeyInterval, type KeyLogState } from './chain.js'
+import { applyKeyEvents, type KeyChainOptions, type KeyInterval, type KeyLogState } from './key-chain.js'
 import type { KeyLog, SignedKeyEvent } from './schema.js'
 
 /** What a key log says about one key at one instant (record-v1 K12). */
