@@ -10,8 +10,8 @@ import {
   ALL_TOPICS, FetchRequestSchema, GossipValidator, MAX_FETCH_REQUEST_BYTES, MAX_SYNC_CONTROL_BYTES, RecordGate, SyncHeaderSchema,
   SyncRequestSchema, TOPICS, encodeWitnessEnvelope, type Topic
 } from '../../src/net/index.js'
-import { FrameReader } from '../../src/net/frames.js'
-import { decodeWire } from '../../src/net/wire.js'
+import { FrameReader } from '../../src/net/wire/frames.js'
+import { decodeWire } from '../../src/net/wire/wire-messages.js'
 import { encodeCanonical, encodeSignedRecord } from '../../src/record/index.js'
 import { createAgent, createAttestation, createMemory, createWitnessRequest } from '../fixtures/records.js'
 import { MemoryHost } from '../integration/net/fixtures/memory-host.js'

@@ -50,12 +50,12 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'library.ts -> api/network-shapes.ts',
   'library.ts -> api/token.ts',
   'api/errors.ts -> store/level/damage.ts',
-  'api/rate-limit.ts -> net/limits.ts',
+  'api/rate-limit.ts -> net/limits/limits.ts',
   // The table and the client stay clear of the net and store indexes, which load libp2p and LevelDB:
   // every CLI command loads the table (test/integration/cli/startup-imports.test.ts).
-  'api/client.ts -> net/gossip-health.ts',
+  'api/client.ts -> net/gossip/gossip-health.ts',
   'api/table/memory-ops.ts -> store/constants.ts',
-  'api/table/network-ops.ts -> net/gossip-health.ts',
+  'api/table/network-ops.ts -> net/gossip/gossip-health.ts',
   'cli/command-context.ts -> api/operations.ts',
   'cli/command-context.ts -> node/home-paths.ts',
   'cli/command-context.ts -> api/daemon-file.ts',
@@ -82,9 +82,9 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'mcp/mcp-server.ts -> api/operations.ts',
   'mcp/mcp-server.ts -> api/errors.ts',
   'mcp/tools.ts -> api/operations.ts',
-  'sim/live-nodes.ts -> api/client.ts',
-  'sim/remote-pool.ts -> api/client.ts',
-  'sim/trust-views.ts -> api/client.ts',
+  'sim/driver/live-nodes.ts -> api/client.ts',
+  'sim/pools/remote-pool.ts -> api/client.ts',
+  'sim/driver/trust-views.ts -> api/client.ts',
   'cli/commands/dashboard.ts -> node/home-paths.ts',
   'cli/commands/dashboard.ts -> api/daemon-file.ts',
   'cli/commands/dashboard.ts -> api/token.ts',
@@ -112,5 +112,5 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'node/reindex/reindex-chunks.ts -> ledger/event-reader.ts',
   'node/reindex/reindex-read.ts -> ledger/event-reader.ts',
   'node/reindex/reindex.ts -> ledger/event-reader.ts',
-  'sim/model/links.ts -> net/link-conditions.ts'
+  'sim/model/links.ts -> net/link/link-conditions.ts'
 ]
