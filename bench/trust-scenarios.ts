@@ -6,9 +6,9 @@
  * table of each policy's worst figure per scenario.
  * Usage: node dist/bench/trust-scenarios.js [--seeds N] [--scenarios a,b] [--file path.yaml]
  */
-import { loadScenario } from '../src/sim/builtin.js'
+import { loadScenario } from '../src/sim/scenario/builtin.js'
 import { runModelOnce } from '../src/sim/model/index.js'
-import { sweepOf } from '../src/sim/run.js'
+import { sweepOf } from '../src/sim/driver/run.js'
 
 const BUILT_IN = ['honest-baseline', 'sybil-ring', 'colluding-witnesses', 'churn-partition', 'mixed-adversaries']
 

@@ -1,11 +1,11 @@
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { assertRecordKeys } from '../keyring/index.js'
+import { assertRecordKeys } from '../key-events/index.js'
 import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../record/index.js'
 import type { MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import { mapConcurrently } from './map-concurrently.js'
-import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, trustSettingOf, type MemoryEvidence } from './evidence.js'
+import { EvidenceCache, evidenceOf, gatherEvidence, scoreEvidence, trustEntryOf, trustSettingOf, type MemoryEvidence } from './memory-evidence.js'
 
 /** How ingestVerified stores and scores a batch; ingestRecords adds the verifier. */
 export interface IngestVerifiedOptions {

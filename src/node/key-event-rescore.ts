@@ -1,6 +1,6 @@
-import type { Keyring } from '../keyring/index.js'
+import type { Keyring } from '../key-events/index.js'
 import type { RecordStore } from '../store/index.js'
-import { rescoreStoredTrust, type NodeTrustSetting } from './evidence.js'
+import { rescoreStoredTrust, type NodeTrustSetting } from './memory-evidence.js'
 
 export interface KeyEventRescoreInit {
   keyring: Keyring

@@ -3,8 +3,8 @@ import { nodeCryptoVerifier } from '../native/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import { LocalNode } from './local-node.js'
 import { JournalState } from './journal/journal-state.js'
-import { reindexHome, type ReindexResult } from './journal/reindex.js'
-import { DEFAULT_SCOPE, journalIndexPath, nodePaths } from './paths.js'
+import { reindexHome, type ReindexResult } from './reindex/reindex.js'
+import { DEFAULT_SCOPE, journalIndexPath, nodePaths } from './home-paths.js'
 
 /**
  * `isnad ledger reindex`: rebuilds the index from the ledgers, then records the reconciliation as a

@@ -1,10 +1,10 @@
-import { createKeystore } from '../keys/index.js'
+import { createKeystore } from '../keystore/index.js'
 import { mkdir, stat } from 'node:fs/promises'
 import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
-import { Keyring, keyEventsPath, registerKeyring } from '../keyring/index.js'
+import { Keyring, keyEventsPath, registerKeyring } from '../key-events/index.js'
 import { rescoreOnKeyEvents } from './key-event-rescore.js'
 import { signRecord } from '../record/index.js'
 import { NodeTrust } from './node-trust.js'
@@ -14,13 +14,13 @@ import type {
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
 import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
-import { registerTrustSetting, scoreEvidence, viewOf } from './evidence.js'
+import { registerTrustSetting, scoreEvidence, viewOf } from './memory-evidence.js'
 import type { IngestResult } from './ingest.js'
 import { Journal } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
-import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './paths.js'
+import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
 
 /** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
 export interface Signer {

@@ -2,7 +2,7 @@ import { IsnadError } from '../errors/index.js'
 import { encodeDidKey, publicKeyOfSeed, signBytes } from '../identity/index.js'
 import { SCHEMAS_BY_KIND, type IsnadRecord, type SignedRecord } from '../schema/index.js'
 import { encodeSignature, recordCidOf, signingInputFor } from './encoding.js'
-import { schemaError, signerOf } from './parse.js'
+import { schemaError, signerOf } from './parse-record.js'
 
 /**
  * Validates `record` and signs it with `secretKey`, which must belong to the record's signer

@@ -1,6 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import { AGREEMENT_WEIGHT } from './constants.js'
-import type { TrustGraph } from './graph.js'
+import type { TrustGraph } from './vote-graph.js'
 
 export interface SybilBoundInput {
   damping: number

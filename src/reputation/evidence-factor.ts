@@ -1,5 +1,5 @@
 import { EVIDENCE_PRIOR } from './constants.js'
-import type { TrustGraph } from './graph.js'
+import type { TrustGraph } from './vote-graph.js'
 
 /**
  * How much reputable evidence stands behind each agent: the standing of the agents that agreed with

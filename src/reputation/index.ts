@@ -4,14 +4,14 @@
  * node's trust setting do the I/O and live in src/node.
  */
 export { AGREEMENT_WEIGHT, CONTRADICTION_WEIGHT, EVIDENCE_PRIOR, DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, UNROOTED_REPUTATION, VOTE_WEIGHTS } from './constants.js'
-export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup } from './graph.js'
+export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup } from './vote-graph.js'
 export { MAX_GRAPH_AGENTS, VoteSet } from './vote-set.js'
 export { personalizedPageRank, type PageRankOptions, type PageRankResult } from './pagerank.js'
 export { referenceRankOf, reputationOfRank, standingOf, trustInputsOf } from './standing.js'
 export { computeReputation, debitFactor, type AgentReputation, type ReputationTable } from './reputation.js'
-export { shortestPathsFrom } from './paths.js'
+export { shortestPathsFrom } from './shortest-paths.js'
 export { attackFlow, regionBound, sybilBound, type RegionBoundInput, type SybilBound, type SybilBoundInput } from './bound.js'
 export { collectVotes, votesOf, type MemoryAttestations, type StoredAttestation } from './votes.js'
-export { AgentReputationSchema, TrustRootSchema, type TrustRoot } from './schemas.js'
+export { AgentReputationSchema, TrustRootSchema, type TrustRoot } from './trust-route-shapes.js'
 export { reputationFor, scoreWithSetting, settingOfTable, trustSettingFrom, type ScoringInput, type TrustSetting, type TrustSpec } from './scoring.js'
 export { evidenceFactor, evidenceOf } from './evidence-factor.js'

@@ -1,9 +1,9 @@
 import { CONTRADICTION_WEIGHT, DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
 import { evidenceFactor, evidenceOf } from './evidence-factor.js'
-import { buildTrustGraph, type TrustGraph, type VoteGroup } from './graph.js'
+import { buildTrustGraph, type TrustGraph, type VoteGroup } from './vote-graph.js'
 import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
-import { shortestPathsFrom } from './paths.js'
+import { shortestPathsFrom } from './shortest-paths.js'
 import { referenceRankOf, standingOf } from './standing.js'
 
 /** What the node knows about one agent's standing, for `get_reputation` and `trust explain`. */
