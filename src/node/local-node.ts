@@ -111,18 +111,43 @@ export class LocalNode {
   /** Blocks of anchored content and the anchors' verification states (anchors-v1). */
   readonly anchors: NodeAnchors
   /** The key logs this node knows (record-v1 §13); ingest refuses records of rotated or revoked keys. */
-  keyring!: Keyring
-  private nodeTrust: NodeTrust | undefined
+  readonly keyring: Keyring
+  private readonly nodeTrust: NodeTrust
 
-  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null, state: JournalState, anchors: NodeAnchors) {
+  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null, state: JournalState, anchors: NodeAnchors, keyring: Keyring, trust: NodeTrust) {
     this.paths = paths
     this.store = store
     this.clock = clock
     this.journal = journal
     this.state = state
     this.anchors = anchors
+    this.keyring = keyring
+    this.nodeTrust = trust
+    // Votes are then kept current from what the node stores, without reloading the graph.
+    journal?.onStored((records) => { trust.reputation.observe(records) })
     anchors.useTrustSetting(async () => await this.trust.setting())
-    registerTrustSetting(store, async (pending) => await this.trust.storedSetting(pending)) // ingest scores under the node's setting
+  }
+
+  /**
+   * The keyring and the trust setting, registered for the store before the journal opens: records
+   * the journal replays after a crash are checked and scored as any other ingest, under the node's
+   * policy, roots and keyring (issue 18: one scoring entry point, never the defaults).
+   */
+  private static async scoringParts (paths: NodePaths, store: RecordStore, clock: () => number, options: OpenLocalNodeOptions): Promise<{ keyring: Keyring, trust: NodeTrust }> {
+    const keyring = await Keyring.open({
+      file: keyEventsPath(paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock
+    })
+    registerKeyring(store, keyring)
+    const keys = paths.keys
+    const trust = new NodeTrust({
+      dataDir: paths.data,
+      store,
+      clock,
+      // The node's own agents are its roots without configuration (issue 18).
+      ownAgents: async () => (await createKeystore({ directory: keys }).list()).map((k) => k.did)
+    })
+    registerTrustSetting(store, async (pending) => await trust.storedSetting(pending)) // ingest scores under the node's setting
+    return { keyring, trust }
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
@@ -140,11 +165,13 @@ export class LocalNode {
       await reindex(options.home, clock, options.scope)
       return await LocalNode.open(options)
     }
+    const { keyring, trust } = await LocalNode.scoringParts(paths, store, clock, options)
+      .catch(async (err: unknown) => { await store.close(); throw err })
     if (options.mode === 'read') {
-      const state = await JournalState.open(journalIndexPath(paths)).catch(async (err: unknown) => { await store.close(); throw err })
+      const state = await JournalState.open(journalIndexPath(paths)).catch(async (err: unknown) => { await keyring.close(); await store.close(); throw err })
       const anchors = await NodeAnchors.open(paths, { store, clock, journal: null }, options.anchors)
-        .catch(async (err: unknown) => { await state.close(); await store.close(); throw err })
-      return await new LocalNode(paths, store, clock, null, state, anchors).withKeyring(options)
+        .catch(async (err: unknown) => { await state.close(); await keyring.close(); await store.close(); throw err })
+      return new LocalNode(paths, store, clock, null, state, anchors, keyring, trust)
     }
     try {
       const journal = await Journal.open({
@@ -157,30 +184,20 @@ export class LocalNode {
       })
       const anchors = await NodeAnchors.open(paths, { store, clock, journal }, options.anchors)
         .catch(async (err: unknown) => { await journal.close(); throw err })
-      return await new LocalNode(paths, store, clock, journal, journal.state, anchors).withKeyring(options)
+      return new LocalNode(paths, store, clock, journal, journal.state, anchors, keyring, trust).withKeyEvents()
     } catch (err) {
+      await keyring.close()
       await store.close()
       throw err
     }
   }
 
-  /** Opens the node's keyring and registers it for its store's ingest (record-v1 K12). */
-  private async withKeyring (options: OpenLocalNodeOptions): Promise<this> {
-    try {
-      this.keyring = await Keyring.open({
-        file: keyEventsPath(this.paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock: this.clock
-      })
-    } catch (err) {
-      await this.close()
-      throw err
-    }
-    registerKeyring(this.store, this.keyring)
-    if (options.mode !== 'read') {
-      this.keyEvents = rescoreOnKeyEvents({
-        keyring: this.keyring, store: this.store, clock: this.clock,
-        setting: async () => await this.trust.setting(), invalidate: () => { this.trust.reputation.invalidate() }
-      })
-    }
+  /** Rescores stored trust on every key event the keyring accepts (write mode). */
+  private withKeyEvents (): this {
+    this.keyEvents = rescoreOnKeyEvents({
+      keyring: this.keyring, store: this.store, clock: this.clock,
+      setting: async () => await this.trust.setting(), invalidate: () => { this.trust.reputation.invalidate() }
+    })
     return this
   }
 
@@ -345,19 +362,6 @@ export class LocalNode {
 
   /** The node's trust setting: its policy and the reputation from its trust roots (issue 6). */
   get trust (): NodeTrust {
-    if (this.nodeTrust === undefined) {
-      const keys = this.paths.keys
-      const trust = new NodeTrust({
-        dataDir: this.paths.data,
-        store: this.store,
-        clock: this.clock,
-        // The node's own agents are its roots without configuration (issue 18).
-        ownAgents: async () => (await createKeystore({ directory: keys }).list()).map((k) => k.did)
-      })
-      // Votes are then kept current from what the node stores, without reloading the graph.
-      this.journal?.onStored((records) => { trust.reputation.observe(records) })
-      this.nodeTrust = trust
-    }
     return this.nodeTrust
   }
 
