@@ -80,7 +80,7 @@ describe('isnad sim, in one process', () => {
     expect(await reportHtml(await readResultsFile(paths.json))).toBe(html)
     expect(await readFile(join(dir, 'plots', 'sybil-auc.svg'), 'utf8')).toMatch(/^<\?xml[\s\S]*<svg[\s\S]*<\/svg>\n$/)
     // The first paragraph says what was found, with figures.
-    expect(html).toMatch(/<p class="findings">Against a ring of 2 Sybils \(20% of 10 nodes\) and 1 lazy witness, the default policy isnad-v0\.1 [^<]*AUC \d\.\d\d[^<]*As the Sybils grew from 0 to 4/)
+    expect(html).toMatch(/<p class="findings">Against a ring of 2 Sybils \(20% of 10 nodes\) and 1 lazy witness, the default policy isnad-reputation [^<]*AUC \d\.\d\d[^<]*As the Sybils grew from 0 to 4/)
 
     const browser = await launchChromium()
     try {
@@ -108,7 +108,7 @@ describe('isnad sim, in one process', () => {
       // One point per Sybil count and policy that had true and false memories to rank.
       expect(drawn.sweepPoints).toBe(first.runs.flatMap((r) => r.metrics.trust).filter((t) => t.auc !== null).length)
       expect(drawn.sweepPoints).toBeGreaterThanOrEqual(2 * Object.keys(TRUST_POLICIES).length)
-      expect(drawn.legend).toEqual(expect.arrayContaining(['isnad-v0.1 (default)']))
+      expect(drawn.legend).toEqual(expect.arrayContaining(['isnad-reputation (default)', 'isnad-v0.1']))
       expect(sweepTicks.length).toBeGreaterThan(1)
       expect(sweepTicks.every((t) => /^\d+$/.test(t)), sweepTicks.join(' ')).toBe(true)
     } finally {
