@@ -11,8 +11,13 @@
  */
 export const DEFAULT_DAMPING = 0.85
 
-/** Power iteration stops when the L1 change of the rank vector falls below this. @default 1e-10 */
-export const DEFAULT_TOLERANCE = 1e-10
+/**
+ * Power iteration stops when the L1 change of the rank vector falls below this. The error left is at
+ * most tol · d/(1 − d) ≈ 6e-8 of the total mass, far below what a 4-decimal score shows; 1e-10 cost
+ * figure 10 about a quarter more iterations (issue 18: 100k agents × 1M attestations under 5 s).
+ * @default 1e-8
+ */
+export const DEFAULT_TOLERANCE = 1e-8
 
 /** @default 300 — 0.85^300 ≈ 6e-22: the iteration has converged long before, whatever the graph. */
 export const DEFAULT_MAX_ITERATIONS = 300

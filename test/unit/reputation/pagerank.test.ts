@@ -113,9 +113,9 @@ describe('reputation', () => {
     const k = EVIDENCE_PRIOR
     const sb = (d / 2) / (1 - d * d / 2)
     expect(table.lookup('root')).toBe(1)
-    expect(table.lookup('a3')).toBeCloseTo(1 / (1 + k), 9)
-    expect(table.lookup('a0')).toBeCloseTo((1 + sb) / (1 + sb + k), 9)
-    expect(table.lookup('b')).toBeCloseTo(sb / (1 + k), 9)
+    expect(table.lookup('a3')).toBeCloseTo(1 / (1 + k), 7) // the walk stops at L1 change 1e-8
+    expect(table.lookup('a0')).toBeCloseTo((1 + sb) / (1 + sb + k), 7)
+    expect(table.lookup('b')).toBeCloseTo(sb / (1 + k), 7)
     expect(table.reference).toBeCloseTo(table.rank[table.graph.index.get('a3') as number] as number, 15)
     expect(table.lookup('stranger')).toBe(0)
     expect(table.describe('a3').path).toEqual(['root', 'a3'])
