@@ -13,11 +13,12 @@ import type { LocalNode } from '../node/index.js'
 export function createNodeHost (current: () => LocalNode): NetHost & { close: () => Promise<void> } {
   const cursors = new JsonlAppender(ledgerFilePath(current().paths.data, 'cursors'))
   // The node is looked up on each call: reindex closes it and opens a new one.
-  const node = { get store () { return current().store }, get writer () { return current().writer }, now: () => current().now() }
+  const node = { get store () { return current().store }, get writer () { return current().writer },
+    get pipeline () { return current().pipeline }, now: () => current().now() }
   return {
     has: async (ids) => await node.store.existsMany(ids),
     accept: async (records, source: AcceptSource) => {
-      await node.writer.acceptVerified(records, source)
+      await node.pipeline.accept(records, source)
     },
     get: async (id) => {
       const [bytes] = await node.store.getBytesMany([id])

@@ -1,6 +1,6 @@
 export * from './paths.js'
 export * from './local-node.js'
-export * from './ingest.js'
+export * from './pipeline/index.js'
 export * from './evidence.js'
 export * from './anchors.js'
 export * from './bundle.js'
