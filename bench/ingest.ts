@@ -12,7 +12,7 @@ import { createRandom, pick, shuffle, type Sample } from './stats.js'
 
 /*
  * Figure 2: memories through the node's real write path (LocalNode: sign, verify, journal, store,
- * score). Figure 3: the ingest pipeline itself, `ingestRecords` on LevelDB in a temporary directory —
+ * score). Figure 3: the ingest pipeline itself, `IngestPipeline.ingest` without a journal on LevelDB in a temporary directory —
  * decode, verify, store, index, trust recomputed for every memory a batch touches (src/node/pipeline)
  * — without the node's ledger, which the issue's target does not include.
  */
