@@ -59,6 +59,16 @@ export class Journal implements RecordJournal<JournalBatch> {
   private readonly applying = new Set<{ from: number }>()
   private readonly reductions: ReductionRounds
   private pending: PendingRecovery | null = null
+  /**
+   * Batches whose record events are in the ledger and whose Merkle leaves are not yet: while any
+   * is, the log's size is not the number of record events in the ledger (transparency-v1), so no
+   * checkpoint may be signed. `sealing` holds new batches back while a checkpoint waits for these.
+   */
+  private readonly unlogged = new Set<JournalBatch>()
+  private unloggedDrained: Array<() => void> = []
+  private sealing: Promise<SignedCheckpoint | null> | undefined
+  /** A batch journaled whose index write failed: its leaves come only with the next open's recovery. */
+  private abandoned = false
 
   private constructor (
     private readonly init: JournalInit,
@@ -171,15 +181,27 @@ export class Journal implements RecordJournal<JournalBatch> {
    * indexed_lc below these events, so after a crash recovery records the keys.
    */
   async journalRecords (fresh: readonly StoredRecord[], source: RecordSource): Promise<JournalBatch> {
+    // A checkpoint being signed waits for the batches already journaled; this one waits for it.
+    while (this.sealing !== undefined) await this.sealing.catch(() => undefined)
     // Before the append: any lc it assigns is above this one.
     const batch: { records: readonly StoredRecord[], events: LedgerEvent[], from: number } = { records: fresh, events: [], from: this.events.lastLc + 1 }
     this.applying.add(batch)
-    batch.events = await this.append(fresh.map((r) => recordEventOf(r, source)), { deferKeys: true })
+    this.unlogged.add(batch)
+    try {
+      batch.events = await this.append(fresh.map((r) => recordEventOf(r, source)), { deferKeys: true })
+    } catch (err) {
+      // Whether any event reached the disk is unknown: checkpoints wait for the next open's recovery.
+      this.abandoned = true
+      this.logged(batch)
+      throw err
+    }
     return batch
   }
 
   /** The index write failed after the append: the events are durable, so their keys are kept now. */
   async abandonBatch (batch: JournalBatch): Promise<void> {
+    this.abandoned = true
+    this.logged(batch)
     if (batch.events.length > 0) await this.state.recordKeys(batch.events)
   }
 
@@ -188,8 +210,23 @@ export class Journal implements RecordJournal<JournalBatch> {
    * (in call order, which is ledger order): leaf positions, witness requests, the events' keys.
    */
   async logBatch (batch: JournalBatch): Promise<void> {
-    if (batch.records.length === 0 && batch.events.length === 0) return
-    await this.state.applyRecords(batch.records.map((r) => r.id), { requests: witnessRequestsIn(batch.records), events: batch.events })
+    try {
+      if (batch.records.length === 0 && batch.events.length === 0) return
+      await this.state.applyRecords(batch.records.map((r) => r.id), { requests: witnessRequestsIn(batch.records), events: batch.events })
+    } catch (err) {
+      this.abandoned = true
+      throw err
+    } finally {
+      this.logged(batch)
+    }
+  }
+
+  /** The batch's leaves are in the log (or never will be in this run): a waiting checkpoint may go on. */
+  private logged (batch: JournalBatch): void {
+    if (!this.unlogged.delete(batch) || this.unlogged.size > 0) return
+    const waiting = this.unloggedDrained
+    this.unloggedDrained = []
+    for (const resume of waiting) resume()
   }
 
   /** The views of the memories the batch touched; their reduction joins the next round (ReductionRounds). */
@@ -206,6 +243,25 @@ export class Journal implements RecordJournal<JournalBatch> {
 
   /** Signs a checkpoint of the Merkle log when it grew since the last one (transparency-v1). */
   async checkpoint (): Promise<SignedCheckpoint | null> {
+    // One at a time; while one is signed, batches are held before their journal step (journalRecords).
+    if (this.sealing !== undefined) return await this.sealing
+    const sealing = this.seal()
+    this.sealing = sealing
+    try {
+      return await sealing
+    } finally {
+      this.sealing = undefined
+    }
+  }
+
+  /**
+   * transparency-v1: a checkpoint's size is the number of record events before it in the ledger.
+   * New batches wait (journalRecords) while the ones already journaled get their leaves, so the
+   * checkpoint covers exactly what is durable and logged when it is signed, and a node under
+   * constant writes still checkpoints on every heartbeat instead of deferring until it is idle.
+   */
+  private async seal (): Promise<SignedCheckpoint | null> {
+    if (this.unlogged.size > 0) await new Promise<void>((resolve) => { this.unloggedDrained.push(resolve) })
     const latest = await this.state.latestCheckpoint()
     const size = this.merkle.size
     // Never sign a size already signed (or smaller, after a repair quarantined records): a second
@@ -213,11 +269,11 @@ export class Journal implements RecordJournal<JournalBatch> {
     if (size === 0 || (latest !== null && latest.record.size >= size)) return latest
     const record = createCheckpoint({ log: this.init.logSigner.did, size, root: await this.merkle.root(), createdAt: new Date(this.now).toISOString() })
     const { id, signed } = signCheckpoint(record, this.init.logSigner.secretKey)
-    // transparency-v1: a checkpoint's size is the number of record events before it in the ledger.
-    // A store in flight may have appended its record events without their leaves yet: then this
-    // checkpoint waits for the next heartbeat rather than land after records it does not count.
+    // Checked again as the line is appended: should a batch still be without its leaves (its index
+    // write failed: recovery adds them at the next open), this checkpoint is not written at all
+    // rather than land after records it does not count.
     let deferred = false
-    const when = (): boolean => { deferred = this.applying.size > 0 || this.merkle.size !== size; return !deferred }
+    const when = (): boolean => { deferred = this.abandoned || this.unlogged.size > 0 || this.merkle.size !== size; return !deferred }
     await this.append([this.nodeEvent('memory.checkpointed', `checkpointed:${record.log}:${size}:${record.root}`, {
       id, checkpoint: signed as unknown as Record<string, unknown>
     }, this.init.logSigner.did)], { when })
