@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { createApiServer, createLocalOperations, loadOrCreateApiToken } from '../src/api/index.js'
-import { createKeystore } from '../src/keys/index.js'
+import { createKeystore } from '../src/keystore/index.js'
 import { LocalNode, initHome } from '../src/node/index.js'
 
 /*

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { createKeystore } from '../src/keys/index.js'
+import { createKeystore } from '../src/keystore/index.js'
 import { LocalNode } from '../src/node/index.js'
 
 /*

@@ -1,4 +1,4 @@
-import { createNodeHost } from '../src/daemon/index.js'
+import { createNodeHost } from '../src/node/index.js'
 import type { SignatureVerifier } from '../src/identity/index.js'
 import { createNetwork, type Network } from '../src/net/index.js'
 import { initHome, LocalNode } from '../src/node/index.js'

@@ -1,7 +1,7 @@
 import { openEventLedger } from '../src/ledger/index.js'
 import { initHome, nodePaths, LocalNode } from '../src/node/index.js'
 import { recordEventOf } from '../src/node/journal/record-events.js'
-import { reindexHome } from '../src/node/journal/reindex.js'
+import { reindexHome } from '../src/node/reindex/reindex.js'
 import { attestationRecord, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast } from './fixtures.js'
 import type { Figure } from './report.js'
 import { createRandom, median, pick } from './stats.js'

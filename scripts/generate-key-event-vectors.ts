@@ -18,7 +18,7 @@ import { signBytes } from '../src/identity/index.js'
 import {
   applyKeyEvents, buildDelegation, buildInception, buildRevocation, buildRotation, keyEventCidOf, keyEventSigningInput, keyEventIdOf,
   type KeyLogState, type KeySigner, type SignedKeyEvent
-} from '../src/keyring/index.js'
+} from '../src/key-events/index.js'
 import { nobleVerifier } from '../src/identity/index.js'
 
 const OUTPUT = new URL('../../protocols/vectors/key-events/key-events.json', import.meta.url)

@@ -9,7 +9,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { generateKeyEventJsonSchemas } from '../src/keyring/json-schema.js'
+import { generateKeyEventJsonSchemas } from '../src/key-events/key-event-json-schema.js'
 import { generateJsonSchemas } from '../src/schema/json-schema.js'
 
 /** dist/scripts/ → the repository root (the script runs compiled). */

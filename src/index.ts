@@ -5,7 +5,7 @@ export * from './record/index.js'
 // The node's fast paths of the core (OpenSSL, libsodium, verifier threads), injected through nodeCryptoVerifier.
 export { cidOfBytesNative, nodeCryptoVerifier, sameBytes, SIGNER_KEY_CACHE_SIZE } from './native/index.js'
 export * from './trust/index.js'
-export * from './view/index.js'
+export * from './memory-view/index.js'
 // Anchors (protocols/anchors-v1.md): UnixFS import as kubo does it, checkers, blockstores.
 export * from './anchor/index.js'
 // The library API (issue 8 §2): createNode and the types of its operations.

@@ -1,21 +1,21 @@
 import type { AddAnchorInput, AnchorCheck } from './anchor/index.js'
 import { createHttpOperations } from './api/client.js'
-import { findDaemon } from './api/discovery.js'
+import { findDaemon } from './api/daemon-file.js'
 import { LocalOperations } from './api/local-operations.js'
 import type { z } from 'zod'
 import type { NodeOperations, WitnessRequestInput } from './api/operations.js'
 import { OPERATION_SPECS, parseOperationInput, runOperation, type OperationName, type OperationSpec } from './api/table/index.js'
-import type { InboxItem, WitnessRequestResult } from './api/schemas/network.js'
+import type { InboxItem, WitnessRequestResult } from './api/network-shapes.js'
 import { readApiToken } from './api/token.js'
 import { IsnadError } from './errors/index.js'
 import type { SelectedMemory, SelectRequest } from './fdr/index.js'
-import { createKeystore } from './keys/index.js'
+import { createKeystore } from './keystore/index.js'
 import {
   LocalNode, initHome, nodePaths, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput
 } from './node/index.js'
 import type { Bundle, MemoryView, TrustResult } from './schema/index.js'
 import type { MemoryQuery } from './store/index.js'
-import type { DocumentReport } from './view/index.js'
+import type { DocumentReport } from './memory-view/index.js'
 
 export type { AddAnchorInput, AnchorCheck, SelectedMemory, SelectRequest }
 export type { OperationName }

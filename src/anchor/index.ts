@@ -17,7 +17,7 @@ export * from './blocks.js'
 export * from './unixfs.js'
 export * from './types.js'
 export * from './states.js'
-export * from './verifier.js'
+export * from './anchor-verifier.js'
 export { createCidChecker, cidAnchorHash, type BlockFetcher, type CidCheckerInit } from './cid.js'
 export { createGitChecker, parseGitReference, formatGitReference, resolveGitAnchor, objectFormatOf, type GitCheckerInit, type GitObjectFormat } from './git.js'
 export {

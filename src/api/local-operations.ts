@@ -5,8 +5,8 @@ import { nodeCryptoVerifier } from '../native/index.js'
 import { IsnadError } from '../errors/index.js'
 import {
   delegateKey, revokeKey, rotateKey, type DelegateKeyInput, type KeyEventResult, type LifecycleContext, type RevokeKeyInput, type RotateKeyInput
-} from '../keyring/index.js'
-import type { KeyInfo, Keystore } from '../keys/index.js'
+} from '../key-events/index.js'
+import type { KeyInfo, Keystore } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import {
@@ -14,12 +14,12 @@ import {
 } from '../node/index.js'
 import type { AttestationRecord, Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../store/index.js'
-import { verifyDocument, type DocumentReport } from '../view/index.js'
-import type { ApiEventHub } from './events.js'
+import { verifyDocument, type DocumentReport } from '../memory-view/index.js'
+import type { ApiEventHub } from './node-events.js'
 import { ReadWriteGate } from './gate.js'
 import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from './operations.js'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from './schemas/network.js'
-import type { NodeStatus, ObserveOutcome, ReindexResult } from './schemas/responses.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
+import type { NodeStatus, ObserveOutcome, ReindexResult } from './response-shapes.js'
 
 export interface LocalOperationsInit {
   /** An open, writing LocalNode; the operations own it from now on (`close` closes it). */

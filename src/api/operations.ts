@@ -1,15 +1,15 @@
 import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
-import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../keyring/index.js'
+import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../key-events/index.js'
 import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
-import type { KeyInfo } from '../keys/index.js'
+import type { KeyInfo } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
 import type { AttestInput, IngestResult, QueryResultItem, RememberInput, Signer } from '../node/index.js'
 import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../store/index.js'
-import type { DocumentReport } from '../view/index.js'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from './schemas/network.js'
-import type { NodeStatus, ObserveOutcome, ReindexResult } from './schemas/responses.js'
+import type { DocumentReport } from '../memory-view/index.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
+import type { NodeStatus, ObserveOutcome, ReindexResult } from './response-shapes.js'
 
 export type { Signer }
 

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { IsnadError } from '../errors/index.js'
-import { RateLimiter } from '../net/limits.js'
+import { RateLimiter } from '../net/limits/limits.js'
 import { tokensEqual } from './token.js'
 
 /*

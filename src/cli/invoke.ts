@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { OPERATION_SPECS, OperationName, OperationSpec } from '../api/table/index.js'
-import type { CommandContext } from './context.js'
+import type { CommandContext } from './command-context.js'
 
 /*
  * The CLI's way into the table of operations (src/api/table): a command turns its arguments and

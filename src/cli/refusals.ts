@@ -1,7 +1,7 @@
 import { stat } from 'node:fs/promises'
 import type { AddAnchorInput } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
-import type { CommandContext } from './context.js'
+import type { CommandContext } from './command-context.js'
 
 /*
  * Refusals before the writing session (issue 22 §6): a command that will be refused must leave the

@@ -1,5 +1,5 @@
-import type { Keyring } from '../keyring/index.js'
-import type { Keystore } from '../keys/index.js'
+import type { Keyring } from '../key-events/index.js'
+import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { Network } from '../net/index.js'
 

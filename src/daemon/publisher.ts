@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises'
 import type { ApiEventHub } from '../api/index.js'
-import type { Keystore } from '../keys/index.js'
+import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { Network, PublishOutcome } from '../net/index.js'
 import type { LocalNode, RecordSource } from '../node/index.js'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { subjectOfProof } from './verifier.js'
+import { subjectOfProof } from './memory-verifier.js'
 import {
   MAX_SELECTED, MemoryTraceSchema, SelectedMemorySchema, type MemoryVerifier, type VerificationMethod,
   type VerificationProof

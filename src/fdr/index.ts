@@ -4,7 +4,7 @@
  * appends a trace for every selection, and an Authority that judges selections with verifyProof alone.
  */
 export * from './types.js'
-export { createMemoryVerifier, subjectOfProof, type MemoryVerifierInit } from './verifier.js'
+export { createMemoryVerifier, subjectOfProof, type MemoryVerifierInit } from './memory-verifier.js'
 export type { ProofVerdict } from './proof-check.js'
 export { Ed25519ProofSchema, MAX_PROOF_EVIDENCE, type Ed25519Proof } from './method-ed25519.js'
 export { MerkleProofSchema, type MerkleProof } from './method-merkle.js'
@@ -17,5 +17,5 @@ export {
   type SelectionRequest, type SelectionResult, type SelectorInit, type SelectRequest
 } from './selector.js'
 export { createRecordMemoryStore, type RecordMemoryStoreInit } from './record-memory-store.js'
-export { verifyFdrDocument, isFdrDocument, type FdrReport } from './verify-document.js'
+export { verifyFdrDocument, isFdrDocument, type FdrReport } from './verify-fdr-document.js'
 export { SelectRequestSchema } from './request-schema.js'

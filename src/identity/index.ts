@@ -4,4 +4,4 @@ export {
   hasCanonicalScalar, isAcceptablePublicKey, keyPairFromSeed, publicKeyCacheKey, publicKeyOfSeed, SEED_PUBLIC_KEY_CACHE_SIZE,
   signBytes, verifyStrict, type KeyPair
 } from './ed25519.js'
-export * from './verifier.js'
+export * from './signature-verifier.js'

@@ -1,4 +1,4 @@
-import type { EventType, Visibility } from '../schema/ledger.js'
+import type { EventType, Visibility } from '../schema/ledger-lines.js'
 
 /**
  * Named defaults and limits of the `.memory/` ledger (DESIGN §4, Memory Format Spec V3.1 §2–§10).

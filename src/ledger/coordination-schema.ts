@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import { ID_PREFIXES, lineHash, typedId } from '../schema/ledger.js'
+import { ID_PREFIXES, lineHash, typedId } from '../schema/ledger-lines.js'
 import { isoTimestamp } from '../schema/primitives.js'
 import { hashedLineValidator, type LineValidator } from './entries.js'
-import { verifyLineHash } from './hash.js'
+import { verifyLineHash } from './line-hash.js'
 
 /**
  * Lines of the operational ledgers this module writes (spec §10): `coordination/instances.jsonl`,

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import { EventSchema, type LedgerEvent } from '../schema/ledger.js'
-import { verifyCanonicalLineText, verifyLineHash } from './hash.js'
+import { EventSchema, type LedgerEvent } from '../schema/ledger-lines.js'
+import { verifyCanonicalLineText, verifyLineHash } from './line-hash.js'
 import { ArchiveReadError, readRawLines, type ReadLinesOptions } from './line-reader.js'
 
 /**

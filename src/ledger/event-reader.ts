@@ -1,9 +1,9 @@
 import { statSync } from 'node:fs'
 import { IsnadError } from '../errors/index.js'
-import type { LedgerEvent } from '../schema/ledger.js'
+import type { LedgerEvent } from '../schema/ledger-lines.js'
 import { errnoOf } from './fs-util.js'
 import { mergeShards, type EventEntry } from './merge.js'
-import { listScopeShards, type ShardRef } from './shards.js'
+import { listScopeShards, type ShardRef } from './event-shards.js'
 
 /**
  * Reading a scope's events while its ledger may be appending (spec §5 order, §8 checks): every

@@ -1,6 +1,6 @@
-import type { LedgerEvent } from '../schema/ledger.js'
+import type { LedgerEvent } from '../schema/ledger-lines.js'
 import { mergeShards } from './merge.js'
-import { listScopeShards } from './shards.js'
+import { listScopeShards } from './event-shards.js'
 
 /**
  * Which idempotency keys a scope has already stored (spec §8: "Events additionally carry

@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { ID_PREFIXES, type IdKind } from '../schema/ledger.js'
+import { ID_PREFIXES, type IdKind } from '../schema/ledger-lines.js'
 import { EVENT_ID_DOMAIN, ID_BYTES } from './constants.js'
 
 /**

@@ -9,7 +9,7 @@ export {
   ledgerFilePath, writerLockPath, dataRelative, archivePathFor, tornEvidencePath,
   type DataLayoutHooks, type LedgerFileName
 } from './layout.js'
-export { canonicalJson, hashLine, verifyLineHash, verifyCanonicalLineText, withLineHash, sha256Hex, HASH_PREFIX } from './hash.js'
+export { canonicalJson, hashLine, verifyLineHash, verifyCanonicalLineText, withLineHash, sha256Hex, HASH_PREFIX } from './line-hash.js'
 export { encodeBase32, randomId, derivedId, eventIdFor, isTypedId, type RandomBytes } from './ids.js'
 export { JsonlAppender, type AppenderInit, type AppenderStats } from './appender.js'
 export { ensureDirectory, syncDirectory } from './fs-util.js'
@@ -25,8 +25,8 @@ export {
 } from './coordination-schema.js'
 export { inspectTail, type TailState, type InspectTailOptions } from './tail.js'
 export { recoverTail, type RecoveryContext, type Recovered } from './recovery.js'
-export { acquireWriterLock, releaseWriterLock, isHolderAlive, type AcquireLockInit, type AcquiredLock } from './lock.js'
-export { listScopeShards, listWritableShards, type ShardRef } from './shards.js'
+export { acquireWriterLock, releaseWriterLock, isHolderAlive, type AcquireLockInit, type AcquiredLock } from './writer-lock.js'
+export { listScopeShards, listWritableShards, type ShardRef } from './event-shards.js'
 export { mergeShards, type EventEntry, type MergeOptions } from './merge.js'
 export { createMemoryIdempotency, createLedgerScanIdempotency, type IdempotencyIndex, type LedgerScanInit } from './idempotency.js'
 export { buildEvent, isBusEvent, nextLc, type EventInput, type EventContext, type BuiltEvent } from './event-builder.js'

@@ -1,6 +1,6 @@
-import type { LedgerEvent } from '../schema/ledger.js'
+import type { LedgerEvent } from '../schema/ledger-lines.js'
 import { readEntries, validateEventLine, type LedgerEntry } from './entries.js'
-import type { ShardRef } from './shards.js'
+import type { ShardRef } from './event-shards.js'
 
 /**
  * All event shards of a scope as one sequence in Lamport order (spec §5): each shard is in lc order

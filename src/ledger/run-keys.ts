@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '../schema/ledger.js'
+import type { LedgerEvent } from '../schema/ledger-lines.js'
 import { RUN_KEY_CACHE } from './constants.js'
 
 /**

@@ -1,9 +1,9 @@
 import { isIsnadError } from '../errors/index.js'
-import type { LedgerEvent } from '../schema/ledger.js'
+import type { LedgerEvent } from '../schema/ledger-lines.js'
 import type { TornTailFinding } from './coordination-schema.js'
 import { readEntries, validateEventLine } from './entries.js'
 import { recoverTail, type RecoveryContext } from './recovery.js'
-import { listScopeShards, listWritableShards, type ShardRef } from './shards.js'
+import { listScopeShards, listWritableShards, type ShardRef } from './event-shards.js'
 import { inspectTail } from './tail.js'
 
 /**

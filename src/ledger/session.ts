@@ -7,10 +7,10 @@ import {
 } from './coordination-schema.js'
 import { readEntries } from './entries.js'
 import { ioError } from './fs-util.js'
-import { withLineHash } from './hash.js'
+import { withLineHash } from './line-hash.js'
 import { randomId, type RandomBytes } from './ids.js'
 import { createDataLayout, ledgerFilePath, writerLockPath } from './layout.js'
-import { acquireWriterLock, releaseWriterLock } from './lock.js'
+import { acquireWriterLock, releaseWriterLock } from './writer-lock.js'
 import { recoverTail, type RecoveryContext } from './recovery.js'
 
 /**

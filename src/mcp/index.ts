@@ -1,3 +1,3 @@
-export { createMcpServer, type McpServerInit, type NodeAccess } from './server.js'
-export * from './evidence.js'
+export { createMcpServer, type McpServerInit, type NodeAccess } from './mcp-server.js'
+export * from './evidence-envelope.js'
 export { toolInputOf } from './tools.js'

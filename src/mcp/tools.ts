@@ -4,7 +4,7 @@ import type { OperationSpec } from '../api/table/index.js'
 import type { SelectedMemory } from '../fdr/index.js'
 import type { QueryResultItem } from '../node/index.js'
 import type { MemoryView } from '../schema/index.js'
-import { evidenceEnvelope, evidenceOfQueryItem, evidenceOfView, EVIDENCE_NOTICE, type NodeVia } from './evidence.js'
+import { evidenceEnvelope, evidenceOfQueryItem, evidenceOfView, EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
 
 /*
  * The MCP tools are the table's operations (src/api/table): the same input schema minus

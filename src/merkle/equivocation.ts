@@ -8,7 +8,7 @@ import {
   ConsistencyProofJsonSchema, consistencyProofFromJson, consistencyProofToJson, type ConsistencyProofJson
 } from './proof-json.js'
 import type { ConsistencyProof } from './types.js'
-import { verifyConsistency } from './verify.js'
+import { verifyConsistency } from './verify-proof.js'
 
 /*
  * Evidence that a log misbehaved (transparency-v1 §6). An equivocation — two valid checkpoints of one

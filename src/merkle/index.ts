@@ -7,8 +7,8 @@ export { CHECKPOINT_DOMAIN_TAG, HASH_BYTES, MAX_PROOF_HASHES, MAX_TREE_SIZE } fr
 export { DEFAULT_HASHER, EMPTY_ROOT, equalHashes, hashChildren, hashFromHex, hashLeaf, hashToHex, isHash, merkleHasherOf, type MerkleHasher } from './hash.js'
 export type { ConsistencyProof, InclusionProof } from './types.js'
 export { computeRoot, proveConsistency, proveInclusion } from './tree.js'
-export { rootFromInclusionProof, verifyConsistency, verifyInclusion } from './verify.js'
-export { consistencyRanges, inclusionRanges } from './paths.js'
+export { rootFromInclusionProof, verifyConsistency, verifyInclusion } from './verify-proof.js'
+export { consistencyRanges, inclusionRanges } from './subtree-ranges.js'
 export { perfectNodesOf, splitPoint, type LeafRange, type PerfectNode } from './tree-math.js'
 export {
   ConsistencyProofJsonSchema, InclusionProofJsonSchema, consistencyProofFromJson, consistencyProofToJson,

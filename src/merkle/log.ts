@@ -4,7 +4,7 @@ import { DEFAULT_HASHER, EMPTY_ROOT, type MerkleHasher } from './hash.js'
 import { SIZE_KEY, columnKey, decodeUint64, encodeUint64, leafIndexKey } from './log-keys.js'
 import { NodeReader, getMany } from './node-cache.js'
 import type { MerkleNodeStore, NodePut } from './node-store.js'
-import { consistencyRanges, inclusionRanges } from './paths.js'
+import { consistencyRanges, inclusionRanges } from './subtree-ranges.js'
 import { assertTreeSize, foldRight, half, isOdd, perfectNodesOf, type LeafRange, type PerfectNode } from './tree-math.js'
 import type { ConsistencyProof, InclusionProof } from './types.js'
 

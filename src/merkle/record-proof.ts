@@ -7,7 +7,7 @@ import { hashLeaf } from './hash.js'
 import { leafDataOfCid } from './leaf.js'
 import type { MerkleLog } from './log.js'
 import { InclusionProofJsonSchema, inclusionProofFromJson, inclusionProofToJson, type InclusionProofJson } from './proof-json.js'
-import { verifyInclusion } from './verify.js'
+import { verifyInclusion } from './verify-proof.js'
 
 /*
  * A record proven to be in a node's log (transparency-v1 §4.4): its id, the inclusion proof of its

@@ -1,6 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import { EMPTY_ROOT, assertHash, hashChildren } from './hash.js'
-import { consistencyRanges, inclusionRanges } from './paths.js'
+import { consistencyRanges, inclusionRanges } from './subtree-ranges.js'
 import { assertTreeSize, splitPoint, type LeafRange } from './tree-math.js'
 import type { ConsistencyProof, InclusionProof } from './types.js'
 

@@ -11,11 +11,11 @@ import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { createLibp2p } from 'libp2p'
 import { ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES } from './constants.js'
-import { shapesTraffic, type LinkConditions } from './link-conditions.js'
-import { shapedTransport } from './link-shaping.js'
-import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits.js'
-import { fastMsgIdFn, messageIdToString, msgIdFn } from './message-id.js'
-import { SCORE_THRESHOLDS } from './scoring.js'
+import { shapesTraffic, type LinkConditions } from './link/link-conditions.js'
+import { shapedTransport } from './link/link-shaping.js'
+import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits/limits.js'
+import { fastMsgIdFn, messageIdToString, msgIdFn } from './gossip/message-id.js'
+import { SCORE_THRESHOLDS } from './gossip/scoring.js'
 
 /** The libp2p services of an isnad node. */
 export interface NetServices extends Record<string, unknown> {

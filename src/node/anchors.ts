@@ -5,15 +5,15 @@ import {
   type AnchorCheck, type AnchorOrigin, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type FileAnchorAccess, type UrlLimits
 } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
-import { createKeystore } from '../keys/index.js'
+import { createKeystore } from '../keystore/index.js'
 import type { Network } from '../net/index.js'
 import type { AnchorRecord, MemoryRecord } from '../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
-import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from './evidence.js'
+import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from './memory-evidence.js'
 import type { Journal } from './journal/journal.js'
 import type { IngestPipeline } from './pipeline/pipeline.js'
-import { homePrivatePaths, type NodePaths } from './paths.js'
+import { homePrivatePaths, type NodePaths } from './home-paths.js'
 
 /** Anchor settings of a node (anchors-v1 §4–§5). */
 export interface NodeAnchorOptions {

@@ -7,7 +7,7 @@ import { pathExists } from '../fs/index.js'
 import type { BlockCheckResult, BlockIssue, BlockScan, VerifiedCidAnchor } from '../ledger/audit/index.js'
 import { isLevelCorruption } from '../store/index.js'
 import { blockStorePath } from './anchors.js'
-import { nodePaths } from './paths.js'
+import { nodePaths } from './home-paths.js'
 
 /**
  * The blockstore half of `isnad ledger verify` (issue 22 §2): `.memory/evidence/blocks`, the content

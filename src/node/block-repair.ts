@@ -8,7 +8,7 @@ import type { AnchorRecord } from '../schema/index.js'
 import type { StoredRecord } from '../store/index.js'
 import { blockStorePath } from './anchors.js'
 import { LocalNode } from './local-node.js'
-import { nodePaths } from './paths.js'
+import { nodePaths } from './home-paths.js'
 
 /**
  * `isnad ledger repair` for the blockstore (issue 22 §2), after the reindex. What the node does

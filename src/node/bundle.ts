@@ -1,6 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import { BUNDLE_FORMAT, MAX_BUNDLE_BYTES, type Bundle } from '../schema/index.js'
-import { parseBundleEnvelope, parseJson } from '../view/index.js'
+import { parseBundleEnvelope, parseJson } from '../memory-view/index.js'
 import type { IngestResult } from './pipeline/index.js'
 import type { LocalNode } from './local-node.js'
 

@@ -7,7 +7,7 @@ import { encodeSignedRecord } from '../record/index.js'
 import { SignedRecordSchema, type RecordKind } from '../schema/index.js'
 import { createLevelRecordStore, isLevelCorruption, type RecordStore } from '../store/index.js'
 import { JournalState } from './journal/journal-state.js'
-import { journalIndexPath, nodePaths, recordIndexPath } from './paths.js'
+import { journalIndexPath, nodePaths, recordIndexPath } from './home-paths.js'
 
 /**
  * The index half of `isnad ledger verify` (issue 22 §2): the LevelDB index under `.memory/index/`

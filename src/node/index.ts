@@ -1,10 +1,10 @@
-export * from './paths.js'
+export * from './home-paths.js'
 export * from './local-node.js'
 export * from './pipeline/index.js'
-export * from './evidence.js'
+export * from './memory-evidence.js'
 export * from './anchors.js'
 export * from './bundle.js'
-export * from './init.js'
+export * from './init-home.js'
 export * from './ledger-ops.js'
 // The FDR Selector on this node (the pure Verifier and Selector are src/fdr's).
 export { selectOnNode, traceEntryOf } from './select.js'
@@ -13,3 +13,5 @@ export { MAX_TRUST_ROOTS, TRUST_ROOTS_FILE, TrustRootLineSchema, changeTrustRoot
 export { INGEST_REPUTATION_MAX_AGE_MS, ReputationService, type ReputationServiceInit } from './reputation-service.js'
 export { NodeTrust, setTrustPolicy, type NodeTrustInit, type TrustSetting } from './node-trust.js'
 export type { RecordSource } from './journal/record-events.js'
+// The node as the network layer's host (src/net NetHost), which the daemon hands its network.
+export { createNodeHost } from './net-host.js'

@@ -2,11 +2,11 @@ import { IsnadError } from '../errors/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import { DEFAULT_TRUST_POLICY } from '../trust/index.js'
-import { rescoreStoredTrust } from './evidence.js'
+import { rescoreStoredTrust } from './memory-evidence.js'
 import { LocalNode } from './local-node.js'
 import { JournalState } from './journal/journal-state.js'
-import { reindexHome, type ReindexResult } from './journal/reindex.js'
-import { DEFAULT_SCOPE, journalIndexPath, nodePaths } from './paths.js'
+import { reindexHome, type ReindexResult } from './reindex/reindex.js'
+import { DEFAULT_SCOPE, journalIndexPath, nodePaths } from './home-paths.js'
 
 /**
  * `isnad ledger reindex`: rebuilds the index from the ledgers, then records the reconciliation as a

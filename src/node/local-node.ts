@@ -3,7 +3,7 @@ import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../an
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
-import { Keyring, keyEventsPath } from '../keyring/index.js'
+import { Keyring, keyEventsPath } from '../key-events/index.js'
 import { signRecordVerified } from '../record/index.js'
 import { NodeTrust } from './node-trust.js'
 import type {
@@ -12,13 +12,13 @@ import type {
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
 import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
-import { scoreEvidence, viewOf } from './evidence.js'
+import { scoreEvidence, viewOf } from './memory-evidence.js'
 import { IngestPipeline, type IngestResult } from './pipeline/pipeline.js'
 import { Journal, type JournalBatch } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
-import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './paths.js'
+import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
 
 /** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
 export interface Signer {

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { isIsnadError } from '../errors/index.js'
-import type { Keyring } from '../keyring/index.js'
+import type { Keyring } from '../key-events/index.js'
 import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'

@@ -5,7 +5,7 @@ import { BUNDLE_FORMAT, type Bundle } from '../schema/index.js'
 import { createLevelRecordStore } from '../store/index.js'
 import { JournalState } from './journal/journal-state.js'
 import { LocalNode } from './local-node.js'
-import { journalIndexPath, nodePaths, recordIndexPath } from './paths.js'
+import { journalIndexPath, nodePaths, recordIndexPath } from './home-paths.js'
 
 /**
  * `isnad ledger repair` for records the ledger lost while the index still holds them (issue 22 §2: a

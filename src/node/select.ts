@@ -6,7 +6,7 @@ import { hashToHex, proveRecordInclusion, type RecordInclusion, type SignedCheck
 import {
   createMemorySelector, createMemoryVerifier, createRecordMemoryStore, type MemoryTrace, type SelectionResult, type SelectRequest
 } from '../fdr/index.js'
-import { evidenceOf, findSupersededBy, scoreEvidence } from './evidence.js'
+import { evidenceOf, findSupersededBy, scoreEvidence } from './memory-evidence.js'
 import type { LocalNode } from './local-node.js'
 
 /**

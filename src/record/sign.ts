@@ -2,10 +2,10 @@ import { IsnadError } from '../errors/index.js'
 import { encodeDidKey, publicKeyOfSeed, signBytes } from '../identity/index.js'
 import { MAX_RECORD_BYTES, SCHEMAS_BY_KIND, type IsnadRecord, type SignedRecord } from '../schema/index.js'
 import { cidOfBytes, cidString, encodeCanonical, encodeSignature, recordCidOf, signingInputFor } from './encoding.js'
-import { schemaError, signerOf } from './parse.js'
+import { schemaError, signerOf } from './parse-record.js'
 import { encodeSignedRecordBytes } from './signed-bytes.js'
 import { noteVerifiedBytes } from './verified-bytes.js'
-import type { VerifiedRecord } from './verify.js'
+import type { VerifiedRecord } from './verify-record.js'
 
 /**
  * Validates `record` and signs it with `secretKey`, which must belong to the record's signer

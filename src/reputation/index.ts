@@ -4,11 +4,11 @@
  * node's trust setting do the I/O and live in src/node.
  */
 export { DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, UNROOTED_REPUTATION, VOTE_WEIGHTS } from './constants.js'
-export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup } from './graph.js'
+export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup } from './vote-graph.js'
 export { MAX_GRAPH_AGENTS, VoteSet } from './vote-set.js'
 export { personalizedPageRank, type PageRankOptions, type PageRankResult } from './pagerank.js'
 export { computeReputation, reputationOfRank, type AgentReputation, type ReputationTable } from './reputation.js'
-export { shortestPathsFrom } from './paths.js'
+export { shortestPathsFrom } from './shortest-paths.js'
 export { sybilBound, type SybilBound, type SybilBoundInput } from './bound.js'
 export { collectVotes, votesOf, type MemoryAttestations, type StoredAttestation } from './votes.js'
-export { AgentReputationSchema, TrustRootSchema, type TrustRoot } from './schemas.js'
+export { AgentReputationSchema, TrustRootSchema, type TrustRoot } from './trust-route-shapes.js'

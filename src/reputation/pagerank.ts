@@ -1,6 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import { DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE } from './constants.js'
-import type { TrustGraph } from './graph.js'
+import type { TrustGraph } from './vote-graph.js'
 
 export interface PageRankOptions {
   /** @default DEFAULT_DAMPING */

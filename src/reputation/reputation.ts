@@ -1,8 +1,8 @@
 import { DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
-import { buildTrustGraph, type TrustGraph, type VoteGroup } from './graph.js'
+import { buildTrustGraph, type TrustGraph, type VoteGroup } from './vote-graph.js'
 import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
-import { shortestPathsFrom } from './paths.js'
+import { shortestPathsFrom } from './shortest-paths.js'
 
 /** What the node knows about one agent's standing, for `get_reputation` and `trust explain`. */
 export interface AgentReputation {

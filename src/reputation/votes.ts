@@ -1,6 +1,6 @@
 import type { AttestationRecord } from '../schema/index.js'
 import type { KeyIdentities } from '../trust/index.js'
-import type { VoteGroup } from './graph.js'
+import type { VoteGroup } from './vote-graph.js'
 import { VERDICT_CODES, VoteSet } from './vote-set.js'
 
 /** A stored attestation (its signature verified on the way in) with its id. */

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import {
   MAX_BODY_BYTES, MAX_CLAIM_BYTES, MAX_CLAIMS, MAX_CONTEXT_FIELD_BYTES, MAX_DERIVED_FROM, MAX_HASH_BYTES,
   MAX_NOTES_BYTES, MAX_REFERENCE_BYTES, MAX_REQUEST_WITNESSES, MAX_SUMMARY_BYTES, MAX_TAG_BYTES, MAX_TAGS
-} from './limits.js'
+} from './record-limits.js'
 import { anyCid, boundedText, didKey, isoTimestamp, recordCid, signatureBase64 } from './primitives.js'
 
 /** The provenance schema's five content types plus the format spec's `fact` and `commitment` (DESIGN §1). */

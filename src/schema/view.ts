@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { MAX_BUNDLE_RECORDS } from './limits.js'
+import { MAX_BUNDLE_RECORDS } from './record-limits.js'
 import {
   AnchorRecordSchema, ATTESTATION_VERDICTS, MemoryContentSchema, MemoryContextSchema, SignedRecordSchema
 } from './records.js'

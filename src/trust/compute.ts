@@ -1,8 +1,8 @@
 import { roundTrustScore, type CountedAttestation, type TrustFactors, type TrustResult } from '../schema/index.js'
 import { DAY_MS, DEFAULT_TRUST_POLICY } from './constants.js'
-import { countEvidence } from './evidence.js'
+import { countEvidence } from './count-evidence.js'
 import { trustLevelOf } from './level.js'
-import { instantOf } from './order.js'
+import { instantOf } from './evidence-order.js'
 import { getTrustPolicy } from './policies.js'
 import type { ComputeTrustOptions, CountedEvidence, PolicyScore, TrustInput } from './types.js'
 

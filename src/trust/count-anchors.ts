@@ -1,5 +1,5 @@
 import { MAX_CLOCK_SKEW_MS, type RefusedAnchor } from '../schema/index.js'
-import { instantOf, sortByTimeThenId, sortRefusals } from './order.js'
+import { instantOf, sortByTimeThenId, sortRefusals } from './evidence-order.js'
 import type { AcceptedAnchor, AnchorEvidence, MemoryEvidence } from './types.js'
 
 export interface CountedAnchors {

@@ -3,7 +3,7 @@
  * randomness. The result's zod schema is TrustResultSchema in src/schema.
  */
 export { computeTrust } from './compute.js'
-export { countEvidence, checkedReputation, defaultReputation } from './evidence.js'
+export { countEvidence, checkedReputation, defaultReputation } from './count-evidence.js'
 export { trustLevelOf } from './level.js'
 export { isnadV01Policy } from './isnad-v01-policy.js'
 export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'

@@ -1,5 +1,5 @@
 import { roundTrustScore, type TrustContribution } from '../schema/index.js'
-import { checkedReputation } from './evidence.js'
+import { checkedReputation } from './count-evidence.js'
 import { ISNAD_V01_WEIGHTS as W, MANY_CONFIRMS } from './constants.js'
 import { anchorStep, signatureStep } from './isnad-v01-policy.js'
 import type { AcceptedAttestation, AttestationScoreNote, CountedEvidence, PolicyScore, TrustPolicy } from './types.js'

@@ -3,7 +3,7 @@ import { Hono } from 'hono'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { errorResponseOf } from '../../src/api/errors.js'
 import { rateLimit } from '../../src/api/rate-limit.js'
-import { RateLimiter } from '../../src/net/limits.js'
+import { RateLimiter } from '../../src/net/limits/limits.js'
 import { startApi, type ApiFixture } from '../integration/api/api-fixture.js'
 import { fuzzParams } from './fuzz.js'
 

@@ -4,18 +4,18 @@ import fc from 'fast-check'
 import * as lp from 'it-length-prefixed'
 import { describe, expect, it } from 'vitest'
 import { nodeCryptoVerifier } from '../../src/native/index.js'
-import { Keyring, encodeKeyLog } from '../../src/keyring/index.js'
+import { Keyring, encodeKeyLog } from '../../src/key-events/index.js'
 import { createCheckpoint, hashLeaf, signCheckpoint } from '../../src/merkle/index.js'
 import {
   ALL_TOPICS, FetchRequestSchema, GossipValidator, MAX_FETCH_REQUEST_BYTES, MAX_SYNC_CONTROL_BYTES, RecordGate, SyncHeaderSchema,
   SyncRequestSchema, TOPICS, encodeWitnessEnvelope, type Topic
 } from '../../src/net/index.js'
-import { FrameReader } from '../../src/net/frames.js'
-import { decodeWire } from '../../src/net/wire.js'
+import { FrameReader } from '../../src/net/wire/frames.js'
+import { decodeWire } from '../../src/net/wire/wire-messages.js'
 import { encodeCanonical, encodeSignedRecord } from '../../src/record/index.js'
 import { createAgent, createAttestation, createMemory, createWitnessRequest } from '../fixtures/records.js'
 import { MemoryHost } from '../integration/net/fixtures/memory-host.js'
-import { KEY_NOW, KEY_VECTORS } from '../unit/keyring/vectors.js'
+import { KEY_NOW, KEY_VECTORS } from '../unit/key-events/vectors.js'
 import { HOSTILE_CBOR, fuzzParams, mutation, refuses, sameBytes } from './fuzz.js'
 
 /** gossip-v1 §3–§5, §9, fetch-v1 §2, sync-v1 §2: what a peer can send this node, random and mutated. */

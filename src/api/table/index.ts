@@ -1,10 +1,10 @@
-import { addAnchor, checkAnchors, exportBundle, importBundle, latestCheckpoint, observeCheckpoint, proveRecord, reindex, verify } from './evidence.js'
-import { createKey, delegateKey, keyInfo, listKeys, revokeKey, rotateKey, status } from './keys.js'
-import { attest, explainTrust, query, remember, select, show } from './memories.js'
+import { addAnchor, checkAnchors, exportBundle, importBundle, latestCheckpoint, observeCheckpoint, proveRecord, reindex, verify } from './evidence-ops.js'
+import { createKey, delegateKey, keyInfo, listKeys, revokeKey, rotateKey, status } from './key-ops.js'
+import { attest, explainTrust, query, remember, select, show } from './memory-ops.js'
 import {
   addTrustRoot, connectPeer, disconnectPeer, gossipHealth, inbox, listTrustRoots, networkStats, peers, removeTrustRoot, reputation,
   requestWitnesses, syncPeers
-} from './network.js'
+} from './network-ops.js'
 import type { OperationSpec } from './spec.js'
 
 /*
@@ -28,7 +28,7 @@ export type OperationName = keyof typeof OPERATION_SPECS
 /** The specs in the table's order (the documentation's order). */
 export const OPERATIONS: readonly OperationSpec[] = Object.values(OPERATION_SPECS) as unknown as readonly OperationSpec[]
 
-export { AnchorCheckSchema } from './evidence.js'
-export { KeyEventResultSchema } from './keys.js'
+export { AnchorCheckSchema } from './evidence-ops.js'
+export { KeyEventResultSchema } from './key-ops.js'
 export { CID_ISSUE, DID_ISSUE, defineOperation, parseOperationInput, peerControlOf, runOperation } from './spec.js'
 export type { HttpBinding, OperationNode, OperationSpec } from './spec.js'

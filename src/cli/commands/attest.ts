@@ -1,10 +1,10 @@
 import type { Command } from 'commander'
 import { ATTESTATION_VERDICTS, type AttestationVerdict } from '../../schema/index.js'
-import type { CommandContext } from '../context.js'
+import type { CommandContext } from '../command-context.js'
 import { inputFor, runParsed, specOf, type OperationOutput } from '../invoke.js'
 import { emit } from '../output.js'
 import { assertMemoryStored } from '../refusals.js'
-import { choice, collect } from '../parse.js'
+import { choice, collect } from '../option-parsers.js'
 import { renderView } from '../render.js'
 
 export function registerAttest (program: Command, context: (cmd: Command) => CommandContext): void {

@@ -1,11 +1,11 @@
 import type { Command } from 'commander'
-import type { ReindexResult } from '../../api/schemas/responses.js'
+import type { ReindexResult } from '../../api/response-shapes.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
-import { parseJson } from '../../view/index.js'
-import type { CommandContext } from '../context.js'
+import { parseJson } from '../../memory-view/index.js'
+import type { CommandContext } from '../command-context.js'
 import { inputFor, invoke, type OperationInput } from '../invoke.js'
 import { emit } from '../output.js'
-import { readInput } from '../parse.js'
+import { readInput } from '../option-parsers.js'
 
 /*
  * Through the daemon when one holds the home; else these three work on the data directory directly

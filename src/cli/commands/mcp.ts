@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { homePrivatePaths, nodePaths } from '../../node/paths.js'
-import type { CommandContext } from '../context.js'
+import { homePrivatePaths, nodePaths } from '../../node/home-paths.js'
+import type { CommandContext } from '../command-context.js'
 import { mcpClientConfig, packageRoot } from '../mcp-client-config.js'
-import { collect } from '../parse.js'
+import { collect } from '../option-parsers.js'
 
 /**
  * `isnad mcp`: the node as MCP tools over stdio (issue 8 §1). stdout carries the protocol only;

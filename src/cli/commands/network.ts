@@ -1,10 +1,10 @@
 import { InvalidArgumentError, type Command } from 'commander'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from '../../api/schemas/network.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from '../../api/network-shapes.js'
 import { isIsoTimestamp } from '../../schema/index.js'
-import type { CommandContext } from '../context.js'
+import type { CommandContext } from '../command-context.js'
 import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
-import { collect } from '../parse.js'
+import { collect } from '../option-parsers.js'
 
 /*
  * The network commands (issue 4 §3): thin shells over the operations. Without a daemon, a witness

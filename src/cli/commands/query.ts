@@ -4,10 +4,10 @@ import { IsnadError } from '../../errors/index.js'
 import { MAX_SELECT_LIMIT, type SelectedMemory, type SelectRequest } from '../../fdr/index.js'
 import { CONTENT_TYPES, isIsoTimestamp } from '../../schema/index.js'
 import type { MemoryQuery } from '../../store/index.js'
-import type { CommandContext } from '../context.js'
+import type { CommandContext } from '../command-context.js'
 import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
-import { choice, collect, parsePositiveInt, parseUnitInterval } from '../parse.js'
+import { choice, collect, parsePositiveInt, parseUnitInterval } from '../option-parsers.js'
 
 /** The store's query, except that the repeatable option is `--tag` (one tag each), plus selection. */
 type QueryOptions = Omit<MemoryQuery, 'tags'> & {

@@ -1,10 +1,10 @@
 import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import { CONTENT_TYPES, MAX_BODY_BYTES, type ContentType } from '../../schema/index.js'
-import type { CommandContext } from '../context.js'
+import type { CommandContext } from '../command-context.js'
 import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
-import { choice, collect, parseUnitInterval, readInput } from '../parse.js'
+import { choice, collect, parseUnitInterval, readInput } from '../option-parsers.js'
 import { renderView } from '../render.js'
 
 interface RememberOptions {

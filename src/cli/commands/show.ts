@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { CommandContext } from '../context.js'
+import type { CommandContext } from '../command-context.js'
 import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
 import { renderView } from '../render.js'

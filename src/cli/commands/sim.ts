@@ -2,9 +2,9 @@ import { dirname, resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import type { SimResults } from '../../sim/index.js'
-import type { CommandContext } from '../context.js'
+import type { CommandContext } from '../command-context.js'
 import { emit } from '../output.js'
-import { parsePositiveInt } from '../parse.js'
+import { parsePositiveInt } from '../option-parsers.js'
 
 /*
  * `isnad sim` (docs/simulation.md): run a scenario in this process or over child processes, generate

@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import type { NodeAnchorOptions } from '../../node/index.js'
-import type { CommandContext } from '../context.js'
-import { collect, parsePositiveInt } from '../parse.js'
+import type { CommandContext } from '../command-context.js'
+import { collect, parsePositiveInt } from '../option-parsers.js'
 
 interface StartOptions {
   listen?: string[]

@@ -2,10 +2,10 @@ import { writeFile } from 'node:fs/promises'
 import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
-import type { CommandContext } from '../context.js'
+import type { CommandContext } from '../command-context.js'
 import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
-import { parseBundle, readInput } from '../parse.js'
+import { parseBundle, readInput } from '../option-parsers.js'
 
 export function registerTransfer (program: Command, context: (cmd: Command) => CommandContext): void {
   program.command('export')

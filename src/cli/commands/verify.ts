@@ -1,12 +1,12 @@
 import type { Command } from 'commander'
 // The module itself: the fdr index also loads the node (LevelDB, anchors), which verify never opens.
-import { isFdrDocument, verifyFdrDocument, type FdrReport } from '../../fdr/verify-document.js'
+import { isFdrDocument, verifyFdrDocument, type FdrReport } from '../../fdr/verify-fdr-document.js'
 import { nodeCryptoVerifier } from '../../native/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
-import { parseJson, verifyDocument } from '../../view/index.js'
-import type { CommandContext } from '../context.js'
+import { parseJson, verifyDocument } from '../../memory-view/index.js'
+import type { CommandContext } from '../command-context.js'
 import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
-import { readInput } from '../parse.js'
+import { readInput } from '../option-parsers.js'
 import { renderTrust } from '../render.js'
 
 /*

@@ -1,5 +1,5 @@
 import type { AnchorState, MemoryView } from '../../schema/index.js'
-import { checkSignedRecord, type BrowserCheck } from './verify.js'
+import { checkSignedRecord, type BrowserCheck } from './verify-in-browser.js'
 
 /*
  * A memory's isnad chain as the page draws it: the author's signed memory, the witnesses with their

@@ -1,5 +1,5 @@
 import type { InboxItem } from '../../api/index.js'
-import type { KeyInfo } from '../../keys/index.js'
+import type { KeyInfo } from '../../keystore/index.js'
 import type { Api } from './api.js'
 import { byId, h, replaceChildren, safeText, shortId } from './dom.js'
 import { escapeBidiControls } from './text.js'

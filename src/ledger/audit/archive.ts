@@ -6,7 +6,7 @@ import { errnoOf, ioError } from '../fs-util.js'
 import { archivePathFor, dataRelative, listScopeShards, syncDirectory, utcDay, type ShardRef } from '../index.js'
 import { DAY_MS } from './constants.js'
 import { digestArchive, hasArchiveHeader, writeArchive } from './gzip.js'
-import { underWriterLock } from './lock.js'
+import { underWriterLock } from './repair-lock.js'
 
 /**
  * `isnad ledger archive` (issue 3 §6, spec §4 `archive/`): stream and bus shards older than the

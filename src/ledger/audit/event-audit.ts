@@ -1,7 +1,7 @@
 import type { LedgerEvent } from '../../schema/index.js'
 import { isBusEvent, listScopeShards, mergeShards, utcDay, type ShardRef } from '../index.js'
 import { ANCHOR_CHECKED_EVENT_TYPE, ARCHIVE_GZIP_HEADER, CHECKPOINT_EVENT_TYPE, RECORD_CHECKS_IN_FLIGHT, RECORD_EVENT_TYPES } from './constants.js'
-import { checkEntry, relativeTo, type AuditContext } from './context.js'
+import { checkEntry, relativeTo, type AuditContext } from './audit-context.js'
 import { hasArchiveHeader } from './gzip.js'
 import { LogAuditor, type CheckpointRegistry, type Where } from './log-audit.js'
 import type { LedgerFactsCollector } from './ledger-facts.js'

@@ -1,6 +1,6 @@
 import { dataRelative, derivedId, withLineHash, type CorruptReason, type LedgerEntry } from '../index.js'
 import { AUDIT_FINDING_DOMAIN, MAX_FINDING_REFS } from './constants.js'
-import type { AuditFinding, FindingKind, Severity } from './schemas.js'
+import type { AuditFinding, FindingKind, Severity } from './governance-lines.js'
 
 /**
  * Building findings (issue 3 §5). A finding's id is derived from what was found (kind, file, offset,

@@ -13,13 +13,13 @@ export type { LedgerFacts, SampledRecord } from './ledger-facts.js'
 export {
   BLOCK_KINDS, blockFindingFile, cidOfBlockFile,
   type BlockCheck, type BlockCheckResult, type BlockFindingKind, type BlockIssue, type BlockScan, type VerifiedCidAnchor
-} from './blocks.js'
-export type { AuditStats } from './context.js'
+} from './blockstore-audit.js'
+export type { AuditStats } from './audit-context.js'
 export { writeAuditResults, scorecardOf, type AuditResults, type WriteAuditResultsOptions } from './results.js'
 export { planRepair, type PlanRepairOptions } from './repair-plan.js'
 export { executeRepair, type BlockRepair, type ExecuteRepairInit, type RepairOutcome } from './repair-execute.js'
 export { archiveShards, type ArchiveInit, type ArchiveResult, type ArchivedShard } from './archive.js'
-export { withWriterLock } from './lock.js'
+export { withWriterLock } from './repair-lock.js'
 export { restoreSetAside, type RestoreInit, type RestoreResult } from './restore.js'
 export { SetAsideLineSchema, type SetAsideLine } from './set-aside.js'
 export {
@@ -27,5 +27,5 @@ export {
   RepairPlanSchema, ScorecardSchema, SEVERITIES,
   type AuditFinding, type Execution, type FindingKind, type HealthStatus, type LcMark, type RepairAction, type RepairPlan,
   type Scorecard, type Severity
-} from './schemas.js'
+} from './governance-lines.js'
 export * from './constants.js'

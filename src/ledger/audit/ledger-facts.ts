@@ -1,4 +1,4 @@
-import type { VerifiedCidAnchor } from './blocks.js'
+import type { VerifiedCidAnchor } from './blockstore-audit.js'
 import { INDEX_SAMPLE_RECENT, INDEX_SAMPLE_SIZE } from './constants.js'
 
 /**

@@ -5,10 +5,10 @@ import {
 } from '../index.js'
 import { appendLedgerLines, recordedIds } from './append.js'
 import { EXECUTION_DOMAIN } from './constants.js'
-import { underWriterLock } from './lock.js'
+import { underWriterLock } from './repair-lock.js'
 import { quarantineFile } from './quarantine.js'
 import { setAsideLines } from './set-aside.js'
-import type { Execution, RepairAction, RepairPlan } from './schemas.js'
+import type { Execution, RepairAction, RepairPlan } from './governance-lines.js'
 import { operationalValidator, viewValidator } from './validators.js'
 import { parseShardPath, type ViewFolder } from './walk.js'
 

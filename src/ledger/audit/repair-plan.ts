@@ -1,8 +1,8 @@
 import { canonicalJson, derivedId, withLineHash } from '../index.js'
 import { INDEX_KINDS, type AuditReport } from './audit.js'
-import { BLOCK_KINDS, cidOfBlockFile } from './blocks.js'
+import { BLOCK_KINDS, cidOfBlockFile } from './blockstore-audit.js'
 import { PLAN_DOMAIN } from './constants.js'
-import type { AuditFinding, FindingKind, RepairAction, RepairPlan } from './schemas.js'
+import type { AuditFinding, FindingKind, RepairAction, RepairPlan } from './governance-lines.js'
 import { isShardPath } from './walk.js'
 
 /**

@@ -2,7 +2,7 @@ import { canonicalJson, derivedId, LEDGER_FILES, withLineHash, type RecoveryCont
 import { appendLedgerLines, recordedIds } from './append.js'
 import type { AuditReport } from './audit.js'
 import { SCORECARD_DOMAIN } from './constants.js'
-import type { AuditFinding, Scorecard } from './schemas.js'
+import type { AuditFinding, Scorecard } from './governance-lines.js'
 
 /**
  * Records an audit (issue 3 §5): its findings in `governance/findings/findings.jsonl` (each id once:

@@ -5,7 +5,7 @@ import {
 } from '../index.js'
 import { AttachmentSchema, ReductionRecordSchema } from '../views/index.js'
 import type { ViewFolder } from './walk.js'
-import { ExecutionSchema, FindingsLineSchema, RepairPlanSchema, ScorecardSchema } from './schemas.js'
+import { ExecutionSchema, FindingsLineSchema, RepairPlanSchema, ScorecardSchema } from './governance-lines.js'
 
 /**
  * The line check of each ledger file (spec §8: every line's hash verifies; DESIGN §4: every ledger

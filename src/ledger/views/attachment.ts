@@ -4,8 +4,8 @@ import {
   recordCid, scopeName, sortInPlace, typedId, viewObjectId
 } from '../../schema/index.js'
 import { ATTACHMENT_SCHEMA_VERSION } from './constants.js'
-import type { ViewEvidence, ViewTrust } from './evidence.js'
-import { hashLine as defaultHashLine, type HashLine } from './hash.js'
+import type { ViewEvidence, ViewTrust } from './reducer-input.js'
+import { hashLine as defaultHashLine, type HashLine } from './view-line-hash.js'
 import { attachmentIdOf } from './ids.js'
 
 /**

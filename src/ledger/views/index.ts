@@ -9,7 +9,7 @@ export {
   viewTrustOf, viewEvidenceOf,
   type ReduceInput, type ReducibleMemory, type ViewTrust, type ViewEvidence, type EvidenceAttestation, type EvidenceAnchor,
   type ViewHints, type StoredEvidence
-} from './evidence.js'
+} from './reducer-input.js'
 export { objectTypeOf, horizonOf, salienceOf, statusOf, DEFAULT_VIEW_RULES, type ViewRules } from './rules.js'
 export { readTagFields, slugOf, isCalendarDate, type TagFields } from './tags.js'
 export { AttachmentSchema, buildAttachment, hasEvidence, type Attachment, type AttachmentInput } from './attachment.js'
@@ -17,8 +17,8 @@ export {
   ReductionRecordSchema, buildReductionRecord, reducedEventOf, reductionFilesOf,
   type ReductionRecord, type ReductionFiles, type ReducedEventDraft
 } from './reduction-record.js'
-export { monthOf, viewShardPath, attachShardPath } from './shards.js'
-export { hashLine, withHash, isLineHashValid, type HashLine } from './hash.js'
+export { monthOf, viewShardPath, attachShardPath } from './view-shards.js'
+export { hashLine, withHash, isLineHashValid, type HashLine } from './view-line-hash.js'
 export { deriveTypedId, objectIdOf, attachmentIdOf, reductionIdOf } from './ids.js'
 export { createViewWriter, type ViewWriter, type ViewWriterInit, type ViewWriteResult } from './writer.js'
 export { createFsAppend, readJsonlLines, type AppendLines, type ReadLines } from './fs-lines.js'

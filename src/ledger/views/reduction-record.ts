@@ -4,10 +4,10 @@ import {
   type EventType
 } from '../../schema/index.js'
 import { REDUCERS_FILE, REDUCTION_SCHEMA_VERSION, VIEW_REDUCER } from './constants.js'
-import { hashLine as defaultHashLine, type HashLine } from './hash.js'
+import { hashLine as defaultHashLine, type HashLine } from './view-line-hash.js'
 import { reductionIdOf } from './ids.js'
 import type { Reduction } from './reduce.js'
-import { attachShardPath, viewShardPath } from './shards.js'
+import { attachShardPath, viewShardPath } from './view-shards.js'
 
 /**
  * A line of `coordination/reducers.jsonl` (Memory Format Spec V3.1 §10): which reducer turned which

@@ -3,7 +3,7 @@ import {
   DEFAULT_CORRECTION_TYPE, DEFAULT_DISPUTED_BELOW, DEFAULT_FACT_REVIEW_DAYS, HORIZON_OF_CONTENT, HORIZON_OF_OBJECT_TYPE,
   OBJECT_TYPE_OF_CONTENT, type Horizon
 } from './constants.js'
-import type { ViewTrust } from './evidence.js'
+import type { ViewTrust } from './reducer-input.js'
 
 /**
  * The mapping rules of the view reducer (Memory Format Spec V3.1 §6, docs/views.md). Each is a small

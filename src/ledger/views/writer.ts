@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import type { Attachment } from './attachment.js'
 import { createFsAppend, readJsonlLines, type AppendLines, type ReadLines } from './fs-lines.js'
-import type { HashLine } from './hash.js'
+import type { HashLine } from './view-line-hash.js'
 import type { Reduction } from './reduce.js'
 import {
   buildReductionRecord, reducedEventOf, reductionFilesOf, type ReducedEventDraft, type ReductionFiles, type ReductionRecord

@@ -1,4 +1,4 @@
-import type { MemoryEvidence } from '../evidence.js'
+import type { MemoryEvidence } from '../memory-evidence.js'
 
 /** One round's work: reduce these memories (with the evidence ingest scored, where known). */
 export type ReduceRound = (memoryIds: ReadonlySet<string>, scored: ReadonlyMap<string, MemoryEvidence>) => Promise<void>

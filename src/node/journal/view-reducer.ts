@@ -5,7 +5,7 @@ import {
 } from '../../ledger/views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import { gatherEvidence, scoreEvidence, type MemoryEvidence } from '../evidence.js'
+import { gatherEvidence, scoreEvidence, type MemoryEvidence } from '../memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'
 

@@ -2,7 +2,7 @@ import type { SignatureVerifier } from '../../identity/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
 import type { LedgerEvent } from '../../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../../store/index.js'
-import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from '../evidence.js'
+import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from '../memory-evidence.js'
 import type { RecordSource } from '../journal/record-events.js'
 import {
   assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, uniqueRecords, type RecordKeyCheck

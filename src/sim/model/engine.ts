@@ -1,11 +1,11 @@
 import { performance } from 'node:perf_hooks'
-import type { Plan, PlannedEvent } from '../plan.js'
-import type { Scenario } from '../scenario.js'
+import type { Plan, PlannedEvent } from '../scenario/plan.js'
+import type { Scenario } from '../scenario/scenario.js'
 import { Holders, type HolderGroup } from './holders.js'
 import { LinkModel } from './links.js'
 import { EventQueue, type ScheduledEvent } from './queue.js'
-import { createFastRandom } from './random.js'
-import { agentsOf, attestationRecord, memoryRecord, witnessRequestRecord, type Agent, type SignedBytes } from './records.js'
+import { createFastRandom } from './fast-random.js'
+import { agentsOf, attestationRecord, memoryRecord, witnessRequestRecord, type Agent, type SignedBytes } from './signed-records.js'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
 
 /*

@@ -1,6 +1,6 @@
-import { retransmissionDelayMs, retransmissionTimeoutMs, SEGMENT_BYTES } from '../../net/link-conditions.js'
-import type { Scenario } from '../scenario.js'
-import type { FastRandom } from './random.js'
+import { retransmissionDelayMs, retransmissionTimeoutMs, SEGMENT_BYTES } from '../../net/link/link-conditions.js'
+import type { Scenario } from '../scenario/scenario.js'
+import type { FastRandom } from './fast-random.js'
 
 /*
  * One message's delays on the modelled network (docs/simulation.md, "The model engine"): each hop

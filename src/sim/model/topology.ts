@@ -1,6 +1,6 @@
 import { GOSSIPSUB } from './links.js'
 import { EventQueue, type ScheduledEvent } from './queue.js'
-import type { FastRandom } from './random.js'
+import type { FastRandom } from './fast-random.js'
 
 /*
  * The modelled network's shape in one epoch (between two churn or partition events): the peer graph

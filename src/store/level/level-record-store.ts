@@ -8,7 +8,7 @@ import { assertTrustEntry, decodeStoredRecord, prepareRecords } from '../prepare
 import { normalizeQuery } from '../query-plan.js'
 import { SerialQueue } from '../serial-queue.js'
 import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
-import { END, SEP, kindStatKey, linkFromOf, linkPrefix, linkRange } from './keys.js'
+import { END, SEP, kindStatKey, linkFromOf, linkPrefix, linkRange } from './key-layout.js'
 import { checkIndexFormat } from './format.js'
 import { decodeMemoryEntry } from './memory-entry.js'
 import { scanQuery } from './query-planner.js'

@@ -1,10 +1,10 @@
 import { QUERY_SCAN_CHUNK, TRUST_SCALE } from '../constants.js'
 import { IsnadError } from '../../errors/index.js'
 import type { IndexedMemory } from '../indexed-memory.js'
-import { createdOfPosition, encodeCursor, positionBoundBelow, scoreOfPosition, idOfPosition } from '../order.js'
+import { createdOfPosition, encodeCursor, positionBoundBelow, scoreOfPosition, idOfPosition } from '../result-order.js'
 import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
 import type { QueryHit, QueryPage } from '../types.js'
-import { ALL_SCOPE, SEP, authorScope, tagScope, typeScope } from './keys.js'
+import { ALL_SCOPE, SEP, authorScope, tagScope, typeScope } from './key-layout.js'
 import { decodeMemoryEntry } from './memory-entry.js'
 import type { Sublevels } from './sublevels.js'
 

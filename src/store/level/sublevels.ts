@@ -1,5 +1,5 @@
 import type { Level } from 'level'
-import { SUBLEVELS } from './keys.js'
+import { SUBLEVELS } from './key-layout.js'
 
 export type RootLevel = Level<string, string>
 

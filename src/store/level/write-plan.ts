@@ -1,9 +1,9 @@
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
-import { positionOf, scoreUnitsOf } from '../order.js'
+import { positionOf, scoreUnitsOf } from '../result-order.js'
 import { assertTrustEntry, linksOf, trustNotFound, type PreparedRecord } from '../prepare.js'
 import type { TrustEntry } from '../types.js'
 import type { IndexCache } from './index-cache.js'
-import { kindStatKey, linkKey, queryKey, scopesOf, ALL_SCOPE } from './keys.js'
+import { kindStatKey, linkKey, queryKey, scopesOf, ALL_SCOPE } from './key-layout.js'
 import { decodeMemoryEntry, encodeMemoryEntry, type MemoryEntry } from './memory-entry.js'
 import { WriteBatch, type Sublevels } from './sublevels.js'
 

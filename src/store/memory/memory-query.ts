@@ -1,6 +1,6 @@
 import { TRUST_SCALE } from '../constants.js'
 import type { IndexedMemory } from '../indexed-memory.js'
-import { encodeCursor, positionOf, scoreOfUnits, scoreUnitsOf } from '../order.js'
+import { encodeCursor, positionOf, scoreOfUnits, scoreUnitsOf } from '../result-order.js'
 import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
 import type { QueryPage, TrustEntry } from '../types.js'
 

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createKeystore } from '../../../src/keys/index.js'
+import { createKeystore } from '../../../src/keystore/index.js'
 import { initHome, LocalNode, nodePaths } from '../../../src/node/index.js'
 
 /*

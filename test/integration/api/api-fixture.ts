@@ -5,7 +5,7 @@ import {
   createApiEventHub, createApiServer, createLocalOperations, loadOrCreateApiToken,
   type ApiEventHub, type ApiServer, type ApiServerInit, type LocalOperations, type NodeOperations
 } from '../../../src/api/index.js'
-import { createKeystore, type Keystore } from '../../../src/keys/index.js'
+import { createKeystore, type Keystore } from '../../../src/keystore/index.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
 
 /** A real node home, LocalNode, keystore and API server on 127.0.0.1, torn down by `stop`. */

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { RateLimiter } from '../../../src/net/limits.js'
+import { RateLimiter } from '../../../src/net/limits/limits.js'
 import { startApi, type ApiFixture } from './api-fixture.js'
 
 /** Every route of the API (issue 4 item 5): the document must list exactly these. */

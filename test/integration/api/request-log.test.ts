@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiServer, createLocalOperations, loadOrCreateApiToken, type ApiServer, type LocalOperations } from '../../../src/api/index.js'
-import { createKeystore } from '../../../src/keys/index.js'
+import { createKeystore } from '../../../src/keystore/index.js'
 import { createLogger, type LogLevel } from '../../../src/log/index.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
 

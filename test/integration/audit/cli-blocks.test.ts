@@ -6,9 +6,9 @@ import { Level } from 'level'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blockKeyOf, blockLinks, parseCid } from '../../../src/anchor/index.js'
 import { checkIndex, registerLedgerAudit } from '../../../src/cli/commands/ledger-audit.js'
-import { createContext, type GlobalOptions } from '../../../src/cli/context.js'
+import { createContext, type GlobalOptions } from '../../../src/cli/command-context.js'
 import { reportError, type Output } from '../../../src/cli/output.js'
-import { createKeystore } from '../../../src/keys/index.js'
+import { createKeystore } from '../../../src/keystore/index.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 
 /**

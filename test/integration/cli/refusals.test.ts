@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, relative, sep } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../../src/cli/index.js'
-import { createKeystore } from '../../../src/keys/index.js'
+import { createKeystore } from '../../../src/keystore/index.js'
 import { initHome, LocalNode, nodePaths } from '../../../src/node/index.js'
 
 /**

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { hostedAgentsOf } from '../../../src/daemon/publisher.js'
-import { createKeystore, type Keystore } from '../../../src/keys/index.js'
+import { createKeystore, type Keystore } from '../../../src/keystore/index.js'
 
 describe('the publisher\'s hosted agents', () => {
   let dir: string

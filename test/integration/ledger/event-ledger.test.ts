@@ -7,7 +7,7 @@ import {
   archivePathFor, busShardPath, createMemoryIdempotency, DATA_DIRECTORIES, eventIdFor, openEventLedger, recoverTail, streamShardPath,
   validateOperationalLine, verifyLineHash, withLineHash, type EventLedger
 } from '../../../src/ledger/index.js'
-import { EventSchema } from '../../../src/schema/ledger.js'
+import { EventSchema } from '../../../src/schema/ledger-lines.js'
 import { assertStrictlyIncreasing, collect, createTempDataDir, eventInput, listFiles, readJsonLines, steppingClock } from './helpers.js'
 
 describe('the event ledger (DESIGN §4, spec §4–§9)', () => {

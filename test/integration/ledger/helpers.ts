@@ -2,7 +2,7 @@ import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { EventInput } from '../../../src/ledger/index.js'
-import type { LedgerEvent } from '../../../src/schema/ledger.js'
+import type { LedgerEvent } from '../../../src/schema/ledger-lines.js'
 
 /** Test fixtures of the ledger suites: a temporary data directory, a stepping clock, inputs. */
 

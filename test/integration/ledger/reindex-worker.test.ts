@@ -9,7 +9,7 @@ import { openEventLedger, withLineHash } from '../../../src/ledger/index.js'
 import { LocalNode, initHome, nodePaths, type Signer } from '../../../src/node/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { recordOfEvent } from '../../../src/node/journal/record-events.js'
-import { reindexHome } from '../../../src/node/journal/reindex.js'
+import { reindexHome } from '../../../src/node/reindex/reindex.js'
 import type { LedgerEvent } from '../../../src/schema/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 

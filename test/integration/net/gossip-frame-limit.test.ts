@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { MAX_KEY_LOG_BYTES } from '../../../src/keyring/index.js'
+import { MAX_KEY_LOG_BYTES } from '../../../src/key-events/index.js'
 import { MAX_ENVELOPE_BYTES, MAX_GOSSIP_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES, TOPICS, type Topic } from '../../../src/net/index.js'
 import { MAX_RECORD_BYTES } from '../../../src/schema/index.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'

@@ -3,7 +3,7 @@
 // Runs the built code (dist/, compiled by `npm test`, or by the test when stale).
 // Usage: node crash-node.mjs <home> <iteration> <witness-did>
 import { join } from 'node:path'
-import { createKeystore } from '../../../dist/src/keys/index.js'
+import { createKeystore } from '../../../dist/src/keystore/index.js'
 import { LocalNode } from '../../../dist/src/node/index.js'
 
 const [home, iteration, witnessDid] = process.argv.slice(2)

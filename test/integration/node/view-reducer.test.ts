@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { gatherEvidence, type MemoryEvidence } from '../../../src/node/evidence.js'
+import { gatherEvidence, type MemoryEvidence } from '../../../src/node/memory-evidence.js'
 import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
 import type { StoredRecord } from '../../../src/store/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'

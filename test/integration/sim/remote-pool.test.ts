@@ -8,7 +8,7 @@ import { loadOrCreateApiToken } from '../../../src/api/index.js'
 import { startDaemon } from '../../../src/daemon/index.js'
 import { initHome, nodePaths } from '../../../src/node/index.js'
 import { LocalPool, discoverNode, parseScenario, RemotePool, runOnce, type SimNodeInfo } from '../../../src/sim/index.js'
-import { NodeSupervisor, orderNode } from '../../../src/sim/node-supervisor.js'
+import { NodeSupervisor, orderNode } from '../../../src/sim/pools/node-supervisor.js'
 import { eventually } from '../../fixtures/eventually.js'
 import { freePort } from '../../fixtures/free-port.js'
 

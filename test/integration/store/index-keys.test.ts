@@ -5,8 +5,8 @@ import { Level } from 'level'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createLevelRecordStore, indexLocationOf, type TrustEntry } from '../../../src/store/index.js'
 import { indexedMemoryOf } from '../../../src/store/indexed-memory.js'
-import { kindStatKey, linkKey, queryKeysOf } from '../../../src/store/level/keys.js'
-import { scoreUnitsOf } from '../../../src/store/order.js'
+import { kindStatKey, linkKey, queryKeysOf } from '../../../src/store/level/key-layout.js'
+import { scoreUnitsOf } from '../../../src/store/result-order.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*

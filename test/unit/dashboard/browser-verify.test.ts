@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { buildChain } from '../../../src/dashboard/browser/chain.js'
-import { checkSignedRecord } from '../../../src/dashboard/browser/verify.js'
+import { checkSignedRecord } from '../../../src/dashboard/browser/verify-in-browser.js'
 import type { ErrorCode } from '../../../src/errors/index.js'
 import { signRecord } from '../../../src/index.js'
 import type { SignedRecord } from '../../../src/schema/index.js'
-import { buildMemoryView } from '../../../src/view/index.js'
+import { buildMemoryView } from '../../../src/memory-view/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { ID_PREFIXES, typedId, type IdKind } from '../../../src/schema/ledger.js'
+import { ID_PREFIXES, typedId, type IdKind } from '../../../src/schema/ledger-lines.js'
 import { derivedId, encodeBase32, eventIdFor, isTypedId, randomId } from '../../../src/ledger/index.js'
 
 /** RFC 4648 §10 test vectors, lower-case and without padding (spec §7 ids). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PingSchedule } from '../../../src/net/connection-pings.js'
+import { PingSchedule } from '../../../src/net/limits/connection-pings.js'
 
 describe('PingSchedule', () => {
   it('pings each connection once per interval, at its own phase, never all in one tick', () => {

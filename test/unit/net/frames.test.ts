@@ -3,7 +3,7 @@ import { StreamCloseEvent, StreamMessageEvent } from '@libp2p/interface'
 import * as lp from 'it-length-prefixed'
 import { describe, expect, it } from 'vitest'
 import { SEND_CHUNK_BYTES } from '../../../src/net/constants.js'
-import { FrameReader, sendFrames } from '../../../src/net/frames.js'
+import { FrameReader, sendFrames } from '../../../src/net/wire/frames.js'
 
 /** The parts of a libp2p 3 message stream the reader uses: events and `readableEnded`. */
 class FakeStream extends EventTarget {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { Connection } from '@libp2p/interface'
-import { ConnectionGuard } from '../../../src/net/limits-connections.js'
-import { RateLimiter, rateLimitedHandler } from '../../../src/net/limits.js'
-import { UsefulPeers, USEFUL_PEER_RETAG_MS } from '../../../src/net/scoring.js'
+import { ConnectionGuard } from '../../../src/net/limits/limits-connections.js'
+import { RateLimiter, rateLimitedHandler } from '../../../src/net/limits/limits.js'
+import { UsefulPeers, USEFUL_PEER_RETAG_MS } from '../../../src/net/gossip/scoring.js'
 
 describe('RateLimiter (docs/limits.md)', () => {
   it('allows a burst, then the sustained rate, per key', () => {

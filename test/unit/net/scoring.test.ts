@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PENALTY_HALF_LIFE_MS, PeerPenalties, SCORE_THRESHOLDS, TOPICS, messageIdOf } from '../../../src/net/index.js'
-import { messageIdToString } from '../../../src/net/message-id.js'
+import { messageIdToString } from '../../../src/net/gossip/message-id.js'
 
 describe('peer scoring and message ids (gossip-v1 §3, §6)', () => {
   it('orders the thresholds as gossipsub requires: graylist ≤ publish ≤ gossip ≤ 0', () => {

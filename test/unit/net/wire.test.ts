@@ -4,7 +4,7 @@ import {
   FetchRequestSchema, MAX_ENVELOPE_BYTES, MAX_FETCH_IDS, MAX_SYNC_PAGE_SIZE, SyncHeaderSchema, SyncRequestSchema, decodeWitnessEnvelope,
   encodeWitnessEnvelope
 } from '../../../src/net/index.js'
-import { decodeWire, encodeWire } from '../../../src/net/wire.js'
+import { decodeWire, encodeWire } from '../../../src/net/wire/wire-messages.js'
 import { encodeCanonical, encodeSignedRecord } from '../../../src/record/index.js'
 import { createAgent, createMemory, createWitnessRequest } from '../../fixtures/records.js'
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { MemoryEvidence } from '../../../src/node/evidence.js'
+import type { MemoryEvidence } from '../../../src/node/memory-evidence.js'
 import { ReductionRounds } from '../../../src/node/journal/reduction-rounds.js'
 
 /** Stands in for ingest's scored evidence: only its identity matters to the rounds. */

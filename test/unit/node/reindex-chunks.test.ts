@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { IsnadError, isIsnadError } from '../../../src/errors/index.js'
 import type { LedgerEvent, MemoryRecord } from '../../../src/schema/index.js'
 import { prepareRecords, type PreparedRecord, type StoredRecord } from '../../../src/store/index.js'
-import { EventsChunkBuilder, decodeChunk, errorOfWire, memoriesChunk, wireError } from '../../../src/node/journal/reindex-chunks.js'
+import { EventsChunkBuilder, decodeChunk, errorOfWire, memoriesChunk, wireError } from '../../../src/node/reindex/reindex-chunks.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /** The chunks the reindex reader thread sends: what goes in comes out. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import * as limits from '../../../src/schema/limits.js'
+import * as limits from '../../../src/schema/record-limits.js'
 import { VALID } from './fixtures.js'
 
 /** protocols/record-v1.md against the code and the vectors: the limits table, the rules, §11. */

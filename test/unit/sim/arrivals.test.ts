@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { Arrivals } from '../../../src/sim/arrivals.js'
+import { Arrivals } from '../../../src/sim/scenario/arrivals.js'
 
 /*
  * The driver's arrival book (src/sim/arrivals.ts): first arrivals are kept, waiters wake on the

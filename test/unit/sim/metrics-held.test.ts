@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { computeMetrics, createPlan, loadScenario } from '../../../src/sim/index.js'
-import { createObservations } from '../../../src/sim/observations.js'
+import { createObservations } from '../../../src/sim/driver/observations.js'
 
 /*
  * Attestation delivery (src/sim/metrics.ts): an arrival the event stream reported counts with its

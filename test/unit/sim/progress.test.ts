@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SimProgress, formatDuration } from '../../../src/sim/progress.js'
+import { SimProgress, formatDuration } from '../../../src/sim/driver/progress.js'
 
 /* Progress lines: which run, what it varies, done share and an ETA extrapolated on a given clock. */
 

@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { findings, groupsBySybils, spreadOf } from '../../../src/sim/findings.js'
+import { findings, groupsBySybils, spreadOf } from '../../../src/sim/results/results-findings.js'
 import { plotFiles, readResultsFile, reportHtml, type RunResult, type SimResults } from '../../../src/sim/index.js'
 import { REPO } from '../../fixtures/build-dist.js'
 

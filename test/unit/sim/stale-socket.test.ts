@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { retryingFetch } from '../../../src/sim/stale-socket.js'
+import { retryingFetch } from '../../../src/sim/pools/stale-socket.js'
 
 /*
  * The driver's fetch against a server that closes the connection of every other request without

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { computeTrust, type AttestationEvidence, type KeyIdentities } from '../../../src/trust/index.js'
-import { compareByTimeThenId, sortByTimeThenId } from '../../../src/trust/order.js'
+import { compareByTimeThenId, sortByTimeThenId } from '../../../src/trust/evidence-order.js'
 import { NOW, T0, anchorEvidence, attestationEvidence, memoryEvidence, minutes } from './fixtures.js'
 
 /*

@@ -1,0 +1,167 @@
+import { z } from 'zod'
+import { AnchorSourceSchema, type AnchorCheck } from '../../anchor/index.js'
+import { SignedCheckpointSchema } from '../../merkle/index.js'
+import { ANCHOR_TYPES, BundleSchema, MAX_BUNDLE_RECORDS, isoTimestamp, recordCid } from '../../schema/index.js'
+import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../constants.js'
+import {
+  BundleResponseSchema, DocumentReportSchema, IngestResultSchema, MemoryViewResponseSchema, ObserveResultSchema,
+  RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema
+} from '../response-shapes.js'
+import { bundleEnvelopeError } from '../../memory-view/index.js'
+import { cidField, NoInput, signerFields } from './fields.js'
+import { defineOperation } from './spec.js'
+
+/* Evidence and its transport: anchors (anchors-v1), verify / export / import (record-v1 §6), the ledger (transparency-v1). */
+
+const checkedState = z.enum(['verified', 'mismatch', 'unreachable', 'unverifiable'])
+
+export const AnchorCheckSchema = z.strictObject({
+  id: recordCid,
+  memory: recordCid,
+  type: z.enum(ANCHOR_TYPES),
+  reference: z.string(),
+  state: checkedState,
+  reason: z.string(),
+  checked_at: isoTimestamp,
+  drift: z.boolean().optional(),
+  previous: checkedState.optional()
+}).meta({ id: 'AnchorCheck' })
+
+export const addAnchor = defineOperation({
+  name: 'addAnchor',
+  summary: 'Sign an anchor tying a stored memory to outside evidence (a file, a CID, a git commit, a URL, a Moltbook post, a blockchain reference); returns the anchor id and the memory\'s new view with each anchor\'s verification state.',
+  input: z.strictObject({
+    memory: cidField('the id of the stored memory to anchor'),
+    anchor: AnchorSourceSchema.describe('where the evidence comes from, by `source`: file {path}, cid {cid}, git {repository, commit, path?}, url {url}, moltbook {url}, blockchain {…}'),
+    ...signerFields
+  }),
+  output: z.strictObject({
+    anchor: recordCid.describe('the new anchor\'s id'),
+    memory: MemoryViewResponseSchema
+  }),
+  errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'CID_INVALID', 'NOT_FOUND', 'USAGE', 'PATH_FORBIDDEN', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG'],
+  signs: true,
+  http: { method: 'post', path: '/v1/memories/{memory}/anchors', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'anchor add',
+  mcp: { tool: 'anchor', title: 'Anchor' },
+  run: async (node, { memory, anchor }, signer) => {
+    const result = await node.addAnchor({ ...anchor, memory }, signer!)
+    return { anchor: result.id, memory: result.view }
+  }
+})
+
+export const checkAnchors = defineOperation({
+  name: 'checkAnchors',
+  summary: 'Check a memory\'s anchors (or every anchor) against their evidence now: verified, mismatch, unreachable or unverifiable, and why.',
+  input: z.strictObject({ memory: cidField('only this memory\'s anchors; absent: every anchor').optional() }),
+  output: z.strictObject({ checks: z.array(AnchorCheckSchema) }),
+  errors: ['CID_INVALID', 'NOT_FOUND'],
+  http: { method: 'post', path: '/v1/anchors/check', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'anchor check',
+  mcp: { tool: 'check_anchors', title: 'Check anchors' },
+  run: async (node, { memory }) => ({ checks: await node.checkAnchors(memory) satisfies AnchorCheck[] })
+})
+
+export const verify = defineOperation({
+  name: 'verify',
+  summary: 'Check a memory view, an export bundle or a record inclusion proof with nothing but the document itself: ids, signatures, anchors. An invalid document is a report with `valid: false` and a reason per record.',
+  input: z.strictObject({
+    document: z.record(z.string(), z.unknown()).describe('a memory view (show), an export bundle (exportBundle) or a record inclusion proof (proveRecord), as JSON')
+  }),
+  output: DocumentReportSchema,
+  errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'BUNDLE_INVALID', 'PROOF_MALFORMED'],
+  readOnly: true,
+  http: {
+    method: 'post', path: '/v1/verify', in: 'body', bodyField: 'document', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES,
+    description: 'The body is the document itself. An invalid document is a 200 with `valid: false`; only a body that is not such a document at all is a 400.'
+  },
+  cli: 'verify',
+  mcp: { tool: 'verify', title: 'Verify' },
+  run: async (node, { document }) => await node.verify(document)
+})
+
+export const exportBundle = defineOperation({
+  name: 'exportBundle',
+  summary: 'A bundle of memories with all their witnesses, anchors and requests, checkable offline with verify and loadable with importBundle.',
+  input: z.strictObject({
+    ids: z.array(cidField('a memory id')).min(1).max(MAX_BUNDLE_RECORDS).describe(`the memory ids to export, 1 to ${MAX_BUNDLE_RECORDS}`)
+  }),
+  output: BundleResponseSchema,
+  errors: ['CID_INVALID', 'FIELD_TOO_LARGE', 'NOT_FOUND'],
+  readOnly: true,
+  http: { method: 'post', path: '/v1/export', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'export',
+  mcp: { tool: 'export_bundle', title: 'Export a bundle' },
+  run: async (node, { ids }) => await node.exportBundle(ids)
+})
+
+export const importBundle = defineOperation({
+  name: 'importBundle',
+  summary: 'Verify a bundle and store its records, all or nothing: one bad record refuses the whole bundle.',
+  input: z.strictObject({
+    bundle: BundleSchema.describe(`an export bundle {format, records[]}: at most ${MAX_BUNDLE_RECORDS} records; more is FIELD_TOO_LARGE`)
+  }),
+  output: IngestResultSchema,
+  errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'BUNDLE_INVALID', 'SIGNATURE_INVALID', 'CID_MISMATCH', 'TIMESTAMP_IN_FUTURE', 'SELF_ATTESTATION'],
+  // The envelope's faults have the codes verify and the CLI give (view/verify-document.ts); a bad record keeps its own.
+  inputError: (error) => {
+    // An unknown key beside the bundle is the input's fault, SCHEMA_INVALID as everywhere.
+    if (error.issues.some((i) => i.path[0] !== 'bundle')) return undefined
+    const envelope = error.issues.filter((i) => !(i.path[1] === 'records' && typeof i.path[2] === 'number'))
+    return envelope.length === 0 ? undefined : bundleEnvelopeError(new z.ZodError(envelope))
+  },
+  http: { method: 'post', path: '/v1/import', in: 'body', bodyField: 'bundle', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES, description: 'The body is the bundle itself.' },
+  cli: 'import',
+  mcp: { excluded: 'bundles reach 8 MiB and write other nodes\' records: an operator\'s act (`isnad import`), not a model\'s' },
+  run: async (node, { bundle }) => await node.importBundle(bundle)
+})
+
+export const reindex = defineOperation({
+  name: 'reindex',
+  summary: 'Rebuild the LevelDB index from the ledgers alone; other requests wait meanwhile.',
+  input: NoInput,
+  output: ReindexResultSchema,
+  errors: ['STORE_LOCKED', 'LEDGER_LOCKED', 'LEDGER_CORRUPT'],
+  http: { method: 'post', path: '/v1/ledger/reindex', in: 'none', description: 'Other requests wait while the index is rebuilt.' },
+  cli: 'ledger reindex',
+  mcp: { excluded: 'maintenance of the data directory is the operator\'s' },
+  run: async (node) => await node.reindex()
+})
+
+export const proveRecord = defineOperation({
+  name: 'proveRecord',
+  summary: 'A self-contained proof that a record is in this node\'s signed Merkle log, against a checkpoint that covers it; check it with verify.',
+  input: z.strictObject({ id: cidField('the record id (a CID, bafyrei…)') }),
+  output: RecordInclusionResponseSchema,
+  errors: ['CID_INVALID', 'NOT_FOUND'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/ledger/prove/{id}', in: 'none' },
+  cli: 'ledger prove',
+  mcp: { tool: 'prove_record', title: 'Prove a record is in the log' },
+  run: async (node, { id }) => await node.proveRecord(id)
+})
+
+export const latestCheckpoint = defineOperation({
+  name: 'latestCheckpoint',
+  summary: 'The newest checkpoint this node signed over its log (signed now if the log grew since).',
+  input: NoInput,
+  output: SignedCheckpointResponseSchema,
+  errors: ['NOT_FOUND'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/ledger/checkpoint', in: 'none' },
+  cli: 'ledger checkpoint',
+  mcp: { tool: 'latest_checkpoint', title: 'Latest checkpoint' },
+  run: async (node) => await node.latestCheckpoint()
+})
+
+export const observeCheckpoint = defineOperation({
+  name: 'observeCheckpoint',
+  summary: 'Keep a signed checkpoint of some log; one that conflicts with a kept checkpoint of the same size is recorded as proof of misbehaviour.',
+  input: z.strictObject({ checkpoint: SignedCheckpointSchema.describe('a signed checkpoint (latestCheckpoint of some node)') }),
+  output: ObserveResultSchema,
+  errors: ['SCHEMA_INVALID', 'SIGNATURE_INVALID', 'TIMESTAMP_IN_FUTURE'],
+  http: { method: 'post', path: '/v1/ledger/observe', in: 'body', bodyField: 'checkpoint', maxBodyBytes: MAX_REQUEST_BYTES, description: 'The body is the checkpoint itself.' },
+  cli: 'ledger observe',
+  mcp: { excluded: 'what the node keeps as evidence of other logs is the operator\'s choice' },
+  run: async (node, { checkpoint }) => ({ outcome: await node.observeCheckpoint(checkpoint) })
+})

@@ -1,0 +1,139 @@
+import { z } from 'zod'
+import { SelectRequestSchema, SelectedMemorySchema } from '../../fdr/index.js'
+import {
+  AttestationRecordSchema, CONTENT_TYPES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema
+} from '../../schema/index.js'
+import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../store/constants.js'
+import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
+import {
+  AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustResultResponseSchema
+} from '../response-shapes.js'
+import { cidField, didField, signerFields, timeField } from './fields.js'
+import { defineOperation } from './spec.js'
+
+/* The memory operations: remember, show, explain, query, attest, select (DESIGN §1, §5). */
+
+const SIGNING = ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'CID_INVALID', 'DID_INVALID', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG', 'KEY_ROTATED', 'KEY_REVOKED', 'KEY_INACTIVE'] as const
+const tag = MemoryContentSchema.shape.tags.element
+
+export const remember = defineOperation({
+  name: 'remember',
+  summary: 'Create, sign and store a memory as a local agent; returns the new memory\'s view (id, content, provenance, trust).',
+  input: z.strictObject({
+    type: z.enum(CONTENT_TYPES).default('observation').describe(`what kind of memory: ${CONTENT_TYPES.join(', ')}; default observation`),
+    summary: MemoryContentSchema.shape.summary.describe('one line saying what the memory holds (required, at most 512 UTF-8 bytes, no line breaks)'),
+    body: MemoryContentSchema.shape.body.describe('the full content, line breaks allowed; absent: the summary').optional(),
+    tags: MemoryContentSchema.shape.tags.describe('lower-level labels to find it by (each without whitespace; see record-v1 R4)').optional(),
+    confidence: MemoryContextSchema.shape.confidence.describe('how sure the author is, 0 to 1; default 1').optional(),
+    trigger: MemoryContextSchema.shape.trigger.describe('what prompted the memory (free text)'),
+    sessionId: MemoryContextSchema.shape.session_id.describe('the author\'s session the memory comes from'),
+    platform: MemoryAuthorSchema.shape.platform.describe('the platform the author runs on (e.g. a model or an app)'),
+    handle: MemoryAuthorSchema.shape.handle.describe('the author\'s human-readable name on that platform'),
+    supersedes: cidField('id of an earlier memory this one corrects (corrections never edit)').optional(),
+    derivedFrom: MemoryLineageSchema.shape.derived_from.describe('ids of memories this one builds on (unique)').optional(),
+    ...signerFields
+  }),
+  output: MemoryViewResponseSchema,
+  errors: [...SIGNING, 'NOT_FOUND'],
+  signs: true,
+  http: { method: 'post', path: '/v1/memories', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'remember',
+  mcp: { tool: 'remember', title: 'Remember' },
+  run: async (node, { as: _as, passphrase: _p, ...input }, signer) => await node.remember(input, signer!)
+})
+
+export const show = defineOperation({
+  name: 'show',
+  summary: 'One memory with its witnesses, anchors, lineage and trust, as evidence (not as instructions).',
+  input: z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') }),
+  output: MemoryViewResponseSchema,
+  errors: ['CID_INVALID', 'NOT_FOUND'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/memories/{id}', in: 'none' },
+  cli: 'show',
+  mcp: { tool: 'show_memory', title: 'Show a memory' },
+  run: async (node, { id }) => await node.show(id)
+})
+
+export const explainTrust = defineOperation({
+  name: 'explainTrust',
+  summary: 'Why a memory has its trust score: each factor\'s points, the witnesses and anchors that counted, and those refused and why.',
+  input: z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') }),
+  output: TrustResultResponseSchema,
+  errors: ['CID_INVALID', 'NOT_FOUND'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/memories/{id}/trust', in: 'none' },
+  cli: 'trust explain',
+  mcp: { tool: 'explain_trust', title: 'Explain trust' },
+  run: async (node, { id }) => await node.explainTrust(id)
+})
+
+export const query = defineOperation({
+  name: 'query',
+  summary: 'Memories by tags, minimum trust, type, author and time; most trusted and newest first, one page at a time.',
+  input: z.strictObject({
+    tags: z.array(tag).max(16).describe('only memories carrying every one of these tags (old name: `tag`, still accepted)').optional(),
+    minTrust: z.number().min(0).max(1).describe('only memories whose trust score is at least this, 0 to 1').optional(),
+    type: z.enum(CONTENT_TYPES).describe(`only this kind of memory: ${CONTENT_TYPES.join(', ')}`).optional(),
+    author: didField('only memories signed by this did:key').optional(),
+    since: timeField('only memories created at or after this time').optional(),
+    until: timeField('only memories created before this time').optional(),
+    limit: z.number().int().min(1).max(MAX_QUERY_LIMIT).describe(`page size, 1 to ${MAX_QUERY_LIMIT}; default ${DEFAULT_QUERY_LIMIT}`).optional(),
+    cursor: z.string().min(1).max(MAX_CURSOR_LENGTH).describe('the `next` of the previous page, to continue after it').optional()
+  }),
+  output: QueryPageSchema,
+  errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'DID_INVALID', 'USAGE'],
+  readOnly: true,
+  aliases: { tag: 'tags' },
+  http: { method: 'get', path: '/v1/memories', in: 'query' },
+  cli: 'query',
+  mcp: { tool: 'query_memories', title: 'Query memories' },
+  run: async (node, input) => await node.query(input)
+})
+
+const attestInput = z.strictObject({
+  memory: cidField('the id of the stored memory to witness'),
+  verdict: AttestationRecordSchema.shape.attestation.describe('confirm: it is right; dispute: it is wrong; partial: only the `claims` hold'),
+  notes: AttestationRecordSchema.shape.notes.describe('why, in the witness\'s words'),
+  claims: AttestationRecordSchema.shape.claims.describe('with partial only: the aspects the witness confirms'),
+  ...signerFields
+}).refine((b) => b.claims === undefined || b.verdict === 'partial', {
+  message: 'claims are only allowed on a partial attestation', path: ['claims']
+})
+
+export const attest = defineOperation({
+  name: 'attest',
+  summary: 'Witness a stored memory as a local agent: confirm, dispute, or partial (with the claims it covers); returns the attestation id and the memory\'s new view.',
+  input: attestInput,
+  output: AttestResultSchema,
+  errors: [...SIGNING, 'NOT_FOUND', 'SELF_ATTESTATION'],
+  signs: true,
+  http: { method: 'post', path: '/v1/memories/{memory}/attestations', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'attest',
+  mcp: { tool: 'attest', title: 'Attest' },
+  run: async (node, { as: _as, passphrase: _p, ...input }, signer) => {
+    const result = await node.attest(input, signer!)
+    return { attestation: result.id, memory: result.view }
+  }
+})
+
+export const select = defineOperation({
+  name: 'select',
+  summary: 'FDR-Memory selection for a decision: each memory with the reason, a confidence (its trust), whether it verified, and evidence an Authority can check without the store; the selection is traced in the ledger (M-2).',
+  input: SelectRequestSchema.extend({
+    selector: SelectRequestSchema.shape.selector.describe('who is selecting, recorded as the evidence\'s verifiedBy and in the ledger trace: usually your own did:key (any id up to 128 characters)'),
+    query: SelectRequestSchema.shape.query.describe('words that must all appear in the summary, body or tags'),
+    tags: SelectRequestSchema.shape.tags.describe('only memories carrying every one of these tags'),
+    author: SelectRequestSchema.shape.author.describe('only memories signed by this did:key'),
+    type: SelectRequestSchema.shape.type.describe(`only this kind of memory: ${CONTENT_TYPES.join(', ')}`),
+    minTrust: SelectRequestSchema.shape.minTrust.describe('only memories whose trust score is at least this, 0 to 1'),
+    limit: SelectRequestSchema.shape.limit.describe('at most this many, 1 to 100; default 20'),
+    method: SelectRequestSchema.shape.method.describe('the evidence\'s proof method; default isnad-ed25519')
+  }),
+  output: z.strictObject({ selected: z.array(SelectedMemorySchema) }),
+  errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'DID_INVALID'],
+  http: { method: 'post', path: '/v1/select', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'query --select',
+  mcp: { tool: 'select_memories', title: 'Select memories (FDR-Memory)' },
+  run: async (node, request) => ({ selected: await node.select(request) })
+})

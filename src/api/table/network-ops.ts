@@ -1,0 +1,178 @@
+import { z } from 'zod'
+import { AgentReputationSchema, TrustRootSchema } from '../../reputation/index.js'
+import { MAX_REQUEST_WITNESSES } from '../../schema/index.js'
+import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../net/gossip/gossip-health.js'
+import { MAX_REQUEST_BYTES } from '../constants.js'
+import {
+  ConnectedPeerSchema, ConnectPeerBodySchema, DisconnectedPeerSchema, DisconnectPeerBodySchema, NetworkStatsSchema, PeerSyncsSchema,
+  SyncPeersBodySchema
+} from '../peer-control.js'
+import { InboxSchema, PeersSchema, WitnessRequestResultSchema } from '../network-shapes.js'
+import { cidField, didField, NoInput, signerFields, timeField } from './fields.js'
+import { defineOperation, peerControlOf } from './spec.js'
+
+/* Trust roots and reputation (DESIGN §2); witness requests, the inbox and the network (DESIGN §3). */
+
+const POLICY = 'whom the node trusts is the operator\'s policy (`isnad trust root …`), never the model\'s'
+const OPERATOR = 'the node\'s connections are the operator\'s (`isnad peers …`)'
+const RootsSchema = z.strictObject({ roots: z.array(TrustRootSchema) })
+
+export const listTrustRoots = defineOperation({
+  name: 'listTrustRoots',
+  summary: 'The operator\'s trust roots, oldest first: the agents reputation flows from.',
+  input: NoInput,
+  output: RootsSchema,
+  errors: [],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/trust/roots', in: 'none' },
+  cli: 'trust root list',
+  mcp: { tool: 'list_trust_roots', title: 'Trust roots' },
+  run: async (node) => ({ roots: await node.listTrustRoots() })
+})
+
+export const addTrustRoot = defineOperation({
+  name: 'addTrustRoot',
+  summary: 'Make an agent a trust root; returns the roots after the change (ALREADY_EXISTS when it is one).',
+  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  output: RootsSchema,
+  errors: ['DID_INVALID', 'ALREADY_EXISTS'],
+  http: { method: 'post', path: '/v1/trust/roots', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'trust root add',
+  mcp: { excluded: POLICY },
+  run: async (node, { did }) => ({ roots: await node.addTrustRoot(did) })
+})
+
+export const removeTrustRoot = defineOperation({
+  name: 'removeTrustRoot',
+  summary: 'Stop trusting an agent as a root; returns the roots after the change (NOT_FOUND when it is not one).',
+  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  output: RootsSchema,
+  errors: ['DID_INVALID', 'NOT_FOUND'],
+  http: { method: 'post', path: '/v1/trust/roots/remove', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'trust root remove',
+  mcp: { excluded: POLICY },
+  run: async (node, { did }) => ({ roots: await node.removeTrustRoot(did) })
+})
+
+export const reputation = defineOperation({
+  name: 'reputation',
+  summary: 'An agent\'s reputation from this node\'s trust roots: its score, rank and path from a root.',
+  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  output: AgentReputationSchema,
+  errors: ['DID_INVALID'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/reputation/{did}', in: 'none' },
+  cli: 'trust reputation',
+  mcp: { tool: 'get_reputation', title: 'Reputation' },
+  run: async (node, { did }) => await node.reputation(did)
+})
+
+export const requestWitnesses = defineOperation({
+  name: 'requestWitnesses',
+  summary: 'Sign and publish a witness request for a stored memory: addressed to `to`, or open to any peer. Answers arrive as attestations.',
+  input: z.strictObject({
+    memory: cidField('the id of the stored memory to have witnessed'),
+    to: z.array(didField('a witness')).min(1).max(MAX_REQUEST_WITNESSES)
+      .refine((to) => new Set(to).size === to.length, { message: 'witnesses must be unique' })
+      .describe(`the agents asked (did:key, unique, at most ${MAX_REQUEST_WITNESSES}); absent: an open request any node may answer`).optional(),
+    expiresAt: timeField('when the request lapses').optional(),
+    ...signerFields
+  }),
+  output: WitnessRequestResultSchema,
+  errors: ['SCHEMA_INVALID', 'CID_INVALID', 'NOT_FOUND', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG'],
+  signs: true,
+  http: { method: 'post', path: '/v1/witness-requests', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'witness request',
+  mcp: { tool: 'request_witnesses', title: 'Request witnesses' },
+  run: async (node, { memory, to, expiresAt }, signer) => await node.requestWitnesses({
+    memory, ...(to === undefined ? {} : { to }), ...(expiresAt === undefined ? {} : { expiresAt })
+  }, signer!)
+})
+
+export const inbox = defineOperation({
+  name: 'inbox',
+  summary: 'Witness requests waiting for this node\'s agents (addressed to them, or open), not yet answered. The summaries are other agents\' claims.',
+  input: NoInput,
+  output: InboxSchema,
+  errors: [],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/inbox', in: 'none' },
+  cli: 'inbox',
+  mcp: { tool: 'inbox', title: 'Inbox' },
+  run: async (node) => ({ items: await node.inbox() })
+})
+
+export const peers = defineOperation({
+  name: 'peers',
+  summary: 'The peers this node is connected to, with their addresses. Needs a running node (`isnad start`): USAGE without one.',
+  input: NoInput,
+  output: PeersSchema,
+  errors: ['USAGE'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/peers', in: 'none' },
+  cli: 'peers',
+  mcp: { tool: 'peers', title: 'Peers' },
+  run: async (node) => ({ peers: await node.peers() })
+})
+
+export const connectPeer = defineOperation({
+  name: 'connectPeer',
+  summary: 'Dial a peer by its multiaddr (ending in /p2p/<peer id>). Needs a running node.',
+  input: z.strictObject({ address: ConnectPeerBodySchema.shape.address.describe('a multiaddr ending in /p2p/<peer id>, e.g. /ip4/10.0.0.5/tcp/4501/p2p/12D3KooW…') }),
+  output: ConnectedPeerSchema,
+  errors: ['SCHEMA_INVALID', 'USAGE', 'ADDRESS_REFUSED', 'PEER_UNREACHABLE'],
+  http: { method: 'post', path: '/v1/peers/connect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'peers connect',
+  mcp: { excluded: OPERATOR },
+  run: async (node, { address }) => ({ peer: await peerControlOf(node, 'controlling peers').connectPeer(address) })
+})
+
+export const disconnectPeer = defineOperation({
+  name: 'disconnectPeer',
+  summary: 'Close every connection to a peer (it may dial again). Needs a running node.',
+  input: z.strictObject({ peer: DisconnectPeerBodySchema.shape.peer.describe('the libp2p peer id (base58btc)') }),
+  output: DisconnectedPeerSchema,
+  errors: ['SCHEMA_INVALID', 'USAGE'],
+  http: { method: 'post', path: '/v1/peers/disconnect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'peers disconnect',
+  mcp: { excluded: OPERATOR },
+  run: async (node, { peer }) => ({ peer, closed: await peerControlOf(node, 'controlling peers').disconnectPeer(peer) })
+})
+
+export const syncPeers = defineOperation({
+  name: 'syncPeers',
+  summary: 'Catch up with one connected peer, or all of them, by sync-v1; one entry per peer. Needs a running node.',
+  input: z.strictObject({ peer: SyncPeersBodySchema.shape.peer.describe('one connected peer\'s id; absent: every connected peer') }),
+  output: PeerSyncsSchema,
+  errors: ['SCHEMA_INVALID', 'USAGE'],
+  http: { method: 'post', path: '/v1/peers/sync', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
+  cli: 'peers sync',
+  mcp: { excluded: OPERATOR },
+  run: async (node, { peer }) => ({ syncs: await peerControlOf(node, 'controlling peers').syncPeers(peer) })
+})
+
+export const networkStats = defineOperation({
+  name: 'networkStats',
+  summary: 'Gossip, verification and sync counters since the node started, peers, CPU. Needs a running node.',
+  input: NoInput,
+  output: NetworkStatsSchema,
+  errors: ['USAGE'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/network/stats', in: 'none' },
+  cli: 'peers stats',
+  mcp: { tool: 'network_stats', title: 'Network statistics' },
+  run: async (node) => await peerControlOf(node, 'controlling peers').networkStats()
+})
+
+export const gossipHealth = defineOperation({
+  name: 'gossipHealth',
+  summary: 'Connected peers with their gossipsub scores and penalties, and each topic\'s mesh size; `running: false` without the network.',
+  input: NoInput,
+  output: GossipHealthSchema,
+  errors: [],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/network/health', in: 'none' },
+  cli: 'peers health',
+  mcp: { tool: 'network_health', title: 'Gossip health' },
+  run: async (node) => isGossipHealthSource(node) ? node.gossipHealth() : OFFLINE_HEALTH
+})

@@ -1,0 +1,110 @@
+import { readFile } from 'node:fs/promises'
+import type { NodeOperations, Signer } from '../api/operations.js'
+import { IsnadError } from '../errors/index.js'
+import { createKeystore, type Keystore } from '../keystore/index.js'
+// The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
+// blocks), which a command loads only when it opens the node (see withOps).
+import { nodePaths, resolveHome } from '../node/home-paths.js'
+import type { KeyOperations } from './open-local.js'
+import type { Output } from './output.js'
+
+/** Options every command accepts (declared once on the root program). */
+export interface GlobalOptions {
+  home?: string
+  json?: boolean
+  passphraseFile?: string
+}
+
+export interface CommandContext {
+  home: string
+  out: Output
+  keystore: () => Keystore
+  /**
+   * The operations of the daemon that holds this home's data directory, over its HTTP API, or
+   * null when no live daemon advertises itself in `.memory/daemon.json` (a stale file is ignored).
+   */
+  daemon: () => Promise<NodeOperations | null>
+  /**
+   * Runs `fn` against the node: through the daemon when one runs (issue 4 §5: it holds the data
+   * directory), else over a LocalNode opened for this call and closed after it. `write` (the
+   * default) takes the single-writer lock and journals; commands that only read pass `read`.
+   */
+  withOps: <T>(fn: (ops: NodeOperations) => Promise<T>, mode?: 'read' | 'write') => Promise<T>
+  /** The agent keys: through the daemon when one runs, else keys/ directly (no node needed). */
+  withKeys: <T>(fn: (keys: KeyOperations) => Promise<T>) => Promise<T>
+  /** `--as <did>`, else the home's default key; UNKNOWN_KEY when there is none. */
+  signerDid: (as?: string) => Promise<string>
+  /** Resolves the key through `ops` (unlocking it with the passphrase), runs `fn`, wipes the seed. */
+  withSigner: <T>(ops: NodeOperations, did: string, fn: (signer: Signer) => Promise<T>) => Promise<T>
+  passphrase: () => Promise<string | undefined>
+}
+
+export function createContext (options: GlobalOptions, out: Output, env: NodeJS.ProcessEnv = process.env): CommandContext {
+  const home = resolveHome(options.home, env)
+  const paths = nodePaths(home)
+  let keystore: Keystore | undefined
+  const getKeystore = (): Keystore => (keystore ??= createKeystore({ directory: paths.keys }))
+  let daemon: Promise<NodeOperations | null> | undefined
+
+  /** A passphrase comes from --passphrase-file or $ISNAD_PASSPHRASE, never from argv (ps shows argv). */
+  const passphrase = async (): Promise<string | undefined> => {
+    if (options.passphraseFile !== undefined) {
+      const text = await readFile(options.passphraseFile, 'utf8').catch((cause: unknown) => {
+        throw new IsnadError('IO_ERROR', `cannot read passphrase file ${options.passphraseFile}`, { cause })
+      })
+      return text.replace(/\r?\n$/, '')
+    }
+    return env.ISNAD_PASSPHRASE === undefined || env.ISNAD_PASSPHRASE === '' ? undefined : env.ISNAD_PASSPHRASE
+  }
+
+  const findOperations = async (): Promise<NodeOperations | null> => {
+    // Loaded on first use, not on every CLI start-up (`--help`, `--version` never reach here).
+    const [{ findDaemon }, { createHttpOperations }, { readApiToken }] = await Promise.all([
+      import('../api/daemon-file.js'), import('../api/client.js'), import('../api/token.js')
+    ])
+    const info = await findDaemon(paths.data)
+    if (info === null) return null
+    return createHttpOperations({ url: info.url, token: await readApiToken(paths.data) })
+  }
+  const getDaemon = async (): Promise<NodeOperations | null> => await (daemon ??= findOperations())
+
+  return {
+    home,
+    out,
+    keystore: getKeystore,
+    daemon: getDaemon,
+    async withOps (fn, mode = 'write') {
+      const remote = await getDaemon()
+      if (remote !== null) return await fn(remote)
+      const { openLocalOperations } = await import('./open-local.js')
+      const local = await openLocalOperations({ home, mode, keystore: getKeystore() })
+      try {
+        return await fn(local)
+      } finally {
+        await local.close()
+      }
+    },
+    async withKeys (fn) {
+      const remote = await getDaemon()
+      if (remote !== null) return await fn(remote)
+      const { localKeyOperations } = await import('./open-local.js')
+      return await fn(localKeyOperations(getKeystore()))
+    },
+    async signerDid (as) {
+      const did = as ?? await getKeystore().defaultDid()
+      if (did === null) {
+        throw new IsnadError('UNKNOWN_KEY', `no default key in ${paths.keys}; run \`isnad init\` or \`isnad id new --default\``)
+      }
+      return did
+    },
+    async withSigner (ops, did, fn) {
+      const signer = await ops.resolveSigner(did, await passphrase())
+      try {
+        return await fn(signer)
+      } finally {
+        signer.secretKey.fill(0)
+      }
+    },
+    passphrase
+  }
+}

@@ -1,0 +1,202 @@
+import type { Connection, PeerId, Stream } from '@libp2p/interface'
+import * as dagCbor from '@ipld/dag-cbor'
+import type { CID } from 'multiformats/cid'
+import { z } from 'zod'
+import { MAX_BLOCK_BYTES, MAX_FETCH_BLOCKS, blockMatches, digestHex, isUnixfsBlockCid, parseCid, sha256Hex } from '../../anchor/index.js'
+import { IsnadError } from '../../errors/index.js'
+import type { VerifiedRecord } from '../../record/index.js'
+import { FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_IDS, MAX_FETCH_REQUEST_BYTES, MAX_RECORD_FRAME_BYTES } from '../constants.js'
+import { deadline, type NetContext } from '../net-context.js'
+import { FrameReader, isViolation, sendFrames, withDeadline } from '../wire/frames.js'
+import { peekRecordId } from '../record-gate.js'
+import { FetchRequestSchema, decodeWire, encodeWire } from '../wire/wire-messages.js'
+
+/** fetch-v1 §8: the minor version that adds block requests; it serves record requests too. */
+export const FETCH_BLOCKS_PROTOCOL = '/isnad/fetch/1.1.0'
+
+/** fetch-v1 B2: a CID of a UnixFS block (raw or dag-pb, sha2-256), canonical CIDv1 text. */
+const blockCid = z.string().max(128).refine((text) => {
+  try {
+    const cid = parseCid(text)
+    return cid.version === 1 && isUnixfsBlockCid(cid) && cid.toString() === text
+  } catch {
+    return false
+  }
+}, { message: 'must be a canonical CIDv1 of a raw or dag-pb block with sha2-256' })
+
+/** fetch-v1 B2. */
+export const BlockRequestSchema = z.strictObject({ blocks: z.array(blockCid).min(1).max(MAX_FETCH_BLOCKS) })
+/** What a `/isnad/fetch/1.1.0` stream may ask: records (F2) or blocks (B2). */
+const FetchRequestV11Schema = z.union([FetchRequestSchema, BlockRequestSchema])
+
+/** What a block fetch brought back (fetch-v1 B5–B6): every block re-hashed against its CID. */
+export interface BlockFetchResult {
+  blocks: Array<{ cid: CID, bytes: Uint8Array }>
+  /** Asked CIDs the peer did not send. */
+  missing: CID[]
+}
+
+/** What a fetch brought back (fetch-v1 §4). */
+export interface FetchResult {
+  /** Records received and verified now or recently, in the order the peer sent them. */
+  records: VerifiedRecord[]
+  /** Asked ids the host turned out to store already (the peer's copy was not verified). */
+  known: string[]
+  /** Asked ids the peer did not send. */
+  missing: string[]
+}
+
+/**
+ * The server side of `/isnad/fetch/1.0.0` (fetch-v1 §3) and, with `blocks`, of `/isnad/fetch/1.1.0`,
+ * which also answers block requests (fetch-v1 §8).
+ */
+export function createFetchHandler (context: NetContext, timeoutMs = FETCH_TIMEOUT_MS, { blocks = false } = {}): (stream: Stream, connection: Connection) => Promise<void> {
+  return async (stream, connection) => {
+    const signal = deadline(context, timeoutMs)
+    try {
+      await withDeadline(stream, signal, async () => {
+        const reader = new FrameReader(stream, MAX_FETCH_REQUEST_BYTES, signal)
+        const frame = await reader.next(MAX_FETCH_REQUEST_BYTES)
+        if (frame === null) throw new IsnadError('DECODE_FAILED', 'fetch stream closed before its request', { details: { violation: true } })
+        const request = decodeWire(frame, blocks ? FetchRequestV11Schema : FetchRequestSchema, 'fetch request', MAX_FETCH_REQUEST_BYTES) // F1–F2, B2
+        const found = 'blocks' in request ? await blocksFound(context, request.blocks) : await recordsFound(context, request.ids)
+        await sendFrames(stream, found, signal) // F3, B3
+        await stream.close({ signal })
+      })
+    } catch (err) {
+      stream.abort(err instanceof Error ? err : new Error(String(err)))
+      if (isViolation(err)) context.penalize(connection.remotePeer, `fetch request: ${String(err)}`)
+      context.log('fetch from %p failed: %s', connection.remotePeer, String(err))
+    }
+  }
+}
+
+async function recordsFound (context: NetContext, ids: readonly string[]): Promise<Uint8Array[]> {
+  const found: Uint8Array[] = []
+  for (const id of new Set(ids)) {
+    // A record this node verified but has not finished storing is served too (gossip-v1 R10).
+    const bytes = await context.host.get(id) ?? context.gate.recentBytes(id)
+    if (bytes !== null && bytes !== undefined) found.push(bytes)
+  }
+  return found
+}
+
+/** fetch-v1 B3–B4: the blocks held, each re-hashed first so a damaged store never serves a wrong block. */
+async function blocksFound (context: NetContext, cids: readonly string[]): Promise<Uint8Array[]> {
+  const found: Uint8Array[] = []
+  for (const text of new Set(cids)) {
+    const cid = parseCid(text)
+    const bytes = await context.host.getBlock?.(cid) ?? null
+    if (bytes !== null && blockMatches(cid, bytes)) found.push(bytes)
+  }
+  return found
+}
+
+/**
+ * The client side of block requests (fetch-v1 B5–B6): asks `peer` for up to MAX_FETCH_BLOCKS
+ * blocks and matches every block received to an asked CID by hashing it; a block that hashes to no
+ * asked CID (tampered, or never asked) is a violation and nothing of the response is used.
+ */
+export async function fetchBlocks (context: NetContext, peer: PeerId, cids: readonly CID[], timeoutMs = FETCH_TIMEOUT_MS): Promise<BlockFetchResult> {
+  const wanted = new Map<string, CID>()
+  for (const cid of cids) if (isUnixfsBlockCid(cid)) wanted.set(digestHex(cid), cid.toV1())
+  if (wanted.size === 0) return { blocks: [], missing: [] }
+  if (wanted.size > MAX_FETCH_BLOCKS) throw new IsnadError('USAGE', `a fetch asks for at most ${MAX_FETCH_BLOCKS} blocks, not ${wanted.size}`)
+  const signal = deadline(context, timeoutMs)
+  const stream = await context.libp2p.dialProtocol(peer, FETCH_BLOCKS_PROTOCOL, { signal })
+  try {
+    const reader = new FrameReader(stream, MAX_BLOCK_BYTES, signal)
+    const blocks = await withDeadline(stream, signal, async () => {
+      await sendFrames(stream, [dagCbor.encode({ blocks: [...wanted.values()].map((cid) => cid.toString()) })], signal)
+      await stream.close({ signal })
+      const received: Array<{ cid: CID, bytes: Uint8Array }> = []
+      for (let frame = await reader.next(MAX_BLOCK_BYTES); frame !== null; frame = await reader.next(MAX_BLOCK_BYTES)) {
+        if (wanted.size === 0) throw violation('the peer sent more blocks than were asked') // B5: each match removes one
+        const cid = matchBlock(wanted, frame)
+        received.push({ cid, bytes: frame })
+      }
+      return received
+    })
+    return { blocks, missing: [...wanted.values()] }
+  } catch (err) {
+    stream.abort(err instanceof Error ? err : new Error(String(err)))
+    if (isViolation(err)) context.penalize(peer, `block fetch response: ${String(err)}`)
+    throw err
+  }
+}
+
+/** fetch-v1 B6: the asked CID whose digest the block hashes to, taken off `wanted`; CID_MISMATCH otherwise. */
+function matchBlock (wanted: Map<string, CID>, bytes: Uint8Array): CID {
+  const digest = sha256Hex(bytes)
+  const cid = wanted.get(digest)
+  if (cid === undefined) {
+    throw new IsnadError('CID_MISMATCH', `the peer sent a block of ${bytes.length} bytes that hashes to no CID asked (tampered or sent twice)`, {
+      details: { violation: true }
+    })
+  }
+  wanted.delete(digest)
+  return cid
+}
+
+/**
+ * The client side (fetch-v1 §4): asks `peer` for up to MAX_FETCH_IDS records, verifies each one
+ * received (its CID recomputed from its bytes and matched against the request: F6) and returns
+ * them without storing them. A violation penalises the peer, resets the stream and rejects.
+ */
+export async function fetchRecords (context: NetContext, peer: PeerId, ids: readonly string[], timeoutMs = FETCH_TIMEOUT_MS): Promise<FetchResult> {
+  const wanted = [...new Set(ids)]
+  if (wanted.length === 0) return { records: [], known: [], missing: [] }
+  if (wanted.length > MAX_FETCH_IDS) throw new IsnadError('USAGE', `a fetch asks for at most ${MAX_FETCH_IDS} records, not ${wanted.length}`)
+  const signal = deadline(context, timeoutMs)
+  const stream = await context.libp2p.dialProtocol(peer, FETCH_PROTOCOL, { signal })
+  try {
+    const reader = new FrameReader(stream, MAX_RECORD_FRAME_BYTES, signal)
+    const frames = await withDeadline(stream, signal, async () => {
+      await sendFrames(stream, [encodeWire({ ids: wanted })], signal)
+      await stream.close({ signal }) // the request is complete: half-close (F3)
+      const received: Uint8Array[] = []
+      for (let frame = await reader.next(MAX_RECORD_FRAME_BYTES); frame !== null; frame = await reader.next(MAX_RECORD_FRAME_BYTES)) {
+        if (received.length === wanted.length) throw violation('the peer sent more records than were asked') // F5
+        received.push(frame)
+      }
+      return received
+    })
+    return await checkFetched(context, wanted, frames)
+  } catch (err) {
+    stream.abort(err instanceof Error ? err : new Error(String(err)))
+    if (isViolation(err)) context.penalize(peer, `fetch response: ${String(err)}`)
+    throw err
+  }
+}
+
+/** fetch-v1 F5–F7: every frame one asked-for record, each once, each valid. */
+async function checkFetched (context: NetContext, wanted: readonly string[], frames: readonly Uint8Array[]): Promise<FetchResult> {
+  const asked = new Set(wanted)
+  for (const frame of frames) {
+    const id = peekRecordId(frame)
+    if (id !== undefined && !asked.delete(id)) { // F6
+      throw new IsnadError('CID_MISMATCH', `the peer sent ${id}, which was not asked or came twice`, { details: { violation: true } })
+    }
+  }
+  const results = await context.gate.checkMany(frames)
+  const records: VerifiedRecord[] = []
+  const known: string[] = []
+  const seen = new Set<string>()
+  for (const result of results) {
+    if (result.status === 'invalid') throw result.error // F7
+    if (result.status === 'ignored') continue // dated in the future: not the sender's fault (R7)
+    seen.add(result.id)
+    if (result.status === 'known') known.push(result.id)
+    else records.push(result.record)
+  }
+  // F6 once more on the ids verification computed (peekRecordId skips bytes it cannot lay out).
+  const wantedSet = new Set(wanted)
+  for (const record of records) {
+    if (!wantedSet.has(record.id)) throw new IsnadError('CID_MISMATCH', `the peer sent ${record.id}, which was not asked`)
+  }
+  return { records, known, missing: wanted.filter((id) => !seen.has(id)) }
+}
+
+function violation (message: string): IsnadError {
+  return new IsnadError('DECODE_FAILED', message, { details: { violation: true } })
+}

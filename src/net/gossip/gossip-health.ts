@@ -1,0 +1,46 @@
+import { z } from 'zod'
+import { ALL_TOPICS } from '../constants.js'
+import type { Network } from '../index.js'
+
+/**
+ * Gossip health for the dashboard: each connected peer with its gossipsub score (negative after
+ * invalid messages, gossip-v1 §6) and application penalty, and each topic's mesh size. A topic
+ * with an empty mesh receives nothing by gossip; a peer with a negative score is being punished.
+ */
+export const GossipHealthSchema = z.strictObject({
+  /** False when the node answering runs without the network (no daemon). */
+  running: z.boolean(),
+  peers: z.array(z.strictObject({
+    id: z.string(),
+    addresses: z.array(z.string()),
+    score: z.number(),
+    penalty: z.number()
+  })),
+  topics: z.array(z.strictObject({ topic: z.string(), mesh_peers: z.number().int().min(0) }))
+}).meta({ id: 'GossipHealth' })
+
+export type GossipHealth = z.infer<typeof GossipHealthSchema>
+
+/** What a node's operations offer when they run on the network (the daemon's do). */
+export interface GossipHealthSource {
+  gossipHealth: () => GossipHealth
+}
+
+export function isGossipHealthSource (value: object): value is GossipHealthSource {
+  return 'gossipHealth' in value && typeof value.gossipHealth === 'function'
+}
+
+export const OFFLINE_HEALTH: GossipHealth = { running: false, peers: [], topics: [] }
+
+export function gossipHealthOf (network: Pick<Network, 'libp2p' | 'peerScore' | 'penalty' | 'meshPeers'>): GossipHealth {
+  const addresses = new Map<string, string[]>()
+  for (const c of network.libp2p.getConnections()) {
+    const id = c.remotePeer.toString()
+    addresses.set(id, [...(addresses.get(id) ?? []), c.remoteAddr.toString()])
+  }
+  return {
+    running: true,
+    peers: [...addresses].map(([id, addrs]) => ({ id, addresses: addrs, score: network.peerScore(id), penalty: network.penalty(id) })),
+    topics: ALL_TOPICS.map((topic) => ({ topic, mesh_peers: network.meshPeers(topic).length }))
+  }
+}

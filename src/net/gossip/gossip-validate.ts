@@ -1,0 +1,175 @@
+import * as dagCbor from '@ipld/dag-cbor'
+import { IsnadError, isIsnadError } from '../../errors/index.js'
+import type { SignatureVerifier } from '../../identity/index.js'
+import { decodeKeyLog, MAX_KEY_LOG_BYTES, type Keyring } from '../../key-events/index.js'
+import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint, type VerifiedCheckpoint } from '../../merkle/index.js'
+import { cidString, type VerifiedRecord } from '../../record/index.js'
+import { sameBytes } from '../../native/index.js'
+import type { RecordKind } from '../../schema/index.js'
+import { BoundedMap } from '../bounded-map.js'
+import { MAX_CHECKPOINT_AGE_MS, MAX_CHECKPOINT_BYTES, SEEN_CHECKPOINTS_SIZE, TOPICS, type Topic } from '../constants.js'
+import type { NetHost } from '../host.js'
+import { peekRecordId, type GateResult, type RecordGate } from '../record-gate.js'
+import { decodeWitnessEnvelope } from '../wire/wire-messages.js'
+
+/**
+ * The verdict on one gossip message (gossip-v1 §3): `accept` carries what verification produced,
+ * so the host stores it without verifying again; `ignore` drops the message without penalty;
+ * `reject` drops it and counts against the peer that sent it (score P4).
+ */
+export type GossipDecision =
+  | { result: 'accept', records: VerifiedRecord[], checkpoint?: VerifiedCheckpoint }
+  | { result: 'ignore', reason: string }
+  | { result: 'reject', reason: string }
+
+export interface GossipValidatorInit {
+  gate: RecordGate
+  host: NetHost
+  verifier: SignatureVerifier
+  clock: () => number
+  /**
+   * gossip-v1 R10: obtains and stores the memory an attestation or anchor points at, from the
+   * peer that sent it or others; resolves false when no peer had it in time.
+   */
+  resolveMemory: (memoryId: string, from: string) => Promise<boolean>
+  /** The node's keyring (gossip-v1 §9), looked up per message: a node may reopen it. Absent: key logs are ignored. */
+  keyring?: () => Keyring | undefined
+  /** Told of every peer whose message was accepted (the network protects such peers from pruning, gossip-v1 §6). */
+  onAccepted?: (from: string) => void
+}
+
+const KIND_OF_TOPIC: Partial<Record<Topic, RecordKind>> = {
+  [TOPICS.memories]: 'memory',
+  [TOPICS.attestations]: 'attestation',
+  [TOPICS.anchors]: 'anchor'
+}
+
+/** Topic validators of gossip-v1 §3, independent of libp2p so they can be tested alone. */
+export class GossipValidator {
+  private readonly seenCheckpoints = new BoundedMap<string, true>(SEEN_CHECKPOINTS_SIZE)
+
+  constructor (private readonly init: GossipValidatorInit) {}
+
+  async validate (topic: string, data: Uint8Array, from: string): Promise<GossipDecision> {
+    const decision = await this.decide(topic, data, from)
+    if (decision.result === 'accept') this.init.onAccepted?.(from)
+    return decision
+  }
+
+  private async decide (topic: string, data: Uint8Array, from: string): Promise<GossipDecision> {
+    if (topic === TOPICS.witnessRequests) return await this.witnessRequest(data)
+    if (topic === TOPICS.checkpoints) return this.checkpoint(data)
+    if (topic === TOPICS.keyEvents) return await this.keyLog(data)
+    const kind = KIND_OF_TOPIC[topic as Topic]
+    if (kind === undefined) return { result: 'reject', reason: `unknown topic ${topic}` }
+    const checked = await this.init.gate.check(data, kind) // gossip-v1 R1–R7
+    if (checked.status !== 'verified' && checked.status !== 'cached') return decisionOf(checked)
+    const { record } = checked.record.signed
+    if ((record.kind === 'attestation' || record.kind === 'anchor') && !await this.isKnown(record.memory)) {
+      // gossip-v1 R10: fetched and stored before this message is forwarded, so the next hop can
+      // fetch it from this node. A memory no peer has does not make the attestation invalid.
+      await this.init.resolveMemory(record.memory, from)
+    }
+    return { result: 'accept', records: [checked.record] }
+  }
+
+  /** gossip-v1 §4, R8–R9. */
+  private async witnessRequest (data: Uint8Array): Promise<GossipDecision> {
+    let envelope
+    try {
+      envelope = decodeWitnessEnvelope(data)
+    } catch (err) {
+      return rejectWith(err)
+    }
+    // R5 for the request before anything is verified: a stored request is a duplicate.
+    const requestId = peekRecordId(envelope.request)
+    if (requestId !== undefined && (await this.init.host.has([requestId]))[0] === true) {
+      return { result: 'ignore', reason: `witness request ${requestId} is already stored` }
+    }
+    // The memory next: a valid request paired with a bad memory must not leave the request
+    // looking verified to the gate (R8).
+    const memory = await this.init.gate.check(envelope.memory, 'memory')
+    if (memory.status === 'invalid' || memory.status === 'ignored') return decisionOf(memory)
+    const request = await this.init.gate.check(envelope.request, 'witness_request')
+    if (request.status !== 'verified' && request.status !== 'cached') return decisionOf(request)
+    const { record } = request.record.signed
+    if (record.kind !== 'witness_request' || memory.id !== record.memory) {
+      return { result: 'reject', reason: `the envelope's memory is not ${record.kind === 'witness_request' ? record.memory : 'the requested one'}` }
+    }
+    if (record.expires_at !== undefined && Date.parse(record.expires_at) <= this.init.clock()) {
+      return { result: 'ignore', reason: `witness request ${request.id} expired at ${record.expires_at}` } // R9
+    }
+    // A memory verified earlier but not stored yet goes with the request; the host tolerates duplicates.
+    const records = memory.status === 'known' ? [request.record] : [memory.record, request.record]
+    return { result: 'accept', records }
+  }
+
+  /** gossip-v1 §5, R11–R12: one signed checkpoint per message. */
+  private checkpoint (data: Uint8Array): GossipDecision {
+    if (data.length > MAX_CHECKPOINT_BYTES) return { result: 'reject', reason: `checkpoint of ${data.length} bytes exceeds ${MAX_CHECKPOINT_BYTES}` }
+    let value: unknown
+    try {
+      value = dagCbor.decode(data)
+    } catch {
+      return { result: 'reject', reason: 'checkpoint is not valid DAG-CBOR' }
+    }
+    const parsed = SignedCheckpointSchema.safeParse(value)
+    if (!parsed.success) return { result: 'reject', reason: 'checkpoint does not match its schema' }
+    if (!sameBytes(dagCbor.encode(parsed.data), data)) return { result: 'reject', reason: 'checkpoint is not in canonical form' }
+    const id = cidString(checkpointCidOf(parsed.data.record))
+    if (this.seenCheckpoints.has(id)) return { result: 'ignore', reason: `checkpoint ${id} already seen` }
+    const now = this.init.clock()
+    if (Date.parse(parsed.data.record.created_at) < now - MAX_CHECKPOINT_AGE_MS) {
+      return { result: 'ignore', reason: `checkpoint ${id} is stale` }
+    }
+    try {
+      const checkpoint = verifyCheckpoint(parsed.data, this.init.verifier, { now })
+      this.seenCheckpoints.set(id, true)
+      return { result: 'accept', records: [], checkpoint }
+    } catch (err) {
+      if (isIsnadError(err, 'TIMESTAMP_IN_FUTURE')) return { result: 'ignore', reason: err.message }
+      return rejectWith(err)
+    }
+  }
+
+  /**
+   * gossip-v1 §9, R13–R14: a key log is decoded (size first), merged into the keyring, which checks
+   * only the events it lacks and writes them before the message is accepted. A replay or an older
+   * copy adds nothing and is ignored; so is a fork or a log dated ahead (not the relay's fault).
+   */
+  private async keyLog (data: Uint8Array): Promise<GossipDecision> {
+    // R13: size first, whether or not this node keeps key logs: an oversized log is the sender's fault.
+    if (data.length > MAX_KEY_LOG_BYTES) return { result: 'reject', reason: `key log of ${data.length} bytes exceeds ${MAX_KEY_LOG_BYTES}` }
+    const keyring = this.init.keyring?.()
+    if (keyring === undefined) return { result: 'ignore', reason: 'this node keeps no key logs' }
+    try {
+      const { added } = await keyring.accept(decodeKeyLog(data), 'gossip')
+      if (added.length === 0) return { result: 'ignore', reason: 'the key log holds no new event' }
+      return { result: 'accept', records: [] }
+    } catch (err) {
+      if (isIsnadError(err, 'TIMESTAMP_IN_FUTURE') || isIsnadError(err, 'KEY_EVENT_CONFLICT') || isIsnadError(err, 'RATE_LIMITED')) {
+        return { result: 'ignore', reason: err.message }
+      }
+      return rejectWith(err)
+    }
+  }
+
+  private async isKnown (memoryId: string): Promise<boolean> {
+    if (this.init.gate.recentBytes(memoryId) !== undefined) return true
+    const [known] = await this.init.host.has([memoryId])
+    return known === true
+  }
+}
+
+function decisionOf (checked: Exclude<GateResult, { status: 'verified' | 'cached' }>): GossipDecision {
+  switch (checked.status) {
+    case 'known': return { result: 'ignore', reason: `record ${checked.id} is already stored` } // R5
+    case 'ignored': return { result: 'ignore', reason: checked.error.message } // R7
+    case 'invalid': return { result: 'reject', reason: `${checked.error.code}: ${checked.error.message}` }
+  }
+}
+
+function rejectWith (err: unknown): GossipDecision {
+  if (err instanceof IsnadError) return { result: 'reject', reason: `${err.code}: ${err.message}` }
+  throw err
+}

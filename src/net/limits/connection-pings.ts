@@ -1,0 +1,120 @@
+import type { Connection, Logger } from '@libp2p/interface'
+import { PING_PROTOCOL } from '@libp2p/ping'
+import { byteStream } from '@libp2p/utils'
+import { randomBytes } from 'node:crypto'
+import { sameBytes } from '../../native/index.js'
+
+/*
+ * Liveness pings of every open connection, spread over the interval. libp2p's own connection monitor
+ * pings all of a node's connections in the same tick of one timer; each ping is a new stream
+ * (multistream-select, 32 bytes each way, a close), about a millisecond of CPU per end. Nodes that
+ * started together tick together, so every interval a burst of all their pings landed at once: in
+ * the 100-node gossip benchmark, a stall of 400–800 ms every 10 s that the messages published in it
+ * waited out (their p99 was those messages). Here each connection is pinged at its own phase, chosen
+ * at random the first time it is seen, then once per interval; the ping itself is the same
+ * /ipfs/ping/1.0.0 exchange, answered by the node's ping service.
+ */
+
+/** The ping protocol's payload: 32 bytes, echoed. */
+const PING_BYTES = 32
+
+/**
+ * How the node pings every connection. A real operator may lengthen the interval or keep
+ * connections whose pings time out (TCP still reports peers that go away); the in-process
+ * simulation does both, because there a ping's round trip measures the shared event loop, not a link.
+ */
+export interface ConnectionMonitorSettings {
+  pingIntervalMs: number
+  abortOnPingFailure: boolean
+}
+
+/** libp2p's connection monitor's defaults: a ping every 10 s, and a failed ping closes the connection. */
+export const DEFAULT_CONNECTION_MONITOR: ConnectionMonitorSettings = { pingIntervalMs: 10_000, abortOnPingFailure: true }
+/** @default 20 — timer ticks per interval: each pings the connections whose time has come. */
+const TICKS_PER_INTERVAL = 20
+/** @default 10000 — a ping not answered in this time failed (at most the interval). */
+const PING_TIMEOUT_MS = 10_000
+
+/** When each connection is next pinged: first at a random point of its first interval, then once per interval. */
+export class PingSchedule {
+  private readonly due = new Map<string, number>()
+
+  constructor (private readonly intervalMs: number, private readonly random: () => number = Math.random) {}
+
+  /** The ids of `open` connections whose ping is due at `now`; connections no longer open are forgotten. */
+  take (open: readonly string[], now: number): string[] {
+    if (this.due.size > open.length) {
+      const current = new Set(open)
+      for (const id of this.due.keys()) if (!current.has(id)) this.due.delete(id)
+    }
+    const ready: string[] = []
+    for (const id of open) {
+      const at = this.due.get(id)
+      if (at === undefined) {
+        this.due.set(id, now + this.random() * this.intervalMs)
+      } else if (at <= now) {
+        ready.push(id)
+        // After a stall, the next ping is a whole interval away rather than all of them at once.
+        this.due.set(id, at + this.intervalMs > now ? at + this.intervalMs : now + this.intervalMs)
+      }
+    }
+    return ready
+  }
+}
+
+export interface PingTarget {
+  getConnections: () => Connection[]
+}
+
+/** The pings of one node; replaces libp2p's connection monitor (disabled in libp2p-node.ts). */
+export class ConnectionPings {
+  private readonly schedule: PingSchedule
+  private readonly controller = new AbortController()
+  private timer: NodeJS.Timeout | undefined
+
+  constructor (private readonly node: PingTarget, private readonly settings: ConnectionMonitorSettings, private readonly log: Logger) {
+    this.schedule = new PingSchedule(settings.pingIntervalMs)
+  }
+
+  start (): void {
+    this.timer = setInterval(() => { this.tick() }, Math.max(1, Math.floor(this.settings.pingIntervalMs / TICKS_PER_INTERVAL)))
+    this.timer.unref()
+  }
+
+  stop (): void {
+    clearInterval(this.timer)
+    this.controller.abort()
+  }
+
+  private tick (): void {
+    const connections = this.node.getConnections().filter((c) => c.status === 'open')
+    const due = new Set(this.schedule.take(connections.map((c) => c.id), Date.now()))
+    for (const connection of connections) {
+      if (!due.has(connection.id)) continue
+      this.ping(connection).catch((err: unknown) => {
+        // A peer without the ping protocol still answered multistream-select: the link is alive.
+        if (this.controller.signal.aborted || (err instanceof Error && err.name === 'UnsupportedProtocolError')) return
+        this.log.error('ping of %p failed: %e', connection.remotePeer, err)
+        if (this.settings.abortOnPingFailure) connection.abort(err instanceof Error ? err : new Error(String(err)))
+      })
+    }
+  }
+
+  /** One ping: 32 random bytes out, the same 32 back; the round trip becomes the connection's rtt. */
+  private async ping (connection: Connection): Promise<void> {
+    const signal = AbortSignal.any([this.controller.signal, AbortSignal.timeout(Math.min(PING_TIMEOUT_MS, this.settings.pingIntervalMs))])
+    const stream = await connection.newStream(PING_PROTOCOL, { signal, runOnLimitedConnection: true })
+    try {
+      const bytes = byteStream(stream)
+      const sent = randomBytes(PING_BYTES)
+      const start = performance.now()
+      const [, echo] = await Promise.all([bytes.write(sent, { signal }), bytes.read({ bytes: PING_BYTES, signal })])
+      if (!sameBytes(echo.subarray(), sent)) throw new Error('ping answered with other bytes')
+      connection.rtt = performance.now() - start
+      await stream.close({ signal })
+    } catch (err) {
+      stream.abort(err instanceof Error ? err : new Error(String(err)))
+      throw err
+    }
+  }
+}

@@ -1,0 +1,234 @@
+import type { Connection, PeerId, Stream } from '@libp2p/interface'
+import { IsnadError } from '../../errors/index.js'
+import type { VerifiedRecord } from '../../record/index.js'
+import {
+  MAX_RECORD_FRAME_BYTES, MAX_SYNC_CONTROL_BYTES, MAX_SYNC_PAGE_SIZE, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE,
+  SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD, SYNC_PROTOCOL
+} from '../constants.js'
+import { deadline, type NetContext } from '../net-context.js'
+import type { GateResult } from '../record-gate.js'
+import { FrameReader, isViolation, sendFrames, withDeadline } from '../wire/frames.js'
+import { SyncHeaderSchema, SyncRequestSchema, decodeWire, encodeWire } from '../wire/wire-messages.js'
+
+/** The outcome of one sync run with one peer (sync-v1 §4). */
+export interface SyncResult {
+  peer: string
+  /** The saved cursor before and after the run. */
+  from: number
+  to: number
+  pages: number
+  /** Records the peer sent. */
+  received: number
+  /** Records handed to the host (new to this node, verified). */
+  accepted: number
+}
+
+export interface SyncOptions {
+  /** Records asked per page once the first pages ramped up to it (SYNC_FIRST_PAGE_SIZE, doubling). @default SYNC_PAGE_SIZE */
+  pageSize?: number
+  /** @default SYNC_PAGE_TIMEOUT_MS */
+  pageTimeoutMs?: number
+}
+
+/** The server side of `/isnad/sync/1.0.0` (sync-v1 §3). */
+export function createSyncHandler (context: NetContext, timeoutMs = SYNC_PAGE_TIMEOUT_MS): (stream: Stream, connection: Connection) => Promise<void> {
+  return async (stream, connection) => {
+    const signal = deadline(context, timeoutMs)
+    try {
+      await withDeadline(stream, signal, async () => {
+        const reader = new FrameReader(stream, MAX_SYNC_CONTROL_BYTES, signal)
+        const frame = await reader.next(MAX_SYNC_CONTROL_BYTES)
+        if (frame === null) throw new IsnadError('DECODE_FAILED', 'sync stream closed before its request', { details: { violation: true } })
+        const { cursor, limit } = decodeWire(frame, SyncRequestSchema, 'sync request', MAX_SYNC_CONTROL_BYTES) // S1
+        const page = await context.host.recordsSince(cursor, Math.min(limit, MAX_SYNC_PAGE_SIZE))
+        if (page.records.length > limit) throw new IsnadError('IO_ERROR', `the host returned ${page.records.length} records, ${limit} asked`)
+        await sendFrames(stream, [encodeWire({ count: page.records.length, next: page.next }), ...page.records], signal) // S2
+        await stream.close({ signal })
+      })
+    } catch (err) {
+      stream.abort(err instanceof Error ? err : new Error(String(err)))
+      if (isViolation(err)) context.penalize(connection.remotePeer, `sync request: ${String(err)}`)
+      context.log('sync serving %p failed: %s', connection.remotePeer, String(err))
+    }
+  }
+}
+
+/** One page from `peer`: the records after `cursor` in its log, and the cursor after them (sync-v1 §4). */
+export async function requestPage (context: NetContext, peer: PeerId, cursor: number, limit: number, timeoutMs: number): Promise<{ records: Uint8Array[], next: number }> {
+  const signal = deadline(context, timeoutMs)
+  const stream = await context.libp2p.dialProtocol(peer, SYNC_PROTOCOL, { signal })
+  try {
+    const reader = new FrameReader(stream, MAX_SYNC_CONTROL_BYTES, signal)
+    return await withDeadline(stream, signal, async () => {
+      await sendFrames(stream, [encodeWire({ cursor, limit })], signal)
+      await stream.close({ signal })
+      const first = await reader.next(MAX_SYNC_CONTROL_BYTES)
+      if (first === null) throw violation('sync response without a header')
+      const header = decodeWire(first, SyncHeaderSchema, 'sync header', MAX_SYNC_CONTROL_BYTES)
+      if (header.count > limit) throw violation(`sync page of ${header.count} records, ${limit} asked`) // S5
+      if (header.next < cursor) throw violation(`sync cursor went back from ${cursor} to ${header.next}`) // S6
+      const records: Uint8Array[] = []
+      while (records.length < header.count) {
+        const frame = await reader.next(MAX_RECORD_FRAME_BYTES)
+        if (frame === null) throw violation(`sync page ended after ${records.length} of ${header.count} records`)
+        records.push(frame)
+      }
+      if (await reader.next(MAX_SYNC_CONTROL_BYTES) !== null) throw violation('sync page has more records than its header says') // S5
+      return { records, next: header.next }
+    })
+  } catch (err) {
+    stream.abort(err instanceof Error ? err : new Error(String(err)))
+    if (isViolation(err)) context.penalize(peer, `sync response: ${String(err)}`)
+    throw err
+  }
+}
+
+/**
+ * Catches up with `peer` from the cursor saved for it (sync-v1 §4): page after page, each verified
+ * (S7), handed to the host, then the cursor saved (S8), until a page comes back short. An invalid
+ * record ends the run without saving that page's cursor; the pages before it stay saved.
+ *
+ * Pipelined (sync-v1 §4, "pages ahead"): the next page is asked for as soon as a full page has
+ * arrived, and each page's signatures are checked (on the thread pool) as soon as it arrives, while
+ * earlier pages are stored (at most SYNC_PAGES_AHEAD of them wait). So the serving peer, the
+ * network, verification and the host's write path all work at once. Pages are still accepted, and
+ * cursors saved, strictly in order.
+ */
+export async function syncWithPeer (context: NetContext, peer: PeerId, options: SyncOptions = {}): Promise<SyncResult> {
+  const pageSize = Math.min(options.pageSize ?? SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE)
+  const timeoutMs = options.pageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS
+  const peerKey = peer.toString()
+  const from = await context.host.loadCursor(peerKey) ?? 0
+  const result: SyncResult = { peer: peerKey, from, to: from, pages: 0, received: 0, accepted: 0 }
+  const pages = new PageWindow(context, peer, pageSize, timeoutMs)
+  pages.start(from)
+  // The page being stored, whose cursor is saved once it is: the next page's store starts while
+  // this one finishes (its Merkle leaves, views and cursor wait on I/O that the next page's
+  // journaling overlaps). Cursors are still saved strictly in page order (S8).
+  let previous: Promise<void> = Promise.resolve()
+  try {
+    for (let page = await pages.take(); page !== null; page = await pages.take()) {
+      result.pages++
+      result.received += page.records.length
+      const fresh: VerifiedRecord[] = []
+      for (const item of await page.checked) {
+        if (item.status === 'invalid') {
+          context.penalize(peer, `sync record: ${item.error.message}`)
+          await previous
+          throw item.error
+        }
+        // Known records are skipped; records from the future are left to gossip or a later fetch (R7).
+        if (item.status === 'verified' || item.status === 'cached') fresh.push(item.record)
+      }
+      const storing = fresh.length > 0 ? context.accept(fresh, 'sync') : Promise.resolve()
+      storing.catch(() => undefined) // awaited below, after the page before it
+      const stored = previous.then(async () => {
+        await storing
+        result.accepted += fresh.length
+        if (page.next !== result.to) await context.host.saveCursor(peerKey, page.next)
+        result.to = page.next
+      })
+      stored.catch(() => undefined) // awaited by the next page, or at the end of the run
+      await previous
+      previous = stored
+    }
+    await previous
+  } finally {
+    pages.stop()
+  }
+  return result
+}
+
+interface ReceivedPage {
+  records: Uint8Array[]
+  next: number
+  /** The page's verification, started when it arrived. */
+  checked: Promise<GateResult[]>
+}
+
+/**
+ * The pages of one run, requested one after another (one request in flight), each as soon as the
+ * previous one arrived full and fewer than SYNC_PAGES_AHEAD wait to be taken: with the page being
+ * stored, at most SYNC_PAGES_AHEAD + 1 pages are held. `take` returns them in order, then null; a
+ * failed request surfaces there, in its turn. The first page asks for SYNC_FIRST_PAGE_SIZE records
+ * and each next one for twice as many as the one before, up to `pageSize` (sync-v1 §4).
+ */
+class PageWindow {
+  private readonly ready: Array<Promise<ReceivedPage>> = []
+  private waiting: Array<() => void> = []
+  private requested = 0
+  private last: Promise<ReceivedPage> | null = null
+  private ended = false
+  private stopped = false
+
+  constructor (
+    private readonly context: NetContext,
+    private readonly peer: PeerId,
+    private readonly pageSize: number,
+    private readonly timeoutMs: number
+  ) {}
+
+  start (cursor: number): void {
+    this.request(cursor)
+  }
+
+  async take (): Promise<ReceivedPage | null> {
+    for (;;) {
+      const page = this.ready.shift()
+      if (page !== undefined) {
+        const taken = await page
+        this.wake()
+        return taken
+      }
+      if (this.ended || this.stopped) return null
+      await new Promise<void>((resolve) => { this.waiting.push(resolve) })
+    }
+  }
+
+  /** Stops asking for pages (the run ended or failed); pages in flight are dropped. */
+  stop (): void {
+    this.stopped = true
+    this.wake()
+  }
+
+  private request (cursor: number): void {
+    const limit = Math.min(this.pageSize, SYNC_FIRST_PAGE_SIZE * 2 ** Math.min(this.requested, 16))
+    this.requested++
+    const page = (async (): Promise<ReceivedPage> => {
+      const { records, next } = await requestPage(this.context, this.peer, cursor, limit, this.timeoutMs)
+      const checked = records.length === 0 ? Promise.resolve([]) : this.context.gate.checkMany(records)
+      checked.catch(() => undefined) // awaited by take's caller, or dropped when the run ended first
+      const full = records.length === limit && next !== cursor && this.requested < MAX_SYNC_PAGES
+      if (full) this.requestWhenRoom(next)
+      else this.ended = true
+      this.wake()
+      return { records, next, checked }
+    })()
+    // Marked handled at once: a page requested ahead may fail while earlier ones are stored; its
+    // error surfaces when take reaches it, or is dropped when the run ended first.
+    page.catch(() => { this.ended = true; this.wake() })
+    this.ready.push(page)
+    this.last = page
+  }
+
+  /** Asks for the page at `cursor` once fewer than SYNC_PAGES_AHEAD pages wait to be taken. */
+  private requestWhenRoom (cursor: number): void {
+    const previous = this.last
+    const tryRequest = (): void => {
+      if (this.stopped || this.last !== previous) return
+      if (this.ready.length < SYNC_PAGES_AHEAD) this.request(cursor)
+      else this.waiting.push(tryRequest)
+    }
+    tryRequest()
+  }
+
+  private wake (): void {
+    const waiting = this.waiting
+    this.waiting = []
+    for (const resolve of waiting) resolve()
+  }
+}
+
+function violation (message: string): IsnadError {
+  return new IsnadError('DECODE_FAILED', message, { details: { violation: true } })
+}

@@ -1,0 +1,45 @@
+import { JsonlAppender, ledgerFilePath, withLineHash } from '../ledger/index.js'
+import type { VerifiedCheckpoint } from '../merkle/index.js'
+import type { AcceptSource, NetHost, RecordPage } from '../net/index.js'
+import type { LocalNode } from './local-node.js'
+
+/**
+ * The node as the network layer sees it (src/net NetHost): what it stores, what it accepts, its log
+ * for peers to sync from, and the sync cursors it keeps for theirs. Received records were verified
+ * once by the network, so they are stored without a second signature check (issue 4 budget).
+ * Records are served as the store keeps them: their canonical bytes (the store checked or built
+ * them when it stored them), with nothing decoded or encoded again.
+ */
+export function createNodeHost (current: () => LocalNode): NetHost & { close: () => Promise<void> } {
+  const cursors = new JsonlAppender(ledgerFilePath(current().paths.data, 'cursors'))
+  // The node is looked up on each call: reindex closes it and opens a new one.
+  const node = { get store () { return current().store }, get writer () { return current().writer },
+    get pipeline () { return current().pipeline }, now: () => current().now() }
+  return {
+    has: async (ids) => await node.store.existsMany(ids),
+    accept: async (records, source: AcceptSource) => {
+      await node.pipeline.accept(records, source)
+    },
+    get: async (id) => {
+      const [bytes] = await node.store.getBytesMany([id])
+      return bytes ?? null
+    },
+    recordsSince: async (cursor, limit): Promise<RecordPage> => {
+      const { ids, next } = await node.writer.state.recordsSince(cursor, limit)
+      // One read for the page: each read is a round trip through libuv's pool.
+      const stored = await node.store.getBytesMany(ids)
+      return { records: stored.filter((bytes) => bytes !== undefined), next }
+    },
+    loadCursor: async (peerId) => await node.writer.state.syncCursor(peerId),
+    saveCursor: async (peerId, cursor) => {
+      await node.writer.state.setSyncCursor(peerId, cursor)
+      // The spec's cursors ledger (seeds/003 §10) keeps the history; LevelDB the current value.
+      await cursors.appendObjects([withLineHash({ peer: peerId, cursor, ts: node.now() })])
+    },
+    getBlock: async (cid) => await current().anchors.blocks.get(cid),
+    acceptCheckpoint: async (checkpoint: VerifiedCheckpoint) => {
+      await node.writer.observeCheckpoint(checkpoint.signed)
+    },
+    close: async () => { await cursors.close() }
+  }
+}

@@ -1,0 +1,24 @@
+import { existsSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { Worker, type WorkerOptions } from 'node:worker_threads'
+import { IsnadError } from '../../errors/index.js'
+
+/**
+ * Starts the worker module `url` names: `new URL('./x.js', import.meta.url)` of its caller. Compiled
+ * (dist/, the installed package), `x.js` is there and runs as it is. Run from the TypeScript
+ * sources (vitest), only `x.ts` is: the thread then registers ts-source-hooks.ts first, so the
+ * worker runs the same sources as its caller, never a stale build.
+ */
+export function startModuleWorker (url: URL, options: WorkerOptions = {}): Worker {
+  if (existsSync(fileURLToPath(url))) return new Worker(url, options)
+  const source = new URL(url.href.replace(/\.js$/, '.ts'))
+  if (!existsSync(fileURLToPath(source))) throw new IsnadError('IO_ERROR', `worker module ${fileURLToPath(url)} is missing (is the package built?)`)
+  const hooks = new URL('../../../test/fixtures/ts-source-hooks.ts', import.meta.url)
+  const boot = [
+    "import { register } from 'node:module'",
+    `register(${JSON.stringify(hooks.href)})`,
+    `await import(${JSON.stringify(source.href)})`
+  ].join('\n')
+  // Node's TypeScript transform warns that it is experimental, once per thread: not news in a test run.
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { ...options, execArgv: ['--disable-warning=ExperimentalWarning'] })
+}

@@ -1,0 +1,75 @@
+import { readSnapshotEntries, strictEvents } from '../../ledger/event-reader.js'
+import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
+import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../schema/index.js'
+import type { StoredRecord, TrustEntry } from '../../store/index.js'
+import { evidenceOf, scoreEvidence, trustEntryOf } from '../memory-evidence.js'
+import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
+import { recordOfEvent } from '../journal/record-events.js'
+
+/*
+ * The per-event work of a rebuild (reindex.ts), done in the reader thread (reindex-worker.ts) while
+ * the rebuilding thread writes: every ledger line read, hash- and schema-checked, in Lamport order
+ * (strictEvents: the first bad line ends the read with LEDGER_CORRUPT naming it), each record event's
+ * record schema-checked, and every memory scored once the whole ledger has been read. Every record,
+ * memories included, is encoded to canonical DAG-CBOR and its id checked against it by the store as
+ * the rebuild writes it (prepareRecords: CID_MISMATCH). Reading and checking the lines is the larger
+ * share: when this thread also encoded the memories, it was busy 8.0–8.3 s of a ~10 s reindex of
+ * 100,000 events while the rebuilding thread waited for it (BENCHMARKS.md, session 6).
+ */
+
+/** Evidence gathered for scoring: no store reads needed. */
+interface Collected {
+  memories: Map<string, StoredRecord<MemoryRecord>>
+  attestations: Map<string, Array<StoredRecord<AttestationRecord>>>
+  anchors: Map<string, Array<StoredRecord<AnchorRecord>>>
+}
+
+/**
+ * Sends the ledger as chunks: events chunks in ledger order, then memories chunks with their trust.
+ * `send` resolves when the next chunk may be sent (the rebuild took enough of the earlier ones).
+ */
+export async function readForReindex (input: ReaderInput, send: (chunk: WireChunk) => Promise<void>): Promise<void> {
+  const collected: Collected = { memories: new Map(), attestations: new Map(), anchors: new Map() }
+  let chunk = new EventsChunkBuilder()
+  for await (const event of strictEvents(readSnapshotEntries(input.snapshot))) {
+    chunk.addEvent(event)
+    const record = recordOfEvent(event)
+    if (record !== null) {
+      chunk.addRecord(record)
+      collect(collected, record)
+    } else if (event.type === 'memory.checkpointed') {
+      const checkpoint = SignedCheckpointSchema.safeParse(event.payload.checkpoint)
+      if (checkpoint.success) chunk.addCheckpoint(checkpoint.data as SignedCheckpoint)
+    }
+    if (chunk.count >= input.batch) {
+      await send(chunk.finish())
+      chunk = new EventsChunkBuilder()
+    }
+  }
+  if (chunk.count > 0) await send(chunk.finish())
+  // Scored a chunk at a time, so the rebuild writes one chunk while the next is scored.
+  const memories = [...collected.memories.values()]
+  for (let at = 0; at < memories.length; at += input.batch) {
+    const batch = memories.slice(at, at + input.batch)
+    await send(memoriesChunk(batch, batch.map((memory) => trustOf(memory, collected, input.now))))
+  }
+}
+
+/** Memories are kept until they are scored and sent; their evidence is gathered by memory. */
+function collect (collected: Collected, stored: StoredRecord): void {
+  const { record } = stored.signed
+  if (record.kind === 'memory') collected.memories.set(stored.id, stored as StoredRecord<MemoryRecord>)
+  else if (record.kind === 'attestation') push(collected.attestations, record.memory, stored as StoredRecord<AttestationRecord>)
+  else if (record.kind === 'anchor') push(collected.anchors, record.memory, stored as StoredRecord<AnchorRecord>)
+}
+
+function push<T> (map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key)
+  if (list === undefined) map.set(key, [value])
+  else list.push(value)
+}
+
+function trustOf (memory: StoredRecord<MemoryRecord>, collected: Collected, now: number): TrustEntry {
+  const evidence = evidenceOf(memory, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [])
+  return trustEntryOf(scoreEvidence(evidence, now))
+}

@@ -1,0 +1,117 @@
+import type { HttpOperations } from '../../api/client.js'
+import { nodeCryptoVerifier } from '../../native/index.js'
+import { verifyRecord, type VerifiedRecord } from '../../record/index.js'
+import { collectVotes, computeReputation } from '../../reputation/index.js'
+import type { AttestationRecord, MemoryRecord } from '../../schema/index.js'
+import { TRUST_POLICIES, computeTrust, type TrustLevel, type TrustPolicy } from '../../trust/index.js'
+
+/*
+ * What an observer node believes: every memory it holds with its evidence, exported through its HTTP
+ * API (`isnad export`), each record verified again here, and scored under every trust policy the
+ * registry holds (src/trust/policies.ts), so a policy added there is measured without a change here.
+ * Reputation comes from the observer's trust roots over the attestations it holds (src/reputation),
+ * as the node itself computes it.
+ */
+
+export interface TrustScore {
+  score: number
+  level: TrustLevel
+}
+
+/** Scores by policy name, then by memory id. */
+export type TrustView = Map<string, Map<string, TrustScore>>
+
+const QUERY_PAGE = 1000
+/** Memories per export request: each brings its attestations and witness requests along. */
+const EXPORT_CHUNK = 100
+
+export function trustPolicies (): TrustPolicy[] {
+  return Object.values(TRUST_POLICIES)
+}
+
+async function memoryIdsOf (ops: HttpOperations): Promise<string[]> {
+  const ids: string[] = []
+  let cursor: string | undefined
+  do {
+    const page = await ops.query({ limit: QUERY_PAGE, ...(cursor === undefined ? {} : { cursor }) })
+    ids.push(...page.items.map((item) => item.id))
+    cursor = page.next
+  } while (cursor !== undefined)
+  return ids
+}
+
+function verifiedOrNull (input: unknown, now: number): VerifiedRecord | null {
+  try {
+    return verifyRecord(input, { verifier: nodeCryptoVerifier, now })
+  } catch {
+    return null // a record that does not verify is no evidence
+  }
+}
+
+export interface ObservedTrust {
+  view: TrustView
+  /** Mean encoded size of the memories and attestations the observer holds, bytes. */
+  meanRecordBytes: number
+}
+
+/**
+ * What an observer believes, from the records it holds: reputation from its `roots` over the
+ * attestations it holds (src/reputation, as the node computes it), then every memory scored under
+ * every registered policy. Pure, and shared by both engines (the real nodes' export above and the
+ * model engine's held records, src/sim/model), so a change to the trust code reaches both at once
+ * and the engines agree whenever the same records reached the observer.
+ */
+export function scoreTrustView (
+  memories: ReadonlyMap<string, MemoryRecord>,
+  attestations: ReadonlyMap<string, ReadonlyArray<{ id: string, record: AttestationRecord }>>,
+  roots: readonly string[],
+  now: number
+): TrustView {
+  const votes = collectVotes([...attestations].flatMap(([memory, list]) => {
+    const author = memories.get(memory)?.author.agent_id
+    return author === undefined ? [] : [{ author, attestations: list }]
+  }))
+  const reputation = computeReputation(votes, roots).lookup
+  const policies = trustPolicies()
+  const view: TrustView = new Map(policies.map((p) => [p.name, new Map<string, TrustScore>()]))
+  for (const [id, record] of memories) {
+    const input = {
+      memory: { id, record, signatureValid: true },
+      attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
+      anchors: [],
+      reputation,
+      now
+    }
+    for (const policy of policies) {
+      const result = computeTrust(input, { policy })
+      view.get(policy.name)?.set(id, { score: result.score, level: result.level })
+    }
+  }
+  return view
+}
+
+/** The observer's trust in each memory it holds, under every registered policy, from its `roots`. */
+export async function observeTrust (ops: HttpOperations, roots: readonly string[], now: number): Promise<ObservedTrust> {
+  let bytes = 0
+  let records = 0
+  const memories = new Map<string, MemoryRecord>()
+  const attestations = new Map<string, Array<{ id: string, record: AttestationRecord }>>()
+  const ids = await memoryIdsOf(ops)
+  for (let at = 0; at < ids.length; at += EXPORT_CHUNK) {
+    const bundle = await ops.exportBundle(ids.slice(at, at + EXPORT_CHUNK))
+    for (const signed of bundle.records) {
+      const verified = verifiedOrNull(signed, now)
+      if (verified === null) continue
+      const { record } = verified.signed
+      if (record.kind === 'memory' || record.kind === 'attestation') { bytes += verified.bytes.length; records++ }
+      if (record.kind === 'memory') memories.set(verified.id, record)
+      else if (record.kind === 'attestation') {
+        const list = attestations.get(record.memory) ?? []
+        if (!list.some((a) => a.id === verified.id)) list.push({ id: verified.id, record })
+        attestations.set(record.memory, list)
+      }
+    }
+  }
+  const view = scoreTrustView(memories, attestations, roots, now)
+  return { view, meanRecordBytes: records === 0 ? 0 : bytes / records }
+}

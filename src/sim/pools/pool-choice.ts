@@ -1,0 +1,51 @@
+import { availableParallelism } from 'node:os'
+import { ChildPool } from './child-pool.js'
+import { LocalPool } from './local-pool.js'
+import type { NodePool } from './pool.js'
+import { linkConditionsOf, parseScenario, type Scenario } from '../scenario/scenario.js'
+
+/*
+ * How `isnad sim run` (and bench/sim-agree.ts, which must run the real nodes exactly as the command
+ * does) starts one run's real nodes: in this process, over worker threads, or over child processes.
+ */
+
+/**
+ * @default 50 — from this many nodes, a run without `threads` or `processes` spreads its nodes over
+ * one worker thread per core: one JavaScript thread cannot keep up with 100 daemons' gossip
+ * (BENCHMARKS.md figure 12), while a small network starts faster on one.
+ */
+export const THREADED_FROM_NODES = 50
+
+export interface PoolChoice {
+  /** Child processes to spread the nodes over; 1 or absent: none. */
+  processes?: number
+  /** Worker threads to spread the nodes over (ignored with processes > 1). @default one per core from THREADED_FROM_NODES nodes, else 1 */
+  threads?: number
+  progress: (text: string) => void
+}
+
+/** The runner's name in the results for a choice. */
+export function runnerOf (choice: Pick<PoolChoice, 'processes'>): 'processes' | 'in-process' {
+  return (choice.processes ?? 1) > 1 ? 'processes' : 'in-process'
+}
+
+/** The pool factory of a run of `scenario`: latency and loss on every link between its nodes. */
+export function poolFactory (scenario: Scenario, choice: PoolChoice): (count: number) => Promise<NodePool> {
+  return async (count) => {
+    const link = linkConditionsOf(scenario)
+    const processes = choice.processes ?? 1
+    if (processes > 1) return await ChildPool.start(count, processes, choice.progress, link)
+    const threads = choice.threads ?? (count >= THREADED_FROM_NODES ? availableParallelism() : 1)
+    if (threads > 1) return await ChildPool.start(count, threads, choice.progress, link, 'threads')
+    return await LocalPool.start({ count, progress: choice.progress, ...(link === undefined ? {} : { linkConditions: link }) })
+  }
+}
+
+/**
+ * `scenario` with its schedule played at `realSecondsPerMinute` real seconds per simulated minute:
+ * a loaded machine needs a slower schedule for full delivery, without editing the scenario's file.
+ * Checked as the file's own value is (SCHEMA_INVALID outside (0, 3600]).
+ */
+export function withTimeScale (scenario: Scenario, realSecondsPerMinute: number | undefined): Scenario {
+  return realSecondsPerMinute === undefined ? scenario : parseScenario({ ...scenario, timeScale: { realSecondsPerMinute } })
+}

@@ -1,0 +1,183 @@
+import { DEFAULT_TRUST_POLICY } from '../../trust/index.js'
+import type { PolicyAccuracy } from '../driver/metrics.js'
+import type { RunResult, SimResults } from '../driver/run.js'
+import { nodeCount, type Scenario } from '../scenario/scenario.js'
+
+/*
+ * What a results file found, in words and in the aggregates the plots draw (report.ts): the runs
+ * grouped by Sybil count, each policy's metric over the seeds of a group (mean and range), and a
+ * first paragraph saying which policy held against which attack, with the figures. Pure, and
+ * tolerant of older files: a run without a `seed` ran the scenario's seed; a file without
+ * `defaultPolicy` was scored with the default of this code (DEFAULT_TRUST_POLICY).
+ */
+
+/** Fields newer results files may carry (the model engine, several seeds); absent in older ones. */
+interface ResultsExtras { engine?: string, defaultPolicy?: string }
+interface RunExtras { seed?: number }
+
+export type PolicyMetric = 'auc' | 'falseAttestedShare' | 'falseAnchoredShare' | 'trueUnverifiedShare' | 'sybilMeanTrust' | 'meanTrustTrue' | 'meanTrustFalse'
+
+export interface Spread {
+  mean: number
+  min: number
+  max: number
+  /** Seeds that gave a value. */
+  n: number
+}
+
+export interface RunGroup {
+  sybils: number
+  nodes: number
+  /** One run per seed, in the file's order. */
+  runs: RunResult[]
+}
+
+export function seedOf (results: SimResults, run: RunResult): number {
+  return (run as RunResult & RunExtras).seed ?? results.scenario.seed
+}
+
+export function engineOf (results: SimResults): string | undefined {
+  return (results as SimResults & ResultsExtras).engine
+}
+
+export function defaultPolicyOf (results: SimResults): string {
+  return (results as SimResults & ResultsExtras).defaultPolicy ?? DEFAULT_TRUST_POLICY
+}
+
+/** The seeds the file holds, in order of first appearance. */
+export function seedsOf (results: SimResults): number[] {
+  return [...new Set(results.runs.map((run) => seedOf(results, run)))]
+}
+
+/** Runs grouped by Sybil count, ascending; one run per (Sybil count, seed). */
+export function groupsBySybils (results: SimResults): RunGroup[] {
+  const groups = new Map<number, RunGroup>()
+  const seen = new Set<string>()
+  for (const run of results.runs) {
+    const key = `${run.sybils}|${seedOf(results, run)}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    const group = groups.get(run.sybils) ?? { sybils: run.sybils, nodes: run.nodes, runs: [] }
+    group.runs.push(run)
+    groups.set(run.sybils, group)
+  }
+  return [...groups.values()].sort((a, b) => a.sybils - b.sybils)
+}
+
+/** The group of the scenario as written (its own Sybil count), else the first. */
+export function mainGroup (results: SimResults): RunGroup | undefined {
+  const groups = groupsBySybils(results)
+  return groups.find((g) => g.sybils === results.scenario.nodes.sybil) ?? groups[0]
+}
+
+function accuracyOf (run: RunResult, policy: string): PolicyAccuracy | undefined {
+  return run.metrics.trust.find((t) => t.policy === policy)
+}
+
+/** A policy's metric over a group's seeds; null when no seed gave a value. */
+export function spreadOf (group: RunGroup, policy: string, metric: PolicyMetric): Spread | null {
+  const values = group.runs.flatMap((run) => {
+    const value = accuracyOf(run, policy)?.[metric]
+    return value === null || value === undefined ? [] : [value]
+  })
+  if (values.length === 0) return null
+  return { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values), n: values.length }
+}
+
+/** The policies of a file with the default first. */
+export function policiesOf (results: SimResults): string[] {
+  const def = defaultPolicyOf(results)
+  return results.policies.includes(def) ? [def, ...results.policies.filter((p) => p !== def)] : [...results.policies]
+}
+
+const two = (value: number): string => value.toFixed(2)
+const percent = (share: number): string => `${Math.round(share * 100)}%`
+
+function figure (spread: Spread): string {
+  return spread.n > 1 && spread.max - spread.min >= 0.005 ? `${two(spread.mean)} (${two(spread.min)}–${two(spread.max)} over ${spread.n} seeds)` : two(spread.mean)
+}
+
+/** How a policy fared, by its AUC: the words of the first paragraph. */
+export function policyVerdict (auc: number): string {
+  if (auc >= 0.9) return 'held'
+  if (auc >= 0.7) return 'partly held'
+  if (auc >= 0.55) return 'barely beat chance'
+  if (auc >= 0.45) return 'fell to chance'
+  return 'fell below chance'
+}
+
+function plural (n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`
+}
+
+/** The attack of a scenario at a given Sybil count, in words. */
+export function attackOf (scenario: Scenario, sybils: number): string {
+  const nodes = { ...scenario.nodes, sybil: sybils }
+  const total = nodeCount(nodes)
+  const parts: string[] = []
+  if (sybils > 0) parts.push(`a ring of ${plural(sybils, 'Sybil')} (${percent(sybils / total)} of ${total} nodes)`)
+  if (nodes.colluder > 0) parts.push(plural(nodes.colluder, 'colluding witness', 'colluding witnesses'))
+  if (nodes.camouflage > 0) parts.push(`${plural(nodes.camouflage, 'camouflage agent')} turning at minute ${scenario.behaviour.camouflageDefectAt}`)
+  if (nodes.contradictor > 0) parts.push(plural(nodes.contradictor, 'contradictor'))
+  if (nodes['lazy-witness'] > 0) parts.push(plural(nodes['lazy-witness'], 'lazy witness', 'lazy witnesses'))
+  const network: string[] = []
+  if (scenario.churn.length > 0) network.push('churn')
+  if (scenario.partitions.length > 0) network.push(scenario.partitions.length === 1 ? 'a partition' : `${scenario.partitions.length} partitions`)
+  const attack = parts.length === 0 ? `an honest network of ${total} nodes` : parts.length === 1 ? parts[0] as string : `${parts.slice(0, -1).join(', ')} and ${parts[parts.length - 1] as string}`
+  return network.length === 0 ? attack : `${attack}, with ${network.join(' and ')}`
+}
+
+function policySentence (group: RunGroup, policy: string, isDefault: boolean): string | null {
+  const auc = spreadOf(group, policy, 'auc')
+  if (auc === null) return null
+  const falseAttested = spreadOf(group, policy, 'falseAttestedShare')
+  const name = isDefault ? `the default policy ${policy}` : policy
+  const ranked = auc.mean >= 0.55 ? `ranking true above false memories with AUC ${figure(auc)}` : `ranking true against false memories with AUC ${figure(auc)}${auc.mean < 0.5 ? ' (worse than a coin)' : ' (a coin: 0.5)'}`
+  const rated = falseAttested === null ? '' : ` and rating ${percent(falseAttested.mean)} of false memories Attested or better`
+  return `${name} ${policyVerdict(auc.mean)}, ${ranked}${rated}`
+}
+
+function sweepSentence (results: SimResults, groups: RunGroup[], policy: string): string | null {
+  const points = groups.flatMap((g) => {
+    const auc = spreadOf(g, policy, 'auc')
+    return auc === null ? [] : [{ group: g, auc: auc.mean }]
+  })
+  const first = points[0]
+  const last = points[points.length - 1]
+  if (first === undefined || last === undefined || points.length < 2) return null
+  const below = points.find((p) => p.auc < 0.5)
+  const falls = below === undefined ? '' : `, below chance from ${plural(below.group.sybils, 'Sybil')} (${percent(below.group.sybils / below.group.nodes)})`
+  return `${policy}'s AUC went from ${two(first.auc)} at ${first.group.sybils} to ${two(last.auc)} at ${last.group.sybils}${falls}`
+}
+
+/** The report's first paragraph: which policy held against which attack, with the figures. */
+export function findings (results: SimResults): string {
+  const main = mainGroup(results)
+  if (main === undefined) return 'The results hold no runs.'
+  const policies = policiesOf(results)
+  const def = defaultPolicyOf(results)
+  const sentences: string[] = []
+  const verdicts = policies.flatMap((p) => { const s = policySentence(main, p, p === def); return s === null ? [] : [s] })
+  const attack = attackOf(results.scenario, main.sybils)
+  sentences.push(verdicts.length === 0
+    ? `Against ${attack}, no policy could be scored: the observers held no pair of true and false memories to rank.`
+    : `Against ${attack}, ${verdicts.join('; ')}.`)
+  const groups = groupsBySybils(results)
+  if (groups.length >= 2) {
+    const sweeps = policies.flatMap((p) => { const s = sweepSentence(results, groups, p); return s === null ? [] : [s] })
+    const lo = groups[0] as RunGroup
+    const hi = groups[groups.length - 1] as RunGroup
+    if (sweeps.length > 0) sentences.push(`As the Sybils grew from ${lo.sybils} to ${hi.sybils} (${percent(lo.sybils / lo.nodes)}–${percent(hi.sybils / hi.nodes)} of the nodes), ${sweeps.join('; ')}.`)
+  }
+  const seeds = seedsOf(results)
+  const delivery = main.runs.map((r) => r.metrics.delivery)
+  const memoryRatios = delivery.flatMap((d) => d.memoryRatio === null ? [] : [d.memoryRatio])
+  const attestationRatios = delivery.flatMap((d) => d.attestationRatio === null ? [] : [d.attestationRatio])
+  const engine = engineOf(results)
+  const where = engine === undefined || engine === 'nodes' ? `real nodes (${results.runner} runner)` : `the ${engine} engine`
+  const published = main.runs.reduce((sum, r) => sum + r.metrics.memories.published, 0)
+  sentences.push(`Played on ${where} with ${plural(seeds.length, 'seed')} (${seeds.join(', ')}); ${plural(published, 'memory', 'memories')} published in the scenario as written` +
+    (memoryRatios.length === 0 ? '.' : `, memory delivery ${two(Math.min(...memoryRatios))}` +
+      (attestationRatios.length === 0 ? '.' : `, attestation delivery ${two(Math.min(...attestationRatios))}${seeds.length > 1 ? ' (lowest over the seeds)' : ''}.`)))
+  return sentences.join(' ')
+}
