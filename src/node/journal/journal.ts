@@ -1,5 +1,5 @@
 import type { SignatureVerifier } from '../../identity/index.js'
-import { openEventLedger, type AppendOptions, type EventInput, type EventLedger } from '../../ledger/index.js'
+import { JsonlAppender, ledgerFilePath, openEventLedger, withLineHash, type AppendOptions, type EventInput, type EventLedger } from '../../ledger/index.js'
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
@@ -69,6 +69,8 @@ export class Journal implements RecordJournal<JournalBatch> {
   private sealing: Promise<SignedCheckpoint | null> | undefined
   /** A batch journaled whose index write failed: its leaves come only with the next open's recovery. */
   private abandoned = false
+  /** The spec's cursors ledger (seeds/003 §10, coordination/cursors.jsonl): the history of peers' sync cursors. */
+  private readonly cursors: JsonlAppender
 
   private constructor (
     private readonly init: JournalInit,
@@ -76,6 +78,7 @@ export class Journal implements RecordJournal<JournalBatch> {
     readonly state: JournalState,
     private readonly views: ViewReducer
   ) {
+    this.cursors = new JsonlAppender(ledgerFilePath(init.paths.data, 'cursors'))
     this.reductions = new ReductionRounds(async (memoryIds, scored) => {
       const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored)
       // Their keys go with the next indexed_lc write: one LevelDB write instead of two. `applying`
@@ -299,6 +302,16 @@ export class Journal implements RecordJournal<JournalBatch> {
     return 'conflict'
   }
 
+  /**
+   * Keeps a peer's sync cursor (sync-v1): the line in coordination/cursors.jsonl first (the history,
+   * durable), then the current value in `index/journal`, which a crash in between leaves one page
+   * behind (the next sync asks for that page again; its records are duplicates).
+   */
+  async saveSyncCursor (peerId: string, cursor: number): Promise<void> {
+    await this.cursors.appendObjects([withLineHash({ peer: peerId, cursor, ts: new Date(this.now).toISOString() })])
+    await this.state.setSyncCursor(peerId, cursor)
+  }
+
   /** Records that the network published these records (spec §5 memory.published); once per record. */
   async recordPublished (records: ReadonlyArray<{ id: string, topic: string, peers: number }>): Promise<void> {
     await this.append(records.map(({ id, topic, peers }) => ({
@@ -345,6 +358,7 @@ export class Journal implements RecordJournal<JournalBatch> {
       await this.markIndexed()
     } finally {
       await this.reductions.settled()
+      await this.cursors.close()
       await this.views.close()
       await this.events.close()
       await this.state.close()
