@@ -101,10 +101,11 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
 
   /**
    * Records already verified (the network checks each received record once, before its topic
-   * validator accepts it; a local signer made them): no signature is checked again. The store still
-   * checks each id against the record's bytes.
+   * validator accepts it; signRecordVerified made a local one): only a VerifiedRecord, the fact in
+   * its type, and no signature is checked again. The store still checks each id against the
+   * record's bytes.
    */
-  async accept (records: ReadonlyArray<VerifiedRecord | StoredRecord>, source: RecordSource): Promise<IngestResult> {
+  async accept (records: readonly VerifiedRecord[], source: RecordSource): Promise<IngestResult> {
     return await this.run(records, source)
   }
 
@@ -125,7 +126,7 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
     return () => { this.listeners.delete(listener) }
   }
 
-  private async run (records: ReadonlyArray<VerifiedRecord | StoredRecord>, source: RecordSource, recovered?: B): Promise<IngestResult> {
+  private async run (records: readonly VerifiedRecord[], source: RecordSource, recovered?: B): Promise<IngestResult> {
     const unique = uniqueRecords(records)
     const { store, journal } = this.init
     const turn = await this.inTurn(async () => {

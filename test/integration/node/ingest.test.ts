@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { encodeSignedRecord, IsnadError, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type SignedRecord } from '../../../src/index.js'
+import { encodeSignedRecord, IsnadError, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type SignedRecord, type VerifiedRecord } from '../../../src/index.js'
 import {
   gatherEvidence, IngestPipeline, scoreEvidence, VERIFY_CONCURRENCY, type IngestPipelineInit, type IngestResult,
   type JournaledBatch, type MemoryEvidence, type RecordJournal, type RecordSource
@@ -284,13 +284,15 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       for (const r of ledger.journaled.flat()) expect(Object.keys(r).sort()).toEqual(['bytes', 'id', 'signed'])
       expect(await store.get(attestation.id)).toEqual(attestation)
       await expectTrustConsistent([memory.id])
-      expect((await pipeline.accept([attestation], 'sync')).duplicates).toEqual([attestation.id])
+      expect((await pipeline.accept([verified[1] as VerifiedRecord], 'sync')).duplicates).toEqual([attestation.id])
     })
 
     it('still has the store check every id: a record under another id is refused with CID_MISMATCH', async () => {
       const memory = createMemory(alice)
       const other = createMemory(bob)
-      const err = await failureOf(pipeline.accept([{ id: other.id, signed: memory.signed }], 'sync'))
+      // A VerifiedRecord whose id was changed after verification (a bug in the caller, not a peer).
+      const verified = verifyRecordBytes(wire(memory), { verifier: nodeCryptoVerifier, now: NOW })
+      const err = await failureOf(pipeline.accept([{ ...verified, id: other.id, bytes: verified.bytes.slice() }], 'sync'))
       expect(err.code).toBe('CID_MISMATCH')
       expect(await store.existsMany([memory.id, other.id])).toEqual([false, false])
     })
@@ -345,7 +347,8 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       const other = createMemory(bob)
       const ledger = new CallLog(() => store)
       pipeline = withCollaborators({ journal: ledger })
-      const err = await failureOf(pipeline.accept([{ id: other.id, signed: memory.signed }], 'fetch'))
+      const verified = verifyRecordBytes(wire(memory), { verifier: nodeCryptoVerifier, now: NOW })
+      const err = await failureOf(pipeline.accept([{ ...verified, id: other.id, bytes: verified.bytes.slice() }], 'fetch'))
       expect(err.code).toBe('CID_MISMATCH')
       expect(ledger.calls).toEqual(['journal:fetch:0 stored', 'abandon'])
     })
