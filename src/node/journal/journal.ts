@@ -4,7 +4,7 @@ import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import type { MemoryEvidence } from '../memory-evidence.js'
+import type { MemoryEvidence, NodeTrustSetting } from '../memory-evidence.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home-paths.js'
 import { JournalState } from './journal-state.js'
@@ -69,6 +69,8 @@ export class Journal implements RecordJournal<JournalBatch> {
   private sealing: Promise<SignedCheckpoint | null> | undefined
   /** A batch journaled whose index write failed: its leaves come only with the next open's recovery. */
   private abandoned = false
+  /** The node's trust setting, for the trust views carry (useTrustSetting); the defaults until given. */
+  private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
   /** The spec's cursors ledger (seeds/003 §10, coordination/cursors.jsonl): the history of peers' sync cursors. */
   private readonly cursors: JsonlAppender
 
@@ -80,7 +82,7 @@ export class Journal implements RecordJournal<JournalBatch> {
   ) {
     this.cursors = new JsonlAppender(ledgerFilePath(init.paths.data, 'cursors'))
     this.reductions = new ReductionRounds(async (memoryIds, scored) => {
-      const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored)
+      const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored, await this.trustSetting())
       // Their keys go with the next indexed_lc write: one LevelDB write instead of two. `applying`
       // keeps indexed_lc below these events until the keys are handed over (JournalState.deferKeys).
       // A failed append leaves `applying` in place, as a failed batch does.
@@ -129,6 +131,15 @@ export class Journal implements RecordJournal<JournalBatch> {
     }
     await this.append(lifecycle)
     await this.markIndexed()
+  }
+
+  /**
+   * The node's trust setting (policy, reputation, identities): views are scored under it, as the
+   * pipeline scores what it stores. Given by the node once its trust setting exists, which is after
+   * the journal opens and before any record is stored (LocalNode).
+   */
+  useTrustSetting (setting: () => Promise<NodeTrustSetting>): void {
+    this.trustSetting = setting
   }
 
   /** What the ledger holds beyond the index, for IngestPipeline.recover; null when nothing is. */
