@@ -1,22 +1,22 @@
-import { createKeystore } from '../keystore/index.js'
 import { mkdir, stat } from 'node:fs/promises'
 import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
-import { Keyring, keyEventsPath, registerKeyring } from '../key-events/index.js'
-import { rescoreOnKeyEvents } from './key-event-rescore.js'
-import { signRecord } from '../record/index.js'
+import { Keyring, keyEventsPath } from '../key-events/index.js'
+import { signRecordVerified } from '../record/index.js'
 import { NodeTrust } from './node-trust.js'
+import { rescoreOnKeyEvents } from './key-event-rescore.js'
+import { createKeystore } from '../keystore/index.js'
 import type {
   AnchorRecord, AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
 import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
-import { registerTrustSetting, scoreEvidence, viewOf } from './memory-evidence.js'
-import type { IngestResult } from './ingest.js'
-import { Journal } from './journal/journal.js'
+import { scoreEvidence, viewOf } from './memory-evidence.js'
+import { IngestPipeline, type IngestResult } from './pipeline/pipeline.js'
+import { Journal, type JournalBatch } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
@@ -111,43 +111,20 @@ export class LocalNode {
   /** Blocks of anchored content and the anchors' verification states (anchors-v1). */
   readonly anchors: NodeAnchors
   /** The key logs this node knows (record-v1 §13); ingest refuses records of rotated or revoked keys. */
-  readonly keyring: Keyring
-  private readonly nodeTrust: NodeTrust
+  keyring!: Keyring
+  private nodeTrust: NodeTrust | undefined
+  /** Present in write mode: the one way records enter this node (src/node/pipeline). */
+  private ingestPipeline: IngestPipeline<JournalBatch> | null = null
 
-  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null, state: JournalState, anchors: NodeAnchors, keyring: Keyring, trust: NodeTrust) {
+  private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null, state: JournalState, anchors: NodeAnchors) {
     this.paths = paths
     this.store = store
     this.clock = clock
     this.journal = journal
     this.state = state
     this.anchors = anchors
-    this.keyring = keyring
-    this.nodeTrust = trust
-    // Votes are then kept current from what the node stores, without reloading the graph.
-    journal?.onStored((records) => { trust.reputation.observe(records) })
     anchors.useTrustSetting(async () => await this.trust.setting())
-  }
-
-  /**
-   * The keyring and the trust setting, registered for the store before the journal opens: records
-   * the journal replays after a crash are checked and scored as any other ingest, under the node's
-   * policy, roots and keyring (issue 18: one scoring entry point, never the defaults).
-   */
-  private static async scoringParts (paths: NodePaths, store: RecordStore, clock: () => number, options: OpenLocalNodeOptions): Promise<{ keyring: Keyring, trust: NodeTrust }> {
-    const keyring = await Keyring.open({
-      file: keyEventsPath(paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock
-    })
-    registerKeyring(store, keyring)
-    const keys = paths.keys
-    const trust = new NodeTrust({
-      dataDir: paths.data,
-      store,
-      clock,
-      // The node's own agents are its roots without configuration (issue 18).
-      ownAgents: async () => (await createKeystore({ directory: keys }).list()).map((k) => k.did)
-    })
-    registerTrustSetting(store, async (pending) => await trust.storedSetting(pending)) // ingest scores under the node's setting
-    return { keyring, trust }
+    journal?.useTrustSetting(async () => await this.trust.storedSetting()) // views carry the trust ingest stores
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
@@ -165,13 +142,11 @@ export class LocalNode {
       await reindex(options.home, clock, options.scope)
       return await LocalNode.open(options)
     }
-    const { keyring, trust } = await LocalNode.scoringParts(paths, store, clock, options)
-      .catch(async (err: unknown) => { await store.close(); throw err })
     if (options.mode === 'read') {
-      const state = await JournalState.open(journalIndexPath(paths)).catch(async (err: unknown) => { await keyring.close(); await store.close(); throw err })
+      const state = await JournalState.open(journalIndexPath(paths)).catch(async (err: unknown) => { await store.close(); throw err })
       const anchors = await NodeAnchors.open(paths, { store, clock, journal: null }, options.anchors)
-        .catch(async (err: unknown) => { await state.close(); await keyring.close(); await store.close(); throw err })
-      return new LocalNode(paths, store, clock, null, state, anchors, keyring, trust)
+        .catch(async (err: unknown) => { await state.close(); await store.close(); throw err })
+      return await new LocalNode(paths, store, clock, null, state, anchors).withKeyring(options)
     }
     try {
       const journal = await Journal.open({
@@ -184,20 +159,46 @@ export class LocalNode {
       })
       const anchors = await NodeAnchors.open(paths, { store, clock, journal }, options.anchors)
         .catch(async (err: unknown) => { await journal.close(); throw err })
-      return new LocalNode(paths, store, clock, journal, journal.state, anchors, keyring, trust).withKeyEvents()
+      return await new LocalNode(paths, store, clock, journal, journal.state, anchors).withKeyring(options)
     } catch (err) {
-      await keyring.close()
       await store.close()
       throw err
     }
   }
 
-  /** Rescores stored trust on every key event the keyring accepts (write mode). */
-  private withKeyEvents (): this {
-    this.keyEvents = rescoreOnKeyEvents({
-      keyring: this.keyring, store: this.store, clock: this.clock,
-      setting: async () => await this.trust.setting(), invalidate: () => { this.trust.reputation.invalidate() }
-    })
+  /**
+   * Opens the node's keyring and, in write mode, builds the ingest pipeline with its collaborators
+   * (store, verifier, keyring for record-v1 K12, the node's trust setting, the journal), then lets
+   * it apply what the ledger holds beyond the index after a crash, before anything else is written.
+   */
+  private async withKeyring (options: OpenLocalNodeOptions): Promise<this> {
+    try {
+      this.keyring = await Keyring.open({
+        file: keyEventsPath(this.paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock: this.clock
+      })
+      if (this.journal !== null) {
+        const pipeline = new IngestPipeline<JournalBatch>({
+          store: this.store,
+          verifier: options.verifier ?? nodeCryptoVerifier,
+          clock: this.clock,
+          keys: this.keyring,
+          trustSetting: async (pending) => await this.trust.storedSetting(pending), // the trust `query --min-trust` filters on
+          journal: this.journal
+        })
+        this.ingestPipeline = pipeline
+        this.anchors.follow(pipeline)
+        const pending = this.journal.pendingRecovery()
+        if (pending !== null) await this.journal.recovered((await pipeline.recover(pending)).stored.length)
+        // Issue 18 item 4: every key event the keyring accepts (local or gossiped) rescores stored trust.
+        this.keyEvents = rescoreOnKeyEvents({
+          keyring: this.keyring, store: this.store, clock: this.clock,
+          setting: async () => await this.trust.setting(), invalidate: () => { this.trust.reputation.invalidate() }
+        })
+      }
+    } catch (err) {
+      await this.close()
+      throw err
+    }
     return this
   }
 
@@ -219,6 +220,12 @@ export class LocalNode {
     } finally {
       await this.store.close()
     }
+  }
+
+  /** The ingest pipeline of a node opened for writing; USAGE in read mode. */
+  get pipeline (): IngestPipeline<JournalBatch> {
+    if (this.ingestPipeline === null) throw new IsnadError('USAGE', 'this node was opened read-only')
+    return this.ingestPipeline
   }
 
   /** The journal of a node opened for writing; USAGE in read mode. */
@@ -254,9 +261,9 @@ export class LocalNode {
         derived_from: [...new Set(input.derivedFrom ?? [])]
       }
     }
-    const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed], 'local')
-    return await this.show(id)
+    const made = signRecordVerified(record, signer.secretKey)
+    await this.pipeline.accept([made], 'local')
+    return await this.show(made.id)
   }
 
   /** A local agent confirms, disputes or partially confirms a stored memory. */
@@ -275,9 +282,9 @@ export class LocalNode {
       ...(input.notes === undefined ? {} : { notes: input.notes }),
       ...(input.claims === undefined || input.claims.length === 0 ? {} : { claims: input.claims })
     }
-    const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed], 'local')
-    return { id, view: await this.show(input.memory) }
+    const made = signRecordVerified(record, signer.secretKey)
+    await this.pipeline.accept([made], 'local')
+    return { id: made.id, view: await this.show(input.memory) }
   }
 
   /**
@@ -296,8 +303,9 @@ export class LocalNode {
       created_at: this.now(),
       ...(input.expiresAt === undefined ? {} : { expires_at: input.expiresAt })
     }
-    const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed], 'local')
+    const made = signRecordVerified(record, signer.secretKey)
+    await this.pipeline.accept([made], 'local')
+    const { id, signed } = made
     return { id, signed }
   }
 
@@ -345,7 +353,7 @@ export class LocalNode {
 
   /** Verifies, journals and stores records, all or nothing; `source` is kept in their events. */
   async ingest (records: readonly unknown[], source: RecordSource = 'import'): Promise<IngestResult> {
-    return await this.writer.ingest(records, source)
+    return await this.pipeline.ingest(records, source)
   }
 
   /** The memory's view, its anchors' states current to within their TTL (anchors-v1 §5). */
@@ -362,6 +370,20 @@ export class LocalNode {
 
   /** The node's trust setting: its policy and the reputation from its trust roots (issue 6). */
   get trust (): NodeTrust {
+    if (this.nodeTrust === undefined) {
+      const keys = this.paths.keys
+      const trust = new NodeTrust({
+        dataDir: this.paths.data,
+        store: this.store,
+        clock: this.clock,
+        keyring: () => this.keyring as Keyring | undefined,
+        // The node's own agents are its roots without configuration (issue 18).
+        ownAgents: async () => (await createKeystore({ directory: keys }).list()).map((k) => k.did)
+      })
+      // Votes are then kept current from what the node stores, without reloading the graph.
+      this.ingestPipeline?.onStored((records) => { trust.reputation.observe(records) })
+      this.nodeTrust = trust
+    }
     return this.nodeTrust
   }
 
@@ -373,8 +395,9 @@ export class LocalNode {
     await this.requireMemory(input.memory)
     const claim = await prepareAnchorClaim(input, { blocks: this.anchors.blocks, files: this.anchors.files })
     const record: AnchorRecord = { kind: 'anchor', version: 1, memory: input.memory, ...claim, created_at: this.now(), anchored_by: signer.did }
-    const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed], 'local')
+    const made = signRecordVerified(record, signer.secretKey)
+    await this.pipeline.accept([made], 'local')
+    const { id, signed } = made
     await this.anchors.checkNow([{ id, signed }])
     return { id, view: await this.show(input.memory) }
   }

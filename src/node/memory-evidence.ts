@@ -91,24 +91,6 @@ export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: N
 /** The node's trust setting: its policy, the reputation from its roots and its keyring (src/reputation TrustSetting). */
 export type NodeTrustSetting = TrustSetting
 
-const trustSettings = new WeakMap<object, (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>>()
-
-/**
- * The node's setting, by the store it scores into (like registerKeyring): ingest writes the trust
- * that `query --min-trust` filters on under the same policy, reputation and identities as `show`.
- */
-export function registerTrustSetting (store: object, setting: (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>): void {
-  trustSettings.set(store, setting)
-}
-
-/**
- * The registered setting of a store's node, counting `pending` records of the batch being stored
- * (their votes change reputation); a store no node registered scores with the defaults.
- */
-export async function trustSettingOf (store: object, pending: readonly StoredRecord[] = []): Promise<NodeTrustSetting> {
-  return await trustSettings.get(store)?.(pending) ?? {}
-}
-
 /**
  * Rescores every stored memory under `setting` and rewrites the index entries that changed (what
  * `isnad trust policy` runs after a change): anchors count as at ingest (their states are refreshed

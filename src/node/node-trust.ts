@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { isIsnadError } from '../errors/index.js'
 import { createKeystore } from '../keystore/index.js'
-import { keyEventsPath, keyringOf, type Keyring } from '../key-events/index.js'
+import { keyEventsPath, type Keyring } from '../key-events/index.js'
 import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore, StoredRecord } from '../store/index.js'
@@ -17,6 +17,8 @@ export interface NodeTrustInit {
   clock: () => number
   /** The node's own agents: trust roots without configuration (see ReputationServiceInit). */
   ownAgents?: () => Promise<readonly string[]>
+  /** The node's keyring once open (issue 9): witnesses then count per identity. */
+  keyring?: () => Keyring | undefined
 }
 
 /** The policy and reputation a node scores with (src/reputation TrustSetting, scoreWithSetting's). */
@@ -67,7 +69,7 @@ export class NodeTrust {
 
   private async settingWith (table: (identities?: KeyIdentities) => Promise<ReputationTable>): Promise<TrustSetting> {
     const policy = await this.policyName()
-    const keyring = keyringOf(this.init.store)
+    const keyring = this.init.keyring?.()
     const identities = keyring === undefined ? undefined : this.identitiesOf(keyring)
     // Without roots (no agent of its own, none added) there is nothing to compute: skip loading the graph.
     if ((await this.reputation.rootDids()).length === 0) return settingOfTable(policy, undefined, identities)
@@ -87,7 +89,7 @@ export class NodeTrust {
 
   /** `get_reputation` of the provenance schema, with the rank and the path from a root. */
   async describe (did: string): Promise<AgentReputation> {
-    const keyring = keyringOf(this.init.store)
+    const keyring = this.init.keyring?.()
     return (await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))).describe(did)
   }
 }

@@ -5,7 +5,7 @@ import {
 } from '../../ledger/views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import { gatherEvidence, scoreEvidence, trustSettingOf, type MemoryEvidence, type NodeTrustSetting } from '../memory-evidence.js'
+import { gatherEvidence, scoreEvidence, type MemoryEvidence, type NodeTrustSetting } from '../memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'
 
@@ -107,11 +107,10 @@ export class ViewReducer {
    * Reduces the given memories (those the store holds) and returns their `memory.reduced` events.
    * `scored` holds evidence ingest just scored (what the store holds for those memories), so their
    * records are not read again; the rest is read from the store, REDUCE_CONCURRENCY memories at a
-   * time. Reductions are written in the order of `memoryIds`.
+   * time. Reductions are written in the order of `memoryIds`. Trust is scored under `setting`, the
+   * node's (what ingest stores), so a view carries the score `query` filters on.
    */
-  async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map()): Promise<EventInput[]> {
-    // Views carry the score the node stores (the same setting as ingest's), not the defaults'.
-    const setting = await trustSettingOf(store)
+  async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map(), setting: NodeTrustSetting = {}): Promise<EventInput[]> {
     const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, setting, scored.get(id)))
     const events: EventInput[] = []
     const reducedAt = new Date(now).toISOString()
