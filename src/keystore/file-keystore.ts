@@ -12,7 +12,8 @@ import {
   decodeBase64, encodeBase64, keyFileInvalid, keyFileNameOf, KeyLabelSchema, parseKeyFile, ScryptCostSchema,
   serializeKeyFile, type KeyFile, type ScryptCost
 } from './keyfile.js'
-import { ensurePrivateDirectory, errnoOf, ioError, pathExists, readSmallFile, writeFileAtomic } from './private-files.js'
+import { errnoOf, ioError, writeFileAtomic } from '../fs/index.js'
+import { ensurePrivateDirectory, pathExists, readSmallFile } from './private-files.js'
 import { openSeed, sealSeed } from './secret-box.js'
 
 /** The keystore on disk: one `<did suffix>.json` per key plus `default` (see Keystore). */

@@ -3,8 +3,6 @@ import { IsnadError } from '../errors/index.js'
 import { errnoOf, ioError } from '../fs/index.js'
 import { KEY_DIRECTORY_MODE } from './constants.js'
 
-export { errnoOf, ioError, writeFileAtomic } from '../fs/index.js'
-
 /**
  * Creates the directory if needed and makes it 0700 even when it already existed (the project's
  * `keys/` is checked out 0755): the file names are the dids, which is already more than others need.

@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { isIsnadError } from '../errors/index.js'
 import { keyringOf, type Keyring } from '../key-events/index.js'
-import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/meta/index.js'
+import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
 import { DEFAULT_TRUST_POLICY, getTrustPolicy, type KeyIdentities, type ReputationLookup } from '../trust/index.js'
@@ -98,7 +98,7 @@ export class NodeTrust {
 export async function setTrustPolicy (dataDir: string, name: string): Promise<TrustPolicyName> {
   const policy = getTrustPolicy(name).name
   const current = await readPolicy(dataDir)
-  await writeFileAtomic(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
+  await writeMetaFile(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
   return policy
 }
 
