@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto'
-import { access, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises'
+import { access, lstat, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
 import { IsnadError } from '../errors/index.js'
 
@@ -22,14 +22,17 @@ export function ioError (action: string, path: string, cause: unknown): IsnadErr
   })
 }
 
-/** Whether `path` exists; IO_ERROR for anything but its absence (a permission, an I/O error). */
-export async function pathExists (path: string): Promise<boolean> {
+/**
+ * Whether `path` exists; IO_ERROR for anything but its absence (a permission, an I/O error). With
+ * `noFollow` a symlink is itself the entry (lstat), so a dangling one also counts as taken.
+ */
+export async function pathExists (path: string, { noFollow = false } = {}): Promise<boolean> {
   try {
-    await access(path)
+    await (noFollow ? lstat(path) : access(path))
     return true
   } catch (err) {
     if (errnoOf(err) === 'ENOENT') return false
-    throw ioError('check', path, err)
+    throw ioError(noFollow ? 'inspect' : 'check', path, err)
   }
 }
 
