@@ -9,7 +9,7 @@ import { parseOperationInput } from '../api/table/index.js'
 import { PRESENTERS, TOOLS, plain, toolListOf, type Tool } from './tools.js'
 
 /**
- * What the tools need of a node: the CLI's CommandContext (src/cli/context.ts) satisfies it, so a
+ * What the tools need of a node: the CLI's CommandContext (src/cli/command-context.ts) satisfies it, so a
  * tool runs against the running daemon when there is one, else over the data directory opened for
  * that call and closed after it (the daemon, started later, then gets the lock).
  */
