@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import {
   ATTESTATION_VERDICTS, encodeSignedRecord, nodeCryptoVerifier, signRecord, type AttestationVerdict
 } from '../src/index.js'
-import { gatherEvidence, ingestRecords, initHome, LocalNode, scoreEvidence } from '../src/node/index.js'
+import { gatherEvidence, IngestPipeline, initHome, LocalNode, scoreEvidence } from '../src/node/index.js'
 import { createLevelRecordStore, type RecordStore } from '../src/store/index.js'
 import {
   attestationRecord, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast,
@@ -12,8 +12,8 @@ import { createRandom, pick, shuffle, type Sample } from './stats.js'
 
 /*
  * Figure 2: memories through the node's real write path (LocalNode: sign, verify, journal, store,
- * score). Figure 3: the ingest pipeline itself, `ingestRecords` on LevelDB in a temporary directory —
- * decode, verify, store, index, trust recomputed for every memory a batch touches (src/node/ingest.ts)
+ * score). Figure 3: the ingest pipeline itself, `IngestPipeline.ingest` without a journal on LevelDB in a temporary directory —
+ * decode, verify, store, index, trust recomputed for every memory a batch touches (src/node/pipeline)
  * — without the node's ledger, which the issue's target does not include.
  */
 
@@ -135,8 +135,8 @@ export function createAttestationWorkload (size: WorkloadSize, now = Date.now())
  */
 export async function attestationIngestRound (workload: AttestationWorkload, batch: number): Promise<Sample> {
   const { store, dispose } = await openTempStore('attest')
-  const ingest = async (inputs: Uint8Array[]): Promise<number> =>
-    (await ingestRecords(store, inputs, { verifier: nodeCryptoVerifier, now: Date.now() })).stored.length
+  const pipeline = new IngestPipeline({ store, verifier: nodeCryptoVerifier, clock: Date.now })
+  const ingest = async (inputs: Uint8Array[]): Promise<number> => (await pipeline.ingest(inputs, 'import')).stored.length
   try {
     for (let at = 0; at < workload.memories.length; at += 500) await ingest(workload.memories.slice(at, at + 500))
     const start = performance.now()

@@ -76,7 +76,7 @@ async function handle (request: WorkerRequest): Promise<unknown> {
       const record = verifyRecordBytes(request.bytes, { verifier: publisher.verifier, now: Date.now() })
       publisher.host.putLocal(record)
       const sentAt = absolute(performance.now())
-      await publisher.network.publishRecord(request.bytes)
+      await publisher.network.publishRecord(record.signed.record.kind, request.bytes)
       return { id: record.id, sentAt }
     }
     case 'collect': {

@@ -121,7 +121,7 @@ export async function runGossip (options: GossipRunOptions): Promise<GossipRunRe
       const record = verifyRecordBytes(message, { verifier: publisher.verifier, now: Date.now() })
       publisher.host.putLocal(record)
       sent.set(record.id, performance.now())
-      await publisher.network.publishRecord(message)
+      await publisher.network.publishRecord(record.signed.record.kind, message)
       await sleep(options.spacingMs)
     }
     await waitFor('every delivery', () => delivered() === expected, DRAIN_TIMEOUT_MS, 5).catch(() => {})

@@ -25,7 +25,7 @@ export interface PublisherInit {
 export function startPublisher (init: PublisherInit): () => void {
   let queue = Promise.resolve()
   const context: PublisherContext = { ...init, hostedAgents: hostedAgentsOf(init.keystore) }
-  const unsubscribe = init.node.writer.onStored((records, source) => {
+  const unsubscribe = init.node.pipeline.onStored((records, source) => {
     // One after another, in storage order: a memory is published before the attestation naming it.
     queue = queue.then(async () => { await handle(context, records, source) }).catch((err: unknown) => {
       init.logger.error('publishing failed', { error: err })
@@ -62,17 +62,17 @@ async function handle (init: PublisherContext, records: readonly StoredRecord[],
   const local = source === 'local' || source === 'import'
   if (!local) logArrivals(init.logger, records, source)
   const published: Array<{ id: string, topic: string, peers: number }> = []
-  for (const { id, signed } of records) {
-    const { record } = signed
+  for (const stored of records) {
+    const { id, signed: { record } } = stored
     if (record.kind === 'witness_request') {
       if (local) {
-        const memory = await init.node.store.get(record.memory)
-        if (memory !== null) published.push({ id, ...outcomeOf(await init.network.publishWitnessRequest(encodeSignedRecord(signed), encodeSignedRecord(memory.signed))) })
+        const [memory] = await init.node.store.getBytesMany([record.memory])
+        if (memory !== undefined) published.push({ id, ...outcomeOf(await init.network.publishWitnessRequest(bytesOf(stored), memory)) })
       }
       await announceInbox(init, id, record.witnesses ?? [])
       continue
     }
-    if (local) published.push({ id, ...outcomeOf(await init.network.publishRecord(encodeSignedRecord(signed))) })
+    if (local) published.push({ id, ...outcomeOf(await init.network.publishRecord(record.kind, bytesOf(stored))) })
     else if (record.kind === 'attestation') {
       // Local attestations are announced by the API's operations; these came from the network.
       init.hub.emit({ type: 'attestation', data: { id, memory: record.memory, witness: record.witness, verdict: record.attestation, witnessed_at: record.witnessed_at } })
@@ -100,6 +100,15 @@ function logArrivals (logger: Logger, records: readonly StoredRecord[], source: 
     else logger[level]('record received', { source, id, kind: record.kind })
   }
   if (!perRecord) logger.info('records received', { source, count: records.length, kinds: counts })
+}
+
+/**
+ * The canonical bytes the pipeline verified and stored (StoredRecord.bytes), gossiped as they are:
+ * a record is encoded once. A record handed on without them (none reach here from the pipeline)
+ * is encoded, never sent in another form.
+ */
+function bytesOf (stored: StoredRecord): Uint8Array {
+  return stored.bytes ?? encodeSignedRecord(stored.signed)
 }
 
 function outcomeOf (outcome: PublishOutcome): { topic: string, peers: number } {

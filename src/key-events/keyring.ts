@@ -170,30 +170,3 @@ async function readKeyEvents (file: string): Promise<SignedKeyEvent[]> {
   }
   return events
 }
-
-/** Keyrings by the record store they guard, so ingest finds the one of its node (registerKeyring). */
-const keyrings = new WeakMap<object, Keyring>()
-
-export function registerKeyring (store: object, keyring: Keyring): void {
-  keyrings.set(store, keyring)
-}
-
-export function keyringOf (store: object): Keyring | undefined {
-  return keyrings.get(store)
-}
-
-/**
- * record-v1 K12 at ingest: refuses the batch when a record's key was rotated out or revoked at
- * the record's time (KEY_ROTATED / KEY_REVOKED / KEY_INACTIVE, naming its position). A store
- * without a keyring checks nothing.
- */
-export function assertRecordKeys (store: object, records: ReadonlyArray<{ id: string, signed: SignedRecord }>): void {
-  const keyring = keyrings.get(store)
-  if (keyring === undefined) return
-  records.forEach((record, index) => {
-    const error = keyring.checkRecord(record.signed, record.id)
-    if (error !== undefined) {
-      throw new IsnadError(error.code, `record #${index + 1}: ${error.message}`, { details: { index, ...error.details }, cause: error })
-    }
-  })
-}

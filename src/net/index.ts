@@ -6,6 +6,7 @@ import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
 import type { KeyLog, Keyring } from '../key-events/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
+import type { RecordKind } from '../schema/index.js'
 import {
   DEFAULT_LISTEN, FETCH_TIMEOUT_MS, MAX_CONNECTIONS, SEEN_TTL_MS, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, type Topic
 } from './constants.js'
@@ -36,8 +37,11 @@ export interface Network {
   readonly stats: NetStats
   multiaddrs: () => Multiaddr[]
   dial: (target: Multiaddr | string | PeerId) => Promise<void>
-  /** Gossips a stored memory, attestation or anchor (canonical signed bytes) on its topic. */
-  publishRecord: (bytes: Uint8Array) => Promise<PublishOutcome>
+  /**
+   * Gossips a stored memory, attestation or anchor (its canonical signed bytes, as stored) on the
+   * topic of its kind; the bytes are not decoded here (peers' validators check kind against topic).
+   */
+  publishRecord: (kind: RecordKind, bytes: Uint8Array) => Promise<PublishOutcome>
   /** Gossips a witness request together with the memory it names (gossip-v1 §4). */
   publishWitnessRequest: (request: Uint8Array, memory: Uint8Array) => Promise<PublishOutcome>
   publishCheckpoint: (checkpoint: SignedCheckpoint) => Promise<PublishOutcome>

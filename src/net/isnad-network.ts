@@ -7,6 +7,7 @@ import type { SignatureVerifier } from '../identity/index.js'
 import { encodeKeyLog, type KeyLog, type Keyring } from '../key-events/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import type { VerifiedRecord } from '../record/index.js'
+import type { RecordKind } from '../schema/index.js'
 import {
   DISCONNECT_PENALTY, DISCOVERY_DIAL_BELOW, FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_PEERS, MAX_INBOUND_FETCH_STREAMS,
   MAX_INBOUND_SYNC_STREAMS, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL, TOPICS, type Topic
@@ -149,8 +150,8 @@ export class IsnadNetwork implements Network {
     await this.libp2p.dial(typeof target === 'string' ? multiaddr(target) : target, { signal: AbortSignal.timeout(this.parts.fetchTimeoutMs) })
   }
 
-  async publishRecord (bytes: Uint8Array): Promise<PublishOutcome> {
-    return await this.gossip.publishRecord(bytes)
+  async publishRecord (kind: RecordKind, bytes: Uint8Array): Promise<PublishOutcome> {
+    return await this.gossip.publishRecord(kind, bytes)
   }
 
   async publishWitnessRequest (request: Uint8Array, memory: Uint8Array): Promise<PublishOutcome> {

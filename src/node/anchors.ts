@@ -12,6 +12,7 @@ import type { RecordStore, StoredRecord, TrustEntry } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
 import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from './memory-evidence.js'
 import type { Journal } from './journal/journal.js'
+import type { IngestPipeline } from './pipeline/pipeline.js'
 import { homePrivatePaths, type NodePaths } from './home-paths.js'
 
 /** Anchor settings of a node (anchors-v1 §4–§5). */
@@ -104,12 +105,16 @@ export class NodeAnchors {
       await blocks.close()
       throw locked(cause)
     }
-    const anchors = new NodeAnchors(blocks, states, { ...parts, originOf: ownAgentsOrigin(paths) }, options, paths)
-    anchors.unsubscribe = parts.journal?.onStored((records, source) => {
-      anchors.checkArrived(records, source)
-      anchors.rescoreTouched(records)
-    }) ?? anchors.unsubscribe
-    return anchors
+    return new NodeAnchors(blocks, states, { ...parts, originOf: ownAgentsOrigin(paths) }, options, paths)
+  }
+
+  /** Checks the anchors a write mode node stores and rescores what they touch, as the pipeline publishes them. */
+  follow (pipeline: Pick<IngestPipeline, 'onStored'>): void {
+    this.unsubscribe()
+    this.unsubscribe = pipeline.onStored((records, source) => {
+      this.checkArrived(records, source)
+      this.rescoreTouched(records)
+    })
   }
 
   async close (): Promise<void> {

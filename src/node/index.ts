@@ -1,6 +1,6 @@
 export * from './home-paths.js'
 export * from './local-node.js'
-export * from './ingest.js'
+export * from './pipeline/index.js'
 export * from './memory-evidence.js'
 export * from './anchors.js'
 export * from './bundle.js'

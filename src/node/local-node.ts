@@ -3,8 +3,8 @@ import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../an
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
-import { Keyring, keyEventsPath, registerKeyring } from '../key-events/index.js'
-import { signRecord } from '../record/index.js'
+import { Keyring, keyEventsPath } from '../key-events/index.js'
+import { signRecordVerified } from '../record/index.js'
 import { NodeTrust } from './node-trust.js'
 import type {
   AnchorRecord, AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
@@ -12,10 +12,10 @@ import type {
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
 import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
-import { registerTrustSetting, scoreEvidence, viewOf } from './memory-evidence.js'
-import type { IngestResult } from './ingest.js'
+import { scoreEvidence, viewOf } from './memory-evidence.js'
+import { IngestPipeline, type IngestResult } from './pipeline/pipeline.js'
 import { inboxItemOf, readInbox, type InboxEntry } from './inbox.js'
-import { Journal } from './journal/journal.js'
+import { Journal, type JournalBatch } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
@@ -93,6 +93,8 @@ export class LocalNode {
   /** The key logs this node knows (record-v1 §13); ingest refuses records of rotated or revoked keys. */
   keyring!: Keyring
   private nodeTrust: NodeTrust | undefined
+  /** Present in write mode: the one way records enter this node (src/node/pipeline). */
+  private ingestPipeline: IngestPipeline<JournalBatch> | null = null
 
   private constructor (paths: NodePaths, store: RecordStore, clock: () => number, journal: Journal | null, state: JournalState, anchors: NodeAnchors) {
     this.paths = paths
@@ -102,7 +104,7 @@ export class LocalNode {
     this.state = state
     this.anchors = anchors
     anchors.useTrustSetting(async () => await this.trust.setting())
-    registerTrustSetting(store, async () => await this.trust.storedSetting()) // ingest scores under the node's setting
+    journal?.useTrustSetting(async () => await this.trust.storedSetting()) // views carry the trust ingest stores
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
@@ -144,17 +146,34 @@ export class LocalNode {
     }
   }
 
-  /** Opens the node's keyring and registers it for its store's ingest (record-v1 K12). */
+  /**
+   * Opens the node's keyring and, in write mode, builds the ingest pipeline with its collaborators
+   * (store, verifier, keyring for record-v1 K12, the node's trust setting, the journal), then lets
+   * it apply what the ledger holds beyond the index after a crash, before anything else is written.
+   */
   private async withKeyring (options: OpenLocalNodeOptions): Promise<this> {
     try {
       this.keyring = await Keyring.open({
         file: keyEventsPath(this.paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock: this.clock
       })
+      if (this.journal !== null) {
+        const pipeline = new IngestPipeline<JournalBatch>({
+          store: this.store,
+          verifier: options.verifier ?? nodeCryptoVerifier,
+          clock: this.clock,
+          keys: this.keyring,
+          trustSetting: async () => await this.trust.storedSetting(), // the trust `query --min-trust` filters on
+          journal: this.journal
+        })
+        this.ingestPipeline = pipeline
+        this.anchors.follow(pipeline)
+        const pending = this.journal.pendingRecovery()
+        if (pending !== null) await this.journal.recovered((await pipeline.recover(pending)).stored.length)
+      }
     } catch (err) {
       await this.close()
       throw err
     }
-    registerKeyring(this.store, this.keyring)
     return this
   }
 
@@ -167,6 +186,12 @@ export class LocalNode {
     } finally {
       await this.store.close()
     }
+  }
+
+  /** The ingest pipeline of a node opened for writing; USAGE in read mode. */
+  get pipeline (): IngestPipeline<JournalBatch> {
+    if (this.ingestPipeline === null) throw new IsnadError('USAGE', 'this node was opened read-only')
+    return this.ingestPipeline
   }
 
   /** The journal of a node opened for writing; USAGE in read mode. */
@@ -202,9 +227,9 @@ export class LocalNode {
         derived_from: [...new Set(input.derivedFrom ?? [])]
       }
     }
-    const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed], 'local')
-    return await this.show(id)
+    const made = signRecordVerified(record, signer.secretKey)
+    await this.pipeline.accept([made], 'local')
+    return await this.show(made.id)
   }
 
   /** A local agent confirms, disputes or partially confirms a stored memory. */
@@ -223,9 +248,9 @@ export class LocalNode {
       ...(input.notes === undefined ? {} : { notes: input.notes }),
       ...(input.claims === undefined || input.claims.length === 0 ? {} : { claims: input.claims })
     }
-    const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed], 'local')
-    return { id, view: await this.show(input.memory) }
+    const made = signRecordVerified(record, signer.secretKey)
+    await this.pipeline.accept([made], 'local')
+    return { id: made.id, view: await this.show(input.memory) }
   }
 
   /**
@@ -244,8 +269,9 @@ export class LocalNode {
       created_at: this.now(),
       ...(input.expiresAt === undefined ? {} : { expires_at: input.expiresAt })
     }
-    const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed], 'local')
+    const made = signRecordVerified(record, signer.secretKey)
+    await this.pipeline.accept([made], 'local')
+    const { id, signed } = made
     return { id, signed }
   }
 
@@ -264,7 +290,7 @@ export class LocalNode {
 
   /** Verifies, journals and stores records, all or nothing; `source` is kept in their events. */
   async ingest (records: readonly unknown[], source: RecordSource = 'import'): Promise<IngestResult> {
-    return await this.writer.ingest(records, source)
+    return await this.pipeline.ingest(records, source)
   }
 
   /** The memory's view, its anchors' states current to within their TTL (anchors-v1 §5). */
@@ -282,9 +308,9 @@ export class LocalNode {
   /** The node's trust setting: its policy and the reputation from its trust roots (issue 6). */
   get trust (): NodeTrust {
     if (this.nodeTrust === undefined) {
-      const trust = new NodeTrust({ dataDir: this.paths.data, store: this.store, clock: this.clock })
+      const trust = new NodeTrust({ dataDir: this.paths.data, store: this.store, clock: this.clock, keyring: () => this.keyring as Keyring | undefined })
       // Votes are then kept current from what the node stores, without reloading the graph.
-      this.journal?.onStored((records) => { trust.reputation.observe(records) })
+      this.ingestPipeline?.onStored((records) => { trust.reputation.observe(records) })
       this.nodeTrust = trust
     }
     return this.nodeTrust
@@ -298,8 +324,9 @@ export class LocalNode {
     await this.requireMemory(input.memory)
     const claim = await prepareAnchorClaim(input, { blocks: this.anchors.blocks, files: this.anchors.files })
     const record: AnchorRecord = { kind: 'anchor', version: 1, memory: input.memory, ...claim, created_at: this.now(), anchored_by: signer.did }
-    const { id, signed } = signRecord(record, signer.secretKey)
-    await this.ingest([signed], 'local')
+    const made = signRecordVerified(record, signer.secretKey)
+    await this.pipeline.accept([made], 'local')
+    const { id, signed } = made
     await this.anchors.checkNow([{ id, signed }])
     return { id, view: await this.show(input.memory) }
   }

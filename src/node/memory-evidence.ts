@@ -102,21 +102,6 @@ export interface NodeTrustSetting {
   identities?: KeyIdentities
 }
 
-const trustSettings = new WeakMap<object, () => Promise<NodeTrustSetting>>()
-
-/**
- * The node's setting, by the store it scores into (like registerKeyring): ingest writes the trust
- * that `query --min-trust` filters on under the same policy, reputation and identities as `show`.
- */
-export function registerTrustSetting (store: object, setting: () => Promise<NodeTrustSetting>): void {
-  trustSettings.set(store, setting)
-}
-
-/** The registered setting of a store's node; a store no node registered scores with the defaults. */
-export async function trustSettingOf (store: object): Promise<NodeTrustSetting> {
-  return await trustSettings.get(store)?.() ?? {}
-}
-
 /**
  * Rescores every stored memory under `setting` and rewrites the index entries that changed (what
  * `isnad trust policy` runs after a change): anchors count as at ingest (their states are refreshed

@@ -1,4 +1,3 @@
-import { JsonlAppender, ledgerFilePath, withLineHash } from '../ledger/index.js'
 import type { VerifiedCheckpoint } from '../merkle/index.js'
 import type { AcceptSource, NetHost, RecordPage } from '../net/index.js'
 import type { LocalNode } from './local-node.js'
@@ -11,13 +10,13 @@ import type { LocalNode } from './local-node.js'
  * them when it stored them), with nothing decoded or encoded again.
  */
 export function createNodeHost (current: () => LocalNode): NetHost & { close: () => Promise<void> } {
-  const cursors = new JsonlAppender(ledgerFilePath(current().paths.data, 'cursors'))
   // The node is looked up on each call: reindex closes it and opens a new one.
-  const node = { get store () { return current().store }, get writer () { return current().writer }, now: () => current().now() }
+  const node = { get store () { return current().store }, get writer () { return current().writer },
+    get pipeline () { return current().pipeline }, now: () => current().now() }
   return {
     has: async (ids) => await node.store.existsMany(ids),
     accept: async (records, source: AcceptSource) => {
-      await node.writer.acceptVerified(records, source)
+      await node.pipeline.accept(records, source)
     },
     get: async (id) => {
       const [bytes] = await node.store.getBytesMany([id])
@@ -30,15 +29,12 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
       return { records: stored.filter((bytes) => bytes !== undefined), next }
     },
     loadCursor: async (peerId) => await node.writer.state.syncCursor(peerId),
-    saveCursor: async (peerId, cursor) => {
-      await node.writer.state.setSyncCursor(peerId, cursor)
-      // The spec's cursors ledger (seeds/003 §10) keeps the history; LevelDB the current value.
-      await cursors.appendObjects([withLineHash({ peer: peerId, cursor, ts: node.now() })])
-    },
+    saveCursor: async (peerId, cursor) => { await node.writer.saveSyncCursor(peerId, cursor) },
     getBlock: async (cid) => await current().anchors.blocks.get(cid),
     acceptCheckpoint: async (checkpoint: VerifiedCheckpoint) => {
       await node.writer.observeCheckpoint(checkpoint.signed)
     },
-    close: async () => { await cursors.close() }
+    // Nothing of its own to close: every file it changes is the node's journal's.
+    close: async () => {}
   }
 }

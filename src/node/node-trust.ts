@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { isIsnadError } from '../errors/index.js'
-import { keyringOf, type Keyring } from '../key-events/index.js'
+import type { Keyring } from '../key-events/index.js'
 import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
@@ -12,6 +12,8 @@ export interface NodeTrustInit {
   dataDir: string
   store: RecordStore
   clock: () => number
+  /** The node's keyring once open (issue 9): witnesses then count per identity. */
+  keyring?: () => Keyring | undefined
 }
 
 /** The policy and reputation a node scores with (see scoreEvidence's NodeTrustSetting). */
@@ -65,7 +67,7 @@ export class NodeTrust {
 
   private async settingWith (table: (identities?: KeyIdentities) => Promise<ReputationTable>): Promise<TrustSetting> {
     const policy = await this.policyName()
-    const keyring = keyringOf(this.init.store)
+    const keyring = this.init.keyring?.()
     const identities = keyring === undefined ? undefined : this.identitiesOf(keyring)
     const base = identities === undefined ? { policy } : { policy, identities }
     // Without roots there is nothing to compute: skip loading the attestation graph.
@@ -86,7 +88,7 @@ export class NodeTrust {
 
   /** `get_reputation` of the provenance schema, with the rank and the path from a root. */
   async describe (did: string): Promise<AgentReputation> {
-    const keyring = keyringOf(this.init.store)
+    const keyring = this.init.keyring?.()
     return (await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))).describe(did)
   }
 }

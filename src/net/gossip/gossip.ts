@@ -2,7 +2,7 @@ import { TopicValidatorResult, type GossipSub, type GossipsubMessage, type Messa
 import type { PeerId } from '@libp2p/interface'
 import { IsnadError } from '../../errors/index.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
-import { decodeSignedRecord, encodeCanonical } from '../../record/index.js'
+import { encodeCanonical } from '../../record/index.js'
 import type { RecordKind } from '../../schema/index.js'
 import { ALL_TOPICS, MAX_GOSSIP_FRAME_BYTES, TOPICS, type Topic } from '../constants.js'
 import type { NetContext } from '../net-context.js'
@@ -56,8 +56,7 @@ export class GossipRouter {
   }
 
   /** Publishes a stored memory, attestation or anchor (its canonical signed bytes) on its topic. */
-  async publishRecord (bytes: Uint8Array): Promise<PublishOutcome> {
-    const { kind } = decodeSignedRecord(bytes).record
+  async publishRecord (kind: RecordKind, bytes: Uint8Array): Promise<PublishOutcome> {
     if (kind === 'witness_request') {
       throw new IsnadError('USAGE', 'a witness request is published with its memory: use publishWitnessRequest')
     }

@@ -1,12 +1,11 @@
 import type { SignatureVerifier } from '../../identity/index.js'
-import { openEventLedger, type AppendOptions, type EventInput, type EventLedger } from '../../ledger/index.js'
+import { JsonlAppender, ledgerFilePath, openEventLedger, withLineHash, type AppendOptions, type EventInput, type EventLedger } from '../../ledger/index.js'
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import type { MemoryEvidence } from '../memory-evidence.js'
-import { ingestRecords, ingestVerified, type IngestResult, type IngestVerifiedOptions } from '../ingest.js'
-import type { VerifiedRecord } from '../../record/index.js'
+import type { MemoryEvidence, NodeTrustSetting } from '../memory-evidence.js'
+import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home-paths.js'
 import { JournalState } from './journal-state.js'
 import { recordEventOf, recordOfEvent, type RecordSource } from './record-events.js'
@@ -36,22 +35,44 @@ export interface JournalInit {
 }
 
 /**
- * The node's write path through the ledgers (DESIGN §4): every state change is first a durable
- * `diasync-v1-event`, then applied to the LevelDB index, the Merkle log and the views. The index
- * never runs ahead of the ledger (`indexed_lc`), so after a crash `open` replays what the ledger
- * holds beyond it.
+ * The node's ledger (DESIGN §4): every state change is first a durable `diasync-v1-event`, then
+ * applied to the LevelDB index, the Merkle log and the views. Records reach it only through the
+ * ingest pipeline (src/node/pipeline), whose journal step and ledger-side index step it implements
+ * (RecordJournal); it never calls the pipeline. The index never runs ahead of the ledger
+ * (`indexed_lc`), so after a crash `open` finds what the ledger holds beyond it (pendingRecovery),
+ * which the pipeline applies (IngestPipeline.recover) before the node serves anything.
  */
-/** Told of every record newly stored, after it is durable, indexed and in the Merkle log (the daemon publishes them). */
-export type StoredListener = (records: readonly StoredRecord[], source: RecordSource) => void
+/** A batch of record events from the ledger on: `from` is no higher than the lowest lc they got. */
+export interface JournalBatch extends JournaledBatch {
+  readonly from: number
+}
 
-/** A store call's record events from the ledger on: `from` is no higher than the lowest lc they got. */
-interface Applying { from: number }
+/** What the ledger holds beyond the index when the journal opens (a crash between append and index). */
+export interface PendingRecovery {
+  batch: JournalBatch
+  indexed: number
+  upTo: number
+}
 
-export class Journal {
-  private readonly listeners = new Set<StoredListener>()
-  /** Store calls whose record events may be in the ledger but not yet in the index, Merkle log and views. */
-  private readonly applying = new Set<Applying>()
+export class Journal implements RecordJournal<JournalBatch> {
+  /** Batches whose record events may be in the ledger but not yet in the index, Merkle log and views. */
+  private readonly applying = new Set<{ from: number }>()
   private readonly reductions: ReductionRounds
+  private pending: PendingRecovery | null = null
+  /**
+   * Batches whose record events are in the ledger and whose Merkle leaves are not yet: while any
+   * is, the log's size is not the number of record events in the ledger (transparency-v1), so no
+   * checkpoint may be signed. `sealing` holds new batches back while a checkpoint waits for these.
+   */
+  private readonly unlogged = new Set<JournalBatch>()
+  private unloggedDrained: Array<() => void> = []
+  private sealing: Promise<SignedCheckpoint | null> | undefined
+  /** A batch journaled whose index write failed: its leaves come only with the next open's recovery. */
+  private abandoned = false
+  /** The node's trust setting, for the trust views carry (useTrustSetting); the defaults until given. */
+  private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
+  /** The spec's cursors ledger (seeds/003 §10, coordination/cursors.jsonl): the history of peers' sync cursors. */
+  private readonly cursors: JsonlAppender
 
   private constructor (
     private readonly init: JournalInit,
@@ -59,11 +80,12 @@ export class Journal {
     readonly state: JournalState,
     private readonly views: ViewReducer
   ) {
+    this.cursors = new JsonlAppender(ledgerFilePath(init.paths.data, 'cursors'))
     this.reductions = new ReductionRounds(async (memoryIds, scored) => {
-      const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored)
+      const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored, await this.trustSetting())
       // Their keys go with the next indexed_lc write: one LevelDB write instead of two. `applying`
       // keeps indexed_lc below these events until the keys are handed over (JournalState.deferKeys).
-      // A failed append leaves `applying` in place, as a failed store call does (journaled).
+      // A failed append leaves `applying` in place, as a failed batch does.
       const applying = { from: this.events.lastLc + 1 }
       this.applying.add(applying)
       this.state.deferKeys(await this.append(reduced, { deferKeys: true }))
@@ -102,14 +124,48 @@ export class Journal {
       // A writer died holding the lock: its lease passes to this run (spec §10, leases.jsonl).
       lifecycle.push(this.nodeEvent('memory.handoff', `handoff:${this.events.runId}`, { from: this.events.takeover as unknown as Record<string, unknown> }))
     }
+    if (lastBefore > indexed || this.events.findings.length > 0) {
+      this.pending = await this.recoverable(indexed, lastBefore)
+      // indexed_lc stays below the recovered events until the pipeline has applied them.
+      this.applying.add(this.pending.batch)
+    }
     await this.append(lifecycle)
-    if (lastBefore > indexed || this.events.findings.length > 0) await this.replay(indexed, lastBefore)
+    await this.markIndexed()
+  }
+
+  /**
+   * The node's trust setting (policy, reputation, identities): views are scored under it, as the
+   * pipeline scores what it stores. Given by the node once its trust setting exists, which is after
+   * the journal opens and before any record is stored (LocalNode).
+   */
+  useTrustSetting (setting: () => Promise<NodeTrustSetting>): void {
+    this.trustSetting = setting
+  }
+
+  /** What the ledger holds beyond the index, for IngestPipeline.recover; null when nothing is. */
+  pendingRecovery (): PendingRecovery | null {
+    return this.pending
+  }
+
+  /** After the pipeline recovered the pending batch: the reconciliation, recorded as an event. */
+  async recovered (restored: number): Promise<void> {
+    const pending = this.pending
+    if (pending === null) return
+    this.pending = null
+    await this.append([this.nodeEvent('memory.reconciled', `reconciled:${this.events.runId}`, {
+      reason: 'recovery',
+      from_lc: pending.indexed + 1,
+      to_lc: pending.upTo,
+      records: pending.batch.records.length,
+      restored,
+      findings: this.events.findings.map((f) => f.id)
+    })])
     await this.markIndexed()
   }
 
   /**
    * Moves `indexed_lc` as far as is safe: to the last lc, but below the record events of every
-   * store call still being applied, whatever event (heartbeat, memory.published, the next store)
+   * batch still being applied, whatever event (heartbeat, memory.published, the next batch)
    * triggered it. A crash then replays exactly what may be missing; replay is idempotent (the store
    * and the Merkle log skip what they hold, the view writer what is already written).
    */
@@ -119,11 +175,8 @@ export class Journal {
     await this.state.setIndexedLc(lc)
   }
 
-  /**
-   * Applies what the ledger holds beyond the index (after a crash between a durable append and
-   * the index write), then records the reconciliation as an event.
-   */
-  private async replay (indexed: number, upTo: number): Promise<void> {
+  /** The record events beyond the index (their records, all of them: recovery skips what is stored). */
+  private async recoverable (indexed: number, upTo: number): Promise<PendingRecovery> {
     const records: StoredRecord[] = []
     const events: LedgerEvent[] = []
     for await (const event of this.events.readEvents(indexed + 1)) {
@@ -132,103 +185,97 @@ export class Journal {
       const record = recordOfEvent(event)
       if (record !== null) records.push(record)
     }
-    const result = await ingestRecords(this.init.store, records.map((r) => r.signed), { verifier: this.init.verifier, now: this.now })
-    // Record events' keys are written with their Merkle leaves (journaled), so a crash in between
-    // leaves keys missing for events beyond indexed_lc: every one of them is recorded here again.
-    await this.applied(records, { events })
-    await this.append([this.nodeEvent('memory.reconciled', `reconciled:${this.events.runId}`, {
-      reason: 'recovery',
-      from_lc: indexed + 1,
-      to_lc: upTo,
-      records: records.length,
-      restored: result.stored.length,
-      findings: this.events.findings.map((f) => f.id)
-    })])
-  }
-
-  /** Subscribes to records newly stored; returns the unsubscribe function. */
-  onStored (listener: StoredListener): () => void {
-    this.listeners.add(listener)
-    return () => { this.listeners.delete(listener) }
-  }
-
-  /** Verifies, journals and stores records: the one write path for local, imported and received ones. */
-  async ingest (inputs: readonly unknown[], source: RecordSource): Promise<IngestResult> {
-    return await this.journaled(source, async (hooks) =>
-      await ingestRecords(this.init.store, inputs, { verifier: this.init.verifier, now: this.now, ...hooks }))
+    return { batch: { records, events, from: indexed + 1 }, indexed, upTo }
   }
 
   /**
-   * Stores records the network already verified (src/net verifies each received record once), so
-   * they are journaled and stored without a second signature check (issue 4: ≤ 1.2 verifications
-   * per message per node).
+   * The pipeline's journal step: the batch's record events appended and synced (durable) before
+   * the index write. Their idempotency keys go with the Merkle leaves (logBatch): one LevelDB
+   * write, not two; until then the ledger answers duplicates from its run keys, and the batch keeps
+   * indexed_lc below these events, so after a crash recovery records the keys.
    */
-  async acceptVerified (records: readonly VerifiedRecord[], source: RecordSource): Promise<IngestResult> {
-    return await this.journaled(source, async (hooks) => await ingestVerified(this.init.store, records, { now: this.now, ...hooks }))
-  }
-
-  /**
-   * Runs a store write with the journal's hooks: the fresh records' events are appended (durable)
-   * before the index write; then the Merkle log, the listeners, and the views (from the evidence
-   * ingest scored, not read again). Listeners hear of records before their views are written: a
-   * round trip to a witness need not wait for two more fsync rounds, and `indexed_lc` stays below
-   * these records until their views are written too (markIndexed), so a crash still replays them.
-   * The call returns once its views are written.
-   */
-  private async journaled (source: RecordSource, write: (hooks: Required<Pick<IngestVerifiedOptions, 'beforeStore' | 'afterStore'>>) => Promise<IngestResult>): Promise<IngestResult> {
-    let journaled: StoredRecord[] = []
-    let events: LedgerEvent[] = []
-    let scored: ReadonlyMap<string, MemoryEvidence> = new Map()
-    let applying: Applying | undefined
-    let result: IngestResult
+  async journalRecords (fresh: readonly StoredRecord[], source: RecordSource): Promise<JournalBatch> {
+    // A checkpoint being signed waits for the batches already journaled; this one waits for it.
+    while (this.sealing !== undefined) await this.sealing.catch(() => undefined)
+    // Before the append: any lc it assigns is above this one.
+    const batch: { records: readonly StoredRecord[], events: LedgerEvent[], from: number } = { records: fresh, events: [], from: this.events.lastLc + 1 }
+    this.applying.add(batch)
+    this.unlogged.add(batch)
     try {
-      result = await write({
-        beforeStore: async (fresh) => {
-          journaled = fresh
-          if (fresh.length === 0) return
-          // Before the append: any lc it assigns is above this one.
-          this.applying.add(applying = { from: this.events.lastLc + 1 })
-          // Their idempotency keys go with the Merkle leaves (applied): one LevelDB write, not two.
-          // Until then the ledger answers duplicates from its run keys, and `applying` keeps
-          // indexed_lc below these events, so after a crash replay records the keys.
-          events = await this.append(fresh.map((r) => recordEventOf(r, source)), { deferKeys: true })
-        },
-        afterStore: async (_stored, _trust, evidence) => { scored = evidence }
-      })
+      batch.events = await this.append(fresh.map((r) => recordEventOf(r, source)), { deferKeys: true })
     } catch (err) {
-      // The events are durable even though the records were not stored: keep their keys now.
-      if (events.length > 0) await this.state.recordKeys(events).catch(() => {})
+      // Whether any event reached the disk is unknown: checkpoints wait for the next open's recovery.
+      this.abandoned = true
+      this.logged(batch)
       throw err
     }
-    // A failure from here on leaves `applying` in place: indexed_lc stays below these records for
-    // the rest of this run, and the next open replays them.
-    await this.applied(journaled, { events, scored }, () => {
-      for (const listener of this.listeners) listener(journaled, source)
-    })
-    if (applying !== undefined) this.applying.delete(applying)
-    await this.markIndexed()
-    return result
+    return batch
+  }
+
+  /** The index write failed after the append: the events are durable, so their keys are kept now. */
+  async abandonBatch (batch: JournalBatch): Promise<void> {
+    this.abandoned = true
+    this.logged(batch)
+    if (batch.events.length > 0) await this.state.recordKeys(batch.events)
   }
 
   /**
-   * After the index holds `records`: Merkle leaves in ledger order, then `indexed` (the listeners),
-   * then the views, whose reduction joins the next round (ReductionRounds) with other calls' records.
+   * The ledger side of the index step: one write to the journal's LevelDB after the Merkle append
+   * (in call order, which is ledger order): leaf positions, witness requests, the events' keys.
    */
-  private async applied (records: readonly StoredRecord[], { events = [], scored = new Map() }: { events?: readonly LedgerEvent[], scored?: ReadonlyMap<string, MemoryEvidence> }, indexed?: () => void): Promise<void> {
-    if (records.length === 0 && events.length === 0) return
-    // One write to the journal's LevelDB after the Merkle append (in call order, which is ledger
-    // order): leaf positions, witness requests, the events' idempotency keys.
-    await this.state.applyRecords(records.map((r) => r.id), { requests: witnessRequestsIn(records), events })
-    if (records.length === 0) return
-    // Requested first, so a listener that throws cannot keep the views from being written.
-    const touched = ViewReducer.touchedBy(records)
-    const reduced = touched.size === 0 ? Promise.resolve() : this.reductions.request(touched, scored)
-    indexed?.()
-    await reduced
+  async logBatch (batch: JournalBatch): Promise<void> {
+    try {
+      if (batch.records.length === 0 && batch.events.length === 0) return
+      await this.state.applyRecords(batch.records.map((r) => r.id), { requests: witnessRequestsIn(batch.records), events: batch.events })
+    } catch (err) {
+      this.abandoned = true
+      throw err
+    } finally {
+      this.logged(batch)
+    }
+  }
+
+  /** The batch's leaves are in the log (or never will be in this run): a waiting checkpoint may go on. */
+  private logged (batch: JournalBatch): void {
+    if (!this.unlogged.delete(batch) || this.unlogged.size > 0) return
+    const waiting = this.unloggedDrained
+    this.unloggedDrained = []
+    for (const resume of waiting) resume()
+  }
+
+  /** The views of the memories the batch touched; their reduction joins the next round (ReductionRounds). */
+  async reduceViews (batch: JournalBatch, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> {
+    const touched = ViewReducer.touchedBy(batch.records)
+    if (touched.size > 0) await this.reductions.request(touched, scored)
+  }
+
+  /** The batch is in the index, the Merkle log and the views: indexed_lc may pass its events. */
+  async settleBatch (batch: JournalBatch): Promise<void> {
+    this.applying.delete(batch)
+    await this.markIndexed()
   }
 
   /** Signs a checkpoint of the Merkle log when it grew since the last one (transparency-v1). */
   async checkpoint (): Promise<SignedCheckpoint | null> {
+    // One at a time; while one is signed, batches are held before their journal step (journalRecords).
+    if (this.sealing !== undefined) return await this.sealing
+    const sealing = this.seal()
+    this.sealing = sealing
+    try {
+      return await sealing
+    } finally {
+      this.sealing = undefined
+    }
+  }
+
+  /**
+   * transparency-v1: a checkpoint's size is the number of record events before it in the ledger.
+   * New batches wait (journalRecords) while the ones already journaled get their leaves, so the
+   * checkpoint covers exactly what is durable and logged when it is signed, and a node under
+   * constant writes still checkpoints on every heartbeat instead of deferring until it is idle.
+   */
+  private async seal (): Promise<SignedCheckpoint | null> {
+    if (this.unlogged.size > 0) await new Promise<void>((resolve) => { this.unloggedDrained.push(resolve) })
     const latest = await this.state.latestCheckpoint()
     const size = this.merkle.size
     // Never sign a size already signed (or smaller, after a repair quarantined records): a second
@@ -236,11 +283,11 @@ export class Journal {
     if (size === 0 || (latest !== null && latest.record.size >= size)) return latest
     const record = createCheckpoint({ log: this.init.logSigner.did, size, root: await this.merkle.root(), createdAt: new Date(this.now).toISOString() })
     const { id, signed } = signCheckpoint(record, this.init.logSigner.secretKey)
-    // transparency-v1: a checkpoint's size is the number of record events before it in the ledger.
-    // A store in flight may have appended its record events without their leaves yet: then this
-    // checkpoint waits for the next heartbeat rather than land after records it does not count.
+    // Checked again as the line is appended: should a batch still be without its leaves (its index
+    // write failed: recovery adds them at the next open), this checkpoint is not written at all
+    // rather than land after records it does not count.
     let deferred = false
-    const when = (): boolean => { deferred = this.applying.size > 0 || this.merkle.size !== size; return !deferred }
+    const when = (): boolean => { deferred = this.abandoned || this.unlogged.size > 0 || this.merkle.size !== size; return !deferred }
     await this.append([this.nodeEvent('memory.checkpointed', `checkpointed:${record.log}:${size}:${record.root}`, {
       id, checkpoint: signed as unknown as Record<string, unknown>
     }, this.init.logSigner.did)], { when })
@@ -264,6 +311,16 @@ export class Journal {
     if (evidence === null) return 'known'
     await appendConflict(this.init.paths.data, evidence, this.now)
     return 'conflict'
+  }
+
+  /**
+   * Keeps a peer's sync cursor (sync-v1): the line in coordination/cursors.jsonl first (the history,
+   * durable), then the current value in `index/journal`, which a crash in between leaves one page
+   * behind (the next sync asks for that page again; its records are duplicates).
+   */
+  async saveSyncCursor (peerId: string, cursor: number): Promise<void> {
+    await this.cursors.appendObjects([withLineHash({ peer: peerId, cursor, ts: new Date(this.now).toISOString() })])
+    await this.state.setSyncCursor(peerId, cursor)
   }
 
   /** Records that the network published these records (spec §5 memory.published); once per record. */
@@ -312,6 +369,7 @@ export class Journal {
       await this.markIndexed()
     } finally {
       await this.reductions.settled()
+      await this.cursors.close()
       await this.views.close()
       await this.events.close()
       await this.state.close()

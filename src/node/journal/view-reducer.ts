@@ -5,7 +5,7 @@ import {
 } from '../../ledger/views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import { gatherEvidence, scoreEvidence, type MemoryEvidence } from '../memory-evidence.js'
+import { gatherEvidence, scoreEvidence, type MemoryEvidence, type NodeTrustSetting } from '../memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'
 
@@ -107,10 +107,11 @@ export class ViewReducer {
    * Reduces the given memories (those the store holds) and returns their `memory.reduced` events.
    * `scored` holds evidence ingest just scored (what the store holds for those memories), so their
    * records are not read again; the rest is read from the store, REDUCE_CONCURRENCY memories at a
-   * time. Reductions are written in the order of `memoryIds`.
+   * time. Reductions are written in the order of `memoryIds`. Trust is scored under `setting`, the
+   * node's (what ingest stores), so a view carries the score `query` filters on.
    */
-  async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map()): Promise<EventInput[]> {
-    const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, scored.get(id)))
+  async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map(), setting: NodeTrustSetting = {}): Promise<EventInput[]> {
+    const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, setting, scored.get(id)))
     const events: EventInput[] = []
     const reducedAt = new Date(now).toISOString()
     for (const input of loaded) {
@@ -126,14 +127,14 @@ export class ViewReducer {
   }
 
   /** What reducing one memory needs, or null when the store does not hold it. */
-  private async load (store: RecordStore, id: string, now: number, known: MemoryEvidence | undefined): Promise<ReduceInput | null> {
+  private async load (store: RecordStore, id: string, now: number, setting: NodeTrustSetting, known: MemoryEvidence | undefined): Promise<ReduceInput | null> {
     const memory = known?.memory ?? await store.getMemory(id)
     if (memory === null) return null
     // The store lists evidence in id order; scored evidence is in arrival order.
     const evidence = known === undefined
       ? await gatherEvidence(store, memory)
       : { memory, attestations: inIdOrder(known.attestations, (a) => a.id), anchors: inIdOrder(known.anchors, (a) => a.stored.id) }
-    const trust = scoreEvidence(evidence, now)
+    const trust = scoreEvidence(evidence, now, setting)
     // One after the other: successors are answered from memory, and only a correction reads the store.
     const supersededBy = await store.supersededBy(id)
     const supersedes = memory.signed.record.lineage.supersedes

@@ -53,7 +53,7 @@ describe('gossip attacks (issue 9 §3)', () => {
     const flood = (async () => { for (const bytes of forged) await a.network.publishRaw(TOPICS.attestations, bytes) })()
     for (const memory of honest) {
       h.host.putLocal(verified(memory.signed))
-      await h.network.publishRecord(bytesOf(memory.signed))
+      await h.network.publishRecord(memory.signed.record.kind, bytesOf(memory.signed))
     }
     await flood
     await waitFor('V stores at least 99% of the honest memories', () => honest.filter((m) => v.host.records.has(m.id)).length >= 99)
@@ -67,7 +67,7 @@ describe('gossip attacks (issue 9 §3)', () => {
     for (const attestation of more) await a.network.publishRaw(TOPICS.attestations, encodeSignedRecord({ ...attestation.signed, signature: 'A'.repeat(86) }))
     const late = createMemory(createAgent(1), { summary: 'after the graylisting' })
     h.host.putLocal(verified(late.signed))
-    await h.network.publishRecord(bytesOf(late.signed))
+    await h.network.publishRecord(late.signed.record.kind, bytesOf(late.signed))
     await waitFor('V still gets honest memories', () => v.host.records.has(late.id))
     expect(v.network.stats.gossip.rejected - rejected).toBeLessThan(5)
     expect(honest.filter((m) => v.host.records.has(m.id)).length / honest.length).toBeGreaterThanOrEqual(0.99)
@@ -82,7 +82,7 @@ describe('gossip attacks (issue 9 §3)', () => {
     await waitFor('V disconnects A', () => v.network.libp2p.getConnections(a.network.peerId).length === 0)
     const probe = createMemory(createAgent(1), { summary: 'probe after the oversized frame' })
     h.host.putLocal(verified(probe.signed))
-    await h.network.publishRecord(bytesOf(probe.signed))
+    await h.network.publishRecord(probe.signed.record.kind, bytesOf(probe.signed))
     await waitFor('the next honest message', () => v.host.records.has(probe.id))
     // Exactly the probe was validated: the oversized payload never reached the validators.
     expect(v.network.stats.gossip.accepted).toBe(before.accepted + 1)
@@ -108,7 +108,7 @@ describe('gossip attacks (issue 9 §3)', () => {
       if (rpcs % 10 === 0) {
         const memory = createMemory(createAgent(1), { summary: `during the flood ${rpcs}` })
         h.host.putLocal(verified(memory.signed))
-        await h.network.publishRecord(bytesOf(memory.signed))
+        await h.network.publishRecord(memory.signed.record.kind, bytesOf(memory.signed))
         honest.push(memory.id)
       }
       await new Promise((resolve) => setImmediate(resolve))
@@ -133,7 +133,7 @@ describe('gossip attacks (issue 9 §3)', () => {
     const ahead = createMemory(createAgent(4), { summary: 'from the future', created_at: at(Date.now() + MAX_CLOCK_SKEW_MS + 10 * 60 * 1000) })
     const ignored = v.network.stats.gossip.ignored
     s.host.putLocal(verifyRecord(ahead.signed, { verifier: nodeCryptoVerifier, now: Date.now() + 30 * 60 * 1000 }))
-    await s.network.publishRecord(bytesOf(ahead.signed))
+    await s.network.publishRecord(ahead.signed.record.kind, bytesOf(ahead.signed))
     await waitFor('R accepts it', () => r.host.records.has(ahead.id))
     await waitFor('V ignores it', () => v.network.stats.gossip.ignored > ignored)
     expect(v.host.records.has(ahead.id)).toBe(false)
@@ -141,7 +141,7 @@ describe('gossip attacks (issue 9 §3)', () => {
     // And R keeps relaying honest records to V.
     const honest = createMemory(createAgent(4), { summary: 'on time' })
     s.host.putLocal(verified(honest.signed))
-    await s.network.publishRecord(bytesOf(honest.signed))
+    await s.network.publishRecord(honest.signed.record.kind, bytesOf(honest.signed))
     await waitFor('V gets the next record through R', () => v.host.records.has(honest.id))
   })
 })

@@ -30,7 +30,7 @@ describe('eclipse attempt: one victim, many Sybils dialling in', () => {
     await waitForMesh([[h, v]], [TOPICS.memories])
     const first = createMemory(createAgent(1), { summary: 'before the Sybils' })
     h.host.putLocal(verified(first.signed))
-    await h.network.publishRecord(bytesOf(first.signed))
+    await h.network.publishRecord(first.signed.record.kind, bytesOf(first.signed))
     await waitFor('V gets H\'s first memory', () => v.host.records.has(first.id))
     await waitFor('V tags H as useful', async () => (await v.network.libp2p.peerStore.get(h.network.peerId)).tags.has(USEFUL_PEER_TAG))
 
@@ -47,7 +47,7 @@ describe('eclipse attempt: one victim, many Sybils dialling in', () => {
     const after = Array.from({ length: 10 }, (_, i) => createMemory(createAgent(1), { summary: `after the Sybils ${i}` }))
     for (const memory of after) {
       h.host.putLocal(verified(memory.signed))
-      await h.network.publishRecord(bytesOf(memory.signed))
+      await h.network.publishRecord(memory.signed.record.kind, bytesOf(memory.signed))
     }
     await waitFor('V gets every honest memory', () => after.every((m) => v.host.records.has(m.id)))
   })

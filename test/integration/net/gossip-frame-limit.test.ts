@@ -30,7 +30,7 @@ describe('gossip frame and data limits', () => {
   async function heardFromA (summary: string): Promise<void> {
     const memory = createMemory(createAgent(1), { summary })
     a.host.putLocal(verified(memory.signed))
-    await a.network.publishRecord(bytesOf(memory.signed))
+    await a.network.publishRecord(memory.signed.record.kind, bytesOf(memory.signed))
     await waitFor(`V receives "${summary}" from A`, () => v.host.records.has(memory.id))
   }
 

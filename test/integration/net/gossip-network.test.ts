@@ -31,7 +31,7 @@ describe('gossip across five nodes in a line (gossip-v1, fetch-v1)', () => {
     const [a] = line
     const memory = createMemory(createAgent(1))
     a!.host.putLocal(verified(memory.signed))
-    await a!.network.publishRecord(bytesOf(memory.signed))
+    await a!.network.publishRecord(memory.signed.record.kind, bytesOf(memory.signed))
     await waitFor('the memory on every node', () => line.every((n) => n.host.records.has(memory.id)))
     for (const node of line) expect(node.host.storedCount(memory.id), node.name).toBe(1)
     for (const node of line.slice(1)) expect(node.host.deliveries.get(memory.id), node.name).toEqual(['gossip'])
@@ -43,7 +43,7 @@ describe('gossip across five nodes in a line (gossip-v1, fetch-v1)', () => {
     const attestation = createAttestation(createAgent(3), memory.id)
     c.host.putLocal(verified(memory.signed)) // C holds the memory but never gossips it
     c.host.putLocal(verified(attestation.signed))
-    await c.network.publishRecord(bytesOf(attestation.signed))
+    await c.network.publishRecord(attestation.signed.record.kind, bytesOf(attestation.signed))
     await waitFor('memory and attestation everywhere', () => line.every((n) => n.host.records.has(memory.id) && n.host.records.has(attestation.id)))
     for (const node of line.filter((n) => n !== c)) {
       expect(node.host.deliveries.get(memory.id), node.name).toEqual(['fetch'])
@@ -73,7 +73,7 @@ describe('gossip across five nodes in a line (gossip-v1, fetch-v1)', () => {
     const memory = createMemory(createAgent(6))
     const bytes = bytesOf(memory.signed)
     a!.host.putLocal(verified(memory.signed))
-    await a!.network.publishRecord(bytes)
+    await a!.network.publishRecord('memory', bytes)
     await waitFor('the memory on every node', () => line.every((n) => n.host.records.has(memory.id)))
     const ignoredBefore = d!.network.stats.gossip.ignored
     // Within the TTL: E replays it to D, whose message-id cache drops it before any validator.
@@ -81,7 +81,7 @@ describe('gossip across five nodes in a line (gossip-v1, fetch-v1)', () => {
     // After the TTL: A publishes it again; B's validator finds it stored (R5) and ignores it.
     await new Promise((resolve) => setTimeout(resolve, SEEN_TTL_MS + 500))
     const ignoredB = line[1]!.network.stats.gossip.ignored
-    await a!.network.publishRecord(bytes)
+    await a!.network.publishRecord('memory', bytes)
     await waitFor('B ignores the replay', () => line[1]!.network.stats.gossip.ignored > ignoredB)
     expect(d!.network.stats.gossip.ignored).toBe(ignoredBefore)
     for (const node of line) {

@@ -1,7 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { verifyLineHash } from '../../../src/ledger/index.js'
 import { createNodeHost } from '../../../src/node/index.js'
 import { SEND_CHUNK_BYTES } from '../../../src/net/constants.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
@@ -79,5 +80,14 @@ describe('sync between two daemons\' hosts (sync-v1, createNodeHost)', () => {
     expect(b.test.verifier.total).toBe(records.length)
     const plain = (list: Array<Uint8Array | undefined>): Array<Uint8Array | undefined> => list.map((x) => x === undefined ? x : Uint8Array.from(x))
     expect(plain(await b.node.store.getBytesMany(ids))).toEqual(plain(await a.node.store.getBytesMany(ids)))
+
+    // B's journal kept A's cursor: the current value in index/journal, each page's in coordination/cursors.jsonl.
+    const peer = a.test.network.peerId.toString()
+    expect(await b.node.writer.state.syncCursor(peer)).toBe(records.length)
+    const lines = (await readFile(join(b.node.paths.data, 'coordination', 'cursors.jsonl'), 'utf8')).trim().split('\n')
+      .map((line) => JSON.parse(line) as { peer: string, cursor: number, hash: string })
+    expect(lines.length).toBeGreaterThan(0)
+    expect(lines.every((line) => line.peer === peer && verifyLineHash(line))).toBe(true)
+    expect(lines.at(-1)?.cursor).toBe(records.length)
   })
 })

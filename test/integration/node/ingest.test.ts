@@ -2,19 +2,21 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { encodeSignedRecord, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type SignedRecord } from '../../../src/index.js'
+import { encodeSignedRecord, IsnadError, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type SignedRecord, type VerifiedRecord } from '../../../src/index.js'
 import {
-  gatherEvidence, ingestRecords, ingestVerified, scoreEvidence, VERIFY_CONCURRENCY, type IngestOptions, type IngestResult
+  gatherEvidence, IngestPipeline, scoreEvidence, VERIFY_CONCURRENCY, type IngestPipelineInit, type IngestResult,
+  type JournaledBatch, type MemoryEvidence, type RecordJournal, type RecordSource
 } from '../../../src/node/index.js'
 import {
-  createLevelRecordStore, createMemoryRecordStore, type RecordStore, type StoredRecord, type TrustEntry
+  createLevelRecordStore, createMemoryRecordStore, type RecordStore, type StoredRecord
 } from '../../../src/store/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*
- * ingestRecords (src/node/ingest.ts) on both stores: bytes from the network, all-or-nothing batches
- * with the first bad record named, duplicates, concurrent batches, the evidence cache, the hooks
- * the ledger uses, and the indexed trust against a from-scratch computation.
+ * IngestPipeline (src/node/pipeline) on both stores: bytes from the network, all-or-nothing batches
+ * with the first bad record named, duplicates, concurrent batches, the evidence cache, the order of
+ * its steps against the ledger it is given, its collaborators (keys, trust setting), and the indexed
+ * trust against a from-scratch computation.
  */
 
 const NOW = Date.parse('2026-02-06T00:00:00Z')
@@ -67,11 +69,43 @@ async function failureOf (promise: Promise<unknown>): Promise<{ code: string, in
   return { code: err.code, index: err.details?.index, message: err.message }
 }
 
-describe.each(stores)('ingestRecords on the $name store', ({ open }) => {
+/**
+ * A ledger for the pipeline's journal and index steps that writes nothing and keeps the order of
+ * the calls it gets, so the steps' order against the store can be checked; the node's Journal is
+ * covered by the journal, local-node and damage tests. `failJournal` makes the journal step throw.
+ */
+class CallLog implements RecordJournal {
+  readonly calls: string[] = []
+  readonly journaled: StoredRecord[][] = []
+  failJournal: Error | undefined
+  constructor (private readonly store: () => RecordStore) {}
+
+  async journalRecords (fresh: readonly StoredRecord[], source: RecordSource): Promise<JournaledBatch> {
+    this.calls.push(`journal:${source}:${String((await this.store().existsMany(fresh.map((r) => r.id))).filter(Boolean).length)} stored`)
+    if (this.failJournal !== undefined) throw this.failJournal
+    this.journaled.push([...fresh])
+    return { records: fresh, events: [] }
+  }
+
+  async abandonBatch (): Promise<void> { this.calls.push('abandon') }
+
+  async logBatch (batch: JournaledBatch): Promise<void> {
+    this.calls.push(`log:${String((await this.store().existsMany(batch.records.map((r) => r.id))).filter(Boolean).length)} stored`)
+  }
+
+  async reduceViews (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> {
+    this.calls.push(`views:${[...scored.keys()].join(',')}`)
+  }
+
+  async settleBatch (): Promise<void> { this.calls.push('settle') }
+}
+
+describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
   let store: RecordStore
-  const options: IngestOptions = { verifier: nodeCryptoVerifier, now: NOW }
-  const ingest = async (inputs: readonly unknown[], extra: Partial<IngestOptions> = {}): Promise<IngestResult> =>
-    await ingestRecords(store, inputs, { ...options, ...extra })
+  let pipeline: IngestPipeline
+  const ingest = async (inputs: readonly unknown[]): Promise<IngestResult> => await pipeline.ingest(inputs, 'import')
+  const withCollaborators = (init: Partial<IngestPipelineInit>): IngestPipeline =>
+    new IngestPipeline({ store, verifier: nodeCryptoVerifier, clock: () => NOW, ...init })
 
   /** The trust a from-scratch computation gives `memoryId` over what the store holds. */
   async function freshTrust (memoryId: string): Promise<{ score: number, level: string }> {
@@ -91,6 +125,7 @@ describe.each(stores)('ingestRecords on the $name store', ({ open }) => {
   beforeEach(async () => {
     store = await open()
     await store.open()
+    pipeline = withCollaborators({})
   })
   afterEach(async () => { await store.close() })
 
@@ -235,98 +270,136 @@ describe.each(stores)('ingestRecords on the $name store', ({ open }) => {
     })
   })
 
-  describe('ingestVerified (records the caller verified)', () => {
-    it('stores, scores and reports like ingestRecords, hooks included, without verifying again', async () => {
+  describe('accept (records the caller verified)', () => {
+    it('stores, scores and reports like ingest, journal included, without verifying again', async () => {
       const memory = createMemory(alice)
       const attestation = createAttestation(bob, memory.id)
       const verified = [memory, attestation, memory].map((r) => verifyRecordBytes(wire(r), { verifier: nodeCryptoVerifier, now: NOW }))
-      const seen: string[] = []
-      const result = await ingestVerified(store, verified, {
-        now: NOW,
-        beforeStore: async (records) => {
-          seen.push(...records.map((r) => r.id))
-          // Handed on as stored records with their bytes, not as VerifiedRecord (no `cid`).
-          for (const r of records) expect(Object.keys(r).sort()).toEqual(['bytes', 'id', 'signed'])
-        }
-      })
+      const ledger = new CallLog(() => store)
+      pipeline = withCollaborators({ journal: ledger })
+      const result = await pipeline.accept(verified, 'gossip')
       expect(result).toEqual({ stored: [memory.id, attestation.id], duplicates: [], rescored: [memory.id] })
-      expect(seen).toEqual([memory.id, attestation.id])
+      expect(ledger.journaled.map((batch) => batch.map((r) => r.id))).toEqual([[memory.id, attestation.id]])
+      // Handed on as stored records with their bytes, not as VerifiedRecord (no `cid`).
+      for (const r of ledger.journaled.flat()) expect(Object.keys(r).sort()).toEqual(['bytes', 'id', 'signed'])
       expect(await store.get(attestation.id)).toEqual(attestation)
       await expectTrustConsistent([memory.id])
-      expect((await ingestVerified(store, [attestation], { now: NOW })).duplicates).toEqual([attestation.id])
+      expect((await pipeline.accept([verified[1] as VerifiedRecord], 'sync')).duplicates).toEqual([attestation.id])
     })
 
     it('still has the store check every id: a record under another id is refused with CID_MISMATCH', async () => {
       const memory = createMemory(alice)
       const other = createMemory(bob)
-      const err = await failureOf(ingestVerified(store, [{ id: other.id, signed: memory.signed }], { now: NOW }))
+      // A VerifiedRecord whose id was changed after verification (a bug in the caller, not a peer).
+      const verified = verifyRecordBytes(wire(memory), { verifier: nodeCryptoVerifier, now: NOW })
+      const err = await failureOf(pipeline.accept([{ ...verified, id: other.id, bytes: verified.bytes.slice() }], 'sync'))
       expect(err.code).toBe('CID_MISMATCH')
       expect(await store.existsMany([memory.id, other.id])).toEqual([false, false])
     })
   })
 
-  describe('hooks for the ledger', () => {
-    it('calls beforeStore with the new records before they are stored, then afterStore with them and the trust', async () => {
+  describe('the steps against the ledger: decode → verify → check → score → journal → index → publish', () => {
+    it('journals the new records before the index write, then logs, reduces views, publishes and settles', async () => {
       const memory = createMemory(alice)
       await ingest([memory.signed])
       const known = createAttestation(bob, memory.id)
       await ingest([known.signed])
       const fresh = [createAttestation(carol, memory.id), createAttestation(dave, memory.id, 'dispute')]
-      const calls: string[] = []
-      let seen: StoredRecord[] = []
-      let seenTrust: ReadonlyMap<string, TrustEntry> = new Map()
-      const result = await ingest([wire(known), wire(fresh[0] as StoredRecord), (fresh[1] as StoredRecord).signed], {
-        beforeStore: async (records) => {
-          calls.push('before')
-          seen = records
-          expect(await store.existsMany(records.map((r) => r.id)), 'nothing is stored yet').toEqual([false, false])
-        },
-        afterStore: async (records, trust) => {
-          calls.push('after')
-          expect(records.map((r) => r.id)).toEqual(seen.map((r) => r.id))
-          expect(await store.existsMany(records.map((r) => r.id)), 'all are stored').toEqual([true, true])
-          seenTrust = trust
-        }
-      })
-      expect(calls).toEqual(['before', 'after'])
-      expect(seen.map((r) => r.id)).toEqual(fresh.map((r) => r.id))
-      // Each comes with its canonical bytes, as the ledger writes them.
-      seen.forEach((r, i) => { expect(r.bytes, r.id).toEqual(wire(fresh[i] as StoredRecord)) })
-      expect([...seenTrust.keys()]).toEqual([memory.id])
-      expect(seenTrust.get(memory.id)).toEqual(await store.getTrust(memory.id))
+      const ledger = new CallLog(() => store)
+      pipeline = withCollaborators({ journal: ledger })
+      const published: string[] = []
+      pipeline.onStored((records, source) => { ledger.calls.push(`publish:${source}:${records.map((r) => r.id).join(',')}`); published.push(...records.map((r) => r.id)) })
+      const result = await pipeline.ingest([wire(known), wire(fresh[0] as StoredRecord), (fresh[1] as StoredRecord).signed], 'sync')
+      expect(ledger.calls).toEqual([
+        'journal:sync:0 stored', 'log:2 stored', `views:${memory.id}`, `publish:sync:${fresh.map((r) => r.id).join(',')}`, 'settle'
+      ])
+      // Each comes with its canonical bytes, as the ledger writes them and the publisher sends them.
+      ledger.journaled.flat().forEach((r, i) => { expect(r.bytes, r.id).toEqual(wire(fresh[i] as StoredRecord)) })
+      expect(published).toEqual(fresh.map((r) => r.id))
       expect(result.stored).toEqual(fresh.map((r) => r.id))
       expect(result.duplicates).toEqual([known.id])
+      expect(result.rescored).toEqual([memory.id])
     })
 
-    it('stores nothing when beforeStore throws, rejects with its error, and ingests normally afterwards', async () => {
+    it('stores nothing when the journal step throws, rejects with its error, and ingests normally afterwards', async () => {
       const memory = createMemory(alice)
       await ingest([memory.signed, createAttestation(bob, memory.id).signed])
       const trustBefore = await store.getTrust(memory.id)
       const attestation = createAttestation(carol, memory.id)
-      const failure = new Error('ledger append failed')
-      let afterCalled = false
-      const err = await ingest([wire(attestation)], {
-        beforeStore: async () => { throw failure },
-        afterStore: async () => { afterCalled = true }
-      }).then(() => null, (e: unknown) => e)
-      expect(err).toBe(failure)
-      expect(afterCalled).toBe(false)
+      const ledger = new CallLog(() => store)
+      ledger.failJournal = new Error('ledger append failed')
+      pipeline = withCollaborators({ journal: ledger })
+      const heard: string[] = []
+      pipeline.onStored((records) => { heard.push(...records.map((r) => r.id)) })
+      expect(await pipeline.ingest([wire(attestation)], 'gossip').then(() => null, (e: unknown) => e)).toBe(ledger.failJournal)
+      expect(ledger.calls).toEqual(['journal:gossip:0 stored'])
+      expect(heard).toEqual([])
       expect(await store.exists(attestation.id)).toBe(false)
       expect(await store.getTrust(memory.id)).toEqual(trustBefore)
-      expect((await ingest([wire(attestation)])).stored).toEqual([attestation.id])
+      ledger.failJournal = undefined
+      expect((await pipeline.ingest([wire(attestation)], 'gossip')).stored).toEqual([attestation.id])
+      expect(heard).toEqual([attestation.id])
       await expectTrustConsistent([memory.id])
     })
 
-    it('calls neither hook for a batch holding nothing new', async () => {
+    it('keeps the journaled records answerable when the index write fails (abandon), and publishes nothing', async () => {
+      const memory = createMemory(alice)
+      const other = createMemory(bob)
+      const ledger = new CallLog(() => store)
+      pipeline = withCollaborators({ journal: ledger })
+      const verified = verifyRecordBytes(wire(memory), { verifier: nodeCryptoVerifier, now: NOW })
+      const err = await failureOf(pipeline.accept([{ ...verified, id: other.id, bytes: verified.bytes.slice() }], 'fetch'))
+      expect(err.code).toBe('CID_MISMATCH')
+      expect(ledger.calls).toEqual(['journal:fetch:0 stored', 'abandon'])
+    })
+
+    it('neither journals nor publishes a batch holding nothing new', async () => {
       const memory = createMemory(alice)
       await ingest([memory.signed])
-      const calls: string[] = []
-      const result = await ingest([wire(memory)], {
-        beforeStore: async () => { calls.push('before') },
-        afterStore: async () => { calls.push('after') }
-      })
+      const ledger = new CallLog(() => store)
+      pipeline = withCollaborators({ journal: ledger })
+      let heard = 0
+      pipeline.onStored(() => { heard++ })
+      const result = await pipeline.ingest([wire(memory)], 'gossip')
       expect(result).toEqual({ stored: [], duplicates: [memory.id], rescored: [] })
-      expect(calls).toEqual([])
+      expect(ledger.calls).toEqual([])
+      expect(heard).toBe(0)
+    })
+
+    it('reports a listener that throws after the others heard, the records stored', async () => {
+      const memory = createMemory(alice)
+      const failure = new Error('listener failed')
+      const heard: string[] = []
+      pipeline.onStored(() => { throw failure })
+      pipeline.onStored((records) => { heard.push(...records.map((r) => r.id)) })
+      expect(await ingest([memory.signed]).then(() => null, (e: unknown) => e)).toBe(failure)
+      expect(heard).toEqual([memory.id])
+      expect(await store.exists(memory.id)).toBe(true)
+    })
+  })
+
+  describe('its collaborators', () => {
+    it('checks every new record against the key check it was given (record-v1 K12), naming the record', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      pipeline = withCollaborators({
+        keys: { checkRecord: (signed) => signed.record.kind === 'attestation' ? new IsnadError('KEY_REVOKED', `${bob.did} was revoked`) : undefined }
+      })
+      expect(await failureOf(pipeline.ingest([memory.signed, wire(attestation)], 'gossip'))).toMatchObject({ code: 'KEY_REVOKED', index: 1 })
+      expect(await store.existsMany([memory.id, attestation.id])).toEqual([false, false])
+    })
+
+    it('scores under the trust setting it was given, the same as a fresh computation under it', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const setting = { policy: 'isnad-reputation' as const, reputation: (did: string) => (did === bob.did ? 1 : 0) }
+      pipeline = withCollaborators({ trustSetting: async () => setting })
+      await pipeline.ingest([memory.signed, attestation.signed], 'import')
+      const stored = await store.getMemory(memory.id)
+      const expected = scoreEvidence(await gatherEvidence(store, stored as StoredRecord<never>), NOW, setting)
+      const defaults = scoreEvidence(await gatherEvidence(store, stored as StoredRecord<never>), NOW)
+      expect((await store.getTrust(memory.id))?.score).toBe(expected.score)
+      expect(expected.score, 'the setting changes the score').not.toBe(defaults.score)
     })
   })
 })

@@ -50,7 +50,7 @@ describe('the journal\'s view rounds', () => {
     await writeFile(blocked, 'not a directory')
     const node = await LocalNode.open({ home })
     const published: Array<Promise<void>> = []
-    node.writer.onStored((records) => {
+    node.pipeline.onStored((records) => {
       // As the daemon's publisher does: the listener hears of records before their views are written.
       published.push(node.writer.recordPublished(records.map(({ id }) => ({ id, topic: 'test', peers: 0 }))))
     })

@@ -5,7 +5,7 @@ import { Level } from 'level'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { nodeCryptoVerifier, verifyDocument } from '../../../src/index.js'
 import { openEventLedger } from '../../../src/ledger/index.js'
-import { LocalNode, initHome, nodePaths, proveRecord, reindex, type Signer } from '../../../src/node/index.js'
+import { LocalNode, initHome, nodePaths, proveRecord, reindex, setTrustPolicy, type Signer } from '../../../src/node/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { recordEventId, recordEventOf } from '../../../src/node/journal/record-events.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
@@ -88,6 +88,22 @@ describe('the journal', () => {
     expect(node.writer.merkle.size).toBe(2)
     await node.close()
     expect(await eventTypes(home)).toContain('memory.reconciled')
+  })
+
+  it('recovers through the ingest pipeline: records beyond the index are scored under the node\'s own trust setting', async () => {
+    // The node's policy is isnad-reputation (_meta/policy.json); recovery once scored with the defaults.
+    await setTrustPolicy(nodePaths(home).data, 'isnad-reputation')
+    const memory = createMemory(alice, { tags: ['t1'] })
+    const attestation = createAttestation(bob, memory.id)
+    const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
+    await ledger.append([recordEventOf(memory, 'gossip'), recordEventOf(attestation, 'gossip')])
+    await ledger.close()
+
+    const node = await LocalNode.open({ home })
+    expect(await node.store.getTrust(memory.id)).toMatchObject({ policy: 'isnad-reputation' })
+    const { score } = await node.explainTrust(memory.id)
+    expect((await node.store.getTrust(memory.id))?.score).toBe(score)
+    await node.close()
   })
 
   it('reduces views from the evidence ingest scored exactly as from the store (evidence in id order)', async () => {

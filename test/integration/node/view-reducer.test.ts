@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { gatherEvidence, type MemoryEvidence } from '../../../src/node/memory-evidence.js'
+import { gatherEvidence, scoreEvidence, type MemoryEvidence } from '../../../src/node/memory-evidence.js'
 import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
 import type { StoredRecord } from '../../../src/store/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
@@ -70,6 +70,24 @@ describe('ViewReducer: what a sequence of store calls writes', () => {
     expect(newest.get(`${commitment.id} commitment`)).toMatchObject({ status: 'active' })
     const digest = createHash('sha256').update(JSON.stringify({ files, events })).digest('hex')
     expect(digest).toBe(GOLDEN_DIGEST)
+  })
+
+  it('scores under the trust setting it is given (the node\'s, as ingest stores it): salience = confidence × (0.5 + 0.5 × score)', async () => {
+    const { home, store } = env
+    const memory = createMemory(alice, { type: 'fact', summary: 'scored under the node setting' })
+    const records = [memory, createAttestation(bob, memory.id), createAttestation(carol, memory.id)]
+    await store.putMany(records)
+    const setting = { policy: 'isnad-reputation' as const, reputation: (did: string) => (did === alice.did ? 1 : 0.1) }
+    const evidence = await gatherEvidence(store, memory)
+    const reducer = new ViewReducer(home, 'default', {}, recoveryOf(home, NOW))
+    await reducer.reduce(store, [memory.id], NOW, new Map(), setting)
+    await reducer.close()
+    const facts = (await viewFiles(home)).filter(({ file }) => file.startsWith('views/facts/'))
+    const object = facts.flatMap(({ text }) => text.trim().split('\n')).map((line) => JSON.parse(line) as { source: string, salience: number })
+      .find((o) => o.source === memory.id)
+    const { score } = scoreEvidence(evidence, NOW, setting)
+    expect(score, 'the setting changes the score').not.toBe(scoreEvidence(evidence, NOW).score)
+    expect(object?.salience).toBeCloseTo(memory.signed.record.context.confidence * (0.5 + 0.5 * score), 6)
   })
 })
 

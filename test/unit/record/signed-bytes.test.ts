@@ -1,10 +1,13 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import {
-  cborTextHeaderLength, encodeCanonical, encodeSignedRecord, encodeSignedRecordBytes, recordBytesIn, signedRecordSize
+  cborTextHeaderLength, encodeCanonical, encodeSignedRecord, encodeSignedRecordBytes, recordBytesIn, signedRecordSize,
+  signRecordVerified, verifiedIdOf, verifyRecordBytes
 } from '../../../src/record/index.js'
-import { VALID } from './fixtures.js'
+import type { SignedRecord } from '../../../src/schema/index.js'
+import { NOW, seedOf, VALID } from './fixtures.js'
 
 describe('signed record bytes (record-v1 §2.4)', () => {
   it('signedRecordSize and encodeSignedRecordBytes match @ipld/dag-cbor for signatures of any length', () => {
@@ -82,3 +85,32 @@ function referenceRecordBytesIn (signedBytes: Uint8Array, signature: string): Ui
   if (!expectedSuffix.every((byte, i) => signedBytes[suffixAt + i] === byte)) return undefined
   return signedBytes.subarray(prefix.length, suffixAt)
 }
+
+/** Every valid vector with the seed of its signer (protocols/vectors/records/valid.json). */
+function signVectors (): Array<{ id: string, signed: SignedRecord, cid: string, secretKey: Uint8Array, signedHex?: string }> {
+  return (VALID.vectors as Array<typeof VALID.vectors[number] & { signed_cbor_hex?: string }>).map((vector) =>
+    ({ ...vector, secretKey: seedOf(vector.signer), ...(vector.signed_cbor_hex === undefined ? {} : { signedHex: vector.signed_cbor_hex }) }))
+}
+
+describe('signRecordVerified (a record this node signs and ingests at once)', () => {
+  it('encodes once: the vector\'s id, signature and canonical bytes, the bytes marked verified', () => {
+    const vectors = signVectors()
+    expect(vectors.length).toBeGreaterThan(3)
+    for (const vector of vectors) {
+      const made = signRecordVerified(vector.signed.record, vector.secretKey)
+      expect(made.id, vector.id).toBe(vector.cid)
+      expect(made.cid.toString(), vector.id).toBe(vector.cid)
+      expect(made.signed, vector.id).toEqual(vector.signed)
+      const expected = vector.signedHex === undefined ? Buffer.from(encodeSignedRecord(vector.signed)) : Buffer.from(vector.signedHex, 'hex')
+      expect(Buffer.from(made.bytes).equals(expected), `${vector.id}: the vector's signed bytes`).toBe(true)
+      expect(verifiedIdOf(made.bytes), vector.id).toBe(made.id)
+      expect(verifyRecordBytes(made.bytes, { verifier: nodeCryptoVerifier, now: NOW }).id, vector.id).toBe(made.id)
+    }
+  })
+
+  it('refuses another key than the signer\'s with KEY_INVALID', () => {
+    const [vector] = signVectors()
+    if (vector === undefined) throw new Error('no vector')
+    expect(() => signRecordVerified(vector.signed.record, new Uint8Array(32).fill(9))).toThrow(expect.objectContaining({ code: 'KEY_INVALID' }))
+  })
+})

@@ -1,0 +1,57 @@
+import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { initHome, LocalNode } from '../src/node/index.js'
+import { createAttestationWorkload } from './ingest.js'
+
+/*
+ * Bytes on disk per byte of received records (issue 20's disk target: ≤ 3×, "today about 8×"): a fresh
+ * node takes the records of figure 8c's sync (1,000 memories + 2,000 attestations, canonical bytes) in
+ * sync pages of 256 through its ingest pipeline (source `sync`, as the NetHost hands them on), is
+ * closed, and every file under its `.memory/` is counted by top-level folder. Not a timed figure:
+ *
+ *   npm run build && node dist/bench/disk-usage.js [--memories=1000] [--witnesses=2]
+ */
+
+const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
+const MEMORIES = Number(arg('memories', '1000'))
+const WITNESSES = Number(arg('witnesses', '2'))
+/** @default 256 — records per page, as a sync page (sync-v1) hands them to the node. */
+const PAGE = 256
+
+async function sizesByFolder (root: string): Promise<Record<string, number>> {
+  const sizes: Record<string, number> = {}
+  const walk = async (dir: string): Promise<void> => {
+    for (const entry of await readdir(dir, { withFileTypes: true })) {
+      const path = join(dir, entry.name)
+      if (entry.isDirectory()) await walk(path)
+      else if (entry.isFile()) {
+        const top = relative(root, path).split('/')[0] ?? ''
+        sizes[top] = (sizes[top] ?? 0) + (await stat(path)).size
+      }
+    }
+  }
+  await walk(root)
+  return sizes
+}
+
+const workload = createAttestationWorkload({ memories: MEMORIES, witnessesPerMemory: WITNESSES })
+const records = [...workload.memories, ...workload.attestations]
+const received = records.reduce((sum, bytes) => sum + bytes.length, 0)
+const home = await mkdtemp(join(tmpdir(), 'isnad-bench-disk-'))
+try {
+  await initHome(home)
+  const node = await LocalNode.open({ home })
+  try {
+    for (let at = 0; at < records.length; at += PAGE) await node.ingest(records.slice(at, at + PAGE), 'sync')
+  } finally {
+    await node.close()
+  }
+  const data = node.paths.data
+  // Files an empty home already has (policy, spec, schemas) are counted too: they are a few kB.
+  const folders = await sizesByFolder(data)
+  const total = Object.values(folders).reduce((sum, n) => sum + n, 0)
+  process.stdout.write(`${JSON.stringify({ records: records.length, received, onDisk: total, ratio: Math.round(1000 * total / received) / 1000, folders }, null, 2)}\n`)
+} finally {
+  await rm(home, { recursive: true, force: true })
+}

@@ -1,0 +1,5 @@
+// The one way records enter a node (DESIGN §4, docs/architecture.md): IngestPipeline and its steps.
+export {
+  IngestPipeline, type IngestPipelineInit, type IngestResult, type JournaledBatch, type RecordJournal, type RecoveredBatch, type StoredListener
+} from './pipeline.js'
+export { RESCORE_CONCURRENCY, VERIFY_CONCURRENCY, type RecordKeyCheck } from './steps.js'
