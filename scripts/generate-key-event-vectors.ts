@@ -7,7 +7,7 @@
  *   npm run build && node dist/scripts/generate-key-event-vectors.js --check   exit 1 if it differs
  *
  * Deterministic: keys come from labelled seeds (SHA-256 of the label) and Ed25519 is deterministic.
- * Events are built with src/keyring's builders; test/unit/keyring/vectors.test.ts checks every
+ * Events are built with src/key-events's builders; test/unit/keyring/vectors.test.ts checks every
  * vector against the chain rules, and each signature against node:crypto independently.
  */
 import { createHash } from 'node:crypto'

@@ -35,7 +35,7 @@ export interface DaemonOptions {
   apiHostNames?: string[]
   /**
    * The API is reached only through a relay that passes on the clients' Host (the simulator's node
-   * supervisor, src/sim/node-supervisor.ts): any Host is answered. The token and the Origin check stay.
+   * supervisor, src/sim/pools/node-supervisor.ts): any Host is answered. The token and the Origin check stay.
    * @default false
    */
   apiBehindRelay?: boolean
@@ -54,7 +54,7 @@ export interface DaemonOptions {
   logger?: Logger
   /** Simulated latency and loss on the node's libp2p connections (simulations only, docs/simulation.md). */
   linkConditions?: LinkConditions
-  /** Liveness pings of every connection (src/net/connection-pings.ts). @default a ping every 10 s; a failed ping closes the connection */
+  /** Liveness pings of every connection (src/net/limits/connection-pings.ts). @default a ping every 10 s; a failed ping closes the connection */
   connectionMonitor?: ConnectionMonitorSettings
 }
 

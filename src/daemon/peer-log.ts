@@ -38,21 +38,15 @@ export function logPeerEvents (network: Network, logger: Logger): () => void {
     logger.debug('peer identified', { peer: peerId.toString(), agent: agentVersion, protocols: protocols.length, addrs: listenAddrs.map(String) })
   }
 
-  const on = logger.isEnabled('debug')
-  libp2p.addEventListener('peer:connect', onConnect)
-  libp2p.addEventListener('peer:disconnect', onDisconnect)
-  if (on) {
-    libp2p.addEventListener('connection:open', onOpen)
-    libp2p.addEventListener('connection:close', onClose)
-    libp2p.addEventListener('peer:identify', onIdentify)
+  // One signal takes every listener off again (libp2p's event target honours `signal`).
+  const stop = new AbortController()
+  const options = { signal: stop.signal }
+  libp2p.addEventListener('peer:connect', onConnect, options)
+  libp2p.addEventListener('peer:disconnect', onDisconnect, options)
+  if (logger.isEnabled('debug')) {
+    libp2p.addEventListener('connection:open', onOpen, options)
+    libp2p.addEventListener('connection:close', onClose, options)
+    libp2p.addEventListener('peer:identify', onIdentify, options)
   }
-  return () => {
-    libp2p.removeEventListener('peer:connect', onConnect)
-    libp2p.removeEventListener('peer:disconnect', onDisconnect)
-    if (on) {
-      libp2p.removeEventListener('connection:open', onOpen)
-      libp2p.removeEventListener('connection:close', onClose)
-      libp2p.removeEventListener('peer:identify', onIdentify)
-    }
-  }
+  return () => { stop.abort() }
 }

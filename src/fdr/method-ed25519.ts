@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { SignatureVerifier } from '../identity/index.js'
 import { SignedRecordSchema } from '../schema/index.js'
-import { checkSigned, invalid, isVerdict, VALID, type ProofVerdict } from './proof-check.js'
+import { checkProofMemory, checkSigned, invalid, isVerdict, VALID, type ProofVerdict } from './proof-check.js'
 import { WorldIdSchema, type World } from './types.js'
 
 /** @default 4096 — attestations and anchors in one proof together (a bound on what an Authority checks). */
@@ -34,12 +34,8 @@ export function proveEd25519 (world: World, signatures: SignatureVerifier): Ed25
 }
 
 export function verifyEd25519 (input: unknown, signatures: SignatureVerifier): ProofVerdict {
-  const parsed = Ed25519ProofSchema.safeParse(input)
-  if (!parsed.success) return invalid('SCHEMA_INVALID', `not an isnad-ed25519 proof: ${parsed.error.issues[0]?.message ?? ''}`)
-  const proof = parsed.data
-  const memory = checkSigned(proof.memory, 'memory', signatures)
-  if (isVerdict(memory)) return memory
-  if (memory.id !== proof.worldId) return invalid('CID_MISMATCH', `the memory hashes to ${memory.id}, not ${proof.worldId}`)
+  const proof = checkProofMemory(Ed25519ProofSchema, 'an isnad-ed25519', input, signatures)
+  if ('valid' in proof) return proof
   for (const [kind, records] of [['attestation', proof.attestations], ['anchor', proof.anchors]] as const) {
     for (const record of records) {
       const checked = checkSigned(record, kind, signatures)

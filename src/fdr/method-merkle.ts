@@ -3,7 +3,7 @@ import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { RecordInclusionSchema, verifyRecordInclusion } from '../merkle/index.js'
 import { SignedRecordSchema } from '../schema/index.js'
-import { checkSigned, invalid, isVerdict, VALID, type ProofVerdict } from './proof-check.js'
+import { checkProofMemory, invalid, VALID, type ProofVerdict } from './proof-check.js'
 import { WorldIdSchema, type World } from './types.js'
 
 /**
@@ -27,12 +27,8 @@ export function proveMerkle (world: World, signatures: SignatureVerifier): Merkl
 }
 
 export function verifyMerkle (input: unknown, signatures: SignatureVerifier): ProofVerdict {
-  const parsed = MerkleProofSchema.safeParse(input)
-  if (!parsed.success) return invalid('SCHEMA_INVALID', `not a merkle-inclusion proof: ${parsed.error.issues[0]?.message ?? ''}`)
-  const proof = parsed.data
-  const memory = checkSigned(proof.memory, 'memory', signatures)
-  if (isVerdict(memory)) return memory
-  if (memory.id !== proof.worldId) return invalid('CID_MISMATCH', `the memory hashes to ${memory.id}, not ${proof.worldId}`)
+  const proof = checkProofMemory(MerkleProofSchema, 'a merkle-inclusion', input, signatures)
+  if ('valid' in proof) return proof
   if (proof.inclusion.record !== proof.worldId) {
     return invalid('WRONG_MEMORY', `the inclusion proof is for ${proof.inclusion.record}, not ${proof.worldId}`)
   }

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto'
-import { access, open, rename, rm, type FileHandle } from 'node:fs/promises'
-import { basename, dirname, join } from 'node:path'
+import { access, lstat, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises'
+import { basename, dirname, join, relative, sep } from 'node:path'
 import { IsnadError } from '../errors/index.js'
 
 /*
  * Durable file primitives shared by the keystore, the ledger, `_meta/` and the API's token and
- * daemon files: one implementation of "written means it survives a crash".
+ * daemon files: one implementation of "written means it survives a crash", and the one home of the
+ * project's file helpers.
  */
 
 /** The errno code of a node:fs error, if any. */
@@ -21,14 +22,17 @@ export function ioError (action: string, path: string, cause: unknown): IsnadErr
   })
 }
 
-/** Whether `path` exists; IO_ERROR for anything but its absence (a permission, an I/O error). */
-export async function pathExists (path: string): Promise<boolean> {
+/**
+ * Whether `path` exists; IO_ERROR for anything but its absence (a permission, an I/O error). With
+ * `noFollow` a symlink is itself the entry (lstat), so a dangling one also counts as taken.
+ */
+export async function pathExists (path: string, { noFollow = false } = {}): Promise<boolean> {
   try {
-    await access(path)
+    await (noFollow ? lstat(path) : access(path))
     return true
   } catch (err) {
     if (errnoOf(err) === 'ENOENT') return false
-    throw ioError('check', path, err)
+    throw ioError(noFollow ? 'inspect' : 'check', path, err)
   }
 }
 
@@ -76,4 +80,51 @@ export async function writeFileAtomic (path: string, data: string, mode: number)
     throw ioError('write', path, err)
   }
   await syncDirectory(directory)
+}
+
+/**
+ * mkdir -p, durably: when directories were created, the parent of each new one is fsynced, so a shard
+ * created below them later cannot vanish with its directory after a crash.
+ */
+export async function ensureDirectory (directory: string): Promise<void> {
+  let first: string | undefined
+  try {
+    first = await mkdir(directory, { recursive: true })
+  } catch (err) {
+    throw ioError('create the directory', directory, err)
+  }
+  if (first === undefined) return
+  const created = [first]
+  const rest = relative(first, directory)
+  if (rest !== '') {
+    let at = first
+    for (const part of rest.split(sep)) created.push(at = `${at}${sep}${part}`)
+  }
+  for (const dir of created) await syncDirectory(dirname(dir))
+}
+
+/**
+ * Opens `path` for appending (O_WRONLY | O_APPEND | O_CREAT): every write lands at the end, so no
+ * code path can overwrite a ledger line (spec §9). O_EXCL first tells whether the file is new; a new
+ * file's name is made durable by fsyncing its directory before any line in it is acknowledged.
+ */
+export async function openForAppend (path: string, mode: number): Promise<{ handle: FileHandle, created: boolean }> {
+  await ensureDirectory(dirname(path))
+  try {
+    const handle = await open(path, 'ax', mode)
+    try {
+      await syncDirectory(dirname(path))
+    } catch (err) {
+      await handle.close()
+      throw err
+    }
+    return { handle, created: true }
+  } catch (err) {
+    if (errnoOf(err) !== 'EEXIST') throw ioError('create', path, err)
+  }
+  try {
+    return { handle: await open(path, 'a', mode), created: false }
+  } catch (err) {
+    throw ioError('open for appending', path, err)
+  }
 }

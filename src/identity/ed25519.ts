@@ -126,22 +126,28 @@ export function decodeAcceptablePublicKey (publicKey: Uint8Array): Point | undef
   }
 }
 
+/**
+ * What `decode` gives for a public key, memoised in `cache` (the caller's) by publicKeyCacheKey: a
+ * node sees few keys and many signatures. The cache is cleared, not evicted, when it holds `limit`.
+ */
+export function cachedByPublicKey<V> (cache: Map<string, V | null>, limit: number, publicKey: Uint8Array, decode: (publicKey: Uint8Array) => V | null): V | null {
+  const cacheKey = publicKeyCacheKey(publicKey)
+  let value = cache.get(cacheKey)
+  if (value === undefined) {
+    value = decode(publicKey)
+    if (cache.size >= limit) cache.clear()
+    cache.set(cacheKey, value)
+  }
+  return value
+}
+
 const ACCEPTABLE_KEY_CACHE_SIZE = 4096
 const acceptableKeys = new Map<string, Point | null>()
+const decodeOrNull = (publicKey: Uint8Array): Point | null => decodeAcceptablePublicKey(publicKey) ?? null
 
-/**
- * decodeAcceptablePublicKey, cached: a node sees few keys and many signatures, and the subgroup
- * check costs a full scalar multiplication. The cache is cleared, not evicted, when full.
- */
+/** decodeAcceptablePublicKey, cached: the subgroup check costs a full scalar multiplication. */
 function acceptablePublicKey (publicKey: Uint8Array): Point | undefined {
-  const cacheKey = publicKeyCacheKey(publicKey)
-  let point = acceptableKeys.get(cacheKey)
-  if (point === undefined) {
-    point = decodeAcceptablePublicKey(publicKey) ?? null
-    if (acceptableKeys.size >= ACCEPTABLE_KEY_CACHE_SIZE) acceptableKeys.clear()
-    acceptableKeys.set(cacheKey, point)
-  }
-  return point ?? undefined
+  return cachedByPublicKey(acceptableKeys, ACCEPTABLE_KEY_CACHE_SIZE, publicKey, decodeOrNull) ?? undefined
 }
 
 export function isAcceptablePublicKey (publicKey: Uint8Array): boolean {

@@ -8,6 +8,7 @@ export const KEY_EVENT_JSON_SCHEMA_SOURCES = {
   'key-log': { schema: KeyLogSchema, title: 'isnad key log { events } (record-v1 §13, gossip-v1 §9)' }
 } as const
 
+// The published schemas' text names the folder as it was (src/key-events now): changing it would change them.
 const DESCRIPTION = 'Generated from src/keyring by scripts/generate-schemas.ts (npm run schemas); do not edit. ' +
   'Normative text: protocols/record-v1.md §13. A document valid against this schema may still break a rule ' +
   'JSON Schema cannot express (the chain rules K3–K13); verifiers run the full checks.'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { boundedText, didKey, isoTimestamp, recordCid, signatureBase64 } from '../schema/index.js'
+import { boundedText, didKey, instantOrder, isoTimestamp, recordCid, signatureBase64 } from '../schema/index.js'
 import { MAX_KEY_LOG_EVENTS, MAX_REASON_BYTES } from './constants.js'
 
 /*
@@ -42,9 +42,7 @@ export const RotationEventSchema = z.strictObject({
   new_key: didKey,
   next_key_digest: keyDigest,
   compromised_since: isoTimestamp.optional()
-}).refine((e) => e.compromised_since === undefined || Date.parse(e.compromised_since) <= Date.parse(e.created_at), {
-  message: 'compromised_since must not be after created_at', path: ['compromised_since']
-})
+}).refine(...instantOrder('compromised_since', 'not after', 'created_at'))
 
 /** record-v1 K8: a device sub-key acting for the identity, signed by the current key, co-signed by the delegate. */
 export const DelegationEventSchema = z.strictObject({
@@ -53,9 +51,7 @@ export const DelegationEventSchema = z.strictObject({
   previous: recordCid,
   delegate: didKey,
   expires_at: isoTimestamp.optional()
-}).refine((e) => e.expires_at === undefined || Date.parse(e.expires_at) > Date.parse(e.created_at), {
-  message: 'expires_at must be after created_at', path: ['expires_at']
-})
+}).refine(...instantOrder('expires_at', 'after', 'created_at'))
 
 /**
  * record-v1 K9: `key` (a key of the identity, current or former, or a delegate) is revoked from
@@ -69,12 +65,9 @@ export const RevocationEventSchema = z.strictObject({
   effective_at: isoTimestamp,
   compromised_since: isoTimestamp.optional(),
   reason: boundedText(MAX_REASON_BYTES).optional()
-}).refine((e) => Date.parse(e.effective_at) >= Date.parse(e.created_at), {
   // What was signed before a revocation stays valid unless the key is declared compromised.
-  message: 'effective_at must not be before created_at; use compromised_since for an earlier instant', path: ['effective_at']
-}).refine((e) => e.compromised_since === undefined || Date.parse(e.compromised_since) <= Date.parse(e.effective_at), {
-  message: 'compromised_since must not be after effective_at', path: ['compromised_since']
-})
+}).refine(...instantOrder('effective_at', 'not before', 'created_at', 'effective_at must not be before created_at; use compromised_since for an earlier instant'))
+  .refine(...instantOrder('compromised_since', 'not after', 'effective_at'))
 
 export const KeyEventSchema = z.discriminatedUnion('type', [
   InceptionEventSchema, RotationEventSchema, DelegationEventSchema, RevocationEventSchema

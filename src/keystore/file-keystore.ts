@@ -12,7 +12,8 @@ import {
   decodeBase64, encodeBase64, keyFileInvalid, keyFileNameOf, KeyLabelSchema, parseKeyFile, ScryptCostSchema,
   serializeKeyFile, type KeyFile, type ScryptCost
 } from './keyfile.js'
-import { ensurePrivateDirectory, errnoOf, ioError, pathExists, readSmallFile, writeFileAtomic } from './private-files.js'
+import { errnoOf, ioError, pathExists, writeFileAtomic } from '../fs/index.js'
+import { ensurePrivateDirectory, readSmallFile } from './private-files.js'
 import { openSeed, sealSeed } from './secret-box.js'
 
 /** The keystore on disk: one `<did suffix>.json` per key plus `default` (see Keystore). */
@@ -48,7 +49,8 @@ export class FileKeystore implements Keystore {
       // Decided before writing, so a corrupt `default` fails the call before a key file exists.
       const makeDefault = opts.makeDefault ?? (await this.defaultDid()) === null
       await ensurePrivateDirectory(this.directory)
-      if (await pathExists(file)) {
+      // lstat: a dangling symlink in keys/ also takes the name.
+      if (await pathExists(file, { noFollow: true })) {
         throw new IsnadError('ALREADY_EXISTS', `key ${did} already exists`, { details: { did, file } })
       }
       const keyFile: KeyFile = {

@@ -1,9 +1,7 @@
-import { chmod, lstat, mkdir, open, type FileHandle } from 'node:fs/promises'
+import { chmod, mkdir, open, type FileHandle } from 'node:fs/promises'
 import { IsnadError } from '../errors/index.js'
 import { errnoOf, ioError } from '../fs/index.js'
 import { KEY_DIRECTORY_MODE } from './constants.js'
-
-export { errnoOf, ioError, writeFileAtomic } from '../fs/index.js'
 
 /**
  * Creates the directory if needed and makes it 0700 even when it already existed (the project's
@@ -15,17 +13,6 @@ export async function ensurePrivateDirectory (directory: string): Promise<void> 
     await chmod(directory, KEY_DIRECTORY_MODE)
   } catch (err) {
     throw ioError('create the key directory', directory, err)
-  }
-}
-
-/** lstat, so a dangling symlink also counts as taken. */
-export async function pathExists (path: string): Promise<boolean> {
-  try {
-    await lstat(path)
-    return true
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return false
-    throw ioError('inspect', path, err)
   }
 }
 

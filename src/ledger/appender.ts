@@ -2,7 +2,7 @@ import { fdatasync, write } from 'node:fs'
 import type { FileHandle } from 'node:fs/promises'
 import { IsnadError } from '../errors/index.js'
 import { LEDGER_FILE_MODE, MAX_FLUSH_BYTES, MAX_LINE_BYTES } from './constants.js'
-import { ioError, openForAppend } from './fs-util.js'
+import { ioError, openForAppend } from '../fs/index.js'
 
 /**
  * The durable JSONL appender behind every ledger file (streams, bus, views, coordination,

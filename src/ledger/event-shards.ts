@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join } from 'node:path'
-import { errnoOf, ioError } from './fs-util.js'
+import { errnoOf, ioError } from '../fs/index.js'
 import { archivePathFor, busDirectory, streamDirectory } from './layout.js'
 
 /**

@@ -12,7 +12,6 @@ export {
 export { canonicalJson, hashLine, verifyLineHash, verifyCanonicalLineText, withLineHash, sha256Hex, HASH_PREFIX } from './line-hash.js'
 export { encodeBase32, randomId, derivedId, eventIdFor, isTypedId, type RandomBytes } from './ids.js'
 export { JsonlAppender, type AppenderInit, type AppenderStats } from './appender.js'
-export { ensureDirectory, syncDirectory } from './fs-util.js'
 export { readRawLines, type RawLine, type ReadLinesOptions } from './line-reader.js'
 export {
   readEntries, hashedLineValidator, validateEventLine,

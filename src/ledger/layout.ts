@@ -2,7 +2,7 @@ import { join, relative, sep } from 'node:path'
 import { IsnadError } from '../errors/index.js'
 import { scopeName, typedId, ID_PREFIXES } from '../schema/ledger-lines.js'
 import { TORN_EVIDENCE_DIR, WRITER_LOCK_FILE } from './constants.js'
-import { ensureDirectory } from './fs-util.js'
+import { ensureDirectory } from '../fs/index.js'
 
 /**
  * The runtime tree of the Memory Format Spec V3.1 §3 and the shard paths of §4 and §10. Paths are

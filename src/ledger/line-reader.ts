@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs'
 import type { Readable } from 'node:stream'
 import { createGunzip } from 'node:zlib'
 import { READ_CHUNK_BYTES } from './constants.js'
-import { errnoOf, ioError } from './fs-util.js'
+import { errnoOf, ioError } from '../fs/index.js'
 
 /**
  * Raw lines of a JSONL file with their byte offsets, so a finding can point at the exact bytes

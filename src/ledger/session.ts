@@ -6,7 +6,7 @@ import {
   validateInstanceLine, validateLeaseLine, validateOperationalLine, type TornTailFinding, type WriterLockInfo
 } from './coordination-schema.js'
 import { readEntries } from './entries.js'
-import { ioError } from './fs-util.js'
+import { ioError } from '../fs/index.js'
 import { withLineHash } from './line-hash.js'
 import { randomId, type RandomBytes } from './ids.js'
 import { createDataLayout, ledgerFilePath, writerLockPath } from './layout.js'

@@ -2,7 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { IsnadError } from '../errors/index.js'
 import { MAX_LINE_BYTES, MAX_TORN_TAIL_BYTES, TAIL_PROBE_BYTES } from './constants.js'
 import type { CorruptReason, LineValidator } from './entries.js'
-import { errnoOf, ioError } from './fs-util.js'
+import { errnoOf, ioError } from '../fs/index.js'
 
 /**
  * Finds where the intact part of a ledger file ends: after its last complete line that passes every

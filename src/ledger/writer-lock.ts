@@ -4,7 +4,7 @@ import { hostname as osHostname } from 'node:os'
 import { dirname } from 'node:path'
 import { IsnadError } from '../errors/index.js'
 import { WriterLockInfoSchema, type WriterLockInfo } from './coordination-schema.js'
-import { errnoOf, ioError, syncDirectory } from './fs-util.js'
+import { errnoOf, ioError, syncDirectory } from '../fs/index.js'
 
 /**
  * The single-writer lock of a data directory (issue 3 §8): `coordination/writer.lock` holds the

@@ -1,15 +1,15 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { assertFileAnchorAllowed, type AnchorSource, type FileAnchorAccess } from '../anchor/index.js'
 import type { NodeOperations, Signer } from '../api/operations.js'
 import { ApiError } from '../api/errors.js'
 import { IsnadError } from '../errors/index.js'
 import { EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
-import { OPERATIONS, parseOperationInput } from '../api/table/index.js'
-import { PRESENTERS, plain, toolInputOf } from './tools.js'
+import { parseOperationInput } from '../api/table/index.js'
+import { PRESENTERS, TOOLS, plain, toolListOf, type Tool } from './tools.js'
 
 /**
- * What the tools need of a node: the CLI's CommandContext (src/cli/context.ts) satisfies it, so a
+ * What the tools need of a node: the CLI's CommandContext (src/cli/command-context.ts) satisfies it, so a
  * tool runs against the running daemon when there is one, else over the data directory opened for
  * that call and closed after it (the daemon, started later, then gets the lock).
  */
@@ -32,42 +32,43 @@ export interface McpServerInit {
   anchorFiles?: FileAnchorAccess
 }
 
-/** An MCP server exposing the node as tools (issue 8 §1); connect it to a transport. */
-export function createMcpServer (init: McpServerInit): McpServer {
-  const server = new McpServer({ name: 'isnad', version: init.version }, {
+/**
+ * An MCP server exposing the node as tools (issue 8 §1); connect it to a transport. The SDK's
+ * low-level Server with our own `tools/list` and `tools/call`, both derived from the table of
+ * operations: the list is the table's inputs as JSON Schema, and a call is parsed by the table's
+ * parse (parseOperationInput), so a bad argument gets the same code here as over HTTP or the CLI —
+ * CID_INVALID, FIELD_TOO_LARGE, SCHEMA_INVALID for an unknown key — rather than the SDK's own text.
+ */
+export function createMcpServer (init: McpServerInit): Server {
+  const server = new Server({ name: 'isnad', version: init.version }, {
+    capabilities: { tools: {} },
     instructions: `Tools of an isnad node: signed agent memories with witnesses, anchors and local trust. ${EVIDENCE_NOTICE}`
   })
-  const via = async (access: NodeAccess): Promise<NodeVia> => (await access.daemon()) === null ? 'data directory' : 'daemon'
-  // The SDK would check the arguments against the listed schema itself, with its own error text.
-  // The table's parse decides instead (parseOperationInput), so a bad argument gets the same code
-  // here as over HTTP or the CLI: CID_INVALID, FIELD_TOO_LARGE, SCHEMA_INVALID for an unknown key.
-  const internals = server as unknown as { validateToolInput: (tool: unknown, args: unknown) => Promise<unknown> }
-  internals.validateToolInput = async (_tool, args) => args ?? {}
-
-  for (const spec of OPERATIONS) {
-    if (!('tool' in spec.mcp)) continue
-    const present = PRESENTERS[spec.name] ?? plain
-    server.registerTool(spec.mcp.tool, {
-      title: spec.mcp.title,
-      description: spec.summary,
-      inputSchema: toolInputOf(spec),
-      ...(spec.readOnly === true ? { annotations: { readOnlyHint: true } } : {})
-    }, async (args: Record<string, unknown>) => await answer(async () => {
-      if ('passphrase' in args) throw new IsnadError('SCHEMA_INVALID', `${spec.name} input is invalid: passphrase: not taken over MCP; the server reads it from --passphrase-file or $ISNAD_PASSPHRASE`)
-      let input = parseOperationInput(spec, args) as Record<string, unknown>
-      if (spec.name === 'addAnchor') input = await allowAnchorFile(input, init.anchorFiles)
-      const access = init.access()
-      const source = await via(access)
-      const run = async (ops: NodeOperations): Promise<object> => {
-        if (spec.signs !== true) return await present(await spec.run(ops, input, undefined), { ops, source })
-        const did = await access.signerDid(input.as as string | undefined)
-        return await access.withSigner(ops, did, async (signer) => await present(await spec.run(ops, input, signer), { ops, source }))
-      }
-      return await access.withOps(run, spec.readOnly === true ? 'read' : 'write')
-    }))
-  }
-
+  const list = toolListOf(TOOLS)
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }))
+  server.setRequestHandler(CallToolRequestSchema, async (request) => {
+    const tool = TOOLS.get(request.params.name)
+    // As the SDK's McpServer answers a tool it does not have: a tool error with the protocol's message.
+    if (tool === undefined) return { isError: true, content: [{ type: 'text', text: new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`).message }] }
+    return await answer(async () => await call(tool, request.params.arguments ?? {}, init))
+  })
   return server
+}
+
+async function call (tool: Tool, args: Record<string, unknown>, init: McpServerInit): Promise<object> {
+  const { spec } = tool
+  if ('passphrase' in args) throw new IsnadError('SCHEMA_INVALID', `${spec.name} input is invalid: passphrase: not taken over MCP; the server reads it from --passphrase-file or $ISNAD_PASSPHRASE`)
+  let input = parseOperationInput(spec, args) as Record<string, unknown>
+  if (spec.name === 'addAnchor') input = await allowAnchorFile(input, init.anchorFiles)
+  const access = init.access()
+  const source: NodeVia = (await access.daemon()) === null ? 'data directory' : 'daemon'
+  const present = PRESENTERS[spec.name] ?? plain
+  const run = async (ops: NodeOperations): Promise<object> => {
+    if (spec.signs !== true) return await present(await spec.run(ops, input, undefined), { ops, source })
+    const did = await access.signerDid(input.as as string | undefined)
+    return await access.withSigner(ops, did, async (signer) => await present(await spec.run(ops, input, signer), { ops, source }))
+  }
+  return await access.withOps(run, spec.readOnly === true ? 'read' : 'write')
 }
 
 /** The anchor tool's file evidence, checked before any node is asked: a daemon would apply only its own allowance. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { NodeOperations } from '../api/operations.js'
-import type { OperationSpec } from '../api/table/index.js'
+import { OPERATIONS, type OperationSpec } from '../api/table/index.js'
 import type { SelectedMemory } from '../fdr/index.js'
 import type { QueryResultItem } from '../node/index.js'
 import type { MemoryView } from '../schema/index.js'
@@ -18,6 +18,36 @@ import { evidenceEnvelope, evidenceOfQueryItem, evidenceOfView, EVIDENCE_NOTICE,
 export function toolInputOf (spec: OperationSpec): z.ZodObject {
   const shape = Object.fromEntries(Object.entries(spec.input.shape).filter(([name]) => name !== 'passphrase'))
   return z.strictObject(shape)
+}
+
+/** A tool: the operation it runs and what `tools/list` says of it. */
+export interface Tool {
+  spec: OperationSpec
+  name: string
+  title: string
+  input: z.ZodObject
+}
+
+/** The tools by name: every operation of the table that has one. */
+export const TOOLS: ReadonlyMap<string, Tool> = new Map(OPERATIONS.flatMap((spec) => 'tool' in spec.mcp
+  ? [[spec.mcp.tool, { spec, name: spec.mcp.tool, title: spec.mcp.title, input: toolInputOf(spec) }] as const]
+  : []))
+
+/**
+ * The `tools/list` answer: each tool's input as JSON Schema (draft-07, the input side of every
+ * transform), its summary as the description, and the read-only hint for operations that change
+ * nothing: what the SDK's McpServer listed for the same zod schemas (test/integration/mcp/tool-list.test.ts).
+ */
+export function toolListOf (tools: ReadonlyMap<string, Tool>): Array<Record<string, unknown> & { name: string, inputSchema: { type: 'object' } }> {
+  return [...tools.values()].map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.spec.summary,
+    inputSchema: z.toJSONSchema(tool.input, { target: 'draft-7', io: 'input' }) as { type: 'object' },
+    ...(tool.spec.readOnly === true ? { annotations: { readOnlyHint: true } } : {}),
+    // No tool runs as an MCP task (the spec's default, which McpServer also lists).
+    execution: { taskSupport: 'forbidden' }
+  }))
 }
 
 export interface PresentContext { ops: NodeOperations, source: NodeVia }

@@ -1,5 +1,5 @@
 import { createPublicKey, verify as opensslVerify, type KeyObject } from 'node:crypto'
-import { assertSignatureShape, decodeAcceptablePublicKey, hasCanonicalScalar, publicKeyCacheKey } from '../identity/index.js'
+import { assertSignatureShape, cachedByPublicKey, decodeAcceptablePublicKey, hasCanonicalScalar } from '../identity/index.js'
 import type { RecordFastPaths, RecordVerifier } from '../record/index.js'
 import { NODE_RECORD_FAST_PATHS } from './native-cid.js'
 import { sodiumVerify } from './sodium.js'
@@ -11,17 +11,12 @@ const KEY_OBJECT_CACHE_SIZE = 4096
 /** Per public key: its KeyObject, or null when the key policy refuses it. One lookup per verify. */
 const keyObjects = new Map<string, KeyObject | null>()
 
+const keyObjectOf = (publicKey: Uint8Array): KeyObject | null => decodeAcceptablePublicKey(publicKey) === undefined
+  ? null
+  : createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' })
+
 function acceptedKeyObject (publicKey: Uint8Array): KeyObject | null {
-  const cacheKey = publicKeyCacheKey(publicKey)
-  let key = keyObjects.get(cacheKey)
-  if (key === undefined) {
-    key = decodeAcceptablePublicKey(publicKey) === undefined
-      ? null
-      : createPublicKey({ key: Buffer.concat([SPKI_ED25519_PREFIX, publicKey]), format: 'der', type: 'spki' })
-    if (keyObjects.size >= KEY_OBJECT_CACHE_SIZE) keyObjects.clear()
-    keyObjects.set(cacheKey, key)
-  }
-  return key
+  return cachedByPublicKey(keyObjects, KEY_OBJECT_CACHE_SIZE, publicKey, keyObjectOf)
 }
 
 /**

@@ -12,15 +12,21 @@ import type {
   AnchorRecord, AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
-import { TRUST_LEVELS, type TrustLevel, type TrustResult } from '../trust/index.js'
+import type { TrustResult } from '../trust/index.js'
 import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
 import { scoreEvidence, viewOf } from './memory-evidence.js'
 import { IngestPipeline, type IngestResult } from './pipeline/pipeline.js'
+import { inboxItemOf, readInbox, type InboxEntry } from './inbox.js'
 import { Journal, type JournalBatch } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
 import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
+import { queryPage, type QueryResultItem } from './query-page.js'
+
+// Moved out with their readers (issue 21: local-node.ts split by concern); still exported from here.
+export type { InboxEntry } from './inbox.js'
+export type { QueryResultItem } from './query-page.js'
 
 /** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
 export interface Signer {
@@ -48,30 +54,6 @@ export interface AttestInput {
   verdict: AttestationVerdict
   notes?: string
   claims?: string[]
-}
-
-/** A witness request waiting in local agents' inboxes (the API's InboxItem shape). */
-export interface InboxEntry {
-  request: string
-  memory: string
-  requester: string
-  /** The addressed local agents still to answer; empty for an open request. */
-  to: string[]
-  created_at: string
-  expires_at?: string
-  type?: ContentType
-  summary?: string
-}
-
-export interface QueryResultItem {
-  id: string
-  trust: number
-  level: TrustLevel
-  type: ContentType
-  summary: string
-  tags: string[]
-  author: string
-  created_at: string
 }
 
 export interface OpenLocalNodeOptions {
@@ -314,41 +296,12 @@ export class LocalNode {
    * local agent but the requester and the author), not expired, and not yet answered by them.
    */
   async inbox (localAgents: readonly string[]): Promise<InboxEntry[]> {
-    const items: InboxEntry[] = []
-    for await (const { id, record } of this.state.witnessRequests()) {
-      const item = await this.inboxEntryOf(id, record, localAgents)
-      if (item !== null) items.push(item)
-    }
-    return items.sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)
+    return await readInbox(this.state.witnessRequests(), this.store, this.clock(), localAgents)
   }
 
   /** The inbox item one stored witness request makes for the local agents, or null when it makes none. */
   async inboxItem (requestId: string, localAgents: readonly string[]): Promise<InboxEntry | null> {
-    const request = await this.store.get(requestId)
-    if (request === null || request.signed.record.kind !== 'witness_request') return null
-    return await this.inboxEntryOf(requestId, request.signed.record, localAgents)
-  }
-
-  private async inboxEntryOf (id: string, record: WitnessRequestRecord, localAgents: readonly string[]): Promise<InboxEntry | null> {
-    if (record.expires_at !== undefined && Date.parse(record.expires_at) <= this.clock()) return null
-    const memory = await this.store.getMemory(record.memory)
-    const addressed = record.witnesses ?? []
-    let targets = addressed.length > 0
-      ? addressed.filter((did) => localAgents.includes(did))
-      : localAgents.filter((did) => did !== record.requester && did !== memory?.signed.record.author.agent_id)
-    if (targets.length === 0) return null
-    const answered = new Set((await this.store.attestationsFor(record.memory)).map((a) => a.signed.record.witness))
-    targets = targets.filter((did) => !answered.has(did))
-    if (targets.length === 0) return null
-    return {
-      request: id,
-      memory: record.memory,
-      requester: record.requester,
-      to: addressed.length > 0 ? targets : [],
-      created_at: record.created_at,
-      ...(record.expires_at === undefined ? {} : { expires_at: record.expires_at }),
-      ...(memory === null ? {} : { type: memory.signed.record.content.type, summary: memory.signed.record.content.summary })
-    }
+    return await inboxItemOf(requestId, this.store, this.clock(), localAgents)
   }
 
   /** Verifies, journals and stores records, all or nothing; `source` is kept in their events. */
@@ -421,27 +374,9 @@ export class LocalNode {
     return await this.anchors.checkNow(anchors)
   }
 
+  /** A page of memories, most trusted and newest first, each scored with its anchors as they are now. */
   async query (query: MemoryQuery): Promise<{ items: QueryResultItem[], next?: string }> {
-    const page = await this.store.query(query)
-    const items: QueryResultItem[] = []
-    for (const hit of page.items) {
-      const memory = await this.requireMemory(hit.id)
-      const indexed = await this.store.getTrust(hit.id)
-      // Anchors are re-checked at read time (anchors-v1 §5): a memory with anchors scores as they are now.
-      const trust = await this.anchors.refreshTrust(memory, indexed) ?? indexed
-      const { content, author, created_at: createdAt } = memory.signed.record
-      items.push({
-        id: hit.id,
-        trust: trust?.score ?? hit.trust,
-        level: isTrustLevel(trust?.level) ? trust.level : 'Unverified',
-        type: content.type,
-        summary: content.summary,
-        tags: content.tags,
-        author: author.agent_id,
-        created_at: createdAt
-      })
-    }
-    return page.next === undefined ? { items } : { items, next: page.next }
+    return await queryPage(this, query)
   }
 
   /** The signed records of the given memories and all their evidence, for `export`. */
@@ -475,8 +410,4 @@ async function assertInitialized (paths: NodePaths): Promise<void> {
 export async function createHomeDirectories (paths: NodePaths): Promise<void> {
   await mkdir(paths.index, { recursive: true })
   await mkdir(paths.keys, { recursive: true, mode: 0o700 })
-}
-
-function isTrustLevel (level: string | undefined): level is TrustLevel {
-  return (TRUST_LEVELS as readonly string[]).includes(level ?? '')
 }

@@ -1,5 +1,5 @@
 import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView } from '../schema/index.js'
-import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord, type TrustEntry } from '../store/index.js'
+import { MAX_QUERY_LIMIT, putRecent, useRecent, type RecordStore, type StoredRecord, type TrustEntry } from '../store/index.js'
 import { scoreWithSetting, type TrustSetting } from '../reputation/index.js'
 import type { TrustResult } from '../trust/index.js'
 import { buildMemoryView } from '../memory-view/index.js'
@@ -190,12 +190,7 @@ export class EvidenceCache {
 
   /** Least recently used first: a hit moves the entry to the end. */
   get (memoryId: string): CachedEvidence | undefined {
-    const entry = this.memories.get(memoryId)
-    if (entry !== undefined) {
-      this.memories.delete(memoryId)
-      this.memories.set(memoryId, entry)
-    }
-    return entry
+    return useRecent(this.memories, memoryId)
   }
 
   /** Whether a record is stored, when the cache knows; undefined when the store must be asked. */
@@ -222,8 +217,7 @@ export class EvidenceCache {
       for (const { id } of attestations) ids.add(id)
       for (const { stored: { id } } of anchors) ids.add(id)
       this.records += ids.size - before
-      this.memories.delete(memory.id)
-      this.memories.set(memory.id, { memory, attestations, anchors: anchors.map((a) => a.stored), ids })
+      putRecent(this.memories, memory.id, { memory, attestations, anchors: anchors.map((a) => a.stored), ids })
     }
     for (const [id, entry] of this.memories) {
       if (this.memories.size <= EVIDENCE_CACHE_MEMORIES && this.records <= EVIDENCE_CACHE_RECORDS) break

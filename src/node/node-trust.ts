@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { isIsnadError } from '../errors/index.js'
 import { createKeystore } from '../keystore/index.js'
 import { keyEventsPath, type Keyring } from '../key-events/index.js'
-import { META_DIR, metaFileText, readPolicy, writeFileAtomic } from '../ledger/meta/index.js'
+import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore, StoredRecord } from '../store/index.js'
 import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities } from '../trust/index.js'
@@ -119,7 +119,7 @@ export async function homeTrustSpec (paths: Pick<NodePaths, 'data' | 'keys'>): P
 export async function setTrustPolicy (dataDir: string, name: string): Promise<TrustPolicyName> {
   const policy = getTrustPolicy(name).name
   const current = await readPolicy(dataDir)
-  await writeFileAtomic(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
+  await writeMetaFile(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
   return policy
 }
 

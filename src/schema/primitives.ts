@@ -126,6 +126,28 @@ export const isoTimestamp = z.string()
  * `did:key` syntax only (record-v1 R7), at most 128 characters (R8); the key inside is decoded when a
  * signature is checked (R10).
  */
+type InstantOrder = 'after' | 'not after' | 'not before'
+const COMPARE: Readonly<Record<InstantOrder, (a: number, b: number) => boolean>> = {
+  after: (a, b) => a > b,
+  'not after': (a, b) => a <= b,
+  'not before': (a, b) => a >= b
+}
+
+/**
+ * A refinement of a record's object schema, spread into `.refine(…)`: the instant `field`, when
+ * present, is `order` the instant `other` — compared as instants, not strings ('…00.500Z' sorts
+ * before '…00Z', record-v1 R14). The issue names `field` and says what is wrong.
+ */
+export function instantOrder (
+  field: string, order: InstantOrder, other: string, message = `${field} must ${order === 'after' ? 'be' : 'not be'} ${order.replace('not ', '')} ${other}`
+): [(value: object) => boolean, { message: string, path: string[] }] {
+  const check = (value: object): boolean => {
+    const at = (value as Record<string, unknown>)[field]
+    return at === undefined || COMPARE[order](Date.parse(at as string), Date.parse((value as Record<string, unknown>)[other] as string))
+  }
+  return [check, { message, path: [field] }]
+}
+
 export const didKey = z.string()
   .max(128)
   .regex(/^did:key:z[1-9A-HJ-NP-Za-km-z]+$/, 'must be a did:key (base58btc multibase)')

@@ -3,7 +3,7 @@ import {
   MAX_BODY_BYTES, MAX_CLAIM_BYTES, MAX_CLAIMS, MAX_CONTEXT_FIELD_BYTES, MAX_DERIVED_FROM, MAX_HASH_BYTES,
   MAX_NOTES_BYTES, MAX_REFERENCE_BYTES, MAX_REQUEST_WITNESSES, MAX_SUMMARY_BYTES, MAX_TAG_BYTES, MAX_TAGS
 } from './record-limits.js'
-import { anyCid, boundedText, didKey, isoTimestamp, recordCid, signatureBase64 } from './primitives.js'
+import { anyCid, boundedText, didKey, instantOrder, isoTimestamp, recordCid, signatureBase64 } from './primitives.js'
 
 /** The provenance schema's five content types plus the format spec's `fact` and `commitment` (DESIGN §1). */
 export const CONTENT_TYPES = ['insight', 'encounter', 'decision', 'correction', 'observation', 'fact', 'commitment'] as const
@@ -102,10 +102,7 @@ export const WitnessRequestRecordSchema = z.strictObject({
   witnesses: uniqueList(z.array(didKey).min(1).max(MAX_REQUEST_WITNESSES), 'witnesses must be unique').optional(),
   created_at: isoTimestamp,
   expires_at: isoTimestamp.optional()
-  // record-v1 R14: compared as instants, not strings ('…00.500Z' sorts before '…00Z').
-}).refine((r) => r.expires_at === undefined || Date.parse(r.expires_at) > Date.parse(r.created_at), {
-  message: 'expires_at must be after created_at', path: ['expires_at']
-})
+}).refine(...instantOrder('expires_at', 'after', 'created_at'))
 
 export const RecordSchema = z.discriminatedUnion('kind', [
   MemoryRecordSchema, AttestationRecordSchema, AnchorRecordSchema, WitnessRequestRecordSchema

@@ -4,7 +4,8 @@ import type { KeyEventResult } from '../../key-events/index.js'
 import type { KeyInfo } from '../../keystore/index.js'
 import { isIsoTimestamp } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
-import { inputFor, invoke } from '../invoke.js'
+import { inputFor } from '../invoke.js'
+import { runsOperation } from '../operation-command.js'
 import { emit } from '../output.js'
 import { requirePassphrase } from './init.js'
 
@@ -82,58 +83,37 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     })
 
   // Key lifecycle (record-v1 §13): every event is signed by the identity's current key (--as, else the default key).
-  id.command('rotate')
+  runsOperation(id.command('rotate')
     .description('rotate the identity to the key its log committed to, committing to a new one (starts the log when there is none)')
     .option('--as <did>', 'the identity\'s current key (default: the default key)')
-    .option('--compromised-since <time>', 'the retired key leaked: refuse what it signed from this instant on', parseInstant)
-    .action(async (opts: { as?: string, compromisedSince?: string }, cmd: Command) => {
-      const ctx = context(cmd)
-      const passphrase = await ctx.passphrase()
-      const result = await invoke(ctx, 'rotateKey', {
-        ...(opts.compromisedSince === undefined ? {} : { compromisedSince: opts.compromisedSince }),
-        ...(opts.as === undefined ? {} : { as: opts.as }),
-        ...(passphrase === undefined ? {} : { passphrase })
-      })
-      emit(ctx.out, result, () => describeEvent(result))
-    })
+    .option('--compromised-since <time>', 'the retired key leaked: refuse what it signed from this instant on', parseInstant), context, {
+    operation: 'rotateKey',
+    passphrase: true,
+    render: describeEvent
+  })
 
-  id.command('revoke')
+  runsOperation(id.command('revoke')
     .description('revoke a key of the identity (default: the signing key itself, which closes the log)')
     .argument('[key]', 'the did:key to revoke: a current or former key of the identity, or a delegate')
     .option('--as <did>', 'the identity\'s current key (default: the default key)')
     .option('--effective-at <time>', 'revoked from this instant (default: now; never earlier than now)', parseInstant)
     .option('--compromised-since <time>', 'the key leaked: refuse what it signed from this earlier instant on', parseInstant)
-    .option('--reason <text>', 'a short note kept in the event')
-    .action(async (key: string | undefined, opts: { as?: string, effectiveAt?: string, compromisedSince?: string, reason?: string }, cmd: Command) => {
-      const ctx = context(cmd)
-      const passphrase = await ctx.passphrase()
-      const result = await invoke(ctx, 'revokeKey', {
-        ...(key === undefined ? {} : { key }),
-        ...(opts.effectiveAt === undefined ? {} : { effectiveAt: opts.effectiveAt }),
-        ...(opts.compromisedSince === undefined ? {} : { compromisedSince: opts.compromisedSince }),
-        ...(opts.reason === undefined ? {} : { reason: opts.reason }),
-        ...(opts.as === undefined ? {} : { as: opts.as }),
-        ...(passphrase === undefined ? {} : { passphrase })
-      })
-      emit(ctx.out, result, () => describeEvent(result))
-    })
+    .option('--reason <text>', 'a short note kept in the event'), context, {
+    operation: 'revokeKey',
+    args: ['key'],
+    passphrase: true,
+    render: describeEvent
+  })
 
-  id.command('delegate')
+  runsOperation(id.command('delegate')
     .description('delegate a device sub-key to the identity: a new key, or an existing one of keys/')
     .argument('[key]', 'an existing did:key of this home to delegate')
     .option('--as <did>', 'the identity\'s current key (default: the default key)')
     .option('--label <label>', 'a name for the new key')
-    .option('--expires-at <time>', 'the delegation ends at this instant', parseInstant)
-    .action(async (key: string | undefined, opts: { as?: string, label?: string, expiresAt?: string }, cmd: Command) => {
-      const ctx = context(cmd)
-      const passphrase = await ctx.passphrase()
-      const result = await invoke(ctx, 'delegateKey', {
-        ...(key === undefined ? {} : { key }),
-        ...(opts.label === undefined ? {} : { label: opts.label }),
-        ...(opts.expiresAt === undefined ? {} : { expiresAt: opts.expiresAt }),
-        ...(opts.as === undefined ? {} : { as: opts.as }),
-        ...(passphrase === undefined ? {} : { passphrase })
-      })
-      emit(ctx.out, result, () => describeEvent(result))
-    })
+    .option('--expires-at <time>', 'the delegation ends at this instant', parseInstant), context, {
+    operation: 'delegateKey',
+    args: ['key'],
+    passphrase: true,
+    render: describeEvent
+  })
 }

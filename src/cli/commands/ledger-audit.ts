@@ -143,13 +143,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
  */
 export async function checkIndex (ctx: CommandContext, facts: LedgerFacts): Promise<readonly IndexIssue[]> {
   const { checkIndexAgainstLedger } = await import('../../node/index-check.js')
-  try {
-    return await checkIndexAgainstLedger(ctx.home, facts)
-  } catch (err) {
-    if (!isIsnadError(err, 'STORE_LOCKED')) throw err
-    ctx.out.stderr('isnad: the index was not checked: a running node holds it (stop the daemon to check it)')
-    return []
-  }
+  return await unlessDaemonHolds(ctx, 'the index', [], async () => await checkIndexAgainstLedger(ctx.home, facts))
 }
 
 /**
@@ -158,12 +152,18 @@ export async function checkIndex (ctx: CommandContext, facts: LedgerFacts): Prom
  */
 export async function checkBlocks (ctx: CommandContext, anchors: readonly VerifiedCidAnchor[]): Promise<BlockCheckResult> {
   const { checkBlockstore } = await import('../../node/block-check.js')
+  const skipped: BlockCheckResult = { issues: [], scan: { blocks: 0, checked: 0, bytes: 0, sampled: false, anchors: 0 } }
+  return await unlessDaemonHolds(ctx, 'the blockstore', skipped, async () => await checkBlockstore(ctx.home, anchors))
+}
+
+/** A check of what a running daemon holds locked: `skipped`, and a line on stderr saying so, when it does. */
+async function unlessDaemonHolds<T> (ctx: CommandContext, what: string, skipped: T, check: () => Promise<T>): Promise<T> {
   try {
-    return await checkBlockstore(ctx.home, anchors)
+    return await check()
   } catch (err) {
     if (!isIsnadError(err, 'STORE_LOCKED')) throw err
-    ctx.out.stderr('isnad: the blockstore was not checked: a running node holds it (stop the daemon to check it)')
-    return { issues: [], scan: { blocks: 0, checked: 0, bytes: 0, sampled: false, anchors: 0 } }
+    ctx.out.stderr(`isnad: ${what} was not checked: a running node holds it (stop the daemon to check it)`)
+    return skipped
   }
 }
 

@@ -2,8 +2,7 @@ import { InvalidArgumentError, type Command } from 'commander'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from '../../api/network-shapes.js'
 import { isIsoTimestamp } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
-import { invoke } from '../invoke.js'
-import { emit } from '../output.js'
+import { runsOperation } from '../operation-command.js'
 import { collect } from '../option-parsers.js'
 
 /*
@@ -47,37 +46,28 @@ function renderPeer (peer: PeerInfo): string {
 
 export function registerNetwork (program: Command, context: (cmd: Command) => CommandContext): void {
   const witness = program.command('witness').description('ask other agents to witness a memory')
-  witness.command('request')
+  runsOperation(witness.command('request')
     .description('sign and store a witness request for a stored memory; a running node (`isnad start`) publishes it, answers arrive as attestations')
     .argument('<memory>', 'the memory id (CID)')
     .option('--to <did>', 'an addressed witness (repeatable; default: an open request anyone may answer)', collect)
     .option('--as <did>', 'request as this key instead of the default')
     .option('--expires <time>', 'when the request lapses (ISO-8601 UTC)', timestamp)
-    .option('-q, --quiet', 'print only the request\'s id')
-    .action(async (memory: string, opts: { to?: string[], as?: string, expires?: string, quiet?: boolean }, cmd: Command) => {
-      const ctx = context(cmd)
-      const result = await invoke(ctx, 'requestWitnesses', {
-        memory,
-        ...(opts.to === undefined ? {} : { to: opts.to }),
-        ...(opts.expires === undefined ? {} : { expiresAt: opts.expires }),
-        ...(opts.as === undefined ? {} : { as: opts.as })
-      })
-      emit(ctx.out, result, () => opts.quiet === true ? result.id : renderRequest(result))
-    })
+    .option('-q, --quiet', 'print only the request\'s id'), context, {
+    operation: 'requestWitnesses',
+    args: ['memory'],
+    rename: { expires: 'expiresAt' },
+    local: ['quiet'],
+    render: (result, opts) => opts.quiet === true ? result.id : renderRequest(result)
+  })
 
-  program.command('inbox')
-    .description('witness requests waiting for this node\'s agents (addressed to them, or open); answer with `isnad attest`')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { items } = await invoke(ctx, 'inbox', {})
-      emit(ctx.out, { items }, () => items.length === 0 ? 'inbox empty' : items.map(renderInboxItem).join('\n'))
-    })
+  runsOperation(program.command('inbox')
+    .description('witness requests waiting for this node\'s agents (addressed to them, or open); answer with `isnad attest`'), context, {
+    operation: 'inbox',
+    render: ({ items }) => items.length === 0 ? 'inbox empty' : items.map(renderInboxItem).join('\n')
+  })
 
-  program.command('peers')
-    .description('the peers the running node is connected to')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { peers } = await invoke(ctx, 'peers', {})
-      emit(ctx.out, { peers }, () => peers.length === 0 ? 'no peers connected' : peers.map(renderPeer).join('\n'))
-    })
+  runsOperation(program.command('peers').description('the peers the running node is connected to'), context, {
+    operation: 'peers',
+    render: ({ peers }) => peers.length === 0 ? 'no peers connected' : peers.map(renderPeer).join('\n')
+  })
 }

@@ -1,7 +1,6 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../command-context.js'
-import { invoke } from '../invoke.js'
-import { emit } from '../output.js'
+import { runsOperation } from '../operation-command.js'
 
 /*
  * `isnad peers connect|disconnect|sync|stats`: the operator's control over the running node's
@@ -14,57 +13,45 @@ export function registerPeerControl (program: Command, context: (cmd: Command) =
   const peers = program.commands.find((c) => c.name() === 'peers')
   if (peers === undefined) throw new Error('register the network commands first')
 
-  peers.command('connect <multiaddr>')
-    .description('dial a peer by its address, ending in /p2p/<peer id>')
-    .action(async (address: string, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { peer } = await invoke(ctx, 'connectPeer', { address })
-      emit(ctx.out, { peer }, () => `connected to ${peer}`)
-    })
+  runsOperation(peers.command('connect <multiaddr>').description('dial a peer by its address, ending in /p2p/<peer id>'), context, {
+    operation: 'connectPeer',
+    args: ['address'],
+    render: ({ peer }) => `connected to ${peer}`
+  })
 
-  peers.command('disconnect <peer-id>')
-    .description('close every connection to a peer (it may dial again)')
-    .action(async (peer: string, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { closed } = await invoke(ctx, 'disconnectPeer', { peer })
-      emit(ctx.out, { peer, closed }, () => closed === 0 ? `not connected to ${peer}` : `closed ${closed} connection(s) to ${peer}`)
-    })
+  runsOperation(peers.command('disconnect <peer-id>').description('close every connection to a peer (it may dial again)'), context, {
+    operation: 'disconnectPeer',
+    args: ['peer'],
+    render: ({ peer, closed }) => closed === 0 ? `not connected to ${peer}` : `closed ${closed} connection(s) to ${peer}`
+  })
 
-  peers.command('sync [peer-id]')
-    .description('catch up with one connected peer, or all of them (sync-v1)')
-    .action(async (peer: string | undefined, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { syncs } = await invoke(ctx, 'syncPeers', peer === undefined ? {} : { peer })
-      emit(ctx.out, { syncs }, () => syncs.length === 0
-        ? 'no peers connected'
-        : syncs.map((s) => s.error === undefined ? `${s.peer}  ${s.received ?? 0} received, ${s.accepted ?? 0} new` : `${s.peer}  failed: ${s.error}`).join('\n'))
-    })
+  runsOperation(peers.command('sync [peer-id]').description('catch up with one connected peer, or all of them (sync-v1)'), context, {
+    operation: 'syncPeers',
+    args: ['peer'],
+    render: ({ syncs }) => syncs.length === 0
+      ? 'no peers connected'
+      : syncs.map((s) => s.error === undefined ? `${s.peer}  ${s.received ?? 0} received, ${s.accepted ?? 0} new` : `${s.peer}  failed: ${s.error}`).join('\n')
+  })
 
-  peers.command('stats')
-    .description('the network counters since the node started: gossip, verifications, records by path, peers, CPU')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const stats = await invoke(ctx, 'networkStats', {})
-      emit(ctx.out, stats, () => [
-        `peers          ${stats.peers}`,
-        `gossip         ${stats.gossip.accepted} accepted, ${stats.gossip.ignored} ignored, ${stats.gossip.rejected} rejected`,
-        `records        ${stats.accepted.gossip} by gossip, ${stats.accepted.fetch} by fetch, ${stats.accepted.sync} by sync`,
-        `verifications  ${stats.verifications}`,
-        `violations     ${stats.violations}`,
-        `cpu            ${stats.cpu_ms} ms`
-      ].join('\n'))
-    })
+  runsOperation(peers.command('stats').description('the network counters since the node started: gossip, verifications, records by path, peers, CPU'), context, {
+    operation: 'networkStats',
+    render: (stats) => [
+      `peers          ${stats.peers}`,
+      `gossip         ${stats.gossip.accepted} accepted, ${stats.gossip.ignored} ignored, ${stats.gossip.rejected} rejected`,
+      `records        ${stats.accepted.gossip} by gossip, ${stats.accepted.fetch} by fetch, ${stats.accepted.sync} by sync`,
+      `verifications  ${stats.verifications}`,
+      `violations     ${stats.violations}`,
+      `cpu            ${stats.cpu_ms} ms`
+    ].join('\n')
+  })
 
-  peers.command('health')
-    .description('gossip health: connected peers with their gossipsub scores and penalties, and each topic\'s mesh size')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const health = await invoke(ctx, 'gossipHealth', {})
-      emit(ctx.out, health, () => health.running
-        ? [
-            ...health.peers.map((p) => `${p.id}  score ${p.score.toFixed(2)}  penalty ${p.penalty.toFixed(2)}`),
-            ...health.topics.map((t) => `${t.topic}  mesh ${t.mesh_peers}`)
-          ].join('\n') || 'no peers, no topics'
-        : 'the network is not running here (`isnad start`)')
-    })
+  runsOperation(peers.command('health').description('gossip health: connected peers with their gossipsub scores and penalties, and each topic\'s mesh size'), context, {
+    operation: 'gossipHealth',
+    render: (health) => health.running
+      ? [
+          ...health.peers.map((p) => `${p.id}  score ${p.score.toFixed(2)}  penalty ${p.penalty.toFixed(2)}`),
+          ...health.topics.map((t) => `${t.topic}  mesh ${t.mesh_peers}`)
+        ].join('\n') || 'no peers, no topics'
+      : 'the network is not running here (`isnad start`)'
+  })
 }

@@ -7,6 +7,7 @@ import type { AgentReputation, TrustRoot } from '../../reputation/index.js'
 import { TRUST_POLICY_NAMES, type TrustResult } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
 import { inputFor, invoke } from '../invoke.js'
+import { runsOperation } from '../operation-command.js'
 import { emit } from '../output.js'
 import { choice } from '../option-parsers.js'
 import { renderTrust } from '../render.js'
@@ -44,14 +45,13 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
   root.command('list')
     .action(async (_opts: unknown, cmd: Command) => { await changeRoots(context(cmd), 'listTrustRoots', {}) })
 
-  trust.command('reputation')
+  runsOperation(trust.command('reputation')
     .description('get_reputation: an agent\'s reputation from this node\'s roots, its rank and its path from a root')
-    .argument('<did>', 'the agent')
-    .action(async (did: string, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const rep = await invoke(ctx, 'reputation', { did })
-      emit(ctx.out, rep, () => describeAgent(rep))
-    })
+    .argument('<did>', 'the agent'), context, {
+    operation: 'reputation',
+    args: ['did'],
+    render: describeAgent
+  })
 
   trust.command('policy')
     .description('show the node\'s trust policy, or set it and rescore every stored memory under it (the node must not be running)')

@@ -1,7 +1,7 @@
 import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { IsnadError } from '../../errors/index.js'
-import { errnoOf, ioError } from '../fs-util.js'
+import { errnoOf, ioError } from '../../fs/index.js'
 import { JsonlAppender, readEntries, recoverTail, validateOperationalLine, type RecoveryContext } from '../index.js'
 
 /**

@@ -5,8 +5,8 @@ import { dirname } from 'node:path'
 import { Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
-import { errnoOf, ioError } from '../fs-util.js'
-import { ensureDirectory, LEDGER_FILE_MODE, syncDirectory } from '../index.js'
+import { ensureDirectory, errnoOf, ioError, syncDirectory } from '../../fs/index.js'
+import { LEDGER_FILE_MODE } from '../index.js'
 import { ARCHIVE_GZIP_HEADER, GZIP_OS_OFFSET } from './constants.js'
 
 /**

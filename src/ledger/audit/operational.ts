@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { errnoOf } from '../fs-util.js'
+import { errnoOf } from '../../fs/index.js'
 import { LEDGER_FILES, type InstanceLine, type LeaseLine, type TornTailFinding } from '../index.js'
 import { monthOf } from '../views/index.js'
 import { scanFile, type AuditContext } from './audit-context.js'

@@ -1,7 +1,7 @@
 import { rename } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { ioError, pathExists } from '../fs-util.js'
-import { archivePathFor, dataRelative, ensureDirectory, syncDirectory } from '../index.js'
+import { ensureDirectory, ioError, pathExists, syncDirectory } from '../../fs/index.js'
+import { archivePathFor, dataRelative } from '../index.js'
 import { QUARANTINE_DIR } from './constants.js'
 import { parseShardPath } from './walk.js'
 

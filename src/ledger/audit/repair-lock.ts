@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import { dirname } from 'node:path'
+import { ensureDirectory } from '../../fs/index.js'
 import {
-  acquireWriterLock, ensureDirectory, ledgerFilePath, randomId, readEntries, releaseWriterLock, validateInstanceLine, writerLockPath,
+  acquireWriterLock, ledgerFilePath, randomId, readEntries, releaseWriterLock, validateInstanceLine, writerLockPath,
   type WriterLockInfo
 } from '../index.js'
 

@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises'
 import { join, relative, sep } from 'node:path'
-import { errnoOf, ioError } from '../fs-util.js'
+import { errnoOf, ioError } from '../../fs/index.js'
 import { QUARANTINE_DIR, RESTORED_SUFFIX, VIEW_FOLDERS } from './constants.js'
 
 /**

@@ -1,7 +1,7 @@
-import { readFile } from 'node:fs/promises'
-import { join } from 'node:path'
+import { mkdir, readFile } from 'node:fs/promises'
+import { dirname, join } from 'node:path'
 import { IsnadError } from '../../errors/index.js'
-import { writeFileAtomic } from './atomic.js'
+import { writeFileAtomic } from '../../fs/index.js'
 import { META_DIR, META_FILE_NAMES, type MetaFileName } from './constants.js'
 import { buildEventJsonSchema, buildObjectJsonSchema } from './json-schemas.js'
 import { buildPolicy, NodePolicySchema, type NodePolicy, type PolicyInput } from './policy.js'
@@ -56,7 +56,7 @@ export async function writeMetaFiles (dataDir: string, init: MetaFilesInit = {})
       continue
     }
     try {
-      await writeFileAtomic(path, text)
+      await writeMetaFile(path, text)
     } catch (err) {
       throw new IsnadError('IO_ERROR', `cannot write ${META_DIR}/${name}`, { cause: err, details: { file: `${META_DIR}/${name}` } })
     }
@@ -93,4 +93,16 @@ async function readIfExists (path: string): Promise<string | undefined> {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw new IsnadError('IO_ERROR', `cannot read ${path}`, { cause: err, details: { file: path } })
   }
+}
+
+/** `_meta/` files are readable by anyone who can read the data directory. */
+const META_FILE_MODE = 0o644
+
+/**
+ * Replaces the `_meta/` file `path` with `text` atomically (src/fs writeFileAtomic: temp file, fsync,
+ * rename, fsync of the directory): a reader sees the old file or the new one, never a half-written one.
+ */
+export async function writeMetaFile (path: string, text: string): Promise<void> {
+  await mkdir(dirname(path), { recursive: true })
+  await writeFileAtomic(path, text, META_FILE_MODE)
 }

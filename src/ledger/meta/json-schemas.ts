@@ -3,7 +3,7 @@ import { EventSchema, ViewObjectSchema } from '../../schema/index.js'
 
 /**
  * `_meta/event_schema.json` and `_meta/object_schema.json` (Memory Format Spec V3.1 §3, §5, §6):
- * JSON Schemas (draft 2020-12) generated from the zod contracts in src/schema/ledger.ts, which stay
+ * JSON Schemas (draft 2020-12) generated from the zod contracts in src/schema/ledger-lines.ts, which stay
  * the single source of truth, the same way src/schema/json-schema.ts publishes the record schemas.
  * What JSON Schema cannot say is listed in each description.
  */
@@ -24,5 +24,6 @@ export function buildObjectJsonSchema (): Record<string, unknown> {
 function generate (schema: z.ZodType, title: string, description: string): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'throw' })
   const { $schema, ...rest } = json
+  // Names the file as it was (src/schema/ledger-lines.ts now): every node's _meta/ holds this text.
   return { $schema, title, description: `Generated from src/schema/ledger.ts; do not edit. ${description}`, ...rest }
 }

@@ -6,7 +6,7 @@ import {
 import { ATTACHMENT_SCHEMA_VERSION } from './constants.js'
 import type { ViewEvidence, ViewTrust } from './reducer-input.js'
 import { hashLine as defaultHashLine, type HashLine } from './view-line-hash.js'
-import { attachmentIdOf } from './ids.js'
+import { attachmentIdOf } from '../ids.js'
 
 /**
  * A line of `views/attach/<scope>/YYYY-MM.jsonl` (Memory Format Spec V3.1 §3 names the folder; the

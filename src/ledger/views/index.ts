@@ -19,7 +19,7 @@ export {
 } from './reduction-record.js'
 export { monthOf, viewShardPath, attachShardPath } from './view-shards.js'
 export { hashLine, withHash, isLineHashValid, type HashLine } from './view-line-hash.js'
-export { deriveTypedId, objectIdOf, attachmentIdOf, reductionIdOf } from './ids.js'
+export { deriveTypedId, objectIdOf, attachmentIdOf, reductionIdOf } from '../ids.js'
 export { createViewWriter, type ViewWriter, type ViewWriterInit, type ViewWriteResult } from './writer.js'
 export { createFsAppend, readJsonlLines, type AppendLines, type ReadLines } from './fs-lines.js'
 export * from './constants.js'

@@ -5,7 +5,7 @@ import { DEFAULT_VIEW_VISIBILITY } from './constants.js'
 import { AttachmentSchema, buildAttachment, hasEvidence, type Attachment } from './attachment.js'
 import type { ReduceInput, ViewHints } from './reducer-input.js'
 import { hashLine as defaultHashLine, type HashLine } from './view-line-hash.js'
-import { objectIdOf } from './ids.js'
+import { objectIdOf } from '../ids.js'
 import { DEFAULT_VIEW_RULES, horizonOf, objectTypeOf, salienceOf, statusOf, type ViewRules } from './rules.js'
 import { addDays, readTagFields, slugOf } from './tags.js'
 

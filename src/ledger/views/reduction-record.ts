@@ -5,7 +5,7 @@ import {
 } from '../../schema/index.js'
 import { REDUCERS_FILE, REDUCTION_SCHEMA_VERSION, VIEW_REDUCER } from './constants.js'
 import { hashLine as defaultHashLine, type HashLine } from './view-line-hash.js'
-import { reductionIdOf } from './ids.js'
+import { reductionIdOf } from '../ids.js'
 import type { Reduction } from './reduce.js'
 import { attachShardPath, viewShardPath } from './view-shards.js'
 

@@ -102,25 +102,36 @@ export async function fetchBlocks (context: NetContext, peer: PeerId, cids: read
   for (const cid of cids) if (isUnixfsBlockCid(cid)) wanted.set(digestHex(cid), cid.toV1())
   if (wanted.size === 0) return { blocks: [], missing: [] }
   if (wanted.size > MAX_FETCH_BLOCKS) throw new IsnadError('USAGE', `a fetch asks for at most ${MAX_FETCH_BLOCKS} blocks, not ${wanted.size}`)
-  const signal = deadline(context, timeoutMs)
-  const stream = await context.libp2p.dialProtocol(peer, FETCH_BLOCKS_PROTOCOL, { signal })
+  const blocks: Array<{ cid: CID, bytes: Uint8Array }> = []
+  const request = dagCbor.encode({ blocks: [...wanted.values()].map((cid) => cid.toString()) })
+  return await exchange(context, peer, { protocol: FETCH_BLOCKS_PROTOCOL, request, maxFrame: MAX_BLOCK_BYTES, timeoutMs, what: 'block fetch response' }, (frame) => {
+    if (wanted.size === 0) throw violation('the peer sent more blocks than were asked') // B5: each match removes one
+    blocks.push({ cid: matchBlock(wanted, frame), bytes: frame })
+  }, () => ({ blocks, missing: [...wanted.values()] }))
+}
+
+/**
+ * One client exchange of fetch-v1 (§4, §8): dials `protocol`, sends the request and half-closes
+ * (F3), hands each frame of the answer (at most `maxFrame` bytes) to `onFrame` until the peer ends,
+ * all within the deadline, then `finish`es. A violation penalises the peer; any failure resets the stream.
+ */
+async function exchange<T> (
+  context: NetContext, peer: PeerId, init: { protocol: string, request: Uint8Array, maxFrame: number, timeoutMs: number, what: string },
+  onFrame: (frame: Uint8Array) => void, finish: () => Promise<T> | T
+): Promise<T> {
+  const signal = deadline(context, init.timeoutMs)
+  const stream = await context.libp2p.dialProtocol(peer, init.protocol, { signal })
   try {
-    const reader = new FrameReader(stream, MAX_BLOCK_BYTES, signal)
-    const blocks = await withDeadline(stream, signal, async () => {
-      await sendFrames(stream, [dagCbor.encode({ blocks: [...wanted.values()].map((cid) => cid.toString()) })], signal)
-      await stream.close({ signal })
-      const received: Array<{ cid: CID, bytes: Uint8Array }> = []
-      for (let frame = await reader.next(MAX_BLOCK_BYTES); frame !== null; frame = await reader.next(MAX_BLOCK_BYTES)) {
-        if (wanted.size === 0) throw violation('the peer sent more blocks than were asked') // B5: each match removes one
-        const cid = matchBlock(wanted, frame)
-        received.push({ cid, bytes: frame })
-      }
-      return received
+    const reader = new FrameReader(stream, init.maxFrame, signal)
+    await withDeadline(stream, signal, async () => {
+      await sendFrames(stream, [init.request], signal)
+      await stream.close({ signal }) // the request is complete: half-close (F3)
+      for (let frame = await reader.next(init.maxFrame); frame !== null; frame = await reader.next(init.maxFrame)) onFrame(frame)
     })
-    return { blocks, missing: [...wanted.values()] }
+    return await finish()
   } catch (err) {
     stream.abort(err instanceof Error ? err : new Error(String(err)))
-    if (isViolation(err)) context.penalize(peer, `block fetch response: ${String(err)}`)
+    if (isViolation(err)) context.penalize(peer, `${init.what}: ${String(err)}`)
     throw err
   }
 }
@@ -147,26 +158,11 @@ export async function fetchRecords (context: NetContext, peer: PeerId, ids: read
   const wanted = [...new Set(ids)]
   if (wanted.length === 0) return { records: [], known: [], missing: [] }
   if (wanted.length > MAX_FETCH_IDS) throw new IsnadError('USAGE', `a fetch asks for at most ${MAX_FETCH_IDS} records, not ${wanted.length}`)
-  const signal = deadline(context, timeoutMs)
-  const stream = await context.libp2p.dialProtocol(peer, FETCH_PROTOCOL, { signal })
-  try {
-    const reader = new FrameReader(stream, MAX_RECORD_FRAME_BYTES, signal)
-    const frames = await withDeadline(stream, signal, async () => {
-      await sendFrames(stream, [encodeWire({ ids: wanted })], signal)
-      await stream.close({ signal }) // the request is complete: half-close (F3)
-      const received: Uint8Array[] = []
-      for (let frame = await reader.next(MAX_RECORD_FRAME_BYTES); frame !== null; frame = await reader.next(MAX_RECORD_FRAME_BYTES)) {
-        if (received.length === wanted.length) throw violation('the peer sent more records than were asked') // F5
-        received.push(frame)
-      }
-      return received
-    })
-    return await checkFetched(context, wanted, frames)
-  } catch (err) {
-    stream.abort(err instanceof Error ? err : new Error(String(err)))
-    if (isViolation(err)) context.penalize(peer, `fetch response: ${String(err)}`)
-    throw err
-  }
+  const frames: Uint8Array[] = []
+  return await exchange(context, peer, { protocol: FETCH_PROTOCOL, request: encodeWire({ ids: wanted }), maxFrame: MAX_RECORD_FRAME_BYTES, timeoutMs, what: 'fetch response' }, (frame) => {
+    if (frames.length === wanted.length) throw violation('the peer sent more records than were asked') // F5
+    frames.push(frame)
+  }, async () => await checkFetched(context, wanted, frames))
 }
 
 /** fetch-v1 F5–F7: every frame one asked-for record, each once, each valid. */

@@ -2,7 +2,7 @@ import { createHttpOperations, type HttpOperations } from '../../api/client.js'
 import { retryingFetch } from '../pools/stale-socket.js'
 import type { Signer } from '../../api/index.js'
 import { openEventStream, type EventStream, type SimEvent } from './event-follower.js'
-import type { NodePool, SimNodeInfo } from '../pools/pool.js'
+import { nodeAt, type NodePool, type SimNodeInfo } from '../pools/pool.js'
 
 /*
  * The driver's handle on every node: its HTTP client, its agent's signer handle, its event stream,
@@ -42,9 +42,7 @@ export class LiveNodes {
   }
 
   node (index: number): LiveNode {
-    const node = this.nodes[index]
-    if (node === undefined) throw new RangeError(`no simulated node ${index}`)
-    return node
+    return nodeAt(this.nodes, index)
   }
 
   isOnline (index: number): boolean {

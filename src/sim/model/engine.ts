@@ -23,7 +23,7 @@ export const MODEL_EPOCH_MS = Date.UTC(2026, 0, 1)
 export const TRACKED_NODES = 256
 /**
  * How long a witness waits for a request to reach it, in real seconds of the real engines
- * (src/sim/driver.ts INBOX_WAIT_MS), and how long they wait for answers after the last planned
+ * (src/sim/driver/driver.ts INBOX_WAIT_MS), and how long they wait for answers after the last planned
  * action (DRAIN_TIMEOUT_MS): the model converts both to simulated time with the scenario's time scale.
  */
 const INBOX_WAIT_REAL_S = 180

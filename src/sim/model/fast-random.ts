@@ -1,7 +1,7 @@
 /*
  * The model engine's fast random stream: sfc32 (Chris Doty-Humphrey's Small Fast Counter, PractRand
  * clean to 2^40+ bytes), seeded from the scenario's seed and a stream number. The plan keeps its own
- * stream (src/sim/random.ts, pure-rand); this one draws the network's delays, tens of millions per
+ * stream (src/sim/scenario/seeded-random.ts, pure-rand); this one draws the network's delays, tens of millions per
  * run, where an allocation-free generator matters. Deterministic: a seed fixes every draw.
  */
 

@@ -5,7 +5,7 @@ import type { FastRandom } from './fast-random.js'
 /*
  * One message's delays on the modelled network (docs/simulation.md, "The model engine"): each hop
  * costs the link's one-way latency ± jitter, as the real engines' link shaping does, plus TCP's
- * recovery of lost segments (the same function, src/net/link-conditions.ts: a lost segment costs a
+ * recovery of lost segments (the same function, src/net/link/link-conditions.ts: a lost segment costs a
  * round trip or a retransmission timeout, never the message), plus the receiving node's validation
  * before it forwards. A hop outside the mesh is gossipsub's repair: the holder announces the id in
  * an IHAVE at its next heartbeat, the receiver asks with IWANT, then the message follows.

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
 import { streamSeed, type LinkConditions } from '../../net/index.js'
 import { meshesConnected, type NodeMesh } from './mesh.js'
-import type { NodeCounters, NodePool, SimNodeInfo } from './pool.js'
+import { nodeAt, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 
 /*
  * The pool of nodes spread over children (child-host.ts), each a LocalPool of real daemons on
@@ -112,9 +112,7 @@ export class ChildPool implements NodePool {
   }
 
   info (index: number): SimNodeInfo {
-    const info = this.infos[index]
-    if (info === undefined) throw new RangeError(`no simulated node ${index}`)
-    return info
+    return nodeAt(this.infos, index)
   }
 
   async dial (from: number, target: string): Promise<void> { await this.at(from, 'dial', target) }

@@ -6,7 +6,7 @@ import { startDaemon, type Daemon } from '../../daemon/index.js'
 import { TOPICS, streamSeed, type ConnectionMonitorSettings, type LinkConditions, type Network } from '../../net/index.js'
 import { initHome, nodePaths } from '../../node/index.js'
 import { meshesConnected, meshesOf, type NodeMesh } from './mesh.js'
-import { EMPTY_COUNTERS, addCounters, countersFrom, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
+import { EMPTY_COUNTERS, addCounters, countersFrom, nodeAt, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 
 /*
  * The in-process runner's pool: `count` daemons (startDaemon, exactly what `isnad start` runs) in
@@ -171,9 +171,7 @@ export class LocalPool implements NodePool {
   }
 
   private slot (index: number): Slot {
-    const slot = this.slots[index]
-    if (slot === undefined) throw new RangeError(`no simulated node ${index}`)
-    return slot
+    return nodeAt(this.slots, index)
   }
 
   private network (index: number): Network {

@@ -81,3 +81,10 @@ export function addCounters (a: NodeCounters, b: NodeCounters): NodeCounters {
   for (const key of Object.keys(sum) as Array<keyof NodeCounters>) sum[key] += b[key]
   return sum
 }
+
+/** The node at `index` of a pool's list; RangeError when the scenario names a node the pool does not have. */
+export function nodeAt<T> (nodes: readonly T[], index: number): T {
+  const node = nodes[index]
+  if (node === undefined) throw new RangeError(`no simulated node ${index}`)
+  return node
+}

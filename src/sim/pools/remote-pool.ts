@@ -3,7 +3,7 @@ import { retryingFetch } from './stale-socket.js'
 import { nodeName } from './container-node.js'
 import { discoverNodes, type DiscoverOptions } from './container-discovery.js'
 import { orderNode } from './node-supervisor.js'
-import { EMPTY_COUNTERS, addCounters, countersFrom, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
+import { EMPTY_COUNTERS, addCounters, countersFrom, nodeAt, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 
 /*
  * The docker runner's pool, as the driver container sees it: nodes it reaches only over the network.
@@ -102,9 +102,7 @@ export class RemotePool implements NodePool {
   async close (): Promise<void> {}
 
   private node (index: number): RemoteNode {
-    const node = this.nodes[index]
-    if (node === undefined) throw new RangeError(`no simulated node ${index}`)
-    return node
+    return nodeAt(this.nodes, index)
   }
 
   private controlOf (node: RemoteNode): string {

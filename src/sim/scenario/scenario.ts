@@ -89,13 +89,13 @@ const NetworkSchema = z.strictObject({
   dialsPerNode: z.number().int().min(1).max(32).default(4),
   /**
    * One-way delay added to everything a node sends to another node (never to the HTTP API): by
-   * userland link shaping in every runner (src/net/link-shaping.ts), by tc netem in containers where
+   * userland link shaping in every runner (src/net/link/link-shaping.ts), by tc netem in containers where
    * the kernel has it.
    */
   latencyMs: z.number().min(0).max(10_000).default(0),
   /** Each delay is uniform in latency ± jitter. */
   jitterMs: z.number().min(0).max(10_000).default(0),
-  /** Segment loss in percent; TCP retransmits, so it shows as delay (src/net/link-conditions.ts). */
+  /** Segment loss in percent; TCP retransmits, so it shows as delay (src/net/link/link-conditions.ts). */
   lossPercent: z.number().min(0).max(100).default(0)
 })
 

@@ -1,4 +1,5 @@
 import { COUNTER_CACHE_SIZE, MEMORY_ENTRY_CACHE_SIZE } from '../constants.js'
+import { putRecent, useRecent } from '../recency.js'
 import type { MemoryEntry } from './memory-entry.js'
 
 /**
@@ -14,12 +15,7 @@ export class IndexCache {
   private readonly counters = new Map<string, number>()
 
   entry (id: string): MemoryEntry | undefined {
-    const entry = this.entries.get(id)
-    if (entry !== undefined) {
-      this.entries.delete(id)
-      this.entries.set(id, entry)
-    }
-    return entry
+    return useRecent(this.entries, id)
   }
 
   counter (key: string): number | undefined {
@@ -28,10 +24,7 @@ export class IndexCache {
 
   /** After a committed write (or a read inside the write queue). */
   remember (entries: ReadonlyMap<string, MemoryEntry>, counters: ReadonlyMap<string, number>): void {
-    for (const [id, entry] of entries) {
-      this.entries.delete(id)
-      this.entries.set(id, entry)
-    }
+    for (const [id, entry] of entries) putRecent(this.entries, id, entry)
     for (const id of this.entries.keys()) {
       if (this.entries.size <= MEMORY_ENTRY_CACHE_SIZE) break
       this.entries.delete(id)

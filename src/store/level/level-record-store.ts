@@ -1,7 +1,7 @@
 import { Level } from 'level'
 import { asIndexError, indexCorruptError, isLevelCorruption } from './damage.js'
 import { IsnadError } from '../../errors/index.js'
-import { RECORD_KINDS, type AnchorRecord, type AttestationRecord, type MemoryRecord, type RecordKind, type WitnessRequestRecord } from '../../schema/index.js'
+import { RECORD_KINDS, type MemoryRecord, type RecordKind } from '../../schema/index.js'
 import { BULK_WRITE_BUFFER_BYTES, GET_MANY_CHUNK } from '../constants.js'
 import type { Link } from '../prepare.js'
 import { assertTrustEntry, decodeStoredRecord, prepareRecords } from '../prepare.js'
@@ -15,6 +15,7 @@ import { scanQuery } from './query-planner.js'
 import { IndexCache } from './index-cache.js'
 import { sublevelsOf, WriteBatch, type RootLevel, type Sublevels } from './sublevels.js'
 import { loadEntries, planPutMany, pushRetrustOps, type WritePlan } from './write-plan.js'
+import { LinkedRecordReads } from '../linked-reads.js'
 
 export interface LevelRecordStoreInit {
   /** The LevelDB directory: `<data dir>/.memory/index` (see indexLocationOf). Created if missing. */
@@ -29,7 +30,7 @@ export interface LevelRecordStoreInit {
 const LOCKED_MESSAGE = 'the data directory is in use by another isnad process (a running daemon?)'
 
 /** The node's RecordStore: LevelDB indexes that can always be rebuilt from the ledgers (DESIGN §4). */
-export class LevelRecordStore implements RecordStore {
+export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
   private readonly location: string
   private readonly bulk: boolean
   /** Present while open. A Level handle opens itself when constructed, so none exists before open(). */
@@ -52,6 +53,7 @@ export class LevelRecordStore implements RecordStore {
   private closing: Promise<void> = Promise.resolve()
 
   constructor (init: LevelRecordStoreInit) {
+    super()
     this.location = init.location
     this.bulk = init.bulk === true
   }
@@ -165,18 +167,6 @@ export class LevelRecordStore implements RecordStore {
     return Object.fromEntries(RECORD_KINDS.map((kind, i) => [kind, values[i] ?? 0])) as Record<RecordKind, number>
   }
 
-  async attestationsFor (memoryId: string): Promise<Array<StoredRecord<AttestationRecord>>> {
-    return await this.linkedRecords('attestations', memoryId) as Array<StoredRecord<AttestationRecord>>
-  }
-
-  async anchorsFor (memoryId: string): Promise<Array<StoredRecord<AnchorRecord>>> {
-    return await this.linkedRecords('anchors', memoryId) as Array<StoredRecord<AnchorRecord>>
-  }
-
-  async witnessRequestsFor (memoryId: string): Promise<Array<StoredRecord<WitnessRequestRecord>>> {
-    return await this.linkedRecords('witness_requests', memoryId) as Array<StoredRecord<WitnessRequestRecord>>
-  }
-
   async attestationsBy (witness: string): Promise<string[]> {
     return await this.linkedIds('attested_by', witness)
   }
@@ -231,7 +221,7 @@ export class LevelRecordStore implements RecordStore {
     return keys.map((key) => key.slice(prefix.length))
   }
 
-  private async linkedRecords (link: Link, from: string): Promise<StoredRecord[]> {
+  protected async linkedRecords (link: Link, from: string): Promise<StoredRecord[]> {
     const ids = await this.linkedIds(link, from)
     const values = await this.getBytesMany(ids)
     const out: StoredRecord[] = []

@@ -1,10 +1,11 @@
 import { IsnadError } from '../../errors/index.js'
-import type { AnchorRecord, AttestationRecord, MemoryRecord, RecordKind, WitnessRequestRecord } from '../../schema/index.js'
+import type { MemoryRecord, RecordKind } from '../../schema/index.js'
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { normalizeQuery } from '../query-plan.js'
 import { assertTrustEntry, copyTrust, decodeStoredRecord, linksOf, prepareRecords, trustNotFound, type Link } from '../prepare.js'
 import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
 import { queryMemories, type MemoryIndexes } from './memory-query.js'
+import { LinkedRecordReads } from '../linked-reads.js'
 
 /**
  * A RecordStore in plain Maps, for tests and in-process simulations. It keeps the same canonical
@@ -12,7 +13,7 @@ import { queryMemories, type MemoryIndexes } from './memory-query.js'
  * what it holds, and it follows the same contract: open before use, all-or-nothing batches, the
  * same order and cursors.
  */
-export class MemoryRecordStore implements RecordStore {
+export class MemoryRecordStore extends LinkedRecordReads implements RecordStore {
   private readonly records = new Map<string, { kind: RecordKind, bytes: Uint8Array }>()
   private readonly trust = new Map<string, TrustEntry>()
   private readonly links = new Map<string, Set<string>>()
@@ -84,18 +85,6 @@ export class MemoryRecordStore implements RecordStore {
     return { ...this.counts }
   }
 
-  async attestationsFor (memoryId: string): Promise<Array<StoredRecord<AttestationRecord>>> {
-    return await this.linkedRecords('attestations', memoryId) as Array<StoredRecord<AttestationRecord>>
-  }
-
-  async anchorsFor (memoryId: string): Promise<Array<StoredRecord<AnchorRecord>>> {
-    return await this.linkedRecords('anchors', memoryId) as Array<StoredRecord<AnchorRecord>>
-  }
-
-  async witnessRequestsFor (memoryId: string): Promise<Array<StoredRecord<WitnessRequestRecord>>> {
-    return await this.linkedRecords('witness_requests', memoryId) as Array<StoredRecord<WitnessRequestRecord>>
-  }
-
   async attestationsBy (witness: string): Promise<string[]> {
     this.assertOpen()
     return this.linkedIds('attested_by', witness)
@@ -141,7 +130,7 @@ export class MemoryRecordStore implements RecordStore {
     return [...this.links.get(linkKey(link, from)) ?? []].sort()
   }
 
-  private async linkedRecords (link: Link, from: string): Promise<StoredRecord[]> {
+  protected async linkedRecords (link: Link, from: string): Promise<StoredRecord[]> {
     this.assertOpen()
     const out: StoredRecord[] = []
     for (const id of this.linkedIds(link, from)) {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { httpRequestOf } from '../../../src/api/client.js'
 import { OPERATIONS, parseOperationInput, type OperationSpec } from '../../../src/api/table/index.js'
 import { createProgram } from '../../../src/cli/index.js'
+import { bindingOf } from '../../../src/cli/operation-command.js'
 import { createOutput } from '../../../src/cli/output.js'
 import { createNode, type IsnadNode } from '../../../src/library.js'
 import { createMcpServer, type NodeAccess } from '../../../src/mcp/index.js'
@@ -130,6 +131,28 @@ describe('the table of operations, on every surface', () => {
       const command = findCommand(program, (words ?? '').split(' '))
       expect(command, `isnad ${spec.cli}`).toBeDefined()
       if (option !== undefined) expect(command?.options.map((o) => o.long), `isnad ${spec.cli}`).toContain(`--${option}`)
+    }
+  })
+
+  it('its CLI command, when the command is the operation, takes only the table\'s input names', () => {
+    const program = createProgram(createOutput(true), () => {})
+    const all = (command: Command, words: string[]): Array<[string, Command]> => command.commands.flatMap((c) => [[[...words, c.name()].join(' '), c] as [string, Command], ...all(c, [...words, c.name()])])
+    const bound = all(program, []).flatMap(([words, command]) => { const b = bindingOf(command); return b === undefined ? [] : [{ words, command, binding: b }] })
+    // show, remember, witness request, inbox, peers and its subcommands, trust reputation, id rotate / revoke / delegate
+    expect(bound.length).toBeGreaterThanOrEqual(13)
+    for (const { words, command, binding } of bound) {
+      const spec = OPERATIONS.find((s) => s.name === binding.operation) as OperationSpec
+      expect(spec.cli.split(' --')[0], `isnad ${words} runs ${spec.name}`).toBe(words)
+      const fields = Object.keys(spec.input.shape)
+      for (const field of binding.args ?? []) expect(fields, `isnad ${words} <${field}>`).toContain(field)
+      for (const option of command.options) {
+        const name = option.attributeName()
+        if (binding.local?.includes(name) === true) {
+          expect(fields, `isnad ${words} --${option.long}: local, yet an input field`).not.toContain(name)
+          continue
+        }
+        expect(fields, `isnad ${words} ${option.long ?? name}`).toContain(binding.rename?.[name] ?? name)
+      }
     }
   })
 

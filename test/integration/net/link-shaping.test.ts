@@ -6,7 +6,7 @@ import { connect, startNode, stopAll, verified, type TestNode } from './fixtures
 import { MemoryHost } from './fixtures/memory-host.js'
 
 /*
- * Link shaping (src/net/link-shaping.ts) on two real libp2p nodes on 127.0.0.1: every chunk each end
+ * Link shaping (src/net/link/link-shaping.ts) on two real libp2p nodes on 127.0.0.1: every chunk each end
  * writes waits latency ± jitter, so a request and its answer (fetch-v1) take at least 2 × latency; a
  * lost segment costs a retransmission timeout, and the bytes still arrive whole. Only lower bounds
  * are asserted.

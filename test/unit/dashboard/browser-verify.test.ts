@@ -9,7 +9,7 @@ import { buildMemoryView } from '../../../src/memory-view/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*
- * The dashboard's in-browser check (src/dashboard/browser/verify.ts) against the normative record
+ * The dashboard's in-browser check (src/dashboard/browser/verify-in-browser.ts) against the normative record
  * vectors: it must accept what the node accepts and refuse every forged, tampered or malformed
  * record the node refuses. Freshness and kind are the node's rules for accepting records, not facts
  * about a signature, so those vectors are not the browser's to refuse.

@@ -3,7 +3,7 @@ import {
   createLinkSchedule, MIN_RTO_MS, retransmissionTimeoutMs, SEGMENT_BYTES, shapesTraffic, streamSeed, type LinkConditions
 } from '../../../src/net/index.js'
 
-/* Link conditions (src/net/link-conditions.ts): the delays a seed, a latency, a jitter and a loss produce. */
+/* Link conditions (src/net/link/link-conditions.ts): the delays a seed, a latency, a jitter and a loss produce. */
 
 const conditions = (c: Partial<LinkConditions>): LinkConditions => ({ latencyMs: 0, jitterMs: 0, lossPercent: 0, seed: 7, ...c })
 

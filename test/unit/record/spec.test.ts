@@ -11,7 +11,7 @@ const invalid = JSON.parse(readFileSync(new URL('../../../protocols/vectors/reco
 }
 
 describe('protocols/record-v1.md', () => {
-  it('§4 lists every limit of src/schema/limits.ts with its value', () => {
+  it('§4 lists every limit of src/schema/record-limits.ts with its value', () => {
     const rows = new Map([...spec.matchAll(/^\| `(MAX_[A-Z_]+)` \| (\d+)/gm)].map((m) => [m[1], Number(m[2])]))
     expect([...rows.keys()].sort()).toEqual(Object.keys(limits).sort())
     for (const [name, value] of Object.entries(limits)) expect(rows.get(name), name).toBe(value)

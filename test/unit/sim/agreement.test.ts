@@ -7,7 +7,7 @@ import {
 import { REPO } from '../../fixtures/build-dist.js'
 
 /*
- * The engines-agree comparison (src/sim/agreement.ts) and its markdown table (agreement-table.ts),
+ * The engines-agree comparison (src/sim/results/agreement.ts) and its markdown table (agreement-table.ts),
  * on the checked-in sybil-ring results (real nodes, 10 Sybils): the run against itself, against
  * copies with known differences, and with incomplete delivery.
  */

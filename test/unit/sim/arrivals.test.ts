@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Arrivals } from '../../../src/sim/scenario/arrivals.js'
 
 /*
- * The driver's arrival book (src/sim/arrivals.ts): first arrivals are kept, waiters wake on the
+ * The driver's arrival book (src/sim/scenario/arrivals.ts): first arrivals are kept, waiters wake on the
  * arrival itself (no polling), and a wait ends with null on its deadline, on cancel and on close.
  */
 

@@ -3,7 +3,7 @@ import { computeMetrics, createPlan, loadScenario } from '../../../src/sim/index
 import { createObservations } from '../../../src/sim/driver/observations.js'
 
 /*
- * Attestation delivery (src/sim/metrics.ts): an arrival the event stream reported counts with its
+ * Attestation delivery (src/sim/driver/metrics.ts): an arrival the event stream reported counts with its
  * latency; an attestation a node was found holding at the end with no event seen (held-attestations.ts:
  * a node that joined again and synced before its stream reopened) counts as delivered, without one.
  */

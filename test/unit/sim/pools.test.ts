@@ -3,7 +3,7 @@ import { createPlan, loadScenario, runnerOf, THREADED_FROM_NODES, withTimeScale 
 
 /*
  * `isnad sim run --seconds-per-minute` and bench/sim-agree.ts slow a scenario's schedule without
- * editing its file (src/sim/pools.ts): only the time scale changes, so the plan — every memory,
+ * editing its file (src/sim/pools/pool-choice.ts): only the time scale changes, so the plan — every memory,
  * answer and event in simulated minutes — stays the same, and a value the format refuses is refused.
  */
 

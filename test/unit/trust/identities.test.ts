@@ -4,7 +4,7 @@ import { computeTrust, type KeyIdentities } from '../../../src/trust/index.js'
 import { NOW, T0, attestationEvidence, iso, memoryEvidence, minutes } from './fixtures.js'
 
 /**
- * A key table as a keyring would answer it (src/keyring's Keyring through keyringIdentities):
+ * A key table as a keyring would answer it (src/key-events's Keyring through keyringIdentities):
  * identity W has device keys w-laptop and w-phone; the author A has a device key a-phone; the
  * witness X's key x-1 was revoked as compromised since T0 + 10 min.
  */

@@ -4,11 +4,9 @@ import { describe, expect, it } from 'vitest'
 import { VIEW_REDUCER, deriveTypedId } from '../../../src/ledger/views/index.js'
 
 /*
- * deriveTypedId assembles the hashed bytes and the id in a reused buffer. This checks it against
- * the definition written the plain way (a string, TextEncoder, a base32 loop) on any parts: empty
- * ones, non-ASCII text, lone surrogates (UTF-8 writes U+FFFD, 3 bytes, for each) and parts long
- * enough to outgrow the buffer, in any order of calls (what a call leaves in the buffer never
- * leaks into the next id).
+ * deriveTypedId (src/ledger/ids.ts) against its definition written the plain way (a string,
+ * TextEncoder, a base32 loop over a bit string) on any parts: empty ones, non-ASCII text, lone
+ * surrogates (UTF-8 writes U+FFFD, 3 bytes, for each) and long parts, in any order of calls.
  */
 
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyz234567'
@@ -29,18 +27,18 @@ function referenceId (prefix: string, parts: readonly string[]): string {
 const part = fc.oneof(
   fc.string({ unit: 'binary', maxLength: 40 }), // any code point
   fc.string({ unit: fc.constantFrom('a', 'é', '𝄞', '\uD800', '\uDC00', '\0', ':'), maxLength: 20 }), // lone surrogates, separators
-  fc.string({ unit: fc.constantFrom('x', 'ü', '😀'), minLength: 300, maxLength: 900 }) // past the 1 KB buffer
+  fc.string({ unit: fc.constantFrom('x', 'ü', '😀'), minLength: 300, maxLength: 900 }) // several KB of UTF-8
 )
 const prefix = fc.oneof(fc.constantFrom('fac', 'dec', 'com', 'att', 'red'), fc.string({ maxLength: 6 }), fc.string({ unit: 'binary', maxLength: 3 }))
 
-describe('deriveTypedId written into a reused buffer', () => {
+describe('deriveTypedId by its definition', () => {
   it('equals the plain definition on any prefix and parts', () => {
     fc.assert(fc.property(prefix, fc.array(part, { maxLength: 6 }), (p, parts) => {
       expect(deriveTypedId(p, parts)).toBe(referenceId(p, parts))
     }), { numRuns: 400 })
   })
 
-  it('a long call then a short one: the short id is not affected by what the long one left', () => {
+  it('a long call then a short one: each id depends on its own parts only', () => {
     const short = deriveTypedId('fac', ['a', 'b'])
     deriveTypedId('fac', ['😀'.repeat(5_000)])
     expect(deriveTypedId('fac', ['a', 'b'])).toBe(short)
