@@ -56,8 +56,10 @@ export interface IngestPipelineInit<B extends JournaledBatch = JournaledBatch> {
   clock: () => number
   /** The node's key logs (record-v1 K12); absent: no key is known to be rotated or revoked. */
   keys?: RecordKeyCheck
-  /** The node's trust setting (policy, reputation, identities); absent: the defaults. */
-  /** `pending`: the batch being stored, whose votes count in the reputation it scores with (issue 18). */
+  /**
+   * The node's trust setting (policy, reputation, identities); absent: the defaults. `pending` is
+   * the batch being stored, whose votes count in the reputation it scores with (issue 18).
+   */
   trustSetting?: (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>
   /** The ledger; absent: a store-only pipeline (the in-memory store, figure 3 of the benchmarks). */
   journal?: RecordJournal<B>
