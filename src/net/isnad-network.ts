@@ -9,23 +9,24 @@ import type { SignedCheckpoint } from '../merkle/index.js'
 import type { VerifiedRecord } from '../record/index.js'
 import type { RecordKind } from '../schema/index.js'
 import {
-  DISCONNECT_PENALTY, DISCOVERY_DIAL_BELOW, FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_PEERS, MAX_INBOUND_FETCH_STREAMS,
-  MAX_INBOUND_SYNC_STREAMS, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL, TOPICS, type Topic
-} from './constants.js'
+  DISCONNECT_PENALTY, STREAM_VIOLATION_PENALTY, TOPICS, type Topic, GossipRouter, type PublishOutcome, GossipValidator, USEFUL_PEER_TAG, USEFUL_PEER_TAG_VALUE, UsefulPeers, type PeerPenalties
+} from './gossip/index.js'
+import { DISCOVERY_DIAL_BELOW } from './constants.js'
+import {
+  FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_PEERS, MAX_INBOUND_FETCH_STREAMS, FETCH_BLOCKS_PROTOCOL, createFetchHandler, fetchBlocks, fetchRecords, type BlockFetchResult, type FetchResult
+} from './fetch/index.js'
+import {
+  MAX_INBOUND_SYNC_STREAMS, SYNC_PROTOCOL, createSyncHandler, syncWithPeer, type SyncOptions, type SyncResult
+} from './sync/index.js'
 import { AcceptBatcher } from './accept-batcher.js'
 import type { NetContext, NetStats } from './net-context.js'
-import { FETCH_BLOCKS_PROTOCOL, createFetchHandler, fetchBlocks, fetchRecords, type BlockFetchResult, type FetchResult } from './fetch/fetch.js'
-import { GossipRouter, type PublishOutcome } from './gossip/gossip.js'
-import { GossipValidator } from './gossip/gossip-validate.js'
 import type { AcceptSource, NetHost } from './host.js'
-import { ConnectionPings, type ConnectionMonitorSettings } from './limits/connection-pings.js'
+import {
+  ConnectionPings, type ConnectionMonitorSettings, PROTOCOL_RATE_LIMITS, RateLimiter, rateLimitedHandler, ConnectionGuard
+} from './limits/index.js'
 import type { IsnadLibp2p } from './libp2p-node.js'
 import type { Network } from './index.js'
-import { PROTOCOL_RATE_LIMITS, RateLimiter, rateLimitedHandler } from './limits/limits.js'
-import { ConnectionGuard } from './limits/limits-connections.js'
 import { RecordGate } from './record-gate.js'
-import { USEFUL_PEER_TAG, USEFUL_PEER_TAG_VALUE, UsefulPeers, type PeerPenalties } from './gossip/scoring.js'
-import { createSyncHandler, syncWithPeer, type SyncOptions, type SyncResult } from './sync/sync.js'
 
 export interface NetworkParts {
   libp2p: IsnadLibp2p

@@ -10,12 +10,11 @@ import { tcp } from '@libp2p/tcp'
 import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { createLibp2p } from 'libp2p'
-import { ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES } from './constants.js'
-import { shapesTraffic, type LinkConditions } from './link/link-conditions.js'
-import { shapedTransport } from './link/link-shaping.js'
-import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits/limits.js'
-import { fastMsgIdFn, messageIdToString, msgIdFn } from './gossip/message-id.js'
-import { SCORE_THRESHOLDS } from './gossip/scoring.js'
+import {
+  ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES, fastMsgIdFn, messageIdToString, msgIdFn, SCORE_THRESHOLDS
+} from './gossip/index.js'
+import { shapesTraffic, type LinkConditions, shapedTransport } from './link/index.js'
+import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits/index.js'
 
 /** The libp2p services of an isnad node. */
 export interface NetServices extends Record<string, unknown> {

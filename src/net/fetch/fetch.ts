@@ -5,11 +5,12 @@ import { z } from 'zod'
 import { MAX_BLOCK_BYTES, MAX_FETCH_BLOCKS, blockMatches, digestHex, isUnixfsBlockCid, parseCid, sha256Hex } from '../../anchor/index.js'
 import { IsnadError } from '../../errors/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
-import { FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_IDS, MAX_FETCH_REQUEST_BYTES, MAX_RECORD_FRAME_BYTES } from '../constants.js'
+import { FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_REQUEST_BYTES } from './constants.js'
+import {
+  MAX_FETCH_IDS, MAX_RECORD_FRAME_BYTES, FrameReader, isViolation, sendFrames, withDeadline, FetchRequestSchema, decodeWire, encodeWire
+} from '../wire/index.js'
 import { deadline, type NetContext } from '../net-context.js'
-import { FrameReader, isViolation, sendFrames, withDeadline } from '../wire/frames.js'
 import { peekRecordId } from '../record-gate.js'
-import { FetchRequestSchema, decodeWire, encodeWire } from '../wire/wire-messages.js'
 
 /** fetch-v1 §8: the minor version that adds block requests; it serves record requests too. */
 export const FETCH_BLOCKS_PROTOCOL = '/isnad/fetch/1.1.0'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ALL_TOPICS } from '../constants.js'
+import { ALL_TOPICS } from './constants.js'
 import type { Network } from '../index.js'
 
 /**

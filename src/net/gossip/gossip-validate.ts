@@ -7,10 +7,10 @@ import { cidString, type VerifiedRecord } from '../../record/index.js'
 import { sameBytes } from '../../native/index.js'
 import type { RecordKind } from '../../schema/index.js'
 import { BoundedMap } from '../bounded-map.js'
-import { MAX_CHECKPOINT_AGE_MS, MAX_CHECKPOINT_BYTES, SEEN_CHECKPOINTS_SIZE, TOPICS, type Topic } from '../constants.js'
+import { MAX_CHECKPOINT_AGE_MS, MAX_CHECKPOINT_BYTES, SEEN_CHECKPOINTS_SIZE, TOPICS, type Topic } from './constants.js'
 import type { NetHost } from '../host.js'
 import { peekRecordId, type GateResult, type RecordGate } from '../record-gate.js'
-import { decodeWitnessEnvelope } from '../wire/wire-messages.js'
+import { decodeWitnessEnvelope } from '../wire/index.js'
 
 /**
  * The verdict on one gossip message (gossip-v1 §3): `accept` carries what verification produced,

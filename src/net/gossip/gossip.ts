@@ -4,11 +4,11 @@ import { IsnadError } from '../../errors/index.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
 import { encodeCanonical } from '../../record/index.js'
 import type { RecordKind } from '../../schema/index.js'
-import { ALL_TOPICS, MAX_GOSSIP_FRAME_BYTES, TOPICS, type Topic } from '../constants.js'
+import { ALL_TOPICS, MAX_GOSSIP_FRAME_BYTES, TOPICS, type Topic } from './constants.js'
 import type { NetContext } from '../net-context.js'
 import type { GossipDecision, GossipValidator } from './gossip-validate.js'
 import { isFrameViolation, watchGossipReadErrors } from './gossip-streams.js'
-import { encodeWitnessEnvelope } from '../wire/wire-messages.js'
+import { encodeWitnessEnvelope } from '../wire/index.js'
 
 export interface PublishOutcome {
   topic: Topic

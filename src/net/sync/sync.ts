@@ -2,13 +2,11 @@ import type { Connection, PeerId, Stream } from '@libp2p/interface'
 import { IsnadError } from '../../errors/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
 import {
-  MAX_RECORD_FRAME_BYTES, MAX_SYNC_CONTROL_BYTES, MAX_SYNC_PAGE_SIZE, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE,
-  SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD, SYNC_PROTOCOL
-} from '../constants.js'
+  MAX_RECORD_FRAME_BYTES, MAX_SYNC_PAGE_SIZE, FrameReader, isViolation, sendFrames, withDeadline, SyncHeaderSchema, SyncRequestSchema, decodeWire, encodeWire
+} from '../wire/index.js'
+import { MAX_SYNC_CONTROL_BYTES, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD, SYNC_PROTOCOL } from './constants.js'
 import { deadline, type NetContext } from '../net-context.js'
 import type { GateResult } from '../record-gate.js'
-import { FrameReader, isViolation, sendFrames, withDeadline } from '../wire/frames.js'
-import { SyncHeaderSchema, SyncRequestSchema, decodeWire, encodeWire } from '../wire/wire-messages.js'
 
 /** The outcome of one sync run with one peer (sync-v1 §4). */
 export interface SyncResult {

@@ -2,7 +2,7 @@ import type { MessageStream } from '@libp2p/interface'
 import * as lp from 'it-length-prefixed'
 import type { Uint8ArrayList } from 'uint8arraylist'
 import { IsnadError } from '../../errors/index.js'
-import { SEND_CHUNK_BYTES } from '../constants.js'
+import { SEND_CHUNK_BYTES } from './constants.js'
 
 /*
  * Length-prefixed frames over a libp2p 3 stream (fetch-v1 §2, sync-v1 §2): an unsigned varint

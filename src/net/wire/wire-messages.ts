@@ -4,7 +4,7 @@ import { IsnadError } from '../../errors/index.js'
 import { schemaError } from '../../record/index.js'
 import { sameBytes } from '../../native/index.js'
 import { recordCid } from '../../schema/index.js'
-import { MAX_ENVELOPE_BYTES, MAX_FETCH_IDS, MAX_SYNC_PAGE_SIZE } from '../constants.js'
+import { MAX_ENVELOPE_BYTES, MAX_FETCH_IDS, MAX_SYNC_PAGE_SIZE } from './constants.js'
 
 /*
  * The DAG-CBOR messages of the wire protocols other than the signed records themselves, each with

@@ -1,12 +1,11 @@
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks'
 import { LiveNodes } from './live-nodes.js'
-import { Arrivals } from '../scenario/arrivals.js'
+import { Arrivals } from '../scenario/index.js'
 import { noteHeldAttestations } from './held-attestations.js'
-import { sleep } from '../pools/mesh.js'
+import { sleep } from '../pools/index.js'
 import { attestationKey, createObservations, type Observations } from './observations.js'
-import type { Plan, PlannedAnswer, PlannedMemory } from '../scenario/plan.js'
-import type { NodePool } from '../pools/pool.js'
-import type { Scenario } from '../scenario/scenario.js'
+import type { Plan, PlannedAnswer, PlannedMemory, Scenario } from '../scenario/index.js'
+import type { NodePool } from '../pools/index.js'
 import { TopologyActions } from './topology-actions.js'
 
 /*

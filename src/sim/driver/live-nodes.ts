@@ -1,8 +1,7 @@
 import { createHttpOperations, type HttpOperations } from '../../api/client.js'
-import { retryingFetch } from '../pools/stale-socket.js'
+import { retryingFetch, nodeAt, type NodePool, type SimNodeInfo } from '../pools/index.js'
 import type { Signer } from '../../api/index.js'
 import { openEventStream, type EventStream, type SimEvent } from './event-follower.js'
-import { nodeAt, type NodePool, type SimNodeInfo } from '../pools/pool.js'
 
 /*
  * The driver's handle on every node: its HTTP client, its agent's signer handle, its event stream,

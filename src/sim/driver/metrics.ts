@@ -1,7 +1,7 @@
 import type { TrustLevel } from '../../trust/index.js'
 import type { Observations } from './observations.js'
-import type { Plan } from '../scenario/plan.js'
-import type { NodeCounters } from '../pools/pool.js'
+import type { Plan } from '../scenario/index.js'
+import type { NodeCounters } from '../pools/index.js'
 import { rocAuc } from './stats.js'
 import type { TrustView } from './trust-views.js'
 

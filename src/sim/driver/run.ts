@@ -3,13 +3,14 @@ import { drive } from './driver.js'
 import type { LiveNodes } from './live-nodes.js'
 import { computeMetrics, type RunMetrics } from './metrics.js'
 import type { Observations } from './observations.js'
-import { createPlan, type Plan } from '../scenario/plan.js'
+import {
+  createPlan, type Plan, MAX_REAL_NODES, nodeCount, withSybils, type Role, type Scenario
+} from '../scenario/index.js'
 import { SimProgress } from './progress.js'
-import type { NodePool } from '../pools/pool.js'
-import { MAX_REAL_NODES, nodeCount, withSybils, type Role, type Scenario } from '../scenario/scenario.js'
+import type { NodePool } from '../pools/index.js'
 import { IsnadError } from '../../errors/index.js'
 import { DEFAULT_TRUST_POLICY } from '../../trust/index.js'
-import { spreadsOf, type PolicySpread } from '../results/spread.js'
+import { spreadsOf, type PolicySpread } from '../results/index.js'
 import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
 
 /*

@@ -1,8 +1,8 @@
 import type { LiveNodes } from './live-nodes.js'
-import { dialAll, sleep, waitFor } from '../pools/mesh.js'
+import { dialAll, sleep, waitFor } from '../pools/index.js'
 import type { Observations } from './observations.js'
-import type { Plan, PlannedEvent } from '../scenario/plan.js'
-import type { NodePool } from '../pools/pool.js'
+import type { Plan, PlannedEvent } from '../scenario/index.js'
+import type { NodePool } from '../pools/index.js'
 
 /*
  * What happens to the network rather than through it: the initial connections, nodes leaving and

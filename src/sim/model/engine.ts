@@ -1,6 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import type { Plan, PlannedEvent } from '../scenario/plan.js'
-import type { Scenario } from '../scenario/scenario.js'
+import type { Plan, PlannedEvent, Scenario } from '../scenario/index.js'
 import { Holders, type HolderGroup } from './holders.js'
 import { LinkModel } from './links.js'
 import { EventQueue, type ScheduledEvent } from './queue.js'

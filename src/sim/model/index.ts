@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks'
-import { createPlan } from '../scenario/plan.js'
-import { runSweep, type RunResult, type SimResults } from '../driver/run.js'
-import { nodeCount, type Role, type Scenario } from '../scenario/scenario.js'
+import { createPlan, nodeCount, type Role, type Scenario } from '../scenario/index.js'
+import { runSweep, type RunResult, type SimResults } from '../driver/index.js'
 import { playModel } from './engine.js'
 import { measureModel } from './measure.js'
 

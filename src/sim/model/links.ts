@@ -1,5 +1,5 @@
 import { retransmissionDelayMs, retransmissionTimeoutMs, SEGMENT_BYTES } from '../../net/link/link-conditions.js'
-import type { Scenario } from '../scenario/scenario.js'
+import type { Scenario } from '../scenario/index.js'
 import type { FastRandom } from './fast-random.js'
 
 /*

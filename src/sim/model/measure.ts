@@ -2,10 +2,10 @@ import { performance } from 'node:perf_hooks'
 import { nodeCryptoVerifier } from '../../native/index.js'
 import { verifyRecordBytes, type VerifiedRecord } from '../../record/index.js'
 import type { AttestationRecord, MemoryRecord } from '../../schema/index.js'
-import { cdfOf, computeMetrics, percentilesOf, type RunMetrics } from '../driver/metrics.js'
-import { createObservations, type Observations } from '../driver/observations.js'
-import type { NodeCounters } from '../pools/pool.js'
-import { scoreTrustView, trustPolicies, type TrustView } from '../driver/trust-views.js'
+import {
+  cdfOf, computeMetrics, percentilesOf, type RunMetrics, createObservations, type Observations, scoreTrustView, trustPolicies, type TrustView
+} from '../driver/index.js'
+import type { NodeCounters } from '../pools/index.js'
 import { MODEL_EPOCH_MS, type ModelRun } from './engine.js'
 
 /*

@@ -2,7 +2,7 @@ import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } f
 import { encodeDidKey } from '../../identity/index.js'
 import { encodeSignature, encodeSignedRecord, recordCidOf, schemaError, signingInputFor } from '../../record/index.js'
 import { SCHEMAS_BY_KIND, type AttestationRecord, type MemoryRecord, type WitnessRequestRecord } from '../../schema/index.js'
-import type { PlannedVerdict } from '../scenario/behaviour.js'
+import type { PlannedVerdict } from '../scenario/index.js'
 
 /*
  * The model engine's agents and records: real did:key identities (Ed25519 keys derived from the

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { stringify } from 'yaml'
 import { API_TOKEN_BYTES, API_TOKEN_PATTERN } from '../../api/index.js'
 import { nodeName } from './container-node.js'
-import { nodeCount, type Scenario } from '../scenario/scenario.js'
+import { nodeCount, type Scenario } from '../scenario/index.js'
 
 /*
  * `isnad sim compose`: one file for one scenario that runs unchanged with `docker compose up`,

@@ -12,8 +12,7 @@ import { streamSeed } from '../../net/index.js'
 import { CONTROL_PORT, discoverNode, discoverNodes } from './container-discovery.js'
 import { sleep } from './mesh.js'
 import { NodeSupervisor } from './node-supervisor.js'
-import { createPlan } from '../scenario/plan.js'
-import { linkConditionsOf, type Scenario } from '../scenario/scenario.js'
+import { createPlan, linkConditionsOf, type Scenario } from '../scenario/index.js'
 
 /*
  * One node of the docker runner (`isnad sim node`, the compose file's node services). It is `isnad

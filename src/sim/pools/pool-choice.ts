@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os'
 import { ChildPool } from './child-pool.js'
 import { LocalPool } from './local-pool.js'
 import type { NodePool } from './pool.js'
-import { linkConditionsOf, parseScenario, type Scenario } from '../scenario/scenario.js'
+import { linkConditionsOf, parseScenario, type Scenario } from '../scenario/index.js'
 
 /*
  * How `isnad sim run` (and bench/sim-agree.ts, which must run the real nodes exactly as the command

@@ -1,5 +1,5 @@
 import { AGREEMENT_TOLERANCE, compareRuns, deliveryGaps, type Agreement } from './agreement.js'
-import type { RunResult } from '../driver/run.js'
+import type { RunResult } from '../driver/index.js'
 
 /*
  * The engines-agree table of docs/simulation.md as markdown, paste-ready: two rows per run of a

@@ -1,6 +1,5 @@
-import type { PolicyAccuracy } from '../driver/metrics.js'
-import type { Plan } from '../scenario/plan.js'
-import type { RunResult } from '../driver/run.js'
+import type { PolicyAccuracy, RunResult } from '../driver/index.js'
+import type { Plan } from '../scenario/index.js'
 
 /*
  * Whether the real-node engine and the model engine agree on one run (docs/simulation.md, "The

@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cdfSpec, groupedBarSpec, renderSvg, sweepSpec, type GroupedBar, type SweepPoint } from './charts.js'
 import { defaultPolicyOf, engineOf, findings, groupsBySybils, mainGroup, policiesOf, seedOf, seedsOf, spreadOf, type PolicyMetric, type RunGroup } from './results-findings.js'
-import type { RunResult, SimResults } from '../driver/run.js'
+import type { RunResult, SimResults } from '../driver/index.js'
 
 /*
  * The outputs of a simulation (docs/simulation.md, "Output"): results.json (everything), results.csv

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
 import { IsnadError } from '../../errors/index.js'
-import type { SimResults } from '../driver/run.js'
-import { ScenarioSchema } from '../scenario/scenario.js'
+import type { SimResults } from '../driver/index.js'
+import { ScenarioSchema } from '../scenario/index.js'
 
 /*
  * Reading a results.json back (`isnad sim report`, to re-render the report and plots of a past

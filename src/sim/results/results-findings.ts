@@ -1,7 +1,6 @@
 import { SCHEMA_TRUST_POLICY } from '../../trust/index.js'
-import type { PolicyAccuracy } from '../driver/metrics.js'
-import type { RunResult, SimResults } from '../driver/run.js'
-import { nodeCount, type Scenario } from '../scenario/scenario.js'
+import type { PolicyAccuracy, RunResult, SimResults } from '../driver/index.js'
+import { nodeCount, type Scenario } from '../scenario/index.js'
 
 /*
  * What a results file found, in words and in the aggregates the plots draw (report.ts): the runs

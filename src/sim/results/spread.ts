@@ -1,6 +1,5 @@
-import type { PolicyAccuracy } from '../driver/metrics.js'
-import type { RunResult } from '../driver/run.js'
-import { median } from '../driver/stats.js'
+import type { PolicyAccuracy, RunResult } from '../driver/index.js'
+import { median } from '../driver/index.js'
 
 /*
  * Figures over several seeds (`isnad sim run --seeds N`): for each point of the Sybil sweep and each

@@ -3,7 +3,7 @@ import { dirname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
-  AROUND_INDEX_EXCEPTIONS, CORE, CORE_STATE_EXCEPTIONS, LAYERS, UPWARD_EXCEPTIONS
+  AROUND_INDEX_EXCEPTIONS, AROUND_PART_INDEX_EXCEPTIONS, CORE, CORE_STATE_EXCEPTIONS, LAYERS, PARTS, UPWARD_EXCEPTIONS
 } from './layers.js'
 
 /*
@@ -99,6 +99,35 @@ describe('imports between folders go through the folder\'s index.ts', () => {
 
   it('allows no exception in the core', () => {
     expect(AROUND_INDEX_EXCEPTIONS.filter((line) => CORE.has(folderOf(line)))).toEqual([])
+  })
+})
+
+/** The part of net/ or sim/ a file belongs to (`net/gossip`), or undefined. */
+function partOf (file: string): string | undefined {
+  const [folder, part, rest] = file.split('/')
+  return rest !== undefined && PARTS.get(folder ?? '')?.includes(part ?? '') === true ? `${folder}/${part}` : undefined
+}
+
+describe('inside net/ and sim/, imports of a part go through the part\'s index.ts', () => {
+  const around = [...new Set(LOCAL
+    .filter((i) => folderOf(i.file) === folderOf(i.target) && partOf(i.target) !== undefined && partOf(i.target) !== partOf(i.file))
+    .filter((i) => !i.target.endsWith('/index.ts'))
+    .map((i) => `${i.file} -> ${i.target}`))]
+
+  it('finds the parts (the scan found the code)', () => {
+    for (const [folder, parts] of PARTS) {
+      for (const part of parts) expect(FILES, `${folder}/${part}/index.ts`).toContain(`${folder}/${part}/index.ts`)
+    }
+    expect(LOCAL.filter((i) => partOf(i.target) !== undefined && partOf(i.file) !== partOf(i.target)).length).toBeGreaterThan(50)
+  })
+
+  it.each([...PARTS.keys()])('src/%s', (folder) => {
+    const allowed = new Set(AROUND_PART_INDEX_EXCEPTIONS)
+    expect(around.filter((line) => folderOf(line) === folder && !allowed.has(line)), 'import the part\'s index.ts (export the name there)').toEqual([])
+  })
+
+  it('lists no exception that no longer occurs (the list only shrinks)', () => {
+    expect(AROUND_PART_INDEX_EXCEPTIONS.filter((line) => !around.includes(line))).toEqual([])
   })
 })
 

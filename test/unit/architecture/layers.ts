@@ -114,3 +114,29 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'node/reindex/reindex.ts -> ledger/event-reader.ts',
   'sim/model/links.ts -> net/link/link-conditions.ts'
 ]
+
+/**
+ * The parts of net/ and sim/ (js-libp2p service style: a folder per part with its index.ts, its
+ * classes and its constants.ts). Inside net/ and sim/, a file outside a part imports it only
+ * through the part's index.ts.
+ */
+export const PARTS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['net', ['gossip', 'fetch', 'sync', 'wire', 'limits', 'link']],
+  ['sim', ['scenario', 'pools', 'driver', 'results', 'model']]
+])
+
+/**
+ * Imports of a part around its index.ts from inside the same folder (`file -> target`). Constants
+ * files hold only values and import only constants files: net/constants.ts re-exports every part's
+ * list (the protocol documents cite it as the one place the limits are read), and gossip's limits
+ * are derived from wire's envelope limit without loading wire's code (the CLI loads gossip-health.ts).
+ * Shrinking, like the lists above.
+ */
+export const AROUND_PART_INDEX_EXCEPTIONS: readonly string[] = [
+  'net/constants.ts -> net/gossip/constants.ts',
+  'net/constants.ts -> net/wire/constants.ts',
+  'net/constants.ts -> net/fetch/constants.ts',
+  'net/constants.ts -> net/sync/constants.ts',
+  'net/constants.ts -> net/limits/constants.ts',
+  'net/gossip/constants.ts -> net/wire/constants.ts'
+]

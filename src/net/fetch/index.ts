@@ -1,0 +1,4 @@
+export * from './constants.js'
+export {
+  BlockRequestSchema, FETCH_BLOCKS_PROTOCOL, createFetchHandler, fetchBlocks, fetchRecords, type BlockFetchResult, type FetchResult
+} from './fetch.js'

@@ -1,0 +1,26 @@
+/* The protocol id and limits of sync (protocols/sync-v1.md); the document is normative. */
+
+/** sync-v1 §1. */
+export const SYNC_PROTOCOL = '/isnad/sync/1.0.0'
+/** @default 256 — records per sync page asked by this node (sync-v1 L1). */
+export const SYNC_PAGE_SIZE = 256
+/**
+ * @default 64 — records asked in the first page of a sync run; each next page asks twice as many, up
+ * to the page size (sync-v1 §4). Nothing is stored before the first page is verified, so a small
+ * first page starts the store sooner, and a catch-up of 3,000 records spent ~40 ms of its ~520 ms
+ * waiting for a first page of 256 to be checked.
+ */
+export const SYNC_FIRST_PAGE_SIZE = 64
+/** @default 256 — the request and the header frames (sync-v1 L2, L3). */
+export const MAX_SYNC_CONTROL_BYTES = 256
+/** @default 30000 — one sync page, dial included (sync-v1 L5). */
+export const SYNC_PAGE_TIMEOUT_MS = 30_000
+/** @default 10000 — pages in one sync run with one peer; the next run continues from the cursor. */
+export const MAX_SYNC_PAGES = 10_000
+/**
+ * @default 2 — pages of one sync run asked for ahead: requested or received (and being verified)
+ * while an earlier page is stored (sync-v1 §4). One request is in flight at a time.
+ */
+export const SYNC_PAGES_AHEAD = 2
+/** @default 2 — concurrent inbound sync streams per connection. */
+export const MAX_INBOUND_SYNC_STREAMS = 2

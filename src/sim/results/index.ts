@@ -1,0 +1,9 @@
+export {
+  agreementSummary, agreementTable, agreementVerdict, type AgreementRow, type RowVerdict, type SlowerAttempt
+} from './agreement-table.js'
+export {
+  AGREEMENT_METRICS, AGREEMENT_TOLERANCE, compareRuns, deliveryGaps, publishableMemories, type Agreement, type AgreementMetric, type MetricDifference
+} from './agreement.js'
+export { plotFiles, reportHtml, resultsCsv, writeResults } from './report.js'
+export { readResultsFile } from './results-file.js'
+export { SPREAD_METRICS, spreadOf, spreadsOf, type PolicySpread, type Spread, type SpreadMetric } from './spread.js'

@@ -1,0 +1,12 @@
+export { Arrivals } from './arrivals.js'
+export { verdictOf, type PlannedVerdict } from './behaviour.js'
+export {
+  BUILTIN_SCENARIO_DIR, builtinScenarioNames, builtinScenarios, loadScenario, type ScenarioSummary
+} from './builtin.js'
+export {
+  createPlan, randomTopology, rolesOf, type Plan, type PlannedAnswer, type PlannedEvent, type PlannedMemory
+} from './plan.js'
+export {
+  MAX_REAL_NODES, ROLES, ScenarioSchema, linkConditionsOf, nodeCount, parseScenario, parseScenarioText, readScenarioFile, withSybils, type Role, type Scenario, type ScenarioInput
+} from './scenario.js'
+export { createSimRandom, type SimRandom } from './seeded-random.js'
