@@ -1,19 +1,17 @@
 import { mkdir, stat } from 'node:fs/promises'
 import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
-import type { SignatureVerifier } from '../identity/index.js'
 import { nodeCryptoVerifier } from '../native/index.js'
 import { Keyring, keyEventsPath } from '../key-events/index.js'
 import { signRecordVerified } from '../record/index.js'
-import { NodeTrust } from './node-trust.js'
+import { homeNodeTrust, type NodeTrust } from './node-trust.js'
 import { rescoreOnKeyEvents } from './key-event-rescore.js'
-import { createKeystore } from '../keystore/index.js'
 import type {
-  AnchorRecord, AttestationRecord, AttestationVerdict, ContentType, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
+  AnchorRecord, AttestationRecord, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
-import { NodeAnchors, type NodeAnchorOptions } from './anchors.js'
+import { NodeAnchors } from './anchors.js'
 import { scoreEvidence, viewOf } from './memory-evidence.js'
 import { IngestPipeline, type IngestResult } from './pipeline/pipeline.js'
 import { inboxItemOf, readInbox, type InboxEntry } from './inbox.js'
@@ -23,60 +21,14 @@ import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
 import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
 import { queryPage, type QueryResultItem } from './query-page.js'
+import { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
+import { storedAnchors } from './anchor-sweep.js'
+import { exportRecords } from './record-export.js'
 
 // Moved out with their readers (issue 21: local-node.ts split by concern); still exported from here.
 export type { InboxEntry } from './inbox.js'
 export type { QueryResultItem } from './query-page.js'
-
-/** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
-export interface Signer {
-  did: string
-  secretKey: Uint8Array
-}
-
-export interface RememberInput {
-  type: ContentType
-  summary: string
-  /** @default the summary */
-  body?: string
-  tags?: string[]
-  confidence?: number
-  trigger?: string
-  sessionId?: string
-  platform?: string
-  handle?: string
-  supersedes?: string
-  derivedFrom?: string[]
-}
-
-export interface AttestInput {
-  memory: string
-  verdict: AttestationVerdict
-  notes?: string
-  claims?: string[]
-}
-
-export interface OpenLocalNodeOptions {
-  home: string
-  /** @default nodeCryptoVerifier */
-  verifier?: SignatureVerifier
-  /** Milliseconds since the epoch; tests pass a fixed clock. @default Date.now */
-  clock?: () => number
-  /** Open a store other than the home's LevelDB (tests use the in-memory store). */
-  store?: RecordStore
-  /**
-   * `write` takes the data directory's single-writer lock and journals every change through the
-   * ledger; `read` only opens the index. @default 'write'
-   */
-  mode?: 'read' | 'write'
-  /** The ledger scope this node writes (spec §4). @default DEFAULT_SCOPE */
-  scope?: string
-  /** How anchors are checked (git repositories, blockchain verifiers, limits, TTL). */
-  anchors?: NodeAnchorOptions
-}
-
-/** @default 0.8 — the confidence of a memory whose author gives none. */
-export const DEFAULT_CONFIDENCE = 0.8
+export { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
 
 /**
  * One agent's node without a network: records, signs, stores, scores and exports memories in a
@@ -324,15 +276,7 @@ export class LocalNode {
   /** The node's trust setting: its policy and the reputation from its trust roots (issue 6). */
   get trust (): NodeTrust {
     if (this.nodeTrust === undefined) {
-      const keys = this.paths.keys
-      const trust = new NodeTrust({
-        dataDir: this.paths.data,
-        store: this.store,
-        clock: this.clock,
-        keyring: () => this.keyring as Keyring | undefined,
-        // The node's own agents are its roots without configuration (issue 18).
-        ownAgents: async () => (await createKeystore({ directory: keys }).list()).map((k) => k.did)
-      })
+      const trust = homeNodeTrust(this.paths, this.store, this.clock, () => this.keyring as Keyring | undefined)
       // Votes are then kept current from what the node stores, without reloading the graph.
       this.ingestPipeline?.onStored((records) => { trust.reputation.observe(records) })
       this.nodeTrust = trust
@@ -361,17 +305,7 @@ export class LocalNode {
       await this.requireMemory(memory)
       return await this.anchors.checkNow(await this.store.anchorsFor(memory))
     }
-    const anchors: Array<StoredRecord<AnchorRecord>> = []
-    for (let cursor = 0; ;) {
-      const { ids, next } = await this.state.recordsSince(cursor, 1024)
-      for (const id of ids) {
-        const stored = await this.store.get(id)
-        if (stored?.signed.record.kind === 'anchor') anchors.push({ id, signed: { record: stored.signed.record, signature: stored.signed.signature } })
-      }
-      if (ids.length === 0 || next === cursor) break
-      cursor = next
-    }
-    return await this.anchors.checkNow(anchors)
+    return await this.anchors.checkNow(await storedAnchors(this.state, this.store))
   }
 
   /** A page of memories, most trusted and newest first, each scored with its anchors as they are now. */
@@ -381,15 +315,7 @@ export class LocalNode {
 
   /** The signed records of the given memories and all their evidence, for `export`. */
   async exportRecords (ids: readonly string[]): Promise<SignedRecord[]> {
-    const out = new Map<string, SignedRecord>()
-    for (const id of ids) {
-      const memory = await this.requireMemory(id)
-      out.set(memory.id, memory.signed)
-      for (const r of [...await this.store.attestationsFor(id), ...await this.store.anchorsFor(id), ...await this.store.witnessRequestsFor(id)]) {
-        out.set(r.id, r.signed)
-      }
-    }
-    return [...out.values()]
+    return await exportRecords(this.store, ids, async (id) => await this.requireMemory(id))
   }
 
   async requireMemory (id: string): Promise<StoredRecord<MemoryRecord>> {

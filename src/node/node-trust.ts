@@ -21,6 +21,22 @@ export interface NodeTrustInit {
   keyring?: () => Keyring | undefined
 }
 
+/**
+ * The trust setting of the node in a home (LocalNode.trust): its data directory's policy and roots,
+ * with the node's own agents (the keys under `keys/`) as roots without configuration (issue 18).
+ */
+export function homeNodeTrust (
+  paths: Pick<NodePaths, 'data' | 'keys'>, store: RecordStore, clock: () => number, keyring: () => Keyring | undefined
+): NodeTrust {
+  return new NodeTrust({
+    dataDir: paths.data,
+    store,
+    clock,
+    keyring,
+    ownAgents: async () => (await createKeystore({ directory: paths.keys }).list()).map((k) => k.did)
+  })
+}
+
 /** The policy and reputation a node scores with (src/reputation TrustSetting, scoreWithSetting's). */
 export type { TrustSetting } from '../reputation/index.js'
 

@@ -22,7 +22,7 @@ const PKCS8_ED25519_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30
 /** Bytes of an Ed25519 SubjectPublicKeyInfo before the 32 key bytes (RFC 8410 §4). */
 const SPKI_ED25519_PREFIX_BYTES = 12
 
-/** A node's default confidence for a memory (src/node/local-node.ts DEFAULT_CONFIDENCE). */
+/** A node's default confidence for a memory (src/node/local-inputs.ts DEFAULT_CONFIDENCE). */
 const CONFIDENCE = 0.8
 
 export interface Agent {

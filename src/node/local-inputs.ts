@@ -1,0 +1,56 @@
+import type { SignatureVerifier } from '../identity/index.js'
+import type { AttestationVerdict, ContentType } from '../schema/index.js'
+import type { RecordStore } from '../store/index.js'
+import type { NodeAnchorOptions } from './anchors.js'
+
+/* What LocalNode is opened with and what its write operations take (split out of local-node.ts). */
+
+/** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
+export interface Signer {
+  did: string
+  secretKey: Uint8Array
+}
+
+export interface RememberInput {
+  type: ContentType
+  summary: string
+  /** @default the summary */
+  body?: string
+  tags?: string[]
+  confidence?: number
+  trigger?: string
+  sessionId?: string
+  platform?: string
+  handle?: string
+  supersedes?: string
+  derivedFrom?: string[]
+}
+
+export interface AttestInput {
+  memory: string
+  verdict: AttestationVerdict
+  notes?: string
+  claims?: string[]
+}
+
+export interface OpenLocalNodeOptions {
+  home: string
+  /** @default nodeCryptoVerifier */
+  verifier?: SignatureVerifier
+  /** Milliseconds since the epoch; tests pass a fixed clock. @default Date.now */
+  clock?: () => number
+  /** Open a store other than the home's LevelDB (tests use the in-memory store). */
+  store?: RecordStore
+  /**
+   * `write` takes the data directory's single-writer lock and journals every change through the
+   * ledger; `read` only opens the index. @default 'write'
+   */
+  mode?: 'read' | 'write'
+  /** The ledger scope this node writes (spec §4). @default DEFAULT_SCOPE */
+  scope?: string
+  /** How anchors are checked (git repositories, blockchain verifiers, limits, TTL). */
+  anchors?: NodeAnchorOptions
+}
+
+/** @default 0.8 — the confidence of a memory whose author gives none. */
+export const DEFAULT_CONFIDENCE = 0.8
