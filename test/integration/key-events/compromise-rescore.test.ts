@@ -8,8 +8,9 @@ import { TOPICS } from '../../../src/net/index.js'
 import { LocalNode, initHome, reindex, rescoreStoredTrust, type Signer } from '../../../src/node/index.js'
 import { encodeSignedRecord, signRecord } from '../../../src/record/index.js'
 import { memoryBy } from './fixtures.js'
-import { connect, startNode, stopAll, waitFor, waitForMesh, type TestNode } from '../net/fixtures/harness.js'
-import { LocalNodeHost } from '../net/fixtures/local-node-host.js'
+import { startKeyGossipPair, type KeyGossipPair } from './two-nodes.js'
+import { waitFor, type TestNode } from '../net/fixtures/harness.js'
+import type { LocalNodeHost } from '../net/fixtures/local-node-host.js'
 
 /*
  * Issue 18 item 4 across two nodes on loopback: B stores a memory signed by A's key and its own agent
@@ -18,34 +19,21 @@ import { LocalNodeHost } from '../net/fixtures/local-node-host.js'
  * drops at once, with `trust explain` saying why. A reindex keeps it so.
  */
 describe('a declared compromise reaches records already stored (issue 18 item 4)', () => {
-  const homes: string[] = []
-  const locals: LocalNode[] = []
+  let pair: KeyGossipPair
+  let homes: [string, string]
+  let locals: [LocalNode, LocalNode]
   let a: TestNode<LocalNodeHost>
-  let b: TestNode<LocalNodeHost>
-  let k0: Signer
   let keystoreA: Keystore
+  let k0: Signer
 
   beforeAll(async () => {
-    for (const name of ['a', 'b']) {
-      const home = await mkdtemp(join(tmpdir(), `isnad-compromise-${name}-`))
-      await initHome(home)
-      homes.push(home)
-      locals.push(await LocalNode.open({ home }))
-    }
-    const [nodeA, nodeB] = locals as [LocalNode, LocalNode]
-    a = await startNode('a', new LocalNodeHost(nodeA), { keyring: () => nodeA.keyring, syncOnConnect: false })
-    b = await startNode('b', new LocalNodeHost(nodeB), { keyring: () => nodeB.keyring, syncOnConnect: false })
-    await connect(a, b)
-    await waitForMesh([[a, b]], [TOPICS.keyEvents, TOPICS.memories])
-    keystoreA = createKeystore({ directory: join(homes[0] as string, 'keys') })
-    const key = await keystoreA.load(await keystoreA.defaultDid() as string)
-    k0 = { did: key.did, secretKey: key.secretKey }
+    pair = await startKeyGossipPair('isnad-compromise')
+    ;({ homes, locals, a, k0 } = pair)
+    keystoreA = pair.keystoreA
   })
 
   afterAll(async () => {
-    await stopAll([a, b])
-    for (const node of locals) await node.close()
-    for (const home of homes) await rm(home, { recursive: true, force: true })
+    await pair.stop()
   })
 
   it('B rescores the stored memory when A\'s compromise arrives by gossip, and explains why', async () => {

@@ -1,46 +1,31 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createKeystore, type Keystore } from '../../../src/keystore/index.js'
+import type { Keystore } from '../../../src/keystore/index.js'
 import { rotateKey } from '../../../src/key-events/index.js'
 import { TOPICS } from '../../../src/net/index.js'
-import { LocalNode, initHome, type Signer } from '../../../src/node/index.js'
+import type { LocalNode, Signer } from '../../../src/node/index.js'
 import { encodeSignedRecord, signRecord } from '../../../src/record/index.js'
 import { memoryBy } from './fixtures.js'
-import { connect, startNode, stopAll, waitFor, waitForMesh, type TestNode } from '../net/fixtures/harness.js'
-import { LocalNodeHost } from '../net/fixtures/local-node-host.js'
+import { startKeyGossipPair, type KeyGossipPair } from './two-nodes.js'
+import { waitFor, type TestNode } from '../net/fixtures/harness.js'
+import type { LocalNodeHost } from '../net/fixtures/local-node-host.js'
 
 /** Two LocalNodes on loopback: A rotates its key, B learns it by gossip (gossip-v1 §9). */
 describe('key logs on the network (record-v1 §13, gossip-v1 §9)', () => {
-  const homes: string[] = []
-  const locals: LocalNode[] = []
+  let pair: KeyGossipPair
+  let locals: [LocalNode, LocalNode]
   let a: TestNode<LocalNodeHost>
   let b: TestNode<LocalNodeHost>
   let keystore: Keystore
   let k0: Signer
 
   beforeAll(async () => {
-    for (const name of ['a', 'b']) {
-      const home = await mkdtemp(join(tmpdir(), `isnad-keygossip-${name}-`))
-      await initHome(home)
-      homes.push(home)
-      locals.push(await LocalNode.open({ home }))
-    }
-    const [nodeA, nodeB] = locals as [LocalNode, LocalNode]
-    a = await startNode('a', new LocalNodeHost(nodeA), { keyring: () => nodeA.keyring, syncOnConnect: false })
-    b = await startNode('b', new LocalNodeHost(nodeB), { keyring: () => nodeB.keyring, syncOnConnect: false })
-    await connect(a, b)
-    await waitForMesh([[a, b]], [TOPICS.keyEvents, TOPICS.memories])
-    keystore = createKeystore({ directory: join(homes[0] as string, 'keys') })
-    const key = await keystore.load(await keystore.defaultDid() as string)
-    k0 = { did: key.did, secretKey: key.secretKey }
+    pair = await startKeyGossipPair('isnad-keygossip')
+    ;({ locals, a, b, k0 } = pair)
+    keystore = pair.keystoreA
   })
 
   afterAll(async () => {
-    await stopAll([a, b])
-    for (const node of locals) await node.close()
-    for (const home of homes) await rm(home, { recursive: true, force: true })
+    await pair.stop()
   })
 
   it('B learns A\'s rotation, then ignores what the old key signs after it, without penalising A', async () => {
