@@ -2,10 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { auditDataDir } from '../../../src/ledger/audit/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
-import { LocalNode, initHome, nodePaths, type Signer } from '../../../src/node/index.js'
-import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
+import { LocalNode, initHome, type Signer } from '../../../src/node/index.js'
+import { auditHome } from './audit-home.js'
 import { createAgent } from '../../fixtures/records.js'
 
 /*
@@ -57,13 +55,7 @@ describe('checkpoints signed while batches are in flight', () => {
     expect(memories.flat()).toHaveLength(72)
     expect(signed.length, `checkpoints were signed while the writers wrote: ${JSON.stringify(signed)}`).toBeGreaterThan(3)
 
-    const report = await auditDataDir({
-      dataDir: nodePaths(home).data,
-      scope: 'default',
-      verifier: nodeCryptoVerifier,
-      now: Date.now,
-      indexCheck: async (facts) => await checkIndexAgainstLedger(home, facts)
-    })
+    const report = await auditHome(home)
     expect(report.findings.map((f) => `${f.kind}: ${f.message}`)).toEqual([])
     expect(report.status).toBe('healthy')
     expect(report.logs.find((l) => l.scope === 'default')?.size).toBe(72 + 6 * 4)

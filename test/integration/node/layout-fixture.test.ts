@@ -2,10 +2,8 @@ import { cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { auditDataDir } from '../../../src/ledger/audit/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { LocalNode, nodePaths } from '../../../src/node/index.js'
-import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
+import { auditHome } from './audit-home.js'
 import { createAgent } from '../../fixtures/records.js'
 
 /*
@@ -44,13 +42,7 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
     } finally {
       await node.close()
     }
-    const report = await auditDataDir({
-      dataDir: nodePaths(home).data,
-      scope: 'default',
-      verifier: nodeCryptoVerifier,
-      now: Date.now,
-      indexCheck: async (facts) => await checkIndexAgainstLedger(home, facts)
-    })
+    const report = await auditHome(home)
     expect(report.findings.map((f) => `${f.kind}: ${f.message}`)).toEqual([])
     expect(report.status).toBe('healthy')
   })

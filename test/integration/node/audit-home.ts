@@ -1,0 +1,15 @@
+import { auditDataDir, type AuditReport } from '../../../src/ledger/audit/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodePaths } from '../../../src/node/index.js'
+import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
+
+/** `isnad ledger verify` on a home's default scope, with the index checked against the ledger. */
+export async function auditHome (home: string): Promise<AuditReport> {
+  return await auditDataDir({
+    dataDir: nodePaths(home).data,
+    scope: 'default',
+    verifier: nodeCryptoVerifier,
+    now: Date.now,
+    indexCheck: async (facts) => await checkIndexAgainstLedger(home, facts)
+  })
+}
