@@ -40,6 +40,7 @@ export interface ReputationTable {
    * Whether `from` vouches for `to` directly or through one other agent: an endorsement edge from → to
    * or from → x → to (it confirmed more of their memories than it disputed). src/trust does not count
    * a confirm by a witness its author vouches for so (a clique confirming itself is not independent).
+   * Never true of a root `to` (inCircle): the node chose its roots, the author did not.
    */
   endorses: (from: string, to: string) => boolean
   describe: (did: string) => AgentReputation
@@ -94,6 +95,8 @@ export function computeReputation (
   }
   for (const r of rootIndexes) final[r] = 1
   const rootSet = new Set(uniqueRoots)
+  const isRoot = new Uint8Array(graph.agents.length)
+  for (const r of rootIndexes) isRoot[r] = 1
   let parents: Int32Array | undefined
   const lookup = (key: string): number => {
     const did = identityOf(key)
@@ -110,7 +113,7 @@ export function computeReputation (
     rank,
     reference: referenceRankOf(rank, rootIndexes),
     lookup,
-    endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
+    endorses: (from, to) => inCircle(graph, isRoot, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
     describe (did) {
       const i = graph.index.get(identityOf(did))
       parents ??= shortestPathsFrom(graph, rootIndexes)
@@ -126,6 +129,17 @@ export function computeReputation (
       }
     }
   }
+}
+
+/**
+ * Whether `w` is in author `a`'s circle (the mutual-vouching rule of src/trust): `a` endorsed `w`
+ * directly or through one agent. A root never is (issue 18): the node trusts its roots by its own
+ * choice, not by the author's, so a root's confirm is independent evidence even when the author has
+ * confirmed the root's memories too (honest authors in a small network do, by chance).
+ */
+function inCircle (graph: TrustGraph, isRoot: Uint8Array, a: number | undefined, w: number | undefined): boolean {
+  if (w !== undefined && isRoot[w] === 1) return false
+  return vouches(graph, a, w)
 }
 
 /** An endorsement path u → v or u → x → v. */
