@@ -86,7 +86,9 @@ export function computeReputation (
   const second = personalizedPageRank(graph, rootIndexes, { ...options, damping, initial: first.rank, agentPass, claimPass: round1.claimPass })
   const { rank } = second
   const iterations = first.iterations + second.iterations
-  const standing = standingOf(rank, rootIndexes)
+  // π_ref once: a sort of every non-root rank (figure 10).
+  const reference = referenceRankOf(rank, rootIndexes)
+  const standing = standingOf(rank, rootIndexes, reference)
   const { agreed, contradicted } = agreementOf(graph, standing)
   const evidence = evidenceOf(graph, standing, agreed)
   const final = new Float64Array(standing.length)
@@ -111,7 +113,7 @@ export function computeReputation (
     iterations,
     graph,
     rank,
-    reference: referenceRankOf(rank, rootIndexes),
+    reference,
     lookup,
     endorses: (from, to) => inCircle(graph, isRoot, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
     describe (did) {
