@@ -1,6 +1,7 @@
 import { verify as opensslVerify, type KeyObject } from 'node:crypto'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
+import type { RecordBytesVerdict } from '../record/index.js'
 import { sodiumModulePath } from './sodium.js'
 
 /*
@@ -73,15 +74,19 @@ export interface VerifierThreadData {
   layout: PackedLayout
 }
 
-/** A chunk sent to a thread: `count` checks packed back to back. */
-export interface ThreadRequest {
-  id: number
-  packed: Uint8Array
-  count: number
-}
+/**
+ * A chunk sent to a thread: `count` signature checks packed back to back, or `count` records to
+ * verify whole (record-threads.ts packs them).
+ */
+export type ThreadRequest =
+  | { kind: 'signatures', id: number, packed: Uint8Array, count: number }
+  | { kind: 'records', id: number, packed: Uint8Array, count: number }
 
-/** What a thread posts: once, the library it checks with, then the verdicts of each chunk. */
-export type ThreadReply = { backend: 'libsodium' | 'openssl' } | { id: number, verdicts: Uint8Array }
+/** A thread's answer to one request: a verdict byte per signature, or a verdict per record. */
+export type ThreadAnswer = { id: number, verdicts: Uint8Array } | { id: number, records: Array<RecordBytesVerdict | undefined> }
+
+/** What a thread posts: once, the library it checks with, then the answer to each request. */
+export type ThreadReply = { backend: 'libsodium' | 'openssl' } | ThreadAnswer
 
 const LAYOUT: PackedLayout = { headerBytes: HEADER_BYTES, signatureBytes: SIGNATURE_BYTES, fixedBytes: FIXED_BYTES }
 
@@ -99,10 +104,37 @@ const THREAD_EXEC_ARGV = process.execArgv.filter((flag, i, all) => !flag.startsW
 
 const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './verify-thread.ts' : './verify-thread.js', import.meta.url)
 
-interface VerifierThread {
+/**
+ * Starts a verifier thread. Compiled (dist/), its module runs as it is. Run from the TypeScript
+ * sources (vitest), the thread first registers test/fixtures/ts-source-hooks.ts, which resolves its
+ * `./x.js` imports of the record code to `./x.ts` and strips their types (as the reindex reader's
+ * threads do, node/reindex/module-worker.ts).
+ */
+function startWorker (workerData: VerifierThreadData): Worker {
+  if (!THREAD_MODULE.href.endsWith('.ts')) return new Worker(THREAD_MODULE, { workerData, execArgv: THREAD_EXEC_ARGV })
+  const hooks = new URL('../../test/fixtures/ts-source-hooks.ts', import.meta.url)
+  const boot = [
+    "import { register } from 'node:module'",
+    `register(${JSON.stringify(hooks.href)})`,
+    `await import(${JSON.stringify(THREAD_MODULE.href)})`
+  ].join('\n')
+  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData, execArgv: [...THREAD_EXEC_ARGV, '--disable-warning=ExperimentalWarning'] })
+}
+
+/**
+ * A request on a thread not answered yet: how many checks it holds, what its answer does, and how
+ * its checks are done elsewhere should the thread die (no verdict is ever lost).
+ */
+export interface InFlight {
+  count: number
+  settle: (answer: ThreadAnswer) => void
+  retry: () => void
+}
+
+export interface VerifierThread {
   worker: Worker
-  /** Chunks sent and not answered, by request id. */
-  inFlight: Map<number, Chunk>
+  /** Requests sent and not answered, by request id. */
+  inFlight: Map<number, InFlight>
   /** Checks in flight. */
   load: number
 }
@@ -161,9 +193,14 @@ function flush (): void {
   chunks = []
   if (threads === null && ready.reduce((n, chunk) => n + chunk.checks.length, 0) >= VERIFY_THREADS_MIN_BURST) threads = startThreads()
   for (const chunk of ready) {
-    if (Array.isArray(threads)) send(threads, chunk)
+    if (Array.isArray(threads)) sendSignatures(threads, chunk)
     else checkOnLibuv(chunk)
   }
+}
+
+/** The running threads, or undefined before the first burst and after one died. */
+export function runningThreads (): readonly VerifierThread[] | undefined {
+  return Array.isArray(threads) ? threads : undefined
 }
 
 /** node:crypto's callback form: OpenSSL on libuv's thread pool, for every check of a chunk. */
@@ -187,8 +224,7 @@ function startThreads (): VerifierThread[] | 'failed' {
   const started: VerifierThread[] = []
   try {
     for (let i = 0; i < Math.min(MAX_VERIFY_THREADS, availableParallelism()); i++) {
-      const workerData: VerifierThreadData = { sodiumPath: sodiumModulePath, layout: LAYOUT }
-      const worker = new Worker(THREAD_MODULE, { workerData, execArgv: THREAD_EXEC_ARGV })
+      const worker = startWorker({ sodiumPath: sodiumModulePath, layout: LAYOUT })
       const thread: VerifierThread = { worker, inFlight: new Map(), load: 0 }
       worker.on('message', (reply: ThreadReply) => {
         if ('backend' in reply) threadBackends.push(reply.backend)
@@ -207,25 +243,37 @@ function startThreads (): VerifierThread[] | 'failed' {
   return started
 }
 
-function send (all: VerifierThread[], chunk: Chunk): void {
+function sendSignatures (all: readonly VerifierThread[], chunk: Chunk): void {
+  const count = chunk.checks.length
+  // Copied, not transferred: should the thread die, the checks are still here to run on libuv.
+  send(all, (id) => ({ kind: 'signatures', id, packed: chunk.packed.subarray(0, chunk.used), count }), {
+    count,
+    settle: (answer) => {
+      if (!('verdicts' in answer)) return
+      chunk.checks.forEach(({ resolve }, i) => { resolve(answer.verdicts[i] === 1) })
+    },
+    retry: () => { checkOnLibuv(chunk) }
+  })
+}
+
+/** Sends a request to the least loaded thread. */
+export function send (all: readonly VerifierThread[], request: (id: number) => ThreadRequest, inFlight: InFlight): void {
   let thread = all[0] as VerifierThread
   for (const other of all) if (other.load < thread.load) thread = other
   const id = nextRequest++
-  thread.inFlight.set(id, chunk)
-  thread.load += chunk.checks.length
+  thread.inFlight.set(id, inFlight)
+  thread.load += inFlight.count
   thread.worker.ref()
-  // Copied, not transferred: should the thread die, the checks are still here to run on libuv.
-  const request: ThreadRequest = { id, packed: chunk.packed.subarray(0, chunk.used), count: chunk.checks.length }
-  thread.worker.postMessage(request)
+  thread.worker.postMessage(request(id))
 }
 
-function settle (thread: VerifierThread, { id, verdicts }: { id: number, verdicts: Uint8Array }): void {
-  const chunk = thread.inFlight.get(id)
-  if (chunk === undefined) return
-  thread.inFlight.delete(id)
-  thread.load -= chunk.checks.length
+function settle (thread: VerifierThread, answer: ThreadAnswer): void {
+  const inFlight = thread.inFlight.get(answer.id)
+  if (inFlight === undefined) return
+  thread.inFlight.delete(answer.id)
+  thread.load -= inFlight.count
   if (thread.inFlight.size === 0) thread.worker.unref()
-  chunk.checks.forEach(({ resolve }, i) => { resolve(verdicts[i] === 1) })
+  inFlight.settle(answer)
 }
 
 /**
@@ -243,6 +291,6 @@ function fail (started: VerifierThread[]): void {
     thread.worker.removeAllListeners()
     thread.worker.on('error', () => {})
     void thread.worker.terminate()
-    for (const chunk of pending) checkOnLibuv(chunk)
+    for (const inFlight of pending) inFlight.retry()
   }
 }
