@@ -25,7 +25,7 @@ const RECORD_CHUNK_BYTES = 32 * 1024
 const RECORD_HEADER_BYTES = 13
 
 interface RecordChunk {
-  packed: Uint8Array
+  packed: Uint8Array<ArrayBuffer>
   view: DataView
   used: number
   waiting: Array<(verdict: RecordBytesVerdict | undefined) => void>
@@ -78,13 +78,15 @@ function flush (): void {
       for (const resolve of waiting) resolve(undefined)
       continue
     }
+    // Transferred, not copied (a clone of a view copies its whole buffer): should the thread die,
+    // the callers verify their own copies of the bytes here (retry).
     send(threads, (id) => ({ kind: 'records', id, packed: chunk.packed.subarray(0, chunk.used), count: waiting.length }), {
       count: waiting.length,
       settle: (answer) => {
         if ('records' in answer) waiting.forEach((resolve, i) => { resolve(answer.records[i]) })
       },
       retry: () => { for (const resolve of waiting) resolve(undefined) }
-    })
+    }, [chunk.packed.buffer])
   }
 }
 

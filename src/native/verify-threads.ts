@@ -256,15 +256,15 @@ function sendSignatures (all: readonly VerifierThread[], chunk: Chunk): void {
   })
 }
 
-/** Sends a request to the least loaded thread. */
-export function send (all: readonly VerifierThread[], request: (id: number) => ThreadRequest, inFlight: InFlight): void {
+/** Sends a request to the least loaded thread; `transfer` lists buffers handed over rather than copied. */
+export function send (all: readonly VerifierThread[], request: (id: number) => ThreadRequest, inFlight: InFlight, transfer: ArrayBuffer[] = []): void {
   let thread = all[0] as VerifierThread
   for (const other of all) if (other.load < thread.load) thread = other
   const id = nextRequest++
   thread.inFlight.set(id, inFlight)
   thread.load += inFlight.count
   thread.worker.ref()
-  thread.worker.postMessage(request(id))
+  thread.worker.postMessage(request(id), transfer)
 }
 
 function settle (thread: VerifierThread, answer: ThreadAnswer): void {
