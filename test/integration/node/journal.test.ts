@@ -68,7 +68,8 @@ describe('the journal', () => {
     await node.attest({ memory: memory.id, verdict: 'confirm' }, signer(bob))
     await node.close()
     expect(await eventTypes(home)).toEqual([
-      'memory.instance.started', 'memory.captured', 'memory.reduced', 'memory.attested', 'memory.reduced',
+      // one memory.packed per batch (docs/ledger-packs.md): here the memory, then the attestation
+      'memory.instance.started', 'memory.packed', 'memory.reduced', 'memory.packed', 'memory.reduced',
       'memory.checkpointed', 'memory.instance.stopped'
     ])
     const shard = join(nodePaths(home).data, 'views/decisions/default')
@@ -129,7 +130,7 @@ describe('the journal', () => {
       await node.ingest([memory.signed, memory.signed])
       await node.close()
     }
-    expect((await eventTypes(home)).filter((t) => t === 'memory.captured')).toHaveLength(1)
+    expect((await eventTypes(home)).filter((t) => t === 'memory.packed')).toHaveLength(1)
   })
 
   it('reindex rebuilds the index from the ledgers alone and queries answer exactly as before', async () => {
