@@ -93,8 +93,9 @@ describe('reindex through the reader thread', () => {
     home = await mkdtemp(join(tmpdir(), 'isnad-reindex-worker-'))
     await initHome(home)
     const node = await LocalNode.open({ home, clock })
+    // Bodies of 14 kB: the 40 memories make a pack above PACK_INLINE_MAX_BYTES, a file (docs/ledger-packs.md).
     const memories = Array.from({ length: 40 }, (_, i) => createMemory(i % 3 === 0 ? carol : alice, {
-      tags: [`t${i % 3}`], created_at: `2026-02-0${1 + (i % 5)}T10:00:${String(i).padStart(2, '0')}Z`
+      tags: [`t${i % 3}`], created_at: `2026-02-0${1 + (i % 5)}T10:00:${String(i).padStart(2, '0')}Z`, body: `body ${i} ${'b'.repeat(14_000)}`
     }))
     await node.ingest(memories.map((m) => m.signed))
     await node.ingest(memories.filter((_, i) => i % 2 === 0).map((m) => createAttestation(bob, m.id, 'confirm').signed))

@@ -19,12 +19,13 @@ for (let k = 0; ; k++) {
   // stdout to a pipe is synchronous on Linux: once written, the parent sees the line.
   process.stdout.write(`ack ${view.id}\n`)
   if (k % 3 === 1) {
-    // A page of records, as a sync page arrives: one pack file (docs/ledger-packs.md), written and
-    // synced before the event that names it, so a kill can fall between the two.
+    // A page of large records (580 kB, above PACK_INLINE_MAX_BYTES): one pack file
+    // (docs/ledger-packs.md), written and synced before the event that names it, so a kill can fall
+    // between the two.
     const page = Array.from({ length: 48 }, (_, j) => signRecord({
       kind: 'memory',
       version: 1,
-      content: { type: 'fact', summary: `it${iteration} page${k} r${j}`, body: `a page record ${'x'.repeat(200)}`, tags: ['crash', 'page'] },
+      content: { type: 'fact', summary: `it${iteration} page${k} r${j}`, body: `a page record ${'x'.repeat(12_000)}`, tags: ['crash', 'page'] },
       author: { agent_id: author.did },
       created_at: new Date().toISOString(),
       context: { confidence: 0.8 },

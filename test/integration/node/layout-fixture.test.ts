@@ -59,10 +59,10 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
   it('keeps its per-record events and journals new batches as packs after them; verify, reindex and the Merkle log agree', async () => {
     const alice = createAgent(80)
     const bob = createAgent(81)
-    const memories = Array.from({ length: 50 }, (_, i) => createMemory(alice, { tags: ['after'], summary: `after the upgrade ${i} ${'x'.repeat(300)}` }))
+    const memories = Array.from({ length: 50 }, (_, i) => createMemory(alice, { tags: ['after'], summary: `after the upgrade ${i}`, body: 'x'.repeat(12_000) }))
     const node = await LocalNode.open({ home })
     try {
-      await node.ingest(memories.map((m) => m.signed), 'sync') // a pack file
+      await node.ingest(memories.map((m) => m.signed), 'sync') // 600 kB: a pack file (above PACK_INLINE_MAX_BYTES)
       await node.ingest([createAttestation(bob, memories[0]!.id).signed], 'gossip') // a pack inside its event
       await node.writer.checkpoint()
     } finally {
