@@ -74,7 +74,7 @@ export function batchRememberMeasure (node: LocalNode, agent: BenchAgent, count:
       const signed = []
       for (let i = at; i < Math.min(count, at + batch); i++) {
         const record = memoryRecord(random, { author: agent, serial: ++serial, createdMillis: Date.now() - 1000, tags: sampleTags(random, sample) })
-        signed.push(signRecord(record, agent.secretKey).signed)
+        signed.push(signRecord(record, agent.secretKey, nodeCryptoVerifier.recordFastPaths).signed)
       }
       const result = await node.ingest(signed)
       if (result.stored.length !== signed.length) throw new Error('batch ingest stored fewer memories than given')

@@ -1,15 +1,19 @@
 import * as ed from '@noble/ed25519'
-import { sha256, sha512 } from '@noble/hashes/sha2.js'
+import { sha512 } from '@noble/hashes/sha2.js'
 import { IsnadError } from '../errors/index.js'
 import { ED25519_PUBLIC_KEY_BYTES } from './did-key.js'
 
-// @noble/ed25519 needs a synchronous SHA-512 for its sync API.
-ed.hashes.sha512 = sha512
+/*
+ * Key generation, signing and verification (RFC 8032 §5.1.5–5.1.7) written over @noble/ed25519's
+ * point arithmetic with @noble/hashes' SHA-512 passed explicitly: noble's own sync API would need
+ * its `hashes.sha512` hook set at import, a global setting this pure folder does not make.
+ */
 
 export const ED25519_SECRET_KEY_BYTES = 32
 export const ED25519_SIGNATURE_BYTES = 64
 
-type Point = InstanceType<typeof ed.Point>
+/** A point of edwards25519 (@noble/ed25519's class). */
+export type EdwardsPoint = InstanceType<typeof ed.Point>
 
 /** The group order L = 2^252 + 27742317777372353535851937790883648493 (RFC 8032 §5.1). */
 const GROUP_ORDER = 2n ** 252n + 27742317777372353535851937790883648493n
@@ -32,49 +36,62 @@ export interface KeyPair {
 
 /** A key pair from 32 bytes of caller-supplied randomness (pure code takes its randomness as input). */
 export function keyPairFromSeed (seed: Uint8Array): KeyPair {
-  if (seed.length !== ED25519_SECRET_KEY_BYTES) {
-    throw new IsnadError('KEY_INVALID', `an Ed25519 secret key has 32 bytes, got ${seed.length}`)
-  }
-  const secretKey = Uint8Array.from(seed)
-  return { secretKey, publicKey: ed.getPublicKey(secretKey) }
+  const secretKey = Uint8Array.from(assertSeed(seed))
+  return { secretKey, publicKey: expandSeed(secretKey).publicKey }
 }
 
 /**
- * @default 1024 — seeds whose public key publicKeyOfSeed keeps. A node signs with a handful of
- * local agent keys; past the bound the oldest entry goes.
- */
-export const SEED_PUBLIC_KEY_CACHE_SIZE = 1024
-const seedPublicKeys = new Map<string, Uint8Array>()
-
-/**
- * The public key of a 32-byte seed (RFC 8032 §5.1.5), through a bounded cache: deriving it is a
- * scalar multiplication, half the cost of a signature, and signRecord needs it on every call to
- * check the signer. The cache is keyed by SHA-256 of the seed, so it holds no secret material. The
- * returned bytes are a copy: callers may write to them.
+ * The public key of a 32-byte seed (RFC 8032 §5.1.5), derived afresh: a scalar multiplication, half
+ * the cost of a signature. A caller that checks the same seed often (signRecord, on every call) is
+ * given a memo of this by the node (src/native, RecordFastPaths.publicKeyOfSeed).
  */
 export function publicKeyOfSeed (seed: Uint8Array): Uint8Array {
-  if (seed.length !== ED25519_SECRET_KEY_BYTES) {
-    throw new IsnadError('KEY_INVALID', `an Ed25519 secret key has 32 bytes, got ${seed.length}`)
-  }
-  const cacheKey = publicKeyCacheKey(sha256(seed))
-  let publicKey = seedPublicKeys.get(cacheKey)
-  if (publicKey === undefined) {
-    publicKey = ed.getPublicKey(seed)
-    if (seedPublicKeys.size >= SEED_PUBLIC_KEY_CACHE_SIZE) {
-      const oldest = seedPublicKeys.keys().next()
-      if (oldest.done !== true) seedPublicKeys.delete(oldest.value)
-    }
-    seedPublicKeys.set(cacheKey, publicKey)
-  }
-  return Uint8Array.from(publicKey)
+  return expandSeed(assertSeed(seed)).publicKey
 }
 
-/** Deterministic RFC 8032 Ed25519 signature (§5.1.6) with @noble/ed25519. */
+/** Deterministic RFC 8032 Ed25519 signature (§5.1.6). */
 export function signBytes (message: Uint8Array, secretKey: Uint8Array): Uint8Array {
   if (secretKey.length !== ED25519_SECRET_KEY_BYTES) {
     throw new IsnadError('KEY_INVALID', 'an Ed25519 secret key has 32 bytes')
   }
-  return ed.sign(message, secretKey)
+  const { scalar, prefix, publicKey } = expandSeed(secretKey)
+  const r = numberFromLittleEndian(sha512.create().update(prefix).update(message).digest()) % GROUP_ORDER // step 2
+  const rBytes = ed.Point.BASE.multiply(r).toBytes() // step 3: R = [r]B, constant time (safe mode)
+  const k = numberFromLittleEndian(sha512.create().update(rBytes).update(publicKey).update(message).digest()) % GROUP_ORDER // step 4
+  const signature = new Uint8Array(ED25519_SIGNATURE_BYTES)
+  signature.set(rBytes)
+  writeLittleEndian((r + k * scalar) % GROUP_ORDER, signature, 32) // step 5: S = (r + k·s) mod L
+  return signature
+}
+
+function assertSeed (seed: Uint8Array): Uint8Array {
+  if (seed.length !== ED25519_SECRET_KEY_BYTES) {
+    throw new IsnadError('KEY_INVALID', `an Ed25519 secret key has 32 bytes, got ${seed.length}`)
+  }
+  return seed
+}
+
+/**
+ * RFC 8032 §5.1.5: h = SHA-512(seed); the secret scalar s is the first half, pruned (clamped), and
+ * reduced mod L, which gives the same [s]B because B has order L; the second half is the prefix that
+ * makes the signing nonce. The public key is the encoding of A = [s]B.
+ */
+function expandSeed (seed: Uint8Array): { scalar: bigint, prefix: Uint8Array, publicKey: Uint8Array } {
+  const h = sha512(seed)
+  const head = h.slice(0, 32)
+  head[0] = (head[0] as number) & 248
+  head[31] = ((head[31] as number) & 127) | 64
+  const scalar = numberFromLittleEndian(head) % GROUP_ORDER
+  return { scalar, prefix: h.subarray(32), publicKey: ed.Point.BASE.multiply(scalar).toBytes() }
+}
+
+/** `value` (0 ≤ value < 2^256) as 32 little-endian bytes into `target` at `offset`. */
+function writeLittleEndian (value: bigint, target: Uint8Array, offset: number): void {
+  let rest = value
+  for (let i = 0; i < 32; i++) {
+    target[offset + i] = Number(rest & 0xffn)
+    rest >>= 8n
+  }
 }
 
 /** Throws on wrong lengths: malformed input is an error, a well-formed bad signature is `false`. */
@@ -117,7 +134,7 @@ export function publicKeyCacheKey (publicKey: Uint8Array): string {
  * keys are where cofactored and cofactorless verification disagree. Refusing both makes every
  * verifier's verdict identical (vectors: protocols/vectors/ed25519/edge-cases.json, a-*).
  */
-export function decodeAcceptablePublicKey (publicKey: Uint8Array): Point | undefined {
+export function decodeAcceptablePublicKey (publicKey: Uint8Array): EdwardsPoint | undefined {
   try {
     const point = ed.Point.fromBytes(publicKey, false)
     return !point.isSmallOrder() && point.isTorsionFree() ? point : undefined
@@ -141,17 +158,8 @@ export function cachedByPublicKey<V> (cache: Map<string, V | null>, limit: numbe
   return value
 }
 
-const ACCEPTABLE_KEY_CACHE_SIZE = 4096
-const acceptableKeys = new Map<string, Point | null>()
-const decodeOrNull = (publicKey: Uint8Array): Point | null => decodeAcceptablePublicKey(publicKey) ?? null
-
-/** decodeAcceptablePublicKey, cached: the subgroup check costs a full scalar multiplication. */
-function acceptablePublicKey (publicKey: Uint8Array): Point | undefined {
-  return cachedByPublicKey(acceptableKeys, ACCEPTABLE_KEY_CACHE_SIZE, publicKey, decodeOrNull) ?? undefined
-}
-
 export function isAcceptablePublicKey (publicKey: Uint8Array): boolean {
-  return acceptablePublicKey(publicKey) !== undefined
+  return decodeAcceptablePublicKey(publicKey) !== undefined
 }
 
 const HEX_BYTES = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'))
@@ -175,11 +183,16 @@ function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
  * an R that is non-canonical, off the curve, or has a torsion component ([S]B − [k]A lies in the
  * prime-order subgroup because A does), so this and node:crypto compute the same function.
  * Returns false for any signature the policy refuses; throws only on wrong lengths.
+ * `acceptableKey` is decodeAcceptablePublicKey or a memo of it the caller owns (createNobleVerifier):
+ * the subgroup check costs a full scalar multiplication.
  */
-export function verifyStrict (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean {
+export function verifyStrict (
+  signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array,
+  acceptableKey: (publicKey: Uint8Array) => EdwardsPoint | undefined = decodeAcceptablePublicKey
+): boolean {
   assertSignatureShape(signature, publicKey)
   if (!hasCanonicalScalar(signature)) return false
-  const a = acceptablePublicKey(publicKey)
+  const a = acceptableKey(publicKey)
   if (a === undefined) return false
   const r = signature.subarray(0, 32)
   const k = numberFromLittleEndian(sha512.create().update(r).update(publicKey).update(message).digest()) % GROUP_ORDER

@@ -3,7 +3,7 @@ import { hash } from 'node:crypto'
 import type { CID } from 'multiformats/cid'
 import { cidOfDigest, type RecordFastPaths } from '../record/index.js'
 import { encodeSignedIntoScratch } from './scratch-encoding.js'
-import { signerKeyOf } from './signer-key.js'
+import { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'
 
 /** SHA-256 by OpenSSL in one call: about half the CPU of @noble/hashes for a record of a few hundred bytes. */
 export function sha256Native (bytes: Uint8Array): Uint8Array {
@@ -32,5 +32,6 @@ export const NODE_RECORD_FAST_PATHS: RecordFastPaths = Object.freeze({
   sha256: sha256Native,
   encodeSigned: encodeSignedIntoScratch,
   sameBytes,
-  publicKeyOf: signerKeyOf
+  publicKeyOf: signerKeyOf,
+  publicKeyOfSeed: publicKeyOfSeedCached
 })

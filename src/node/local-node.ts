@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises'
 import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
-import { nodeCryptoVerifier } from '../native/index.js'
+import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../native/index.js'
 import { Keyring, keyEventsPath } from '../key-events/index.js'
 import { signRecordVerified } from '../record/index.js'
 import { homeNodeTrust, type NodeTrust } from './node-trust.js'
@@ -195,7 +195,7 @@ export class LocalNode {
         derived_from: [...new Set(input.derivedFrom ?? [])]
       }
     }
-    const made = signRecordVerified(record, signer.secretKey)
+    const made = signRecordVerified(record, signer.secretKey, NODE_RECORD_FAST_PATHS)
     await this.pipeline.accept([made], 'local')
     return await this.show(made.id)
   }
@@ -216,7 +216,7 @@ export class LocalNode {
       ...(input.notes === undefined ? {} : { notes: input.notes }),
       ...(input.claims === undefined || input.claims.length === 0 ? {} : { claims: input.claims })
     }
-    const made = signRecordVerified(record, signer.secretKey)
+    const made = signRecordVerified(record, signer.secretKey, NODE_RECORD_FAST_PATHS)
     await this.pipeline.accept([made], 'local')
     return { id: made.id, view: await this.show(input.memory) }
   }
@@ -237,7 +237,7 @@ export class LocalNode {
       created_at: this.now(),
       ...(input.expiresAt === undefined ? {} : { expires_at: input.expiresAt })
     }
-    const made = signRecordVerified(record, signer.secretKey)
+    const made = signRecordVerified(record, signer.secretKey, NODE_RECORD_FAST_PATHS)
     await this.pipeline.accept([made], 'local')
     const { id, signed } = made
     return { id, signed }
@@ -292,7 +292,7 @@ export class LocalNode {
     await this.requireMemory(input.memory)
     const claim = await prepareAnchorClaim(input, { blocks: this.anchors.blocks, files: this.anchors.files })
     const record: AnchorRecord = { kind: 'anchor', version: 1, memory: input.memory, ...claim, created_at: this.now(), anchored_by: signer.did }
-    const made = signRecordVerified(record, signer.secretKey)
+    const made = signRecordVerified(record, signer.secretKey, NODE_RECORD_FAST_PATHS)
     await this.pipeline.accept([made], 'local')
     const { id, signed } = made
     await this.anchors.checkNow([{ id, signed }])

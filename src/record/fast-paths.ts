@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
-import { decodeDidKey, type SignatureVerifier } from '../identity/index.js'
+import { decodeDidKey, publicKeyOfSeed, type SignatureVerifier } from '../identity/index.js'
 import type { IsnadRecord } from '../schema/index.js'
 
 /** The canonical bytes of `{ record, signature }` written into a buffer the implementation reuses. */
@@ -30,6 +30,11 @@ export interface RecordFastPaths {
   sameBytes: (a: Uint8Array, b: Uint8Array) => boolean
   /** The public key of a signer's did:key (record-v1 R10); throws DID_INVALID as decodeDidKey does. */
   publicKeyOf: (did: string) => Uint8Array
+  /**
+   * The public key of a 32-byte seed (RFC 8032 §5.1.5), as publicKeyOfSeed gives it (a copy the
+   * caller may write to); signRecord checks the signer with it.
+   */
+  publicKeyOfSeed: (seed: Uint8Array) => Uint8Array
 }
 
 /** A signature verifier that may bring the platform's fast paths for the rest of the pipeline. */
@@ -42,12 +47,13 @@ export function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
   return true
 }
 
-/** The portable paths: @noble/hashes, the general encoder, a byte loop, decodeDidKey uncached. */
+/** The portable paths: @noble/hashes, the general encoder, a byte loop, decodeDidKey and publicKeyOfSeed uncached. */
 export const PORTABLE_FAST_PATHS: RecordFastPaths = Object.freeze({
   sha256: (bytes: Uint8Array) => sha256(bytes),
   encodeSigned: () => undefined,
   sameBytes: equalBytes,
-  publicKeyOf: decodeDidKey
+  publicKeyOf: decodeDidKey,
+  publicKeyOfSeed
 })
 
 /** The fast paths a verifier brings, else the portable ones. */

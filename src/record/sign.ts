@@ -1,18 +1,20 @@
 import { IsnadError } from '../errors/index.js'
-import { encodeDidKey, publicKeyOfSeed, signBytes } from '../identity/index.js'
+import { encodeDidKey, signBytes } from '../identity/index.js'
 import { MAX_RECORD_BYTES, SCHEMAS_BY_KIND, type IsnadRecord, type SignedRecord } from '../schema/index.js'
 import { cidOfBytes, cidString, encodeCanonical, encodeSignature, recordCidOf, signingInputFor } from './encoding.js'
 import { schemaError, signerOf } from './parse-record.js'
+import { PORTABLE_FAST_PATHS, type RecordFastPaths } from './fast-paths.js'
 import { encodeSignedRecordBytes } from './signed-bytes.js'
 import { noteVerifiedBytes } from './verified-bytes.js'
 import type { VerifiedRecord } from './verify-record.js'
 
 /**
  * Validates `record` and signs it with `secretKey`, which must belong to the record's signer
- * (record-v1 §3.2). Returns the signed record and its id.
+ * (record-v1 §3.2). Returns the signed record and its id. `paths.publicKeyOfSeed` derives the key
+ * the signer is checked against: the node passes its memo of it (nodeCryptoVerifier.recordFastPaths).
  */
-export function signRecord<R extends IsnadRecord> (record: R, secretKey: Uint8Array): { id: string, signed: SignedRecord<R> } {
-  assertSignable(record, secretKey)
+export function signRecord<R extends IsnadRecord> (record: R, secretKey: Uint8Array, paths: RecordFastPaths = PORTABLE_FAST_PATHS): { id: string, signed: SignedRecord<R> } {
+  assertSignable(record, secretKey, paths)
   const cid = recordCidOf(record)
   const signature = signBytes(signingInputFor(record.kind, cid), secretKey)
   return { id: cid.toString(), signed: { record, signature: encodeSignature(signature) } }
@@ -24,10 +26,10 @@ export function signRecord<R extends IsnadRecord> (record: R, secretKey: Uint8Ar
  * signed record (record-v1 §2.4), which the ingest pipeline stores and the publisher gossips as they
  * are. The result is a VerifiedRecord: every check of record-v1 §5.2 holds by construction (schema
  * above, canonical form, the signer's own key, a fresh Ed25519 signature) but the size, checked
- * here (R8), and freshness, which the caller's clock gives.
+ * here (R8), and freshness, which the caller's clock gives. `paths` as for signRecord.
  */
-export function signRecordVerified<R extends IsnadRecord> (record: R, secretKey: Uint8Array): VerifiedRecord<R> {
-  assertSignable(record, secretKey)
+export function signRecordVerified<R extends IsnadRecord> (record: R, secretKey: Uint8Array, paths: RecordFastPaths = PORTABLE_FAST_PATHS): VerifiedRecord<R> {
+  assertSignable(record, secretKey, paths)
   const recordBytes = encodeCanonical(record)
   const cid = cidOfBytes(recordBytes)
   const signature = encodeSignature(signBytes(signingInputFor(record.kind, cid), secretKey))
@@ -41,12 +43,12 @@ export function signRecordVerified<R extends IsnadRecord> (record: R, secretKey:
 }
 
 /** Schema (the record as given) and the signer's key (record-v1 §3.2), as signRecord checks them. */
-function assertSignable (record: IsnadRecord, secretKey: Uint8Array): void {
+function assertSignable (record: IsnadRecord, secretKey: Uint8Array, paths: RecordFastPaths): void {
   const parsed = SCHEMAS_BY_KIND[record.kind].safeParse(record)
   if (!parsed.success) throw schemaError(parsed.error, record.kind)
   const signer = signerOf(record)
-  // Cached per seed: deriving the key on every call cost half a signature (BENCHMARKS.md, figure 2).
-  if (encodeDidKey(publicKeyOfSeed(secretKey)) !== signer) {
+  // The node's paths cache this per seed: deriving the key costs half a signature (BENCHMARKS.md, figure 2).
+  if (encodeDidKey(paths.publicKeyOfSeed(secretKey)) !== signer) {
     throw new IsnadError('KEY_INVALID', `the signing key is not ${signer}, the ${record.kind}'s signer`)
   }
 }

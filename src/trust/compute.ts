@@ -29,7 +29,7 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
     score,
     level: scored.insufficient === undefined ? lowerLevel(basis.score_level, basis.evidence_level) : 'Unverified',
     policy: policy.name,
-    computed_at: isoStringOf(input.now),
+    computed_at: new Date(input.now).toISOString(),
     factors: factorsOf(evidence),
     contributions: scored.contributions,
     counted: {
@@ -94,20 +94,6 @@ function factorsOf (evidence: CountedEvidence): TrustFactors {
     partial_count: partials,
     signature_valid: evidence.memory.signatureValid
   }
-}
-
-/**
- * `now` as an ISO 8601 string. A node scores a whole batch at one `now`, so the last one is kept
- * rather than built again for every memory.
- */
-let lastInstant = Number.NaN
-let lastIso = ''
-function isoStringOf (now: number): string {
-  if (now !== lastInstant) {
-    lastIso = new Date(now).toISOString()
-    lastInstant = now
-  }
-  return lastIso
 }
 
 function countedAttestations (evidence: CountedEvidence, scored: PolicyScore): CountedAttestation[] {

@@ -65,25 +65,9 @@ function keyRefusalText (code: KeyRefusalCode): string {
   }
 }
 
-/*
- * The reasons depend only on a count (or the reputation), and a node scores thousands of memories
- * with the same few counts: each text is built once and kept (strings are immutable, so sharing
- * them changes nothing for a caller).
- */
-const confirmReasons: string[] = []
-const anchorReasons: string[] = []
-const disputeReasons: string[] = []
-/** @default 64 — counts whose reason is kept; larger counts are rare and built every time. */
-const KEPT_REASONS = 64
-
-function keptReason (kept: string[], count: number, build: (count: number) => string): string {
-  if (count >= KEPT_REASONS) return build(count)
-  return kept[count] ??= build(count)
-}
-
 function confirmStep (confirms: number): TrustContribution {
   const points = roundTrustScore((confirms >= 1 ? W.firstConfirm : 0) + (confirms >= MANY_CONFIRMS ? W.manyConfirms : 0))
-  return { factor: 'confirms', points, reason: keptReason(confirmReasons, confirms, confirmReason) }
+  return { factor: 'confirms', points, reason: confirmReason(confirms) }
 }
 
 function confirmReason (confirms: number): string {
@@ -96,7 +80,7 @@ function confirmReason (confirms: number): string {
 
 export function anchorStep (anchors: number): TrustContribution {
   const points = roundTrustScore((anchors >= 1 ? W.firstAnchor : 0) + (anchors >= MANY_ANCHORS ? W.manyAnchors : 0))
-  return { factor: 'anchors', points, reason: keptReason(anchorReasons, anchors, anchorReason) }
+  return { factor: 'anchors', points, reason: anchorReason(anchors) }
 }
 
 function anchorReason (anchors: number): string {
@@ -107,20 +91,11 @@ function anchorReason (anchors: number): string {
       : `${anchors} counted anchors: +${W.firstAnchor} for ≥1, +${W.manyAnchors} for ≥${MANY_ANCHORS}`
 }
 
-/** The reason of the last reputation scored: a node's authors mostly share a few values. */
-let lastReputation = Number.NaN
-let lastReputationReason = ''
-
 function reputationStep (reputation: number): TrustContribution {
-  // 0 and −0 print alike; NaN (never equal) is printed afresh.
-  if (reputation !== lastReputation) {
-    lastReputationReason = `${W.authorReputation} × author reputation ${reputation}`
-    lastReputation = reputation
-  }
   return {
     factor: 'author_reputation',
     points: roundTrustScore(W.authorReputation * reputation),
-    reason: lastReputationReason
+    reason: `${W.authorReputation} × author reputation ${reputation}`
   }
 }
 
@@ -128,7 +103,7 @@ function disputeStep (disputes: number): TrustContribution {
   return {
     factor: 'disputes',
     points: roundTrustScore(-W.perDispute * disputes),
-    reason: keptReason(disputeReasons, disputes, disputeReason)
+    reason: disputeReason(disputes)
   }
 }
 

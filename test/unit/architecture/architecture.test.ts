@@ -3,8 +3,9 @@ import { dirname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import {
-  AROUND_INDEX_EXCEPTIONS, AROUND_PART_INDEX_EXCEPTIONS, CORE, CORE_STATE_EXCEPTIONS, LAYERS, PARTS, UPWARD_EXCEPTIONS
+  AROUND_INDEX_EXCEPTIONS, AROUND_PART_INDEX_EXCEPTIONS, CORE, LAYERS, PARTS, UPWARD_EXCEPTIONS
 } from './layers.js'
+import { codeOf, moduleStateIn } from './module-state.js'
 
 /*
  * The layer map as a test (issue 21 item 3, docs/architecture.md): over every .ts file under src/,
@@ -134,14 +135,6 @@ describe('inside net/ and sim/, imports of a part go through the part\'s index.t
 /** Packages that do storage, networking or run native code: the core imports none of them. */
 const IO_PACKAGES = /^(level|abstract-level|classic-level|blockstore-level|libp2p|@libp2p\/|@chainsafe\/|@multiformats\/multiaddr|sodium-native|hono|@hono\/|@modelcontextprotocol\/|commander|ipfs-unixfs)/
 
-const MODULE_STATE: Array<[string, RegExp]> = [
-  ['a module-level let or var', /^(export\s+)?(let|var)\s/m],
-  // An empty collection at module level exists to be filled; a Readonly one is a fixed constant.
-  ['a module-level collection filled at run time', /^(export\s+)?const\s+\w+(?!\s*:\s*Readonly)[^=\n]*=\s*new\s+(Weak)?(Map|Set)\s*(<[^>]*>)?\(\s*\)/m],
-  ['an assignment at module level (to an import or a table)', /^[A-Za-z_$][\w$]*(\.[\w$]+|\[[^\]]+\])+\s*=[^=]/m],
-  ['a loop at module level', /^(for|while)\s*\(/m]
-]
-
 const IMPURE_CODE: Array<[string, RegExp]> = [
   ['the clock', /Date\.now\(|new Date\(\)|performance\.now\(|process\.hrtime/],
   ['randomness', /Math\.random\(|crypto\.getRandomValues|randomBytes/],
@@ -160,14 +153,9 @@ describe('the core is pure: no Node built-in, storage, network, clock or module-
       expect(i.specifier.startsWith('node:'), `${file} imports ${i.specifier}`).toBe(false)
       expect(IO_PACKAGES.test(i.specifier), `${file} imports ${i.specifier}`).toBe(false)
     }
-    const code = text.replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
+    const code = codeOf(text)
     for (const [what, pattern] of IMPURE_CODE) expect(pattern.test(code), `${file} uses ${what}`).toBe(false)
-    if (CORE_STATE_EXCEPTIONS.has(file)) return
-    for (const [what, pattern] of MODULE_STATE) expect(pattern.test(code), `${file} holds ${what}`).toBe(false)
-  })
-
-  it.each([...CORE_STATE_EXCEPTIONS.keys()])('exception %s is still needed (else remove it)', (file) => {
-    const code = (TEXTS.get(file) ?? '').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '')
-    expect(MODULE_STATE.some(([, pattern]) => pattern.test(code)), `${file} holds no module-level state now`).toBe(true)
+    // No exceptions: a cache or a library setting belongs in an object the caller creates, or in src/native.
+    expect(moduleStateIn(text), `${file} holds module-level state`).toEqual([])
   })
 })

@@ -27,16 +27,6 @@ export const UPWARD_EXCEPTIONS: ReadonlyArray<{ from: string, to: string, typeOn
 ]
 
 /**
- * Core files that keep module-level state, each a memo of a pure function (the answers never depend
- * on it) or a setting of a library. Shrinking: the caches belong in objects the caller creates.
- */
-export const CORE_STATE_EXCEPTIONS: ReadonlyMap<string, string> = new Map([
-  ['identity/ed25519.ts', '@noble/ed25519 is given its SHA-512 at import; bounded caches of seed → public key and of decoded acceptable keys'],
-  ['trust/compute.ts', 'the last instant formatted as ISO-8601 (issue 18 edits src/trust)'],
-  ['trust/isnad-v01-policy.ts', 'the last reputation reason formatted (issue 18 edits src/trust)']
-])
-
-/**
  * Imports of another folder around its index.ts (`file -> target`, paths under src/). Every one is
  * in a folder another engineer was rewriting when the rule came in (issue 21: api, cli, mcp, the
  * library; issue 22: ledger; issue 23: sim; node/reindex is item 4's reindex folder).
