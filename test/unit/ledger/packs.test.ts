@@ -2,7 +2,7 @@ import { CarReader } from '@ipld/car/reader'
 import * as dagCbor from '@ipld/dag-cbor'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
-import { buildPack, packPayloadOf, PACK_INLINE_MAX_BYTES, PackPayloadSchema, readPackCar } from '../../../src/ledger/index.js'
+import { buildPack, packPayloadOf, PACK_INLINE_MAX_BYTES, PackPayloadSchema, readPackCar, readPackRecords } from '../../../src/ledger/index.js'
 import { cidOfBytes, cidString } from '../../../src/record/index.js'
 
 const records = [dagCbor.encode({ record: { n: 1 }, signature: 'a' }), dagCbor.encode({ record: { n: 2 }, signature: 'b' })]
@@ -54,5 +54,16 @@ describe('record packs (docs/ledger-packs.md)', () => {
     const big = buildPack(Array.from({ length: 40 }, (_, i) => dagCbor.encode({ record: { n: i, pad: 'x'.repeat(14_000) }, signature: 's' })))
     expect(big.car.length).toBeGreaterThan(PACK_INLINE_MAX_BYTES)
     expect(packPayloadOf(big, Array.from({ length: 40 }, (_, i) => String(i)), 'sync').car).toBeUndefined()
+  })
+
+  it('read an inline pack only from the canonical base64 of its bytes, of the length its event says', async () => {
+    const payload = packPayloadOf(buildPack(records), ['a', 'b'], 'sync')
+    expect((await readPackRecords('/nonexistent', 'default', payload)).map((b) => Uint8Array.from(b))).toEqual(records)
+    const text = payload.car ?? ''
+    const refusal = async (changed: typeof payload): Promise<string> => await readPackRecords('/nonexistent', 'default', changed).then(() => 'read', (err: Error) => err.message)
+    // Node's decoder would skip the space and read the same bytes: refused all the same.
+    expect(await refusal({ ...payload, car: `${text.slice(0, 8)} ${text.slice(8)}` })).toMatch(/not canonical base64/)
+    expect(await refusal({ ...payload, bytes: payload.bytes + 1 })).toMatch(/its event says/)
+    expect(await refusal({ ...payload, records: ['a'] })).toMatch(/its event names 1/)
   })
 })
