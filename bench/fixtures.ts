@@ -9,7 +9,7 @@ import {
 import type { StoredRecord } from '../src/store/index.js'
 import { pick } from './stats.js'
 
-/** An agent key in both forms: the seed for @noble/ed25519 and OpenSSL's KeyObjects. */
+/** An agent key in both forms: the seed for @noble/curves and OpenSSL's KeyObjects. */
 export interface BenchAgent {
   did: string
   secretKey: Uint8Array
@@ -37,7 +37,7 @@ export function createAgent (family: number, n: number): BenchAgent {
 }
 
 /**
- * Signs a record with OpenSSL instead of @noble/ed25519, only to build large fixtures fast. Ed25519
+ * Signs a record with OpenSSL instead of @noble/curves, only to build large fixtures fast. Ed25519
  * signatures are deterministic (RFC 8032 §5.1.6: the nonce is a hash of the key and the message),
  * so this is byte for byte the signature signRecord makes from the same seed; assertSameSignatures
  * checks that on every run. Unlike signRecord it skips the schema check: the generators below only
@@ -54,7 +54,7 @@ export function assertSameSignatures (record: IsnadRecord, agent: BenchAgent): v
   const fast = signFast(record, agent)
   const noble = signRecord(record, agent.secretKey)
   if (fast.id !== noble.id || fast.signed.signature !== noble.signed.signature) {
-    throw new Error('OpenSSL and @noble/ed25519 signatures differ: the fixtures would not be real records')
+    throw new Error('OpenSSL and @noble/curves signatures differ: the fixtures would not be real records')
   }
 }
 

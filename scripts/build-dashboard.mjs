@@ -1,5 +1,5 @@
 // Builds the web dashboard's browser files into dist/src/dashboard/assets (part of `npm run build`):
-// esbuild bundles src/dashboard/browser/main.ts (with @noble/ed25519, @ipld/dag-cbor and the record
+// esbuild bundles src/dashboard/browser/main.ts (with @noble/curves, @ipld/dag-cbor and the record
 // code it shares with the node) into one ES module; the page, stylesheet and icon are copied beside it.
 // esbuild does not type-check: `npm run typecheck` does (src/dashboard/browser/tsconfig.json).
 //

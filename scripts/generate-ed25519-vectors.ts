@@ -6,7 +6,8 @@
  *   node scripts/generate-ed25519-vectors.ts --check   exit 1 if the committed file differs
  *
  * Deterministic: every key, nonce and message comes from a label, so the output is byte-stable.
- * Independent of src/: it builds the cases with @noble/ed25519's Point API and checks each one
+ * Independent of src/: it builds the cases with @noble/ed25519's Point API (a dev dependency: src/
+ * uses @noble/curves, so the vectors come from a second implementation) and checks each one
  * against its own small reference of the policy, so the tests compare the verifiers in src/identity
  * with data that was not produced by them. Imports only packages, so Node runs it with type stripping.
  */

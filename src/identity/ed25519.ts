@@ -1,19 +1,19 @@
-import * as ed from '@noble/ed25519'
+import { ed25519 } from '@noble/curves/ed25519.js'
 import { sha512 } from '@noble/hashes/sha2.js'
 import { IsnadError } from '../errors/index.js'
 import { ED25519_PUBLIC_KEY_BYTES } from './did-key.js'
 
 /*
- * Key generation, signing and verification (RFC 8032 §5.1.5–5.1.7) written over @noble/ed25519's
- * point arithmetic with @noble/hashes' SHA-512 passed explicitly: noble's own sync API would need
- * its `hashes.sha512` hook set at import, a global setting this pure folder does not make.
+ * Key generation and signing are @noble/curves' Ed25519 (RFC 8032 §5.1.5–5.1.6), which carries its
+ * own SHA-512: nothing is set globally at import, as this pure folder requires. Verification is
+ * verifyStrict below, over the same library's point arithmetic, under the node's strict policy.
  */
 
 export const ED25519_SECRET_KEY_BYTES = 32
 export const ED25519_SIGNATURE_BYTES = 64
 
-/** A point of edwards25519 (@noble/ed25519's class). */
-export type EdwardsPoint = InstanceType<typeof ed.Point>
+/** A point of edwards25519 (@noble/curves' class). */
+export type EdwardsPoint = ReturnType<typeof ed25519.Point.fromBytes>
 
 /** The group order L = 2^252 + 27742317777372353535851937790883648493 (RFC 8032 §5.1). */
 const GROUP_ORDER = 2n ** 252n + 27742317777372353535851937790883648493n
@@ -37,7 +37,7 @@ export interface KeyPair {
 /** A key pair from 32 bytes of caller-supplied randomness (pure code takes its randomness as input). */
 export function keyPairFromSeed (seed: Uint8Array): KeyPair {
   const secretKey = Uint8Array.from(assertSeed(seed))
-  return { secretKey, publicKey: expandSeed(secretKey).publicKey }
+  return { secretKey, publicKey: ed25519.getPublicKey(secretKey) }
 }
 
 /**
@@ -46,7 +46,7 @@ export function keyPairFromSeed (seed: Uint8Array): KeyPair {
  * given a memo of this by the node (src/native, RecordFastPaths.publicKeyOfSeed).
  */
 export function publicKeyOfSeed (seed: Uint8Array): Uint8Array {
-  return expandSeed(assertSeed(seed)).publicKey
+  return ed25519.getPublicKey(assertSeed(seed))
 }
 
 /** Deterministic RFC 8032 Ed25519 signature (§5.1.6). */
@@ -54,14 +54,7 @@ export function signBytes (message: Uint8Array, secretKey: Uint8Array): Uint8Arr
   if (secretKey.length !== ED25519_SECRET_KEY_BYTES) {
     throw new IsnadError('KEY_INVALID', 'an Ed25519 secret key has 32 bytes')
   }
-  const { scalar, prefix, publicKey } = expandSeed(secretKey)
-  const r = numberFromLittleEndian(sha512.create().update(prefix).update(message).digest()) % GROUP_ORDER // step 2
-  const rBytes = ed.Point.BASE.multiply(r).toBytes() // step 3: R = [r]B, constant time (safe mode)
-  const k = numberFromLittleEndian(sha512.create().update(rBytes).update(publicKey).update(message).digest()) % GROUP_ORDER // step 4
-  const signature = new Uint8Array(ED25519_SIGNATURE_BYTES)
-  signature.set(rBytes)
-  writeLittleEndian((r + k * scalar) % GROUP_ORDER, signature, 32) // step 5: S = (r + k·s) mod L
-  return signature
+  return ed25519.sign(message, secretKey)
 }
 
 function assertSeed (seed: Uint8Array): Uint8Array {
@@ -69,29 +62,6 @@ function assertSeed (seed: Uint8Array): Uint8Array {
     throw new IsnadError('KEY_INVALID', `an Ed25519 secret key has 32 bytes, got ${seed.length}`)
   }
   return seed
-}
-
-/**
- * RFC 8032 §5.1.5: h = SHA-512(seed); the secret scalar s is the first half, pruned (clamped), and
- * reduced mod L, which gives the same [s]B because B has order L; the second half is the prefix that
- * makes the signing nonce. The public key is the encoding of A = [s]B.
- */
-function expandSeed (seed: Uint8Array): { scalar: bigint, prefix: Uint8Array, publicKey: Uint8Array } {
-  const h = sha512(seed)
-  const head = h.slice(0, 32)
-  head[0] = (head[0] as number) & 248
-  head[31] = ((head[31] as number) & 127) | 64
-  const scalar = numberFromLittleEndian(head) % GROUP_ORDER
-  return { scalar, prefix: h.subarray(32), publicKey: ed.Point.BASE.multiply(scalar).toBytes() }
-}
-
-/** `value` (0 ≤ value < 2^256) as 32 little-endian bytes into `target` at `offset`. */
-function writeLittleEndian (value: bigint, target: Uint8Array, offset: number): void {
-  let rest = value
-  for (let i = 0; i < 32; i++) {
-    target[offset + i] = Number(rest & 0xffn)
-    rest >>= 8n
-  }
 }
 
 /** Throws on wrong lengths: malformed input is an error, a well-formed bad signature is `false`. */
@@ -136,7 +106,7 @@ export function publicKeyCacheKey (publicKey: Uint8Array): string {
  */
 export function decodeAcceptablePublicKey (publicKey: Uint8Array): EdwardsPoint | undefined {
   try {
-    const point = ed.Point.fromBytes(publicKey, false)
+    const point = ed25519.Point.fromBytes(publicKey, false)
     return !point.isSmallOrder() && point.isTorsionFree() ? point : undefined
   } catch {
     return undefined
@@ -177,7 +147,7 @@ function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
 }
 
 /**
- * RFC 8032 §5.1.7 with @noble/ed25519's point arithmetic, in the form ref10 and OpenSSL use:
+ * RFC 8032 §5.1.7 with @noble/curves' point arithmetic, in the form ref10 and OpenSSL use:
  * k = SHA-512(R ‖ A ‖ M) mod L (step 2), then R must be byte-equal to the canonical encoding of
  * [S]B − [k]A — the cofactorless check that step 3 calls sufficient. That one comparison refuses
  * an R that is non-canonical, off the curve, or has a torsion component ([S]B − [k]A lies in the
@@ -197,6 +167,7 @@ export function verifyStrict (
   const r = signature.subarray(0, 32)
   const k = numberFromLittleEndian(sha512.create().update(r).update(publicKey).update(message).digest()) % GROUP_ORDER
   const s = numberFromLittleEndian(signature.subarray(32))
-  const expected = ed.Point.BASE.multiply(s, false).subtract(a.multiply(k, false))
+  // Variable-time multiplication is fine here: everything verified is public.
+  const expected = ed25519.Point.BASE.multiplyUnsafe(s).subtract(a.multiplyUnsafe(k))
   return equalBytes(expected.toBytes(), r)
 }

@@ -34,7 +34,7 @@ export function verifySignatureAsync (verifier: SignatureVerifier, signature: Ui
 }
 
 /**
- * Portable verifier (browser, dashboard): @noble/ed25519's point arithmetic, no node:crypto.
+ * Portable verifier (browser, dashboard): @noble/curves' point arithmetic, no node:crypto.
  * It does not call noble's own `verify`, which checks the cofactored equation
  * [8][S]B = [8]R + [8][k]A: that passes for an R with a torsion component (vector
  * r-torsion-component-8), which OpenSSL's cofactorless check refuses, and ruling such R out after

@@ -6,7 +6,7 @@ import type { IsnadRecord } from '../../schema/index.js'
  * The browser's own check of a record (issue 8 §3: the page does not take the node's word for a
  * signature). From the record's fields as the API sent them it recomputes the canonical DAG-CBOR
  * encoding, the CID (record-v1 R1), the domain-separated signing input ("isnad/<kind>/v1\0" + CID
- * bytes) and checks the Ed25519 signature against the signer's did:key with @noble/ed25519 under the
+ * bytes) and checks the Ed25519 signature against the signer's did:key with @noble/curves under the
  * project's strict RFC 8032 rules (verifyStrict, the portable verifier of src/identity; src/identity and src/record import no Node
  * built-in, so the page bundles them through their index.ts).
  * Pure: no DOM, so the same code runs in the unit tests.
