@@ -40,6 +40,7 @@ export interface ReputationTable {
    * Whether `from` vouches for `to` directly or through one other agent: an endorsement edge from → to
    * or from → x → to (it confirmed more of their memories than it disputed). src/trust does not count
    * a confirm by a witness its author vouches for so (a clique confirming itself is not independent).
+   * Never true of a root `to` (inCircle): the node chose its roots, the author did not.
    */
   endorses: (from: string, to: string) => boolean
   describe: (did: string) => AgentReputation
@@ -85,7 +86,9 @@ export function computeReputation (
   const second = personalizedPageRank(graph, rootIndexes, { ...options, damping, initial: first.rank, agentPass, claimPass: round1.claimPass })
   const { rank } = second
   const iterations = first.iterations + second.iterations
-  const standing = standingOf(rank, rootIndexes)
+  // π_ref once: a sort of every non-root rank (figure 10).
+  const reference = referenceRankOf(rank, rootIndexes)
+  const standing = standingOf(rank, rootIndexes, reference)
   const { agreed, contradicted } = agreementOf(graph, standing)
   const evidence = evidenceOf(graph, standing, agreed)
   const final = new Float64Array(standing.length)
@@ -94,6 +97,8 @@ export function computeReputation (
   }
   for (const r of rootIndexes) final[r] = 1
   const rootSet = new Set(uniqueRoots)
+  const isRoot = new Uint8Array(graph.agents.length)
+  for (const r of rootIndexes) isRoot[r] = 1
   let parents: Int32Array | undefined
   const lookup = (key: string): number => {
     const did = identityOf(key)
@@ -108,9 +113,9 @@ export function computeReputation (
     iterations,
     graph,
     rank,
-    reference: referenceRankOf(rank, rootIndexes),
+    reference,
     lookup,
-    endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
+    endorses: (from, to) => inCircle(graph, isRoot, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
     describe (did) {
       const i = graph.index.get(identityOf(did))
       parents ??= shortestPathsFrom(graph, rootIndexes)
@@ -126,6 +131,17 @@ export function computeReputation (
       }
     }
   }
+}
+
+/**
+ * Whether `w` is in author `a`'s circle (the mutual-vouching rule of src/trust): `a` endorsed `w`
+ * directly or through one agent. A root never is (issue 18): the node trusts its roots by its own
+ * choice, not by the author's, so a root's confirm is independent evidence even when the author has
+ * confirmed the root's memories too (honest authors in a small network do, by chance).
+ */
+function inCircle (graph: TrustGraph, isRoot: Uint8Array, a: number | undefined, w: number | undefined): boolean {
+  if (w !== undefined && isRoot[w] === 1) return false
+  return vouches(graph, a, w)
 }
 
 /** An endorsement path u → v or u → x → v. */

@@ -16,9 +16,8 @@ export function reputationOfRank (rank: number, reference: number): number {
  * honest region (Sybils reached through attack edges) is at most the bound's share, so it can move
  * the median by at most that share of the mass.
  */
-export function standingOf (rank: Float64Array, rootIndexes: readonly number[]): Float64Array {
+export function standingOf (rank: Float64Array, rootIndexes: readonly number[], reference = referenceRankOf(rank, rootIndexes)): Float64Array {
   const standing = new Float64Array(rank.length)
-  const reference = referenceRankOf(rank, rootIndexes)
   for (let i = 0; i < standing.length; i++) standing[i] = reputationOfRank(rank[i] as number, reference)
   for (const r of rootIndexes) standing[r] = 1
   return standing

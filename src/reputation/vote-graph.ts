@@ -98,7 +98,10 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
   const offsets = new Int32Array(n + 1)
   const targets = new Int32Array(keys.length)
   const strengths = new Float64Array(keys.length)
-  const walkStrengths = new Float64Array(keys.length)
+  // What the walk follows (endorsement + acknowledgement), normalised per row in place below: no
+  // second array and no trimmed copies (figure 10: every 10 MB less of typed arrays per computation
+  // is one old-space collection less on a node holding 1M attestations).
+  const weights = new Float64Array(keys.length)
   let edges = 0
   let k = 0
   while (k < keys.length) {
@@ -116,7 +119,7 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
     const from = Math.floor(pair / MAX_GRAPH_AGENTS)
     targets[edges] = pair - from * MAX_GRAPH_AGENTS
     strengths[edges] = endorsement
-    walkStrengths[edges] = endorsement + acknowledged
+    weights[edges] = endorsement + acknowledged
     edges++
     offsets[from + 1] = edges
   }
@@ -125,15 +128,14 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
   const claims = set.claims()
   const { agentClaimOffsets, agentClaims } = membershipsOf(claims, n)
   const outWeight = new Float64Array(n)
-  const weights = new Float64Array(edges)
   for (let i = 0; i < n; i++) {
     let total = AGREEMENT_WEIGHT * ((agentClaimOffsets[i + 1] as number) - (agentClaimOffsets[i] as number))
-    for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) total += walkStrengths[e] as number
+    for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) total += weights[e] as number
     outWeight[i] = total
-    for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) weights[e] = (walkStrengths[e] as number) / total
+    for (let e = offsets[i] as number; e < (offsets[i + 1] as number); e++) weights[e] = (weights[e] as number) / total
   }
   return {
-    agents: names, index, offsets, targets: targets.slice(0, edges), weights, strengths: strengths.slice(0, edges),
+    agents: names, index, offsets, targets: targets.subarray(0, edges), weights: weights.subarray(0, edges), strengths: strengths.subarray(0, edges),
     outWeight, claims, agentClaimOffsets, agentClaims
   }
 }

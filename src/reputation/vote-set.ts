@@ -36,19 +36,28 @@ export class VoteSet {
    * first sight, so the resolver is asked once per DID, never per vote.
    */
   entry (did: string): number {
+    // Without a resolver every DID is its own identity and no log names it: the node map alone
+    // (figure 10: one Map of 100k DIDs fewer to build and collect).
+    if (this.identities === undefined) {
+      const node = this.nodes.get(did)
+      return node === undefined ? this.intern(did) * 2 : node * 2
+    }
     const known = this.seen.get(did)
     if (known !== undefined) return known
-    const identity = this.identities?.identityOf(did) ?? did
-    let node = this.nodes.get(identity)
-    if (node === undefined) {
-      node = this.agents.length
-      if (node >= MAX_GRAPH_AGENTS) throw new IsnadError('USAGE', `more than ${MAX_GRAPH_AGENTS} agents in one reputation graph`)
-      this.agents.push(identity)
-      this.nodes.set(identity, node)
-    }
-    const value = node * 2 + (this.identities?.named(did) === true ? 1 : 0)
+    const identity = this.identities.identityOf(did)
+    const node = this.nodes.get(identity) ?? this.intern(identity)
+    const value = node * 2 + (this.identities.named(did) ? 1 : 0)
     this.seen.set(did, value)
     return value
+  }
+
+  /** A new graph node named `identity` (not yet in `nodes`). */
+  private intern (identity: string): number {
+    const node = this.agents.length
+    if (node >= MAX_GRAPH_AGENTS) throw new IsnadError('USAGE', `more than ${MAX_GRAPH_AGENTS} agents in one reputation graph`)
+    this.agents.push(identity)
+    this.nodes.set(identity, node)
+    return node
   }
 
   /** The graph node of a DID, interned on first sight. */
@@ -114,13 +123,15 @@ export class VoteSet {
 
   /** The claims recorded: offsets (claims + 1), members, verdict codes and memory ordinals. */
   claims (): { offsets: Int32Array<ArrayBuffer>, members: Int32Array<ArrayBuffer>, verdicts: Uint8Array<ArrayBuffer>, memories: Int32Array<ArrayBuffer> } {
-    const offsets = this.starts.slice(0, this.claimCount + 1)
+    // Views, not copies (figure 10: fewer large allocations per computation); a later claim writes
+    // past them or into new arrays, never inside them.
+    const offsets = this.starts.subarray(0, this.claimCount + 1)
     if (this.claimCount === 0) offsets[0] = 0
     return {
       offsets,
-      members: this.members.slice(0, this.memberCount),
-      verdicts: this.verdicts.slice(0, this.claimCount),
-      memories: this.memoryOf.slice(0, this.claimCount)
+      members: this.members.subarray(0, this.memberCount),
+      verdicts: this.verdicts.subarray(0, this.claimCount),
+      memories: this.memoryOf.subarray(0, this.claimCount)
     }
   }
 

@@ -39,6 +39,7 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
   // Reused across memories (counted, never truncated: no reallocation per memory).
   const chosen: StoredAttestation[] = []
   let chosenNodes: Int32Array = new Int32Array(64)
+  let chosenVerdicts: Int32Array = new Int32Array(64)
   let claimNodes: Int32Array = new Int32Array(64)
   let ordinal = 0
   for (const { author, attestations, anchoredBy } of memories) {
@@ -67,8 +68,11 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       chosenNodes[count] = node
       chosen[count++] = a
     }
+    if (count > chosenVerdicts.length) chosenVerdicts = grown(chosenVerdicts, count)
     for (let i = 0; i < count; i++) {
+      // Each verdict's code is looked up once per vote (a keyed lookup), not once per claim pass.
       const verdict = VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation]
+      chosenVerdicts[i] = verdict
       set.add(chosenNodes[i] as number, authorNode, verdict)
       // The author's walk passes on to who confirmed it (never an endorsement: see ACKNOWLEDGE_CODE).
       if (verdict === VERDICT_CODES.confirm) set.add(authorNode, chosenNodes[i] as number, ACKNOWLEDGE_CODE)
@@ -95,7 +99,7 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
     for (let verdict = 0; verdict < 3; verdict++) {
       let members = 0
       for (let i = 0; i < count; i++) {
-        if (VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation] === verdict) claimNodes[members++] = chosenNodes[i] as number
+        if (chosenVerdicts[i] === verdict) claimNodes[members++] = chosenNodes[i] as number
       }
       if (verdict === VERDICT_CODES.confirm) {
         for (let i = count; i < count + anchorers; i++) claimNodes[members++] = chosenNodes[i] as number

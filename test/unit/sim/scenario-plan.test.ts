@@ -40,6 +40,18 @@ describe('scenario format', () => {
     const sybil = await loadScenario('sybil-ring')
     expect(sybil.nodes.sybil / nodeCount(sybil.nodes)).toBe(0.2)
   })
+
+  it('hidden-circle (an attack beyond the built-ins, issue 18): only three of its nine colluders author, and every colluder memory is asked of the circle alone', async () => {
+    const hidden = await loadScenario('scenarios/attacks/hidden-circle.yaml')
+    const plan = createPlan(hidden)
+    const colluderMemories = plan.memories.filter((m) => plan.roles[m.author] === 'colluder')
+    expect(new Set(colluderMemories.map((m) => m.author)).size).toBe(3)
+    expect(colluderMemories.every((m) => !m.truth && m.answers.every((a) => plan.roles[a.witness] === 'colluder' && a.verdict === 'confirm'))).toBe(true)
+    // The six that never author still witness: for the circle, and honestly for everyone else.
+    const witnessOnly = plan.roles.flatMap((role, i) => role === 'colluder' && !colluderMemories.some((m) => m.author === i) ? [i] : [])
+    expect(witnessOnly).toHaveLength(6)
+    expect(colluderMemories.some((m) => m.answers.some((a) => witnessOnly.includes(a.witness)))).toBe(true)
+  })
 })
 
 describe('plan', () => {

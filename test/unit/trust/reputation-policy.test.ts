@@ -75,16 +75,28 @@ describe('isnad-reputation: how much confirm weight attests (issue 18)', () => {
     computeTrust({ memory: memoryEvidence({ author: 'A' }), attestations, anchors: [], reputation, endorses, rooted: true, now: NOW }, { policy: 'isnad-reputation' })
   const none = (): boolean => false
 
-  it('does not count a confirm that agrees with the author\'s circle alone', () => {
+  it('does not count a confirm that agrees with the author\'s circle alone (at least CIRCLE_MIN = 2 circle confirmers)', () => {
+    const circle = (from: string, to: string): boolean => from === 'A' && (to === 'w1' || to === 'w2')
+    const two = [attestationEvidence({ id: 'a1', witness: 'w1' }), attestationEvidence({ id: 'a2', witness: 'w2' })]
+    const three = [...two, attestationEvidence({ id: 'a3', witness: 'w3' })]
+    const alone = scoreWith(three, circle)
+    expect(alone.level).toBe('Unverified')
+    expect(alone.counted.attestations.map((a) => a.note?.startsWith('not counted'))).toEqual([true, true, true])
+    expect(alone.counted.attestations.find((a) => a.witness === 'w3')?.note).toMatch(/author's circle alone/)
+    // An independent confirmer beside them: w3 no longer agrees with the circle alone, and both outsiders count.
+    const four = scoreWith([...three, attestationEvidence({ id: 'a4', witness: 'w4' })], circle)
+    expect(four.level).toBe('Attested')
+    expect(four.counted.attestations.filter((a) => a.note?.startsWith('not counted') === true).map((a) => a.witness)).toEqual(['w1', 'w2'])
+  })
+
+  it('one circle confirmer is a coincidence: the confirmer beside it still counts (issue 18)', () => {
     const circle = (from: string, to: string): boolean => from === 'A' && to === 'w1'
     const two = [attestationEvidence({ id: 'a1', witness: 'w1' }), attestationEvidence({ id: 'a2', witness: 'w2' })]
-    const alone = scoreWith(two, circle)
-    expect(alone.level).toBe('Unverified')
-    expect(alone.counted.attestations.map((a) => a.note?.startsWith('not counted'))).toEqual([true, true])
-    // An independent confirmer beside them: w2 no longer agrees with the circle alone, and both count.
-    const three = scoreWith([...two, attestationEvidence({ id: 'a3', witness: 'w3' })], circle)
-    expect(three.level).toBe('Attested')
-    expect(three.counted.attestations.filter((a) => a.note?.startsWith('not counted') === true).map((a) => a.witness)).toEqual(['w1'])
+    const result = scoreWith(two, circle)
+    // w1 is not counted (the author vouches for it); w2 counts alone: C = 1 → +0.2, Attested.
+    expect(result.counted.attestations.filter((a) => a.note?.startsWith('not counted') === true).map((a) => a.witness)).toEqual(['w1'])
+    expect(result.contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.2)
+    expect(result.level).toBe('Attested')
   })
 
   it('attests only with confirm weight ≥ 0.5 and at least twice the disputes\' weight', () => {
