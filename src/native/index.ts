@@ -12,3 +12,4 @@ export { SEED_PUBLIC_KEY_CACHE_SIZE, SIGNER_KEY_CACHE_SIZE } from './constants.j
 export { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'
 export { signatureBackend, sodiumModulePath, sodiumVerify } from './sodium.js'
 export { MAX_VERIFY_THREADS, runningVerifierThreads, verifierThreadBackends, VERIFY_THREAD_CHUNK, VERIFY_THREADS_MIN_BURST } from './verify-threads.js'
+export { startModuleWorker } from './module-worker.js'

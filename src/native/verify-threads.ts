@@ -1,7 +1,8 @@
 import { verify as opensslVerify, type KeyObject } from 'node:crypto'
 import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
 import type { RecordBytesVerdict } from '../record/index.js'
+import { startModuleWorker } from './module-worker.js'
 import { sodiumModulePath } from './sodium.js'
 
 /*
@@ -91,34 +92,12 @@ export type ThreadReply = { backend: 'libsodium' | 'openssl' } | ThreadAnswer
 const LAYOUT: PackedLayout = { headerBytes: HEADER_BYTES, signatureBytes: SIGNATURE_BYTES, fixedBytes: FIXED_BYTES }
 
 /**
- * The verifier thread's module: compiled by tsc beside this one (dist/src/native/verify-thread.js);
- * when the sources run as they are (vitest), the .ts file itself, which Node loads by stripping its
- * types (it imports only Node built-ins at run time).
- */
-/**
- * The process's Node flags, less `--input-type`: a thread inherits them, and Node refuses to start a
- * module file under that flag (it is for `-e` and stdin), so a script run with `node
- * --input-type=module -e …` would otherwise lose its threads.
- */
-const THREAD_EXEC_ARGV = process.execArgv.filter((flag, i, all) => !flag.startsWith('--input-type') && all[i - 1] !== '--input-type')
-
-const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './verify-thread.ts' : './verify-thread.js', import.meta.url)
-
-/**
- * Starts a verifier thread. Compiled (dist/), its module runs as it is. Run from the TypeScript
- * sources (vitest), the thread first registers test/fixtures/ts-source-hooks.ts, which resolves its
- * `./x.js` imports of the record code to `./x.ts` and strips their types (as the reindex reader's
- * threads do, node/reindex/module-worker.ts).
+ * A verifier thread. Its module is compiled by tsc beside this one (dist/src/native/verify-thread.js);
+ * when the sources run as they are (vitest), startModuleWorker starts the .ts file with the
+ * test's source hooks, so the thread runs the same record code as its caller.
  */
 function startWorker (workerData: VerifierThreadData): Worker {
-  if (!THREAD_MODULE.href.endsWith('.ts')) return new Worker(THREAD_MODULE, { workerData, execArgv: THREAD_EXEC_ARGV })
-  const hooks = new URL('../../test/fixtures/ts-source-hooks.ts', import.meta.url)
-  const boot = [
-    "import { register } from 'node:module'",
-    `register(${JSON.stringify(hooks.href)})`,
-    `await import(${JSON.stringify(THREAD_MODULE.href)})`
-  ].join('\n')
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData, execArgv: [...THREAD_EXEC_ARGV, '--disable-warning=ExperimentalWarning'] })
+  return startModuleWorker(new URL('./verify-thread.js', import.meta.url), { workerData })
 }
 
 /**
