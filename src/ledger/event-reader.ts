@@ -24,13 +24,16 @@ export async function * readScopeEntries (
  * can be done elsewhere (reindex reads in a worker thread) exactly as readScopeEntries would.
  */
 export interface ScopeSnapshot {
+  /** The data directory and scope read: a `memory.packed` event's pack file is found from them. */
+  dataDir: string
+  scope: string
   shards: ShardRef[]
   limits: Array<[path: string, bytes: number]>
 }
 
 export async function snapshotScope (dataDir: string, scope: string, durableSizeOf: DurableSizeOf): Promise<ScopeSnapshot> {
   const shards = await listScopeShards(dataDir, scope)
-  return { shards, limits: [...snapshotLimits(shards, durableSizeOf)] }
+  return { dataDir, scope, shards, limits: [...snapshotLimits(shards, durableSizeOf)] }
 }
 
 export function readSnapshotEntries (snapshot: ScopeSnapshot, from?: number): AsyncGenerator<EventEntry> {

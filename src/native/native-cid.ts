@@ -2,6 +2,7 @@ import { Buffer } from 'node:buffer'
 import { hash } from 'node:crypto'
 import type { CID } from 'multiformats/cid'
 import { cidOfDigest, type RecordFastPaths } from '../record/index.js'
+import { verifyBytesOnThreads } from './record-threads.js'
 import { encodeSignedIntoScratch } from './scratch-encoding.js'
 import { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'
 
@@ -33,5 +34,6 @@ export const NODE_RECORD_FAST_PATHS: RecordFastPaths = Object.freeze({
   encodeSigned: encodeSignedIntoScratch,
   sameBytes,
   publicKeyOf: signerKeyOf,
-  publicKeyOfSeed: publicKeyOfSeedCached
+  publicKeyOfSeed: publicKeyOfSeedCached,
+  verifyBytesElsewhere: verifyBytesOnThreads
 })

@@ -1,8 +1,10 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { parentPort, workerData } from 'node:worker_threads'
-// Types only (erased at compile time, and by Node's type stripping when tests run the .ts source):
-// this module imports nothing at run time but Node built-ins, so it loads as it is, from dist/ or src/.
+import { isIsnadError } from '../errors/index.js'
+import { verifyRecordBytes, type RecordBytesVerdict } from '../record/index.js'
+import { nodeCryptoVerifier } from './node-verifier.js'
+import { readRecordChunk, type PackedRecord } from './record-threads.js'
 import type { PackedLayout, ThreadReply, ThreadRequest, VerifierThreadData } from './verify-threads.js'
 
 /*
@@ -10,6 +12,9 @@ import type { PackedLayout, ThreadReply, ThreadRequest, VerifierThreadData } fro
  * synchronous form does after its policy checks: libsodium first when the path in workerData loads
  * (sodium.ts), then OpenSSL's Ed25519 with the key as SPKI DER for what libsodium refused. Its
  * first message says which library it checks with; then one reply of verdicts per chunk.
+ * A chunk of records (record-threads.ts) gets every step of verifyRecordBytes with
+ * nodeCryptoVerifier, as the calling thread would run them: a verdict per record, or undefined for
+ * a failure that is not an IsnadError (the calling thread then runs the steps itself and meets it).
  */
 
 /** The one function of sodium-native used here (sodium.ts). */
@@ -45,7 +50,7 @@ function keyOf (keys: Map<string, KeyObject>, publicKey: Uint8Array): KeyObject 
 }
 
 /** The verdicts of one chunk, one byte per check (1 valid), in the layout verify-threads.ts packs. */
-function verdictsOf (request: ThreadRequest, layout: PackedLayout, sodium: SodiumVerify | undefined, keys: Map<string, KeyObject>): Uint8Array<ArrayBuffer> {
+function verdictsOf (request: { packed: Uint8Array, count: number }, layout: PackedLayout, sodium: SodiumVerify | undefined, keys: Map<string, KeyObject>): Uint8Array<ArrayBuffer> {
   const { packed, count } = request
   const { headerBytes, signatureBytes, fixedBytes } = layout
   const view = new DataView(packed.buffer, packed.byteOffset, packed.byteLength)
@@ -70,6 +75,16 @@ function verdictsOf (request: ThreadRequest, layout: PackedLayout, sodium: Sodiu
   return verdicts
 }
 
+function recordVerdict ({ bytes, now, expectedKind }: PackedRecord): RecordBytesVerdict | undefined {
+  try {
+    const verified = verifyRecordBytes(bytes, { verifier: nodeCryptoVerifier, now, ...(expectedKind === undefined ? {} : { expectedKind }) })
+    return { id: verified.id, digest: verified.cid.multihash.digest, signed: verified.signed }
+  } catch (err) {
+    if (!isIsnadError(err)) return undefined
+    return err.details === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, details: err.details }
+  }
+}
+
 function serve (): void {
   const port = parentPort
   if (port === null) throw new Error('verify-thread.ts runs as a worker thread (verify-threads.ts starts it)')
@@ -79,6 +94,11 @@ function serve (): void {
   const hello: ThreadReply = { backend: sodium === undefined ? 'openssl' : 'libsodium' }
   port.postMessage(hello)
   port.on('message', (request: ThreadRequest) => {
+    if (request.kind === 'records') {
+      const reply: ThreadReply = { id: request.id, records: readRecordChunk(request.packed, request.count).map(recordVerdict) }
+      port.postMessage(reply)
+      return
+    }
     const verdicts = verdictsOf(request, data.layout, sodium, keys)
     const reply: ThreadReply = { id: request.id, verdicts }
     port.postMessage(reply, [verdicts.buffer])

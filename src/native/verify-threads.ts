@@ -1,6 +1,8 @@
 import { verify as opensslVerify, type KeyObject } from 'node:crypto'
 import { availableParallelism } from 'node:os'
-import { Worker } from 'node:worker_threads'
+import type { Worker } from 'node:worker_threads'
+import type { RecordBytesVerdict } from '../record/index.js'
+import { startModuleWorker } from './module-worker.js'
 import { sodiumModulePath } from './sodium.js'
 
 /*
@@ -73,36 +75,45 @@ export interface VerifierThreadData {
   layout: PackedLayout
 }
 
-/** A chunk sent to a thread: `count` checks packed back to back. */
-export interface ThreadRequest {
-  id: number
-  packed: Uint8Array
-  count: number
-}
+/**
+ * A chunk sent to a thread: `count` signature checks packed back to back, or `count` records to
+ * verify whole (record-threads.ts packs them).
+ */
+export type ThreadRequest =
+  | { kind: 'signatures', id: number, packed: Uint8Array, count: number }
+  | { kind: 'records', id: number, packed: Uint8Array, count: number }
 
-/** What a thread posts: once, the library it checks with, then the verdicts of each chunk. */
-export type ThreadReply = { backend: 'libsodium' | 'openssl' } | { id: number, verdicts: Uint8Array }
+/** A thread's answer to one request: a verdict byte per signature, or a verdict per record. */
+export type ThreadAnswer = { id: number, verdicts: Uint8Array } | { id: number, records: Array<RecordBytesVerdict | undefined> }
+
+/** What a thread posts: once, the library it checks with, then the answer to each request. */
+export type ThreadReply = { backend: 'libsodium' | 'openssl' } | ThreadAnswer
 
 const LAYOUT: PackedLayout = { headerBytes: HEADER_BYTES, signatureBytes: SIGNATURE_BYTES, fixedBytes: FIXED_BYTES }
 
 /**
- * The verifier thread's module: compiled by tsc beside this one (dist/src/native/verify-thread.js);
- * when the sources run as they are (vitest), the .ts file itself, which Node loads by stripping its
- * types (it imports only Node built-ins at run time).
+ * A verifier thread. Its module is compiled by tsc beside this one (dist/src/native/verify-thread.js);
+ * when the sources run as they are (vitest), startModuleWorker starts the .ts file with the
+ * test's source hooks, so the thread runs the same record code as its caller.
  */
+function startWorker (workerData: VerifierThreadData): Worker {
+  return startModuleWorker(new URL('./verify-thread.js', import.meta.url), { workerData })
+}
+
 /**
- * The process's Node flags, less `--input-type`: a thread inherits them, and Node refuses to start a
- * module file under that flag (it is for `-e` and stdin), so a script run with `node
- * --input-type=module -e …` would otherwise lose its threads.
+ * A request on a thread not answered yet: how many checks it holds, what its answer does, and how
+ * its checks are done elsewhere should the thread die (no verdict is ever lost).
  */
-const THREAD_EXEC_ARGV = process.execArgv.filter((flag, i, all) => !flag.startsWith('--input-type') && all[i - 1] !== '--input-type')
+export interface InFlight {
+  count: number
+  settle: (answer: ThreadAnswer) => void
+  retry: () => void
+}
 
-const THREAD_MODULE = new URL(import.meta.url.endsWith('.ts') ? './verify-thread.ts' : './verify-thread.js', import.meta.url)
-
-interface VerifierThread {
+export interface VerifierThread {
   worker: Worker
-  /** Chunks sent and not answered, by request id. */
-  inFlight: Map<number, Chunk>
+  /** Requests sent and not answered, by request id. */
+  inFlight: Map<number, InFlight>
   /** Checks in flight. */
   load: number
 }
@@ -161,9 +172,14 @@ function flush (): void {
   chunks = []
   if (threads === null && ready.reduce((n, chunk) => n + chunk.checks.length, 0) >= VERIFY_THREADS_MIN_BURST) threads = startThreads()
   for (const chunk of ready) {
-    if (Array.isArray(threads)) send(threads, chunk)
+    if (Array.isArray(threads)) sendSignatures(threads, chunk)
     else checkOnLibuv(chunk)
   }
+}
+
+/** The running threads, or undefined before the first burst and after one died. */
+export function runningThreads (): readonly VerifierThread[] | undefined {
+  return Array.isArray(threads) ? threads : undefined
 }
 
 /** node:crypto's callback form: OpenSSL on libuv's thread pool, for every check of a chunk. */
@@ -187,8 +203,7 @@ function startThreads (): VerifierThread[] | 'failed' {
   const started: VerifierThread[] = []
   try {
     for (let i = 0; i < Math.min(MAX_VERIFY_THREADS, availableParallelism()); i++) {
-      const workerData: VerifierThreadData = { sodiumPath: sodiumModulePath, layout: LAYOUT }
-      const worker = new Worker(THREAD_MODULE, { workerData, execArgv: THREAD_EXEC_ARGV })
+      const worker = startWorker({ sodiumPath: sodiumModulePath, layout: LAYOUT })
       const thread: VerifierThread = { worker, inFlight: new Map(), load: 0 }
       worker.on('message', (reply: ThreadReply) => {
         if ('backend' in reply) threadBackends.push(reply.backend)
@@ -207,25 +222,37 @@ function startThreads (): VerifierThread[] | 'failed' {
   return started
 }
 
-function send (all: VerifierThread[], chunk: Chunk): void {
+function sendSignatures (all: readonly VerifierThread[], chunk: Chunk): void {
+  const count = chunk.checks.length
+  // Copied, not transferred: should the thread die, the checks are still here to run on libuv.
+  send(all, (id) => ({ kind: 'signatures', id, packed: chunk.packed.subarray(0, chunk.used), count }), {
+    count,
+    settle: (answer) => {
+      if (!('verdicts' in answer)) return
+      chunk.checks.forEach(({ resolve }, i) => { resolve(answer.verdicts[i] === 1) })
+    },
+    retry: () => { checkOnLibuv(chunk) }
+  })
+}
+
+/** Sends a request to the least loaded thread; `transfer` lists buffers handed over rather than copied. */
+export function send (all: readonly VerifierThread[], request: (id: number) => ThreadRequest, inFlight: InFlight, transfer: ArrayBuffer[] = []): void {
   let thread = all[0] as VerifierThread
   for (const other of all) if (other.load < thread.load) thread = other
   const id = nextRequest++
-  thread.inFlight.set(id, chunk)
-  thread.load += chunk.checks.length
+  thread.inFlight.set(id, inFlight)
+  thread.load += inFlight.count
   thread.worker.ref()
-  // Copied, not transferred: should the thread die, the checks are still here to run on libuv.
-  const request: ThreadRequest = { id, packed: chunk.packed.subarray(0, chunk.used), count: chunk.checks.length }
-  thread.worker.postMessage(request)
+  thread.worker.postMessage(request(id), transfer)
 }
 
-function settle (thread: VerifierThread, { id, verdicts }: { id: number, verdicts: Uint8Array }): void {
-  const chunk = thread.inFlight.get(id)
-  if (chunk === undefined) return
-  thread.inFlight.delete(id)
-  thread.load -= chunk.checks.length
+function settle (thread: VerifierThread, answer: ThreadAnswer): void {
+  const inFlight = thread.inFlight.get(answer.id)
+  if (inFlight === undefined) return
+  thread.inFlight.delete(answer.id)
+  thread.load -= inFlight.count
   if (thread.inFlight.size === 0) thread.worker.unref()
-  chunk.checks.forEach(({ resolve }, i) => { resolve(verdicts[i] === 1) })
+  inFlight.settle(answer)
 }
 
 /**
@@ -243,6 +270,6 @@ function fail (started: VerifierThread[]): void {
     thread.worker.removeAllListeners()
     thread.worker.on('error', () => {})
     void thread.worker.terminate()
-    for (const chunk of pending) checkOnLibuv(chunk)
+    for (const inFlight of pending) inFlight.retry()
   }
 }

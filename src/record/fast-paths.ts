@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { decodeDidKey, publicKeyOfSeed, type SignatureVerifier } from '../identity/index.js'
-import type { IsnadRecord } from '../schema/index.js'
+import type { ErrorCode } from '../errors/index.js'
+import type { IsnadRecord, RecordKind, SignedRecord } from '../schema/index.js'
 
 /** The canonical bytes of `{ record, signature }` written into a buffer the implementation reuses. */
 export interface ScratchSignedBytes {
@@ -9,6 +10,15 @@ export interface ScratchSignedBytes {
   /** Length of the record's canonical bytes, which start at RECORD_OFFSET in `view`. */
   recordLength: number
 }
+
+/**
+ * What verifyRecordBytes gave for received bytes when it ran elsewhere (another thread): the
+ * record's id, the SHA-256 digest its CID is made of and the decoded record, or the error of the
+ * first step that failed, as its code, message and details.
+ */
+export type RecordBytesVerdict =
+  | { id: string, digest: Uint8Array, signed: SignedRecord }
+  | { code: ErrorCode, message: string, details?: Record<string, unknown> }
 
 /**
  * The steps of the verification pipeline around the signature that a platform can do faster than
@@ -35,6 +45,13 @@ export interface RecordFastPaths {
    * caller may write to); signRecord checks the signer with it.
    */
   publicKeyOfSeed: (seed: Uint8Array) => Uint8Array
+  /**
+   * Every step of verifyRecordBytes run off this thread (the node's verifier threads, once running):
+   * the bytes are copied before this returns. Undefined when the platform has no such place now (no
+   * thread running), or a promise of undefined when it gave up (a thread died): the caller then
+   * runs the steps here. Optional: verifyRecordBytesAsync runs them here without it.
+   */
+  verifyBytesElsewhere?: (bytes: Uint8Array, now: number, expectedKind: RecordKind | undefined) => Promise<RecordBytesVerdict | undefined> | undefined
 }
 
 /** A signature verifier that may bring the platform's fast paths for the rest of the pipeline. */

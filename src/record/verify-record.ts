@@ -5,7 +5,7 @@ import {
   MAX_CLOCK_SKEW_MS, MAX_RECORD_BYTES, utf8Length, type IsnadRecord, type RecordKind, type SignedRecord
 } from '../schema/index.js'
 import { cidOfDigest, cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
-import { fastPathsOf, type RecordFastPaths, type RecordVerifier } from './fast-paths.js'
+import { fastPathsOf, type RecordBytesVerdict, type RecordFastPaths, type RecordVerifier } from './fast-paths.js'
 import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse-record.js'
 import { encodeSignedRecordBytes, RECORD_OFFSET, signedRecordSize } from './signed-bytes.js'
 import { noteVerifiedBytes } from './verified-bytes.js'
@@ -60,9 +60,33 @@ export function verifyRecordAsync (input: unknown, options: VerifyRecordOptions)
   return verifyPreparedAsync(() => prepareVerification(parseSignedRecord(input), options, undefined), options)
 }
 
-/** verifyRecordBytes with the signature checked by `verifier.verifyAsync`; see verifyRecordAsync. */
+/**
+ * verifyRecordBytes with the signature checked by `verifier.verifyAsync`; see verifyRecordAsync.
+ * When the verifier's fast paths can run every step elsewhere (verifyBytesElsewhere: the node's
+ * verifier threads), they do, and this thread only turns their verdict into the result: the same
+ * record, id, bytes and error code, message and details (BENCHMARKS.md, issue 20 item 4).
+ */
 export function verifyRecordBytesAsync (bytes: Uint8Array, options: VerifyRecordOptions): Promise<VerifiedRecord> {
-  return verifyPreparedAsync(() => prepareVerification(decodeSignedRecord(bytes), options, bytes), options)
+  const here = (received: Uint8Array): Promise<VerifiedRecord> => verifyPreparedAsync(() => prepareVerification(decodeSignedRecord(received), options, received), options)
+  let elsewhere: Promise<RecordBytesVerdict | undefined> | undefined
+  try {
+    elsewhere = fastPathsOf(options.verifier).verifyBytesElsewhere?.(bytes, options.now, options.expectedKind)
+  } catch (err) {
+    return Promise.reject(err)
+  }
+  if (elsewhere === undefined) return here(bytes)
+  // Copied now: the caller may reuse its buffer, and a verified record's bytes are never the caller's.
+  const own = bytes.slice()
+  return elsewhere.then((verdict) => verdict === undefined ? here(own) : verifiedElsewhere(verdict, own))
+}
+
+/** A verdict from elsewhere as verifyRecordBytes would have given it: the record, or its error thrown. */
+function verifiedElsewhere (verdict: RecordBytesVerdict, bytes: Uint8Array): VerifiedRecord {
+  if ('code' in verdict) {
+    throw new IsnadError(verdict.code, verdict.message, verdict.details === undefined ? {} : { details: verdict.details })
+  }
+  noteVerifiedBytes(bytes, verdict.id)
+  return { id: verdict.id, cid: cidOfDigest(verdict.digest), signed: verdict.signed, bytes }
 }
 
 /** Everything the steps before the signature produced, and the three inputs of the signature check. */

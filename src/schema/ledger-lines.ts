@@ -50,6 +50,8 @@ export const EVENT_TYPES = [
   'memory.witness_requested',
   'memory.attested',
   'memory.anchored',
+  /** A batch of records stored once, in a pack (DESIGN §4, docs/ledger-packs.md): one event, one Merkle leaf per record. */
+  'memory.packed',
   /** A check of an anchor's evidence (protocols/anchors-v1.md §6). */
   'memory.anchor_checked',
   /** A memory selection's trace (FDR-Memory v1.2.0 M-2: every selection is auditable). */

@@ -8,6 +8,8 @@ import type { LedgerFactsCollector } from './ledger-facts.js'
 import type { QuarantineIndex } from './quarantine-index.js'
 import type { FindingDraft } from './findings.js'
 import { checkCarriedRecord, recordLeafOf, type RecordCheckOptions } from './record-check.js'
+import { checkPackedRecord, packedRecordsOf } from './pack-check.js'
+import { PACK_EVENT_TYPE } from '../packs.js'
 
 /**
  * The events of one scope (spec §4, §5, §8), read in Lamport order through the ledger's own readers
@@ -83,6 +85,19 @@ export async function auditScopeEvents (ctx: AuditContext, scope: string, option
       if (problem !== undefined) ctx.sink.add(message(problem))
       else if (options.checkRecords && leaf !== undefined) {
         pending.push(checkCarriedRecord(event.type, leaf, record, options).then(message))
+        if (pending.length >= RECORD_CHECKS_IN_FLIGHT) ctx.sink.add(await pending.shift())
+      }
+    } else if (event.type === PACK_EVENT_TYPE) {
+      // One leaf per record it names, in order, even when the pack is unreadable: the log stays comparable.
+      const packed = await packedRecordsOf(ctx.dataDir, event)
+      ctx.stats.records += packed.leaves.length
+      for (const leaf of packed.leaves) log.addLeaf(leaf)
+      if (packed.problem !== undefined) ctx.sink.add({ kind: 'pack_invalid', ...where, message: `event ${event.event_id}: ${packed.problem}` })
+      for (const record of packed.records) {
+        if (record.kind !== undefined) options.facts?.record(record.kind, record.id, record.signed)
+        if (!options.checkRecords) continue
+        pending.push(checkPackedRecord(record, options).then((text) =>
+          text === undefined ? undefined : { kind: 'record_invalid', ...where, message: `event ${event.event_id}: ${text}` }))
         if (pending.length >= RECORD_CHECKS_IN_FLIGHT) ctx.sink.add(await pending.shift())
       }
     } else if (event.type === ANCHOR_CHECKED_EVENT_TYPE) {

@@ -21,7 +21,7 @@ export const FINDING_KINDS = [
   'misplaced_line', 'duplicate_event', 'lc_gap', 'lc_duplicate', 'lc_regressed',
   'instance_unregistered', 'run_unregistered',
   // the Merkle log (DESIGN §4, transparency-v1)
-  'record_invalid', 'checkpoint_invalid', 'checkpoint_size', 'checkpoint_root', 'equivocation',
+  'record_invalid', 'pack_invalid', 'checkpoint_invalid', 'checkpoint_size', 'checkpoint_root', 'equivocation',
   // the rest of the directory
   'evidence_missing', 'index_mismatch', 'index_missing', 'index_corrupt',
   // the blockstore of anchored content, evidence/blocks (issue 22 §2)

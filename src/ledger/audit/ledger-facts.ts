@@ -35,6 +35,7 @@ const KIND_OF_TYPE: Readonly<Record<string, string>> = {
   'memory.anchored': 'anchor',
   'memory.witness_requested': 'witness_request'
 }
+// A packed record is given with its own kind (memory, attestation, anchor, witness_request), kept as it is.
 
 /**
  * Collects facts while events stream past. The spread sample is deterministic: every `stride`-th

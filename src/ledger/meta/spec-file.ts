@@ -39,7 +39,8 @@ export function buildSpecFile (): Record<string, unknown> {
       bus: 'bus/<scope>/YYYY-MM-DD.jsonl (UTC day of ts_wall)',
       views: 'views/{facts,decisions,commitments}/<scope>/YYYY-MM.jsonl (UTC month of ts)',
       attach: 'views/attach/<scope>/YYYY-MM.jsonl (UTC month of the object ts)',
-      archive: 'archive/<path of the shard>.jsonl.gz'
+      archive: 'archive/<path of the shard>.jsonl.gz',
+      packs: 'packs/<scope>/<pack CID>.car (CAR v1 of a batch\'s records, named by a memory.packed event; docs/ledger-packs.md)'
     },
     hash: {
       field: 'hash',

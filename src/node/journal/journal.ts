@@ -1,5 +1,7 @@
 import type { SignatureVerifier } from '../../identity/index.js'
-import { JsonlAppender, ledgerFilePath, openEventLedger, withLineHash, type AppendOptions, type EventInput, type EventLedger } from '../../ledger/index.js'
+import {
+  JsonlAppender, ledgerFilePath, openEventLedger, removePackLeftovers, withLineHash, writePackFile, type AppendOptions, type EventInput, type EventLedger
+} from '../../ledger/index.js'
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
@@ -8,7 +10,7 @@ import type { MemoryEvidence, NodeTrustSetting } from '../memory-evidence.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home-paths.js'
 import { JournalState } from './journal-state.js'
-import { recordEventOf, recordOfEvent, type RecordSource } from './record-events.js'
+import { batchEventsOf, recordsOfEvent, type RecordSource } from './record-events.js'
 import { ViewReducer } from './view-reducer.js'
 import { ReductionRounds } from './reduction-rounds.js'
 import { appendConflict } from './conflicts.js'
@@ -124,6 +126,7 @@ export class Journal implements RecordJournal<JournalBatch> {
       // A writer died holding the lock: its lease passes to this run (spec §10, leases.jsonl).
       lifecycle.push(this.nodeEvent('memory.handoff', `handoff:${this.events.runId}`, { from: this.events.takeover as unknown as Record<string, unknown> }))
     }
+    await removePackLeftovers(this.init.paths.data, this.init.scope)
     if (lastBefore > indexed || this.events.findings.length > 0) {
       this.pending = await this.recoverable(indexed, lastBefore)
       // indexed_lc stays below the recovered events until the pipeline has applied them.
@@ -175,34 +178,41 @@ export class Journal implements RecordJournal<JournalBatch> {
     await this.state.setIndexedLc(lc)
   }
 
-  /** The record events beyond the index (their records, all of them: recovery skips what is stored). */
+  /**
+   * The record events beyond the index (their records, all of them: recovery skips what is stored).
+   * A pack an event names is always there: it was durable before the event was appended.
+   */
   private async recoverable (indexed: number, upTo: number): Promise<PendingRecovery> {
     const records: StoredRecord[] = []
     const events: LedgerEvent[] = []
     for await (const event of this.events.readEvents(indexed + 1)) {
       if (event.lc > upTo) break
       events.push(event)
-      const record = recordOfEvent(event)
-      if (record !== null) records.push(record)
+      records.push(...await recordsOfEvent(event, this.init.paths.data))
     }
     return { batch: { records, events, from: indexed + 1 }, indexed, upTo }
   }
 
   /**
-   * The pipeline's journal step: the batch's record events appended and synced (durable) before
-   * the index write. Their idempotency keys go with the Merkle leaves (logBatch): one LevelDB
-   * write, not two; until then the ledger answers duplicates from its run keys, and the batch keeps
-   * indexed_lc below these events, so after a crash recovery records the keys.
+   * The pipeline's journal step (DESIGN §4, docs/ledger-packs.md): the batch's records stored once,
+   * in packs (a file, written and synced first, or inside the event when small), and one
+   * `memory.packed` event per pack appended and synced (durable) before the index write; witness
+   * requests keep one event each on `bus/`. The events' idempotency keys go with the Merkle leaves
+   * (logBatch): one LevelDB write, not two; until then the ledger answers duplicates from its run
+   * keys, and the batch keeps indexed_lc below these events, so after a crash recovery records the
+   * keys. A crash after a pack file and before its event leaves a pack no event names: never read.
    */
   async journalRecords (fresh: readonly StoredRecord[], source: RecordSource): Promise<JournalBatch> {
     // A checkpoint being signed waits for the batches already journaled; this one waits for it.
     while (this.sealing !== undefined) await this.sealing.catch(() => undefined)
+    const { inputs, files, ordered } = batchEventsOf(fresh, source)
     // Before the append: any lc it assigns is above this one.
-    const batch: { records: readonly StoredRecord[], events: LedgerEvent[], from: number } = { records: fresh, events: [], from: this.events.lastLc + 1 }
+    const batch: { records: readonly StoredRecord[], events: LedgerEvent[], from: number } = { records: ordered, events: [], from: this.events.lastLc + 1 }
     this.applying.add(batch)
     this.unlogged.add(batch)
     try {
-      batch.events = await this.append(fresh.map((r) => recordEventOf(r, source)), { deferKeys: true })
+      for (const pack of files) await writePackFile(this.init.paths.data, this.init.scope, pack)
+      batch.events = await this.append(inputs, { deferKeys: true })
     } catch (err) {
       // Whether any event reached the disk is unknown: checkpoints wait for the next open's recovery.
       this.abandoned = true

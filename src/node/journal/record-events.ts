@@ -1,5 +1,10 @@
+import * as dagCbor from '@ipld/dag-cbor'
 import { z } from 'zod'
-import { eventIdFor, type EventInput } from '../../ledger/index.js'
+import {
+  buildPack, eventIdFor, PACK_EVENT_TYPE, PACK_MAX_RECORDS, packNeedsFile, packPayloadOf, PackPayloadSchema, readPackRecords,
+  type BuiltPack, type EventInput
+} from '../../ledger/index.js'
+import { encodeCanonical } from '../../record/index.js'
 import { SignedRecordSchema, type EventType, type IsnadRecord, type LedgerEvent, type SignedRecord } from '../../schema/index.js'
 import type { StoredRecord } from '../../store/index.js'
 
@@ -7,7 +12,11 @@ import type { StoredRecord } from '../../store/index.js'
 export const RECORD_SOURCES = ['local', 'import', 'gossip', 'fetch', 'sync', 'replay'] as const
 export type RecordSource = (typeof RECORD_SOURCES)[number]
 
-/** The event types that carry a record: one Merkle leaf each (transparency-v1, DESIGN §4). */
+/**
+ * The event types that carry one record each (a witness request on `bus/`; every record before
+ * packs, a layout still read): one Merkle leaf each (transparency-v1, DESIGN §4). A `memory.packed`
+ * event carries a batch's other records, one leaf each in the order it names them.
+ */
 export const RECORD_EVENT_TYPES = ['memory.captured', 'memory.distilled', 'memory.attested', 'memory.anchored', 'memory.witness_requested'] as const
 
 const RecordPayloadSchema = z.object({
@@ -26,7 +35,10 @@ export function recordEventType (record: IsnadRecord): EventType {
   }
 }
 
-/** One record, one logical event: the key names the record, so a record is journaled once. */
+/**
+ * One record, one logical event: the key names the record, so a record is journaled once. A record
+ * in a pack keeps this key's event id as its logical event id (the views' refs to it, recordEventId).
+ */
 export function recordIdempotencyKey (record: IsnadRecord, id: string): string {
   return `${recordEventType(record)}:${id}`
 }
@@ -70,4 +82,63 @@ export function recordOfEvent (event: LedgerEvent): StoredRecord | null {
   if (!isRecordEvent(event)) return null
   const payload = RecordPayloadSchema.parse(event.payload)
   return { id: payload.id, signed: payload.record as SignedRecord }
+}
+
+/** What the journal step appends for a batch: events in ledger order, the packs to write first. */
+export interface BatchEvents {
+  inputs: EventInput[]
+  /** Pack files the events name: each durable before the events are appended. */
+  files: BuiltPack[]
+  /** The batch's records in the order their events put them in the ledger (the Merkle leaves' order). */
+  ordered: StoredRecord[]
+}
+
+/**
+ * The events that journal a batch (DESIGN §4, docs/ledger-packs.md): its records in `memory.packed`
+ * events, PACK_MAX_RECORDS at a time, each record's canonical bytes stored once; a witness request
+ * keeps its own `memory.witness_requested` event on `bus/`, where the agents it addresses read it.
+ */
+export function batchEventsOf (fresh: readonly StoredRecord[], source: RecordSource): BatchEvents {
+  const requests: StoredRecord[] = []
+  const packed: StoredRecord[] = []
+  for (const record of fresh) (record.signed.record.kind === 'witness_request' ? requests : packed).push(record)
+  const inputs: EventInput[] = []
+  const files: BuiltPack[] = []
+  for (let at = 0; at < packed.length; at += PACK_MAX_RECORDS) {
+    const slice = packed.slice(at, at + PACK_MAX_RECORDS)
+    const pack = buildPack(slice.map((r) => r.bytes ?? encodeCanonical(r.signed)))
+    const payload = packPayloadOf(pack, slice.map((r) => r.id), source)
+    if (packNeedsFile(payload)) files.push(pack)
+    inputs.push({
+      type: PACK_EVENT_TYPE,
+      actor: 'node',
+      owner: 'node',
+      visibility: 'private',
+      idempotency_key: `${PACK_EVENT_TYPE}:${pack.cid}`,
+      causal_refs: [],
+      payload
+    })
+  }
+  for (const request of requests) inputs.push(recordEventOf(request, source))
+  return { inputs, files, ordered: [...packed, ...requests] }
+}
+
+/** Whether the event journals records (one, or a pack of them). */
+export function carriesRecords (event: LedgerEvent): boolean {
+  return event.type === PACK_EVENT_TYPE || isRecordEvent(event)
+}
+
+/**
+ * The records an event journals, in ledger order: its pack's (read from the event or its file,
+ * checked whole: readPackRecords), or the one a per-record event embeds; [] for other events.
+ * Each comes with its canonical bytes when it came from a pack (the store checks them against its id).
+ */
+export async function recordsOfEvent (event: LedgerEvent, dataDir: string): Promise<StoredRecord[]> {
+  if (event.type !== PACK_EVENT_TYPE) {
+    const record = recordOfEvent(event)
+    return record === null ? [] : [record]
+  }
+  const payload = PackPayloadSchema.parse(event.payload)
+  const blocks = await readPackRecords(dataDir, event.scope, payload)
+  return blocks.map((bytes, i) => ({ id: payload.records[i] as string, signed: SignedRecordSchema.parse(dagCbor.decode(bytes)) as SignedRecord, bytes }))
 }

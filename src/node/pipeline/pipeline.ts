@@ -119,7 +119,8 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
    * (nobody subscribes while a node opens).
    */
   async recover ({ batch }: RecoveredBatch<B>): Promise<IngestResult> {
-    const verified = await decodeAndVerify(batch.records.map((r) => r.signed), { verifier: this.init.verifier, now: this.init.clock() })
+    // A pack's records come with their bytes: verified as bytes (canonical form included), as received.
+    const verified = await decodeAndVerify(batch.records.map((r) => r.bytes ?? r.signed), { verifier: this.init.verifier, now: this.init.clock() })
     return await this.run(verified, 'replay', batch)
   }
 

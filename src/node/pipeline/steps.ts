@@ -20,11 +20,14 @@ import { mapConcurrently } from '../map-concurrently.js'
 export const RESCORE_CONCURRENCY = 64
 
 /**
- * @default 64 — signatures of one batch being checked at the same time (verifyAsync; on verifier
- * threads for nodeCryptoVerifier, src/native/verify-threads.ts): enough to keep every thread busy
- * while this one decodes the next records and stores the previous batch.
+ * @default 256 — records of one batch being verified at the same time (verifyAsync; on verifier
+ * threads for nodeCryptoVerifier, src/native/verify-threads.ts, and received bytes verified whole
+ * there, record-threads.ts): enough to keep every thread busy while this one stores the previous
+ * batch. At 64, bytes verified whole on the threads left them idle between round trips (figure 3
+ * fell to 0.57–0.61× raw verify against 0.73–1.01× for the old build; at 256, 0.56–0.68× against
+ * 0.54–0.73×, BENCHMARKS.md).
  */
-export const VERIFY_CONCURRENCY = 64
+export const VERIFY_CONCURRENCY = 256
 
 /** What the key check needs of a keyring (record-v1 K12): why a record's key may not sign it, if so. */
 export interface RecordKeyCheck {

@@ -71,8 +71,9 @@ export class EventsChunkBuilder {
   private readonly records: Array<[string, SignedRecord]> = []
   private readonly checkpoints: SignedCheckpoint[] = []
 
+  /** Events, or records when more (a `memory.packed` event holds up to PACK_MAX_RECORDS). */
   get count (): number {
-    return this.events
+    return Math.max(this.events, this.ids.length)
   }
 
   addEvent (event: LedgerEvent): void {

@@ -8,7 +8,7 @@ import { trustSettingFrom, type MemoryAttestations } from '../../reputation/inde
 import { evidenceOf, scoreEvidence, trustEntryOf, type NodeTrustSetting } from '../memory-evidence.js'
 import { keyringIdentities } from '../node-trust.js'
 import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
-import { recordOfEvent } from '../journal/record-events.js'
+import { recordsOfEvent } from '../journal/record-events.js'
 
 /*
  * The per-event work of a rebuild (reindex.ts), done in the reader thread (reindex-worker.ts) while
@@ -37,10 +37,12 @@ export async function readForReindex (input: ReaderInput, send: (chunk: WireChun
   let chunk = new EventsChunkBuilder()
   for await (const event of strictEvents(readSnapshotEntries(input.snapshot))) {
     chunk.addEvent(event)
-    const record = recordOfEvent(event)
-    if (record !== null) {
-      chunk.addRecord(record)
-      collect(collected, record)
+    const records = await recordsOfEvent(event, input.snapshot.dataDir) // a pack's, or the one an event embeds
+    if (records.length > 0) {
+      for (const record of records) {
+        chunk.addRecord(record)
+        collect(collected, record)
+      }
     } else if (event.type === 'memory.checkpointed') {
       const checkpoint = SignedCheckpointSchema.safeParse(event.payload.checkpoint)
       if (checkpoint.success) chunk.addCheckpoint(checkpoint.data as SignedCheckpoint)

@@ -60,7 +60,8 @@ describe('git anchors read only where file anchors may (anchors-v1 §2.1 F6)', (
       const [instance] = await readdir(dir)
       const days = join(dir, instance as string)
       const texts = await Promise.all((await readdir(days)).map(async (d) => await readFile(join(days, d), 'utf8')))
-      return texts.join('').split('"type":"memory.anchored"').length - 1
+      // each addAnchor is a batch of one: one memory.packed event (docs/ledger-packs.md)
+      return texts.join('').split('"type":"memory.packed"').length - 1
     }
     const before = await anchors()
     const node = await LocalNode.open({ home, ...(fileDirs === undefined ? {} : { anchors: { fileDirs } }) })

@@ -73,13 +73,14 @@ async function lines (file: string): Promise<string[]> {
   return (await readFile(file, 'utf8')).split('\n')
 }
 
-/** The record id a ledger line carries, if any. */
-function recordOf (line: string): string | undefined {
+/** The record ids a ledger line carries: a per-record event's one, a `memory.packed` event's all. */
+function recordsOf (line: string): string[] {
   try {
-    const id = (JSON.parse(line) as { payload?: { id?: unknown, record?: unknown } }).payload
-    return id?.record !== undefined && typeof id.id === 'string' ? id.id : undefined
+    const payload = (JSON.parse(line) as { payload?: { id?: unknown, record?: unknown, records?: unknown, pack?: unknown } }).payload
+    if (Array.isArray(payload?.records) && typeof payload.pack === 'string') return payload.records.filter((id): id is string => typeof id === 'string')
+    return payload?.record !== undefined && typeof payload.id === 'string' ? [payload.id] : []
   } catch {
-    return undefined
+    return []
   }
 }
 
@@ -96,8 +97,7 @@ async function flipIn (file: string, type: string | undefined, nth = 0): Promise
   const at = line.indexOf(field) + field.length + 4
   all[index] = `${line.slice(0, at)}${line[at] === 'a' ? 'b' : 'a'}${line.slice(at + 1)}`
   await writeFile(file, all.join('\n'))
-  const id = recordOf(line)
-  return id === undefined ? [] : [id]
+  return recordsOf(line)
 }
 
 async function insertGarbage (file: string): Promise<string[]> {
@@ -119,7 +119,7 @@ async function truncateMidFile (file: string): Promise<string[]> {
   const keep = Math.floor(all.length * 0.6)
   const offset = Buffer.byteLength(all.slice(0, keep).join('\n'), 'utf8') + 1 + 20
   await truncate(file, offset)
-  return all.slice(keep).flatMap((l) => recordOf(l) ?? [])
+  return all.slice(keep).flatMap((l) => recordsOf(l))
 }
 
 async function withBlocks (dataDir: string, fn: (db: Level<string, Uint8Array>) => Promise<void>): Promise<void> {
@@ -136,7 +136,7 @@ const DAMAGES: Damage[] = [
   // ledger lines, in each ledger and view kind
   // the third memory (m2): no attestation, witness request or anchor hangs on it
   // The index still holds the record: repair saves it from there and imports it again.
-  { name: 'a flipped byte in a streams/ line (a memory event)', finds: ['hash_mismatch'], salvaged: true, apply: async (d) => await flipIn(await streamShard(d), 'memory.captured', 2) },
+  { name: 'a flipped byte in a streams/ line (a batch: a memory.packed event)', finds: ['hash_mismatch'], salvaged: true, apply: async (d) => await flipIn(await streamShard(d), 'memory.packed', 2) },
   { name: 'a flipped byte in a bus/ line (a witness request)', finds: ['hash_mismatch'], salvaged: true, apply: async (d) => await flipIn(await busShard(d), 'memory.witness_requested') },
   ...['facts', 'decisions', 'commitments', 'attach'].map((kind): Damage => ({
     name: `a flipped byte in a views/${kind} line`, finds: ['hash_mismatch'], apply: async (d) => await flipIn(await viewShard(d, kind), undefined)

@@ -1,14 +1,15 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import * as dagCbor from '@ipld/dag-cbor'
 import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Level } from 'level'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
-import { openEventLedger, withLineHash } from '../../../src/ledger/index.js'
+import { buildPack, openEventLedger, packPath, packPayloadOf, readPackCar, withLineHash, type PackPayload } from '../../../src/ledger/index.js'
 import { LocalNode, initHome, nodePaths, type Signer } from '../../../src/node/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
-import { recordOfEvent } from '../../../src/node/journal/record-events.js'
+import { recordEventOf, recordOfEvent } from '../../../src/node/journal/record-events.js'
 import { reindexHome } from '../../../src/node/reindex/reindex.js'
 import type { LedgerEvent } from '../../../src/schema/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
@@ -92,8 +93,9 @@ describe('reindex through the reader thread', () => {
     home = await mkdtemp(join(tmpdir(), 'isnad-reindex-worker-'))
     await initHome(home)
     const node = await LocalNode.open({ home, clock })
+    // Bodies of 14 kB: the 40 memories make a pack above PACK_INLINE_MAX_BYTES, a file (docs/ledger-packs.md).
     const memories = Array.from({ length: 40 }, (_, i) => createMemory(i % 3 === 0 ? carol : alice, {
-      tags: [`t${i % 3}`], created_at: `2026-02-0${1 + (i % 5)}T10:00:${String(i).padStart(2, '0')}Z`
+      tags: [`t${i % 3}`], created_at: `2026-02-0${1 + (i % 5)}T10:00:${String(i).padStart(2, '0')}Z`, body: `body ${i} ${'b'.repeat(14_000)}`
     }))
     await node.ingest(memories.map((m) => m.signed))
     await node.ingest(memories.filter((_, i) => i % 2 === 0).map((m) => createAttestation(bob, m.id, 'confirm').signed))
@@ -114,6 +116,70 @@ describe('reindex through the reader thread', () => {
     expect(result).toMatchObject({ records: 63, memories: 40 })
     expect(await dumpIndex(home)).toEqual(live)
     expect(await logOrder(home)).toEqual(liveOrder)
+  })
+
+  it('stops at a pack that is gone, or whose bytes changed, with LEDGER_CORRUPT and keeps the old index', async () => {
+    const before = await queries(home)
+    const packs = join(nodePaths(home).data, 'packs', 'default')
+    const [name] = (await readdir(packs)).filter((n) => n.endsWith('.car'))
+    const path = join(packs, name as string)
+    const bytes = await readFile(path)
+    const flipped = Buffer.from(bytes)
+    flipped[flipped.length - 5] = (flipped[flipped.length - 5] as number) ^ 1
+    await writeFile(path, flipped)
+    const changed = await reindexHome(nodePaths(home), 'default', clock).catch((e: unknown) => e)
+    expect(isIsnadError(changed, 'LEDGER_CORRUPT')).toBe(true)
+    expect((changed as Error).message).toContain('does not hash to its CID')
+    await rm(path)
+    const gone = await reindexHome(nodePaths(home), 'default', clock).catch((e: unknown) => e)
+    expect(isIsnadError(gone, 'LEDGER_CORRUPT')).toBe(true)
+    expect((gone as Error).message).toContain('is missing')
+    expect(existsSync(`${nodePaths(home).index}.rebuild`)).toBe(false)
+    expect(await queries(home)).toEqual(before)
+  })
+
+  it('refuses a pack whose record is not the one its event names, even in a pack whose blocks hash to their CIDs', async () => {
+    const before = await queries(home)
+    const shard = await shardOf(home)
+    const line = await lineOf(shard, 0, 'memory.packed')
+    await rewriteLine(shard, line, (text) => {
+      const { hash: _hash, ...event } = JSON.parse(text) as LedgerEvent & { payload: PackPayload }
+      const records = readPackCar(event.payload.pack, Buffer.from(readFileSync(packPath(nodePaths(home).data, 'default', event.payload.pack))))
+      const signed = dagCbor.decode(records[3] as Uint8Array) as { record: { content: { summary: string } } }
+      signed.record.content.summary += ' (changed after signing)'
+      records[3] = dagCbor.encode(signed)
+      const pack = buildPack(records)
+      writeFileSync(packPath(nodePaths(home).data, 'default', pack.cid), pack.car)
+      return JSON.stringify(withLineHash({ ...event, payload: packPayloadOf(pack, event.payload.records, 'import') }))
+    })
+    const err = await reindexHome(nodePaths(home), 'default', clock).catch((e: unknown) => e)
+    expect(isIsnadError(err, 'CID_MISMATCH')).toBe(true)
+    expect((err as Error).message).toMatch(/^memory stored as \S+ has CID \S+; nothing of the batch was stored$/)
+    expect(existsSync(`${nodePaths(home).index}.rebuild`)).toBe(false)
+    expect(await queries(home)).toEqual(before)
+  })
+})
+
+/** A ledger of the layout before packs (one event per record, the record as JSON): still read as it is. */
+describe('reindex through the reader thread, per-record events (the layout before packs)', () => {
+  let home: string
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), 'isnad-reindex-legacy-'))
+    await initHome(home)
+    const memories = Array.from({ length: 40 }, (_, i) => createMemory(i % 3 === 0 ? carol : alice, {
+      tags: [`t${i % 3}`], created_at: `2026-02-0${1 + (i % 5)}T10:00:${String(i).padStart(2, '0')}Z`
+    }))
+    const attestations = memories.filter((_, i) => i % 2 === 0).map((m) => createAttestation(bob, m.id, 'confirm'))
+    const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default', clock })
+    await ledger.append([...memories, ...attestations].map((r) => recordEventOf(r, 'import')))
+    await ledger.close()
+    await reindexHome(nodePaths(home), 'default', clock)
+  })
+  afterEach(async () => { await rm(home, { recursive: true, force: true }) })
+
+  it('rebuilds the index from them', async () => {
+    expect(await logOrder(home)).toHaveLength(60)
+    expect((await queries(home) as unknown[][])[0]).toHaveLength(40)
   })
 
   it('stops at a corrupt line in the middle with the reader\'s error and keeps the old index', async () => {

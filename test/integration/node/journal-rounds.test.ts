@@ -58,7 +58,7 @@ describe('the journal\'s view rounds', () => {
     await Promise.all(published)
     expect(published).toHaveLength(1)
     let capturedLc = 0
-    for await (const event of node.writer.events.readEvents()) if (event.type === 'memory.captured') capturedLc = event.lc
+    for await (const event of node.writer.events.readEvents()) if (event.type === 'memory.packed') capturedLc = event.lc
     expect(capturedLc).toBeGreaterThan(0)
     expect(await node.writer.state.indexedLc()).toBeLessThan(capturedLc)
     await node.close()

@@ -4,10 +4,11 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { nodeCryptoVerifier, verifyDocument } from '../../../src/index.js'
-import { openEventLedger } from '../../../src/ledger/index.js'
+import { openEventLedger, writePackFile } from '../../../src/ledger/index.js'
 import { LocalNode, initHome, nodePaths, proveRecord, reindex, setTrustPolicy, type Signer } from '../../../src/node/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
-import { recordEventId, recordEventOf } from '../../../src/node/journal/record-events.js'
+import { batchEventsOf, recordEventId, recordEventOf } from '../../../src/node/journal/record-events.js'
+import { auditHome } from './audit-home.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 import { createLevelRecordStore } from '../../../src/store/index.js'
 
@@ -68,7 +69,8 @@ describe('the journal', () => {
     await node.attest({ memory: memory.id, verdict: 'confirm' }, signer(bob))
     await node.close()
     expect(await eventTypes(home)).toEqual([
-      'memory.instance.started', 'memory.captured', 'memory.reduced', 'memory.attested', 'memory.reduced',
+      // one memory.packed per batch (docs/ledger-packs.md): here the memory, then the attestation
+      'memory.instance.started', 'memory.packed', 'memory.reduced', 'memory.packed', 'memory.reduced',
       'memory.checkpointed', 'memory.instance.stopped'
     ])
     const shard = join(nodePaths(home).data, 'views/decisions/default')
@@ -90,6 +92,30 @@ describe('the journal', () => {
     expect(node.writer.merkle.size).toBe(2)
     await node.close()
     expect(await eventTypes(home)).toContain('memory.reconciled')
+  })
+
+  it('replays packs the ledger names beyond the index (a crash after the journal step), inline and in a file', async () => {
+    // What the journal step leaves when the process dies right after it: the packs and their events durable, nothing indexed.
+    const big = Array.from({ length: 45 }, (_, i) => createMemory(alice, { tags: ['paged'], body: `${i} ${'p'.repeat(12_000)}` }))
+    const small = [createAttestation(bob, big[0]!.id), createAttestation(carol, big[1]!.id)]
+    const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
+    for (const batch of [big, small]) {
+      const { inputs, files } = batchEventsOf(batch, 'sync')
+      for (const pack of files) await writePackFile(nodePaths(home).data, 'default', pack)
+      await ledger.append(inputs)
+    }
+    await ledger.close()
+    expect(await readdir(join(nodePaths(home).data, 'packs', 'default'))).toHaveLength(1) // the big batch; the small one is inline
+
+    const node = await LocalNode.open({ home })
+    expect(await node.store.count()).toMatchObject({ memory: 45, attestation: 2 })
+    expect(node.writer.merkle.size).toBe(47)
+    expect((await node.explainTrust(big[0]!.id)).factors.confirm_count).toBe(1)
+    await node.close()
+    expect(await logOrder(home)).toEqual([...big, ...small].map((r) => r.id))
+    expect(await eventTypes(home)).toContain('memory.reconciled')
+    const report = await auditHome(home)
+    expect(report.findings.map((f) => `${f.kind}: ${f.message}`)).toEqual([])
   })
 
   it('recovers through the ingest pipeline: records beyond the index are scored under the node\'s own trust setting', async () => {
@@ -129,7 +155,7 @@ describe('the journal', () => {
       await node.ingest([memory.signed, memory.signed])
       await node.close()
     }
-    expect((await eventTypes(home)).filter((t) => t === 'memory.captured')).toHaveLength(1)
+    expect((await eventTypes(home)).filter((t) => t === 'memory.packed')).toHaveLength(1)
   })
 
   it('reindex rebuilds the index from the ledgers alone and queries answer exactly as before', async () => {

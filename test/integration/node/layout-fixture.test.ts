@@ -1,10 +1,14 @@
-import { cp, mkdtemp, rm } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { LocalNode, nodePaths } from '../../../src/node/index.js'
+import { buildPack, openEventLedger, writePackFile } from '../../../src/ledger/index.js'
+import { LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
+import { JournalState } from '../../../src/node/journal/journal-state.js'
+import { encodeCanonical } from '../../../src/record/index.js'
+import { recordsOfEvent } from '../../../src/node/journal/record-events.js'
 import { auditHome } from './audit-home.js'
-import { createAgent } from '../../fixtures/records.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*
  * A node home written by the build of 40f8ecc, the ledger layout before issue 20
@@ -46,4 +50,77 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
     expect(report.findings.map((f) => `${f.kind}: ${f.message}`)).toEqual([])
     expect(report.status).toBe('healthy')
   })
+
+  /*
+   * The migration (issue 20 item 2, docs/ledger-packs.md): none is needed. The per-record events of
+   * the old layout are read as they are, forever, beside the `memory.packed` events new batches
+   * get, by every reader (recovery, reindex, ledger verify); the Merkle log runs on across both.
+   */
+  it('keeps its per-record events and journals new batches as packs after them; verify, reindex and the Merkle log agree', async () => {
+    const alice = createAgent(80)
+    const bob = createAgent(81)
+    const memories = Array.from({ length: 50 }, (_, i) => createMemory(alice, { tags: ['after'], summary: `after the upgrade ${i}`, body: 'x'.repeat(12_000) }))
+    const node = await LocalNode.open({ home })
+    try {
+      await node.ingest(memories.map((m) => m.signed), 'sync') // 600 kB: a pack file (above PACK_INLINE_MAX_BYTES)
+      await node.ingest([createAttestation(bob, memories[0]!.id).signed], 'gossip') // a pack inside its event
+      await node.writer.checkpoint()
+    } finally {
+      await node.close()
+    }
+    const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
+    const types: string[] = []
+    const ids: string[] = []
+    for await (const event of ledger.readEvents()) {
+      types.push(event.type)
+      for (const record of await recordsOfEvent(event, nodePaths(home).data)) ids.push(record.id)
+    }
+    await ledger.close()
+    expect(types).toContain('memory.captured')
+    expect(types.filter((t) => t === 'memory.packed')).toHaveLength(2)
+    expect(ids).toHaveLength(11 + 51)
+    expect(await readdir(join(nodePaths(home).data, 'packs', 'default'))).toHaveLength(1)
+    const logBefore = await leaves(home)
+    expect(logBefore).toEqual(ids)
+
+    const healthy = await auditHome(home)
+    expect(healthy.findings.map((f) => `${f.kind}: ${f.message}`)).toEqual([])
+    expect(healthy.logs[0]).toMatchObject({ size: 62 })
+
+    await rm(nodePaths(home).index, { recursive: true, force: true })
+    expect(await reindex(home)).toMatchObject({ records: 62, memories: 57 })
+    expect(await leaves(home)).toEqual(logBefore)
+    expect((await auditHome(home)).status).toBe('healthy')
+
+    // A pack file lost: `ledger verify` names the event whose pack is gone (its leaves still counted).
+    const [pack] = await readdir(join(nodePaths(home).data, 'packs', 'default'))
+    await rm(join(nodePaths(home).data, 'packs', 'default', pack as string))
+    const lost = await auditHome(home)
+    expect(lost.findings.filter((f) => f.kind === 'pack_invalid').map((f) => f.message)).toEqual([expect.stringMatching(/^event evt_\S+: LEDGER_CORRUPT: pack \S+ is missing/)])
+    expect(lost.logs[0]).toMatchObject({ size: 62 })
+    expect(lost.status).toBe('corrupt')
+  })
+
+  it('ignores a pack no event names (a crash between the pack file and its event) and removes an interrupted pack write', async () => {
+    const orphan = buildPack([encodeCanonical(createMemory(createAgent(82)).signed)])
+    await writePackFile(nodePaths(home).data, 'default', orphan)
+    const leftover = join(nodePaths(home).data, 'packs', 'default', `.${orphan.cid}.0123456789ab.tmp`)
+    await writeFile(leftover, orphan.car.subarray(0, 10))
+    const node = await LocalNode.open({ home })
+    await node.close()
+    expect(await readdir(join(nodePaths(home).data, 'packs', 'default'))).toEqual([`${orphan.cid}.car`])
+    const report = await auditHome(home)
+    expect(report.findings.map((f) => `${f.kind}: ${f.message}`)).toEqual([])
+    expect(report.status).toBe('healthy')
+  })
 })
+
+/** The Merkle log's leaves, in order, as the index holds them. */
+async function leaves (home: string): Promise<string[]> {
+  const state = await JournalState.open(join(nodePaths(home).index, 'journal'))
+  try {
+    return (await state.recordsSince(0, 10_000)).ids
+  } finally {
+    await state.close()
+  }
+}

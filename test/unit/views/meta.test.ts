@@ -47,7 +47,8 @@ describe('_meta/spec.json', () => {
       spec: { name: 'Memory Format Spec', version: 'V3.1', profile: 'diasync-v1' },
       event_schema_version: 'diasync-v1-event',
       object_schema_version: 'diasync-v1-object',
-      event_types: { spec: SPEC_EVENT_TYPES, isnad: ['memory.witness_requested', 'memory.attested', 'memory.anchored', 'memory.anchor_checked', 'memory.selected'] },
+      event_types: { spec: SPEC_EVENT_TYPES, isnad: ['memory.witness_requested', 'memory.attested', 'memory.anchored', 'memory.packed', 'memory.anchor_checked', 'memory.selected'] },
+      sharding: { packs: expect.stringContaining('packs/<scope>/<pack CID>.car') },
       ids: { prefixes: ID_PREFIXES },
       records: { spec: 'isnad record-v1' },
       views: { reducer: VIEW_REDUCER, rules_version: VIEW_RULES_VERSION }
