@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { collectVotes, computeReputation, DidInterner, type MemoryAttestations, type StoredAttestation } from '../src/reputation/index.js'
+import { collectVotes, computeReputation, type MemoryAttestations, type StoredAttestation } from '../src/reputation/index.js'
 import type { AttestationVerdict } from '../src/schema/index.js'
 import type { Figure } from './report.js'
 import { createRandom, median } from './stats.js'
@@ -8,11 +8,7 @@ import { createRandom, median } from './stats.js'
  * Figure 10: reputation (DESIGN §2) over a synthetic attestation graph of `agents` agents and
  * `attestations` attestations — the whole pure pipeline a node runs when its graph changed: one vote
  * per (witness, memory) from the stored attestations (grouped by memory, as the store hands them
- * out; every DID interned to an integer once, as the node does), the CSR graph, personalised PageRank from 10 roots to convergence (L1 change < 1e-8).
- * Each round is a fresh computation from the stored attestations (a new VoteSet, graph and walks), as
- * the node's reputation service runs one when its graph changed: with the service's DidInterner,
- * which it keeps across computations, so every round after the first looks the DIDs up in it instead
- * of building a new Map (the warm-up round builds it; its time is reported as `firstMs`).
+ * out; every DID interned to an integer once, as the node does), the CSR graph, personalised PageRank from 10 roots to convergence (L1 change < 1e-10).
  * Baseline, in the same run: one pass over the same attestations interning both DIDs in a Map, the
  * least any computation over them must do.
  */
@@ -68,9 +64,7 @@ export async function benchReputation (options: ReputationBenchOptions): Promise
   const roots = dids.slice(0, ROOTS)
   const totals: number[] = []
   const baselines: number[] = []
-  const stages = { votes: [] as number[], rank: [] as number[], iterations: 0, edges: 0, firstMs: 0 }
-  // The reputation service's interner: made once, like the service, and kept across rounds.
-  const interner = new DidInterner()
+  const stages = { votes: [] as number[], rank: [] as number[], iterations: 0, edges: 0 }
   for (let round = 0; round <= rounds; round++) {
     let start = performance.now()
     const interned = new Map<string, number>()
@@ -82,15 +76,11 @@ export async function benchReputation (options: ReputationBenchOptions): Promise
     }
     const baseline = performance.now() - start
     start = performance.now()
-    const votes = collectVotes(memories, undefined, interner)
+    const votes = collectVotes(memories)
     const afterVotes = performance.now()
     const table = computeReputation(votes, roots)
     const end = performance.now()
-    if (round === 0) { // warm-up: the service's first computation, the interner built
-      stages.firstMs = end - start
-      progress(`10. warm-up: ${(end - start).toFixed(0)} ms (the first computation, interning every DID), baseline ${baseline.toFixed(0)} ms`)
-      continue
-    }
+    if (round === 0) continue // warm-up
     baselines.push(baseline)
     totals.push(end - start)
     stages.votes.push(afterVotes - start)
@@ -111,7 +101,6 @@ export async function benchReputation (options: ReputationBenchOptions): Promise
     target: { text: `< ${TARGET_MS} ms`, met: Math.max(...totals) < TARGET_MS },
     detail: {
       worstMs: Math.round(Math.max(...totals)),
-      firstMs: Math.round(stages.firstMs),
       votesMs: Math.round(median(stages.votes)),
       graphAndRankMs: Math.round(median(stages.rank)),
       iterations: stages.iterations,

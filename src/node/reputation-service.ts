@@ -2,7 +2,7 @@ import type { AttestationRecord } from '../schema/index.js'
 import { SCHEMA_TRUST_POLICY, type KeyIdentities } from '../trust/index.js'
 import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../store/index.js'
 import {
-  computeReputation, DidInterner, reputationFor, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
+  computeReputation, reputationFor, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
 } from '../reputation/index.js'
 import { changeTrustRoot, readTrustRoots } from './trust-roots-file.js'
 
@@ -54,12 +54,6 @@ export class ReputationService {
   private table: ReputationTable | undefined
   /** The last table computed and when (node clock): what ingest may score with (`recent`). */
   private last: { table: ReputationTable, at: number } | undefined
-  /**
-   * Every DID the computations met, kept across them (figure 10: a recomputation over 100k agents
-   * looks them up instead of building and dropping a 100k-entry Map, which set off an old-space
-   * collection per computation). Replaced on a reload, so it holds no more than the store's DIDs.
-   */
-  private interner = new DidInterner()
 
   constructor (private readonly init: ReputationServiceInit) {}
 
@@ -132,7 +126,7 @@ export class ReputationService {
   /** The table of the one scoring entry point (src/reputation reputationFor); the service has roots. */
   private tableOf (memories: Iterable<MemoryAttestations>, roots: readonly string[], identities?: KeyIdentities): ReputationTable {
     const spec = { policy: SCHEMA_TRUST_POLICY, roots, ...(identities === undefined ? {} : { identities }), ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }) }
-    return reputationFor(memories, spec, this.interner) ?? computeReputation([], [], this.init.pageRank)
+    return reputationFor(memories, spec) ?? computeReputation([], [], this.init.pageRank)
   }
 
   /** Attestations the service holds, over every memory. */
@@ -176,7 +170,6 @@ export class ReputationService {
       cursor = page.next
     } while (cursor !== undefined)
     this.memories = memories
-    this.interner = new DidInterner()
     this.orphans.clear()
     this.seenTotal = total
     this.table = undefined

@@ -5,8 +5,7 @@
  */
 export { AGREEMENT_WEIGHT, CONTRADICTION_WEIGHT, EVIDENCE_PRIOR, DEFAULT_DAMPING, DEFAULT_MAX_ITERATIONS, DEFAULT_TOLERANCE, UNROOTED_REPUTATION, VOTE_WEIGHTS } from './constants.js'
 export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup } from './vote-graph.js'
-export { MAX_GRAPH_AGENTS, VoteSet, type AgentIndex } from './vote-set.js'
-export { DidInterner } from './did-interner.js'
+export { MAX_GRAPH_AGENTS, VoteSet } from './vote-set.js'
 export { personalizedPageRank, type PageRankOptions, type PageRankResult } from './pagerank.js'
 export { referenceRankOf, reputationOfRank, standingOf, trustInputsOf } from './standing.js'
 export { computeReputation, debitFactor, type AgentReputation, type ReputationTable } from './reputation.js'

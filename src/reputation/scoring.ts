@@ -1,6 +1,5 @@
 import type { TrustPolicyName } from '../schema/index.js'
 import { computeTrust, type ComputeTrustOptions, type KeyIdentities, type ReputationLookup, type TrustInput, type TrustResult } from '../trust/index.js'
-import type { DidInterner } from './did-interner.js'
 import type { PageRankOptions } from './pagerank.js'
 import { computeReputation, type ReputationTable } from './reputation.js'
 import { collectVotes, type MemoryAttestations } from './votes.js'
@@ -45,14 +44,11 @@ export function settingOfTable (policy: TrustPolicyName, table: ReputationTable 
   return setting
 }
 
-/**
- * The reputation table of `spec`'s roots over the memories' votes, or undefined without roots.
- * `interner`: kept across calls by a caller that recomputes (the reputation service; see DidInterner).
- */
-export function reputationFor (memories: Iterable<MemoryAttestations>, spec: TrustSpec, interner?: DidInterner): ReputationTable | undefined {
+/** The reputation table of `spec`'s roots over the memories' votes, or undefined without roots. */
+export function reputationFor (memories: Iterable<MemoryAttestations>, spec: TrustSpec): ReputationTable | undefined {
   // Without roots there is nothing to compute: the graph is not even built.
   if (spec.roots.length === 0) return undefined
-  return computeReputation(collectVotes(memories, spec.identities, interner), spec.roots, spec.pageRank)
+  return computeReputation(collectVotes(memories, spec.identities), spec.roots, spec.pageRank)
 }
 
 /** The setting a node with `spec` scores with, given every memory's votes it holds. */

@@ -1,5 +1,5 @@
 import { ACKNOWLEDGE_WEIGHT, AGREEMENT_WEIGHT, VOTE_WEIGHTS } from './constants.js'
-import { ACKNOWLEDGE_CODE, MAX_GRAPH_AGENTS, VERDICT_CODES, VoteSet, type AgentIndex } from './vote-set.js'
+import { ACKNOWLEDGE_CODE, MAX_GRAPH_AGENTS, VERDICT_CODES, VoteSet } from './vote-set.js'
 
 /** One counted vote: `witness` attested a memory of `author` (already one per witness and memory). */
 export interface Vote {
@@ -27,7 +27,7 @@ export function groupsOf (votes: Iterable<Vote>): VoteGroup[] {
  */
 export interface TrustGraph {
   agents: readonly string[]
-  index: AgentIndex
+  index: ReadonlyMap<string, number>
   offsets: Int32Array
   targets: Int32Array
   weights: Float64Array

@@ -1,7 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import type { AttestationVerdict } from '../schema/index.js'
 import type { KeyIdentities } from '../trust/index.js'
-import { DidInterner } from './did-interner.js'
 
 /** @default 2^24 — agents in one graph; keeps every (witness, author, verdict) key an exact double. */
 export const MAX_GRAPH_AGENTS = 2 ** 24
@@ -15,72 +14,49 @@ export const ACKNOWLEDGE_CODE = 3
 
 export const VERDICT_CODES: Readonly<Record<AttestationVerdict, number>> = Object.freeze({ confirm: 0, partial: 1, dispute: 2 })
 
-/** Graph nodes by DID (what `describe`, the roots and the tests look up); undefined for a DID not in the graph. */
-export interface AgentIndex {
-  get: (did: string) => number | undefined
-}
-
 /**
- * The counted votes of a graph, as integers: every agent's DID is interned once (a lookup in the
- * caller's DidInterner, identity resolution included, the first time the DID is seen in this
- * computation), and each vote is one exact double ((witness · 2^24) + author) · 4 + verdict. No
- * per-vote object: 1M attestations cost one growable Float64Array (bench/reputation.ts), and
- * buildGraphFromVotes sorts it natively.
+ * The counted votes of a graph, as integers: every agent's DID is interned once (a Map lookup per
+ * string the first time it is seen, identity resolution included), and each vote is one exact double
+ * ((witness · 2^24) + author) · 4 + verdict. No per-vote object: 1M attestations cost one growable
+ * Float64Array (bench/reputation.ts), and buildGraphFromVotes sorts it natively.
  */
 export class VoteSet {
   /** Graph node names: identities (a key a resolver maps to an identity is interned as that identity). */
   readonly agents: string[] = []
-  /**
-   * Per interned DID id, this computation's entry for the DID (graph node · 2, plus 1 when a key log
-   * names the DID), stored + 1 so that 0 means not seen yet; and per identity's id its graph node + 1.
-   * Typed arrays instead of per-computation Maps (figure 10: no 100k-entry Map to build and collect).
-   */
-  private entryOfId: Int32Array
-  private nodeOfId: Int32Array
+  /** Every DID seen (keys and identities) → its graph node · 2, plus 1 when a key log names the DID. */
+  private readonly seen = new Map<string, number>()
   private keyBuffer = new Float64Array(1024)
   private length = 0
 
-  /**
-   * @param interner DIDs → stable ids; a caller that recomputes (the reputation service) passes the
-   * same one each time. The graph's node numbering does not depend on it (first sight in this set).
-   */
-  constructor (private readonly identities?: KeyIdentities, private readonly interner: DidInterner = new DidInterner()) {
-    this.entryOfId = new Int32Array(Math.max(1024, interner.size))
-    this.nodeOfId = new Int32Array(Math.max(1024, interner.size))
-  }
+  constructor (private readonly identities?: KeyIdentities) {}
 
   /**
    * The DID's entry: its graph node (its identity's when the resolver names one) · 2, plus 1 when a
    * key log names the DID (its signatures must then be checked against the log's times). Interned on
-   * first sight, so the resolver is asked once per DID and computation, never per vote.
+   * first sight, so the resolver is asked once per DID, never per vote.
    */
   entry (did: string): number {
-    const id = this.interner.idOf(did)
-    if (id >= this.entryOfId.length) this.entryOfId = grownTo(this.entryOfId, id)
-    const known = this.entryOfId[id] as number
-    if (known !== 0) return known - 1
-    let value: number
+    // Without a resolver every DID is its own identity and no log names it: the node map alone
+    // (figure 10: one Map of 100k DIDs fewer to build and collect).
     if (this.identities === undefined) {
-      // Without a resolver every DID is its own identity and no log names it.
-      value = this.nodeOf(did, id) * 2
-    } else {
-      const identity = this.identities.identityOf(did)
-      const node = this.nodeOf(identity, identity === did ? id : this.interner.idOf(identity))
-      value = node * 2 + (this.identities.named(did) ? 1 : 0)
+      const node = this.nodes.get(did)
+      return node === undefined ? this.intern(did) * 2 : node * 2
     }
-    this.entryOfId[id] = value + 1
+    const known = this.seen.get(did)
+    if (known !== undefined) return known
+    const identity = this.identities.identityOf(did)
+    const node = this.nodes.get(identity) ?? this.intern(identity)
+    const value = node * 2 + (this.identities.named(did) ? 1 : 0)
+    this.seen.set(did, value)
     return value
   }
 
-  /** The graph node named `identity` (interned id `id`), a new one on first sight. */
-  private nodeOf (identity: string, id: number): number {
-    if (id >= this.nodeOfId.length) this.nodeOfId = grownTo(this.nodeOfId, id)
-    const known = this.nodeOfId[id] as number
-    if (known !== 0) return known - 1
+  /** A new graph node named `identity` (not yet in `nodes`). */
+  private intern (identity: string): number {
     const node = this.agents.length
     if (node >= MAX_GRAPH_AGENTS) throw new IsnadError('USAGE', `more than ${MAX_GRAPH_AGENTS} agents in one reputation graph`)
     this.agents.push(identity)
-    this.nodeOfId[id] = node + 1
+    this.nodes.set(identity, node)
     return node
   }
 
@@ -99,15 +75,8 @@ export class VoteSet {
     return this.identities?.identityOf(did) ?? did
   }
 
-  /** Graph nodes by identity name (what `describe` and the roots look up); a lookup interns nothing. */
-  readonly nodes: AgentIndex = {
-    get: (identity: string): number | undefined => {
-      const id = this.interner.find(identity)
-      if (id === undefined || id >= this.nodeOfId.length) return undefined
-      const node = this.nodeOfId[id] as number
-      return node === 0 ? undefined : node - 1
-    }
-  }
+  /** Graph nodes by identity name (what `describe` and the roots look up). */
+  readonly nodes = new Map<string, number>()
 
   /** One counted vote by graph nodes; a node never witnesses itself (DESIGN §2), so that vote is dropped. */
   add (witness: number, author: number, verdict: number): void {
@@ -170,12 +139,6 @@ export class VoteSet {
   sortedKeys (): Float64Array {
     return this.keyBuffer.subarray(0, this.length).sort()
   }
-}
-
-function grownTo (array: Int32Array, index: number): Int32Array {
-  const next = new Int32Array(Math.max(index + 1, array.length * 2))
-  next.set(array)
-  return next
 }
 
 function grownInt (array: Int32Array, size: number): Int32Array<ArrayBuffer> {

@@ -1,6 +1,5 @@
 import type { AttestationRecord } from '../schema/index.js'
 import type { KeyIdentities } from '../trust/index.js'
-import type { DidInterner } from './did-interner.js'
 import type { VoteGroup } from './vote-graph.js'
 import { ACKNOWLEDGE_CODE, VERDICT_CODES, VoteSet } from './vote-set.js'
 
@@ -31,11 +30,9 @@ export interface MemoryAttestations {
  * its latest word only.
  * One pass: each DID is one Map lookup, deduplication uses a stamp per graph node (no per-memory
  * set, no per-vote object), and the votes land as integers in the VoteSet (bench/reputation.ts).
- * `interner`: a caller that recomputes passes the same one each time (see DidInterner); the votes
- * and the graph are the same with or without it.
  */
-export function collectVotes (memories: Iterable<MemoryAttestations>, identities?: KeyIdentities, interner?: DidInterner): VoteSet {
-  const set = new VoteSet(identities, interner)
+export function collectVotes (memories: Iterable<MemoryAttestations>, identities?: KeyIdentities): VoteSet {
+  const set = new VoteSet(identities)
   /** Per graph node: the ordinal (from 1) of the memory it last voted on, and its slot in `chosen`. */
   let stamp: Int32Array = new Int32Array(1024)
   let slot: Int32Array = new Int32Array(1024)
