@@ -62,14 +62,14 @@ export async function syncDirectory (directory: string): Promise<void> {
  * `mode` from the start, so a secret is never readable by others, not even for an instant; its name
  * is dot-prefixed and ends in `.tmp`, so a leftover from a crash is never taken for a real file.
  */
-export async function writeFileAtomic (path: string, data: string, mode: number): Promise<void> {
+export async function writeFileAtomic (path: string, data: string | Uint8Array, mode: number): Promise<void> {
   const directory = dirname(path)
   const temp = join(directory, `.${basename(path)}.${randomBytes(8).toString('hex')}.tmp`)
   let handle: FileHandle | undefined
   try {
     handle = await open(temp, 'wx', mode)
     await handle.chmod(mode) // the umask may have narrowed `mode`; make it exact
-    await handle.writeFile(data, { encoding: 'utf8' })
+    await handle.writeFile(data, typeof data === 'string' ? { encoding: 'utf8' } : {})
     await handle.sync()
     await handle.close()
     handle = undefined

@@ -1,5 +1,5 @@
-import { createHash, randomBytes } from 'node:crypto'
-import { open, readdir, readFile, rename, rm, type FileHandle } from 'node:fs/promises'
+import { createHash } from 'node:crypto'
+import { readdir, readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { CarBufferReader } from '@ipld/car/buffer-reader'
 import * as CarBufferWriter from '@ipld/car/buffer-writer'
@@ -8,7 +8,7 @@ import { CID } from 'multiformats/cid'
 import { create as createDigest } from 'multiformats/hashes/digest'
 import { z } from 'zod'
 import { IsnadError } from '../errors/index.js'
-import { ensureDirectory, errnoOf, ioError, syncDirectory } from '../fs/index.js'
+import { ensureDirectory, errnoOf, ioError, syncDirectory, writeFileAtomic } from '../fs/index.js'
 import { LEDGER_FILE_MODE } from './constants.js'
 
 /*
@@ -142,28 +142,12 @@ export function packNeedsFile (payload: PackPayload): boolean {
 }
 
 /**
- * Writes a pack file durably: a temporary file, fsync, rename onto its name (an identical pack
- * there from an earlier, interrupted try is replaced atomically), fsync of the folder.
+ * Writes a pack file durably (writeFileAtomic: a temporary file, fsync, rename onto its name, fsync
+ * of the folder); an identical pack there from an earlier, interrupted try is replaced atomically.
  */
 export async function writePackFile (dataDir: string, scope: string, pack: BuiltPack): Promise<void> {
-  const path = packPath(dataDir, scope, pack.cid)
-  const directory = join(dataDir, PACKS_DIR, scope)
-  await ensureDirectory(directory)
-  const temp = join(directory, `.${pack.cid}.${randomBytes(6).toString('hex')}.tmp`)
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(temp, 'wx', LEDGER_FILE_MODE)
-    await handle.writeFile(pack.car)
-    await handle.sync()
-    await handle.close()
-    handle = undefined
-    await rename(temp, path)
-  } catch (err) {
-    await handle?.close().catch(() => {})
-    await rm(temp, { force: true }).catch(() => {})
-    throw ioError('write', path, err)
-  }
-  await syncDirectory(directory)
+  await ensureDirectory(join(dataDir, PACKS_DIR, scope))
+  await writeFileAtomic(packPath(dataDir, scope, pack.cid), pack.car, LEDGER_FILE_MODE)
 }
 
 /** The CAR bytes an event's payload names: inside it, or its file. */
