@@ -1,5 +1,5 @@
 import { hash } from 'node:crypto'
-import { decodeDidKey, publicKeyCacheKey, publicKeyOfSeed } from '../identity/index.js'
+import { decodeDidKey, ED25519_SECRET_KEY_BYTES, publicKeyCacheKey, publicKeyOfSeed } from '../identity/index.js'
 import { SEED_PUBLIC_KEY_CACHE_SIZE, SIGNER_KEY_CACHE_SIZE } from './constants.js'
 
 const keys = new Map<string, Uint8Array>()
@@ -15,12 +15,17 @@ export function signerKeyOf (did: string): Uint8Array {
   const cached = keys.get(did)
   if (cached !== undefined) return cached
   const publicKey = decodeDidKey(did)
-  if (keys.size >= SIGNER_KEY_CACHE_SIZE) {
-    const oldest = keys.keys().next()
-    if (oldest.done !== true) keys.delete(oldest.value)
-  }
-  keys.set(did, publicKey)
+  keepBounded(keys, SIGNER_KEY_CACHE_SIZE, did, publicKey)
   return publicKey
+}
+
+/** Sets `key` in `cache`, first letting the oldest entry go when the cache holds `limit`. */
+function keepBounded (cache: Map<string, Uint8Array>, limit: number, key: string, value: Uint8Array): void {
+  if (cache.size >= limit) {
+    const oldest = cache.keys().next()
+    if (oldest.done !== true) cache.delete(oldest.value)
+  }
+  cache.set(key, value)
 }
 
 /**
@@ -30,16 +35,12 @@ export function signerKeyOf (did: string): Uint8Array {
  * throw as publicKeyOfSeed does; the returned bytes are a copy the caller may write to.
  */
 export function publicKeyOfSeedCached (seed: Uint8Array): Uint8Array {
-  if (seed.length !== 32) return publicKeyOfSeed(seed)
+  if (seed.length !== ED25519_SECRET_KEY_BYTES) return publicKeyOfSeed(seed)
   const cacheKey = publicKeyCacheKey(hash('sha256', seed, 'buffer'))
   let publicKey = seedPublicKeys.get(cacheKey)
   if (publicKey === undefined) {
     publicKey = publicKeyOfSeed(seed)
-    if (seedPublicKeys.size >= SEED_PUBLIC_KEY_CACHE_SIZE) {
-      const oldest = seedPublicKeys.keys().next()
-      if (oldest.done !== true) seedPublicKeys.delete(oldest.value)
-    }
-    seedPublicKeys.set(cacheKey, publicKey)
+    keepBounded(seedPublicKeys, SEED_PUBLIC_KEY_CACHE_SIZE, cacheKey, publicKey)
   }
   return Uint8Array.from(publicKey)
 }
