@@ -38,6 +38,9 @@ export const ERROR_CODES = [
   'INDEX_OUTDATED',
   // a LevelDB under .memory/ reports damaged files: rebuild the index (isnad ledger reindex)
   'INDEX_CORRUPT',
+  // the bytes the index locates for a record in the ledger (a pack block) do not hash to its id:
+  // the ledger changed under the index or is damaged (isnad ledger verify, then reindex)
+  'RECORD_LOCATION_INVALID',
   // usage
   'USAGE',
   // transparency log (transparency-v1)

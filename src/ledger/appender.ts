@@ -39,8 +39,11 @@ export interface AppenderInit {
 }
 
 interface Waiter {
-  resolve: () => void
+  /** With the file offset the call's first line was written at. */
+  resolve: (offset: number) => void
   reject: (err: Error) => void
+  /** Set when the call's first chunk is written: the file's size before it. */
+  offset: number
 }
 
 /**
@@ -53,6 +56,8 @@ interface QueuedChunk {
   lines: number
   /** Set on the last chunk of one append call: resolved when that chunk is durable. */
   waiter: Waiter | undefined
+  /** The call's waiter, on its first chunk: told the offset the chunk is written at. */
+  first?: Waiter
 }
 
 const NEWLINE = 0x0a
@@ -123,10 +128,10 @@ export class JsonlAppender {
    * Not an async function: on the group-commit hot path every extra promise layer is a microtask
    * hop per caller.
    */
-  append (lines: readonly string[]): Promise<void> {
+  append (lines: readonly string[]): Promise<number> {
     const refused = this.refusal()
     if (refused !== undefined) return refused
-    if (lines.length === 0) return Promise.resolve()
+    if (lines.length === 0) return Promise.resolve(this.durable)
     let total = 0
     for (const line of lines) {
       const bytes = Buffer.byteLength(line, 'utf8') + 1
@@ -149,13 +154,15 @@ export class JsonlAppender {
    * Appends lines the caller has encoded itself (the event ledger writes its lines straight into
    * one buffer): `bytes` is whole lines, each ending in a newline. The framing is checked as
    * `append` checks it (every line within maxLineBytes, the last one terminated); the content is the
-   * caller's, as the text of `append`'s lines is. Resolves once all of them are durable. The caller
-   * must not change `bytes` afterwards.
+   * caller's, as the text of `append`'s lines is. Resolves once all of them are durable, with the
+   * file offset of their first byte (this appender is the file's only writer: the lines of one call
+   * are contiguous), which the journal turns into records' locations. The caller must not change
+   * `bytes` afterwards.
    */
-  appendEncoded (bytes: Buffer): Promise<void> {
+  appendEncoded (bytes: Buffer): Promise<number> {
     const refused = this.refusal()
     if (refused !== undefined) return refused
-    if (bytes.length === 0) return Promise.resolve()
+    if (bytes.length === 0) return Promise.resolve(this.durable)
     if (bytes[bytes.length - 1] !== NEWLINE) return Promise.reject(new IsnadError('USAGE', `encoded ledger lines must end with a newline (${this.path})`))
     return this.enqueueLines(bytes)
   }
@@ -165,7 +172,7 @@ export class JsonlAppender {
    * ending before the line that would take it past that (a chunk holds at least one line); refuses
    * them all if a line is over maxLineBytes.
    */
-  private enqueueLines (bytes: Buffer): Promise<void> {
+  private enqueueLines (bytes: Buffer): Promise<number> {
     const chunks: QueuedChunk[] = []
     let chunkStart = 0
     let lines = 0
@@ -185,20 +192,22 @@ export class JsonlAppender {
   }
 
   /** The rejection an append gets from a failed or closed appender. */
-  private refusal (): Promise<void> | undefined {
+  private refusal (): Promise<never> | undefined {
     if (this.failure !== undefined) return Promise.reject(this.failure)
     if (this.closed) return Promise.reject(new IsnadError('STORE_CLOSED', `ledger file ${this.path} is closed`))
     return undefined
   }
 
-  private tooLarge (bytes: number): Promise<void> {
+  private tooLarge (bytes: number): Promise<never> {
     return Promise.reject(new IsnadError('RECORD_TOO_LARGE', `a line of ${bytes} bytes exceeds ${this.maxLineBytes} bytes for ${this.path}`, { details: { file: this.path, bytes } }))
   }
 
   /** Queues one call's chunks; the promise resolves when the last of them is durable. */
-  private enqueue (chunks: QueuedChunk[]): Promise<void> {
-    const done = new Promise<void>((resolve, reject) => {
-      (chunks[chunks.length - 1] as QueuedChunk).waiter = { resolve, reject }
+  private enqueue (chunks: QueuedChunk[]): Promise<number> {
+    const done = new Promise<number>((resolve, reject) => {
+      const waiter: Waiter = { resolve, reject, offset: -1 }
+      ;(chunks[chunks.length - 1] as QueuedChunk).waiter = waiter
+      ;(chunks[0] as QueuedChunk).first = waiter
     })
     for (const chunk of chunks) this.queue.push(chunk)
     this.flushing ??= this.flushLoop()
@@ -220,6 +229,11 @@ export class JsonlAppender {
         if (handle === undefined) throw new IsnadError('IO_ERROR', `${this.path} is not open`)
         batch = this.takeBatch()
         const buffer = batch.length === 1 ? (batch[0] as QueuedChunk).bytes : Buffer.concat(batch.map((chunk) => chunk.bytes))
+        let at = this.durable
+        for (const chunk of batch) {
+          if (chunk.first !== undefined) chunk.first.offset = at
+          at += chunk.bytes.length
+        }
         // The descriptor through the callback API: FileHandle's promise methods cost about twice the
         // main-thread time per call (each store pays several of these syncs). close() waits for this loop.
         await writeAll(handle.fd, buffer)
@@ -229,7 +243,7 @@ export class JsonlAppender {
         for (const chunk of batch) this.stats.lines += chunk.lines
         this.stats.bytes += buffer.length
         this.durable += buffer.length
-        for (const chunk of batch) chunk.waiter?.resolve()
+        for (const chunk of batch) chunk.waiter?.resolve(chunk.waiter.offset)
         batch = []
       }
     } catch (err) {

@@ -23,7 +23,8 @@ export interface EntryLocation {
 }
 
 export type LedgerEntry<T> =
-  | EntryLocation & { kind: 'record', value: T }
+  /** `text`: the line as read (without its newline), for a reader that locates something inside it. */
+  | EntryLocation & { kind: 'record', value: T, text?: string }
   | EntryLocation & { kind: 'corrupt', reason: CorruptReason, message: string, length: number }
   /** A last line without its newline: a write that never completed (or is still being written). */
   | EntryLocation & { kind: 'torn_tail', length: number }
@@ -87,7 +88,7 @@ export async function * readEntries<T> (
       }
       const check = validate(text)
       yield check.ok
-        ? { ...where, kind: 'record', value: check.value }
+        ? { ...where, kind: 'record', value: check.value, text }
         : { ...where, kind: 'corrupt', reason: check.reason, message: check.message, length: raw.bytes.length + 1 }
     }
   } catch (err) {

@@ -49,10 +49,22 @@ export interface AppendOptions {
    * racing a concurrent store could otherwise follow a record it does not count).
    */
   when?: () => boolean
+  /**
+   * Each new event's result says where its line is (`line`): the journal turns a `memory.packed`
+   * line into its records' locations, which the index keeps instead of their bytes. @default false
+   */
+  locate?: boolean
+}
+
+/** Where an appended event's line is: its file (absolute), the byte offset of its first byte, its bytes (with the newline). */
+export interface AppendedLine {
+  file: string
+  offset: number
+  bytes: Buffer
 }
 
 export type AppendResult =
-  | { appended: true, event_id: string, event: LedgerEvent }
+  | { appended: true, event_id: string, event: LedgerEvent, line?: AppendedLine }
   /** Stored before: `event` when the ledger or the index still has it, else only its id. */
   | { appended: false, event_id: string, event: LedgerEvent | undefined }
 
@@ -97,6 +109,16 @@ export async function openEventLedger (init: EventLedgerInit): Promise<EventLedg
   } catch (err) {
     await leave()
     throw err
+  }
+}
+
+/** Each event's line in `encoded` (one line per event, in order), written at file offset `offset`. */
+function locateLines (file: string, offset: number, encoded: Buffer, built: readonly BuiltEvent[], located: Map<LedgerEvent, AppendedLine>): void {
+  let start = 0
+  for (const { event } of built) {
+    const end = encoded.indexOf(0x0a, start) + 1
+    located.set(event, { file, offset: offset + start, bytes: encoded.subarray(start, end) })
+    start = end
   }
 }
 
@@ -194,14 +216,21 @@ class FileEventLedger implements EventLedger {
       throw err
     }
     this.lc = lc
+    const located = options.locate === true ? new Map<LedgerEvent, AppendedLine>() : undefined
     if (fresh.length > 0) {
-      state.durable = this.enqueue(lines).then(() => { state.settled = true })
+      state.durable = this.enqueue(lines, located).then(() => { state.settled = true })
       state.durable.catch(() => {}) // awaited below and by duplicates; never unhandled
       this.known.evict()
       await state.durable
     }
     if (waits !== undefined) await Promise.all(waits)
     if (fresh.length > 0 && options.deferKeys !== true) await this.idempotency.record?.(fresh)
+    if (located !== undefined) {
+      for (const result of results) {
+        const line = result.appended ? located.get(result.event) : undefined
+        if (line !== undefined && result.appended) result.line = line
+      }
+    }
     return results
   }
 
@@ -218,10 +247,14 @@ class FileEventLedger implements EventLedger {
    * Hands each shard its lines, encoded into one buffer per shard; resolves when all are durable. A
    * failure fails the ledger (see appender.ts).
    */
-  private enqueue (lines: ReadonlyMap<string, readonly BuiltEvent[]>): Promise<void> {
-    const parts: Array<Promise<void>> = []
-    for (const [path, built] of lines) parts.push(this.appenderFor(path).appendEncoded(encodeEventLines(built)))
-    const all = parts.length === 1 ? parts[0] as Promise<void> : Promise.all(parts).then(() => undefined)
+  private enqueue (lines: ReadonlyMap<string, readonly BuiltEvent[]>, located?: Map<LedgerEvent, AppendedLine>): Promise<void> {
+    const parts: Array<Promise<unknown>> = []
+    for (const [path, built] of lines) {
+      const encoded = encodeEventLines(built)
+      const written = this.appenderFor(path).appendEncoded(encoded)
+      parts.push(located === undefined ? written : written.then((offset) => { locateLines(path, offset, encoded, built, located) }))
+    }
+    const all = parts.length === 1 ? (parts[0] as Promise<unknown>).then(() => undefined) : Promise.all(parts).then(() => undefined)
     return all.then(undefined, (err: unknown) => {
       this.failure ??= err instanceof Error ? err : new Error(String(err))
       throw err

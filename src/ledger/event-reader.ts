@@ -67,12 +67,21 @@ function sizeNow (path: string): number | undefined {
 /** Events only: the first entry that is not one ends the read with LEDGER_CORRUPT naming it. */
 export async function * strictEvents (entries: AsyncIterable<EventEntry>): AsyncGenerator<LedgerEvent> {
   for await (const entry of entries) {
-    if (entry.kind === 'record') {
-      yield entry.value
-      continue
-    }
-    const { file, offset, line } = entry
-    const why = entry.kind === 'torn_tail' ? 'an unterminated last line' : `${entry.reason}: ${entry.message}`
-    throw new IsnadError('LEDGER_CORRUPT', `${file} line ${line} (byte ${offset}): ${why}`, { details: { ...entry } })
+    if (entry.kind !== 'record') throw corruptAt(entry)
+    yield entry.value
   }
+}
+
+/** strictEvents, each event with where its line is (file, offset, text). */
+export async function * strictEntries (entries: AsyncIterable<EventEntry>): AsyncGenerator<Extract<EventEntry, { kind: 'record' }>> {
+  for await (const entry of entries) {
+    if (entry.kind !== 'record') throw corruptAt(entry)
+    yield entry
+  }
+}
+
+function corruptAt (entry: Exclude<EventEntry, { kind: 'record' }>): IsnadError {
+  const { file, offset, line } = entry
+  const why = entry.kind === 'torn_tail' ? 'an unterminated last line' : `${entry.reason}: ${entry.message}`
+  return new IsnadError('LEDGER_CORRUPT', `${file} line ${line} (byte ${offset}): ${why}`, { details: { ...entry } })
 }

@@ -29,9 +29,10 @@ export { listScopeShards, listWritableShards, type ShardRef } from './event-shar
 export { mergeShards, type EventEntry, type MergeOptions } from './merge.js'
 export { createMemoryIdempotency, createLedgerScanIdempotency, type IdempotencyIndex, type LedgerScanInit } from './idempotency.js'
 export { buildEvent, isBusEvent, nextLc, type EventInput, type EventContext, type BuiltEvent } from './event-builder.js'
-export { openEventLedger, type EventLedger, type EventLedgerInit, type AppendResult, type AppendOptions } from './event-ledger.js'
+export { strictEntries } from './event-reader.js'
+export { openEventLedger, type EventLedger, type EventLedgerInit, type AppendResult, type AppendOptions, type AppendedLine } from './event-ledger.js'
 export {
   PACK_EVENT_TYPE, PACKS_DIR, PACK_INLINE_MAX_BYTES, PACK_MAX_RECORDS, PackPayloadSchema, buildPack, readPackCar, packPath,
-  packPayloadOf, packNeedsFile, writePackFile, packCarOf, readPackRecords, removePackLeftovers,
+  packPayloadOf, packNeedsFile, writePackFile, packCarOf, readPackRecords, readPackBlocks, inlineCarAt, packFileName, removePackLeftovers,
   type BuiltPack, type PackPayload
 } from './packs.js'

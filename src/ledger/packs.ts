@@ -63,6 +63,10 @@ export interface BuiltPack {
   /** The pack's CID (its root block's), base32: the file's name and the event's `pack`. */
   cid: string
   car: Uint8Array
+  /** Where each record's bytes start in `car`, in record order: what the index locates them by. */
+  offsets: number[]
+  /** Each record's length in bytes, in record order. */
+  lengths: number[]
 }
 
 function cidOfBlock (bytes: Uint8Array): CID {
@@ -86,8 +90,15 @@ export function buildPack (records: readonly Uint8Array[]): BuiltPack {
   for (const block of blocks) size += CarBufferWriter.blockLength(block)
   const writer = CarBufferWriter.createWriter(new ArrayBuffer(size), { roots: [root.cid], headerSize })
   writer.write(root)
-  for (const block of blocks) writer.write(block)
-  return { cid: root.cid.toString(), car: writer.close() }
+  // A CAR block is <varint length> <CID> <bytes>: its bytes end the block.
+  const offsets: number[] = []
+  let at = headerSize + CarBufferWriter.blockLength(root)
+  for (const block of blocks) {
+    writer.write(block)
+    at += CarBufferWriter.blockLength(block)
+    offsets.push(at - block.bytes.length)
+  }
+  return { cid: root.cid.toString(), car: writer.close(), offsets, lengths: records.map((bytes) => bytes.length) }
 }
 
 function corrupt (cid: string, why: string): IsnadError {
@@ -122,6 +133,12 @@ export function readPackCar (cid: string, car: Uint8Array): Uint8Array[] {
     throw corrupt(cid, 'its root does not list the blocks that follow it')
   }
   return blocks.map((b) => b.bytes)
+}
+
+/** A pack file's path relative to the data directory, `/`-separated: what a record's location names. */
+export function packFileName (scope: string, cid: string): string {
+  if (!/^[a-z0-9]+$/.test(cid)) throw new IsnadError('LEDGER_CORRUPT', `pack name ${JSON.stringify(cid.slice(0, 80))} is not a CID`)
+  return `${PACKS_DIR}/${scope}/${cid}.car`
 }
 
 export function packPath (dataDir: string, scope: string, cid: string): string {
@@ -173,11 +190,33 @@ export async function packCarOf (dataDir: string, scope: string, payload: PackPa
  * pack checked whole (readPackCar) and of the length the event says.
  */
 export async function readPackRecords (dataDir: string, scope: string, payload: PackPayload): Promise<Uint8Array[]> {
+  return (await readPackBlocks(dataDir, scope, payload)).records
+}
+
+/** readPackRecords, with where each record's bytes start in the CAR (BuiltPack.offsets). */
+export async function readPackBlocks (dataDir: string, scope: string, payload: PackPayload): Promise<{ records: Uint8Array[], offsets: number[] }> {
   const car = await packCarOf(dataDir, scope, payload)
   if (car.length !== payload.bytes) throw corrupt(payload.pack, `it has ${car.length} bytes, its event says ${payload.bytes}`)
   const records = readPackCar(payload.pack, car)
   if (records.length !== payload.records.length) throw corrupt(payload.pack, `it holds ${records.length} records, its event names ${payload.records.length}`)
-  return records
+  // The reader's blocks are views of `car` (@ipld/car's buffer decoder subarrays it).
+  const offsets = records.map((bytes) => {
+    if (bytes.buffer !== car.buffer) throw corrupt(payload.pack, 'its blocks were copied out of it by the CAR reader')
+    return bytes.byteOffset - car.byteOffset
+  })
+  return { records, offsets }
+}
+
+const CAR_MEMBER = Buffer.from('"car":"')
+
+/**
+ * Where the base64 text of the CAR starts in a `memory.packed` event's line (its bytes, as written
+ * or read): the byte after `"car":"`, which the line holds once (JSON escapes a quote inside any
+ * string, so the sequence only occurs as the member itself). -1 when the line has no inline CAR.
+ */
+export function inlineCarAt (line: Uint8Array): number {
+  const at = Buffer.from(line.buffer, line.byteOffset, line.byteLength).indexOf(CAR_MEMBER)
+  return at < 0 ? -1 : at + CAR_MEMBER.length
 }
 
 /**

@@ -47,7 +47,7 @@ export async function checkIndexAgainstLedger (home: string, facts: LedgerFacts)
     if (err instanceof IsnadError && err.code === 'INDEX_OUTDATED') return [{ message: `index/${part}: ${err.message}` }]
     return [{ kind: 'index_corrupt', message: `index/${part} cannot be read (${messageOf(err)}); ${REPAIR}` }]
   }
-  const store = createLevelRecordStore({ location: parts.records })
+  const store = createLevelRecordStore({ location: parts.records, dataDir: paths.data })
   try {
     await store.open()
   } catch (err) {

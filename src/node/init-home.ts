@@ -40,7 +40,7 @@ export async function initHome (home: string, options: InitOptions = {}): Promis
     }
   })
   // Opening creates the LevelDB files, so a fresh home is complete before the first command.
-  const store = createLevelRecordStore({ location: recordIndexPath(paths) })
+  const store = createLevelRecordStore({ location: recordIndexPath(paths), dataDir: paths.data })
   await store.open()
   await store.close()
   const logKey = (await loadLogSigner(paths)).did

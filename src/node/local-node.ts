@@ -64,7 +64,7 @@ export class LocalNode {
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
     const paths = nodePaths(options.home)
     await assertInitialized(paths)
-    const store = options.store ?? createLevelRecordStore({ location: recordIndexPath(paths) })
+    const store = options.store ?? createLevelRecordStore({ location: recordIndexPath(paths), dataDir: paths.data })
     const clock = options.clock ?? Date.now
     try {
       await store.open()

@@ -52,7 +52,7 @@ export async function salvageLostRecords (home: string, ledgerIds: ReadonlySet<s
     await state.close()
   }
   if (lost.length === 0) return nothing('the index holds no record the ledger lost')
-  const store = createLevelRecordStore({ location: recordIndexPath(paths) })
+  const store = createLevelRecordStore({ location: recordIndexPath(paths), dataDir: paths.data })
   const records: Bundle['records'] = []
   const salvaged: string[] = []
   const unreadable: string[] = []

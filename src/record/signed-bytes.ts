@@ -143,3 +143,35 @@ function bytesAt (bytes: Uint8Array, at: number, expected: Uint8Array, count: nu
   }
   return true
 }
+
+/**
+ * The record's canonical bytes inside the canonical bytes of `{ record, signature }` when the
+ * signature is not known (a record read back from where the index located it): the signature is
+ * the last item, so its key is found scanning back from the end, and its text header must end the
+ * bytes exactly. Undefined when they are not laid out so. What is found is only a candidate: the
+ * caller hashes it against the record's id, so a wrong split can only refuse a record, never
+ * pass a wrong one.
+ */
+export function recordPartOf (signedBytes: Uint8Array): Uint8Array | undefined {
+  const end = signedBytes.length
+  if (end <= FIXED_BYTES || !bytesAt(signedBytes, 0, PREFIX, PREFIX.length)) return undefined
+  for (let at = end - SIGNATURE_KEY.length - 1; at > PREFIX.length; at--) {
+    if (signedBytes[at] !== SIGNATURE_KEY[0] || !bytesAt(signedBytes, at, SIGNATURE_KEY, SIGNATURE_KEY.length)) continue
+    const text = textLengthAt(signedBytes, at + SIGNATURE_KEY.length)
+    if (text !== undefined && text.start + text.length === end) return signedBytes.subarray(PREFIX.length, at)
+  }
+  return undefined
+}
+
+/** A CBOR text header at `at` (major type 3, definite length): where its text starts and how long it is. */
+function textLengthAt (bytes: Uint8Array, at: number): { start: number, length: number } | undefined {
+  const head = bytes[at]
+  if (head === undefined || head >>> 5 !== 3) return undefined
+  const info = head & 0x1f
+  if (info < 24) return { start: at + 1, length: info }
+  const size = info === 24 ? 1 : info === 25 ? 2 : info === 26 ? 4 : 0
+  if (size === 0 || at + size >= bytes.length) return undefined
+  let length = 0
+  for (let i = 1; i <= size; i++) length = length * 256 + (bytes[at + i] as number)
+  return { start: at + 1 + size, length }
+}

@@ -23,6 +23,21 @@ export interface StoredRecord<R extends IsnadRecord = IsnadRecord> {
   bytes?: Uint8Array
 }
 
+/**
+ * Where a record's canonical bytes (record-v1 §2.4) are in the ledger (docs/ledger-packs.md): the
+ * block of a pack, inside its `memory.packed` event or in a pack file. The LevelDB index keeps this
+ * instead of the bytes, so each record is stored once; reads pread the block and hash it against
+ * the id. `file` is relative to the `.memory/` directory, with `/` separators.
+ */
+export type RecordLocation =
+  /**
+   * A pack inside its event's line: `base` is the file offset of the first character of the CAR's
+   * base64 text (the event's `car`), `offset` and `length` the block's bytes in the CAR.
+   */
+  | { kind: 'inline', file: string, base: number, offset: number, length: number }
+  /** A pack file (`packs/<scope>/<CID>.car`): the block's bytes at `offset`, `length` long. */
+  | { kind: 'pack', file: string, offset: number, length: number }
+
 /** The indexed trust of one memory, written by the node whenever its evidence changes. */
 export interface TrustEntry {
   /** In [0, 1], rounded to 4 decimals. */
@@ -82,8 +97,13 @@ export interface RecordStore {
    * or already stored) are written in the same atomic batch. Returns the ids newly stored.
    * Refuses the whole batch with CID_MISMATCH when an `id` is not the CID of its record, NOT_FOUND
    * when a trust entry names no memory of the batch or the store, USAGE when a score is outside [0, 1].
+   *
+   * `locations` says where the ledger holds records' bytes (the journal step's packs): a store with
+   * a ledger keeps the location instead of the bytes (the journal computed it from the line it wrote;
+   * every read checks the bytes found there against the id).
+   * Records without one, and every record of a store without a ledger, are kept as bytes.
    */
-  putMany: (records: StoredRecord[], trust?: ReadonlyMap<string, TrustEntry>) => Promise<string[]>
+  putMany: (records: StoredRecord[], trust?: ReadonlyMap<string, TrustEntry>, locations?: ReadonlyMap<string, RecordLocation>) => Promise<string[]>
   get: (id: string) => Promise<StoredRecord | null>
   getMemory: (id: string) => Promise<StoredRecord<MemoryRecord> | null>
   exists: (id: string) => Promise<boolean>

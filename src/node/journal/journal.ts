@@ -1,19 +1,20 @@
 import type { SignatureVerifier } from '../../identity/index.js'
 import {
-  JsonlAppender, ledgerFilePath, openEventLedger, removePackLeftovers, withLineHash, writePackFile, type AppendOptions, type EventInput, type EventLedger
+  JsonlAppender, ledgerFilePath, openEventLedger, removePackLeftovers, strictEntries, withLineHash, writePackFile, type AppendOptions, type EventInput, type EventLedger
 } from '../../ledger/index.js'
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import type { RecordStore, StoredRecord } from '../../store/index.js'
+import type { RecordLocation, RecordStore, StoredRecord } from '../../store/index.js'
 import type { MemoryEvidence, NodeTrustSetting } from '../memory-evidence.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home-paths.js'
 import { JournalState } from './journal-state.js'
-import { batchEventsOf, recordsOfEvent, type RecordSource } from './record-events.js'
+import { batchEventsOf, type RecordSource } from './record-events.js'
 import { ViewReducer } from './view-reducer.js'
 import { ReductionRounds } from './reduction-rounds.js'
 import { appendConflict } from './conflicts.js'
+import { appendedLocations, locatedRecordsOf } from './record-locations.js'
 
 export function witnessRequestsIn (records: readonly StoredRecord[]): Array<StoredRecord<WitnessRequestRecord>> {
   return records.flatMap(({ id, signed }) => signed.record.kind === 'witness_request'
@@ -185,12 +186,16 @@ export class Journal implements RecordJournal<JournalBatch> {
   private async recoverable (indexed: number, upTo: number): Promise<PendingRecovery> {
     const records: StoredRecord[] = []
     const events: LedgerEvent[] = []
-    for await (const event of this.events.readEvents(indexed + 1)) {
+    const locations = new Map<string, RecordLocation>()
+    for await (const entry of strictEntries(this.events.readEntries(indexed + 1))) {
+      const event = entry.value
       if (event.lc > upTo) break
       events.push(event)
-      records.push(...await recordsOfEvent(event, this.init.paths.data))
+      const located = await locatedRecordsOf(event, this.init.paths.data, entry) // with where the ledger holds them
+      records.push(...located.records)
+      for (const [id, location] of located.locations) locations.set(id, location)
     }
-    return { batch: { records, events, from: indexed + 1 }, indexed, upTo }
+    return { batch: { records, events, from: indexed + 1, locations }, indexed, upTo }
   }
 
   /**
@@ -205,14 +210,17 @@ export class Journal implements RecordJournal<JournalBatch> {
   async journalRecords (fresh: readonly StoredRecord[], source: RecordSource): Promise<JournalBatch> {
     // A checkpoint being signed waits for the batches already journaled; this one waits for it.
     while (this.sealing !== undefined) await this.sealing.catch(() => undefined)
-    const { inputs, files, ordered } = batchEventsOf(fresh, source)
+    const { inputs, files, packs, ordered } = batchEventsOf(fresh, source)
     // Before the append: any lc it assigns is above this one.
-    const batch: { records: readonly StoredRecord[], events: LedgerEvent[], from: number } = { records: ordered, events: [], from: this.events.lastLc + 1 }
+    const batch: { records: readonly StoredRecord[], events: LedgerEvent[], from: number, locations?: ReadonlyMap<string, RecordLocation> } = { records: ordered, events: [], from: this.events.lastLc + 1 }
     this.applying.add(batch)
     this.unlogged.add(batch)
     try {
       for (const pack of files) await writePackFile(this.init.paths.data, this.init.scope, pack)
-      batch.events = await this.append(inputs, { deferKeys: true })
+      // The ledger says where it wrote each line: the index keeps the records' locations, not their bytes.
+      const results = await this.events.append(inputs, { deferKeys: true, locate: true })
+      batch.events = results.flatMap((r) => r.appended ? [r.event] : [])
+      batch.locations = appendedLocations(this.init.paths.data, this.init.scope, packs, results)
     } catch (err) {
       // Whether any event reached the disk is unknown: checkpoints wait for the next open's recovery.
       this.abandoned = true

@@ -89,6 +89,8 @@ export interface BatchEvents {
   inputs: EventInput[]
   /** Pack files the events name: each durable before the events are appended. */
   files: BuiltPack[]
+  /** Every pack of the batch, in order: `inputs[i]` is the event of `packs[i]` (record-locations.ts). */
+  packs: BuiltPack[]
   /** The batch's records in the order their events put them in the ledger (the Merkle leaves' order). */
   ordered: StoredRecord[]
 }
@@ -104,11 +106,13 @@ export function batchEventsOf (fresh: readonly StoredRecord[], source: RecordSou
   for (const record of fresh) (record.signed.record.kind === 'witness_request' ? requests : packed).push(record)
   const inputs: EventInput[] = []
   const files: BuiltPack[] = []
+  const packs: BuiltPack[] = []
   for (let at = 0; at < packed.length; at += PACK_MAX_RECORDS) {
     const slice = packed.slice(at, at + PACK_MAX_RECORDS)
     const pack = buildPack(slice.map((r) => r.bytes ?? encodeCanonical(r.signed)))
     const payload = packPayloadOf(pack, slice.map((r) => r.id), source)
     if (packNeedsFile(payload)) files.push(pack)
+    packs.push(pack)
     inputs.push({
       type: PACK_EVENT_TYPE,
       actor: 'node',
@@ -120,7 +124,7 @@ export function batchEventsOf (fresh: readonly StoredRecord[], source: RecordSou
     })
   }
   for (const request of requests) inputs.push(recordEventOf(request, source))
-  return { inputs, files, ordered: [...packed, ...requests] }
+  return { inputs, files, packs, ordered: [...packed, ...requests] }
 }
 
 /** Whether the event journals records (one, or a pack of them). */

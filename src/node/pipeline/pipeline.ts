@@ -1,7 +1,7 @@
 import type { SignatureVerifier } from '../../identity/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
 import type { LedgerEvent } from '../../schema/index.js'
-import type { RecordStore, StoredRecord, TrustEntry } from '../../store/index.js'
+import type { RecordLocation, RecordStore, StoredRecord, TrustEntry } from '../../store/index.js'
 import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from '../memory-evidence.js'
 import type { RecordSource } from '../journal/record-events.js'
 import {
@@ -24,6 +24,8 @@ export type StoredListener = (records: readonly StoredRecord[], source: RecordSo
 export interface JournaledBatch {
   readonly records: readonly StoredRecord[]
   readonly events: readonly LedgerEvent[]
+  /** Where the ledger holds records' bytes (their pack blocks), for the index to keep instead of the bytes. */
+  readonly locations?: ReadonlyMap<string, RecordLocation>
 }
 
 /**
@@ -142,7 +144,7 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
       const batch = recovered ?? (fresh.length > 0 ? await journal?.journalRecords(fresh, source) : undefined) // journal
       let stored: string[]
       try {
-        stored = await store.putMany(fresh, trust) // index: records and trust, one atomic write
+        stored = await store.putMany(fresh, trust, batch?.locations) // index: records (as their locations in the ledger) and trust, one atomic write
       } catch (err) {
         this.cache.clear()
         // The events are durable even though the records were not stored: their keys are kept now.

@@ -2,7 +2,7 @@ import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import type { ScopeSnapshot } from '../../ledger/event-reader.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, MemoryRecord, SignedRecord, TrustPolicyName } from '../../schema/index.js'
-import type { StoredRecord, TrustEntry } from '../../store/index.js'
+import type { RecordLocation, StoredRecord, TrustEntry } from '../../store/index.js'
 
 /*
  * What the reindex reader thread (reindex-worker.ts) sends the rebuilding thread, a few thousand
@@ -31,6 +31,8 @@ export interface EventsChunk {
    * them and checks their ids as it writes them.
    */
   records: StoredRecord[]
+  /** Where the ledger holds those records' bytes (their pack blocks): what the index keeps for them. */
+  locations: Map<string, RecordLocation>
   /** Checkpoints of `memory.checkpointed` events, in ledger order. */
   checkpoints: SignedCheckpoint[]
 }
@@ -43,6 +45,7 @@ export interface MemoriesChunk {
   kind: 'memories'
   records: Array<StoredRecord<MemoryRecord>>
   trust: Map<string, TrustEntry>
+  locations: Map<string, RecordLocation>
 }
 
 export type ReadChunk = EventsChunk | MemoriesChunk
@@ -54,12 +57,14 @@ interface EventsJson {
   keys: string[]
   ids: string[]
   records: Array<[id: string, signed: SignedRecord]>
+  locations: Array<[id: string, location: RecordLocation]>
   checkpoints: SignedCheckpoint[]
 }
 
 interface MemoriesJson {
   records: Array<[id: string, signed: SignedRecord]>
   trust: TrustEntry[]
+  locations: Array<[id: string, location: RecordLocation]>
 }
 
 /** Collects one events chunk in the reader thread. */
@@ -69,6 +74,7 @@ export class EventsChunkBuilder {
   private readonly keys: string[] = []
   private readonly ids: string[] = []
   private readonly records: Array<[string, SignedRecord]> = []
+  private readonly locations: Array<[string, RecordLocation]> = []
   private readonly checkpoints: SignedCheckpoint[] = []
 
   /** Events, or records when more (a `memory.packed` event holds up to PACK_MAX_RECORDS). */
@@ -83,9 +89,11 @@ export class EventsChunkBuilder {
   }
 
   /** A record event's record: a leaf of the log; stored now unless it is a memory. */
-  addRecord ({ id, signed }: StoredRecord): void {
+  addRecord ({ id, signed }: StoredRecord, location: RecordLocation | undefined): void {
     this.ids.push(id)
-    if (signed.record.kind !== 'memory') this.records.push([id, signed])
+    if (signed.record.kind === 'memory') return
+    this.records.push([id, signed])
+    if (location !== undefined) this.locations.push([id, location])
   }
 
   addCheckpoint (checkpoint: SignedCheckpoint): void {
@@ -93,14 +101,19 @@ export class EventsChunkBuilder {
   }
 
   finish (): WireChunk {
-    const json: EventsJson = { events: this.events, lastLc: this.lastLc, keys: this.keys, ids: this.ids, records: this.records, checkpoints: this.checkpoints }
+    const json: EventsJson = { events: this.events, lastLc: this.lastLc, keys: this.keys, ids: this.ids, records: this.records, locations: this.locations, checkpoints: this.checkpoints }
     return { kind: 'events', text: JSON.stringify(json) }
   }
 }
 
 /** One chunk of scored memories. */
-export function memoriesChunk (memories: ReadonlyArray<StoredRecord<MemoryRecord>>, trust: readonly TrustEntry[]): WireChunk {
-  const json: MemoriesJson = { records: memories.map((m) => [m.id, m.signed]), trust: [...trust] }
+export function memoriesChunk (memories: ReadonlyArray<StoredRecord<MemoryRecord>>, trust: readonly TrustEntry[], locations: ReadonlyMap<string, RecordLocation>): WireChunk {
+  const located: Array<[string, RecordLocation]> = []
+  for (const { id } of memories) {
+    const location = locations.get(id)
+    if (location !== undefined) located.push([id, location])
+  }
+  const json: MemoriesJson = { records: memories.map((m) => [m.id, m.signed]), trust: [...trust], locations: located }
   return { kind: 'memories', text: JSON.stringify(json) }
 }
 
@@ -109,7 +122,7 @@ export function decodeChunk (chunk: WireChunk): ReadChunk {
   if (chunk.kind === 'memories') {
     const json = JSON.parse(chunk.text) as MemoriesJson
     const records = json.records.map(([id, signed]): StoredRecord<MemoryRecord> => ({ id, signed: signed as SignedRecord<MemoryRecord> }))
-    return { kind: 'memories', records, trust: new Map(records.map((r, i) => [r.id, json.trust[i] as TrustEntry])) }
+    return { kind: 'memories', records, trust: new Map(records.map((r, i) => [r.id, json.trust[i] as TrustEntry])), locations: new Map(json.locations) }
   }
   const json = JSON.parse(chunk.text) as EventsJson
   const keys: IdempotencyPair[] = []
@@ -121,6 +134,7 @@ export function decodeChunk (chunk: WireChunk): ReadChunk {
     keys,
     ids: json.ids,
     records: json.records.map(([id, signed]) => ({ id, signed })),
+    locations: new Map(json.locations),
     checkpoints: json.checkpoints
   }
 }

@@ -1,14 +1,14 @@
-import { readSnapshotEntries, strictEvents } from '../../ledger/event-reader.js'
+import { readSnapshotEntries, strictEntries } from '../../ledger/event-reader.js'
 import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
 import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../schema/index.js'
-import type { StoredRecord, TrustEntry } from '../../store/index.js'
+import type { RecordLocation, StoredRecord, TrustEntry } from '../../store/index.js'
 import { Keyring } from '../../key-events/index.js'
 import { nodeCryptoVerifier } from '../../native/index.js'
 import { trustSettingFrom, type MemoryAttestations } from '../../reputation/index.js'
 import { evidenceOf, scoreEvidence, trustEntryOf, type NodeTrustSetting } from '../memory-evidence.js'
 import { keyringIdentities } from '../node-trust.js'
 import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
-import { recordsOfEvent } from '../journal/record-events.js'
+import { locatedRecordsOf } from '../journal/record-locations.js'
 
 /*
  * The per-event work of a rebuild (reindex.ts), done in the reader thread (reindex-worker.ts) while
@@ -26,6 +26,8 @@ interface Collected {
   memories: Map<string, StoredRecord<MemoryRecord>>
   attestations: Map<string, Array<StoredRecord<AttestationRecord>>>
   anchors: Map<string, Array<StoredRecord<AnchorRecord>>>
+  /** Where the ledger holds each memory's bytes, sent with the memory once it is scored. */
+  locations: Map<string, RecordLocation>
 }
 
 /**
@@ -33,15 +35,19 @@ interface Collected {
  * `send` resolves when the next chunk may be sent (the rebuild took enough of the earlier ones).
  */
 export async function readForReindex (input: ReaderInput, send: (chunk: WireChunk) => Promise<void>): Promise<void> {
-  const collected: Collected = { memories: new Map(), attestations: new Map(), anchors: new Map() }
+  const collected: Collected = { memories: new Map(), attestations: new Map(), anchors: new Map(), locations: new Map() }
   let chunk = new EventsChunkBuilder()
-  for await (const event of strictEvents(readSnapshotEntries(input.snapshot))) {
+  for await (const entry of strictEntries(readSnapshotEntries(input.snapshot))) {
+    const event = entry.value
     chunk.addEvent(event)
-    const records = await recordsOfEvent(event, input.snapshot.dataDir) // a pack's, or the one an event embeds
+    // A pack's records with where they are in the ledger (the index keeps that, not the bytes), or the one an event embeds.
+    const { records, locations } = await locatedRecordsOf(event, input.snapshot.dataDir, entry)
     if (records.length > 0) {
       for (const record of records) {
-        chunk.addRecord(record)
+        const location = locations.get(record.id)
+        chunk.addRecord(record, location)
         collect(collected, record)
+        if (location !== undefined && record.signed.record.kind === 'memory') collected.locations.set(record.id, location)
       }
     } else if (event.type === 'memory.checkpointed') {
       const checkpoint = SignedCheckpointSchema.safeParse(event.payload.checkpoint)
@@ -62,7 +68,7 @@ export async function readForReindex (input: ReaderInput, send: (chunk: WireChun
     const memories = [...collected.memories.values()]
     for (let at = 0; at < memories.length; at += input.batch) {
       const batch = memories.slice(at, at + input.batch)
-      await send(memoriesChunk(batch, batch.map((memory) => trustOf(memory, collected, input.now, setting))))
+      await send(memoriesChunk(batch, batch.map((memory) => trustOf(memory, collected, input.now, setting)), collected.locations))
     }
   } finally {
     await keyring.close()

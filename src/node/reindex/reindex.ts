@@ -53,7 +53,7 @@ async function rebuildIndex (paths: NodePaths, scope: string, clock: () => numbe
   await rm(fresh, { recursive: true, force: true })
   await assertIndexFree(paths)
   const state = await JournalState.open(join(fresh, 'journal'), { bulk: true })
-  const store = createLevelRecordStore({ location: join(fresh, 'records'), bulk: true })
+  const store = createLevelRecordStore({ location: join(fresh, 'records'), bulk: true, dataDir: paths.data })
   await store.open()
   const ledger = await openEventLedger({ dataDir: paths.data, scope, clock, idempotency: state.idempotency() }).catch(async (err: unknown) => {
     await Promise.all([store.close(), state.close()])
@@ -141,7 +141,7 @@ async function rebuild (chunks: AsyncIterable<ReadChunk>, store: RecordStore, st
     for await (const chunk of chunks) {
       if (chunk.kind === 'memories') {
         memories += chunk.records.length
-        await writes.add(store.putMany(chunk.records, chunk.trust))
+        await writes.add(store.putMany(chunk.records, chunk.trust, chunk.locations))
         continue
       }
       eventCount += chunk.events
@@ -153,7 +153,7 @@ async function rebuild (chunks: AsyncIterable<ReadChunk>, store: RecordStore, st
       }
       await writes.add(Promise.all([
         state.applyRecords(chunk.ids, { requests: witnessRequestsIn(chunk.records), events: chunk.keys }),
-        store.putMany(chunk.records)
+        store.putMany(chunk.records, undefined, chunk.locations)
       ]))
     }
     await writes.drain()

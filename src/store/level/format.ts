@@ -14,10 +14,14 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *           leaf positions in runs (journal-state.ts): this version covers all of .memory/index/
  *   4       `orphans` lists the memories whose evidence is stored before them (keys.ts), so ingest
  *           knows a new memory has none without listing its attestations and anchors
+ *   5       `records` holds where each record's bytes are in the ledger's packs, not the bytes
+ *           (record-location.ts; `files` names the ledger files): each record stored once (issue
+ *           20). An index of version 4 read as 5 would take record bytes for locations, so it is
+ *           refused and the node rebuilds it on open (LocalNode.open, as `isnad ledger reindex`)
  */
 
-/** @default "4" — the layout version this code reads and writes. */
-export const INDEX_FORMAT = '4'
+/** @default "5" — the layout version this code reads and writes. */
+export const INDEX_FORMAT = '5'
 const FORMAT_KEY = 'format'
 
 /**

@@ -10,7 +10,13 @@ import type { Link } from '../prepare.js'
  * characters in tags. Within a prefix only the last part varies in length, so byte order is the
  * order the accessors and queries need.
  *
- *   records   <id>                                  → DAG-CBOR of the signed record
+ *   records   <id>                                  → where the record's canonical bytes are in the
+ *                                                     ledger (record-location.ts: a pack block, ~10
+ *                                                     bytes), or the bytes themselves when no pack
+ *                                                     holds them (a witness request)
+ *   files     <number>                              → a ledger file's path relative to `.memory/`
+ *                                                     (a stream shard, a pack file): what a
+ *                                                     location's file number names
  *   memories  <id>                                  → IndexedMemory and TrustEntry in one value
  *                                                     (memory-entry.ts): a rescore reads and
  *                                                     writes one entry, not two
@@ -37,6 +43,7 @@ export const END = '\x01'
 
 export const SUBLEVELS = {
   records: 'records',
+  files: 'files',
   memories: 'memories',
   links: 'links',
   query: 'query',

@@ -7,7 +7,7 @@ import type { Link } from '../prepare.js'
 import { assertTrustEntry, decodeStoredRecord, prepareRecords } from '../prepare.js'
 import { normalizeQuery } from '../query-plan.js'
 import { SerialQueue } from '../serial-queue.js'
-import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
+import type { MemoryQuery, QueryPage, RecordLocation, RecordStore, StoredRecord, TrustEntry } from '../types.js'
 import { END, SEP, kindStatKey, linkFromOf, linkPrefix, linkRange } from './key-layout.js'
 import { checkIndexFormat } from './format.js'
 import { decodeMemoryEntry } from './memory-entry.js'
@@ -16,6 +16,7 @@ import { IndexCache } from './index-cache.js'
 import { sublevelsOf, WriteBatch, type RootLevel, type Sublevels } from './sublevels.js'
 import { loadEntries, planPutMany, pushRetrustOps, type WritePlan } from './write-plan.js'
 import { LinkedRecordReads } from '../linked-reads.js'
+import { RecordValues } from './record-values.js'
 
 export interface LevelRecordStoreInit {
   /** The LevelDB directory: `<data dir>/.memory/index` (see indexLocationOf). Created if missing. */
@@ -25,6 +26,12 @@ export interface LevelRecordStoreInit {
    * is the same — writes are never synced by the store; the ledger is the source of truth.
    */
   bulk?: boolean
+  /**
+   * The `.memory/` directory whose ledger the index locates records in (record-location.ts): given,
+   * records put with a location are kept as that location and read from the ledger's packs; absent
+   * (a store with no ledger beside it: tests, benchmarks), every record is kept as its bytes.
+   */
+  dataDir?: string
 }
 
 const LOCKED_MESSAGE = 'the data directory is in use by another isnad process (a running daemon?)'
@@ -48,6 +55,8 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
    * to commit), never less: an extra member only costs the iterator it would have saved.
    */
   private readonly superseded = new Set<string>()
+  /** The records' values: locations in the ledger (or bytes) and the reads that serve them. */
+  private readonly values: RecordValues
   private state: 'new' | 'open' | 'closed' = 'new'
   /** A close still releasing the lock: a reopen waits for it rather than failing with STORE_LOCKED. */
   private closing: Promise<void> = Promise.resolve()
@@ -56,6 +65,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     super()
     this.location = init.location
     this.bulk = init.bulk === true
+    this.values = new RecordValues(init.dataDir)
   }
 
   async open (): Promise<void> {
@@ -80,6 +90,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
       const [orphans, successors] = await Promise.all([subs.orphans.keys().all(), subs.links.keys(linkRange('successors')).all()])
       for (const id of orphans) this.orphans.add(id)
       for (const key of successors) this.superseded.add(linkFromOf('successors', key))
+      await this.values.load(subs)
     } catch (err) {
       await db.close().catch(() => undefined)
       throw asIndexError(err, this.location)
@@ -100,16 +111,18 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
   /** Writes already queued finish first: an accepted putMany is never cut off by close. */
   private async release (): Promise<void> {
     await this.writes.drain()
+    await this.values.close()
     await this.handle?.db.close()
     this.handle = null
   }
 
-  async putMany (records: StoredRecord[], trust: ReadonlyMap<string, TrustEntry> = new Map()): Promise<string[]> {
+  async putMany (records: StoredRecord[], trust: ReadonlyMap<string, TrustEntry> = new Map(), locations?: ReadonlyMap<string, RecordLocation>): Promise<string[]> {
     this.assertOpen()
     const prepared = prepareRecords(records)
     return await this.writes.run(async () => {
       const { db, subs } = this.writeHandle()
-      const plan = await planPutMany(subs, this.cache, prepared, trust, this.orphans)
+      this.values.settle(false) // file numbers a refused plan claimed are forgotten
+      const plan = await planPutMany(subs, this.cache, prepared, trust, this.orphans, (record, batch) => this.values.valueOf(record, locations?.get(record.id), batch))
       // Before the commit, so no reader can see a successor link the set lacks.
       for (const { signed: { record } } of prepared) {
         if (record.kind === 'memory' && record.lineage.supersedes !== undefined) this.superseded.add(record.lineage.supersedes)
@@ -122,7 +135,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
   }
 
   async get (id: string): Promise<StoredRecord | null> {
-    const bytes = await this.assertOpen().subs.records.get(id)
+    const [bytes] = await this.getBytesMany([id])
     return bytes === undefined ? null : { id, signed: decodeStoredRecord(id, bytes) }
   }
 
@@ -140,11 +153,17 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     return ids.length === 0 ? [] : await records.hasMany([...ids])
   }
 
-  /** In reads of GET_MANY_CHUNK ids, so a long list never becomes one huge native call. */
+  /**
+   * In reads of GET_MANY_CHUNK ids, so a long list never becomes one huge native call; each record's
+   * bytes from where the index locates them (RecordValues), hashed against its id.
+   */
   async getBytesMany (ids: readonly string[]): Promise<Array<Uint8Array | undefined>> {
     const { records } = this.assertOpen().subs
     const out: Array<Uint8Array | undefined> = []
-    for (let start = 0; start < ids.length; start += GET_MANY_CHUNK) out.push(...await records.getMany(ids.slice(start, start + GET_MANY_CHUNK)))
+    for (let start = 0; start < ids.length; start += GET_MANY_CHUNK) {
+      const chunk = ids.slice(start, start + GET_MANY_CHUNK)
+      out.push(...await this.values.bytesOf(chunk, await records.getMany(chunk), this.location))
+    }
     return out
   }
 
@@ -199,8 +218,10 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
       await plan.batch.commit(db)
     } catch (err) {
       this.cache.clear()
+      this.values.settle(false)
       throw err
     }
+    this.values.settle(true)
     this.cache.remember(plan.entries, plan.counters)
   }
 

@@ -3,10 +3,11 @@ import { SUBLEVELS } from './key-layout.js'
 
 export type RootLevel = Level<string, string>
 
-/** The sublevels of keys.ts with their value encodings: records stay bytes, the rest are text. */
+/** The sublevels of keys.ts with their value encodings: records' values are bytes (record-location.ts), the rest are text. */
 export function sublevelsOf (db: RootLevel) {
   const subs = {
     records: db.sublevel<string, Uint8Array>(SUBLEVELS.records, { valueEncoding: 'view' }),
+    files: db.sublevel<string, string>(SUBLEVELS.files, { valueEncoding: 'utf8' }),
     memories: db.sublevel<string, string>(SUBLEVELS.memories, { valueEncoding: 'utf8' }),
     links: db.sublevel<string, string>(SUBLEVELS.links, { valueEncoding: 'utf8' }),
     query: db.sublevel<string, string>(SUBLEVELS.query, { valueEncoding: 'utf8' }),

@@ -35,7 +35,11 @@ export interface PutPlan extends WritePlan {
  * memory of each new attestation or anchor that is stored nowhere (not in the batch, not in the
  * store), and unmarks each memory it stores.
  */
-export async function planPutMany (subs: Sublevels, cache: IndexCache, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>, orphans: ReadonlySet<string>): Promise<PutPlan> {
+/**
+ * `valueOf` gives each new record's value in `records` (record-location.ts: its location in the
+ * ledger, else its bytes); it is asked only for the records the batch stores.
+ */
+export async function planPutMany (subs: Sublevels, cache: IndexCache, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>, orphans: ReadonlySet<string>, valueOf: (record: PreparedRecord, batch: WriteBatch) => Uint8Array): Promise<PutPlan> {
   for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
   // Two independent reads at once (each a round trip through libuv's pool): which records exist,
   // and the entry (indexed fields and old trust) of every memory with a trust entry, which the
@@ -57,9 +61,9 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
   const bump = (key: string): void => { increments.set(key, (increments.get(key) ?? 0) + 1) }
   const freshMemories = new Set<string>()
 
-  for (const { id, signed, bytes } of fresh) {
-    const { record } = signed
-    plan.batch.put('records', id, bytes)
+  for (const prepared of fresh) {
+    const { id, signed: { record } } = prepared
+    plan.batch.put('records', id, valueOf(prepared, plan.batch))
     bump(kindStatKey(record.kind))
     for (const { link, from } of linksOf(record)) plan.batch.put('links', linkKey(link, from, id), '')
     if ((record.kind === 'attestation' || record.kind === 'anchor') && absent.delete(record.memory)) {

@@ -21,23 +21,27 @@ describe('reindex chunks', () => {
   it('carries events, leaves in order, non-memory records and checkpoints', () => {
     const builder = new EventsChunkBuilder()
     builder.addEvent(eventOf(3, 'k3'))
-    builder.addRecord(memory)
+    builder.addRecord(memory, { kind: 'inline', file: 'streams/s/i/2026-03-01.jsonl', base: 900, offset: 120, length: 400 })
     builder.addEvent(eventOf(5, 'k5'))
-    builder.addRecord(attestation)
+    builder.addRecord(attestation, { kind: 'pack', file: 'packs/s/bafy.car', offset: 77, length: 300 })
     builder.addEvent(eventOf(9, 'k9'))
     const chunk = decodeChunk(structuredClone(builder.finish()))
     if (chunk.kind !== 'events') throw new Error('an events chunk')
     expect(chunk).toMatchObject({ events: 3, lastLc: 9, ids: [memory.id, attestation.id], checkpoints: [] })
     expect(chunk.keys).toEqual([{ idempotency_key: 'k3', event_id: 'evt_3' }, { idempotency_key: 'k5', event_id: 'evt_5' }, { idempotency_key: 'k9', event_id: 'evt_9' }])
     expect(chunk.records).toEqual([{ id: attestation.id, signed: attestation.signed }])
+    // A memory's location travels with the memory (memoriesChunk), once it is scored.
+    expect([...chunk.locations]).toEqual([[attestation.id, { kind: 'pack', file: 'packs/s/bafy.car', offset: 77, length: 300 }]])
   })
 
   it('carries memories with their trust (the store encodes them and checks their ids)', () => {
     const memories = [memory, createMemory(bob)].map(({ id, signed }) => ({ id, signed }) as StoredRecord<MemoryRecord>)
     const trust = [{ score: 0.5, level: 'medium', policy: 'p', computed_at: '2026-03-01T00:00:00.000Z' }, { score: 0, level: 'low', policy: 'p', computed_at: '2026-03-01T00:00:00.000Z' }]
-    const chunk = decodeChunk(structuredClone(memoriesChunk(memories, trust)))
+    const located = { kind: 'inline' as const, file: 'streams/s/i/2026-03-01.jsonl', base: 10, offset: 3, length: 5 }
+    const chunk = decodeChunk(structuredClone(memoriesChunk(memories, trust, new Map([[memory.id, located]]))))
     if (chunk.kind !== 'memories') throw new Error('a memories chunk')
     expect(chunk.records).toEqual(memories)
+    expect([...chunk.locations]).toEqual([[memory.id, located]])
     expect([...chunk.trust]).toEqual(memories.map((m, i) => [m.id, trust[i]]))
   })
 
