@@ -31,7 +31,7 @@ export interface EventsChunk {
    * them and checks their ids as it writes them.
    */
   records: StoredRecord[]
-  /** Where the ledger holds those records' bytes (their pack blocks): what the index keeps for them. */
+  /** Where the ledger holds this chunk's records' bytes (their pack blocks, memories' too): what the index keeps for them. */
   locations: Map<string, RecordLocation>
   /** Checkpoints of `memory.checkpointed` events, in ledger order. */
   checkpoints: SignedCheckpoint[]
@@ -91,9 +91,10 @@ export class EventsChunkBuilder {
   /** A record event's record: a leaf of the log; stored now unless it is a memory. */
   addRecord ({ id, signed }: StoredRecord, location: RecordLocation | undefined): void {
     this.ids.push(id)
-    if (signed.record.kind === 'memory') return
-    this.records.push([id, signed])
+    // A memory's location goes too, though the memory waits for its trust: the store names the
+    // ledger files in the order locations come (RecordValues), ledger order, as the node did.
     if (location !== undefined) this.locations.push([id, location])
+    if (signed.record.kind !== 'memory') this.records.push([id, signed])
   }
 
   addCheckpoint (checkpoint: SignedCheckpoint): void {

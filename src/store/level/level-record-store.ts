@@ -122,7 +122,10 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     return await this.writes.run(async () => {
       const { db, subs } = this.writeHandle()
       this.values.settle(false) // file numbers a refused plan claimed are forgotten
-      const plan = await planPutMany(subs, this.cache, prepared, trust, this.orphans, (record, batch) => this.values.valueOf(record, locations?.get(record.id), batch))
+      const plan = await planPutMany(subs, this.cache, prepared, trust, this.orphans, {
+        name: (batch) => { this.values.name(locations, batch) },
+        valueOf: (record, batch) => this.values.valueOf(record, locations?.get(record.id), batch)
+      })
       // Before the commit, so no reader can see a successor link the set lacks.
       for (const { signed: { record } } of prepared) {
         if (record.kind === 'memory' && record.lineage.supersedes !== undefined) this.superseded.add(record.lineage.supersedes)

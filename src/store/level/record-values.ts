@@ -37,6 +37,16 @@ export class RecordValues {
     }
   }
 
+  /**
+   * Names every file of `locations` in the batch, in their order (ledger order), so a rebuild
+   * numbers the files as the node did while it wrote, whatever order the records themselves are
+   * written in (reindex writes memories last).
+   */
+  name (locations: ReadonlyMap<string, RecordLocation> | undefined, batch: WriteBatch): void {
+    if (locations === undefined || this.reader === undefined) return
+    for (const { file } of locations.values()) this.fileNumber(file, batch)
+  }
+
   /** A new record's value: its location when it has one and this store reads the ledger, else its bytes. */
   valueOf (record: PreparedRecord, location: RecordLocation | undefined, batch: WriteBatch): Uint8Array {
     if (location === undefined || this.reader === undefined) return encodeHeld(record.bytes)

@@ -35,11 +35,15 @@ export interface PutPlan extends WritePlan {
  * memory of each new attestation or anchor that is stored nowhere (not in the batch, not in the
  * store), and unmarks each memory it stores.
  */
-/**
- * `valueOf` gives each new record's value in `records` (record-location.ts: its location in the
- * ledger, else its bytes); it is asked only for the records the batch stores.
- */
-export async function planPutMany (subs: Sublevels, cache: IndexCache, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>, orphans: ReadonlySet<string>, valueOf: (record: PreparedRecord, batch: WriteBatch) => Uint8Array): Promise<PutPlan> {
+/** What a batch writes in `records` for each new record (record-values.ts). */
+export interface ValuesPlan {
+  /** Called first, with the batch: the ledger files the batch's locations name get their entries. */
+  name: (batch: WriteBatch) => void
+  /** A new record's value: its location in the ledger, else its bytes (record-location.ts). */
+  valueOf: (record: PreparedRecord, batch: WriteBatch) => Uint8Array
+}
+
+export async function planPutMany (subs: Sublevels, cache: IndexCache, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>, orphans: ReadonlySet<string>, values: ValuesPlan): Promise<PutPlan> {
   for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
   // Two independent reads at once (each a round trip through libuv's pool): which records exist,
   // and the entry (indexed fields and old trust) of every memory with a trust entry, which the
@@ -56,6 +60,7 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
   ])
   const fresh = records.filter((_, i) => present[i] !== true)
   const plan: PutPlan = { batch: new WriteBatch(), entries: new Map(), counters: new Map(), newIds: fresh.map((r) => r.id), orphansAdded: [], orphansCleared: [] }
+  values.name(plan.batch)
   const absent = new Set(targets.filter((_, i) => targetsStored[i] !== true))
   const increments = new Map<string, number>()
   const bump = (key: string): void => { increments.set(key, (increments.get(key) ?? 0) + 1) }
@@ -63,7 +68,7 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
 
   for (const prepared of fresh) {
     const { id, signed: { record } } = prepared
-    plan.batch.put('records', id, valueOf(prepared, plan.batch))
+    plan.batch.put('records', id, values.valueOf(prepared, plan.batch))
     bump(kindStatKey(record.kind))
     for (const { link, from } of linksOf(record)) plan.batch.put('links', linkKey(link, from, id), '')
     if ((record.kind === 'attestation' || record.kind === 'anchor') && absent.delete(record.memory)) {

@@ -135,6 +135,11 @@ describe('reindex through the reader thread', () => {
     expect(isIsnadError(gone, 'LEDGER_CORRUPT')).toBe(true)
     expect((gone as Error).message).toContain('is missing')
     expect(existsSync(`${nodePaths(home).index}.rebuild`)).toBe(false)
+    // The old index is kept, but a record is stored once (in its pack): with the pack gone, reading
+    // one of its records is RECORD_LOCATION_INVALID, never another record.
+    const without = await queries(home).catch((e: unknown) => e)
+    expect(isIsnadError(without, 'RECORD_LOCATION_INVALID')).toBe(true)
+    await writeFile(path, bytes) // a copy of the pack put back (content-addressed: any copy is the pack)
     expect(await queries(home)).toEqual(before)
   })
 

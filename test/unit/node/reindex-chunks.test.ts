@@ -30,8 +30,11 @@ describe('reindex chunks', () => {
     expect(chunk).toMatchObject({ events: 3, lastLc: 9, ids: [memory.id, attestation.id], checkpoints: [] })
     expect(chunk.keys).toEqual([{ idempotency_key: 'k3', event_id: 'evt_3' }, { idempotency_key: 'k5', event_id: 'evt_5' }, { idempotency_key: 'k9', event_id: 'evt_9' }])
     expect(chunk.records).toEqual([{ id: attestation.id, signed: attestation.signed }])
-    // A memory's location travels with the memory (memoriesChunk), once it is scored.
-    expect([...chunk.locations]).toEqual([[attestation.id, { kind: 'pack', file: 'packs/s/bafy.car', offset: 77, length: 300 }]])
+    // Every record's location, in ledger order (the store numbers files in that order); a memory's travels again with the memory once scored.
+    expect([...chunk.locations]).toEqual([
+      [memory.id, { kind: 'inline', file: 'streams/s/i/2026-03-01.jsonl', base: 900, offset: 120, length: 400 }],
+      [attestation.id, { kind: 'pack', file: 'packs/s/bafy.car', offset: 77, length: 300 }]
+    ])
   })
 
   it('carries memories with their trust (the store encodes them and checks their ids)', () => {
