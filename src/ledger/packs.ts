@@ -162,7 +162,7 @@ export function packNeedsFile (payload: PackPayload): boolean {
  * Writes a pack file durably (writeFileAtomic: a temporary file, fsync, rename onto its name, fsync
  * of the folder); an identical pack there from an earlier, interrupted try is replaced atomically.
  */
-export async function writePackFile (dataDir: string, scope: string, pack: BuiltPack): Promise<void> {
+export async function writePackFile (dataDir: string, scope: string, pack: Pick<BuiltPack, 'cid' | 'car'>): Promise<void> {
   await ensureDirectory(join(dataDir, PACKS_DIR, scope))
   await writeFileAtomic(packPath(dataDir, scope, pack.cid), pack.car, LEDGER_FILE_MODE)
 }

@@ -132,6 +132,8 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
       const dataDir = nodePaths(ctx.home).data
       const olderThanDays = opts.olderThan ?? (await readPolicy(dataDir)).archive_after_days
       const result = await archiveShards({ dataDir, olderThanDays, now: clock, ...(opts.scope === undefined ? {} : { scope: opts.scope }) })
+      // The index located records inside the shards now compressed: rebuilt, it finds them in the pack files written out.
+      if (result.packs > 0) await hooks.reindex(ctx)
       emit(ctx.out, { older_than_days: olderThanDays, ...result }, () => renderArchive(result, olderThanDays))
       hooks.setExit(result.skipped.length === 0 ? EXIT_OK : EXIT_FAILURE)
     })
@@ -216,5 +218,6 @@ function renderArchive (result: ArchiveResult, days: number): string {
   const lines = [`archived ${result.archived.length} shards older than ${days} days`]
   for (const a of result.archived) lines.push(`  ${a.from} → ${a.to} (${a.bytes} → ${a.compressed} bytes)`)
   for (const s of result.skipped) lines.push(`  skipped ${s.file}: ${s.reason}`)
+  if (result.packs > 0) lines.push(`wrote ${result.packs} packs from their events to packs/; the index was rebuilt`)
   return lines.join('\n')
 }

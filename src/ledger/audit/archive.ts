@@ -3,7 +3,10 @@ import { dirname, join } from 'node:path'
 import { IsnadError } from '../../errors/index.js'
 import { scopeName } from '../../schema/index.js'
 import { errnoOf, ioError, syncDirectory } from '../../fs/index.js'
-import { archivePathFor, dataRelative, listScopeShards, utcDay, type ShardRef } from '../index.js'
+import {
+  archivePathFor, dataRelative, listScopeShards, PACK_EVENT_TYPE, packCarOf, packPath, PackPayloadSchema, readEntries, readPackCar, utcDay,
+  validateEventLine, writePackFile, type ShardRef
+} from '../index.js'
 import { DAY_MS } from './constants.js'
 import { digestArchive, hasArchiveHeader, writeArchive } from './gzip.js'
 import { underWriterLock } from './repair-lock.js'
@@ -18,6 +21,11 @@ import { underWriterLock } from './repair-lock.js'
  *
  * A shard of the current UTC day is never touched (the open ledger appends to it), nor one whose
  * last line is torn (recovery or repair must deal with it first).
+ *
+ * The index locates records inside the `memory.packed` lines of stream shards (docs/ledger-packs.md),
+ * which a compressed shard no longer allows: before a shard is compressed, each pack inside its
+ * events is written out as its pack file (`packs/<scope>/<CID>.car`, the same bytes, durable), and
+ * the caller rebuilds the index (`packs` > 0), which then locates those records in the files.
  */
 
 export interface ArchiveInit {
@@ -43,6 +51,8 @@ export interface ArchivedShard {
 export interface ArchiveResult {
   archived: ArchivedShard[]
   skipped: Array<{ file: string, reason: string }>
+  /** Packs inside events of the archived shards written out as pack files: the index must be rebuilt to locate their records there. */
+  packs: number
 }
 
 async function listScopes (dataDir: string): Promise<string[]> {
@@ -80,11 +90,12 @@ export async function archiveShards (init: ArchiveInit): Promise<ArchiveResult> 
   if (init.scope !== undefined && !scopeName.safeParse(init.scope).success) throw new IsnadError('USAGE', `invalid scope name: ${JSON.stringify(init.scope)}`)
   const today = utcDay(new Date(init.now()).toISOString())
   const isOld = (shard: ShardRef): boolean => shard.day < today && (Date.parse(today) - Date.parse(shard.day)) / DAY_MS > olderThanDays
-  const result: ArchiveResult = { archived: [], skipped: [] }
+  const result: ArchiveResult = { archived: [], skipped: [], packs: 0 }
   await underWriterLock(dataDir, init.holdsLock ?? false, async () => {
     for (const scope of init.scope === undefined ? await listScopes(dataDir) : [init.scope]) {
       for (const shard of await listScopeShards(dataDir, scope)) {
         if (shard.archived || !isOld(shard)) continue
+        if (shard.kind === 'stream') result.packs += await writeInlinePacks(dataDir, scope, shard.path)
         const outcome = await archiveOne(dataDir, shard.path)
         if ('reason' in outcome) result.skipped.push(outcome)
         else result.archived.push(outcome)
@@ -92,6 +103,31 @@ export async function archiveShards (init: ArchiveInit): Promise<ArchiveResult> 
     }
   })
   return result
+}
+
+/**
+ * Writes each whole pack inside the shard's `memory.packed` events as its pack file (skipped when
+ * the file is there, or the pack does not read back whole: its records are then held by the index,
+ * read from the archive at the rebuild). Returns how many it wrote.
+ */
+async function writeInlinePacks (dataDir: string, scope: string, path: string): Promise<number> {
+  let written = 0
+  for await (const entry of readEntries(path, validateEventLine)) {
+    if (entry.kind !== 'record' || entry.value.type !== PACK_EVENT_TYPE) continue
+    const payload = PackPayloadSchema.safeParse(entry.value.payload)
+    if (!payload.success || payload.data.car === undefined) continue
+    if (await stat(packPath(dataDir, scope, payload.data.pack)).then(() => true, () => false)) continue
+    try {
+      const car = await packCarOf(dataDir, scope, payload.data)
+      if (car.length !== payload.data.bytes) continue
+      readPackCar(payload.data.pack, car)
+      await writePackFile(dataDir, scope, { cid: payload.data.pack, car })
+      written++
+    } catch {
+      continue // a damaged pack stays what it is: verify names it
+    }
+  }
+  return written
 }
 
 async function archiveOne (dataDir: string, path: string): Promise<ArchivedShard | { file: string, reason: string }> {

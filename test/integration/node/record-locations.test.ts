@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
+import { archiveShards } from '../../../src/ledger/audit/index.js'
 import { LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 import { auditHome } from './audit-home.js'
 import { createAgent, createAttestation, createMemory, createWitnessRequest } from '../../fixtures/records.js'
@@ -53,7 +54,9 @@ describe('records stored once: the index locates them in the ledger', () => {
   beforeEach(async () => {
     home = await mkdtemp(join(tmpdir(), 'isnad-locations-'))
     await cp(FIXTURE, nodePaths(home).data, { recursive: true })
-    const node = await LocalNode.open({ home })
+    // Written on a day past (after the fixture's records, before today), so `ledger archive` may take its shard.
+    let tick = 0
+    const node = await LocalNode.open({ home, clock: () => Date.parse('2026-11-21T12:00:00Z') + tick++ })
     try {
       await node.ingest(small.map((m) => m.signed), 'sync') // one inline pack
       await node.ingest(large.map((m) => m.signed), 'sync') // 580 kB: a pack file
@@ -130,5 +133,26 @@ describe('records stored once: the index locates them in the ledger', () => {
     }
     expect(await valueTags(home)).toEqual(before)
     expect((await auditHome(home)).status).toBe('healthy')
-  })
+  }, 120_000)
+
+  it('after `ledger archive` compresses the shards, the records are located in the pack files it wrote out', async () => {
+    const before = await valueTags(home)
+    const archived = await archiveShards({ dataDir: nodePaths(home).data, olderThanDays: 1, now: Date.now })
+    expect(archived.skipped).toEqual([])
+    expect(archived.packs).toBe(2) // the two inline packs; the third was a file already
+    // What the CLI does when packs were written out (`isnad ledger archive`): the index is rebuilt.
+    await reindex(home)
+    const after = await valueTags(home)
+    expect(after.tags).toEqual({ 0: 12, 2: 73 })
+    expect(after.bytes).toBeLessThan(before.bytes + 12 * 8)
+    const node = await LocalNode.open({ home, mode: 'read' })
+    try {
+      for (const record of all) expect((await node.store.get(record.id))?.signed, record.id).toEqual(record.signed)
+    } finally {
+      await node.close()
+    }
+    const report = await auditHome(home)
+    expect(report.findings.map((f) => `${f.kind}: ${f.message}`)).toEqual([])
+    expect(report.status).toBe('healthy')
+  }, 120_000)
 })
