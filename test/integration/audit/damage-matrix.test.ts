@@ -22,8 +22,8 @@ import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
  * `ledger verify` must report it with the finding kinds named here, `ledger repair` must carry out
  * its plan without a failed action, and the query answers afterwards must be those from before the
  * damage except for the records whose own bytes were destroyed, which verify or repair names. A
- * record whose ledger bytes were destroyed while the index still holds it is saved from the index
- * and imported again by repair, so its answers come back too (`salvaged`). The long form is
+ * record whose ledger event was destroyed while its bytes can still be read where the index
+ * locates them is saved and imported again by repair, so its answers come back too (`salvaged`). The long form is
  * bench/damage-long.ts (kill -9 loops).
  */
 
@@ -151,13 +151,14 @@ const DAMAGES: Damage[] = [
   { name: 'a torn tail on a views/ shard', finds: ['torn_tail'], apply: async (d) => await tearTail(await viewShard(d, 'facts')) },
   { name: 'a torn tail on an operational ledger (coordination/leases.jsonl)', finds: ['torn_tail'], apply: async (d) => await tearTail(join(d, 'coordination', 'leases.jsonl')) },
   {
-    // The lines cut off are gone from the ledger; the index still holds their records: verify names
-    // them, repair saves them from the index and imports them again (as new events, past the
-    // high-water mark), and verify keeps reporting the hole the lost events left (lc_gap).
+    // The lines cut off are gone from the ledger, and with them the records of their packs: a record
+    // is stored once (issue 20), the index holds only where it was. Verify names them (the index's
+    // log still lists them), repair's salvage finds them unreadable and names them, and verify keeps
+    // reporting the hole the lost events left (lc_gap). Before issue 20's records stored once, the
+    // index held a second copy and repair imported them again.
     name: 'a streams/ shard truncated in the middle (not only a torn tail)',
     finds: ['torn_tail', 'lc_regressed', 'index_mismatch'],
     apply: async (d) => await truncateMidFile(await streamShard(d)),
-    salvaged: true,
     after: { errors: ['lc_gap'] }
   },
   { name: 'a views/ shard truncated in the middle', finds: ['torn_tail'], apply: async (d) => await truncateMidFile(await viewShard(d, 'decisions')) },
