@@ -26,8 +26,12 @@ async function sizesByFolder (root: string): Promise<Record<string, number>> {
       const path = join(dir, entry.name)
       if (entry.isDirectory()) await walk(path)
       else if (entry.isFile()) {
-        const top = relative(root, path).split('/')[0] ?? ''
-        sizes[top] = (sizes[top] ?? 0) + (await stat(path)).size
+        const parts = relative(root, path).split('/')
+        const top = parts[0] ?? ''
+        const size = (await stat(path)).size
+        sizes[top] = (sizes[top] ?? 0) + size
+        // The two LevelDBs of index/ apart: the record store (records stored once, issue 20) and the journal's.
+        if (top === 'index' && parts.length > 2) sizes[`index/${parts[1] ?? ''}`] = (sizes[`index/${parts[1] ?? ''}`] ?? 0) + size
       }
     }
   }
@@ -50,7 +54,7 @@ try {
   const data = node.paths.data
   // Files an empty home already has (policy, spec, schemas) are counted too: they are a few kB.
   const folders = await sizesByFolder(data)
-  const total = Object.values(folders).reduce((sum, n) => sum + n, 0)
+  const total = Object.entries(folders).reduce((sum, [name, n]) => name.includes('/') ? sum : sum + n, 0)
   process.stdout.write(`${JSON.stringify({ records: records.length, received, onDisk: total, ratio: Math.round(1000 * total / received) / 1000, folders }, null, 2)}\n`)
 } finally {
   await rm(home, { recursive: true, force: true })
