@@ -90,7 +90,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
       const [orphans, successors] = await Promise.all([subs.orphans.keys().all(), subs.links.keys(linkRange('successors')).all()])
       for (const id of orphans) this.orphans.add(id)
       for (const key of successors) this.superseded.add(linkFromOf('successors', key))
-      await this.values.load(subs)
+      await this.values.load(subs, this.location)
     } catch (err) {
       await db.close().catch(() => undefined)
       throw asIndexError(err, this.location)

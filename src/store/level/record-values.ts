@@ -1,3 +1,5 @@
+import { access } from 'node:fs/promises'
+import { join } from 'node:path'
 import { IsnadError } from '../../errors/index.js'
 import { cidOfBytesNative } from '../../native/index.js'
 import { cidString, recordPartOf } from '../../record/index.js'
@@ -26,7 +28,13 @@ export class RecordValues {
     this.reader = dataDir === undefined ? undefined : new LocationReader(dataDir)
   }
 
-  async load (subs: Sublevels): Promise<void> {
+  /**
+   * Reads the files the index names. A stream shard among them that is gone (`ledger archive`
+   * compressed it, and the rebuild that follows did not happen: a crash in between) makes the
+   * index INDEX_OUTDATED, which the node answers by rebuilding it, so it locates those records in
+   * the pack files the archive wrote out. Pack files are only ever added; they are not checked here.
+   */
+  async load (subs: Sublevels, location: string): Promise<void> {
     this.names.clear()
     this.numbers.clear()
     this.pending.clear()
@@ -34,6 +42,14 @@ export class RecordValues {
       const n = Number(key)
       this.names.set(n, path)
       this.numbers.set(path, n)
+    }
+    if (this.dataDir === undefined) return
+    for (const path of this.numbers.keys()) {
+      if (!path.startsWith('streams/')) continue
+      if (await access(join(this.dataDir, ...path.split('/'))).then(() => true, () => false)) continue
+      throw new IsnadError('INDEX_OUTDATED', `the index at ${location} locates records in ${path}, which is gone (archived?): rebuild it from the ledgers with \`isnad ledger reindex\``, {
+        details: { location, file: path }
+      })
     }
   }
 

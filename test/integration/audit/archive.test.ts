@@ -69,7 +69,7 @@ describe('archiving old shards', () => {
     expect(result.archived.map((a) => a.from)).not.toContain(`streams/${SCOPE}/${built.instanceId}/2026-02-16.jsonl`)
     expect(result.archived).toHaveLength((await listFiles(join(home.dataDir, 'archive'))).length)
     await access(streamShardPath(home.dataDir, SCOPE, built.instanceId, '2026-02-16'))
-    expect(await archiveShards({ dataDir: home.dataDir, olderThanDays: 0, now: () => built.now })).toEqual({ archived: [], skipped: [] })
+    expect(await archiveShards({ dataDir: home.dataDir, olderThanDays: 0, now: () => built.now })).toEqual({ archived: [], skipped: [], packs: 0 })
     expect((await audit(home.dataDir, built.now)).findings).toEqual([])
   })
 
