@@ -5,6 +5,9 @@ import { LinkModel } from './links.js'
 import { EventQueue, type ScheduledEvent } from './queue.js'
 import { createFastRandom } from './fast-random.js'
 import { agentsOf, attestationRecord, memoryRecord, witnessRequestRecord, type Agent, type SignedBytes } from './signed-records.js'
+import { SPOT_CHECKS_PER_MEMORY, SpotChecks } from './spot-checks.js'
+import type { MemoryAttestations, StoredAttestation } from '../../reputation/index.js'
+import type { WitnessRequestRecord } from '../../schema/index.js'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
 
 /*
@@ -28,7 +31,14 @@ export const TRACKED_NODES = 256
 const INBOX_WAIT_REAL_S = 180
 const DRAIN_REAL_S = 120
 
-const EVENT = { memory: 1, answer: 2, topology: 3 } as const
+const EVENT = { memory: 1, answer: 2, topology: 3, spot: 4 } as const
+
+/** A spot check an observer asked (spot-checks.ts): its own signed witness request for a memory. */
+export interface SpotRequest {
+  observer: number
+  memory: number
+  request: SignedBytes<WitnessRequestRecord>
+}
 
 export interface ModelCounters {
   /** Per tracked node: messages received by gossip including duplicates (one per mesh peer that forwards it). */
@@ -56,6 +66,10 @@ export interface ModelRun {
   slotWitness: Int32Array
   /** Memory serial of each answer slot. */
   slotMemory: Int32Array
+  /** Answer slots from here on are the observers' spot checks (SPOT_CHECKS_PER_MEMORY per memory and observer). */
+  spotSlotStart: number
+  /** The observers' spot-check requests, in the order they were made. */
+  spotRequests: SpotRequest[]
   requestDelays: number[]
   roundTrips: number[]
   missedAnswers: number
@@ -87,13 +101,25 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   const column = new Int32Array(size).fill(-1)
   tracked.forEach((node, j) => { column[node] = j })
   const T = tracked.length
+  const observerOfColumn = new Int32Array(T).fill(-1)
+  plan.observers.forEach((o, oi) => { observerOfColumn[column[o] as number] = oi })
   const M = plan.memories.length
   const slotStart = new Int32Array(M + 1)
   plan.memories.forEach((m, i) => { slotStart[i + 1] = (slotStart[i] as number) + m.answers.length })
-  const A = slotStart[M] as number
-  const slotWitness = new Int32Array(A)
+  // Answer slots: the authors' planned requests, then K spot checks per memory and observer.
+  const O = plan.observers.length
+  const K = SPOT_CHECKS_PER_MEMORY
+  const spotSlotStart = slotStart[M] as number
+  const A = spotSlotStart + M * O * K
+  const slotWitness = new Int32Array(A).fill(-1)
   const slotMemory = new Int32Array(A)
   plan.memories.forEach((m, i) => m.answers.forEach((a, k) => { slotWitness[(slotStart[i] as number) + k] = a.witness; slotMemory[(slotStart[i] as number) + k] = i }))
+  for (let i = 0; i < M; i++) slotMemory.fill(i, spotSlotStart + i * O * K, spotSlotStart + (i + 1) * O * K)
+  const spotVerdict: Array<'confirm' | 'dispute' | null> = new Array(M * O * K).fill(null)
+  const spotChecks = new SpotChecks(scenario, plan, agents.map((a) => a.did), createFastRandom(scenario.seed, 4))
+  const spotRequests: SpotRequest[] = []
+  /** Published attestations' message indexes, in publication order (what an observer may hold). */
+  const publishedAttestations: number[] = []
   const records: Array<SignedBytes | undefined> = new Array(M + A)
   const publishedAt = new Float64Array(M + A).fill(Number.NaN)
   const arrivals = new Float32Array((M + A) * T).fill(Number.NaN)
@@ -125,6 +151,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       for (let v = 0; v < size; v++) if (topology.component[v] === component && topology.online[v] === 1) yield v
     })
     group.messages.push(index)
+    if (index >= M) publishedAttestations.push(index)
     for (let j = 0; j < T; j++) {
       const node = tracked[j] as number
       if (node === source) { arrivals[index * T + j] = now; continue }
@@ -133,8 +160,52 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       arrivals[index * T + j] = now + links.path(hopsOf(d), repairsOf(d), bytes)
       counters.byGossip[j]! += 1
       counters.received[j]! += Math.max(1, topology.meshDegree[node] as number)
+      if (index < M) memoryReached(index, j)
     }
     return group
+  }
+
+  /** A memory reached tracked column j: an observer spot-checks it then (spot-checks.ts). */
+  const memoryReached = (serial: number, j: number): void => {
+    const oi = observerOfColumn[j] as number
+    if (oi >= 0) queue.push(arrivals[serial * T + j] as number, EVENT.spot, serial * O + oi)
+  }
+
+  /** The memories and attestations observer column j holds at `now`, for its reputation table. */
+  const heldBy = (j: number, now: number): MemoryAttestations[] => {
+    const byMemory = new Map<number, StoredAttestation[]>()
+    for (const index of publishedAttestations) {
+      if (!((arrivals[index * T + j] as number) <= now)) continue
+      const serial = slotMemory[index - M] as number
+      if (!((arrivals[serial * T + j] as number) <= now)) continue
+      const list = byMemory.get(serial) ?? []
+      const record = records[index] as SignedBytes
+      if (record.record.kind === 'attestation') list.push({ id: record.id, record: record.record })
+      byMemory.set(serial, list)
+    }
+    return [...byMemory].map(([serial, attestations]) => ({ author: (agents[plan.memories[serial]?.author as number] as Agent).did, attestations }))
+  }
+
+  /** Observer `oi` asks its spot-check witnesses about memory `serial` on receiving it. */
+  const playSpot = (serial: number, oi: number, now: number): void => {
+    const observer = plan.observers[oi] as number
+    if (topology.online[observer] !== 1 || records[serial] === undefined) return
+    const j = column[observer] as number
+    const answers = spotChecks.draw(observer, serial, now, () => heldBy(j, now))
+    if (answers.length === 0) return
+    const memoryId = (records[serial] as SignedBytes).id
+    const request = witnessRequestRecord(agents[observer] as Agent, memoryId, answers.map((a) => (agents[a.witness] as Agent).did), iso(now))
+    spotRequests.push({ observer, memory: serial, request })
+    const distances = topology.distancesFrom(observer, answers.map((a) => a.witness))
+    answers.forEach((answer, k) => {
+      const slot = spotSlotStart + (serial * O + oi) * K + k
+      slotWitness[slot] = answer.witness
+      spotVerdict[slot - spotSlotStart] = answer.verdict
+      const d = distances[k] as number
+      if (answer.verdict === null || d === UNREACHABLE) return
+      const arrived = now + links.path(hopsOf(d), repairsOf(d), request.bytes.length)
+      queue.push(arrived + answer.delayMinutes * msPerMinute, EVENT.answer, slot)
+    })
   }
 
   const requestArrived = (slot: number, at: number): void => {
@@ -170,7 +241,18 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     })
   }
 
+  const playSpotAnswer = (slot: number, now: number): void => {
+    const verdict = spotVerdict[slot - spotSlotStart]
+    const witness = slotWitness[slot] as number
+    if (verdict === null || verdict === undefined || witness < 0) return
+    if (topology.online[witness] !== 1) return
+    const index = M + slot
+    records[index] = attestationRecord(agents[witness] as Agent, (records[slotMemory[slot] as number] as SignedBytes).id, verdict, iso(now))
+    publish(index, witness, now)
+  }
+
   const playAnswer = (slot: number, now: number): void => {
+    if (slot >= spotSlotStart) { playSpotAnswer(slot, now); return }
     const memory = slotMemory[slot] as number
     const planned = plan.memories[memory]
     const answer = planned?.answers[slot - (slotStart[memory] as number)]
@@ -199,6 +281,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
           if (!Number.isNaN(arrivals[index * T + j] as number)) continue
           arrivals[index * T + j] = now + links.sync((records[index] as SignedBytes).bytes.length)
           counters.bySync[j]! += 1
+          if (index < M) memoryReached(index, j)
         }
       }
       if (group.pending.length === 0) return
@@ -252,12 +335,13 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   let last = 0
   while (queue.pop(event) !== undefined) {
     if (event.time > drainEndMs) {
-      if (event.kind === EVENT.answer) run.missedAnswers++
+      if (event.kind === EVENT.answer && event.a < spotSlotStart) run.missedAnswers++
       continue
     }
     last = event.time
     if (event.kind === EVENT.memory) playMemory(event.a, event.time)
     else if (event.kind === EVENT.answer) playAnswer(event.a, event.time)
+    else if (event.kind === EVENT.spot) playSpot(Math.floor(event.a / O), event.a % O, event.time)
     else applyEvent(plan.events[event.a] as PlannedEvent, event.time)
     if (performance.now() - lastReport > 5000) {
       lastReport = performance.now()
@@ -265,7 +349,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     }
   }
   // Requests that never reached their witness within its wait are answers missed.
-  for (let slot = 0; slot < A; slot++) {
+  for (let slot = 0; slot < spotSlotStart; slot++) {
     const memory = slotMemory[slot] as number
     const answer = plan.memories[memory]?.answers[slot - (slotStart[memory] as number)]
     if (requestDone[slot] !== 1 && answer?.verdict !== null && answer?.verdict !== undefined && !Number.isNaN(publishedAt[memory] as number)) run.missedAnswers++
@@ -286,6 +370,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     memoryCount: M,
     slotWitness,
     slotMemory,
+    spotSlotStart,
+    spotRequests,
     requestDelays: run.requestDelays,
     roundTrips: run.roundTrips,
     missedAnswers: run.missedAnswers,
