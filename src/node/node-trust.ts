@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { isIsnadError } from '../errors/index.js'
+import { IsnadError, isIsnadError } from '../errors/index.js'
 import { createKeystore } from '../keystore/index.js'
 import { keyEventsPath, type Keyring } from '../key-events/index.js'
 import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
@@ -133,7 +133,12 @@ export async function homeTrustSpec (paths: Pick<NodePaths, 'data' | 'keys'>): P
  * node reads the setting when it opens, so the CLI refuses this while a daemon holds the directory.
  */
 export async function setTrustPolicy (dataDir: string, name: string): Promise<TrustPolicyName> {
-  const policy = getTrustPolicy(name).name
+  const chosen = getTrustPolicy(name)
+  if (chosen.needsSpotChecks === true) {
+    // docs/trust.md §5a: the node does not issue spot checks yet, so nothing would ever count.
+    throw new IsnadError('USAGE', `trust policy ${name} counts only witnesses this node asked itself (spot checks), and the node does not issue spot checks yet: every memory would stay Unverified. It is measured in the simulator (docs/simulation.md, third pass)`)
+  }
+  const policy = chosen.name
   const current = await readPolicy(dataDir)
   await writeMetaFile(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
   return policy

@@ -28,6 +28,7 @@ import type { AttestationScoreNote, CountedEvidence, PolicyScore, TrustPolicy } 
 export const isnadSpotCheckPolicy: TrustPolicy = Object.freeze({
   name: 'isnad-spot-check',
   description: 'isnad-reputation where only witnesses the node asked itself (not the author\'s choice) make a memory Attested',
+  needsSpotChecks: true,
   score (evidence: CountedEvidence): PolicyScore {
     const attestations = new Map<string, AttestationScoreNote>()
     let independentWeight = 0

@@ -168,6 +168,11 @@ export interface TrustPolicy {
   readonly name: TrustPolicyName
   /** One line for `trust explain` and docs. */
   readonly description: string
+  /**
+   * The policy counts only witnesses the node asked itself (spot checks, issue 18): a node that does
+   * not issue them would leave every memory Unverified under it, so a node refuses to be set to it.
+   */
+  readonly needsSpotChecks?: boolean
   score: (evidence: CountedEvidence) => PolicyScore
 }
 

@@ -5,7 +5,7 @@ import { LinkModel } from './links.js'
 import { EventQueue, type ScheduledEvent } from './queue.js'
 import { createFastRandom } from './fast-random.js'
 import { agentsOf, attestationRecord, memoryRecord, witnessRequestRecord, type Agent, type SignedBytes } from './signed-records.js'
-import { SPOT_CHECKS_PER_MEMORY, SpotChecks } from './spot-checks.js'
+import { SPOT_ESCALATION, SpotChecks } from './spot-checks.js'
 import type { MemoryAttestations, StoredAttestation } from '../../reputation/index.js'
 import type { WitnessRequestRecord } from '../../schema/index.js'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
@@ -66,7 +66,7 @@ export interface ModelRun {
   slotWitness: Int32Array
   /** Memory serial of each answer slot. */
   slotMemory: Int32Array
-  /** Answer slots from here on are the observers' spot checks (SPOT_CHECKS_PER_MEMORY per memory and observer). */
+  /** Answer slots from here on are the observers' spot checks (SPOT_CHECKS_PER_MEMORY + SPOT_ESCALATION per memory and observer). */
   spotSlotStart: number
   /** The observers' spot-check requests, in the order they were made. */
   spotRequests: SpotRequest[]
@@ -91,7 +91,18 @@ function trackedNodes (plan: Plan, size: number, seed: number): number[] {
   return [...chosen].sort((a, b) => a - b)
 }
 
-export function playModel (scenario: Scenario, plan: Plan, progress: (text: string) => void): ModelRun {
+export interface ModelOptions {
+  /**
+   * Witnesses each observer asks about each memory it receives (spot-checks.ts; the trust bench plays
+   * SPOT_CHECKS_PER_MEMORY). 0 by default: the nodes do not issue spot checks yet, so `isnad sim run`
+   * plays what they do and the two engines agree (docs/simulation.md, third pass). @default 0
+   */
+  spotChecks?: number
+  /** Witnesses an observer asks more, once, when one of its spot checks comes back a dispute. @default SPOT_ESCALATION (0 when spotChecks is 0) */
+  spotEscalation?: number
+}
+
+export function playModel (scenario: Scenario, plan: Plan, progress: (text: string) => void, options: ModelOptions = {}): ModelRun {
   const setupStart = performance.now()
   const size = plan.roles.length
   const agents = agentsOf(scenario.seed, size)
@@ -108,15 +119,19 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   plan.memories.forEach((m, i) => { slotStart[i + 1] = (slotStart[i] as number) + m.answers.length })
   // Answer slots: the authors' planned requests, then K spot checks per memory and observer.
   const O = plan.observers.length
-  const K = SPOT_CHECKS_PER_MEMORY
+  const K = options.spotChecks ?? 0
+  const E = K > 0 ? options.spotEscalation ?? SPOT_ESCALATION : 0
+  // Each (memory, observer) has a block of K + E spot slots: the first round, then the escalation.
+  const B = K + E
   const spotSlotStart = slotStart[M] as number
-  const A = spotSlotStart + M * O * K
+  const A = spotSlotStart + M * O * B
   const slotWitness = new Int32Array(A).fill(-1)
   const slotMemory = new Int32Array(A)
   plan.memories.forEach((m, i) => m.answers.forEach((a, k) => { slotWitness[(slotStart[i] as number) + k] = a.witness; slotMemory[(slotStart[i] as number) + k] = i }))
-  for (let i = 0; i < M; i++) slotMemory.fill(i, spotSlotStart + i * O * K, spotSlotStart + (i + 1) * O * K)
-  const spotVerdict: Array<'confirm' | 'dispute' | null> = new Array(M * O * K).fill(null)
-  const spotChecks = new SpotChecks(scenario, plan, agents.map((a) => a.did), createFastRandom(scenario.seed, 4))
+  for (let i = 0; i < M; i++) slotMemory.fill(i, spotSlotStart + i * O * B, spotSlotStart + (i + 1) * O * B)
+  const spotVerdict: Array<'confirm' | 'dispute' | null> = new Array(M * O * B).fill(null)
+  const escalated = new Uint8Array(M * O)
+  const spotChecks = new SpotChecks(scenario, plan, agents.map((a) => a.did), createFastRandom(scenario.seed, 4), K)
   const spotRequests: SpotRequest[] = []
   /** Published attestations' message indexes, in publication order (what an observer may hold). */
   const publishedAttestations: number[] = []
@@ -168,7 +183,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   /** A memory reached tracked column j: an observer spot-checks it then (spot-checks.ts). */
   const memoryReached = (serial: number, j: number): void => {
     const oi = observerOfColumn[j] as number
-    if (oi >= 0) queue.push(arrivals[serial * T + j] as number, EVENT.spot, serial * O + oi)
+    if (oi >= 0 && K > 0) queue.push(arrivals[serial * T + j] as number, EVENT.spot, serial * O + oi)
   }
 
   /** The memories and attestations observer column j holds at `now`, for its reputation table. */
@@ -186,19 +201,25 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     return [...byMemory].map(([serial, attestations]) => ({ author: (agents[plan.memories[serial]?.author as number] as Agent).did, attestations }))
   }
 
-  /** Observer `oi` asks its spot-check witnesses about memory `serial` on receiving it. */
-  const playSpot = (serial: number, oi: number, now: number): void => {
+  /**
+   * Observer `oi` asks its spot-check witnesses about memory `serial`: K on receiving it (round 0),
+   * E more, once, when one of those answers is a dispute (round 1: its sample disagrees, so it asks more).
+   */
+  const playSpot = (serial: number, oi: number, round: number, now: number): void => {
     const observer = plan.observers[oi] as number
     if (topology.online[observer] !== 1 || records[serial] === undefined) return
     const j = column[observer] as number
-    const answers = spotChecks.draw(observer, serial, now, () => heldBy(j, now))
+    const block = spotSlotStart + (serial * O + oi) * B
+    const first = round === 0 ? 0 : K
+    const drawnBefore = Array.from(slotWitness.subarray(block, block + first)).filter((w) => w >= 0)
+    const answers = spotChecks.draw(observer, serial, now, () => heldBy(j, now), round === 0 ? K : E, drawnBefore)
     if (answers.length === 0) return
     const memoryId = (records[serial] as SignedBytes).id
     const request = witnessRequestRecord(agents[observer] as Agent, memoryId, answers.map((a) => (agents[a.witness] as Agent).did), iso(now))
     spotRequests.push({ observer, memory: serial, request })
     const distances = topology.distancesFrom(observer, answers.map((a) => a.witness))
     answers.forEach((answer, k) => {
-      const slot = spotSlotStart + (serial * O + oi) * K + k
+      const slot = block + first + k
       slotWitness[slot] = answer.witness
       spotVerdict[slot - spotSlotStart] = answer.verdict
       const d = distances[k] as number
@@ -249,6 +270,14 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     const index = M + slot
     records[index] = attestationRecord(agents[witness] as Agent, (records[slotMemory[slot] as number] as SignedBytes).id, verdict, iso(now))
     publish(index, witness, now)
+    // A dispute in the first round: the observer asks E more once it has the dispute.
+    const pair = Math.floor((slot - spotSlotStart) / B)
+    if (verdict !== 'dispute' || E === 0 || (slot - spotSlotStart) % B >= K || escalated[pair] === 1) return
+    const oi = pair % O
+    const seen = arrivals[index * T + (column[plan.observers[oi] as number] as number)] as number
+    if (Number.isNaN(seen)) return
+    escalated[pair] = 1
+    queue.push(seen, EVENT.spot, pair, 1)
   }
 
   const playAnswer = (slot: number, now: number): void => {
@@ -341,7 +370,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     last = event.time
     if (event.kind === EVENT.memory) playMemory(event.a, event.time)
     else if (event.kind === EVENT.answer) playAnswer(event.a, event.time)
-    else if (event.kind === EVENT.spot) playSpot(Math.floor(event.a / O), event.a % O, event.time)
+    else if (event.kind === EVENT.spot) playSpot(Math.floor(event.a / O), event.a % O, event.b, event.time)
     else applyEvent(plan.events[event.a] as PlannedEvent, event.time)
     if (performance.now() - lastReport > 5000) {
       lastReport = performance.now()

@@ -16,6 +16,14 @@ import type { FastRandom } from './fast-random.js'
 /** Witnesses an observer asks about each memory it receives. @default 3 */
 export const SPOT_CHECKS_PER_MEMORY = 3
 
+/**
+ * Witnesses an observer asks more, once, when one of its first SPOT_CHECKS_PER_MEMORY answers is a
+ * dispute: its own sample disagrees, and a larger one tells an honest witness's mistake (a true
+ * memory, one wrong dispute) from a circle that got one of its own drawn (a false memory, one wrong
+ * confirm). @default 2
+ */
+export const SPOT_ESCALATION = 2
+
 /** The reputation a witness needs to be drawn: a confirm below it could not make Attested alone (MIN_CONFIRM_WEIGHT). @default 0.5 */
 export const SPOT_MIN_REPUTATION = 0.5
 
@@ -41,7 +49,8 @@ export class SpotChecks {
     private readonly scenario: Scenario,
     private readonly plan: Plan,
     private readonly dids: readonly string[],
-    private readonly random: FastRandom
+    private readonly random: FastRandom,
+    private readonly perMemory = SPOT_CHECKS_PER_MEMORY
   ) {}
 
   /**
@@ -49,16 +58,16 @@ export class SpotChecks {
    * `held` gives the attestations the observer holds then, by memory (recomputed at most every
    * SPOT_REFRESH_MINUTES).
    */
-  draw (observer: number, serial: number, nowMs: number, held: () => Iterable<MemoryAttestations>): SpotAnswer[] {
+  draw (observer: number, serial: number, nowMs: number, held: () => Iterable<MemoryAttestations>, count = this.perMemory, drawnBefore: readonly number[] = []): SpotAnswer[] {
     const memory = this.plan.memories[serial]
     if (memory === undefined) return []
     const reputation = this.reputationAt(observer, nowMs, held)
-    const excluded = new Set([memory.author, observer, ...memory.answers.map((a) => a.witness)])
+    const excluded = new Set([memory.author, observer, ...memory.answers.map((a) => a.witness), ...drawnBefore])
     const eligible: number[] = []
     for (let i = 0; i < this.plan.roles.length; i++) {
       if (!excluded.has(i) && (reputation[i] as number) >= SPOT_MIN_REPUTATION) eligible.push(i)
     }
-    const take = Math.min(SPOT_CHECKS_PER_MEMORY, eligible.length)
+    const take = Math.min(count, eligible.length)
     const chosen: number[] = []
     for (let k = 0; k < take; k++) {
       const j = k + Math.floor(this.random.next() * (eligible.length - k))
