@@ -66,7 +66,7 @@ export interface ModelRun {
   slotWitness: Int32Array
   /** Memory serial of each answer slot. */
   slotMemory: Int32Array
-  /** Answer slots from here on are the observers' spot checks (SPOT_CHECKS_PER_MEMORY + SPOT_ESCALATION per memory and observer). */
+  /** Answer slots from here on are the observers' spot checks (options.spotChecks + spotEscalation per memory and observer). */
   spotSlotStart: number
   /** The observers' spot-check requests, in the order they were made. */
   spotRequests: SpotRequest[]
