@@ -103,6 +103,17 @@ export class NodeTrust {
     return this.keyring.identities
   }
 
+  /**
+   * The agents of the reputation graph whose reputation from the node's roots is at least `min`
+   * (what the spot-check service draws witnesses from, docs/trust.md §5a); none without roots.
+   */
+  async reputableAgents (min: number): Promise<string[]> {
+    if ((await this.reputation.rootDids()).length === 0) return []
+    const keyring = this.init.keyring?.()
+    const table = await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))
+    return table.graph.agents.filter((did) => table.lookup(did) >= min)
+  }
+
   /** `get_reputation` of the provenance schema, with the rank and the path from a root. */
   async describe (did: string): Promise<AgentReputation> {
     const keyring = this.init.keyring?.()
