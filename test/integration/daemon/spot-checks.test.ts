@@ -112,6 +112,32 @@ describe('spot checks (off by default)', () => {
     expect(levelWith([chosenHome.agent, drawnHome.agent]), 'both').toBe('Attested')
   }, 90_000)
 
+  it('asks one more witness, once, when a drawn witness disputes', async () => {
+    const [observerHome, authorHome, firstHome, secondHome] = [await home(), await home(), await home(), await home()]
+    for (const w of [firstHome.agent, secondHome.agent]) await changeTrustRoot(nodePaths(observerHome.home).data, 'added', w, Date.now())
+    const observer = await start(observerHome, { spotChecks: { delayMs: 500, perMemory: 1, escalation: 1 } })
+    const bootstrap = [observer.daemon.multiaddrs()[0]!]
+    const author = await start(authorHome, { bootstrap })
+    const witnesses = new Map([[firstHome.agent, await start(firstHome, { bootstrap })], [secondHome.agent, await start(secondHome, { bootstrap })]])
+    await until(async () => (await observer.ops.peers()).length >= 3 ? true : undefined, 'three peers')
+    const memory = await author.ops.remember({ type: 'fact', summary: 'the canary takes 9 minutes' }, await author.ops.resolveSigner())
+    const own = async (): Promise<Array<{ id: string, record: WitnessRequestRecord }>> => (await heldAt(observer.ops, memory.id)).requests.filter((r) => r.record.requester === observerHome.agent)
+    const [first] = await until(async () => { const r = await own(); return r.length > 0 ? r : undefined }, 'the first spot check')
+    const drawnFirst = first!.record.witnesses?.[0] as string
+    expect(first!.record.witnesses).toHaveLength(1)
+    const disputer = witnesses.get(drawnFirst)!
+    await until(async () => (await heldAt(disputer.ops, memory.id)).requests.length > 0 ? true : undefined, 'the request at the first witness')
+    await disputer.ops.attest({ memory: memory.id, verdict: 'dispute' }, await disputer.ops.resolveSigner())
+    const both = await until(async () => { const r = await own(); return r.length >= 2 ? r : undefined }, 'the escalation')
+    const other = [firstHome.agent, secondHome.agent].find((w) => w !== drawnFirst)
+    expect(both.map((r) => r.record.witnesses)).toEqual(expect.arrayContaining([[drawnFirst], [other]]))
+    // Once: a second dispute asks nobody more.
+    await witnesses.get(other as string)!.ops.attest({ memory: memory.id, verdict: 'dispute' }, await witnesses.get(other as string)!.ops.resolveSigner())
+    await until(async () => (await heldAt(observer.ops, memory.id)).attestations.length >= 2 ? true : undefined, 'both disputes at the observer')
+    await new Promise((resolve) => setTimeout(resolve, 1500))
+    expect(await own()).toHaveLength(2)
+  }, 90_000)
+
   it('asks nobody when the daemon is started without spotChecks', async () => {
     const [observerHome, authorHome, witnessHome] = [await home(), await home(), await home()]
     await changeTrustRoot(nodePaths(observerHome.home).data, 'added', witnessHome.agent, Date.now())
