@@ -146,8 +146,9 @@ export async function homeTrustSpec (paths: Pick<NodePaths, 'data' | 'keys'>): P
 export async function setTrustPolicy (dataDir: string, name: string): Promise<TrustPolicyName> {
   const chosen = getTrustPolicy(name)
   if (chosen.needsSpotChecks === true) {
-    // docs/trust.md §5a: the node does not issue spot checks yet, so nothing would ever count.
-    throw new IsnadError('USAGE', `trust policy ${name} counts only witnesses this node asked itself (spot checks), and the node does not issue spot checks yet: every memory would stay Unverified. It is measured in the simulator (docs/simulation.md, third pass)`)
+    // docs/trust.md §5a: the node's scoring paths (ingest, show, explain, views, reindex) do not pass a
+    // memory's witness requests to the policy yet, so no confirm would ever count as independent.
+    throw new IsnadError('USAGE', `trust policy ${name} counts only witnesses this node asked itself (spot checks), and the node's scoring does not read witness requests yet: every memory would stay Unverified. It is measured in the simulator (docs/simulation.md, third pass)`)
   }
   const policy = chosen.name
   const current = await readPolicy(dataDir)

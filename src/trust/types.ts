@@ -169,8 +169,9 @@ export interface TrustPolicy {
   /** One line for `trust explain` and docs. */
   readonly description: string
   /**
-   * The policy counts only witnesses the node asked itself (spot checks, issue 18): a node that does
-   * not issue them would leave every memory Unverified under it, so a node refuses to be set to it.
+   * The policy counts only witnesses the node asked itself (spot checks, issue 18): a node whose
+   * scoring does not read witness requests would leave every memory Unverified under it, so a node
+   * refuses to be set to it.
    */
   readonly needsSpotChecks?: boolean
   score: (evidence: CountedEvidence) => PolicyScore

@@ -94,7 +94,7 @@ function trackedNodes (plan: Plan, size: number, seed: number): number[] {
 export interface ModelOptions {
   /**
    * Witnesses each observer asks about each memory it receives (spot-checks.ts; the trust bench plays
-   * SPOT_CHECKS_PER_MEMORY). 0 by default: the nodes do not issue spot checks yet, so `isnad sim run`
+   * SPOT_CHECKS_PER_MEMORY). 0 by default: nodes issue spot checks only with `--spot-checks`, so `isnad sim run`
    * plays what they do and the two engines agree (docs/simulation.md, third pass). @default 0
    */
   spotChecks?: number
