@@ -138,6 +138,23 @@ describe('spot checks (off by default)', () => {
     expect(await own()).toHaveLength(2)
   }, 90_000)
 
+  it('keeps to its per-minute budget: beyond it, memories are not checked', async () => {
+    const [observerHome, authorHome, witnessHome] = [await home(), await home(), await home()]
+    await changeTrustRoot(nodePaths(observerHome.home).data, 'added', witnessHome.agent, Date.now())
+    const observer = await start(observerHome, { spotChecks: { delayMs: 200, maxPerMinute: 1 } })
+    const author = await start(authorHome, { bootstrap: [observer.daemon.multiaddrs()[0]!] })
+    await until(async () => (await observer.ops.peers()).length >= 1 ? true : undefined, 'a peer')
+    const signer = await author.ops.resolveSigner()
+    const memories = [
+      await author.ops.remember({ type: 'fact', summary: 'first of two' }, signer),
+      await author.ops.remember({ type: 'fact', summary: 'second of two' }, signer)
+    ]
+    for (const m of memories) await until(async () => (await heldAt(observer.ops, m.id)).memory, 'the memory at the observer')
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+    const asked = await Promise.all(memories.map(async (m) => (await heldAt(observer.ops, m.id)).requests.length))
+    expect(asked.sort()).toEqual([0, 1])
+  }, 60_000)
+
   it('asks nobody when the daemon is started without spotChecks', async () => {
     const [observerHome, authorHome, witnessHome] = [await home(), await home(), await home()]
     await changeTrustRoot(nodePaths(observerHome.home).data, 'added', witnessHome.agent, Date.now())
