@@ -1,6 +1,7 @@
 import { randomInt } from 'node:crypto'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
+import { SPOT_CHECK_DRAW } from '../trust/index.js'
 import type { LocalNode } from '../node/index.js'
 
 /*
@@ -30,8 +31,9 @@ export interface SpotCheckOptions {
   delayMs?: number
 }
 
+/** The draw is src/trust's (the simulator models the same one); the pace is the daemon's. */
 export const SPOT_CHECK_DEFAULTS: Readonly<Required<SpotCheckOptions>> = Object.freeze({
-  perMemory: 3, escalation: 2, minReputation: 0.5, maxPerMinute: 30, delayMs: 2000
+  ...SPOT_CHECK_DRAW, maxPerMinute: 30, delayMs: 2000
 })
 
 /** Memories whose draw the service remembers (to escalate on a dispute); the oldest are forgotten. @default 4096 */

@@ -12,7 +12,7 @@ export { independentAttestations } from './independent-witnesses.js'
 export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'
 export {
   ATTESTED_THRESHOLD, ANCHORED_THRESHOLD, CONSENSUS_THRESHOLD, TRUST_LEVEL_THRESHOLDS, ISNAD_V01_WEIGHTS,
-  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY, SCHEMA_TRUST_POLICY
+  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY, SCHEMA_TRUST_POLICY, SPOT_CHECK_DRAW
 } from './constants.js'
 export type {
   AcceptedAnchor, AcceptedAttestation, AnchorEvidence, AttestationEvidence, AttestationScoreNote, ComputeTrustOptions,

@@ -1,6 +1,5 @@
-// The daemon's spot-check module itself, not its index (which loads libp2p): the same draw sizes as the node.
-import { SPOT_CHECK_DEFAULTS } from '../../daemon/spot-checks.js'
 import { reputationFor, type MemoryAttestations } from '../../reputation/index.js'
+import { SPOT_CHECK_DRAW } from '../../trust/index.js'
 import { verdictOf, type Plan, type PlannedVerdict, type Role, type Scenario } from '../scenario/index.js'
 import type { FastRandom } from './fast-random.js'
 
@@ -15,8 +14,8 @@ import type { FastRandom } from './fast-random.js'
  * file's: a confirm by a witness its own request addressed, given after the request.
  */
 
-/** Witnesses an observer asks about each memory it receives: the node's (src/daemon/spot-checks.ts). @default 3 */
-export const SPOT_CHECKS_PER_MEMORY = SPOT_CHECK_DEFAULTS.perMemory
+/** Witnesses an observer asks about each memory it receives: the node's draw (src/trust SPOT_CHECK_DRAW, which src/daemon/spot-checks.ts uses). @default 3 */
+export const SPOT_CHECKS_PER_MEMORY = SPOT_CHECK_DRAW.perMemory
 
 /**
  * Witnesses an observer asks more, once, when one of its first SPOT_CHECKS_PER_MEMORY answers is a
@@ -24,10 +23,10 @@ export const SPOT_CHECKS_PER_MEMORY = SPOT_CHECK_DEFAULTS.perMemory
  * memory, one wrong dispute) from a circle that got one of its own drawn (a false memory, one wrong
  * confirm). @default 2
  */
-export const SPOT_ESCALATION = SPOT_CHECK_DEFAULTS.escalation
+export const SPOT_ESCALATION = SPOT_CHECK_DRAW.escalation
 
 /** The reputation a witness needs to be drawn: a confirm below it could not make Attested alone (MIN_CONFIRM_WEIGHT). @default 0.5 */
-export const SPOT_MIN_REPUTATION = SPOT_CHECK_DEFAULTS.minReputation
+export const SPOT_MIN_REPUTATION = SPOT_CHECK_DRAW.minReputation
 
 /** Simulated minutes an observer's reputation table is reused before it is recomputed over what it holds. @default 0.1 */
 export const SPOT_REFRESH_MINUTES = 0.1
