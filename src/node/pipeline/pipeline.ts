@@ -77,6 +77,11 @@ export interface IngestPipelineInit<B extends JournaledBatch = JournaledBatch> {
   trustSetting?: (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>
   /** The ledger; absent: a store-only pipeline (the in-memory store, figure 3 of the benchmarks). */
   journal?: RecordJournal<B>
+  /**
+   * Told of the records each batch stored, in the batch's turn right after the index write (before
+   * the next batch is scored): the node's reputation keeps its votes current with it. Must not throw.
+   */
+  indexed?: (records: readonly StoredRecord[]) => void
 }
 
 /**
@@ -187,6 +192,10 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
         throw err
       }
       this.cache.remember(storedBefore, stored.length, fresh.length, evidence)
+      if (stored.length > 0 && this.init.indexed !== undefined) {
+        const storedIds = new Set(stored)
+        this.init.indexed(stored.length === fresh.length ? fresh : fresh.filter((r) => storedIds.has(r.id)))
+      }
       // Another writer raced (the store stored fewer): what it holds for these memories must be read again.
       const scored = stored.length === fresh.length ? new Map(evidence.map((item) => [item.memory.id, item])) : new Map<string, MemoryEvidence>()
       return { fresh, stored, trust, batch, scored }

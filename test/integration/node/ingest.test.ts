@@ -423,5 +423,18 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       expect((await store.getTrust(memory.id))?.score).toBe(expected.score)
       expect(expected.score, 'the setting changes the score').not.toBe(defaults.score)
     })
+
+    it('tells `indexed` of each batch\'s stored records in its turn, before the next batch is scored (the reputation never finds the store ahead)', async () => {
+      const memory = createMemory(alice)
+      const order: string[] = []
+      pipeline = withCollaborators({
+        trustSetting: async (pending) => { order.push(`score:${pending.length}`); return {} },
+        indexed: (records) => { order.push(`indexed:${records.map((r) => r.id).join(',')}`) }
+      })
+      const attestation = createAttestation(bob, memory.id)
+      // Two batches at once: the second takes its turn as soon as the first is indexed.
+      await Promise.all([pipeline.ingest([memory.signed], 'sync'), pipeline.ingest([memory.signed, attestation.signed], 'sync')])
+      expect(order).toEqual(['score:1', `indexed:${memory.id}`, 'score:1', `indexed:${attestation.id}`])
+    })
   })
 })
