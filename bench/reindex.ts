@@ -1,15 +1,19 @@
-import { openEventLedger } from '../src/ledger/index.js'
+import { openEventLedger, writePackFile } from '../src/ledger/index.js'
 import { initHome, nodePaths, LocalNode } from '../src/node/index.js'
-import { recordEventOf } from '../src/node/journal/record-events.js'
+import { batchEventsOf } from '../src/node/journal/record-events.js'
+import type { StoredRecord } from '../src/store/index.js'
 import { reindexHome } from '../src/node/reindex/reindex.js'
 import { attestationRecord, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast } from './fixtures.js'
 import type { Figure } from './report.js'
 import { createRandom, median, pick } from './stats.js'
 
 /*
- * The reindex figure (issue 3 §9): `isnad ledger reindex` over a ledger of 100k events (half memories,
- * half attestations), against the bare read of the same ledger measured in the same run (every line
- * parsed, schema- and hash-checked in lc order): what reindex adds is the index, trust and Merkle log.
+ * The reindex figure (issue 3 §9): `isnad ledger reindex` over a ledger of 100k records (half
+ * memories, half attestations), written as the node journals a sync page of 256 (issue 20: one
+ * `memory.packed` event per page, docs/ledger-packs.md; builds before packs wrote one event per
+ * record), against the bare read of the same ledger measured in the same run (every line parsed,
+ * schema- and hash-checked in lc order): what reindex adds is the packs' records, the index, trust
+ * and the Merkle log.
  */
 
 export interface ReindexBenchOptions {
@@ -22,7 +26,8 @@ export interface ReindexBenchOptions {
 const SECTION = '6. ledger: reindex (rebuild LevelDB index, trust and Merkle log from the ledgers)'
 /** issue 3 target: reindex of 100k events under 10 s. */
 const TARGET_MS = 10_000
-const BATCH = 2000
+/** Records per journaled batch: a sync page (net/sync SYNC_PAGE_SIZE). */
+const BATCH = 256
 
 export async function benchReindex (options: ReindexBenchOptions): Promise<Figure[]> {
   const total = options.events ?? 100_000
@@ -45,7 +50,7 @@ export async function benchReindex (options: ReindexBenchOptions): Promise<Figur
     const baseline = median(readMs)
     return [{
       section: SECTION,
-      name: `reindex of ${total.toLocaleString('en')} events`,
+      name: `reindex of ${total.toLocaleString('en')} records`,
       value,
       unit: 'ms',
       baseline: { name: 'read + hash-check every event', value: baseline, unit: 'ms' },
@@ -58,7 +63,7 @@ export async function benchReindex (options: ReindexBenchOptions): Promise<Figur
   }
 }
 
-/** Half memories, half attestations, written straight to the ledger as the node journals them. */
+/** Half memories, half attestations, written straight to the ledger as the node journals a sync page. */
 async function writeLedger (dataDir: string, total: number, progress?: (text: string) => void): Promise<void> {
   const random = createRandom(7)
   const authors = Array.from({ length: 8 }, (_, i) => createAgent(30, i))
@@ -68,22 +73,24 @@ async function writeLedger (dataDir: string, total: number, progress?: (text: st
   try {
     const memories: string[] = []
     for (let written = 0; written < total;) {
-      const batch = []
+      const batch: StoredRecord[] = []
       for (let i = 0; i < BATCH && written < total; i++, written++) {
         if (written % 2 === 0 || memories.length === 0) {
           const author = pick(random, authors)
           const record = memoryRecord(random, { author, serial: written, tags: sampleTags(random, sample), createdMillis: Date.parse('2026-01-01T00:00:00Z') + written * 1000 })
           const stored = signFast(record, author)
           memories.push(stored.id)
-          batch.push(recordEventOf(stored, 'local'))
+          batch.push(stored)
         } else {
           const witness = pick(random, witnesses)
-          batch.push(recordEventOf(signFast(attestationRecord(pick(random, memories), witness, 'confirm', Date.parse('2026-01-02T00:00:00Z') + written), witness), 'local'))
+          batch.push(signFast(attestationRecord(pick(random, memories), witness, 'confirm', Date.parse('2026-01-02T00:00:00Z') + written), witness))
         }
       }
-      await ledger.append(batch)
+      const { inputs, files } = batchEventsOf(batch, 'sync')
+      for (const pack of files) await writePackFile(dataDir, 'default', pack)
+      await ledger.append(inputs)
     }
-    progress?.(`wrote ${total} events`)
+    progress?.(`wrote ${total} records`)
   } finally {
     await ledger.close()
   }
