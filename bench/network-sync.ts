@@ -48,8 +48,11 @@ export interface SyncRunResult {
 
 const DAY_MS = 86_400_000
 
-/** Memories by 8 authors, each followed in A's log by its attestations from distinct witnesses of 16. */
-function createWorkload (options: SyncRunOptions): Uint8Array[] {
+/**
+ * Memories by 8 authors, each followed in A's log by its attestations from distinct witnesses of 16.
+ * Exported for the OrbitDB peer baseline (bench/peers/orbitdb), which replicates the same bytes.
+ */
+export function createWorkload (options: SyncRunOptions): Uint8Array[] {
   const random = createRandom(options.seed)
   const { sample } = createTagSampler(50, random)
   const authors = Array.from({ length: 8 }, (_, n) => createAgent(40, n))

@@ -28,6 +28,8 @@ import { interleave, median, percentile, type RoundResult } from './stats.js'
  * Two long forms of issue 22 are opt-in scripts, not figures here (they take minutes to an hour and
  * measure robustness, not speed): `npm run bench:damage -- --kills=1000 --jobs=3` (bench/damage-long.ts,
  * kill -9 loops) and `npm run bench:flood -- 10` (bench/api-flood.ts); BENCHMARKS.md has their figures.
+ * Issue 20's optional peer baseline for figure 8c is `npm run bench:orbitdb` (OrbitDB 4 replicating the
+ * same 3,000 records on a loopback pair; bench/peers/orbitdb, its own dependencies, installed on first use).
  */
 
 const quick = process.argv.includes('--quick')

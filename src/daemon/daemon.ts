@@ -15,7 +15,8 @@ import { startKeyLogPublisher } from './key-log-publisher.js'
 import { connectPeer, disconnectPeer, networkStatsOf, syncPeers } from './peer-actions.js'
 import { createNodeHost } from '../node/index.js'
 import { startPeriodic } from './periodic.js'
-import { startPublisher } from './publisher.js'
+import { hostedAgentsOf, startPublisher } from './publisher.js'
+import { startSpotChecks, type SpotCheckOptions } from './spot-checks.js'
 
 export interface DaemonOptions {
   home: string
@@ -43,6 +44,8 @@ export interface DaemonOptions {
   heartbeatMs?: number
   /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
   autoConfirmFrom?: string[]
+  /** Spot checks (off by default, docs/trust.md §5a): ask witnesses the node draws about memories it receives. */
+  spotChecks?: SpotCheckOptions
   /**
    * How anchors are checked: local git repositories, blockchain verifier plug-ins, limits, and the
    * hosts and ranges url anchors from peers may reach although not public (`urlAllow`, anchors-v1 §4, §9).
@@ -142,7 +145,10 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const records = logger.child({ component: 'records' })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom: options.autoConfirmFrom ?? [], logger: records })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
-    unsubscribe = () => { stopRecords(); stopKeyLogs() }
+    const stopSpotChecks = options.spotChecks === undefined
+      ? () => {}
+      : startSpotChecks({ node: opened, keystore, hostedAgents: hostedAgentsOf(keystore), logger: logger.child({ component: 'spot-checks' }), options: options.spotChecks })
+    unsubscribe = () => { stopRecords(); stopKeyLogs(); stopSpotChecks() }
     opened.anchors.useNetwork(network) // cid anchors: missing blocks are asked from peers (fetch-v1 §8)
     node = opened
     return opened

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { isIsnadError } from '../errors/index.js'
+import { IsnadError, isIsnadError } from '../errors/index.js'
 import { createKeystore } from '../keystore/index.js'
 import { keyEventsPath, type Keyring } from '../key-events/index.js'
 import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
@@ -103,6 +103,17 @@ export class NodeTrust {
     return this.keyring.identities
   }
 
+  /**
+   * The agents of the reputation graph whose reputation from the node's roots is at least `min`
+   * (what the spot-check service draws witnesses from, docs/trust.md §5a); none without roots.
+   */
+  async reputableAgents (min: number): Promise<string[]> {
+    if ((await this.reputation.rootDids()).length === 0) return []
+    const keyring = this.init.keyring?.()
+    const table = await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))
+    return table.graph.agents.filter((did) => table.lookup(did) >= min)
+  }
+
   /** `get_reputation` of the provenance schema, with the rank and the path from a root. */
   async describe (did: string): Promise<AgentReputation> {
     const keyring = this.init.keyring?.()
@@ -133,7 +144,13 @@ export async function homeTrustSpec (paths: Pick<NodePaths, 'data' | 'keys'>): P
  * node reads the setting when it opens, so the CLI refuses this while a daemon holds the directory.
  */
 export async function setTrustPolicy (dataDir: string, name: string): Promise<TrustPolicyName> {
-  const policy = getTrustPolicy(name).name
+  const chosen = getTrustPolicy(name)
+  if (chosen.needsSpotChecks === true) {
+    // docs/trust.md §5a: the node's scoring paths (ingest, show, explain, views, reindex) do not pass a
+    // memory's witness requests to the policy yet, so no confirm would ever count as independent.
+    throw new IsnadError('USAGE', `trust policy ${name} counts only witnesses this node asked itself (spot checks), and the node's scoring does not read witness requests yet: every memory would stay Unverified. It is measured in the simulator (docs/simulation.md, third pass)`)
+  }
+  const policy = chosen.name
   const current = await readPolicy(dataDir)
   await writeMetaFile(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
   return policy

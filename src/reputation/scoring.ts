@@ -22,6 +22,8 @@ export interface TrustSetting {
   identities?: KeyIdentities
   /** Who vouches for whom in the reputation graph (TrustInput.endorses). */
   endorses?: (from: string, to: string) => boolean
+  /** Whose witness requests are the node's own: its roots (TrustInput.ownRequesters). */
+  ownRequesters?: (did: string) => boolean
 }
 
 /** What a setting is built from: plain data (it crosses to the reindex reader thread) plus the keyring. */
@@ -40,8 +42,20 @@ export function settingOfTable (policy: TrustPolicyName, table: ReputationTable 
   if (table !== undefined && table.rooted) {
     setting.reputation = table.lookup
     setting.endorses = table.endorses
+    setting.ownRequesters = ownRequestersOf(table.roots, identities)
   }
   return setting
+}
+
+/**
+ * The node's own requesters: its roots (its agents and the operator's roots), by key or identity. A
+ * spot check they asked for is one the author did not choose (src/trust independent-witnesses.ts).
+ */
+export function ownRequestersOf (roots: readonly string[], identities?: KeyIdentities): (did: string) => boolean {
+  const own = new Set(roots)
+  if (identities === undefined) return (did) => own.has(did)
+  for (const root of roots) own.add(identities.identityOf(root))
+  return (did) => own.has(did) || own.has(identities.identityOf(did))
 }
 
 /** The reputation table of `spec`'s roots over the memories' votes, or undefined without roots. */
@@ -57,7 +71,7 @@ export function trustSettingFrom (memories: Iterable<MemoryAttestations>, spec: 
 }
 
 /** The evidence part of a TrustInput: what the setting adds is taken from the setting only. */
-export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'rooted'>
+export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'rooted' | 'ownRequesters'>
 
 /** Scores one memory's evidence under a setting: the single scoring entry point. */
 export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting): TrustResult {
@@ -65,6 +79,7 @@ export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting)
   if (setting.reputation !== undefined) input.reputation = setting.reputation
   if (setting.identities !== undefined) input.identities = setting.identities
   if (setting.endorses !== undefined) input.endorses = setting.endorses
+  if (setting.ownRequesters !== undefined) input.ownRequesters = setting.ownRequesters
   return computeTrust(input, setting.policy === undefined ? NO_OPTIONS : { policy: setting.policy })
 }
 

@@ -14,7 +14,7 @@ export const TRUST_LEVELS = ['Unverified', 'Attested', 'Anchored', 'Consensus'] 
 export type TrustLevel = (typeof TRUST_LEVELS)[number]
 
 /** Trust policies a node can be set to (DESIGN §2). */
-export const TRUST_POLICY_NAMES = ['isnad-v0.1', 'isnad-reputation'] as const
+export const TRUST_POLICY_NAMES = ['isnad-v0.1', 'isnad-reputation', 'isnad-spot-check'] as const
 export type TrustPolicyName = (typeof TRUST_POLICY_NAMES)[number]
 
 /** One contribution per step of the scoring algorithm, in the provenance schema's order. */

@@ -63,3 +63,11 @@ export const DEFAULT_TRUST_POLICY: TrustPolicyName = 'isnad-reputation'
 export const SCHEMA_TRUST_POLICY: TrustPolicyName = 'isnad-v0.1'
 
 export const DAY_MS = 24 * 60 * 60 * 1000
+
+/**
+ * How a node draws its spot checks (docs/trust.md §5a), shared by the daemon's service and the
+ * simulator's model of it: witnesses asked per memory received, more asked once when one of them
+ * disputes, and the reputation a witness needs to be drawn (a confirm below it could not make a
+ * memory Attested alone).
+ */
+export const SPOT_CHECK_DRAW: Readonly<{ perMemory: number, escalation: number, minReputation: number }> = Object.freeze({ perMemory: 3, escalation: 2, minReputation: 0.5 })

@@ -3,9 +3,11 @@ import { countAnchors } from './count-anchors.js'
 import { countAttestations } from './count-attestations.js'
 import { DEFAULT_REPUTATION } from './constants.js'
 import { instantOf } from './evidence-order.js'
+import { independentAttestations } from './independent-witnesses.js'
 import type { CountedEvidence, ReputationLookup, TrustInput } from './types.js'
 
 const noEndorsements = (): boolean => false
+const nobody = (): boolean => false
 
 /** Every agent has DEFAULT_REPUTATION: the reputation a node without trust roots uses. */
 export const defaultReputation: ReputationLookup = () => DEFAULT_REPUTATION
@@ -39,6 +41,7 @@ export function countEvidence (input: TrustInput): CountedEvidence {
     reputation,
     rooted: input.rooted ?? input.reputation !== undefined,
     endorses: input.endorses ?? noEndorsements,
+    independent: independentAttestations(input.memory, attestations.accepted, input.requests ?? [], input.ownRequesters ?? nobody, input.identities),
     now: input.now
   }
 }

@@ -7,14 +7,17 @@ export { countEvidence, checkedReputation, defaultReputation } from './count-evi
 export { trustLevelOf, evidenceLevelOf, lowerLevel, type LevelEvidence } from './level.js'
 export { isnadV01Policy } from './isnad-v01-policy.js'
 export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
+export { isnadSpotCheckPolicy } from './isnad-spot-check-policy.js'
+export { independentAttestations } from './independent-witnesses.js'
 export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'
 export {
   ATTESTED_THRESHOLD, ANCHORED_THRESHOLD, CONSENSUS_THRESHOLD, TRUST_LEVEL_THRESHOLDS, ISNAD_V01_WEIGHTS,
-  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY, SCHEMA_TRUST_POLICY
+  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY, SCHEMA_TRUST_POLICY, SPOT_CHECK_DRAW
 } from './constants.js'
 export type {
   AcceptedAnchor, AcceptedAttestation, AnchorEvidence, AttestationEvidence, AttestationScoreNote, ComputeTrustOptions,
-  CountedEvidence, KeyIdentities, KeyRefusalCode, MemoryEvidence, PolicyScore, ReputationLookup, TrustInput, TrustPolicy
+  CountedEvidence, KeyIdentities, KeyRefusalCode, MemoryEvidence, PolicyScore, ReputationLookup, TrustInput, TrustPolicy,
+  WitnessRequestEvidence
 } from './types.js'
 // The result's schema and types live in src/schema (schema → trust); trust is their public face too.
 export {

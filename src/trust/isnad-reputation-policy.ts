@@ -113,7 +113,7 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
  * says nothing about anyone; with roots, when neither the author nor any witness is on a trust path
  * from them, the evidence is only what strangers say of themselves.
  */
-function insufficientOf (evidence: CountedEvidence, weighty: boolean): InsufficientTrust | undefined {
+export function insufficientOf (evidence: CountedEvidence, weighty: boolean): InsufficientTrust | undefined {
   if (!evidence.rooted) {
     return { code: 'NO_ROOTS', reason: 'this node has no trust roots (no agent of its own, none added with `isnad trust root add`): every agent has the default reputation, which says nothing about anyone' }
   }
@@ -123,17 +123,17 @@ function insufficientOf (evidence: CountedEvidence, weighty: boolean): Insuffici
   return undefined
 }
 
-function weightOf (a: AcceptedAttestation, rep: number): number {
+export function weightOf (a: AcceptedAttestation, rep: number): number {
   return a.record.attestation === 'partial' ? PARTIAL_WEIGHT * rep : rep
 }
 
-function noteOf (a: AcceptedAttestation, rep: number, weight: number): string {
+export function noteOf (a: AcceptedAttestation, rep: number, weight: number): string {
   return a.record.attestation === 'partial'
     ? `partial: half a confirm, weight ${PARTIAL_WEIGHT} × reputation ${rep} = ${round(weight)}`
     : `confirm weighted by reputation ${rep}`
 }
 
-function confirmStep (c: number): TrustContribution {
+export function confirmStep (c: number): TrustContribution {
   const first = W.firstConfirm * Math.min(1, c)
   const more = W.manyConfirms * Math.min(1, Math.max(0, (c - 1) / (MANY_CONFIRMS - 1)))
   return {

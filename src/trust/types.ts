@@ -1,6 +1,6 @@
 import type {
   AnchorRecord, InsufficientTrust, AnchorVerification, AttestationRecord, MemoryRecord, RefusedAnchor, RefusedAttestation,
-  TrustContribution, TrustPolicyName
+  TrustContribution, TrustPolicyName, WitnessRequestRecord
 } from '../schema/index.js'
 
 /**
@@ -29,6 +29,17 @@ export interface AnchorEvidence {
   signatureValid: boolean
   /** What the anchor verifier found at `reference`; only `verified` counts. */
   verification: AnchorVerification
+}
+
+/**
+ * A witness request for the memory (record-v1 §1.4), as evidence of who chose a witness: a confirm
+ * by a witness the node itself asked is one the author did not choose (issue 18, spot checks).
+ */
+export interface WitnessRequestEvidence {
+  id: string
+  record: WitnessRequestRecord
+  /** The requester's signature over the request verifies. */
+  signatureValid: boolean
 }
 
 /** Reputation of an agent in [0, 1], from the node's own trust roots (DESIGN §2). */
@@ -75,6 +86,17 @@ export interface TrustInput {
    * @default nobody endorsed anybody
    */
   endorses?: (from: string, to: string) => boolean
+  /**
+   * The memory's witness requests (record-v1 §1.4): who asked which witnesses, when. Only a policy
+   * that tells solicited witnesses apart reads them (isnad-spot-check). @default none
+   */
+  requests?: readonly WitnessRequestEvidence[]
+  /**
+   * Whether a requester's witness requests are the node's own: its agents and its trust roots. A
+   * confirm by a witness such a request addressed, given after it, is one the author did not choose
+   * (src/trust/independent-witnesses.ts). @default nobody
+   */
+  ownRequesters?: (did: string) => boolean
 }
 
 /** An attestation that passed every counting rule: at most one per witness. */
@@ -110,6 +132,12 @@ export interface CountedEvidence {
   rooted: boolean
   /** See TrustInput.endorses. */
   endorses: (from: string, to: string) => boolean
+  /**
+   * Ids of accepted attestations whose witness the node asked itself (a request by one of its own
+   * agents or roots, addressed to that witness, made before the verdict): witnesses the author did
+   * not choose (src/trust/independent-witnesses.ts).
+   */
+  independent: ReadonlySet<string>
   now: number
 }
 
@@ -140,6 +168,12 @@ export interface TrustPolicy {
   readonly name: TrustPolicyName
   /** One line for `trust explain` and docs. */
   readonly description: string
+  /**
+   * The policy counts only witnesses the node asked itself (spot checks, issue 18): a node whose
+   * scoring does not read witness requests would leave every memory Unverified under it, so a node
+   * refuses to be set to it.
+   */
+  readonly needsSpotChecks?: boolean
   score: (evidence: CountedEvidence) => PolicyScore
 }
 

@@ -12,6 +12,7 @@ interface StartOptions {
   apiPort?: number
   heartbeat?: number
   autoConfirmFrom?: string[]
+  spotChecks?: boolean
   gitRepo?: string[]
   anchorUrlAllow?: string[]
   logLevel?: string
@@ -34,6 +35,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--api-host-name <name>', 'a name the API answers to besides 127.0.0.1, localhost and [::1] (repeatable; any other Host header is refused)', collect)
     .option('--heartbeat <seconds>', 'seconds between heartbeats and checkpoints', parsePositiveInt)
     .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
+    .option('--spot-checks', 'ask witnesses this node draws itself about memories it receives (docs/trust.md §5a; off by default)')
     .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
     .option('--log-level <level>', 'what the log on stderr (JSON lines) shows: error, warn, info or debug (default: $ISNAD_LOG_LEVEL, else info)')
     .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
@@ -65,6 +67,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
         ...(opts.apiHostName === undefined ? {} : { apiHostNames: opts.apiHostName }),
         ...(opts.heartbeat === undefined ? {} : { heartbeatMs: opts.heartbeat * 1000 }),
         ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
+        ...(opts.spotChecks === true ? { spotChecks: {} } : {}),
         ...(Object.keys(anchors).length === 0 ? {} : { anchors }),
         logger
       })

@@ -2,7 +2,7 @@ import type { HttpOperations } from '../../api/client.js'
 import { nodeCryptoVerifier } from '../../native/index.js'
 import { verifyRecord, type VerifiedRecord } from '../../record/index.js'
 import { scoreWithSetting, trustSettingFrom } from '../../reputation/index.js'
-import type { AttestationRecord, MemoryRecord } from '../../schema/index.js'
+import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import { SCHEMA_TRUST_POLICY, TRUST_POLICIES, type TrustLevel, type TrustPolicy } from '../../trust/index.js'
 
 /*
@@ -65,7 +65,8 @@ export function scoreTrustView (
   memories: ReadonlyMap<string, MemoryRecord>,
   attestations: ReadonlyMap<string, ReadonlyArray<{ id: string, record: AttestationRecord }>>,
   roots: readonly string[],
-  now: number
+  now: number,
+  requests: ReadonlyMap<string, ReadonlyArray<{ id: string, record: WitnessRequestRecord }>> = new Map()
 ): TrustView {
   // The node's own scoring entry point (src/reputation scoring.ts), one policy at a time.
   const setting = trustSettingFrom([...attestations].flatMap(([memory, list]) => {
@@ -78,6 +79,8 @@ export function scoreTrustView (
     const input = {
       memory: { id, record, signatureValid: true },
       attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
+      // Who asked whom (issue 18): the spot checks of the observer's own agent make its witnesses independent.
+      requests: (requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })),
       anchors: [],
       now
     }
@@ -95,6 +98,7 @@ export async function observeTrust (ops: HttpOperations, roots: readonly string[
   let records = 0
   const memories = new Map<string, MemoryRecord>()
   const attestations = new Map<string, Array<{ id: string, record: AttestationRecord }>>()
+  const requests = new Map<string, Array<{ id: string, record: WitnessRequestRecord }>>()
   const ids = await memoryIdsOf(ops)
   for (let at = 0; at < ids.length; at += EXPORT_CHUNK) {
     const bundle = await ops.exportBundle(ids.slice(at, at + EXPORT_CHUNK))
@@ -108,9 +112,13 @@ export async function observeTrust (ops: HttpOperations, roots: readonly string[
         const list = attestations.get(record.memory) ?? []
         if (!list.some((a) => a.id === verified.id)) list.push({ id: verified.id, record })
         attestations.set(record.memory, list)
+      } else if (record.kind === 'witness_request') {
+        const list = requests.get(record.memory) ?? []
+        if (!list.some((r) => r.id === verified.id)) list.push({ id: verified.id, record })
+        requests.set(record.memory, list)
       }
     }
   }
-  const view = scoreTrustView(memories, attestations, roots, now)
+  const view = scoreTrustView(memories, attestations, roots, now, requests)
   return { view, meanRecordBytes: records === 0 ? 0 : bytes / records }
 }

@@ -5,6 +5,9 @@ import { LinkModel } from './links.js'
 import { EventQueue, type ScheduledEvent } from './queue.js'
 import { createFastRandom } from './fast-random.js'
 import { agentsOf, attestationRecord, memoryRecord, witnessRequestRecord, type Agent, type SignedBytes } from './signed-records.js'
+import { SPOT_ESCALATION, SpotChecks } from './spot-checks.js'
+import type { MemoryAttestations, StoredAttestation } from '../../reputation/index.js'
+import type { WitnessRequestRecord } from '../../schema/index.js'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
 
 /*
@@ -28,7 +31,14 @@ export const TRACKED_NODES = 256
 const INBOX_WAIT_REAL_S = 180
 const DRAIN_REAL_S = 120
 
-const EVENT = { memory: 1, answer: 2, topology: 3 } as const
+const EVENT = { memory: 1, answer: 2, topology: 3, spot: 4 } as const
+
+/** A spot check an observer asked (spot-checks.ts): its own signed witness request for a memory. */
+export interface SpotRequest {
+  observer: number
+  memory: number
+  request: SignedBytes<WitnessRequestRecord>
+}
 
 export interface ModelCounters {
   /** Per tracked node: messages received by gossip including duplicates (one per mesh peer that forwards it). */
@@ -56,6 +66,10 @@ export interface ModelRun {
   slotWitness: Int32Array
   /** Memory serial of each answer slot. */
   slotMemory: Int32Array
+  /** Answer slots from here on are the observers' spot checks (options.spotChecks + spotEscalation per memory and observer). */
+  spotSlotStart: number
+  /** The observers' spot-check requests, in the order they were made. */
+  spotRequests: SpotRequest[]
   requestDelays: number[]
   roundTrips: number[]
   missedAnswers: number
@@ -77,7 +91,18 @@ function trackedNodes (plan: Plan, size: number, seed: number): number[] {
   return [...chosen].sort((a, b) => a - b)
 }
 
-export function playModel (scenario: Scenario, plan: Plan, progress: (text: string) => void): ModelRun {
+export interface ModelOptions {
+  /**
+   * Witnesses each observer asks about each memory it receives (spot-checks.ts; the trust bench plays
+   * SPOT_CHECKS_PER_MEMORY). 0 by default: nodes issue spot checks only with `--spot-checks`, so `isnad sim run`
+   * plays what they do and the two engines agree (docs/simulation.md, third pass). @default 0
+   */
+  spotChecks?: number
+  /** Witnesses an observer asks more, once, when one of its spot checks comes back a dispute. @default SPOT_ESCALATION (0 when spotChecks is 0) */
+  spotEscalation?: number
+}
+
+export function playModel (scenario: Scenario, plan: Plan, progress: (text: string) => void, options: ModelOptions = {}): ModelRun {
   const setupStart = performance.now()
   const size = plan.roles.length
   const agents = agentsOf(scenario.seed, size)
@@ -87,13 +112,29 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   const column = new Int32Array(size).fill(-1)
   tracked.forEach((node, j) => { column[node] = j })
   const T = tracked.length
+  const observerOfColumn = new Int32Array(T).fill(-1)
+  plan.observers.forEach((o, oi) => { observerOfColumn[column[o] as number] = oi })
   const M = plan.memories.length
   const slotStart = new Int32Array(M + 1)
   plan.memories.forEach((m, i) => { slotStart[i + 1] = (slotStart[i] as number) + m.answers.length })
-  const A = slotStart[M] as number
-  const slotWitness = new Int32Array(A)
+  // Answer slots: the authors' planned requests, then K spot checks per memory and observer.
+  const O = plan.observers.length
+  const K = options.spotChecks ?? 0
+  const E = K > 0 ? options.spotEscalation ?? SPOT_ESCALATION : 0
+  // Each (memory, observer) has a block of K + E spot slots: the first round, then the escalation.
+  const B = K + E
+  const spotSlotStart = slotStart[M] as number
+  const A = spotSlotStart + M * O * B
+  const slotWitness = new Int32Array(A).fill(-1)
   const slotMemory = new Int32Array(A)
   plan.memories.forEach((m, i) => m.answers.forEach((a, k) => { slotWitness[(slotStart[i] as number) + k] = a.witness; slotMemory[(slotStart[i] as number) + k] = i }))
+  for (let i = 0; i < M; i++) slotMemory.fill(i, spotSlotStart + i * O * B, spotSlotStart + (i + 1) * O * B)
+  const spotVerdict: Array<'confirm' | 'dispute' | null> = new Array(M * O * B).fill(null)
+  const escalated = new Uint8Array(M * O)
+  const spotChecks = new SpotChecks(scenario, plan, agents.map((a) => a.did), createFastRandom(scenario.seed, 4), K)
+  const spotRequests: SpotRequest[] = []
+  /** Published attestations' message indexes, in publication order (what an observer may hold). */
+  const publishedAttestations: number[] = []
   const records: Array<SignedBytes | undefined> = new Array(M + A)
   const publishedAt = new Float64Array(M + A).fill(Number.NaN)
   const arrivals = new Float32Array((M + A) * T).fill(Number.NaN)
@@ -125,6 +166,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       for (let v = 0; v < size; v++) if (topology.component[v] === component && topology.online[v] === 1) yield v
     })
     group.messages.push(index)
+    if (index >= M) publishedAttestations.push(index)
     for (let j = 0; j < T; j++) {
       const node = tracked[j] as number
       if (node === source) { arrivals[index * T + j] = now; continue }
@@ -133,8 +175,58 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       arrivals[index * T + j] = now + links.path(hopsOf(d), repairsOf(d), bytes)
       counters.byGossip[j]! += 1
       counters.received[j]! += Math.max(1, topology.meshDegree[node] as number)
+      if (index < M) memoryReached(index, j)
     }
     return group
+  }
+
+  /** A memory reached tracked column j: an observer spot-checks it then (spot-checks.ts). */
+  const memoryReached = (serial: number, j: number): void => {
+    const oi = observerOfColumn[j] as number
+    if (oi >= 0 && K > 0) queue.push(arrivals[serial * T + j] as number, EVENT.spot, serial * O + oi)
+  }
+
+  /** The memories and attestations observer column j holds at `now`, for its reputation table. */
+  const heldBy = (j: number, now: number): MemoryAttestations[] => {
+    const byMemory = new Map<number, StoredAttestation[]>()
+    for (const index of publishedAttestations) {
+      if (!((arrivals[index * T + j] as number) <= now)) continue
+      const serial = slotMemory[index - M] as number
+      if (!((arrivals[serial * T + j] as number) <= now)) continue
+      const list = byMemory.get(serial) ?? []
+      const record = records[index] as SignedBytes
+      if (record.record.kind === 'attestation') list.push({ id: record.id, record: record.record })
+      byMemory.set(serial, list)
+    }
+    return [...byMemory].map(([serial, attestations]) => ({ author: (agents[plan.memories[serial]?.author as number] as Agent).did, attestations }))
+  }
+
+  /**
+   * Observer `oi` asks its spot-check witnesses about memory `serial`: K on receiving it (round 0),
+   * E more, once, when one of those answers is a dispute (round 1: its sample disagrees, so it asks more).
+   */
+  const playSpot = (serial: number, oi: number, round: number, now: number): void => {
+    const observer = plan.observers[oi] as number
+    if (topology.online[observer] !== 1 || records[serial] === undefined) return
+    const j = column[observer] as number
+    const block = spotSlotStart + (serial * O + oi) * B
+    const first = round === 0 ? 0 : K
+    const drawnBefore = Array.from(slotWitness.subarray(block, block + first)).filter((w) => w >= 0)
+    const answers = spotChecks.draw(observer, serial, now, () => heldBy(j, now), round === 0 ? K : E, drawnBefore)
+    if (answers.length === 0) return
+    const memoryId = (records[serial] as SignedBytes).id
+    const request = witnessRequestRecord(agents[observer] as Agent, memoryId, answers.map((a) => (agents[a.witness] as Agent).did), iso(now))
+    spotRequests.push({ observer, memory: serial, request })
+    const distances = topology.distancesFrom(observer, answers.map((a) => a.witness))
+    answers.forEach((answer, k) => {
+      const slot = block + first + k
+      slotWitness[slot] = answer.witness
+      spotVerdict[slot - spotSlotStart] = answer.verdict
+      const d = distances[k] as number
+      if (answer.verdict === null || d === UNREACHABLE) return
+      const arrived = now + links.path(hopsOf(d), repairsOf(d), request.bytes.length)
+      queue.push(arrived + answer.delayMinutes * msPerMinute, EVENT.answer, slot)
+    })
   }
 
   const requestArrived = (slot: number, at: number): void => {
@@ -170,7 +262,26 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     })
   }
 
+  const playSpotAnswer = (slot: number, now: number): void => {
+    const verdict = spotVerdict[slot - spotSlotStart]
+    const witness = slotWitness[slot] as number
+    if (verdict === null || verdict === undefined || witness < 0) return
+    if (topology.online[witness] !== 1) return
+    const index = M + slot
+    records[index] = attestationRecord(agents[witness] as Agent, (records[slotMemory[slot] as number] as SignedBytes).id, verdict, iso(now))
+    publish(index, witness, now)
+    // A dispute in the first round: the observer asks E more once it has the dispute.
+    const pair = Math.floor((slot - spotSlotStart) / B)
+    if (verdict !== 'dispute' || E === 0 || (slot - spotSlotStart) % B >= K || escalated[pair] === 1) return
+    const oi = pair % O
+    const seen = arrivals[index * T + (column[plan.observers[oi] as number] as number)] as number
+    if (Number.isNaN(seen)) return
+    escalated[pair] = 1
+    queue.push(seen, EVENT.spot, pair, 1)
+  }
+
   const playAnswer = (slot: number, now: number): void => {
+    if (slot >= spotSlotStart) { playSpotAnswer(slot, now); return }
     const memory = slotMemory[slot] as number
     const planned = plan.memories[memory]
     const answer = planned?.answers[slot - (slotStart[memory] as number)]
@@ -199,6 +310,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
           if (!Number.isNaN(arrivals[index * T + j] as number)) continue
           arrivals[index * T + j] = now + links.sync((records[index] as SignedBytes).bytes.length)
           counters.bySync[j]! += 1
+          if (index < M) memoryReached(index, j)
         }
       }
       if (group.pending.length === 0) return
@@ -252,12 +364,13 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   let last = 0
   while (queue.pop(event) !== undefined) {
     if (event.time > drainEndMs) {
-      if (event.kind === EVENT.answer) run.missedAnswers++
+      if (event.kind === EVENT.answer && event.a < spotSlotStart) run.missedAnswers++
       continue
     }
     last = event.time
     if (event.kind === EVENT.memory) playMemory(event.a, event.time)
     else if (event.kind === EVENT.answer) playAnswer(event.a, event.time)
+    else if (event.kind === EVENT.spot) playSpot(Math.floor(event.a / O), event.a % O, event.b, event.time)
     else applyEvent(plan.events[event.a] as PlannedEvent, event.time)
     if (performance.now() - lastReport > 5000) {
       lastReport = performance.now()
@@ -265,7 +378,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     }
   }
   // Requests that never reached their witness within its wait are answers missed.
-  for (let slot = 0; slot < A; slot++) {
+  for (let slot = 0; slot < spotSlotStart; slot++) {
     const memory = slotMemory[slot] as number
     const answer = plan.memories[memory]?.answers[slot - (slotStart[memory] as number)]
     if (requestDone[slot] !== 1 && answer?.verdict !== null && answer?.verdict !== undefined && !Number.isNaN(publishedAt[memory] as number)) run.missedAnswers++
@@ -286,6 +399,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     memoryCount: M,
     slotWitness,
     slotMemory,
+    spotSlotStart,
+    spotRequests,
     requestDelays: run.requestDelays,
     roundTrips: run.roundTrips,
     missedAnswers: run.missedAnswers,

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { createPlan, nodeCount, type Role, type Scenario } from '../scenario/index.js'
 import { runSweep, type RunResult, type SimResults } from '../driver/index.js'
-import { playModel } from './engine.js'
+import { playModel, type ModelOptions } from './engine.js'
 import { measureModel } from './measure.js'
 
 /**
@@ -13,15 +13,16 @@ export { EventQueue, type ScheduledEvent } from './queue.js'
 export { ModelTopology, REPAIR, UNREACHABLE, hopsOf, repairsOf } from './topology.js'
 export { LinkModel, GOSSIPSUB, HOP_PROCESSING_MS } from './links.js'
 export { createFastRandom, type FastRandom } from './fast-random.js'
-export { playModel, MODEL_EPOCH_MS, TRACKED_NODES, type ModelRun } from './engine.js'
+export { playModel, MODEL_EPOCH_MS, TRACKED_NODES, type ModelOptions, type ModelRun } from './engine.js'
+export { SPOT_CHECKS_PER_MEMORY, SPOT_ESCALATION, SPOT_MIN_REPUTATION, SPOT_REFRESH_MINUTES } from './spot-checks.js'
 export { measureModel, type ModelMeasurement } from './measure.js'
 
 /** One run of a scenario on the model engine, as a RunResult like the real engines'. */
-export function runModelOnce (scenario: Scenario, progress: (text: string) => void): RunResult {
+export function runModelOnce (scenario: Scenario, progress: (text: string) => void, options: ModelOptions = {}): RunResult {
   const started = performance.now()
   const cpuStart = process.cpuUsage()
   const plan = createPlan(scenario)
-  const played = playModel(scenario, plan, progress)
+  const played = playModel(scenario, plan, progress, options)
   progress(`model: measuring trust at ${plan.observers.length} observers`)
   const measured = measureModel(played)
   const roles: Partial<Record<Role, number>> = {}

@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { nodeCryptoVerifier } from '../../native/index.js'
 import { verifyRecordBytes, type VerifiedRecord } from '../../record/index.js'
-import type { AttestationRecord, MemoryRecord } from '../../schema/index.js'
+import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import {
   cdfOf, computeMetrics, percentilesOf, type RunMetrics, createObservations, type Observations, scoreTrustView, trustPolicies, type TrustView
 } from '../driver/index.js'
@@ -79,8 +79,17 @@ export function measureModel (run: ModelRun): ModelMeasurement {
         attestations.set(record.memory, list)
       }
     }
+    // The observer's own spot-check requests (engine.ts playSpot): it holds what it signed.
+    const requests = new Map<string, Array<{ id: string, record: WitnessRequestRecord }>>()
+    for (const { observer: asker, memory, request } of run.spotRequests) {
+      if (asker !== observer) continue
+      const id = records[memory]?.id as string
+      const list = requests.get(id) ?? []
+      list.push({ id: request.id, record: request.record })
+      requests.set(id, list)
+    }
     const roots = [observer, ...plan.trustRoots].map((i) => run.agents[i]?.did as string)
-    views.push(scoreTrustView(memories, attestations, roots, now))
+    views.push(scoreTrustView(memories, attestations, roots, now, requests))
   }
 
   const online = tracked.map((node, j) => ({ node, j })).filter(({ node }) => run.onlineAtEnd[node] === 1)

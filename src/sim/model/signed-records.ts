@@ -31,9 +31,11 @@ export interface Agent {
   key: KeyObject
 }
 
-export interface SignedBytes {
+export interface SignedBytes<R extends MemoryRecord | AttestationRecord | WitnessRequestRecord = MemoryRecord | AttestationRecord | WitnessRequestRecord> {
   id: string
   bytes: Uint8Array
+  /** The record signed, as built (what an observer's reputation reads during the run, spot-checks.ts). */
+  record: R
 }
 
 /** One agent per node, its key seed a hash of the scenario's seed and the node's index. */
@@ -51,15 +53,15 @@ export function agentsOf (seed: number, count: number): Agent[] {
   })
 }
 
-function signed<R extends MemoryRecord | AttestationRecord | WitnessRequestRecord> (record: R, agent: Agent): SignedBytes {
+function signed<R extends MemoryRecord | AttestationRecord | WitnessRequestRecord> (record: R, agent: Agent): SignedBytes<R> {
   const parsed = SCHEMAS_BY_KIND[record.kind].safeParse(record)
   if (!parsed.success) throw schemaError(parsed.error, record.kind)
   const cid = recordCidOf(record)
   const signature = sign(null, signingInputFor(record.kind, cid), agent.key)
-  return { id: cid.toString(), bytes: encodeSignedRecord({ record, signature: encodeSignature(signature) }) }
+  return { id: cid.toString(), bytes: encodeSignedRecord({ record, signature: encodeSignature(signature) }), record }
 }
 
-export function memoryRecord (agent: Agent, scenario: string, serial: number, at: string): SignedBytes {
+export function memoryRecord (agent: Agent, scenario: string, serial: number, at: string): SignedBytes<MemoryRecord> {
   const summary = `simulated memory ${serial} of ${scenario}`
   return signed<MemoryRecord>({
     kind: 'memory',
@@ -72,7 +74,7 @@ export function memoryRecord (agent: Agent, scenario: string, serial: number, at
   }, agent)
 }
 
-export function witnessRequestRecord (agent: Agent, memory: string, witnesses: readonly string[], at: string): SignedBytes {
+export function witnessRequestRecord (agent: Agent, memory: string, witnesses: readonly string[], at: string): SignedBytes<WitnessRequestRecord> {
   const to = [...new Set(witnesses)]
   return signed<WitnessRequestRecord>({
     kind: 'witness_request',
@@ -84,7 +86,7 @@ export function witnessRequestRecord (agent: Agent, memory: string, witnesses: r
   }, agent)
 }
 
-export function attestationRecord (agent: Agent, memory: string, verdict: PlannedVerdict, at: string): SignedBytes {
+export function attestationRecord (agent: Agent, memory: string, verdict: PlannedVerdict, at: string): SignedBytes<AttestationRecord> {
   return signed<AttestationRecord>({
     kind: 'attestation',
     version: 1,

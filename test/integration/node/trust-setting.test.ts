@@ -35,6 +35,12 @@ describe('the node\'s trust setting', () => {
 
   const dataDir = (): string => join(home, '.memory')
 
+  it('refuses isnad-spot-check: the node\'s scoring does not read witness requests yet, so nothing would count (issue 18)', async () => {
+    const before = (await readPolicy(dataDir())).trust_policy
+    await expect(setTrustPolicy(dataDir(), 'isnad-spot-check')).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/does not read witness requests yet/) })
+    expect((await readPolicy(dataDir())).trust_policy).toBe(before)
+  })
+
   it('stores the score of the set policy, rescores on a policy change, and init keeps the setting', async () => {
     const root = createAgent(61)
     const stranger = createAgent(62)
