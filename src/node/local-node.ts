@@ -117,6 +117,9 @@ export class LocalNode {
           clock: this.clock,
           keys: this.keyring,
           trustSetting: async (pending) => await this.trust.storedSetting(pending), // the trust `query --min-trust` filters on
+          // Votes kept current from what the node stores, without reloading the graph: told in the
+          // batch's turn, so the next batch's score step never finds the store ahead of the service.
+          indexed: (records) => { this.nodeTrust?.reputation.observe(records) },
           journal: this.journal
         })
         this.ingestPipeline = pipeline
@@ -276,10 +279,8 @@ export class LocalNode {
   /** The node's trust setting: its policy and the reputation from its trust roots (issue 6). */
   get trust (): NodeTrust {
     if (this.nodeTrust === undefined) {
-      const trust = homeNodeTrust(this.paths, this.store, this.clock, () => this.keyring as Keyring | undefined)
-      // Votes are then kept current from what the node stores, without reloading the graph.
-      this.ingestPipeline?.onStored((records) => { trust.reputation.observe(records) })
-      this.nodeTrust = trust
+      // The pipeline's `indexed` step keeps its votes current from then on.
+      this.nodeTrust = homeNodeTrust(this.paths, this.store, this.clock, () => this.keyring as Keyring | undefined)
     }
     return this.nodeTrust
   }

@@ -87,17 +87,28 @@ export class ReputationService {
     return this.roots
   }
 
-  /** Told of records newly stored (the journal's listener), so no reload is needed. */
+  /**
+   * Told of records newly stored (the journal's listener), so no reload is needed. A reload that ran
+   * after the records were stored and before this (a view round or the next batch read the table
+   * meanwhile) already holds their memories and attestations: those are not counted again, else the
+   * count would pass the store's and the next read would reload everything once more.
+   */
   observe (records: readonly StoredRecord[]): void {
-    if (this.memories === undefined) return
+    const memories = this.memories
+    if (memories === undefined) return
+    let seen = 0
     for (const { id, signed } of records) {
-      if (signed.record.kind === 'memory') this.memories.set(id, { author: signed.record.author.agent_id, attestations: new Map() })
+      if (signed.record.kind !== 'memory') continue
+      if (memories.has(id)) seen++
+      else memories.set(id, { author: signed.record.author.agent_id, attestations: new Map() })
     }
     for (const { id, signed } of records) {
-      if (signed.record.kind === 'attestation') this.orphans.set(id, { id, signed: { record: signed.record, signature: signed.signature } })
+      if (signed.record.kind !== 'attestation') continue
+      if (memories.get(signed.record.memory)?.attestations.has(id) === true || this.orphans.has(id)) seen++
+      else this.orphans.set(id, { id, signed: { record: signed.record, signature: signed.signature } })
     }
     this.adoptOrphans()
-    this.seenTotal += records.length
+    this.seenTotal += records.length - seen
     this.table = undefined
   }
 

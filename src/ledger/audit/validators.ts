@@ -3,7 +3,7 @@ import { lineHash, ViewObjectSchema } from '../../schema/index.js'
 import {
   hashedLineValidator, LEDGER_FILES, validateInstanceLine, validateLeaseLine, type LineValidator
 } from '../index.js'
-import { AttachmentSchema, ReductionRecordSchema } from '../views/index.js'
+import { AnyReductionRecordSchema, AttachmentSchema } from '../views/index.js'
 import type { ViewFolder } from './walk.js'
 import { ExecutionSchema, FindingsLineSchema, RepairPlanSchema, ScorecardSchema } from './governance-lines.js'
 
@@ -21,7 +21,8 @@ export const validateHashedObject: LineValidator<Record<string, unknown>> =
 const byFile: ReadonlyMap<string, LineValidator<unknown>> = new Map<string, LineValidator<unknown>>([
   [LEDGER_FILES.instances, validateInstanceLine],
   [LEDGER_FILES.leases, validateLeaseLine],
-  [LEDGER_FILES.reducers, hashedLineValidator(ReductionRecordSchema)],
+  // Both forms: the compact lines and those written before it (docs/views.md).
+  [LEDGER_FILES.reducers, hashedLineValidator(AnyReductionRecordSchema)],
   [LEDGER_FILES.findings, hashedLineValidator(FindingsLineSchema)],
   [LEDGER_FILES.scorecards, hashedLineValidator(ScorecardSchema)],
   [LEDGER_FILES.plans, hashedLineValidator(RepairPlanSchema)],

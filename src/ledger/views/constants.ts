@@ -15,8 +15,20 @@ export const VIEW_RULES_VERSION = 1
 /** `schema_version` of the lines in `views/attach/` (isnad's addition; the spec names the folder only). */
 export const ATTACHMENT_SCHEMA_VERSION = 'isnad-attach-v1'
 
-/** `schema_version` of the lines in `coordination/reducers.jsonl`. */
-export const REDUCTION_SCHEMA_VERSION = 'isnad-reduction-v1'
+/**
+ * `schema_version` of the lines this code writes to `coordination/reducers.jsonl`: the compact form,
+ * which leaves out what the view line or the ids already say (docs/views.md).
+ */
+export const REDUCTION_SCHEMA_VERSION = 'isnad-reduction-v2'
+
+/** `schema_version` of the reducer lines written before the compact form: read (and verified) forever. */
+export const REDUCTION_V1_SCHEMA_VERSION = 'isnad-reduction-v1'
+
+/**
+ * @default 1024 — reductions one `memory.reduced` event names at most (about 31 kB of ids): a round
+ * with more is recorded by several events, each well under the ledger's line limits.
+ */
+export const MAX_REDUCTIONS_PER_EVENT = 1024
 
 /**
  * Content type → view object type. `correction` is absent on purpose: a correction takes the type of

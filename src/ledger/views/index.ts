@@ -14,8 +14,8 @@ export { objectTypeOf, horizonOf, salienceOf, statusOf, DEFAULT_VIEW_RULES, type
 export { readTagFields, slugOf, isCalendarDate, type TagFields } from './tags.js'
 export { AttachmentSchema, buildAttachment, hasEvidence, type Attachment, type AttachmentInput } from './attachment.js'
 export {
-  ReductionRecordSchema, buildReductionRecord, reducedEventOf, reductionFilesOf,
-  type ReductionRecord, type ReductionFiles, type ReducedEventDraft
+  ReductionRecordSchema, ReductionRecordV1Schema, AnyReductionRecordSchema, buildReductionRecord, reducedEventsOf, reductionFilesOf,
+  type ReductionRecord, type ReductionRecordV1, type ReductionFiles, type ReducedEventDraft
 } from './reduction-record.js'
 export { monthOf, viewShardPath, attachShardPath } from './view-shards.js'
 export { hashLine, withHash, isLineHashValid, type HashLine } from './view-line-hash.js'

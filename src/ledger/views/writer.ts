@@ -3,9 +3,7 @@ import type { Attachment } from './attachment.js'
 import { createFsAppend, readJsonlLines, type AppendLines, type ReadLines } from './fs-lines.js'
 import type { HashLine } from './view-line-hash.js'
 import type { Reduction } from './reduce.js'
-import {
-  buildReductionRecord, reducedEventOf, reductionFilesOf, type ReducedEventDraft, type ReductionFiles, type ReductionRecord
-} from './reduction-record.js'
+import { buildReductionRecord, reductionFilesOf, type ReductionFiles, type ReductionRecord } from './reduction-record.js'
 
 /**
  * Writes reductions into `views/` and `coordination/reducers.jsonl` (Memory Format Spec V3.1 §4, §10)
@@ -32,10 +30,8 @@ export interface ViewWriteResult {
   written: { object: boolean, attachment: boolean, reduction: boolean }
   /** The reducer line written by this call, or null when the object's state was already recorded. */
   record: ReductionRecord | null
-  /** The reduction id of this state (new or already recorded). */
+  /** The reduction id of this state (new or already recorded): what the round's `memory.reduced` event names. */
   reductionId: string
-  /** Always returned: the event log stores it once thanks to its idempotency key. */
-  event: ReducedEventDraft
 }
 
 export interface ViewWriter {
@@ -71,6 +67,7 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
     return known
   }
 
+  /** The newest reduction of each object, from lines of either form (both name object, object_hash, attachment_hash). */
   async function reductionStates (file: string): Promise<Map<string, ReductionState>> {
     if (reductions === undefined) {
       const states = new Map<string, ReductionState>()
@@ -110,7 +107,7 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
     const states = reductions ?? await reductionStates(files.reducers)
     const state = states.get(object.id)
     if (state !== undefined && isSameState(state, object.hash, attachment)) {
-      return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: false }, record: null, reductionId: state.id, event: reducedEventOf(state.id, reduction, files) }
+      return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: false }, record: null, reductionId: state.id }
     }
     const record = buildReductionRecord(reduction, now, state?.id, hash, files)
     try {
@@ -121,7 +118,7 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
       throw err
     }
     states.set(object.id, { id: record.id, objectHash: object.hash, attachmentHash: attachment?.hash })
-    return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: true }, record, reductionId: record.id, event: reducedEventOf(record.id, reduction, files) }
+    return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: true }, record, reductionId: record.id }
   }
 
   return {

@@ -74,6 +74,8 @@ export class Journal implements RecordJournal<JournalBatch> {
   private abandoned = false
   /** The node's trust setting, for the trust views carry (useTrustSetting); the defaults until given. */
   private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
+  /** Batches whose views were deferred (deferViews), until they are settled: close waits for them. */
+  private readonly settling = new Set<Promise<void>>()
   /** The spec's cursors ledger (seeds/003 §10, coordination/cursors.jsonl): the history of peers' sync cursors. */
   private readonly cursors: JsonlAppender
 
@@ -84,8 +86,8 @@ export class Journal implements RecordJournal<JournalBatch> {
     private readonly views: ViewReducer
   ) {
     this.cursors = new JsonlAppender(ledgerFilePath(init.paths.data, 'cursors'))
-    this.reductions = new ReductionRounds(async (memoryIds, scored) => {
-      const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored, await this.trustSetting())
+    this.reductions = new ReductionRounds(async (memoryIds, scored, causes) => {
+      const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored, await this.trustSetting(), causes)
       // Their keys go with the next indexed_lc write: one LevelDB write instead of two. `applying`
       // keeps indexed_lc below these events until the keys are handed over (JournalState.deferKeys).
       // A failed append leaves `applying` in place, as a failed batch does.
@@ -264,7 +266,27 @@ export class Journal implements RecordJournal<JournalBatch> {
   /** The views of the memories the batch touched; their reduction joins the next round (ReductionRounds). */
   async reduceViews (batch: JournalBatch, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> {
     const touched = ViewReducer.touchedBy(batch.records)
-    if (touched.size > 0) await this.reductions.request(touched, scored)
+    if (touched.size > 0) await this.reductions.request(touched, scored, { causes: batch.events.map((e) => e.event_id) })
+  }
+
+  /**
+   * The batch's views in a held round (records from the network: nobody waits for their views), and
+   * the batch settled once they are written. Never waits and never throws: should the round fail,
+   * the batch stays below indexed_lc and the next open's recovery reduces it again.
+   */
+  deferViews (batch: JournalBatch, scored: ReadonlyMap<string, MemoryEvidence>): void {
+    const touched = ViewReducer.touchedBy(batch.records)
+    const written = touched.size > 0
+      ? this.reductions.request(touched, scored, { causes: batch.events.map((e) => e.event_id), hold: true })
+      : Promise.resolve()
+    const settling = written.then(async () => { await this.settleBatch(batch) }).catch(() => {})
+    this.settling.add(settling)
+    void settling.finally(() => this.settling.delete(settling))
+  }
+
+  /** The pipeline is idle: held view rounds may run (ReductionRounds.release). */
+  releaseViews (): void {
+    this.reductions.release()
   }
 
   /** The batch is in the index, the Merkle log and the views: indexed_lc may pass its events. */
@@ -379,14 +401,20 @@ export class Journal implements RecordJournal<JournalBatch> {
     await this.markIndexed()
   }
 
+  /** Every view round requested so far written (held ones released), and the deferred batches settled. */
+  async viewsSettled (): Promise<void> {
+    await this.reductions.settled()
+    while (this.settling.size > 0) await Promise.all([...this.settling])
+  }
+
   async close (): Promise<void> {
     try {
       await this.checkpoint()
       await this.append([this.nodeEvent('memory.instance.stopped', `stopped:${this.events.runId}`, { pid: process.pid })])
-      await this.reductions.settled() // their memory.reduced keys go with the last indexed_lc write
+      await this.viewsSettled() // their memory.reduced keys go with the last indexed_lc write
       await this.markIndexed()
     } finally {
-      await this.reductions.settled()
+      await this.viewsSettled()
       await this.cursors.close()
       await this.views.close()
       await this.events.close()

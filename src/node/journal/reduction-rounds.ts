@@ -1,30 +1,53 @@
 import type { MemoryEvidence } from '../memory-evidence.js'
 
-/** One round's work: reduce these memories (with the evidence ingest scored, where known). */
-export type ReduceRound = (memoryIds: ReadonlySet<string>, scored: ReadonlyMap<string, MemoryEvidence>) => Promise<void>
+/** One round's work: reduce these memories (with the evidence ingest scored, where known), asked for by these events. */
+export type ReduceRound = (memoryIds: ReadonlySet<string>, scored: ReadonlyMap<string, MemoryEvidence>, causes: readonly string[]) => Promise<void>
+
+/**
+ * @default 4096 — memories a held round gathers before it runs anyway: bounds what it keeps in memory
+ * and what a crash leaves to replay (the batches wait below indexed_lc until their round is written).
+ */
+export const HELD_ROUND_LIMIT = 4096
+
+export interface RoundRequest {
+  /** The ledger events of the batch that asks (the round's `memory.reduced` events name them as causes). */
+  causes?: readonly string[]
+  /**
+   * The caller does not wait for the views (records from the network): the round may wait for
+   * `release` (the pipeline has gone idle) and so gather the memories of many batches, each reduced
+   * once. A request that is not held starts the round it joins.
+   */
+  hold?: boolean
+}
 
 interface Round {
   ids: Set<string>
   /** Only for memories one caller asked for: with two, either's evidence may be stale, so the store is read. */
   scored: Map<string, MemoryEvidence>
+  causes: string[]
+  /** Every request so far was held: the round waits for release (or HELD_ROUND_LIMIT). */
+  held: boolean
   settle: { resolve: () => void, reject: (err: unknown) => void }
   done: Promise<void>
 }
 
 /**
- * Group commit for view reductions (DESIGN §4 views/): at most one round runs at a time, and every
- * request made meanwhile joins the next round, so concurrent stores (a witness request and its
- * attestations arriving together, pipelined sync pages) share one append per view file, one
- * `memory.reduced` append and one reduction per memory, instead of one each per store. A caller's
+ * Group commit for view reductions (DESIGN §4 views/, docs/views.md): at most one round runs at a
+ * time, and every request made meanwhile joins the next round, so concurrent stores (a witness
+ * request and its attestations arriving together, pipelined sync pages) share one append per view
+ * file, one `memory.reduced` event and one reduction per memory, instead of one each per store.
+ * Held requests (sync, gossip, fetch) let the next round wait until the pipeline is idle, so a
+ * memory whose attestations arrive over many pages is reduced once, not once per page. A caller's
  * promise resolves when the round holding its memories is written (or rejects with its failure).
  */
 export class ReductionRounds {
   private next: Round | undefined
   private running: Promise<void> | undefined
+  private released: (() => void) | undefined
 
-  constructor (private readonly run: ReduceRound) {}
+  constructor (private readonly run: ReduceRound, private readonly heldLimit = HELD_ROUND_LIMIT) {}
 
-  request (memoryIds: Iterable<string>, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> {
+  request (memoryIds: Iterable<string>, scored: ReadonlyMap<string, MemoryEvidence>, options: RoundRequest = {}): Promise<void> {
     const round = this.next ??= newRound()
     for (const id of memoryIds) {
       if (round.ids.has(id)) {
@@ -35,13 +58,26 @@ export class ReductionRounds {
       const evidence = scored.get(id)
       if (evidence !== undefined) round.scored.set(id, evidence)
     }
+    if (options.causes !== undefined) round.causes.push(...options.causes)
+    if (options.hold !== true || round.ids.size >= this.heldLimit) this.release()
     this.running ??= this.drain()
     return round.done
   }
 
-  /** Resolves when every round requested so far is written (or failed). */
+  /** The next round may run now, held or not: the pipeline went idle, a caller waits, or the node closes. */
+  release (): void {
+    if (this.next !== undefined) this.next.held = false
+    const released = this.released
+    this.released = undefined
+    released?.()
+  }
+
+  /** Resolves when every round requested so far is written (or failed); a held one is released. */
   async settled (): Promise<void> {
-    while (this.running !== undefined) await this.running
+    while (this.running !== undefined) {
+      this.release()
+      await this.running
+    }
   }
 
   private async drain (): Promise<void> {
@@ -49,9 +85,13 @@ export class ReductionRounds {
     await Promise.resolve()
     try {
       for (let round = this.next; round !== undefined; round = this.next) {
+        if (round.held) {
+          await new Promise<void>((resolve) => { this.released = resolve })
+          continue // released: `next`, as it is now (it may have grown meanwhile), runs
+        }
         this.next = undefined
         try {
-          await this.run(round.ids, round.scored)
+          await this.run(round.ids, round.scored, round.causes)
           round.settle.resolve()
         } catch (err) {
           round.settle.reject(err)
@@ -67,5 +107,5 @@ function newRound (): Round {
   let settle: Round['settle'] = { resolve: () => {}, reject: () => {} }
   const done = new Promise<void>((resolve, reject) => { settle = { resolve, reject } })
   done.catch(() => {}) // awaited by every caller of the round; never unhandled
-  return { ids: new Set(), scored: new Map(), settle, done }
+  return { ids: new Set(), scored: new Map(), causes: [], held: true, settle, done }
 }

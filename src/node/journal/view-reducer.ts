@@ -1,7 +1,7 @@
 import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
 import {
-  ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, viewEvidenceOf, viewTrustOf,
-  type ReducedEventDraft, type ViewRules, type ViewWriter
+  ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, reducedEventsOf, viewEvidenceOf, viewTrustOf,
+  type ViewRules, type ViewWriter
 } from '../../ledger/views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
@@ -28,8 +28,9 @@ function compareIds (a: string, b: string): number {
 
 /**
  * Keeps `views/` reduced (spec §6, docs/views.md): every memory touched by a batch — stored, attested,
- * anchored, or superseded by a correction — is reduced again; the writer skips unchanged objects, and
- * each new reduction becomes a `memory.reduced` event.
+ * anchored, or superseded by a correction — is reduced again, once per round however many batches
+ * of the round touched it; the writer skips unchanged objects, and the round's reductions are named
+ * by one `memory.reduced` event (per MAX_REDUCTIONS_PER_EVENT).
  */
 export class ViewReducer {
   private writer: ViewWriter
@@ -63,7 +64,7 @@ export class ViewReducer {
   }
 
   /**
-   * Writes the batch's view lines: one append (one fsync) per file rather than three fsyncs per
+   * Writes the round's view lines: one append (one fsync) per file rather than three fsyncs per
    * memory, in the writer's order (attachments, then objects, then reducer lines, so no line on disk
    * points at one that is not), the files of one step in parallel. Views are derived, so a crash
    * before this only loses lines a later reduction writes again; the `memory.reduced` events are
@@ -104,26 +105,30 @@ export class ViewReducer {
   }
 
   /**
-   * Reduces the given memories (those the store holds) and returns their `memory.reduced` events.
+   * Reduces the given memories (those the store holds), writes their lines, and returns the round's
+   * `memory.reduced` events (naming every reduction the round arrived at, new or already recorded;
+   * `causes` are the ledger events that asked for it).
    * `scored` holds evidence ingest just scored (what the store holds for those memories), so their
    * records are not read again; the rest is read from the store, REDUCE_CONCURRENCY memories at a
    * time. Reductions are written in the order of `memoryIds`. Trust is scored under `setting`, the
    * node's (what ingest stores), so a view carries the score `query` filters on.
    */
-  async reduce (store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map(), setting: NodeTrustSetting = {}): Promise<EventInput[]> {
+  async reduce (
+    store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map(),
+    setting: NodeTrustSetting = {}, causes: readonly string[] = []
+  ): Promise<EventInput[]> {
     const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, setting, scored.get(id)))
-    const events: EventInput[] = []
+    const reductions: string[] = []
     const reducedAt = new Date(now).toISOString()
     for (const input of loaded) {
       if (input === null) continue
       // No schema self-check: the inputs are records the store validated, this node's scope and
       // event ids, and no hints (test/integration/node/view-reducer-schemas.test.ts checks the lines).
       const reduction = reduceMemory(input, { hashLine, rules: this.rules, selfCheck: false })
-      const result = await this.writer.write(reduction, reducedAt)
-      events.push(eventInputOf(result.event))
+      reductions.push((await this.writer.write(reduction, reducedAt)).reductionId)
     }
     await this.flush()
-    return events
+    return reducedEventsOf(reductions, causes).map((draft) => ({ ...draft, actor: 'node', owner: 'node', visibility: 'private' }))
   }
 
   /** What reducing one memory needs, or null when the store does not hold it. */
@@ -190,19 +195,6 @@ export class ViewReducer {
       this.appenders.set(file, appender)
     }
     return appender
-  }
-}
-
-/** The ledger's input for a `memory.reduced` event: the draft without its scope, acted by the node. */
-function eventInputOf (draft: ReducedEventDraft): EventInput {
-  return {
-    type: draft.type,
-    idempotency_key: draft.idempotency_key,
-    causal_refs: draft.causal_refs,
-    visibility: draft.visibility,
-    owner: draft.owner,
-    payload: draft.payload as unknown as Record<string, unknown>,
-    actor: 'node'
   }
 }
 

@@ -8,6 +8,13 @@ import {
   assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, uniqueRecords, type RecordKeyCheck
 } from './steps.js'
 
+/**
+ * Sources whose callers do not wait for views (the network's: a peer is answered when its records
+ * are durable and indexed): their views are deferred, so a memory whose attestations arrive over
+ * many pages or bursts is reduced once per round, not once per batch (docs/views.md).
+ */
+const DEFERRED_VIEW_SOURCES: ReadonlySet<RecordSource> = new Set(['sync', 'gossip'])
+
 export interface IngestResult {
   /** Ids newly stored, in input order. */
   stored: string[]
@@ -41,6 +48,13 @@ export interface RecordJournal<B extends JournaledBatch = JournaledBatch> {
   logBatch: (batch: B) => Promise<void>
   /** Views reduced from the memories the batch touched; requested now, resolved once written. */
   reduceViews: (batch: B, scored: ReadonlyMap<string, MemoryEvidence>) => Promise<void>
+  /**
+   * Views nobody waits for (records from the network): reduced in a round that may gather later
+   * batches until `releaseViews`, and the batch settled by the journal once they are written.
+   */
+  deferViews: (batch: B, scored: ReadonlyMap<string, MemoryEvidence>) => void
+  /** The pipeline is idle: the views deferred so far may be reduced now. */
+  releaseViews: () => void
   /** The batch is applied everywhere: the index may now move past its events (indexed_lc). */
   settleBatch: (batch: B) => Promise<void>
 }
@@ -65,6 +79,11 @@ export interface IngestPipelineInit<B extends JournaledBatch = JournaledBatch> {
   trustSetting?: (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>
   /** The ledger; absent: a store-only pipeline (the in-memory store, figure 3 of the benchmarks). */
   journal?: RecordJournal<B>
+  /**
+   * Told of the records each batch stored, in the batch's turn right after the index write (before
+   * the next batch is scored): the node's reputation keeps its votes current with it. Must not throw.
+   */
+  indexed?: (records: readonly StoredRecord[]) => void
 }
 
 /**
@@ -84,7 +103,8 @@ export interface IngestPipelineInit<B extends JournaledBatch = JournaledBatch> {
  * - index: records and their trust in one atomic store write (queries never see half a batch), then
  *   the Merkle leaves, witness requests and idempotency keys.
  * - publish: subscribers (the daemon's publisher, anchors, reputation) hear of the new records;
- *   views are written meanwhile, and the call returns once they are.
+ *   views are written meanwhile, and the call returns once they are — except for records from sync
+ *   and gossip, whose views are deferred to a round that runs once the pipeline is idle.
  *
  * A batch is all or nothing: any record failing a step refuses the batch and nothing is written.
  * Batches run check → index one after another (each sees the evidence the previous stored: two
@@ -95,13 +115,17 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
   private readonly listeners = new Set<StoredListener>()
   private readonly cache = new EvidenceCache()
   private tail: Promise<unknown> = Promise.resolve()
+  /** Calls of ingest, accept and recover not yet returned: at 0 (after a turn of the event loop), deferred views run. */
+  private inFlight = 0
 
   constructor (private readonly init: IngestPipelineInit<B>) {}
 
   /** Records as data or as their canonical bytes (import, bundles, the CLI): verified here. */
   async ingest (inputs: readonly unknown[], source: RecordSource): Promise<IngestResult> {
-    const verified = await decodeAndVerify(inputs, { verifier: this.init.verifier, now: this.init.clock() })
-    return await this.run(verified, source)
+    return await this.tracked(async () => {
+      const verified = await decodeAndVerify(inputs, { verifier: this.init.verifier, now: this.init.clock() })
+      return await this.run(verified, source)
+    })
   }
 
   /**
@@ -111,7 +135,7 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
    * record's bytes.
    */
   async accept (records: readonly VerifiedRecord[], source: RecordSource): Promise<IngestResult> {
-    return await this.run(records, source)
+    return await this.tracked(async () => await this.run(records, source))
   }
 
   /**
@@ -122,8 +146,26 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
    */
   async recover ({ batch }: RecoveredBatch<B>): Promise<IngestResult> {
     // A pack's records come with their bytes: verified as bytes (canonical form included), as received.
-    const verified = await decodeAndVerify(batch.records.map((r) => r.bytes ?? r.signed), { verifier: this.init.verifier, now: this.init.clock() })
-    return await this.run(verified, 'replay', batch)
+    return await this.tracked(async () => {
+      const verified = await decodeAndVerify(batch.records.map((r) => r.bytes ?? r.signed), { verifier: this.init.verifier, now: this.init.clock() })
+      return await this.run(verified, 'replay', batch)
+    })
+  }
+
+  /**
+   * Counts the call in flight; the last one out lets deferred views run, unless another call began
+   * within a turn of the event loop (a sync loop or a caller storing page after page).
+   */
+  private async tracked<T> (call: () => Promise<T>): Promise<T> {
+    this.inFlight++
+    try {
+      return await call()
+    } finally {
+      if (--this.inFlight === 0 && this.init.journal !== undefined) {
+        const journal = this.init.journal
+        setImmediate(() => { if (this.inFlight === 0) journal.releaseViews() })
+      }
+    }
   }
 
   /** Subscribes to the publish step; returns the unsubscribe function. */
@@ -152,6 +194,10 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
         throw err
       }
       this.cache.remember(storedBefore, stored.length, fresh.length, evidence)
+      if (stored.length > 0 && this.init.indexed !== undefined) {
+        const storedIds = new Set(stored)
+        this.init.indexed(stored.length === fresh.length ? fresh : fresh.filter((r) => storedIds.has(r.id)))
+      }
       // Another writer raced (the store stored fewer): what it holds for these memories must be read again.
       const scored = stored.length === fresh.length ? new Map(evidence.map((item) => [item.memory.id, item])) : new Map<string, MemoryEvidence>()
       return { fresh, stored, trust, batch, scored }
@@ -161,12 +207,18 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
       // A failure from here on leaves the batch unsettled: indexed_lc stays below its events for the
       // rest of this run, and the next open recovers them.
       await journal.logBatch(batch) // index: the ledger side, in ledger order
-      // Requested first, so a listener that throws cannot keep the views from being written.
-      const views = batch.records.length === 0 ? Promise.resolve() : journal.reduceViews(batch, scored)
-      const failure = recovered === undefined ? this.publish(fresh, source) : undefined
-      await views
-      await journal.settleBatch(batch)
-      if (failure !== undefined) throw failure.error
+      if (recovered === undefined && batch.records.length > 0 && DEFERRED_VIEW_SOURCES.has(source)) {
+        journal.deferViews(batch, scored) // the journal settles the batch once they are written
+        const failure = this.publish(fresh, source)
+        if (failure !== undefined) throw failure.error
+      } else {
+        // Requested first, so a listener that throws cannot keep the views from being written.
+        const views = batch.records.length === 0 ? Promise.resolve() : journal.reduceViews(batch, scored)
+        const failure = recovered === undefined ? this.publish(fresh, source) : undefined
+        await views
+        await journal.settleBatch(batch)
+        if (failure !== undefined) throw failure.error
+      }
     }
     const storedSet = new Set(stored)
     if (journal === undefined && recovered === undefined) {

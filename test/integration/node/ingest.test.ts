@@ -97,6 +97,12 @@ class CallLog implements RecordJournal {
     this.calls.push(`views:${[...scored.keys()].join(',')}`)
   }
 
+  deferViews (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): void {
+    this.calls.push(`deferred views:${[...scored.keys()].join(',')}`)
+  }
+
+  releaseViews (): void { this.calls.push('release views') }
+
   async settleBatch (): Promise<void> { this.calls.push('settle') }
 }
 
@@ -309,9 +315,9 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       pipeline = withCollaborators({ journal: ledger })
       const published: string[] = []
       pipeline.onStored((records, source) => { ledger.calls.push(`publish:${source}:${records.map((r) => r.id).join(',')}`); published.push(...records.map((r) => r.id)) })
-      const result = await pipeline.ingest([wire(known), wire(fresh[0] as StoredRecord), (fresh[1] as StoredRecord).signed], 'sync')
+      const result = await pipeline.ingest([wire(known), wire(fresh[0] as StoredRecord), (fresh[1] as StoredRecord).signed], 'import')
       expect(ledger.calls).toEqual([
-        'journal:sync:0 stored', 'log:2 stored', `views:${memory.id}`, `publish:sync:${fresh.map((r) => r.id).join(',')}`, 'settle'
+        'journal:import:0 stored', 'log:2 stored', `views:${memory.id}`, `publish:import:${fresh.map((r) => r.id).join(',')}`, 'settle'
       ])
       // Each comes with its canonical bytes, as the ledger writes them and the publisher sends them.
       ledger.journaled.flat().forEach((r, i) => { expect(r.bytes, r.id).toEqual(wire(fresh[i] as StoredRecord)) })
@@ -319,6 +325,22 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       expect(result.stored).toEqual(fresh.map((r) => r.id))
       expect(result.duplicates).toEqual([known.id])
       expect(result.rescored).toEqual([memory.id])
+    })
+
+    it('defers the views of records from sync and gossip (the journal settles the batch), and releases them once no call is in flight', async () => {
+      const memory = createMemory(alice)
+      const ledger = new CallLog(() => store)
+      pipeline = withCollaborators({ journal: ledger })
+      const pages = [[memory], [createAttestation(bob, memory.id)], [createAttestation(carol, memory.id)]]
+      // A sync loop: each page handed on as soon as the one before returned, then gossip meanwhile.
+      for (const page of pages.slice(0, 2)) await pipeline.ingest(page.map(wire), 'sync')
+      await pipeline.ingest((pages[2] as StoredRecord[]).map(wire), 'gossip')
+      expect(ledger.calls.filter((c) => c.includes('views') || c === 'settle')).toEqual([
+        `deferred views:${memory.id}`, `deferred views:${memory.id}`, `deferred views:${memory.id}`
+      ])
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(ledger.calls.at(-1)).toBe('release views')
+      expect(ledger.calls.filter((c) => c === 'release views')).toHaveLength(1)
     })
 
     it('stores nothing when the journal step throws, rejects with its error, and ingests normally afterwards', async () => {
@@ -400,6 +422,19 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       const defaults = scoreEvidence(await gatherEvidence(store, stored as StoredRecord<never>), NOW, {})
       expect((await store.getTrust(memory.id))?.score).toBe(expected.score)
       expect(expected.score, 'the setting changes the score').not.toBe(defaults.score)
+    })
+
+    it('tells `indexed` of each batch\'s stored records in its turn, before the next batch is scored (the reputation never finds the store ahead)', async () => {
+      const memory = createMemory(alice)
+      const order: string[] = []
+      pipeline = withCollaborators({
+        trustSetting: async (pending) => { order.push(`score:${pending.length}`); return {} },
+        indexed: (records) => { order.push(`indexed:${records.map((r) => r.id).join(',')}`) }
+      })
+      const attestation = createAttestation(bob, memory.id)
+      // Two batches at once: the second takes its turn as soon as the first is indexed.
+      await Promise.all([pipeline.ingest([memory.signed], 'sync'), pipeline.ingest([memory.signed, attestation.signed], 'sync')])
+      expect(order).toEqual(['score:1', `indexed:${memory.id}`, 'score:1', `indexed:${attestation.id}`])
     })
   })
 })

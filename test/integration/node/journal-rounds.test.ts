@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openEventLedger } from '../../../src/ledger/index.js'
 import { LocalNode, initHome, nodePaths, type Signer } from '../../../src/node/index.js'
-import { createAgent } from '../../fixtures/records.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 const alice = createAgent(30)
 const witnesses = [31, 32, 33, 34, 35].map(createAgent)
@@ -73,5 +73,30 @@ describe('the journal\'s view rounds', () => {
     await ledger.close()
     expect(types).toContain('memory.reconciled')
     expect(types).toContain('memory.reduced')
+  })
+
+  it('reduces a memory once per round however many sync pages bring its attestations, and names the round\'s reductions in one event', async () => {
+    const node = await LocalNode.open({ home })
+    const memories = [0, 1, 2].map((n) => createMemory(alice, { type: 'decision', summary: `paged ${n}`, tags: [`key:paged-${n}`] }))
+    // As the disk bench and a sync of a foreign log do: the memories, then each witness's attestations in a page of their own.
+    const pages = [memories, ...witnesses.slice(0, 3).map((w) => memories.map((m) => createAttestation(w, m.id)))]
+    for (const page of pages) await node.ingest(page.map((r) => r.signed), 'sync')
+    let lastPacked = 0
+    for await (const event of node.writer.events.readEvents()) if (event.type === 'memory.packed') lastPacked = event.lc
+    // Views nobody waited for: the batches stay below indexed_lc until their round is written.
+    await node.writer.viewsSettled()
+    expect(await node.writer.state.indexedLc()).toBeGreaterThanOrEqual(lastPacked)
+    await node.close()
+
+    const reducers = (await readFile(join(nodePaths(home).data, 'coordination', 'reducers.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(reducers, 'one reduction per memory').toHaveLength(memories.length)
+    expect(new Set(reducers.map((r) => r.schema_version))).toEqual(new Set(['isnad-reduction-v2']))
+    const newest = await viewLines(home, 'decisions')
+    expect(newest.map((l) => (l.event_refs as string[]).length)).toEqual([4, 4, 4])
+    const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
+    const reduced: Array<{ reductions: unknown, causes: number }> = []
+    for await (const event of ledger.readEvents()) if (event.type === 'memory.reduced') reduced.push({ reductions: event.payload.reductions, causes: event.causal_refs.length })
+    await ledger.close()
+    expect(reduced).toEqual([{ reductions: reducers.map((r) => r.id), causes: pages.length }])
   })
 })

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -71,12 +71,19 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
     const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
     const types: string[] = []
     const ids: string[] = []
+    const reducedForms = new Set<string>()
     for await (const event of ledger.readEvents()) {
       types.push(event.type)
+      if (event.type === 'memory.reduced') reducedForms.add('reductions' in event.payload ? 'per round' : 'per object')
       for (const record of await recordsOfEvent(event, nodePaths(home).data)) ids.push(record.id)
     }
     await ledger.close()
     expect(types).toContain('memory.captured')
+    // The views' record in both forms, side by side (docs/views.md): the old home's per-object events
+    // and v1 reducer lines, then a round's event and compact lines; verify below checks both.
+    expect(reducedForms).toEqual(new Set(['per object', 'per round']))
+    const reducerLines = (await readFile(join(nodePaths(home).data, 'coordination', 'reducers.jsonl'), 'utf8')).trim().split('\n')
+    expect(new Set(reducerLines.map((l) => (JSON.parse(l) as { schema_version: string }).schema_version))).toEqual(new Set(['isnad-reduction-v1', 'isnad-reduction-v2']))
     expect(types.filter((t) => t === 'memory.packed')).toHaveLength(2)
     expect(ids).toHaveLength(11 + 51)
     expect(await readdir(join(nodePaths(home).data, 'packs', 'default'))).toHaveLength(1)

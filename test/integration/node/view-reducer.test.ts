@@ -12,8 +12,9 @@ import { recoveryOf, useStoreHome, viewFiles } from './view-fixtures.js'
  * same. The pages cover what the reducer reads from the store: a correction stored before what it
  * corrects, a correction by another author, anchors, evidence that arrived before its memory, and
  * evidence given by ingest (scored) as well as read from the store. The golden digest was computed
- * with the code of session 4, and again when levels began to follow the evidence (issue 18: a view
- * line's `level` of an unwitnessed memory is Unverified; scores unchanged).
+ * with the code of session 4, again when levels began to follow the evidence (issue 18: a view
+ * line's `level` of an unwitnessed memory is Unverified; scores unchanged), and again for the
+ * compact reducer lines and one event per round (issue 20; the view lines' digest unchanged).
  */
 
 const alice = createAgent(80)
@@ -69,6 +70,11 @@ describe('ViewReducer: what a sequence of store calls writes', () => {
     expect(newest.get(`${correction.id} decision`)).toMatchObject({ status: 'active' })
     expect(newest.get(`${correction.id} fact`)).toMatchObject({ status: 'active' })
     expect(newest.get(`${commitment.id} commitment`)).toMatchObject({ status: 'active' })
+    // The view lines alone are those of session 4: the compact reducer lines and round events
+    // (issue 20) changed only coordination/reducers.jsonl and the events.
+    expect(createHash('sha256').update(JSON.stringify(files.filter((f) => f.startsWith('views/')))).digest('hex')).toBe(VIEW_LINES_DIGEST)
+    // One memory.reduced event per round (here per page), naming every reduction of the round.
+    expect(events.map((round) => (round as Array<{ payload: { reductions: string[] } }>).map((e) => e.payload.reductions.length))).toEqual([[2], [2], [4], [2]])
     const digest = createHash('sha256').update(JSON.stringify({ files, events })).digest('hex')
     expect(digest).toBe(GOLDEN_DIGEST)
   })
@@ -92,4 +98,5 @@ describe('ViewReducer: what a sequence of store calls writes', () => {
   })
 })
 
-const GOLDEN_DIGEST = '9c04dfa816e92f6a4acc3b9cac04f527d0c09feedaca0ca5caa8304091c03542'
+const GOLDEN_DIGEST = '4f9b3fd8b3b14bfa34f581871eb1565b50d2f82c1defbd21cfd39a5df53561ed'
+const VIEW_LINES_DIGEST = '63e1bf003cbc19827191391fa0194635a1b4c5cb32ed7ebe46ef5a062d9e2422'

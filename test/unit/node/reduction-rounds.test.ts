@@ -46,4 +46,43 @@ describe('reduction rounds (group commit of view reductions)', () => {
     await expect(rounds.request(['m2'], new Map())).resolves.toBeUndefined()
     expect(calls).toBe(2)
   })
+
+  it('holds a round of held requests (records from the network) until released, so later batches join it and each memory is reduced once', async () => {
+    const seen: Array<{ ids: string[], causes: readonly string[] }> = []
+    const rounds = new ReductionRounds(async (ids, _scored, causes) => { seen.push({ ids: [...ids], causes }) })
+    const pages = [['m1', 'm2'], ['m1'], ['m2', 'm3']].map((ids, n) => rounds.request(ids, new Map(), { hold: true, causes: [`evt_${n}`] }))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(seen, 'nothing runs while held').toEqual([])
+    rounds.release()
+    await Promise.all(pages)
+    expect(seen).toEqual([{ ids: ['m1', 'm2', 'm3'], causes: ['evt_0', 'evt_1', 'evt_2'] }])
+  })
+
+  it('runs a held round at once when a caller that waits joins it, when it reaches its limit, and when settled is awaited', async () => {
+    const seen: string[][] = []
+    const rounds = new ReductionRounds(async (ids) => { seen.push([...ids]) }, 3)
+    const held = rounds.request(['m1'], new Map(), { hold: true })
+    await rounds.request(['m2'], new Map()) // a local store: its caller waits for the views
+    await held
+    expect(seen).toEqual([['m1', 'm2']])
+    const full = rounds.request(['m3', 'm4', 'm5'], new Map(), { hold: true }) // the limit: runs without a release
+    await full
+    expect(seen.at(-1)).toEqual(['m3', 'm4', 'm5'])
+    const last = rounds.request(['m6'], new Map(), { hold: true })
+    await rounds.settled() // close: held rounds are released
+    await last
+    expect(seen.at(-1)).toEqual(['m6'])
+  })
+
+  it('a release with nothing requested is not kept: the next held round waits for its own', async () => {
+    const seen: string[][] = []
+    const rounds = new ReductionRounds(async (ids) => { seen.push([...ids]) })
+    rounds.release()
+    const held = rounds.request(['m1'], new Map(), { hold: true })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(seen).toEqual([])
+    rounds.release()
+    await held
+    expect(seen).toEqual([['m1']])
+  })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  attachShardPath, buildReductionRecord, monthOf, reducedEventOf, reduceMemory, ReductionRecordSchema, reductionFilesOf,
+  attachShardPath, buildReductionRecord, MAX_REDUCTIONS_PER_EVENT, monthOf, reducedEventsOf, reduceMemory, ReductionRecordSchema, reductionFilesOf,
   viewShardPath, isLineHashValid
 } from '../../../src/ledger/views/index.js'
 import { EVIDENCE, inputOf, memoryOf } from './fixtures.js'
@@ -42,16 +42,14 @@ describe('reduction records (spec §10) and the memory.reduced event (spec §5)'
   const reduction = reduceMemory(inputOf(memory, { evidence: EVIDENCE }))
   const now = '2026-03-02T10:00:00Z'
 
-  it('records the reducer, the memory, the object and its shard', () => {
+  it('records the object, its state and its shard, and nothing the view line or the ids already say (the compact form)', () => {
     const record = buildReductionRecord(reduction, now)
     expect(ReductionRecordSchema.safeParse(record).success).toBe(true)
     expect(isLineHashValid(record)).toBe(true)
-    expect(record).toMatchObject({
-      reducer: 'isnad-views/v1', memory: memory.id, object: reduction.object.id, object_type: 'commitment',
-      object_hash: reduction.object.hash, shard: 'views/commitments/default/2026-02.jsonl', ts: now,
-      attachment: reduction.attachment?.id, attachment_shard: 'views/attach/default/2026-02.jsonl'
+    expect(record).toEqual({
+      schema_version: 'isnad-reduction-v2', id: record.id, object: reduction.object.id, object_hash: reduction.object.hash,
+      shard: 'views/commitments/default/2026-02.jsonl', attachment_hash: reduction.attachment?.hash, ts: now, hash: record.hash
     })
-    expect(record.previous).toBeUndefined()
     expect(reductionFilesOf(reduction)).toEqual({
       object: 'views/commitments/default/2026-02.jsonl', attachment: 'views/attach/default/2026-02.jsonl', reducers: 'coordination/reducers.jsonl'
     })
@@ -65,20 +63,22 @@ describe('reduction records (spec §10) and the memory.reduced event (spec §5)'
     expect(next.previous).toBe(a.id)
   })
 
-  it('the event carries a deterministic idempotency key and the object\'s events as causes', () => {
+  it('a round\'s event names its reductions, keyed by them, with the asking events as causes; a large round takes several events', () => {
     const record = buildReductionRecord(reduction, now)
-    const event = reducedEventOf(record.id, reduction)
+    const causes = reduction.object.event_refs
+    const [event, ...rest] = reducedEventsOf([record.id], causes)
+    expect(rest).toEqual([])
     expect(event).toEqual({
       type: 'memory.reduced',
-      idempotency_key: `memory.reduced:${record.id}`,
-      causal_refs: reduction.object.event_refs,
-      visibility: 'shared',
-      owner: reduction.object.owner,
-      scope: 'default',
-      payload: {
-        reducer: 'isnad-views/v1', reduction: record.id, memory: memory.id, object: reduction.object.id, object_type: 'commitment',
-        object_hash: reduction.object.hash, shard: record.shard, attachment: reduction.attachment?.id
-      }
+      idempotency_key: expect.stringMatching(/^memory\.reduced:[0-9a-f]{64}$/) as unknown as string,
+      causal_refs: causes,
+      payload: { reducer: 'isnad-views/v1', reductions: [record.id] }
     })
+    expect(reducedEventsOf([record.id], []).map((e) => e.idempotency_key), 'the key depends on the reductions only').toEqual([event?.idempotency_key])
+    const ids: string[] = []
+    for (let n = 0; n <= MAX_REDUCTIONS_PER_EVENT; n++) ids.push(buildReductionRecord(reduction, now, ids.at(-1)).id)
+    const events = reducedEventsOf(ids, causes)
+    expect(events.map((e) => e.payload.reductions.length)).toEqual([MAX_REDUCTIONS_PER_EVENT, 1])
+    expect(new Set(events.map((e) => e.idempotency_key)).size).toBe(2)
   })
 })

@@ -1,0 +1,54 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { ReputationService } from '../../../src/node/reputation-service.js'
+import { createMemoryRecordStore, type RecordStore } from '../../../src/store/index.js'
+import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
+
+const NOW = Date.parse('2026-02-06T12:00:00Z')
+const alice = createAgent(90)
+const witnesses = [91, 92, 93].map(createAgent)
+
+/** The store, counting the full scans a reload makes (each starts with a query). */
+function counted (store: RecordStore): { store: RecordStore, scans: () => number } {
+  let scans = 0
+  const query: RecordStore['query'] = async (q) => { scans++; return await store.query(q) }
+  return { store: Object.assign(Object.create(store) as RecordStore, { query }), scans: () => scans }
+}
+
+describe('ReputationService: told of stored records, it reloads nothing', () => {
+  let dir: string
+  let store: RecordStore
+  beforeEach(async () => {
+    dir = await mkdtemp(join(tmpdir(), 'isnad-reputation-service-'))
+    store = createMemoryRecordStore()
+    await store.open()
+  })
+  afterEach(async () => {
+    await store.close()
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('counts a batch once when a reload read it before it was observed (a view round between store and publish)', async () => {
+    const { store: reads, scans } = counted(store)
+    const service = new ReputationService({ dataDir: dir, store: reads, clock: () => NOW, ownAgents: async () => [alice.did] })
+    const memory = createMemory(alice)
+    await store.putMany([memory])
+    service.observe([memory])
+    await service.current()
+    expect(scans()).toBe(1) // the first read loads the graph
+    const batch = [createAttestation(witnesses[0]!, memory.id), createAttestation(witnesses[1]!, memory.id), createMemory(alice, { summary: 'second' })]
+    await store.putMany(batch)
+    await service.current() // read before the batch is observed: the count differs, so it reloads
+    expect(scans()).toBe(2)
+    service.observe(batch) // then told of it: already loaded, not counted again
+    await service.current()
+    const next = [createAttestation(witnesses[2]!, memory.id)]
+    await store.putMany(next)
+    service.observe(next)
+    await service.current()
+    expect(scans(), 'no reload after the batch a reload already held, nor after the next one').toBe(2)
+    expect((await service.current()).describe(witnesses[2]!.did)).toEqual((await new ReputationService({ dataDir: dir, store, clock: () => NOW, ownAgents: async () => [alice.did] }).current()).describe(witnesses[2]!.did))
+  })
+})
