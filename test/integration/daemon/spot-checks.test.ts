@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
 import { readApiToken } from '../../../src/api/index.js'
+import { IsnadError } from '../../../src/errors/index.js'
 import { startDaemon, type Daemon, type SpotCheckOptions } from '../../../src/daemon/index.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { changeTrustRoot, initHome, nodePaths } from '../../../src/node/index.js'
@@ -54,10 +55,17 @@ interface Held {
   requests: Array<{ id: string, record: WitnessRequestRecord }>
 }
 
-/** What the observer holds of one memory, every record verified again. */
+/**
+ * What the observer holds of one memory, every record verified again; nothing while the memory has
+ * not reached it (the export answers NOT_FOUND until then, which a probe polls through).
+ */
 async function heldAt (ops: HttpOperations, memory: string): Promise<Held> {
   const held: Held = { attestations: [], requests: [] }
-  for (const signed of (await ops.exportBundle([memory])).records) {
+  const bundle = await ops.exportBundle([memory]).catch((err: unknown) => {
+    if (err instanceof IsnadError && err.code === 'NOT_FOUND') return { records: [] }
+    throw err
+  })
+  for (const signed of bundle.records) {
     const v = verifyRecord(signed, { verifier: nodeCryptoVerifier, now: Date.now() })
     const { record } = v.signed
     if (record.kind === 'memory') held.memory = { id: v.id, record }
