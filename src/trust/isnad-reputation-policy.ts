@@ -76,21 +76,7 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
         attestations.set(a.id, { note: noteOf(a, rep, weight) })
       }
     }
-    const contributions: TrustContribution[] = [
-      signatureStep(evidence.memory.signatureValid, evidence.authorKeyRefusal),
-      confirmStep(confirmWeight),
-      anchorStep(evidence.anchors.length),
-      {
-        factor: 'author_reputation',
-        points: roundTrustScore(W.authorReputation * evidence.authorReputation),
-        reason: `${W.authorReputation} × author reputation ${evidence.authorReputation}`
-      },
-      {
-        factor: 'disputes',
-        points: roundTrustScore(-W.perDispute * disputeWeight),
-        reason: `disputes weighted by reputation: Σ rep = ${round(disputeWeight)} × −${W.perDispute}`
-      }
-    ]
+    const contributions = reputationContributions(evidence, confirmStep(confirmWeight), disputeWeight)
     // "At least one witness" (the schema's Attested) means the weight of the witnesses is clearly on
     // the memory's side: reputation-weighted confirms of at least MIN_CONFIRM_WEIGHT and at least CONFIRM_MARGIN times the disputes' weight. With three witnesses
     // right 95% of the time, a false memory gets two wrong confirms with probability ~0.7%, one with ~14%.
@@ -131,6 +117,29 @@ export function noteOf (a: AcceptedAttestation, rep: number, weight: number): st
   return a.record.attestation === 'partial'
     ? `partial: half a confirm, weight ${PARTIAL_WEIGHT} × reputation ${rep} = ${round(weight)}`
     : `confirm weighted by reputation ${rep}`
+}
+
+/**
+ * The five steps of a reputation-weighted score, in the schema's order: the signature, the
+ * confirms (the policy's own step), the anchors, the author's reputation and the disputes weighted
+ * by their witnesses' reputation. Shared by isnad-reputation and isnad-spot-check.
+ */
+export function reputationContributions (evidence: CountedEvidence, confirms: TrustContribution, disputeWeight: number): TrustContribution[] {
+  return [
+    signatureStep(evidence.memory.signatureValid, evidence.authorKeyRefusal),
+    confirms,
+    anchorStep(evidence.anchors.length),
+    {
+      factor: 'author_reputation',
+      points: roundTrustScore(W.authorReputation * evidence.authorReputation),
+      reason: `${W.authorReputation} × author reputation ${evidence.authorReputation}`
+    },
+    {
+      factor: 'disputes',
+      points: roundTrustScore(-W.perDispute * disputeWeight),
+      reason: `disputes weighted by reputation: Σ rep = ${round(disputeWeight)} × −${W.perDispute}`
+    }
+  ]
 }
 
 export function confirmStep (c: number): TrustContribution {

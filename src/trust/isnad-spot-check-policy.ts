@@ -1,8 +1,7 @@
-import { roundTrustScore, type TrustContribution } from '../schema/index.js'
+import { roundTrustScore } from '../schema/index.js'
 import { checkedReputation } from './count-evidence.js'
 import { ISNAD_V01_WEIGHTS as W } from './constants.js'
-import { anchorStep, signatureStep } from './isnad-v01-policy.js'
-import { CONFIRM_MARGIN, MIN_CONFIRM_WEIGHT, confirmStep, insufficientOf, noteOf, weightOf } from './isnad-reputation-policy.js'
+import { CONFIRM_MARGIN, MIN_CONFIRM_WEIGHT, confirmStep, insufficientOf, noteOf, reputationContributions, weightOf } from './isnad-reputation-policy.js'
 import type { AttestationScoreNote, CountedEvidence, PolicyScore, TrustPolicy } from './types.js'
 
 /**
@@ -62,21 +61,7 @@ export const isnadSpotCheckPolicy: TrustPolicy = Object.freeze({
     const disputeWeight = independentDisputes + otherDisputes
     const confirms = confirmStep(confirmWeight)
     confirms.reason += ` (C = independent ${round(independentWeight)} + min(author-chosen ${round(otherWeight)}, independent))`
-    const contributions: TrustContribution[] = [
-      signatureStep(evidence.memory.signatureValid, evidence.authorKeyRefusal),
-      confirms,
-      anchorStep(evidence.anchors.length),
-      {
-        factor: 'author_reputation',
-        points: roundTrustScore(W.authorReputation * evidence.authorReputation),
-        reason: `${W.authorReputation} × author reputation ${evidence.authorReputation}`
-      },
-      {
-        factor: 'disputes',
-        points: roundTrustScore(-W.perDispute * disputeWeight),
-        reason: `disputes weighted by reputation: Σ rep = ${round(disputeWeight)} × −${W.perDispute}`
-      }
-    ]
+    const contributions = reputationContributions(evidence, confirms, disputeWeight)
     const result: PolicyScore = { contributions, attestations, countedConfirms: 0 }
     if (independentWeight < MIN_CONFIRM_WEIGHT) {
       if (independentConfirms + otherConfirms > 0) {
