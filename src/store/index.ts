@@ -4,3 +4,4 @@ export { asIndexError, indexCorruptError, isLevelCorruption, createLevelRecordSt
 export { createMemoryRecordStore, MemoryRecordStore } from './memory/index.js'
 export { prepareRecords, type PreparedRecord } from './prepare.js'
 export { putRecent, useRecent } from './recency.js'
+export { SerialQueue } from './serial-queue.js'

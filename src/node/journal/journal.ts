@@ -5,7 +5,7 @@ import {
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import type { RecordLocation, RecordStore, StoredRecord } from '../../store/index.js'
+import { SerialQueue, type RecordLocation, type RecordStore, type StoredRecord } from '../../store/index.js'
 import type { MemoryEvidence, NodeTrustSetting } from '../memory-evidence.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home-paths.js'
@@ -74,6 +74,8 @@ export class Journal implements RecordJournal<JournalBatch> {
   private abandoned = false
   /** The node's trust setting, for the trust views carry (useTrustSetting); the defaults until given. */
   private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
+  /** The indexed_lc writes, one after another (markIndexed). */
+  private readonly indexedWrites = new SerialQueue()
   /** Batches whose views were deferred (deferViews), until they are settled: close waits for them. */
   private readonly settling = new Set<Promise<void>>()
   /** The spec's cursors ledger (seeds/003 §10, coordination/cursors.jsonl): the history of peers' sync cursors. */
@@ -176,9 +178,14 @@ export class Journal implements RecordJournal<JournalBatch> {
    * and the Merkle log skip what they hold, the view writer what is already written).
    */
   private async markIndexed (): Promise<void> {
-    let lc = this.events.lastLc
-    for (const { from } of this.applying) lc = Math.min(lc, from - 1)
-    await this.state.setIndexedLc(lc)
+    // One write at a time, its value read when it runs: LevelDB batches given at once commit in any
+    // order (libuv's pool), and deferred view rounds settle many batches at once, so a lower
+    // indexed_lc computed earlier could land after a higher one.
+    await this.indexedWrites.run(async () => {
+      let lc = this.events.lastLc
+      for (const { from } of this.applying) lc = Math.min(lc, from - 1)
+      await this.state.setIndexedLc(lc)
+    })
   }
 
   /**
