@@ -2,7 +2,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { z } from 'zod'
 import {
   buildPack, eventIdFor, PACK_EVENT_TYPE, PACK_MAX_RECORDS, packNeedsFile, packPayloadOf, PackPayloadSchema, readPackRecords,
-  type BuiltPack, type EventInput
+  type BuiltPack, type EventInput, type PackPayload
 } from '../../ledger/index.js'
 import { encodeCanonical } from '../../record/index.js'
 import { SignedRecordSchema, type EventType, type IsnadRecord, type LedgerEvent, type SignedRecord } from '../../schema/index.js'
@@ -144,5 +144,10 @@ export async function recordsOfEvent (event: LedgerEvent, dataDir: string): Prom
   }
   const payload = PackPayloadSchema.parse(event.payload)
   const blocks = await readPackRecords(dataDir, event.scope, payload)
+  return packRecordsOf(payload, blocks)
+}
+
+/** A pack's records from its checked blocks: each decoded and schema-checked, named by the payload's ids, with its bytes. */
+export function packRecordsOf (payload: PackPayload, blocks: readonly Uint8Array[]): StoredRecord[] {
   return blocks.map((bytes, i) => ({ id: payload.records[i] as string, signed: SignedRecordSchema.parse(dagCbor.decode(bytes)) as SignedRecord, bytes }))
 }

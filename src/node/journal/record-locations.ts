@@ -1,12 +1,11 @@
 import { access } from 'node:fs/promises'
 import { join } from 'node:path'
-import * as dagCbor from '@ipld/dag-cbor'
 import {
   dataRelative, inlineCarAt, PACK_EVENT_TYPE, packFileName, PackPayloadSchema, readPackBlocks, type AppendResult, type BuiltPack, type PackPayload
 } from '../../ledger/index.js'
-import { SignedRecordSchema, type LedgerEvent, type SignedRecord } from '../../schema/index.js'
+import type { LedgerEvent } from '../../schema/index.js'
 import type { RecordLocation, StoredRecord } from '../../store/index.js'
-import { recordsOfEvent } from './record-events.js'
+import { packRecordsOf, recordsOfEvent } from './record-events.js'
 
 /*
  * Where a `memory.packed` event's records are in the ledger (docs/ledger-packs.md, "Where the index
@@ -96,7 +95,7 @@ export async function locatedRecordsOf (event: LedgerEvent, dataDir: string, lin
   if (event.type !== PACK_EVENT_TYPE) return { records: await recordsOfEvent(event, dataDir), locations: new Map() }
   const payload = PackPayloadSchema.parse(event.payload)
   const blocks = await readPackBlocks(dataDir, event.scope, payload)
-  const records = blocks.records.map((bytes, i) => ({ id: payload.records[i] as string, signed: SignedRecordSchema.parse(dagCbor.decode(bytes)) as SignedRecord, bytes }))
+  const records = packRecordsOf(payload, blocks.records)
   if (line.text === undefined) return { records, locations: new Map() }
   const at: LineAt = { file: line.file, offset: line.offset, bytes: Buffer.from(line.text, 'utf8') }
   const locations = await readLocations(dataDir, event.scope, payload, at, { offsets: blocks.offsets, lengths: blocks.records.map((b) => b.length) })
