@@ -1,6 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ChildPool, LocalPool, loadScenario, runScenario, writeResults } from '../src/sim/index.js'
+import { ChildPool, LocalPool, loadScenario, runScenario, writeResults, type PoolRequest } from '../src/sim/index.js'
 import type { Figure } from './report.js'
 
 /*
@@ -28,7 +28,9 @@ export async function benchSim (options: SimBenchOptions): Promise<Figure[]> {
     : full
   const say = (text: string): void => { progress(`12. ${text}`) }
   const threads = availableParallelism()
-  const createPool = async (count: number): Promise<ChildPool | LocalPool> => threads > 1 ? await ChildPool.start(count, threads, say, undefined, 'threads') : await LocalPool.start({ count })
+  const createPool = async (count: number, { spotCheckers }: PoolRequest): Promise<ChildPool | LocalPool> => threads > 1
+    ? await ChildPool.start(count, threads, say, undefined, 'threads', spotCheckers)
+    : await LocalPool.start({ count, ...(spotCheckers === undefined ? {} : { spotCheckers }) })
   const results = await runScenario(scenario, { runner: 'in-process', createPool, progress: say })
   const run = results.runs[0]
   if (run === undefined) throw new Error('the simulation produced no run')

@@ -44,8 +44,13 @@ export interface DaemonOptions {
   heartbeatMs?: number
   /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
   autoConfirmFrom?: string[]
-  /** Spot checks (off by default, docs/trust.md §5a): ask witnesses the node draws about memories it receives. */
-  spotChecks?: SpotCheckOptions
+  /**
+   * Spot checks (docs/trust.md §5a): ask witnesses the node draws itself about memories it receives.
+   * On by default (SPOT_CHECK_DEFAULTS): the default policy meets issue 18's targets only on a network
+   * that plays them (docs/simulation.md). `false` turns them off (`isnad start --no-spot-checks`).
+   * @default {} (on, SPOT_CHECK_DEFAULTS)
+   */
+  spotChecks?: SpotCheckOptions | false
   /**
    * How anchors are checked: local git repositories, blockchain verifier plug-ins, limits, and the
    * hosts and ranges url anchors from peers may reach although not public (`urlAllow`, anchors-v1 §4, §9).
@@ -145,9 +150,9 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const records = logger.child({ component: 'records' })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom: options.autoConfirmFrom ?? [], logger: records })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
-    const stopSpotChecks = options.spotChecks === undefined
+    const stopSpotChecks = options.spotChecks === false
       ? () => {}
-      : startSpotChecks({ node: opened, keystore, hostedAgents: hostedAgentsOf(keystore), logger: logger.child({ component: 'spot-checks' }), options: options.spotChecks })
+      : startSpotChecks({ node: opened, keystore, hostedAgents: hostedAgentsOf(keystore), logger: logger.child({ component: 'spot-checks' }), options: options.spotChecks ?? {} })
     unsubscribe = () => { stopRecords(); stopKeyLogs(); stopSpotChecks() }
     opened.anchors.useNetwork(network) // cid anchors: missing blocks are asked from peers (fetch-v1 §8)
     node = opened

@@ -9,7 +9,8 @@ import type { LocalNode } from '../node/index.js'
  * agent asks witnesses the node draws itself — at random among the agents it finds reputable, never
  * the author, a witness the author asked, or one of its own agents — with a signed witness request,
  * stored and gossiped like any other (the publisher sends what is stored locally). When a drawn
- * witness disputes, it asks a few more, once. Off unless the daemon is started with `spotChecks`.
+ * witness disputes, it asks a few more, once. On by default; off with `spotChecks: false`
+ * (`isnad start --no-spot-checks`, or ISNAD_SPOT_CHECKS=off).
  * What the requests are for: a confirm by a witness the author did not choose is independent
  * evidence (src/trust independent-witnesses.ts), and a circle of accomplices the author recruits
  * meets the node's draw only by chance.

@@ -52,7 +52,16 @@ export interface RunMetrics {
     /** [ms, cumulative share] points of the attestation gossip latency. */
     latencyCdf: Array<[number, number]>
   }
-  witness: { requestDelayMs: Percentiles, roundTripMs: Percentiles, missedAnswers: number }
+  witness: {
+    requestDelayMs: Percentiles
+    roundTripMs: Percentiles
+    missedAnswers: number
+    /**
+     * The observers' spot checks (docs/trust.md §5a): witnesses asked (one per witness and request)
+     * and answers given. Absent in results written before spot checks were on by default.
+     */
+    spotChecks?: { asked: number, answered: number }
+  }
   trust: PolicyAccuracy[]
   /** null when the runner read no node counters (every runner reads them today; kept for older results). */
   perNode: PerNodeSummary | null
@@ -148,7 +157,8 @@ export function computeMetrics (input: MetricsInput): RunMetrics {
     witness: {
       requestDelayMs: percentilesOf(observations.requestDelays),
       roundTripMs: percentilesOf(observations.witnessRoundTrips),
-      missedAnswers: observations.missedAnswers
+      missedAnswers: observations.missedAnswers,
+      spotChecks: { ...observations.spotChecks }
     },
     trust: input.policies.map((policy) => policyAccuracy(policy, input)),
     perNode: input.counters.length === 0 ? null : perNodeSummary(input.counters, input.meanRecordBytes)

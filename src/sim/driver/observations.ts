@@ -37,6 +37,8 @@ export interface Observations {
   witnessRoundTrips: number[]
   /** Answers planned but never given (request not received in time, witness offline). */
   missedAnswers: number
+  /** Spot checks (docs/trust.md §5a): witnesses the observers asked (one per witness and request), and answers given. */
+  spotChecks: { asked: number, answered: number }
   /** Planned links found down during the run and redialled (topology-actions.ts). */
   relinks: number
   /** Nodes online at the end of the run. */
@@ -59,6 +61,7 @@ export function createObservations (): Observations {
     requestDelays: [],
     witnessRoundTrips: [],
     missedAnswers: 0,
+    spotChecks: { asked: 0, answered: 0 },
     relinks: 0,
     onlineAtEnd: [],
     notes: [],

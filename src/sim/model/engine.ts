@@ -5,7 +5,7 @@ import { LinkModel } from './links.js'
 import { EventQueue, type ScheduledEvent } from './queue.js'
 import { createFastRandom } from './fast-random.js'
 import { agentsOf, attestationRecord, memoryRecord, witnessRequestRecord, type Agent, type SignedBytes } from './signed-records.js'
-import { SPOT_ESCALATION, SpotChecks } from './spot-checks.js'
+import { SPOT_CHECKS_PER_MEMORY, SPOT_ESCALATION, SpotChecks } from './spot-checks.js'
 import type { MemoryAttestations, StoredAttestation } from '../../reputation/index.js'
 import type { WitnessRequestRecord } from '../../schema/index.js'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
@@ -93,12 +93,12 @@ function trackedNodes (plan: Plan, size: number, seed: number): number[] {
 
 export interface ModelOptions {
   /**
-   * Witnesses each observer asks about each memory it receives (spot-checks.ts; the trust bench plays
-   * SPOT_CHECKS_PER_MEMORY). 0 by default: nodes issue spot checks only with `--spot-checks`, so `isnad sim run`
-   * plays what they do and the two engines agree (docs/simulation.md, third pass). @default 0
+   * Witnesses each observer asks about each memory it receives (spot-checks.ts), as a daemon does by
+   * default (src/daemon/spot-checks.ts, the same src/trust SPOT_CHECK_DRAW); 0: none
+   * (`isnad sim run --no-spot-checks`). @default SPOT_CHECKS_PER_MEMORY (3)
    */
   spotChecks?: number
-  /** Witnesses an observer asks more, once, when one of its spot checks comes back a dispute. @default SPOT_ESCALATION (0 when spotChecks is 0) */
+  /** Witnesses an observer asks more, once, when one of its spot checks comes back a dispute. @default SPOT_ESCALATION (2; 0 when spotChecks is 0) */
   spotEscalation?: number
 }
 
@@ -119,7 +119,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   plan.memories.forEach((m, i) => { slotStart[i + 1] = (slotStart[i] as number) + m.answers.length })
   // Answer slots: the authors' planned requests, then K spot checks per memory and observer.
   const O = plan.observers.length
-  const K = options.spotChecks ?? 0
+  const K = options.spotChecks ?? SPOT_CHECKS_PER_MEMORY
   const E = K > 0 ? options.spotEscalation ?? SPOT_ESCALATION : 0
   // Each (memory, observer) has a block of K + E spot slots: the first round, then the escalation.
   const B = K + E

@@ -56,6 +56,8 @@ function round1 (value: number): number {
 }
 
 /** A scenario's whole sweep (seeds × Sybil counts) on the model engine. */
-export async function runModelScenario (scenario: Scenario, options: { progress: (text: string) => void, seeds?: number, clock?: () => number }): Promise<SimResults> {
-  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options }, async (s, tracked) => runModelOnce(s, tracked.progress))
+/** `spotChecks`: the observers spot-check, as daemons do by default (false: `isnad sim run --no-spot-checks`). @default true */
+export async function runModelScenario (scenario: Scenario, options: { progress: (text: string) => void, seeds?: number, clock?: () => number, spotChecks?: boolean }): Promise<SimResults> {
+  const model: ModelOptions = options.spotChecks === false ? { spotChecks: 0 } : {}
+  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options }, async (s, tracked) => runModelOnce(s, tracked.progress, model))
 }

@@ -102,6 +102,11 @@ export function measureModel (run: ModelRun): ModelMeasurement {
   observations.requestDelays = run.requestDelays
   observations.witnessRoundTrips = run.roundTrips
   observations.missedAnswers = run.missedAnswers
+  // The observers' spot checks: witnesses drawn (one per witness and request) and answers published.
+  for (const { request } of run.spotRequests) observations.spotChecks.asked += request.record.witnesses?.length ?? 0
+  for (let slot = run.spotSlotStart; slot < run.slotWitness.length; slot++) {
+    if (!Number.isNaN(publishedAt[M + slot] as number)) observations.spotChecks.answered++
+  }
   observations.onlineAtEnd = online.map(({ node }) => node)
   const memoryCounts = online.map(({ j }) => {
     let held = 0

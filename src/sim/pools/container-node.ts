@@ -108,6 +108,9 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
   const waiting = (name: string, problem: string): void => { options.log(`waiting for ${name} (${problem})`) }
   const bootstrap = options.index === undefined ? [] : (await discoverNode(options.bootstrapName ?? 'bootstrap', { token, waiting })).multiaddrs
   const ip = await containerIp(options.name)
+  const plan = options.index === undefined ? undefined : createPlan(options.scenario)
+  // As on the other runners (src/sim/driver run.ts): the observers spot-check, as `isnad start` does by default; the others do not.
+  const spotChecks = options.index !== undefined && (plan?.observers.includes(options.index) ?? false)
   const supervisor = await NodeSupervisor.start({
     start: async () => await startDaemon({
       home: options.home,
@@ -118,6 +121,7 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
       apiBehindRelay: true,
       // A container's stderr is one of many in the run: its warnings and errors only.
       logger: createLogger({ level: 'warn', write: (line) => { options.log(line.trimEnd()) } }),
+      ...(spotChecks ? {} : { spotChecks: false as const }),
       ...(link === undefined ? {} : { linkConditions: { ...link, seed: streamSeed(link.seed, options.index ?? -1) } })
     }),
     token,
@@ -133,9 +137,8 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
     control: supervisor.controlUrl,
     ...(notes.length === 0 ? {} : { notes })
   })
-  if (options.index !== undefined) {
+  if (options.index !== undefined && plan !== undefined) {
     // The planned links this node dials, once each target answers.
-    const plan = createPlan(options.scenario)
     const targets = plan.edges.filter(([from]) => from === options.index).map(([, to]) => nodeName(to))
     const infos = await discoverNodes(targets, { token, waiting })
     for (const [k, target] of targets.entries()) {

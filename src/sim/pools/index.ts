@@ -4,7 +4,7 @@ export { CONTROL_PORT, discoverNode, discoverNodes, readProjectToken } from './c
 export { runContainerNode } from './container-node.js'
 export { LocalPool } from './local-pool.js'
 export { dialAll, sleep, waitFor } from './mesh.js'
-export { THREADED_FROM_NODES, poolFactory, runnerOf, withTimeScale, type PoolChoice } from './pool-choice.js'
+export { THREADED_FROM_NODES, poolFactory, runnerOf, withTimeScale, type PoolChoice, type PoolRequest } from './pool-choice.js'
 export { nodeAt, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 export { RemotePool } from './remote-pool.js'
 export { retryingFetch } from './stale-socket.js'

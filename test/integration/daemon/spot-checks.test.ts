@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
 import { readApiToken } from '../../../src/api/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
-import { startDaemon, type Daemon, type SpotCheckOptions } from '../../../src/daemon/index.js'
+import { SPOT_CHECK_DEFAULTS, startDaemon, type Daemon, type SpotCheckOptions } from '../../../src/daemon/index.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { changeTrustRoot, initHome, nodePaths } from '../../../src/node/index.js'
 import { verifyRecord } from '../../../src/record/index.js'
@@ -33,7 +33,7 @@ async function home (): Promise<Home> {
   return { home: dir, agent: defaultKey.did }
 }
 
-async function start (h: Home, options: { bootstrap?: string[], autoConfirmFrom?: string[], spotChecks?: SpotCheckOptions } = {}): Promise<{ daemon: Daemon, ops: HttpOperations }> {
+async function start (h: Home, options: { bootstrap?: string[], autoConfirmFrom?: string[], spotChecks?: SpotCheckOptions | false } = {}): Promise<{ daemon: Daemon, ops: HttpOperations }> {
   const daemon = await startDaemon({ home: h.home, listen: LOOPBACK, heartbeatMs: 60_000, ...options })
   daemons.push(daemon)
   return { daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(h.home).data) }) }
@@ -80,7 +80,7 @@ afterEach(async () => {
   for (const h of homes.splice(0)) await rm(h, { recursive: true, force: true })
 })
 
-describe('spot checks (off by default)', () => {
+describe('spot checks (on by default)', () => {
   it('asks a witness the author did not choose, and only its confirm makes the memory Attested under isnad-spot-check', async () => {
     const [observerHome, authorHome, chosenHome, drawnHome] = [await home(), await home(), await home(), await home()]
     // The observer's roots: its own agent and the two witnesses (reputation 1 each); the author has none.
@@ -163,16 +163,21 @@ describe('spot checks (off by default)', () => {
     expect(asked.sort()).toEqual([0, 1])
   }, 60_000)
 
-  it('asks nobody when the daemon is started without spotChecks', async () => {
-    const [observerHome, authorHome, witnessHome] = [await home(), await home(), await home()]
-    await changeTrustRoot(nodePaths(observerHome.home).data, 'added', witnessHome.agent, Date.now())
-    const observer = await start(observerHome)
-    const bootstrap = [observer.daemon.multiaddrs()[0]!]
+  it('asks on defaults (no option given, as `isnad start`), and nobody with spotChecks: false (`--no-spot-checks`)', async () => {
+    const [defaultHome, offHome, authorHome, witnessHome] = [await home(), await home(), await home(), await home()]
+    for (const h of [defaultHome, offHome]) await changeTrustRoot(nodePaths(h.home).data, 'added', witnessHome.agent, Date.now())
+    const byDefault = await start(defaultHome)
+    const bootstrap = [byDefault.daemon.multiaddrs()[0]!]
+    const off = await start(offHome, { bootstrap, spotChecks: false })
     const author = await start(authorHome, { bootstrap })
-    await until(async () => (await observer.ops.peers()).length >= 1 ? true : undefined, 'a peer')
-    const memory = await author.ops.remember({ type: 'fact', summary: 'no spot checks here' }, await author.ops.resolveSigner())
-    await until(async () => (await heldAt(observer.ops, memory.id)).memory, 'the memory at the observer')
-    await new Promise((resolve) => setTimeout(resolve, 3000))
-    expect((await heldAt(observer.ops, memory.id)).requests).toEqual([])
+    await until(async () => (await byDefault.ops.peers()).length >= 2 ? true : undefined, 'two peers')
+    const memory = await author.ops.remember({ type: 'fact', summary: 'spot checks are on by default' }, await author.ops.resolveSigner())
+    // The default daemon's own request (SPOT_CHECK_DEFAULTS: 2 s after the memory arrives), to the only reputable witness.
+    const spot = await until(async () => (await heldAt(byDefault.ops, memory.id)).requests.find((r) => r.record.requester === defaultHome.agent), 'the default daemon\'s spot check')
+    expect(spot.record.witnesses).toEqual([witnessHome.agent])
+    // The request reached the daemon that is off (gossip), and it asked nobody itself.
+    await until(async () => (await heldAt(off.ops, memory.id)).requests.some((r) => r.id === spot.id) ? true : undefined, 'the request at the other observer')
+    await new Promise((resolve) => setTimeout(resolve, SPOT_CHECK_DEFAULTS.delayMs + 1000))
+    expect((await heldAt(off.ops, memory.id)).requests.filter((r) => r.record.requester === offHome.agent)).toEqual([])
   }, 60_000)
 })

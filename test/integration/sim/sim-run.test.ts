@@ -28,7 +28,7 @@ const scenario = parseScenario({
 
 async function run (sweep: number[] = [], progress: (line: string) => void = () => {}): Promise<SimResults> {
   const swept = { ...scenario, metrics: { ...scenario.metrics, sybilSweep: sweep } }
-  return await runScenario(swept, { runner: 'in-process', createPool: async (count) => await LocalPool.start({ count }), progress })
+  return await runScenario(swept, { runner: 'in-process', createPool: async (count, { spotCheckers }) => await LocalPool.start({ count, ...(spotCheckers === undefined ? {} : { spotCheckers }) }), progress })
 }
 
 const dirs: string[] = []

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createPlan, loadScenario, parseScenario } from '../../../../src/sim/index.js'
 import { playModel, runModelOnce, SPOT_CHECKS_PER_MEMORY, SPOT_ESCALATION } from '../../../../src/sim/model/index.js'
+import { SPOT_CHECK_DRAW } from '../../../../src/trust/index.js'
 
 /*
  * The observers' spot checks in the model engine (issue 18, third pass; src/sim/model/spot-checks.ts):
@@ -53,13 +54,32 @@ describe('spot checks in the model engine', () => {
     expect(answered).toBeGreaterThan(run.spotRequests.length)
   })
 
-  it('plays no spot check by default (the nodes issue none yet), and the isnad-spot-check policy then counts nothing', () => {
-    const run = runModelOnce(SMALL, quiet)
-    const played = playModel(SMALL, createPlan(SMALL), quiet)
+  it('plays the daemon\'s spot checks by default (SPOT_CHECK_DRAW), as `isnad start` issues them', () => {
+    const plan = createPlan(SMALL)
+    const byDefault = playModel(SMALL, plan, quiet)
+    const explicit = playModel(SMALL, plan, quiet, { spotChecks: SPOT_CHECK_DRAW.perMemory, spotEscalation: SPOT_CHECK_DRAW.escalation })
+    expect(SPOT_CHECKS_PER_MEMORY).toBe(SPOT_CHECK_DRAW.perMemory)
+    expect(SPOT_ESCALATION).toBe(SPOT_CHECK_DRAW.escalation)
+    expect(byDefault.spotRequests.length).toBeGreaterThan(0)
+    expect(byDefault.spotRequests.map((r) => r.request.id)).toEqual(explicit.spotRequests.map((r) => r.request.id))
+  })
+
+  it('plays none with spotChecks 0 (`isnad sim run --no-spot-checks`), and the isnad-spot-check policy then counts nothing', () => {
+    const run = runModelOnce(SMALL, quiet, { spotChecks: 0 })
+    const played = playModel(SMALL, createPlan(SMALL), quiet, { spotChecks: 0 })
     expect(played.spotRequests).toHaveLength(0)
     expect(played.slotWitness.length).toBe(played.spotSlotStart)
+    expect(run.metrics.witness.spotChecks).toEqual({ asked: 0, answered: 0 })
     const spot = run.metrics.trust.find((t) => t.policy === 'isnad-spot-check')
     expect(spot?.trueUnverifiedShare).toBe(1)
+  })
+
+  it('counts the witnesses asked and the answers in the run\'s metrics', () => {
+    const run = runModelOnce(SMALL, quiet)
+    const counts = run.metrics.witness.spotChecks
+    expect(counts?.asked).toBeGreaterThanOrEqual(SPOT_CHECK_DRAW.perMemory * run.metrics.memories.published)
+    expect(counts?.answered).toBeGreaterThan(0)
+    expect(counts?.answered).toBeLessThanOrEqual(counts?.asked ?? 0)
   })
 
   it('lets the spot checks make true memories Attested under isnad-spot-check and keeps the circle\'s false ones out', async () => {
@@ -69,7 +89,7 @@ describe('spot checks in the model engine', () => {
     expect(spot?.falseAttestedShare).toBe(0)
     expect(spot?.trueUnverifiedShare).toBeLessThan(0.2)
     expect(spot?.auc).toBeGreaterThan(0.95)
-    const without = runModelOnce(scenario, quiet)
+    const without = runModelOnce(scenario, quiet, { spotChecks: 0 })
     // Without spot checks the circle's false memories are Attested under isnad-reputation (docs/simulation.md, second pass).
     expect(without.metrics.trust.find((t) => t.policy === 'isnad-reputation')?.falseAttestedShare).toBeGreaterThan(0.9)
   })
