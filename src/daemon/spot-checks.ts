@@ -92,7 +92,11 @@ export function startSpotChecks (init: SpotCheckInit): () => void {
     const asked = (await init.node.store.witnessRequestsFor(memory))
       .filter((r) => r.signed.record.requester === author)
       .flatMap((r) => r.signed.record.witnesses ?? [])
-    const excluded = new Set([author, ...own, ...asked, ...entry.witnesses])
+    // A witness that has already answered (another node's spot check, or unasked) is no draw: its
+    // verdict predates this node's request, so it is not independent evidence here, and its inbox
+    // drops a request for a memory it answered (src/node inbox.ts).
+    const answered = (await init.node.store.attestationsFor(memory)).map((a) => a.signed.record.witness)
+    const excluded = new Set([author, ...own, ...asked, ...answered, ...entry.witnesses])
     const eligible = (await init.node.trust.reputableAgents(options.minReputation)).filter((did) => !excluded.has(did))
     const picked: string[] = []
     for (let k = 0; k < count && eligible.length > 0; k++) {

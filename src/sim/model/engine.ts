@@ -201,6 +201,30 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     return [...byMemory].map(([serial, attestations]) => ({ author: (agents[plan.memories[serial]?.author as number] as Agent).did, attestations }))
   }
 
+  /** The answer slots of memory `serial`: the author's planned requests, then every observer's spot block. */
+  const slotsOf = function * (serial: number): Generator<number> {
+    for (let slot = slotStart[serial] as number; slot < (slotStart[serial + 1] as number); slot++) yield slot
+    const spotBlock = spotSlotStart + serial * O * B
+    for (let slot = spotBlock; slot < spotBlock + O * B; slot++) yield slot
+  }
+
+  /** Witnesses whose attestation of memory `serial` has reached tracked column j by `now` (the daemon leaves them out of its draw). */
+  const answeredAt = (serial: number, j: number, now: number): number[] => {
+    const out: number[] = []
+    for (const slot of slotsOf(serial)) {
+      if ((arrivals[(M + slot) * T + j] as number) <= now) out.push(slotWitness[slot] as number)
+    }
+    return out
+  }
+
+  /** Whether `witness` published an attestation of memory `serial` before `now` (its inbox then drops a new request, src/node inbox.ts). */
+  const attestedBefore = (serial: number, witness: number, now: number): boolean => {
+    for (const slot of slotsOf(serial)) {
+      if (slotWitness[slot] === witness && (publishedAt[M + slot] as number) < now) return true
+    }
+    return false
+  }
+
   /**
    * Observer `oi` asks its spot-check witnesses about memory `serial`: K on receiving it (round 0),
    * E more, once, when one of those answers is a dispute (round 1: its sample disagrees, so it asks more).
@@ -212,7 +236,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     const block = spotSlotStart + (serial * O + oi) * B
     const first = round === 0 ? 0 : K
     const drawnBefore = Array.from(slotWitness.subarray(block, block + first)).filter((w) => w >= 0)
-    const answers = spotChecks.draw(observer, serial, now, () => heldBy(j, now), round === 0 ? K : E, drawnBefore)
+    const answers = spotChecks.draw(observer, serial, now, () => heldBy(j, now), round === 0 ? K : E, [...drawnBefore, ...answeredAt(serial, j, now)])
     if (answers.length === 0) return
     const memoryId = (records[serial] as SignedBytes).id
     const request = witnessRequestRecord(agents[observer] as Agent, memoryId, answers.map((a) => (agents[a.witness] as Agent).did), iso(now))
@@ -267,6 +291,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     const witness = slotWitness[slot] as number
     if (verdict === null || verdict === undefined || witness < 0) return
     if (topology.online[witness] !== 1) return
+    // A witness answers a memory once: a request for one it already answered is no inbox item.
+    if (attestedBefore(slotMemory[slot] as number, witness, now)) return
     const index = M + slot
     records[index] = attestationRecord(agents[witness] as Agent, (records[slotMemory[slot] as number] as SignedBytes).id, verdict, iso(now))
     publish(index, witness, now)
