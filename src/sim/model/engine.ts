@@ -130,6 +130,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   plan.memories.forEach((m, i) => m.answers.forEach((a, k) => { slotWitness[(slotStart[i] as number) + k] = a.witness; slotMemory[(slotStart[i] as number) + k] = i }))
   for (let i = 0; i < M; i++) slotMemory.fill(i, spotSlotStart + i * O * B, spotSlotStart + (i + 1) * O * B)
   const spotVerdict: Array<'confirm' | 'dispute' | null> = new Array(M * O * B).fill(null)
+  /** When each spot-check request reached its witness (virtual ms; NaN: never). */
+  const spotArrived = new Float64Array(M * O * B).fill(Number.NaN)
   const escalated = new Uint8Array(M * O)
   const spotChecks = new SpotChecks(scenario, plan, agents.map((a) => a.did), createFastRandom(scenario.seed, 4), K)
   const spotRequests: SpotRequest[] = []
@@ -217,10 +219,10 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     return out
   }
 
-  /** Whether `witness` published an attestation of memory `serial` before `now` (its inbox then drops a new request, src/node inbox.ts). */
-  const attestedBefore = (serial: number, witness: number, now: number): boolean => {
+  /** Whether `witness` published an attestation of memory `serial` before `when` (a request arriving then is no inbox item, src/node inbox.ts). */
+  const attestedBefore = (serial: number, witness: number, when: number): boolean => {
     for (const slot of slotsOf(serial)) {
-      if (slotWitness[slot] === witness && (publishedAt[M + slot] as number) < now) return true
+      if (slotWitness[slot] === witness && (publishedAt[M + slot] as number) < when) return true
     }
     return false
   }
@@ -249,6 +251,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       const d = distances[k] as number
       if (answer.verdict === null || d === UNREACHABLE) return
       const arrived = now + links.path(hopsOf(d), repairsOf(d), request.bytes.length)
+      spotArrived[slot - spotSlotStart] = arrived
       queue.push(arrived + answer.delayMinutes * msPerMinute, EVENT.answer, slot)
     })
   }
@@ -291,8 +294,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     const witness = slotWitness[slot] as number
     if (verdict === null || verdict === undefined || witness < 0) return
     if (topology.online[witness] !== 1) return
-    // A witness answers a memory once: a request for one it already answered is no inbox item.
-    if (attestedBefore(slotMemory[slot] as number, witness, now)) return
+    // A request reaching a witness that had already answered the memory is no inbox item: no answer.
+    if (attestedBefore(slotMemory[slot] as number, witness, spotArrived[slot - spotSlotStart] as number)) return
     const index = M + slot
     records[index] = attestationRecord(agents[witness] as Agent, (records[slotMemory[slot] as number] as SignedBytes).id, verdict, iso(now))
     publish(index, witness, now)
