@@ -110,6 +110,17 @@ export function linksOf (record: IsnadRecord): Array<{ link: Link, from: string 
 }
 
 /** Copies a trust entry so no caller can change what a store holds by mutating an object. */
+/**
+ * Whether a trust entry given with a batch says nothing new about a stored one: the same score,
+ * level and policy (only `computed_at` differs). putMany then keeps the stored entry as it is, so
+ * `computed_at` is when the node computed the score it holds: a sync re-scores a memory with every
+ * page that brings one of its attestations, mostly to the same score, and rewriting the entry each
+ * time was a quarter of the index's bytes after a sync (issue 20). setTrust always writes.
+ */
+export function sameTrust (stored: TrustEntry | undefined, entry: TrustEntry): boolean {
+  return stored !== undefined && stored.score === entry.score && stored.level === entry.level && stored.policy === entry.policy
+}
+
 export function copyTrust (trust: TrustEntry): TrustEntry {
   return { score: trust.score, level: trust.level, policy: trust.policy, computed_at: trust.computed_at }
 }
