@@ -123,8 +123,6 @@ export interface RecordStore {
   anchorsFor: (memoryId: string) => Promise<Array<StoredRecord<AnchorRecord>>>
   /** Witness requests for `memoryId`, in id order. */
   witnessRequestsFor: (memoryId: string) => Promise<Array<StoredRecord<WitnessRequestRecord>>>
-  /** Ids of the attestations signed by `witness`, in id order. */
-  attestationsBy: (witness: string) => Promise<string[]>
   /** Ids of memories whose lineage.supersedes is `memoryId`, in id order. */
   supersededBy: (memoryId: string) => Promise<string[]>
   /**

@@ -21,7 +21,8 @@ import type { Link } from '../prepare.js'
  *                                                     (memory-entry.ts): a rescore reads and
  *                                                     writes one entry, not two
  *   links     <link> NUL <from> NUL <id>            → ''  (attestations/anchors/requests of a memory,
- *                                                          attestations by a witness, successors)
+ *                                                          successors; `wit`, attestations by a
+ *                                                          witness, is no longer written: prepare.ts)
  *   query     <scope> NUL <position>                → created_at as written (what a hit reports),
  *                                                     or '' when it is the ISO form of the
  *                                                     position's time (queryValueOf): the usual
@@ -59,7 +60,6 @@ const LINK_CODES: Record<Link, string> = {
   attestations: 'att',
   anchors: 'anc',
   witness_requests: 'req',
-  attested_by: 'wit',
   successors: 'sup'
 }
 

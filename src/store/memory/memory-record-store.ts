@@ -87,11 +87,6 @@ export class MemoryRecordStore extends LinkedRecordReads implements RecordStore 
     return { ...this.counts }
   }
 
-  async attestationsBy (witness: string): Promise<string[]> {
-    this.assertOpen()
-    return this.linkedIds('attested_by', witness)
-  }
-
   async supersededBy (memoryId: string): Promise<string[]> {
     this.assertOpen()
     return this.linkedIds('successors', memoryId)
