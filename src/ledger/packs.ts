@@ -30,13 +30,14 @@ export const PACK_EVENT_TYPE = 'memory.packed'
 export const PACKS_DIR = 'packs'
 
 /**
- * @default 524288 (512 KiB) — a pack's CAR up to this size travels inside its event (base64, `car`):
- * the batch is then durable with one write and one sync of the ledger, as the issue asks. A sync page
- * (256 records, about 120 KB) is inline. A file costs two more fsyncs (the pack, its folder) on the
- * batch's critical path: with them, sync catch-up fell to 0.4× of direct ingest (BENCHMARKS.md).
- * Larger batches (a big import) become a file, where those fsyncs are a small share of the batch.
+ * @default 65536 (64 KiB) — a pack's CAR up to this size travels inside its event (base64, `car`):
+ * the batch is then durable with one write and one sync of the ledger. A single `remember`, a gossip
+ * burst of up to ~150 memories are inline. A larger pack (a sync page of 256 records, about 120 KB;
+ * an import) is a file: base64 would store a third more bytes than the records (issue 20's disk
+ * target), and the file's two fsyncs (the pack, its folder: ~6 ms here) are a small share of such a
+ * batch (BENCHMARKS.md, issue 20, disk).
  */
-export const PACK_INLINE_MAX_BYTES = 512 * 1024
+export const PACK_INLINE_MAX_BYTES = 64 * 1024
 
 /**
  * @default 2048 — records per pack: the event lists every id (about 62 bytes each); with an inline

@@ -56,6 +56,15 @@ describe('record packs (docs/ledger-packs.md)', () => {
     expect(packPayloadOf(big, Array.from({ length: 40 }, (_, i) => String(i)), 'sync').car).toBeUndefined()
   })
 
+  it('make a sync page of 256 records a file, and a small gossip burst inline (issue 20: base64 stored a third more)', () => {
+    // Records of figure 8c's sizes: about 460 bytes (an attestation ~330, a memory ~800).
+    const page = buildPack(Array.from({ length: 256 }, (_, i) => dagCbor.encode({ record: { n: i, pad: 'x'.repeat(420) }, signature: 's' })))
+    expect(page.car.length).toBeGreaterThan(PACK_INLINE_MAX_BYTES)
+    expect(packPayloadOf(page, Array.from({ length: 256 }, (_, i) => String(i)), 'sync').car).toBeUndefined()
+    const burst = buildPack(Array.from({ length: 100 }, (_, i) => dagCbor.encode({ record: { n: i, pad: 'x'.repeat(420) }, signature: 's' })))
+    expect(packPayloadOf(burst, Array.from({ length: 100 }, (_, i) => String(i)), 'gossip').car).toBeDefined()
+  })
+
   it('read an inline pack only from the canonical base64 of its bytes, of the length its event says', async () => {
     const payload = packPayloadOf(buildPack(records), ['a', 'b'], 'sync')
     expect((await readPackRecords('/nonexistent', 'default', payload)).map((b) => Uint8Array.from(b))).toEqual(records)
