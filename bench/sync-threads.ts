@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
+import { useRecordThreads } from '../src/native/index.js'
 import { createWorkload } from './network-sync.js'
 import { countRecords, startSyncNode } from './network-sync-node.js'
 import type { StartedPeer, SyncWorkerRequest } from './network-sync-worker.js'
@@ -16,7 +17,10 @@ import { NodeThread } from './node-threads.js'
  * much less, and the wait says how much of the wall time was the machine's other jobs.
  * Linux only. Runs on any build with the same bench files (copied into an old one to compare).
  *
- *   npm run build && npx node dist/bench/sync-threads.js [--rounds=4] [--memories=1000]
+ *   npm run build && npx node dist/bench/sync-threads.js [--rounds=4] [--memories=1000] [--record-threads=on|off]
+ *
+ * `--record-threads` overrides the machine's default (RECORD_THREADS_MIN_CPUS, src/native): whether
+ * received records are verified whole on the verifier threads or only their signatures are.
  */
 
 const TICK_US = 1_000_000 / 100 // USER_HZ is 100 on Linux
@@ -46,6 +50,8 @@ function option (name: string, fallback: number): number {
 }
 
 const rounds = option('rounds', 4)
+const recordThreads = process.argv.find((a) => a.startsWith('--record-threads='))?.slice('--record-threads='.length)
+if (recordThreads !== undefined) useRecordThreads(recordThreads === 'on')
 const memories = option('memories', 1000)
 const records = createWorkload({ memories, witnessesPerMemory: 2, rounds, warmups: 1, seed: 4, progress: () => {} })
 const ownTid = String(process.pid)
