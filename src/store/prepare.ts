@@ -112,7 +112,6 @@ export function linksOf (record: IsnadRecord): Array<{ link: Link, from: string 
   }
 }
 
-/** Copies a trust entry so no caller can change what a store holds by mutating an object. */
 /**
  * Whether a trust entry given with a batch says nothing new about a stored one: the same score,
  * level and policy (only `computed_at` differs). putMany then keeps the stored entry as it is, so
@@ -124,6 +123,7 @@ export function sameTrust (stored: TrustEntry | undefined, entry: TrustEntry): b
   return stored !== undefined && stored.score === entry.score && stored.level === entry.level && stored.policy === entry.policy
 }
 
+/** Copies a trust entry so no caller can change what a store holds by mutating an object. */
 export function copyTrust (trust: TrustEntry): TrustEntry {
   return { score: trust.score, level: trust.level, policy: trust.policy, computed_at: trust.computed_at }
 }
