@@ -1,4 +1,5 @@
 import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { Level } from 'level'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { initHome, LocalNode } from '../src/node/index.js'
@@ -11,6 +12,12 @@ import { createAttestationWorkload } from './ingest.js'
  * closed, and every file under its `.memory/` is counted by top-level folder. Not a timed figure:
  *
  *   npm run build && node dist/bench/disk-usage.js [--memories=1000] [--witnesses=2]
+ *
+ * Two diagnostics follow the figure, neither part of it: `sublevels`, the live keys of each LevelDB
+ * of index/ by sublevel (count, key bytes, value bytes: what the index holds, whatever LevelDB's files
+ * look like), and `atRest`, the index folders once LevelDB has reopened them — its recovery turns the
+ * write-ahead log left at close (every put as written, uncompressed, overwritten values included)
+ * into a table (keys prefix-compressed, blocks Snappy-compressed), which a node does at its next open.
  */
 
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
@@ -55,7 +62,25 @@ try {
   // Files an empty home already has (policy, spec, schemas) are counted too: they are a few kB.
   const folders = await sizesByFolder(data)
   const total = Object.entries(folders).reduce((sum, [name, n]) => name.includes('/') ? sum : sum + n, 0)
-  process.stdout.write(`${JSON.stringify({ records: records.length, received, onDisk: total, ratio: Math.round(1000 * total / received) / 1000, folders }, null, 2)}\n`)
+  const sublevels: Record<string, { keys: number, keyBytes: number, valueBytes: number }> = {}
+  const atRest: Record<string, number> = {}
+  for (const name of ['records', 'journal']) {
+    const location = join(data, 'index', name)
+    const db = new Level<Uint8Array, Uint8Array>(location, { keyEncoding: 'view', valueEncoding: 'view' })
+    await db.open() // LevelDB's recovery: the log becomes a table
+    for await (const [key, value] of db.iterator()) {
+      // abstract-level's sublevel prefix: `!name!`
+      const end = key[0] === 0x21 ? key.indexOf(0x21, 1) : -1
+      const label = `${name}/${end > 0 ? Buffer.from(key.subarray(1, end)).toString() : '(root)'}`
+      const entry = sublevels[label] ?? (sublevels[label] = { keys: 0, keyBytes: 0, valueBytes: 0 })
+      entry.keys++
+      entry.keyBytes += key.length
+      entry.valueBytes += value.length
+    }
+    await db.close()
+    atRest[`index/${name}`] = Object.values(await sizesByFolder(location)).reduce((sum, n) => sum + n, 0)
+  }
+  process.stdout.write(`${JSON.stringify({ records: records.length, received, onDisk: total, ratio: Math.round(1000 * total / received) / 1000, folders, sublevels, atRest }, null, 2)}\n`)
 } finally {
   await rm(home, { recursive: true, force: true })
 }

@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
 import { SYNC_PAGE_SIZE } from '../src/net/index.js'
 import { countRecords, startSyncNode, type SyncNode } from './network-sync-node.js'
@@ -20,6 +21,16 @@ export interface StartedPeer {
   records: number
   memories: number
   populateMs: number
+  /** A's thread id on Linux (the last part of /proc/thread-self), for per-thread CPU (sync-threads.ts); absent elsewhere. */
+  tid?: string
+}
+
+function threadId (): string | undefined {
+  try {
+    return readlinkSync('/proc/thread-self').split('/').pop()
+  } catch {
+    return undefined
+  }
 }
 
 let a: SyncNode | undefined
@@ -39,6 +50,8 @@ async function handle (request: SyncWorkerRequest): Promise<unknown> {
         memories: counts.memories,
         populateMs
       }
+      const tid = threadId()
+      if (tid !== undefined) started.tid = tid
       return started
     }
     case 'stop':

@@ -32,7 +32,7 @@ export { buildEvent, isBusEvent, nextLc, type EventInput, type EventContext, typ
 export { strictEntries } from './event-reader.js'
 export { openEventLedger, type EventLedger, type EventLedgerInit, type AppendResult, type AppendOptions, type AppendedLine } from './event-ledger.js'
 export {
-  PACK_EVENT_TYPE, PACKS_DIR, PACK_INLINE_MAX_BYTES, PACK_MAX_RECORDS, PackPayloadSchema, buildPack, readPackCar, packPath,
+  PACK_EVENT_TYPE, PACKS_DIR, PACK_INLINE_MAX_BYTES, PACK_PAGE_INLINE_MAX_BYTES, packInlineMaxOf, PACK_MAX_RECORDS, PackPayloadSchema, buildPack, readPackCar, packPath,
   packPayloadOf, packNeedsFile, writePackFile, packCarOf, readPackRecords, readPackBlocks, inlineCarAt, packFileName, removePackLeftovers,
   type BuiltPack, type PackPayload
 } from './packs.js'

@@ -30,13 +30,29 @@ export const PACK_EVENT_TYPE = 'memory.packed'
 export const PACKS_DIR = 'packs'
 
 /**
- * @default 524288 (512 KiB) — a pack's CAR up to this size travels inside its event (base64, `car`):
- * the batch is then durable with one write and one sync of the ledger, as the issue asks. A sync page
- * (256 records, about 120 KB) is inline. A file costs two more fsyncs (the pack, its folder) on the
- * batch's critical path: with them, sync catch-up fell to 0.4× of direct ingest (BENCHMARKS.md).
- * Larger batches (a big import) become a file, where those fsyncs are a small share of the batch.
+ * @default 524288 (512 KiB) — a pack's CAR up to this size may travel inside its event (base64,
+ * `car`): the batch is then durable with one write and one sync of the ledger. A gossip burst (up to
+ * 256 records) and a single `remember` are inline at any size up to this: a file costs two more
+ * fsyncs (the pack, its folder) on their critical path, and a burst of 2,000 gossiped memories ran
+ * at a median 0.76× with its batches as files (BENCHMARKS.md, issue 20, disk).
  */
 export const PACK_INLINE_MAX_BYTES = 512 * 1024
+
+/**
+ * @default 65536 (64 KiB) — for the other sources (a sync or fetch page, an import, a replay) a pack
+ * above this is a file: base64 would store a third more bytes than the records (issue 20's disk
+ * target: a sync of 1.39 MB kept 2.41 MB of `streams/` inline, 1.63 MB of packs + 0.23 MB of
+ * `streams/` as files), and sync catch-up showed no cost from the fsyncs (BENCHMARKS.md).
+ */
+export const PACK_PAGE_INLINE_MAX_BYTES = 64 * 1024
+
+/** Sources whose batches stay inline up to PACK_INLINE_MAX_BYTES: the latency-bound ones. */
+const INLINE_SOURCES: ReadonlySet<string> = new Set(['gossip', 'local'])
+
+/** The largest CAR a batch from `source` carries inside its event. */
+export function packInlineMaxOf (source: string): number {
+  return INLINE_SOURCES.has(source) ? PACK_INLINE_MAX_BYTES : PACK_PAGE_INLINE_MAX_BYTES
+}
 
 /**
  * @default 2048 — records per pack: the event lists every id (about 62 bytes each); with an inline
@@ -149,7 +165,7 @@ export function packPath (dataDir: string, scope: string, cid: string): string {
 /** The payload of the event naming `pack` (its CAR inside when small). */
 export function packPayloadOf (pack: BuiltPack, ids: readonly string[], source: string): PackPayload {
   const payload: PackPayload = { pack: pack.cid, records: [...ids], source, bytes: pack.car.length }
-  if (pack.car.length <= PACK_INLINE_MAX_BYTES) payload.car = Buffer.from(pack.car.buffer, pack.car.byteOffset, pack.car.byteLength).toString('base64')
+  if (pack.car.length <= packInlineMaxOf(source)) payload.car = Buffer.from(pack.car.buffer, pack.car.byteOffset, pack.car.byteLength).toString('base64')
   return payload
 }
 

@@ -6,7 +6,7 @@
  */
 export { nodeCryptoVerifier } from './node-verifier.js'
 export { cidOfBytesNative, NODE_RECORD_FAST_PATHS, sameBytes, sha256Native } from './native-cid.js'
-export { RECORD_THREAD_CHUNK, verifyBytesOnThreads } from './record-threads.js'
+export { RECORD_THREAD_CHUNK, RECORD_THREADS_MIN_CPUS, useRecordThreads, verifyBytesOnThreads } from './record-threads.js'
 export { encodeSignedIntoScratch } from './scratch-encoding.js'
 export { SEED_PUBLIC_KEY_CACHE_SIZE, SIGNER_KEY_CACHE_SIZE } from './constants.js'
 export { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os'
 import type { RecordBytesVerdict } from '../record/index.js'
 import { RECORD_KINDS, type RecordKind } from '../schema/index.js'
 import { runningThreads, send } from './verify-threads.js'
@@ -9,7 +10,34 @@ import { runningThreads, send } from './verify-threads.js'
  * size, kind, id, signer key, signature, freshness) and answers with the id, the CID's digest and
  * the decoded record, or the error; this thread only copies the bytes in and turns the answer into
  * the result. Measured: ~80 µs less of this thread's CPU per record (BENCHMARKS.md).
+ *
+ * Only where there are cores to spare (RECORD_THREADS_MIN_CPUS): the threads spend more CPU on a
+ * record than this thread saves, so on a machine with few cores the hand-off costs more than it
+ * gives, and there only the signatures go to the threads.
  */
+
+/**
+ * @default 4 — CPUs (os.availableParallelism) from which received records are verified whole on the
+ * verifier threads. Measured on 2 vCPUs (BENCHMARKS.md, issue 20 "CPU per record by thread"): in a
+ * sync catch-up the threads spent ~135 µs more CPU per record than the ~50 µs the event loop saved,
+ * and V8's helper threads ~50 µs more compiling the same code for two more isolates: 18% more CPU
+ * in all, and slower whenever the cores were shared. With 4 or more the event loop's saving is
+ * what counts: it runs every other step of a batch alone.
+ */
+export const RECORD_THREADS_MIN_CPUS = 4
+
+let recordThreads = availableParallelism() >= RECORD_THREADS_MIN_CPUS
+
+/**
+ * Turns whole-record verification on the verifier threads on or off for this process (the default
+ * follows RECORD_THREADS_MIN_CPUS); returns the setting it replaces. For tests and benchmarks,
+ * which compare both ways on any machine.
+ */
+export function useRecordThreads (enabled: boolean): boolean {
+  const was = recordThreads
+  recordThreads = enabled
+  return was
+}
 
 /** @default 32 — records per message to a thread. */
 export const RECORD_THREAD_CHUNK = 32
@@ -41,11 +69,11 @@ function newChunk (room: number): RecordChunk {
 
 /**
  * The record's verdict from a verifier thread, or undefined when no thread runs (the caller verifies
- * here, and its signature checks start the threads). The bytes are copied before this returns. A
+ * here, and its signature checks start the threads) or whole records do not go to them (useRecordThreads). The bytes are copied before this returns. A
  * promise of undefined means the thread died first: the caller verifies here after all.
  */
 export function verifyBytesOnThreads (bytes: Uint8Array, now: number, expectedKind: RecordKind | undefined): Promise<RecordBytesVerdict | undefined> | undefined {
-  if (runningThreads() === undefined) return undefined
+  if (!recordThreads || runningThreads() === undefined) return undefined
   const size = RECORD_HEADER_BYTES + bytes.length
   let chunk = chunks[chunks.length - 1]
   if (chunk === undefined || chunk.waiting.length >= RECORD_THREAD_CHUNK || chunk.used + size > chunk.packed.length) {

@@ -94,7 +94,9 @@ export interface RecordStore {
   /**
    * Stores records atomically: either all are stored and indexed or none is (import relies on it).
    * Storing a record that is already present is a no-op. `trust` entries (for memories in this batch
-   * or already stored) are written in the same atomic batch. Returns the ids newly stored.
+   * or already stored) are written in the same atomic batch; one with the score, level and policy the
+   * memory already has is not (prepare.ts sameTrust: the stored `computed_at` stays, the time the
+   * node computed that score). Returns the ids newly stored.
    * Refuses the whole batch with CID_MISMATCH when an `id` is not the CID of its record, NOT_FOUND
    * when a trust entry names no memory of the batch or the store, USAGE when a score is outside [0, 1].
    *
@@ -123,8 +125,6 @@ export interface RecordStore {
   anchorsFor: (memoryId: string) => Promise<Array<StoredRecord<AnchorRecord>>>
   /** Witness requests for `memoryId`, in id order. */
   witnessRequestsFor: (memoryId: string) => Promise<Array<StoredRecord<WitnessRequestRecord>>>
-  /** Ids of the attestations signed by `witness`, in id order. */
-  attestationsBy: (witness: string) => Promise<string[]>
   /** Ids of memories whose lineage.supersedes is `memoryId`, in id order. */
   supersededBy: (memoryId: string) => Promise<string[]>
   /**

@@ -18,10 +18,16 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *           (record-location.ts; `files` names the ledger files): each record stored once (issue
  *           20). An index of version 4 read as 5 would take record bytes for locations, so it is
  *           refused and the node rebuilds it on open (LocalNode.open, as `isnad ledger reindex`)
+ *   6       query-index values are '' when the position's time gives created_at (key-layout.ts
+ *           queryValueOf), and no `wit` links (attestations by a witness) are written (issue 20,
+ *           disk). Version 6 reads 5's values as they are, but a build of version 5 would report
+ *           an empty created_at for every query hit of a version 6 index: the bump makes it refuse
+ *           (and rebuild) instead, and this code rebuilds a version 5 index once, dropping its
+ *           `wit` keys
  */
 
-/** @default "5" — the layout version this code reads and writes. */
-export const INDEX_FORMAT = '5'
+/** @default "6" — the layout version this code reads and writes. */
+export const INDEX_FORMAT = '6'
 const FORMAT_KEY = 'format'
 
 /**

@@ -189,10 +189,6 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     return Object.fromEntries(RECORD_KINDS.map((kind, i) => [kind, values[i] ?? 0])) as Record<RecordKind, number>
   }
 
-  async attestationsBy (witness: string): Promise<string[]> {
-    return await this.linkedIds('attested_by', witness)
-  }
-
   async supersededBy (memoryId: string): Promise<string[]> {
     this.assertOpen()
     return this.superseded.has(memoryId) ? await this.linkedIds('successors', memoryId) : []

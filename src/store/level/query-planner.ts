@@ -4,7 +4,7 @@ import type { IndexedMemory } from '../indexed-memory.js'
 import { createdOfPosition, encodeCursor, positionBoundBelow, scoreOfPosition, idOfPosition } from '../result-order.js'
 import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
 import type { QueryHit, QueryPage } from '../types.js'
-import { ALL_SCOPE, SEP, authorScope, tagScope, typeScope } from './key-layout.js'
+import { ALL_SCOPE, SEP, authorScope, queryCreatedAt, tagScope, typeScope } from './key-layout.js'
 import { decodeMemoryEntry } from './memory-entry.js'
 import type { Sublevels } from './sublevels.js'
 
@@ -12,7 +12,7 @@ import type { Sublevels } from './sublevels.js'
  * A query is one bounded range scan over one scope of the query index (keys.ts): it starts at the
  * top of the scope (or just after the cursor) and ends at the first score below minTrust, so with
  * no other predicate a page reads exactly limit + 1 entries. An entry's value is the memory's
- * created_at as written; time bounds are checked on the position, and any other predicate on the
+ * created_at as written, or '' for its ISO form (key-layout.ts queryValueOf); time bounds are checked on the position, and any other predicate on the
  * memories' entries (read once per chunk), so no record is ever decoded.
  */
 
@@ -57,9 +57,10 @@ export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promi
       const inTime = entries.filter(([key]) => inTimeRange(createdOfPosition(key.slice(prefix.length)), query))
       const memories = filtered ? await loadIndexedMemories(subs, inTime.map(([key]) => idOfPosition(key))) : []
       for (let i = 0; i < inTime.length && found.length < wanted; i++) {
-        const [key, createdAt] = inTime[i] as [string, string]
+        const [key, value] = inTime[i] as [string, string]
         if (filtered && !matchesQuery(memories[i] as IndexedMemory, query)) continue
         const position = key.slice(prefix.length)
+        const createdAt = queryCreatedAt(value, createdOfPosition(position))
         found.push({ position, hit: { id: idOfPosition(position), trust: scoreOfPosition(position), created_at: createdAt } })
       }
       // nextv may return fewer entries than asked for (a byte budget); only an empty read is the end.

@@ -1,9 +1,9 @@
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { positionOf, scoreUnitsOf } from '../result-order.js'
-import { assertTrustEntry, linksOf, trustNotFound, type PreparedRecord } from '../prepare.js'
+import { assertTrustEntry, linksOf, sameTrust, trustNotFound, type PreparedRecord } from '../prepare.js'
 import type { TrustEntry } from '../types.js'
 import type { IndexCache } from './index-cache.js'
-import { kindStatKey, linkKey, queryKey, scopesOf, ALL_SCOPE } from './key-layout.js'
+import { kindStatKey, linkKey, queryKey, queryValueOf, scopesOf, ALL_SCOPE } from './key-layout.js'
 import { decodeMemoryEntry, encodeMemoryEntry, type MemoryEntry } from './memory-entry.js'
 import { WriteBatch, type Sublevels } from './sublevels.js'
 
@@ -91,8 +91,13 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
   // Entries for memories stored before this batch re-key them; NOT_FOUND for a memory stored nowhere.
   const restated = trustIds.filter((id) => batchIds.has(id) && !freshMemories.has(id))
   const restatedEntries = await loadEntries(subs, cache, restated)
-  storedIds.forEach((id, i) => { pushRetrustOps(plan, id, stored[i] as MemoryEntry, trust.get(id) as TrustEntry) })
-  restated.forEach((id, i) => { pushRetrustOps(plan, id, restatedEntries[i] as MemoryEntry, trust.get(id) as TrustEntry) })
+  // An entry that says nothing new (sameTrust: only computed_at moved) is not rewritten.
+  const retrust = (id: string, stored: MemoryEntry): void => {
+    const entry = trust.get(id) as TrustEntry
+    if (!sameTrust(stored.trust, entry)) pushRetrustOps(plan, id, stored, entry)
+  }
+  storedIds.forEach((id, i) => { retrust(id, stored[i] as MemoryEntry) })
+  restated.forEach((id, i) => { retrust(id, restatedEntries[i] as MemoryEntry) })
   await pushCounterOps(plan, subs, cache, increments)
   return plan
 }
@@ -161,10 +166,11 @@ function pushIndexOps (batch: WriteBatch, id: string, memory: IndexedMemory, old
     const old = positionOf(oldUnits, memory.createdMillis, id)
     for (const scope of keyed) batch.del('query', queryKey(scope, old))
   }
-  // The value is what a hit reports as written; everything a scan filters on is in the key or the
-  // memory's entry (query-planner.ts).
+  // The value is what a hit reports as written (queryValueOf: empty when the position's time says
+  // it); everything a scan filters on is in the key or the memory's entry (query-planner.ts).
   const position = positionOf(units, memory.createdMillis, id)
-  for (const scope of keyed) batch.put('query', queryKey(scope, position), memory.created_at)
+  const value = queryValueOf(memory)
+  for (const scope of keyed) batch.put('query', queryKey(scope, position), value)
 }
 
 /** Counters plus their increments; the current values come from the cache, else one read. */

@@ -2,7 +2,7 @@ import { IsnadError } from '../../errors/index.js'
 import type { MemoryRecord, RecordKind } from '../../schema/index.js'
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { normalizeQuery } from '../query-plan.js'
-import { assertTrustEntry, copyTrust, decodeStoredRecord, linksOf, prepareRecords, trustNotFound, type Link } from '../prepare.js'
+import { assertTrustEntry, copyTrust, sameTrust, decodeStoredRecord, linksOf, prepareRecords, trustNotFound, type Link } from '../prepare.js'
 import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
 import { queryMemories, type MemoryIndexes } from './memory-query.js'
 import { LinkedRecordReads } from '../linked-reads.js'
@@ -49,7 +49,9 @@ export class MemoryRecordStore extends LinkedRecordReads implements RecordStore 
       for (const { link, from } of linksOf(record)) addTo(this.links, linkKey(link, from), id)
       if (record.kind === 'memory') this.indexMemory(id, indexedMemoryOf(record))
     }
-    for (const [memoryId, entry] of trust) this.trust.set(memoryId, copyTrust(entry))
+    for (const [memoryId, entry] of trust) {
+      if (!sameTrust(this.trust.get(memoryId), entry)) this.trust.set(memoryId, copyTrust(entry))
+    }
     return fresh.map((r) => r.id)
   }
 
@@ -83,11 +85,6 @@ export class MemoryRecordStore extends LinkedRecordReads implements RecordStore 
   async count (): Promise<Record<RecordKind, number>> {
     this.assertOpen()
     return { ...this.counts }
-  }
-
-  async attestationsBy (witness: string): Promise<string[]> {
-    this.assertOpen()
-    return this.linkedIds('attested_by', witness)
   }
 
   async supersededBy (memoryId: string): Promise<string[]> {

@@ -8,6 +8,7 @@ import { archiveShards } from '../../../src/ledger/audit/index.js'
 import { LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 import { auditHome } from './audit-home.js'
 import { createAgent, createAttestation, createMemory, createWitnessRequest } from '../../fixtures/records.js'
+import { INDEX_FORMAT } from '../../../src/store/index.js'
 
 /*
  * Issue 20, each record stored once: the index keeps where a record's bytes are in the ledger's
@@ -133,6 +134,32 @@ describe('records stored once: the index locates them in the ledger', () => {
     }
     expect(await valueTags(home)).toEqual(before)
     expect((await auditHome(home)).status).toBe('healthy')
+  }, 120_000)
+
+  it('rebuilds an index of layout 5 on open: no `wit` links, query values only where the position does not give created_at', async () => {
+    await setFormat(home, '5')
+    const db = new Level<string, string>(join(nodePaths(home).index, 'records'), { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+    await db.put(`!links!wit\x00${alice.did}\x00${all[0]?.id ?? ''}`, '') // as layout 5 wrote them
+    await db.close()
+    const node = await LocalNode.open({ home })
+    try {
+      expect((await node.store.query({ limit: 100 })).items.map((hit) => hit.created_at)).toContain(small[0]?.signed.record.created_at)
+    } finally {
+      await node.close()
+    }
+    const raw = new Level<string, string>(join(nodePaths(home).index, 'records'), { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+    try {
+      expect(await raw.get('!meta!format')).toBe(INDEX_FORMAT)
+      expect(await raw.keys({ gte: '!links!wit\x00', lt: '!links!wit\x01' }).all()).toEqual([])
+      const values = await raw.values({ gte: '!query!', lt: '!query"' }).all()
+      expect(values.length).toBeGreaterThan(0)
+      // A value is kept only where the position's time would not print it back (e.g. `…:00Z`, the
+      // test records' whole seconds): never the ISO form the position gives.
+      for (const value of values) expect(value === '' || new Date(value).toISOString() !== value).toBe(true)
+      expect(values).toContain(small[0]?.signed.record.created_at)
+    } finally {
+      await raw.close()
+    }
   }, 120_000)
 
   it('after `ledger archive` compresses the shards, the records are located in the pack files it wrote out', async () => {

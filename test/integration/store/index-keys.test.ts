@@ -22,6 +22,13 @@ afterAll(async () => {
 
 const trust = (score: number): TrustEntry => ({ score, level: 'Attested', policy: 'isnad-v0.1', computed_at: '2026-02-05T18:00:00.000Z' })
 
+async function rawEntries (location: string, sublevel: string): Promise<Map<string, string>> {
+  const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+  const entries = await raw.iterator({ gte: `!${sublevel}!`, lt: `!${sublevel}"` }).all()
+  await raw.close()
+  return new Map(entries.map(([key, value]) => [key.slice(sublevel.length + 2), value]))
+}
+
 async function rawKeys (location: string, sublevel: string): Promise<string[]> {
   const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
   const keys = await raw.keys({ gte: `!${sublevel}!`, lt: `!${sublevel}"` }).all()
@@ -51,14 +58,66 @@ describe('LevelRecordStore index keys (layout 4)', () => {
       ...queryKeysOf(taggedMemory, scoreUnitsOf(0.7), tagged.id),
       ...queryKeysOf(plainMemory, scoreUnitsOf(0.3), plain.id)
     ].sort())
-    expect(await rawKeys(location, 'links')).toEqual([
-      linkKey('attestations', tagged.id, attestation.id),
-      linkKey('attested_by', attestation.signed.record.witness, attestation.id)
-    ].sort())
+    // One link per attestation (its memory's): no key by witness (issue 20).
+    expect(await rawKeys(location, 'links')).toEqual([linkKey('attestations', tagged.id, attestation.id)])
     expect(await rawKeys(location, 'stats')).toEqual([
       kindStatKey('attestation'), kindStatKey('memory'),
       't\x00alpha', 't\x00beta', `u\x00${author.did}`, `u\x00${createAgent(1).did}`, 'y\x00insight', `y\x00${plainMemory.type}`
     ].filter((key, i, all) => all.indexOf(key) === i).sort())
     expect(kindStatKey('memory')).toBe('k\x00memory')
+  })
+
+  it('leaves a query key empty when the position says created_at, and keeps it as written otherwise (issue 20)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'isnad-keys-'))
+    directories.push(dir)
+    const location = indexLocationOf(dir)
+    const iso = createMemory(createAgent(3), { created_at: '2026-02-05T16:00:00.250Z', tags: ['t'] })
+    const seconds = createMemory(createAgent(4), { created_at: '2026-02-05T15:00:00Z', tags: ['t'] })
+    const store = createLevelRecordStore({ location })
+    await store.open()
+    await store.putMany([iso, seconds])
+    await store.close()
+    const values = await rawEntries(location, 'query')
+    expect(values.size).toBe(8)
+    for (const [key, value] of values) expect(value).toBe(key.endsWith(iso.id) ? '' : '2026-02-05T15:00:00Z')
+
+    // A key written before the rule (created_at always spelled out) is read as it is.
+    const [isoKey] = queryKeysOf(indexedMemoryOf(iso.signed.record), 0, iso.id).slice(-1)
+    const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+    await raw.put(`!query!${isoKey ?? ''}`, '2026-02-05T16:00:00.250Z')
+    await raw.close()
+    const reopened = createLevelRecordStore({ location })
+    await reopened.open()
+    try {
+      const byId = async (tags?: string[]): Promise<Map<string, string>> => new Map((await reopened.query({ limit: 10, ...(tags === undefined ? {} : { tags }) })).items.map((hit) => [hit.id, hit.created_at]))
+      for (const hits of [await byId(), await byId(['t'])]) {
+        expect(hits.get(iso.id)).toBe('2026-02-05T16:00:00.250Z')
+        expect(hits.get(seconds.id)).toBe('2026-02-05T15:00:00Z')
+      }
+    } finally {
+      await reopened.close()
+    }
+  })
+
+  it('keeps a memory entry a batch re-scores to the same score, level and policy, and rewrites it when one moves (issue 20)', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'isnad-keys-'))
+    directories.push(dir)
+    const location = indexLocationOf(dir)
+    const memory = createMemory(createAgent(5))
+    const later = (score: number, at: string, level = 'Attested'): TrustEntry => ({ score, level, policy: 'isnad-v0.1', computed_at: at })
+    const store = createLevelRecordStore({ location })
+    await store.open()
+    try {
+      await store.putMany([memory], new Map([[memory.id, later(0.2, '2026-02-05T18:00:00.000Z')]]))
+      await store.putMany([createAttestation(createAgent(6), memory.id)], new Map([[memory.id, later(0.2, '2026-02-05T19:00:00.000Z')]]))
+      expect((await store.getTrust(memory.id))?.computed_at).toBe('2026-02-05T18:00:00.000Z')
+      await store.putMany([createAttestation(createAgent(7), memory.id)], new Map([[memory.id, later(0.2, '2026-02-05T20:00:00.000Z', 'Unverified')]]))
+      expect(await store.getTrust(memory.id)).toEqual(later(0.2, '2026-02-05T20:00:00.000Z', 'Unverified'))
+      await store.putMany([createAttestation(createAgent(8), memory.id)], new Map([[memory.id, later(0.4, '2026-02-05T21:00:00.000Z', 'Unverified')]]))
+      expect(await store.getTrust(memory.id)).toEqual(later(0.4, '2026-02-05T21:00:00.000Z', 'Unverified'))
+    } finally {
+      await store.close()
+    }
+    expect((await rawKeys(location, 'query')).every((key) => key.includes(`\x00${String(10000 - 4000).padStart(5, '0')}\x00`))).toBe(true)
   })
 })

@@ -2,7 +2,7 @@ import { CarReader } from '@ipld/car/reader'
 import * as dagCbor from '@ipld/dag-cbor'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
-import { buildPack, packPayloadOf, PACK_INLINE_MAX_BYTES, PackPayloadSchema, readPackCar, readPackRecords } from '../../../src/ledger/index.js'
+import { buildPack, packInlineMaxOf, packPayloadOf, PACK_INLINE_MAX_BYTES, PACK_PAGE_INLINE_MAX_BYTES, PackPayloadSchema, readPackCar, readPackRecords } from '../../../src/ledger/index.js'
 import { cidOfBytes, cidString } from '../../../src/record/index.js'
 
 const records = [dagCbor.encode({ record: { n: 1 }, signature: 'a' }), dagCbor.encode({ record: { n: 2 }, signature: 'b' })]
@@ -54,6 +54,19 @@ describe('record packs (docs/ledger-packs.md)', () => {
     const big = buildPack(Array.from({ length: 40 }, (_, i) => dagCbor.encode({ record: { n: i, pad: 'x'.repeat(14_000) }, signature: 's' })))
     expect(big.car.length).toBeGreaterThan(PACK_INLINE_MAX_BYTES)
     expect(packPayloadOf(big, Array.from({ length: 40 }, (_, i) => String(i)), 'sync').car).toBeUndefined()
+  })
+
+  it('make a sync, fetch or import page above 64 KiB a file, and keep gossip and local batches inline up to 512 KiB (issue 20)', () => {
+    // Records of figure 8c's sizes: about 460 bytes (an attestation ~330, a memory ~800).
+    const page = buildPack(Array.from({ length: 256 }, (_, i) => dagCbor.encode({ record: { n: i, pad: 'x'.repeat(420) }, signature: 's' })))
+    const ids = Array.from({ length: 256 }, (_, i) => String(i))
+    expect(page.car.length).toBeGreaterThan(PACK_PAGE_INLINE_MAX_BYTES)
+    for (const source of ['sync', 'fetch', 'import', 'replay']) expect(packPayloadOf(page, ids, source).car, source).toBeUndefined()
+    for (const source of ['gossip', 'local']) expect(packPayloadOf(page, ids, source).car, source).toBeDefined()
+    const small = buildPack(Array.from({ length: 100 }, (_, i) => dagCbor.encode({ record: { n: i, pad: 'x'.repeat(420) }, signature: 's' })))
+    expect(small.car.length).toBeLessThanOrEqual(PACK_PAGE_INLINE_MAX_BYTES)
+    expect(packPayloadOf(small, ids.slice(0, 100), 'sync').car).toBeDefined()
+    expect(packInlineMaxOf('gossip')).toBe(PACK_INLINE_MAX_BYTES)
   })
 
   it('read an inline pack only from the canonical base64 of its bytes, of the length its event says', async () => {

@@ -2,7 +2,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { readFileSync } from 'node:fs'
 import { expect } from 'vitest'
 import { isIsnadError, type ErrorCode } from '../../../src/errors/index.js'
-import { nodeCryptoVerifier, runningVerifierThreads, VERIFY_THREADS_MIN_BURST } from '../../../src/native/index.js'
+import { nodeCryptoVerifier, runningVerifierThreads, useRecordThreads, VERIFY_THREADS_MIN_BURST } from '../../../src/native/index.js'
 import { encodeSignedRecord, verifiedIdOf, verifyRecordBytes, verifyRecordBytesAsync, type VerifiedRecord } from '../../../src/record/index.js'
 import type { RecordKind, SignedRecord } from '../../../src/schema/index.js'
 
@@ -66,8 +66,13 @@ export async function viaThreads ({ bytes, now, expectedKind }: Case): Promise<u
     .then(outcomeOf, outcomeOf)
 }
 
-/** Starts the threads as an ingest does: a first burst of signature checks. */
+/**
+ * Starts the threads as an ingest does: a first burst of signature checks. Whole records go to them
+ * from then on, whatever the machine's default (RECORD_THREADS_MIN_CPUS), so these tests check the
+ * threads' path on a 2-CPU runner too.
+ */
 export async function startThreads (): Promise<void> {
+  useRecordThreads(true)
   const first = cases[0] as Case
   await Promise.all(Array.from({ length: 2 * VERIFY_THREADS_MIN_BURST }, async () => await viaThreads(first)))
   expect(runningVerifierThreads(), 'threads started by the first burst').toBeGreaterThan(0)

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { NODE_RECORD_FAST_PATHS, runningVerifierThreads } from '../../../src/native/index.js'
+import { availableParallelism } from 'node:os'
+import { NODE_RECORD_FAST_PATHS, RECORD_THREADS_MIN_CPUS, runningVerifierThreads, useRecordThreads } from '../../../src/native/index.js'
 import { encodeSignedRecord } from '../../../src/record/index.js'
 import { cases, here, startThreads, valid, viaThreads, type Case } from './record-thread-cases.js'
 
@@ -11,8 +12,15 @@ import { cases, here, startThreads, valid, viaThreads, type Case } from './recor
  */
 
 describe('record verification on the verifier threads', () => {
+  it('goes to the threads by default only on a machine of RECORD_THREADS_MIN_CPUS CPUs or more', () => {
+    const byDefault = useRecordThreads(false)
+    expect(byDefault).toBe(availableParallelism() >= RECORD_THREADS_MIN_CPUS)
+    useRecordThreads(byDefault)
+  })
+
   it('declines while no thread runs, and runs on the threads once they do', async () => {
     const first = cases[0] as Case
+    useRecordThreads(true)
     if (runningVerifierThreads() === 0) expect(NODE_RECORD_FAST_PATHS.verifyBytesElsewhere?.(first.bytes, first.now, undefined)).toBeUndefined()
     await startThreads()
     const verdict = NODE_RECORD_FAST_PATHS.verifyBytesElsewhere?.(first.bytes, first.now, undefined)
@@ -30,6 +38,19 @@ describe('record verification on the verifier threads', () => {
     const burst = [...cases, ...cases, ...cases]
     const results = await Promise.all(burst.map(viaThreads))
     burst.forEach((c, i) => { expect(results[i], `${c.id} at position ${i}`).toEqual(here(c)) })
+  })
+
+  it('declines when turned off, though the threads run: the record is verified here, its signature on them', async () => {
+    await startThreads()
+    useRecordThreads(false)
+    try {
+      for (const c of cases) {
+        expect(NODE_RECORD_FAST_PATHS.verifyBytesElsewhere?.(c.bytes, c.now, c.expectedKind), c.id).toBeUndefined()
+        expect(await viaThreads(c), c.id).toEqual(here(c))
+      }
+    } finally {
+      useRecordThreads(true)
+    }
   })
 
   it('copies the bytes when called: the caller may overwrite its buffer at once', async () => {
