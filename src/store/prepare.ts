@@ -93,8 +93,8 @@ export function trustNotFound (memoryId: string): IsnadError {
 
 /** The relations the accessors of RecordStore walk, by name. */
 // No `attested_by` (attestations by a witness): nothing asked for it, and its key (a did:key and an
-// id, 128 bytes) was a sixth of the index written by a sync (issue 20). Indexes written before keep
-// those keys, never read.
+// id, 128 bytes) was a sixth of the index written by a sync (issue 20). An index of layout 5 still
+// holding them is rebuilt on open (level/format.ts).
 export const LINKS = ['attestations', 'anchors', 'witness_requests', 'successors'] as const
 export type Link = (typeof LINKS)[number]
 

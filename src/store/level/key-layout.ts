@@ -122,7 +122,8 @@ export function queryKeysOf (memory: IndexedMemory, units: number, id: string): 
  * The value of a memory's query keys: '' when its created_at is what `toISOString` prints for its
  * time (milliseconds, `Z`), which a hit then rebuilds from the position (queryCreatedAt); else the
  * created_at as written (`…:22Z` without milliseconds, say). A value written before this rule (the
- * string always) is read as it is, so the rule needs no new layout.
+ * string always) is read as it is; the layout bump to 6 is for older builds, which would read '' as
+ * the created_at (level/format.ts).
  */
 export function queryValueOf (memory: IndexedMemory): string {
   return Number.isFinite(memory.createdMillis) && new Date(memory.createdMillis).toISOString() === memory.created_at ? '' : memory.created_at
