@@ -20,7 +20,7 @@ const DAY_MS = 86_400_000
 const PUT_BATCH = 1000
 const MIN_TRUSTS = [0, 0.2, 0.3, 0.5, 0.6, 0.8, 0.9]
 /** Where the store keeps one small value per memory (src/store/level/key-layout.ts): the raw read's range. */
-const RAW_RANGE_PREFIX = '!memories!'
+const RAW_RANGE_PREFIX = '!m!'
 const RAW_RANGE_ENTRIES = 50
 
 export interface QuerySetup {

@@ -13,13 +13,6 @@ export interface IndexedMemory {
   tags: string[]
 }
 
-/*
- * Fields are joined with NUL: record-v1 R3 forbids control characters in tags and the other fields
- * are an enum, a did:key and a timestamp, so NUL never occurs inside a field. Tags come last, so the
- * list needs no count.
- */
-const SEP = '\x00'
-
 export function indexedMemoryOf (record: MemoryRecord): IndexedMemory {
   return {
     type: record.content.type,
@@ -27,21 +20,5 @@ export function indexedMemoryOf (record: MemoryRecord): IndexedMemory {
     created_at: record.created_at,
     createdMillis: Date.parse(record.created_at),
     tags: [...record.content.tags]
-  }
-}
-
-export function encodeIndexedMemory (memory: IndexedMemory): string {
-  return [memory.type, memory.author, memory.created_at, ...memory.tags].join(SEP)
-}
-
-export function decodeIndexedMemory (value: string): IndexedMemory {
-  const [type, author, created, ...tags] = value.split(SEP)
-  const createdAt = created ?? ''
-  return {
-    type: type as ContentType,
-    author: author ?? '',
-    created_at: createdAt,
-    createdMillis: Date.parse(createdAt),
-    tags
   }
 }

@@ -10,7 +10,7 @@ import { TRUST_SCALE } from './constants.js'
 
 const SCORE_DIGITS = String(TRUST_SCALE).length
 /** The latest instant a record-v1 timestamp can name (year 9999), so `MAX - ms` is never negative. */
-const MAX_MILLIS = Date.parse('9999-12-31T23:59:59.999Z')
+export const MAX_MILLIS = Date.parse('9999-12-31T23:59:59.999Z')
 /** Year 0000 is a valid record-v1 year and parses to a negative ms value; the width covers it. */
 const MIN_MILLIS = Date.parse('0000-01-01T00:00:00.000Z')
 const CREATED_DIGITS = String(MAX_MILLIS - MIN_MILLIS).length
@@ -50,6 +50,11 @@ export function invertedCreated (millis: number): string {
 
 export function positionOf (units: number, createdMillis: number, id: string): string {
   return invertedScore(units) + SEP + invertedCreated(createdMillis) + SEP + id
+}
+
+/** Reads the score units back from a position. */
+export function unitsOfPosition (position: string): number {
+  return TRUST_SCALE - Number(position.slice(0, SCORE_DIGITS))
 }
 
 /** Reads the score back from a position: the hit reports what the index ordered by. */

@@ -24,10 +24,18 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *           an empty created_at for every query hit of a version 6 index: the bump makes it refuse
  *           (and rebuild) instead, and this code rebuilds a version 5 index once, dropping its
  *           `wit` keys
+ *   7       binary keys (key-layout.ts, binary-keys.ts): record ids as 32 bytes instead of 59
+ *           characters of base32, query positions as 41 bytes, one-letter sublevel names, link
+ *           codes of one byte; memory entries with compact timestamps (memory-entry.ts); in the
+ *           journal's LevelDB, the Merkle log's keys binary and each leaf's record id in its
+ *           column (src/merkle/log-keys.ts), so no `leaves` sublevel (journal-state.ts). About
+ *           half the bytes (issue 20, disk). Nothing of version 6 can be read as 7: the node
+ *           rebuilds a version 6 index on open, and a build of version 6 refuses a 7 by its
+ *           `format` (kept under `meta`, the name every version used)
  */
 
-/** @default "6" — the layout version this code reads and writes. */
-export const INDEX_FORMAT = '6'
+/** @default "7" — the layout version this code reads and writes. */
+export const INDEX_FORMAT = '7'
 const FORMAT_KEY = 'format'
 
 /**

@@ -1,44 +1,49 @@
+import { IsnadError } from '../../errors/index.js'
 import { RECORD_KINDS, type RecordKind } from '../../schema/index.js'
+import { TRUST_SCALE } from '../constants.js'
 import type { IndexedMemory } from '../indexed-memory.js'
-import { positionOf } from '../result-order.js'
+import { MAX_MILLIS, createdOfPosition, idOfPosition, positionOf, unitsOfPosition } from '../result-order.js'
 import type { Link } from '../prepare.js'
+import { ID_BYTES, idKey, idKeyOf, idOfKey, prefixEnd, uintKey, uintOfKey, utf8Key } from './binary-keys.js'
 
 /*
- * Key layout of the LevelDB index (.memory/index/). Each name below is a sublevel, whose keys
- * abstract-level prefixes with `!name!`. Parts are joined with NUL, which no part can contain: ids
- * are base32 CIDs, did:keys are base58, content types an enum, and record-v1 R3 forbids control
- * characters in tags. Within a prefix only the last part varies in length, so byte order is the
- * order the accessors and queries need.
+ * Key layout of the LevelDB index (.memory/index/records) since layout 7. Each name below is a
+ * sublevel, whose keys abstract-level prefixes with `!name!` (one letter: the prefix is in every
+ * key). Keys are binary strings (binary-keys.ts): a record id is its 32-byte digest (`<id>` below),
+ * text is UTF-8, numbers are big-endian. Parts are joined with NUL only where a part varies in
+ * length (a scope: no tag, did:key or content type holds NUL, record-v1 R3); everything after it
+ * has a fixed width, so byte order is the order the accessors and queries need.
  *
- *   records   <id>                                  → where the record's canonical bytes are in the
- *                                                     ledger (record-location.ts: a pack block, ~10
- *                                                     bytes), or the bytes themselves when no pack
- *                                                     holds them (a witness request)
- *   files     <number>                              → a ledger file's path relative to `.memory/`
- *                                                     (a stream shard, a pack file): what a
- *                                                     location's file number names
- *   memories  <id>                                  → IndexedMemory and TrustEntry in one value
- *                                                     (memory-entry.ts): a rescore reads and
- *                                                     writes one entry, not two
- *   links     <link> NUL <from> NUL <id>            → ''  (attestations/anchors/requests of a memory,
- *                                                          successors; `wit`, attestations by a
- *                                                          witness, is no longer written: prepare.ts)
- *   query     <scope> NUL <position>                → created_at as written (what a hit reports),
- *                                                     or '' when it is the ISO form of the
- *                                                     position's time (queryValueOf): the usual
- *                                                     case, 24 bytes less per key; a scan filters
- *                                                     time on the position and any other
- *                                                     predicate on the memories entry
- *   stats     k NUL <kind> | <scope>                → decimal count of records / of memories in scope
- *   orphans   <memory id>                           → ''  (attestations or anchors of it are stored,
- *                                                          the memory is not: they arrived first)
- *   meta      format                                → the layout's version (format.ts): an index
- *                                                     of another layout is refused, never misread
+ *   r  records   <id>                              → where the record's canonical bytes are in the
+ *                                                   ledger (record-location.ts: a pack block, ~7
+ *                                                   bytes), or the bytes themselves when no pack
+ *                                                   holds them (a witness request)
+ *   f  files     <number, decimal>                 → a ledger file's path relative to `.memory/`
+ *                                                   (a stream shard, a pack file): what a
+ *                                                   location's file number names
+ *   m  memories  <id>                              → IndexedMemory and TrustEntry in one value
+ *                                                   (memory-entry.ts): a rescore reads and
+ *                                                   writes one entry, not two
+ *   l  links     <link code> <from id> <id>        → ''  (attestations/anchors/requests of a memory,
+ *                                                         successors; no `wit`, attestations by a
+ *                                                         witness: prepare.ts)
+ *   q  query     <scope> NUL <position>            → created_at as written (what a hit reports),
+ *                                                   or '' when it is the ISO form of the
+ *                                                   position's time (queryValueOf): the usual
+ *                                                   case; a scan filters time on the position
+ *                                                   and any other predicate on the memories entry
+ *   s  stats     k NUL <kind> | <scope>            → decimal count of records / of memories in scope
+ *   o  orphans   <memory id>                       → ''  (attestations or anchors of it are stored,
+ *                                                         the memory is not: they arrived first)
+ *   meta         format                            → the layout's version (format.ts), as text under
+ *                                                   the name every layout used: an index of
+ *                                                   another layout is refused, never misread
  *
  * A scope is `a` (all memories), `t NUL <tag>`, `u NUL <author did>` or `y NUL <content type>`, and a
- * position is `<10000 − score units, 5 digits> NUL <year-9999 ms − created ms, 15 digits> NUL <id>`
- * (order.ts): ascending keys are score desc, created_at desc, id asc, so a page with minTrust is one
- * range scan that starts at the top of its scope and stops at the first score below the bound.
+ * position is 41 bytes: 10000 − score units (2 bytes), year-9999 ms − created ms (7 bytes), the id
+ * (32): ascending keys are score desc, created_at desc, id asc (result-order.ts, whose text
+ * position a cursor carries), so a page with minTrust is one range scan that starts at the top of
+ * its scope and stops at the first score below the bound.
  */
 
 export const SEP = '\x00'
@@ -46,50 +51,55 @@ export const SEP = '\x00'
 export const END = '\x01'
 
 export const SUBLEVELS = {
-  records: 'records',
-  files: 'files',
-  memories: 'memories',
-  links: 'links',
-  query: 'query',
-  stats: 'stats',
-  orphans: 'orphans',
+  records: 'r',
+  files: 'f',
+  memories: 'm',
+  links: 'l',
+  query: 'q',
+  stats: 's',
+  orphans: 'o',
   meta: 'meta'
 } as const
 
 const LINK_CODES: Record<Link, string> = {
-  attestations: 'att',
-  anchors: 'anc',
-  witness_requests: 'req',
-  successors: 'sup'
+  attestations: 'a',
+  anchors: 'n',
+  witness_requests: 'r',
+  successors: 's'
 }
 
-export function linkPrefix (link: Link, from: string): string {
-  return LINK_CODES[link] + SEP + from + SEP
+/** The keys of one link from one record: `from` as a key (idKey). */
+export function linkPrefix (link: Link, fromKey: string): string {
+  return LINK_CODES[link] + fromKey
 }
 
 export function linkKey (link: Link, from: string, id: string): string {
-  return linkPrefix(link, from) + id
+  return linkPrefix(link, idKey(from)) + idKey(id)
 }
 
 /** The range of every key of one link, whatever its `from`. */
 export function linkRange (link: Link): { gte: string, lt: string } {
-  return { gte: LINK_CODES[link] + SEP, lt: LINK_CODES[link] + END }
+  return { gte: LINK_CODES[link], lt: prefixEnd(LINK_CODES[link]) }
 }
 
-/** The `from` part of a key of `link`. */
+/** The `from` record id of a key of `link`. */
 export function linkFromOf (link: Link, key: string): string {
-  const start = LINK_CODES[link].length + SEP.length
-  return key.slice(start, key.indexOf(SEP, start))
+  return idOfKey(key, LINK_CODES[link].length)
+}
+
+/** The linked record id of a key of `link`: its last ID_BYTES. */
+export function linkedIdOf (key: string): string {
+  return idOfKey(key, key.length - ID_BYTES)
 }
 
 export const ALL_SCOPE = 'a'
 
 export function tagScope (tag: string): string {
-  return 't' + SEP + tag
+  return 't' + SEP + utf8Key(tag)
 }
 
 export function authorScope (author: string): string {
-  return 'u' + SEP + author
+  return 'u' + SEP + utf8Key(author)
 }
 
 export function typeScope (type: string): string {
@@ -114,8 +124,51 @@ export function queryKey (scope: string, position: string): string {
 
 /** All query-index keys of a memory at a given score (what a write plan puts, key by key). */
 export function queryKeysOf (memory: IndexedMemory, units: number, id: string): string[] {
-  const position = positionOf(units, memory.createdMillis, id)
+  const position = positionKey(units, memory.createdMillis, idKey(id))
   return scopesOf(memory).map((scope) => queryKey(scope, position))
+}
+
+const SCORE_BYTES = 2
+/** Enough for MAX_MILLIS − the earliest record-v1 instant (year 0000): 3.2e14 < 2^56. */
+const CREATED_BYTES = 7
+/** The fixed width of a position: what follows `<scope> NUL` in a query key. */
+export const POSITION_BYTES = SCORE_BYTES + CREATED_BYTES + ID_BYTES
+
+/** A memory's position in the query order as key bytes (the order of result-order.ts positionOf). */
+export function positionKey (units: number, createdMillis: number, idKey: string): string {
+  return uintKey(TRUST_SCALE - units, SCORE_BYTES) + uintKey(MAX_MILLIS - createdMillis, CREATED_BYTES) + idKey
+}
+
+/** The position key of a text position (a cursor's); USAGE when its id is no record id. */
+export function positionKeyOf (position: string): string {
+  const key = idKeyOf(idOfPosition(position))
+  if (key === undefined) throw new IsnadError('USAGE', 'the query cursor is not one this store returned', { details: { position } })
+  return positionKey(unitsOfPosition(position), createdOfPosition(position), key)
+}
+
+/** Score units of the position key at `at`. */
+export function unitsOfPositionKey (key: string, at: number): number {
+  return TRUST_SCALE - uintOfKey(key, at, SCORE_BYTES)
+}
+
+/** Creation instant (epoch ms) of the position key at `at`. */
+export function createdOfPositionKey (key: string, at: number): number {
+  return MAX_MILLIS - uintOfKey(key, at + SCORE_BYTES, CREATED_BYTES)
+}
+
+/** The record id of the position key at `at`. */
+export function idOfPositionKey (key: string, at: number): string {
+  return idOfKey(key, at + SCORE_BYTES + CREATED_BYTES)
+}
+
+/** The text position (result-order.ts) of the position key at `at`: what a cursor carries. */
+export function textPositionOf (key: string, at: number): string {
+  return positionOf(unitsOfPositionKey(key, at), createdOfPositionKey(key, at), idOfPositionKey(key, at))
+}
+
+/** The position key that sorts after every position with at least `units` (units ≤ TRUST_SCALE). */
+export function positionKeyBoundBelow (units: number): string {
+  return uintKey(TRUST_SCALE - units + 1, SCORE_BYTES)
 }
 
 /**

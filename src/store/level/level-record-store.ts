@@ -8,7 +8,8 @@ import { assertTrustEntry, decodeStoredRecord, prepareRecords } from '../prepare
 import { normalizeQuery } from '../query-plan.js'
 import { SerialQueue } from '../serial-queue.js'
 import type { MemoryQuery, QueryPage, RecordLocation, RecordStore, StoredRecord, TrustEntry } from '../types.js'
-import { END, SEP, kindStatKey, linkFromOf, linkPrefix, linkRange } from './key-layout.js'
+import { idKeyOf, idOfKey, lookupKey, prefixEnd } from './binary-keys.js'
+import { kindStatKey, linkedIdOf, linkFromOf, linkPrefix, linkRange } from './key-layout.js'
 import { checkIndexFormat } from './format.js'
 import { decodeMemoryEntry } from './memory-entry.js'
 import { scanQuery } from './query-planner.js'
@@ -88,7 +89,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
       await checkIndexFormat(db, subs, this.location)
       // Both sets from one scan each: few memories have orphan evidence or a successor.
       const [orphans, successors] = await Promise.all([subs.orphans.keys().all(), subs.links.keys(linkRange('successors')).all()])
-      for (const id of orphans) this.orphans.add(id)
+      for (const key of orphans) this.orphans.add(idOfKey(key))
       for (const key of successors) this.superseded.add(linkFromOf('successors', key))
       await this.values.load(subs, this.location)
     } catch (err) {
@@ -148,12 +149,12 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
   }
 
   async exists (id: string): Promise<boolean> {
-    return await this.assertOpen().subs.records.has(id)
+    return await this.assertOpen().subs.records.has(lookupKey(id))
   }
 
   async existsMany (ids: readonly string[]): Promise<boolean[]> {
     const { records } = this.assertOpen().subs
-    return ids.length === 0 ? [] : await records.hasMany([...ids])
+    return ids.length === 0 ? [] : await records.hasMany(ids.map(lookupKey))
   }
 
   /**
@@ -165,7 +166,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     const out: Array<Uint8Array | undefined> = []
     for (let start = 0; start < ids.length; start += GET_MANY_CHUNK) {
       const chunk = ids.slice(start, start + GET_MANY_CHUNK)
-      out.push(...await this.values.bytesOf(chunk, await records.getMany(chunk), this.location))
+      out.push(...await this.values.bytesOf(chunk, await records.getMany(chunk.map(lookupKey)), this.location))
     }
     return out
   }
@@ -225,7 +226,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
   }
 
   async getTrust (memoryId: string): Promise<TrustEntry | null> {
-    const value = await this.assertOpen().subs.memories.get(memoryId)
+    const value = await this.assertOpen().subs.memories.get(lookupKey(memoryId))
     return value === undefined ? null : decodeMemoryEntry(memoryId, value).trust ?? null
   }
 
@@ -233,12 +234,14 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     return await scanQuery(this.assertOpen().subs, normalizeQuery(query))
   }
 
-  /** Ids in one relation, in id order: the key suffix after `<link> NUL <from> NUL`. */
+  /** Ids in one relation, in the order of their digests: the key suffix after `<link> <from>`. */
   private async linkedIds (link: Link, from: string): Promise<string[]> {
     const { links } = this.assertOpen().subs
-    const prefix = linkPrefix(link, from)
-    const keys = await links.keys({ gte: prefix, lt: prefix.slice(0, -SEP.length) + END }).all()
-    return keys.map((key) => key.slice(prefix.length))
+    const fromKey = idKeyOf(from)
+    if (fromKey === undefined) return []
+    const prefix = linkPrefix(link, fromKey)
+    const keys = await links.keys({ gte: prefix, lt: prefixEnd(prefix) }).all()
+    return keys.map(linkedIdOf)
   }
 
   protected async linkedRecords (link: Link, from: string): Promise<StoredRecord[]> {

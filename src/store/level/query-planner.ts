@@ -1,10 +1,14 @@
 import { QUERY_SCAN_CHUNK, TRUST_SCALE } from '../constants.js'
 import { IsnadError } from '../../errors/index.js'
 import type { IndexedMemory } from '../indexed-memory.js'
-import { createdOfPosition, encodeCursor, positionBoundBelow, scoreOfPosition, idOfPosition } from '../result-order.js'
+import { encodeCursor, scoreOfUnits } from '../result-order.js'
 import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
 import type { QueryHit, QueryPage } from '../types.js'
-import { ALL_SCOPE, SEP, authorScope, queryCreatedAt, tagScope, typeScope } from './key-layout.js'
+import { idKey } from './binary-keys.js'
+import {
+  ALL_SCOPE, SEP, authorScope, createdOfPositionKey, idOfPositionKey, positionKeyBoundBelow, positionKeyOf, queryCreatedAt,
+  tagScope, textPositionOf, typeScope, unitsOfPositionKey
+} from './key-layout.js'
 import { decodeMemoryEntry } from './memory-entry.js'
 import type { Sublevels } from './sublevels.js'
 
@@ -40,28 +44,29 @@ export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promi
   const scope = await chooseScope(subs, query)
   if (scope === null) return { items: [] }
   const prefix = scope + SEP
-  const lt = prefix + positionBoundBelow(query.minUnits)
+  const at = prefix.length
+  const lt = prefix + positionKeyBoundBelow(query.minUnits)
   const iterator = query.after === undefined
     ? subs.query.iterator({ gte: prefix, lt })
-    : subs.query.iterator({ gt: prefix + query.after, lt })
+    : subs.query.iterator({ gt: prefix + positionKeyOf(query.after), lt })
   const filtered = needsEntries(scope, query)
   // One more than a page tells whether a next page exists without a second query.
   const wanted = query.limit + 1
-  const found: Array<{ hit: QueryHit, position: string }> = []
+  const found: Array<{ hit: QueryHit, key: string }> = []
   try {
     let chunk = wanted
     while (found.length < wanted) {
       const entries = await iterator.nextv(chunk)
       // The scope and the score are in the key, the time in the position: only the other
       // predicates (a second tag, the author or type of a tag scope) need the memories' entries.
-      const inTime = entries.filter(([key]) => inTimeRange(createdOfPosition(key.slice(prefix.length)), query))
-      const memories = filtered ? await loadIndexedMemories(subs, inTime.map(([key]) => idOfPosition(key))) : []
+      const inTime = entries.filter(([key]) => inTimeRange(createdOfPositionKey(key, at), query))
+      const ids = inTime.map(([key]) => idOfPositionKey(key, at))
+      const memories = filtered ? await loadIndexedMemories(subs, ids) : []
       for (let i = 0; i < inTime.length && found.length < wanted; i++) {
         const [key, value] = inTime[i] as [string, string]
         if (filtered && !matchesQuery(memories[i] as IndexedMemory, query)) continue
-        const position = key.slice(prefix.length)
-        const createdAt = queryCreatedAt(value, createdOfPosition(position))
-        found.push({ position, hit: { id: idOfPosition(position), trust: scoreOfPosition(position), created_at: createdAt } })
+        const createdAt = queryCreatedAt(value, createdOfPositionKey(key, at))
+        found.push({ key, hit: { id: ids[i] as string, trust: scoreOfUnits(unitsOfPositionKey(key, at)), created_at: createdAt } })
       }
       // nextv may return fewer entries than asked for (a byte budget); only an empty read is the end.
       if (entries.length === 0) break
@@ -72,7 +77,7 @@ export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promi
   }
   if (found.length <= query.limit) return { items: found.map((f) => f.hit) }
   const page = found.slice(0, query.limit)
-  return { items: page.map((f) => f.hit), next: encodeCursor((page[page.length - 1] as { position: string }).position) }
+  return { items: page.map((f) => f.hit), next: encodeCursor(textPositionOf((page[page.length - 1] as { key: string }).key, at)) }
 }
 
 /** Whether a predicate remains that neither the scope nor the position answers. */
@@ -90,7 +95,7 @@ function inTimeRange (createdMillis: number, query: NormalizedQuery): boolean {
 /** The indexed fields of memories listed in the query index (a missing entry is a damaged index). */
 async function loadIndexedMemories (subs: Sublevels, ids: string[]): Promise<IndexedMemory[]> {
   if (ids.length === 0) return []
-  const values = await subs.memories.getMany(ids)
+  const values = await subs.memories.getMany(ids.map(idKey))
   return values.map((value, i) => {
     const id = ids[i] as string
     if (value === undefined) throw new IsnadError('DECODE_FAILED', `memory ${id} is in the query index but has no entry: the index must be rebuilt (isnad ledger reindex)`, { details: { id } })

@@ -1,9 +1,10 @@
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
-import { positionOf, scoreUnitsOf } from '../result-order.js'
+import { scoreUnitsOf } from '../result-order.js'
 import { assertTrustEntry, linksOf, sameTrust, trustNotFound, type PreparedRecord } from '../prepare.js'
 import type { TrustEntry } from '../types.js'
 import type { IndexCache } from './index-cache.js'
-import { kindStatKey, linkKey, queryKey, queryValueOf, scopesOf, ALL_SCOPE } from './key-layout.js'
+import { idKey, lookupKey } from './binary-keys.js'
+import { kindStatKey, linkKey, positionKey, queryKey, queryValueOf, scopesOf, ALL_SCOPE } from './key-layout.js'
 import { decodeMemoryEntry, encodeMemoryEntry, type MemoryEntry } from './memory-entry.js'
 import { WriteBatch, type Sublevels } from './sublevels.js'
 
@@ -54,9 +55,9 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
   const storedIds = trustIds.filter((id) => !batchIds.has(id))
   const targets = unknownEvidenceTargets(records, trust, orphans)
   const [present, stored, targetsStored] = await Promise.all([
-    records.length === 0 ? [] : subs.records.hasMany(records.map((r) => r.id)),
+    records.length === 0 ? [] : subs.records.hasMany(records.map((r) => idKey(r.id))),
     loadEntries(subs, cache, storedIds),
-    targets.length === 0 ? [] : subs.records.hasMany(targets)
+    targets.length === 0 ? [] : subs.records.hasMany(targets.map(idKey))
   ])
   const fresh = records.filter((_, i) => present[i] !== true)
   const plan: PutPlan = { batch: new WriteBatch(), entries: new Map(), counters: new Map(), newIds: fresh.map((r) => r.id), orphansAdded: [], orphansCleared: [] }
@@ -68,17 +69,17 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
 
   for (const prepared of fresh) {
     const { id, signed: { record } } = prepared
-    plan.batch.put('records', id, values.valueOf(prepared, plan.batch))
+    plan.batch.put('records', idKey(id), values.valueOf(prepared, plan.batch))
     bump(kindStatKey(record.kind))
     for (const { link, from } of linksOf(record)) plan.batch.put('links', linkKey(link, from, id), '')
     if ((record.kind === 'attestation' || record.kind === 'anchor') && absent.delete(record.memory)) {
-      plan.batch.put('orphans', record.memory, '')
+      plan.batch.put('orphans', idKey(record.memory), '')
       plan.orphansAdded.push(record.memory)
     }
     if (record.kind !== 'memory') continue
     freshMemories.add(id)
     if (orphans.has(id)) {
-      plan.batch.del('orphans', id)
+      plan.batch.del('orphans', idKey(id))
       plan.orphansCleared.push(id)
     }
     const memory = indexedMemoryOf(record)
@@ -124,7 +125,7 @@ export async function loadEntries (subs: Sublevels, cache: IndexCache, ids: stri
   const entries = ids.map((id) => cache.entry(id))
   const missing = ids.filter((_, i) => entries[i] === undefined)
   if (missing.length === 0) return entries as MemoryEntry[]
-  const values = await subs.memories.getMany(missing)
+  const values = await subs.memories.getMany(missing.map(lookupKey))
   let next = 0
   return entries.map((cached, i) => {
     if (cached !== undefined) return cached
@@ -151,7 +152,7 @@ export function pushRetrustOps (plan: WritePlan, id: string, { memory, trust: ol
 function pushEntryOps (plan: WritePlan, id: string, entry: MemoryEntry, oldUnits: number | null, scopes?: readonly string[]): void {
   const { memory, trust } = entry
   pushIndexOps(plan.batch, id, memory, oldUnits, trust === undefined ? 0 : scoreUnitsOf(trust.score), scopes)
-  plan.batch.put('memories', id, encodeMemoryEntry(memory, trust))
+  plan.batch.put('memories', idKey(id), encodeMemoryEntry(memory, trust))
   plan.entries.set(id, entry)
 }
 
@@ -162,13 +163,14 @@ function pushEntryOps (plan: WritePlan, id: string, entry: MemoryEntry, oldUnits
 function pushIndexOps (batch: WriteBatch, id: string, memory: IndexedMemory, oldUnits: number | null, units: number, scopes?: readonly string[]): void {
   if (oldUnits === units) return
   const keyed = scopes ?? scopesOf(memory)
+  const key = idKey(id)
   if (oldUnits !== null) {
-    const old = positionOf(oldUnits, memory.createdMillis, id)
+    const old = positionKey(oldUnits, memory.createdMillis, key)
     for (const scope of keyed) batch.del('query', queryKey(scope, old))
   }
   // The value is what a hit reports as written (queryValueOf: empty when the position's time says
   // it); everything a scan filters on is in the key or the memory's entry (query-planner.ts).
-  const position = positionOf(units, memory.createdMillis, id)
+  const position = positionKey(units, memory.createdMillis, key)
   const value = queryValueOf(memory)
   for (const scope of keyed) batch.put('query', queryKey(scope, position), value)
 }

@@ -9,6 +9,7 @@ import { LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 import { auditHome } from './audit-home.js'
 import { createAgent, createAttestation, createMemory, createWitnessRequest } from '../../fixtures/records.js'
 import { INDEX_FORMAT } from '../../../src/store/index.js'
+import { LATIN1 } from '../../../src/store/level/binary-keys.js'
 
 /*
  * Issue 20, each record stored once: the index keeps where a record's bytes are in the ledger's
@@ -24,11 +25,11 @@ const bob = createAgent(91)
 
 /** The `records` sublevel's values by tag: 0 held bytes, 1 inline pack, 2 pack file (record-location.ts). */
 async function valueTags (home: string): Promise<{ tags: Record<number, number>, bytes: number }> {
-  const db = new Level<string, Uint8Array>(join(nodePaths(home).index, 'records'), { keyEncoding: 'utf8', valueEncoding: 'view' })
+  const db = new Level<string, Uint8Array>(join(nodePaths(home).index, 'records'), { keyEncoding: LATIN1, valueEncoding: 'view' })
   const tags: Record<number, number> = {}
   let bytes = 0
   try {
-    for await (const [, value] of db.iterator({ gte: '!records!', lt: '!records"' })) {
+    for await (const [, value] of db.iterator({ gte: '!r!', lt: '!r"' })) {
       tags[value[0] as number] = (tags[value[0] as number] ?? 0) + 1
       bytes += value.length
     }
@@ -136,7 +137,7 @@ describe('records stored once: the index locates them in the ledger', () => {
     expect((await auditHome(home)).status).toBe('healthy')
   }, 120_000)
 
-  it('rebuilds an index of layout 5 on open: no `wit` links, query values only where the position does not give created_at', async () => {
+  it('rebuilds an index of layout 5 or 6 on open: binary keys, no `wit` links, query values only where the position does not give created_at', async () => {
     await setFormat(home, '5')
     const db = new Level<string, string>(join(nodePaths(home).index, 'records'), { keyEncoding: 'utf8', valueEncoding: 'utf8' })
     await db.put(`!links!wit\x00${alice.did}\x00${all[0]?.id ?? ''}`, '') // as layout 5 wrote them
@@ -147,11 +148,14 @@ describe('records stored once: the index locates them in the ledger', () => {
     } finally {
       await node.close()
     }
-    const raw = new Level<string, string>(join(nodePaths(home).index, 'records'), { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+    const raw = new Level<string, string>(join(nodePaths(home).index, 'records'), { keyEncoding: LATIN1, valueEncoding: 'utf8' })
     try {
       expect(await raw.get('!meta!format')).toBe(INDEX_FORMAT)
-      expect(await raw.keys({ gte: '!links!wit\x00', lt: '!links!wit\x01' }).all()).toEqual([])
-      const values = await raw.values({ gte: '!query!', lt: '!query"' }).all()
+      // Nothing of the text layout is left: every key of a sublevel has its one-letter name.
+      expect(await raw.keys({ gte: '!links!', lt: '!links"' }).all()).toEqual([])
+      expect(await raw.keys({ gte: '!records!', lt: '!records"' }).all()).toEqual([])
+      expect(await raw.keys({ gte: '!query!', lt: '!query"' }).all()).toEqual([])
+      const values = await raw.values({ gte: '!q!', lt: '!q"' }).all()
       expect(values.length).toBeGreaterThan(0)
       // A value is kept only where the position's time would not print it back (e.g. `…:00Z`, the
       // test records' whole seconds): never the ISO form the position gives.

@@ -5,14 +5,15 @@ import { Level } from 'level'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createLevelRecordStore, indexLocationOf, type TrustEntry } from '../../../src/store/index.js'
 import { indexedMemoryOf } from '../../../src/store/indexed-memory.js'
+import { idKey, LATIN1, uintKey } from '../../../src/store/level/binary-keys.js'
 import { kindStatKey, linkKey, queryKeysOf } from '../../../src/store/level/key-layout.js'
 import { scoreUnitsOf } from '../../../src/store/result-order.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*
  * The write plan builds the index keys piece by piece (one set of scopes per memory, counters by
- * precomputed keys): the keys on disk must stay exactly those of the layout in keys.ts (index
- * format 4), read here with a raw LevelDB handle after writes, a rescore and a reopen.
+ * precomputed keys): the keys on disk must stay exactly those of the layout in key-layout.ts (index
+ * format 7: binary keys), read here with a raw LevelDB handle after writes, a rescore and a reopen.
  */
 
 const directories: string[] = []
@@ -23,20 +24,20 @@ afterAll(async () => {
 const trust = (score: number): TrustEntry => ({ score, level: 'Attested', policy: 'isnad-v0.1', computed_at: '2026-02-05T18:00:00.000Z' })
 
 async function rawEntries (location: string, sublevel: string): Promise<Map<string, string>> {
-  const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+  const raw = new Level<string, string>(location, { keyEncoding: LATIN1, valueEncoding: 'utf8' })
   const entries = await raw.iterator({ gte: `!${sublevel}!`, lt: `!${sublevel}"` }).all()
   await raw.close()
   return new Map(entries.map(([key, value]) => [key.slice(sublevel.length + 2), value]))
 }
 
 async function rawKeys (location: string, sublevel: string): Promise<string[]> {
-  const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+  const raw = new Level<string, string>(location, { keyEncoding: LATIN1, valueEncoding: 'utf8' })
   const keys = await raw.keys({ gte: `!${sublevel}!`, lt: `!${sublevel}"` }).all()
   await raw.close()
   return keys.map((key) => key.slice(sublevel.length + 2)).sort()
 }
 
-describe('LevelRecordStore index keys (layout 4)', () => {
+describe('LevelRecordStore index keys (layout 7)', () => {
   it('writes the query, link and counter keys of keys.ts, and re-keys a rescored memory', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'isnad-keys-'))
     directories.push(dir)
@@ -54,13 +55,14 @@ describe('LevelRecordStore index keys (layout 4)', () => {
 
     const taggedMemory = indexedMemoryOf(tagged.signed.record)
     const plainMemory = indexedMemoryOf(plain.signed.record)
-    expect(await rawKeys(location, 'query')).toEqual([
+    expect(await rawKeys(location, 'q')).toEqual([
       ...queryKeysOf(taggedMemory, scoreUnitsOf(0.7), tagged.id),
       ...queryKeysOf(plainMemory, scoreUnitsOf(0.3), plain.id)
     ].sort())
     // One link per attestation (its memory's): no key by witness (issue 20).
-    expect(await rawKeys(location, 'links')).toEqual([linkKey('attestations', tagged.id, attestation.id)])
-    expect(await rawKeys(location, 'stats')).toEqual([
+    expect(await rawKeys(location, 'l')).toEqual([linkKey('attestations', tagged.id, attestation.id)])
+    expect(linkKey('attestations', tagged.id, attestation.id)).toBe(`a${idKey(tagged.id)}${idKey(attestation.id)}`)
+    expect(await rawKeys(location, 's')).toEqual([
       kindStatKey('attestation'), kindStatKey('memory'),
       't\x00alpha', 't\x00beta', `u\x00${author.did}`, `u\x00${createAgent(1).did}`, 'y\x00insight', `y\x00${plainMemory.type}`
     ].filter((key, i, all) => all.indexOf(key) === i).sort())
@@ -77,14 +79,14 @@ describe('LevelRecordStore index keys (layout 4)', () => {
     await store.open()
     await store.putMany([iso, seconds])
     await store.close()
-    const values = await rawEntries(location, 'query')
+    const values = await rawEntries(location, 'q')
     expect(values.size).toBe(8)
-    for (const [key, value] of values) expect(value).toBe(key.endsWith(iso.id) ? '' : '2026-02-05T15:00:00Z')
+    for (const [key, value] of values) expect(value).toBe(key.endsWith(idKey(iso.id)) ? '' : '2026-02-05T15:00:00Z')
 
     // A key written before the rule (created_at always spelled out) is read as it is.
     const [isoKey] = queryKeysOf(indexedMemoryOf(iso.signed.record), 0, iso.id).slice(-1)
-    const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
-    await raw.put(`!query!${isoKey ?? ''}`, '2026-02-05T16:00:00.250Z')
+    const raw = new Level<string, string>(location, { keyEncoding: LATIN1, valueEncoding: 'utf8' })
+    await raw.put(`!q!${isoKey ?? ''}`, '2026-02-05T16:00:00.250Z')
     await raw.close()
     const reopened = createLevelRecordStore({ location })
     await reopened.open()
@@ -118,6 +120,6 @@ describe('LevelRecordStore index keys (layout 4)', () => {
     } finally {
       await store.close()
     }
-    expect((await rawKeys(location, 'query')).every((key) => key.includes(`\x00${String(10000 - 4000).padStart(5, '0')}\x00`))).toBe(true)
+    expect((await rawKeys(location, 'q')).every((key) => key.includes(`\x00${uintKey(10000 - 4000, 2)}`))).toBe(true)
   })
 })

@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { afterAll, describe, expect, it } from 'vitest'
 import { createLevelRecordStore, indexLocationOf, INDEX_FORMAT } from '../../../src/store/index.js'
+import { idKey, LATIN1, uintKey } from '../../../src/store/level/binary-keys.js'
 import type { RecordStore } from '../../../src/store/index.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 import { describeRecordStore, expectIsnadError, trustOf } from './record-store.suite.js'
@@ -54,8 +55,8 @@ describe('LevelRecordStore: reading its own bytes', () => {
     await store.putMany([memory])
     await store.close()
     // A damaged index directory: the record's value overwritten behind the store's back.
-    const raw = new Level<string, Uint8Array>(location, { keyEncoding: 'utf8', valueEncoding: 'view' })
-    await raw.put(`!records!${memory.id}`, Uint8Array.of(0xff, 0x00))
+    const raw = new Level<string, Uint8Array>(location, { keyEncoding: LATIN1, valueEncoding: 'view' })
+    await raw.put(`!r!${idKey(memory.id)}`, Uint8Array.of(0xff, 0x00))
     await raw.close()
     await store.open()
     await expectIsnadError(store.get(memory.id), 'DECODE_FAILED')
@@ -120,11 +121,11 @@ describe('LevelRecordStore: what its write queue remembers between batches', () 
     await store.close()
     // On disk: one query key per scope, all at the last score (each rescore deleted the keys of the
     // score before it), and the counters the store answered with.
-    const raw = new Level<string, string>(location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
-    const queryKeys = await raw.keys({ gte: '!query!', lt: '!query"' }).all()
+    const raw = new Level<string, string>(location, { keyEncoding: LATIN1, valueEncoding: 'utf8' })
+    const queryKeys = await raw.keys({ gte: '!q!', lt: '!q"' }).all()
     expect(queryKeys).toHaveLength(5) // all, author, type, two tags
-    for (const key of queryKeys) expect(key, key).toContain('\x0003000\x00') // 10000 − 0.7 × 10000
-    expect(await raw.getMany(['!stats!k\x00memory', '!stats!k\x00attestation', '!stats!t\x00ffi'])).toEqual(['1', '1', '1'])
+    for (const key of queryKeys) expect(key, key).toContain(`\x00${uintKey(3000, 2)}`) // 10000 − 0.7 × 10000
+    expect(await raw.getMany(['!s!k\x00memory', '!s!k\x00attestation', '!s!t\x00ffi'])).toEqual(['1', '1', '1'])
     await raw.close()
     await store.open()
     expect(await answers(store)).toEqual(before)

@@ -10,7 +10,7 @@ const memory: IndexedMemory = {
   tags: ['rust', 'ffi']
 }
 
-describe('the memories entry of the LevelDB index (layout 2)', () => {
+describe('the memories entry of the LevelDB index (layouts 2, 7)', () => {
   it('keeps the indexed fields and the trust of a memory in one value', () => {
     const trust = { score: 0.6123, level: 'trusted', policy: 'isnad-v0.1', computed_at: '2026-02-01T00:00:00.000Z' }
     expect(decodeMemoryEntry('m', encodeMemoryEntry(memory, trust))).toEqual({ memory, trust })
@@ -23,6 +23,19 @@ describe('the memories entry of the LevelDB index (layout 2)', () => {
       const trust = { score, level: 'x', policy: 'p', computed_at: '2026-02-01T00:00:00Z' }
       expect(decodeMemoryEntry('m', encodeMemoryEntry(memory, trust)).trust?.score).toBe(score)
     }
+  })
+
+  it('keeps a timestamp in its ISO form as `~` and base-36 ms, any other spelling as written (layout 7)', () => {
+    const iso = { ...memory, created_at: '2026-01-01T00:00:00.250Z', createdMillis: Date.parse('2026-01-01T00:00:00.250Z') }
+    const trust = { score: 0.5, level: 'Attested', policy: 'isnad-v0.1', computed_at: '2026-02-01T00:00:00.000Z' }
+    const value = encodeMemoryEntry(iso, trust)
+    expect(value).not.toContain('2026')
+    expect(value).toContain(`~${Date.parse('2026-02-01T00:00:00.000Z').toString(36)}`)
+    expect(decodeMemoryEntry('m', value)).toEqual({ memory: iso, trust })
+    // Whole seconds without milliseconds are not what toISOString prints: kept as written.
+    expect(encodeMemoryEntry(memory, undefined)).toContain('2026-01-01T00:00:00Z')
+    const ancient = { ...memory, created_at: '0001-01-01T00:00:00.000Z', createdMillis: Date.parse('0001-01-01T00:00:00.000Z') }
+    expect(decodeMemoryEntry('m', encodeMemoryEntry(ancient, undefined)).memory).toEqual(ancient)
   })
 
   it('refuses a value of another layout with DECODE_FAILED', () => {
