@@ -3,6 +3,7 @@ import { Level } from 'level'
 import {
   CONTENT_TYPES, nobleVerifier, nodeCryptoVerifier, trustLevelOf, verifyRecord, type ContentType, type MemoryRecord
 } from '../src/index.js'
+import { idKey, LATIN1, prefixEnd } from '../src/store/level/binary-keys.js'
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord, type TrustEntry } from '../src/store/index.js'
 import {
   assertSameSignatures, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast, type BenchAgent
@@ -123,12 +124,12 @@ async function storeRound (setup: QuerySetup, random: () => number, pairs: numbe
 
 /** Raw 50-entry range reads through a bare level handle on the same directory. */
 async function rawRound (setup: QuerySetup, random: () => number, reads: number, latencies: Latencies, record: boolean): Promise<void> {
-  const db = new Level<string, string>(setup.location, { keyEncoding: 'utf8', valueEncoding: 'utf8' })
+  const db = new Level<string, string>(setup.location, { keyEncoding: LATIN1, valueEncoding: 'utf8' })
   await db.open()
   try {
     for (let i = 0; i < reads; i++) {
       let got = 0
-      const ms = await timed(async () => { got = (await db.values({ gte: RAW_RANGE_PREFIX + pick(random, setup.ids), limit: RAW_RANGE_ENTRIES }).all()).length })
+      const ms = await timed(async () => { got = (await db.values({ gte: RAW_RANGE_PREFIX + idKey(pick(random, setup.ids)), lt: prefixEnd(RAW_RANGE_PREFIX), limit: RAW_RANGE_ENTRIES }).all()).length })
       if (got === 0) throw new Error(`no entries under ${RAW_RANGE_PREFIX}: the store's key layout changed, update bench/query.ts`)
       if (record) add(latencies, 'raw 50-entry range (baseline)', ms)
     }

@@ -16,7 +16,7 @@ export {
 } from './proof-json.js'
 export { createLevelNodeStore, createMemoryNodeStore, type LevelNodeDb, type MerkleNodeStore, type NodePut } from './node-store.js'
 export { MerkleLog, openMerkleLog, type AppendResult, type MerkleLogInit } from './log.js'
-export { leafDataOfCid } from './leaf.js'
+export { cidOfLeafData, leafDataOfCid } from './leaf.js'
 export {
   CheckpointRecordSchema, SignedCheckpointSchema, checkpointCidOf, checkpointSigningInput, createCheckpoint,
   signCheckpoint, verifyCheckpoint, type CheckpointFields, type CheckpointRecord, type SignedCheckpoint,

@@ -15,3 +15,13 @@ export function leafDataOfCid (id: string | CID): Uint8Array {
   if (!isRecordCid(text)) throw new IsnadError('CID_INVALID', `${text.slice(0, 80)} is not a record id`)
   return base32.decode(text)
 }
+
+/**
+ * The record id whose CID bytes are `leafData` (leafDataOfCid's inverse), as the log serves its
+ * leaves back (MerkleLog.leavesFrom); LOG_CORRUPT for data that is no record CID.
+ */
+export function cidOfLeafData (leafData: Uint8Array): string {
+  const text = base32.encode(leafData)
+  if (!isRecordCid(text)) throw new IsnadError('LOG_CORRUPT', `a leaf of the Merkle log (${leafData.length} bytes) is not a record CID`)
+  return text
+}

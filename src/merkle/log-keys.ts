@@ -1,37 +1,52 @@
-import { HASH_BYTES } from './constants.js'
-import { hashToHex } from './hash.js'
 import type { PerfectNode } from './tree-math.js'
 
 /*
- * Key layout of a MerkleLog in its MerkleNodeStore (transparency-v1 §3; in the node, a sublevel of
- * `.memory/index/`, rebuilt like every index from the ledgers):
+ * Key layout of a MerkleLog in its MerkleNodeStore (transparency-v1 §3; in the node, the `m`
+ * sublevel of `.memory/index/journal`, rebuilt like every index from the ledgers). Keys are binary
+ * strings, one byte per character (a store writes them as Latin-1; one that writes UTF-8 still
+ * gets distinct keys, only longer):
  *
  *   size                     → tree size, 8 bytes big-endian
- *   c/<leaf index>           → the leaf's column: its leaf hash, then the hash of every perfect
- *                              subtree that leaf completes (the one of 2^level leaves ending at it,
- *                              for level 1 … the number of trailing one bits of the index), each
- *                              32 bytes at offset level·32; written once, with the leaf. One entry
- *                              per leaf instead of one per node: half the writes, the same reads
- *   l/<hex of leaf hash>     → leaf index, 8 bytes big-endian: leaf data → position, so a record is
- *                              proven by its id, and an append is idempotent by leaf data
- *
- * Levels and indexes are decimal: keys are only ever read one by one, never scanned in order.
+ *   c <n> <leaf index>       → the leaf's column: its leaf data (what was appended: a record's 36
+ *                              CID bytes), then the hash of every perfect subtree that leaf
+ *                              completes (the one of 2^level leaves ending at it, for level 1 …
+ *                              the number of trailing one bits of the index), 32 bytes each, the
+ *                              last at the end; written once, with the leaf. The leaf hash is
+ *                              the hash of the data (one SHA-256 when a proof needs it), and the
+ *                              log serves its leaves in order from the columns (leavesFrom), so
+ *                              the node keeps no separate list of them. The index is big-endian
+ *                              in n (1–7) bytes: keys sort in leaf order
+ *   l <leaf hash>            → leaf index, big-endian in as few bytes as it takes (1–8): leaf
+ *                              hash (32 bytes) → position, so a record is proven by its id, and
+ *                              an append is idempotent by leaf data
  */
 
 export const SIZE_KEY = 'size'
 
-/** Where a perfect subtree's hash is stored: the column of its last leaf, at offset level·32. */
+/** Where a perfect subtree's hash is stored: the column of its last leaf, `fromEnd` hashes before its end (level 0: the leaf data). */
 export interface NodeLocation {
   key: string
-  offset: number
+  /** The column's leaf index. */
+  leaf: number
+  /** Level 0: the leaf (its data, hashed); level l ≥ 1: the hash ending (levels − l)·32 bytes before the column's end. */
+  level: number
 }
 
 export function nodeLocation ({ level, index }: PerfectNode): NodeLocation {
-  return { key: columnKey((index + 1) * 2 ** level - 1), offset: level * HASH_BYTES }
+  const leaf = (index + 1) * 2 ** level - 1
+  return { key: columnKey(leaf), leaf, level }
+}
+
+/** The number of hashes after the leaf data in a leaf's column: the trailing one bits of its index. */
+export function completedLevels (leafIndex: number): number {
+  let levels = 0
+  for (let at = leafIndex; at % 2 === 1; at = Math.floor(at / 2)) levels++
+  return levels
 }
 
 export function columnKey (leafIndex: number): string {
-  return `c/${leafIndex}`
+  const digits = minimalBigEndian(leafIndex)
+  return 'c' + String.fromCharCode(digits.length) + String.fromCharCode(...digits)
 }
 
 /** A name of the node, for the cache and for messages. */
@@ -39,24 +54,33 @@ export function nodeName ({ level, index }: PerfectNode): string {
   return `${level}/${index}`
 }
 
-/** `l/` and the lower-case hex of a 32-byte leaf hash (`l/${hashToHex(leafHash)}`). */
+/** `l` and the 32 bytes of a leaf hash, one character each. */
 export function leafIndexKey (leafHash: Uint8Array): string {
-  if (leafHash.length !== HASH_BYTES) return `l/${hashToHex(leafHash)}`
-  // Built as ASCII bytes in one reused buffer and decoded once: one string per leaf, where joining
-  // 32 two-digit pieces made a chain of 32 intermediate strings (an append computes one key per leaf).
-  for (let i = 0; i < HASH_BYTES; i++) {
-    const byte = leafHash[i] as number
-    LEAF_KEY_ASCII[2 + 2 * i] = HEX_DIGITS[byte >>> 4] as number
-    LEAF_KEY_ASCII[3 + 2 * i] = HEX_DIGITS[byte & 0x0f] as number
-  }
-  return ASCII.decode(LEAF_KEY_ASCII)
+  return 'l' + String.fromCharCode(...leafHash)
 }
 
-const HEX_DIGITS = new TextEncoder().encode('0123456789abcdef')
-/** `l/` then 64 hex digits, rewritten by every leafIndexKey call. */
-const LEAF_KEY_ASCII = new Uint8Array(2 + 2 * HASH_BYTES)
-LEAF_KEY_ASCII.set(new TextEncoder().encode('l/'))
-const ASCII = new TextDecoder()
+/** A leaf index as its big-endian bytes without leading zeros (0 is one zero byte). */
+export function encodeLeafIndex (index: number): Uint8Array {
+  return Uint8Array.from(minimalBigEndian(index))
+}
+
+/** The inverse of encodeLeafIndex (1–8 bytes holding a safe integer), else undefined. */
+export function decodeLeafIndex (bytes: Uint8Array): number | undefined {
+  if (bytes.length < 1 || bytes.length > 8) return undefined
+  let value = 0
+  for (const byte of bytes) value = value * 256 + byte
+  return Number.isSafeInteger(value) ? value : undefined
+}
+
+function minimalBigEndian (value: number): number[] {
+  const digits: number[] = []
+  let rest = value
+  do {
+    digits.unshift(rest % 256)
+    rest = Math.floor(rest / 256)
+  } while (rest > 0)
+  return digits
+}
 
 const TWO_32 = 2 ** 32
 

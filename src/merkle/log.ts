@@ -1,7 +1,7 @@
 import { IsnadError } from '../errors/index.js'
 import { HASH_BYTES, NODE_CACHE_MIN_LEVEL, NODE_CACHE_SIZE } from './constants.js'
 import { DEFAULT_HASHER, EMPTY_ROOT, type MerkleHasher } from './hash.js'
-import { SIZE_KEY, columnKey, decodeUint64, encodeUint64, leafIndexKey } from './log-keys.js'
+import { SIZE_KEY, columnKey, completedLevels, decodeLeafIndex, decodeUint64, encodeLeafIndex, encodeUint64, leafIndexKey } from './log-keys.js'
 import { NodeReader, getMany } from './node-cache.js'
 import type { MerkleNodeStore, NodePut } from './node-store.js'
 import { consistencyRanges, inclusionRanges } from './subtree-ranges.js'
@@ -62,7 +62,7 @@ export class MerkleLog {
     const size = stored === undefined ? 0 : decodeUint64(stored)
     if (size === undefined) throw new IsnadError('LOG_CORRUPT', 'the Merkle log size entry is not an 8-byte integer')
     if (fresh && size !== 0) throw new IsnadError('USAGE', `a Merkle log opened fresh must be empty; this one has ${size} leaves`)
-    const nodes = new NodeReader(store, cacheMinLevel, cacheSize)
+    const nodes = new NodeReader(store, cacheMinLevel, cacheSize, hasher)
     const frontier = size === 0 ? [] : await nodes.read(perfectNodesOf({ start: 0, size }))
     return new MerkleLog(store, nodes, hasher, size, frontier, fresh)
   }
@@ -96,7 +96,7 @@ export class MerkleLog {
       const index = known[i] ?? fresh.get(key)
       if (index !== undefined) return { index, added: false }
       fresh.set(key, size)
-      puts.push({ key, value: encodeUint64(size) }, { key: columnKey(size), value: appendToFrontier(frontier, hash, size, this.hasher, this.nodes, completed) })
+      puts.push({ key, value: encodeLeafIndex(size) }, { key: columnKey(size), value: appendToFrontier(frontier, leaves[i] as Uint8Array, hash, size, this.hasher, this.nodes, completed) })
       return { index: size++, added: true }
     })
     if (size === this.treeSize) return results
@@ -115,6 +115,23 @@ export class MerkleLog {
     if (positions !== undefined) return keys.map((key) => positions.get(key))
     const stored = await getMany(this.store, keys)
     return stored.map((value, i) => value === undefined ? undefined : decodeIndex(value, keys[i] as string))
+  }
+
+  /**
+   * The data of the leaves at [start, start + limit) that the log holds, in log order (fewer at its
+   * end): what was appended, read from the leaves' columns in one getMany.
+   */
+  async leavesFrom (start: number, limit: number): Promise<Uint8Array[]> {
+    assertTreeSize(start, 'start')
+    const end = Math.min(this.treeSize, start + Math.max(0, Math.floor(limit)))
+    if (end <= start) return []
+    const keys = Array.from({ length: end - start }, (_, i) => columnKey(start + i))
+    const columns = await getMany(this.store, keys)
+    return columns.map((column, i) => {
+      const hashes = completedLevels(start + i) * HASH_BYTES
+      if (!(column instanceof Uint8Array) || column.length < hashes) throw new IsnadError('LOG_CORRUPT', `Merkle log column of leaf ${start + i} is missing or shorter than its hashes`)
+      return Uint8Array.from(column.subarray(0, column.length - hashes))
+    })
   }
 
   /** The index of `leafData` in the log, or undefined when it was never appended. */
@@ -184,26 +201,25 @@ export async function openMerkleLog (init: MerkleLogInit): Promise<MerkleLog> {
 }
 
 /**
- * Adds leaf `index` to `frontier` (mutated) and returns its column (log-keys.ts): the leaf hash, then
+ * Adds leaf `index` to `frontier` (mutated) and returns its column (log-keys.ts): the leaf data, then
  * while the new node is a right child (odd index), its parent with the frontier's last entry as left
  * child. The interior nodes the cache keeps (`nodes.keeps`) are also pushed to `completed`.
  */
-function appendToFrontier (frontier: Uint8Array[], leafHash: Uint8Array, index: number, hasher: MerkleHasher, nodes: NodeReader, completed: CompletedNode[]): Uint8Array {
-  // A left child (every other leaf) completes nothing: its column is its hash.
+function appendToFrontier (frontier: Uint8Array[], leafData: Uint8Array, leafHash: Uint8Array, index: number, hasher: MerkleHasher, nodes: NodeReader, completed: CompletedNode[]): Uint8Array {
+  // A left child (every other leaf) completes nothing: its column is its data.
   if (!isOdd(index)) {
     frontier.push(leafHash)
-    return leafHash
+    return Uint8Array.from(leafData)
   }
-  let levels = 0
-  for (let at = index; isOdd(at); at = half(at)) levels++
-  const column = new Uint8Array((levels + 1) * HASH_BYTES)
-  column.set(leafHash, 0)
+  const levels = completedLevels(index)
+  const column = new Uint8Array(leafData.length + levels * HASH_BYTES)
+  column.set(leafData, 0)
   let node = leafHash
   let at = index
   for (let level = 1; level <= levels; level++) {
     node = hasher.children(frontier.pop() as Uint8Array, node)
     at = half(at)
-    column.set(node, level * HASH_BYTES)
+    column.set(node, leafData.length + (level - 1) * HASH_BYTES)
     if (nodes.keeps(level)) completed.push({ node: { level, index: at }, hash: node })
   }
   frontier.push(node)
@@ -211,7 +227,7 @@ function appendToFrontier (frontier: Uint8Array[], leafHash: Uint8Array, index: 
 }
 
 function decodeIndex (stored: Uint8Array, key: string): number {
-  const index = decodeUint64(stored)
-  if (index === undefined) throw new IsnadError('LOG_CORRUPT', `Merkle log entry ${key} is not an 8-byte index`)
+  const index = decodeLeafIndex(stored)
+  if (index === undefined) throw new IsnadError('LOG_CORRUPT', `Merkle log entry ${[...key].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('')} is not a leaf index of 1–8 bytes`)
   return index
 }

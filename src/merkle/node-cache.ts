@@ -1,6 +1,7 @@
 import { IsnadError } from '../errors/index.js'
 import { HASH_BYTES } from './constants.js'
-import { nodeLocation, nodeName } from './log-keys.js'
+import type { MerkleHasher } from './hash.js'
+import { completedLevels, nodeLocation, nodeName } from './log-keys.js'
 import type { MerkleNodeStore } from './node-store.js'
 import type { PerfectNode } from './tree-math.js'
 
@@ -11,7 +12,7 @@ import type { PerfectNode } from './tree-math.js'
 export class NodeReader {
   private readonly cache = new Map<string, Uint8Array>()
 
-  constructor (private readonly store: MerkleNodeStore, private readonly minLevel: number, private readonly maxEntries: number) {}
+  constructor (private readonly store: MerkleNodeStore, private readonly minLevel: number, private readonly maxEntries: number, private readonly hasher: MerkleHasher) {}
 
   /** The hashes of `nodes`, in order: cached ones from memory, the rest from their columns in one getMany. */
   async read (nodes: readonly PerfectNode[]): Promise<Uint8Array[]> {
@@ -25,13 +26,17 @@ export class NodeReader {
     const keys = [...new Set(missing.map((m) => m.key))]
     const values = await getMany(this.store, keys)
     const columns = new Map(keys.map((key, k) => [key, values[k]]))
-    for (const { i, node, key, offset } of missing) {
+    for (const { i, node, key, leaf, level } of missing) {
       const column = columns.get(key)
-      if (!(column instanceof Uint8Array) || column.length % HASH_BYTES !== 0 || column.length < offset + HASH_BYTES) {
-        throw new IsnadError('LOG_CORRUPT', `Merkle log node ${nodeName(node)} is missing from column ${key}, or the column is not a list of 32-byte hashes`)
+      const hashes = completedLevels(leaf)
+      if (!(column instanceof Uint8Array) || column.length < hashes * HASH_BYTES) {
+        throw new IsnadError('LOG_CORRUPT', `Merkle log node ${nodeName(node)} is missing from the column of leaf ${leaf}, or the column is shorter than its ${hashes} hashes`)
       }
+      const dataEnd = column.length - hashes * HASH_BYTES
       // A plain Uint8Array of its own, whatever subclass or shared buffer the store returns.
-      const hash = Uint8Array.from(column.subarray(offset, offset + HASH_BYTES))
+      const hash = level === 0
+        ? Uint8Array.from(this.hasher.leaf(column.subarray(0, dataEnd)))
+        : Uint8Array.from(column.subarray(dataEnd + (level - 1) * HASH_BYTES, dataEnd + level * HASH_BYTES))
       out[i] = hash
       this.remember(node, hash)
     }

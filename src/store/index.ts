@@ -1,6 +1,6 @@
 export type * from './types.js'
 export * from './constants.js'
-export { asIndexError, indexCorruptError, isLevelCorruption, createLevelRecordStore, indexLocationOf, INDEX_FORMAT, LevelRecordStore, WriteBatch, type BatchTarget, type LevelRecordStoreInit } from './level/index.js'
+export { asIndexError, indexCorruptError, isLevelCorruption, createLevelRecordStore, indexLocationOf, INDEX_FORMAT, LATIN1, LevelRecordStore, WriteBatch, type BatchTarget, type LevelRecordStoreInit } from './level/index.js'
 export { createMemoryRecordStore, MemoryRecordStore } from './memory/index.js'
 export { prepareRecords, type PreparedRecord } from './prepare.js'
 export { putRecent, useRecent } from './recency.js'

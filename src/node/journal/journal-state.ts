@@ -1,46 +1,23 @@
 import { Level } from 'level'
 import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
-import { leafDataOfCid, openMerkleLog, type LevelNodeDb, type MerkleLog, type MerkleNodeStore, type SignedCheckpoint } from '../../merkle/index.js'
+import { cidOfLeafData, leafDataOfCid, openMerkleLog, type LevelNodeDb, type MerkleLog, type MerkleNodeStore, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import { asIndexError, BULK_WRITE_BUFFER_BYTES, indexCorruptError, isLevelCorruption, WriteBatch, type StoredRecord } from '../../store/index.js'
+import { asIndexError, BULK_WRITE_BUFFER_BYTES, indexCorruptError, isLevelCorruption, LATIN1, WriteBatch, type StoredRecord } from '../../store/index.js'
 import { nativeMerkleHasher } from './merkle-hasher.js'
 
 const INDEXED_LC = 'indexed_lc'
-
-/** Log positions as fixed-width keys, so LevelDB's order is numeric order. */
-function leafKey (index: number): string {
-  return String(index).padStart(16, '0')
-}
+/** The Merkle log's sublevel (`merkle` before index layout 7: a one-letter name, in every key). */
+const MERKLE_SUBLEVEL = 'm'
 const LATEST_CHECKPOINT = 'checkpoint'
-
-/** Leaves split into runs of consecutive positions, each at most LEAF_RUN long. */
-function consecutiveRuns<T extends { index: number }> (leaves: readonly T[]): T[][] {
-  const runs: T[][] = []
-  for (const leaf of leaves) {
-    const run = runs[runs.length - 1]
-    const previous = run?.[run.length - 1]
-    if (run !== undefined && previous !== undefined && leaf.index === previous.index + 1 && run.length < LEAF_RUN) run.push(leaf)
-    else runs.push([leaf])
-  }
-  return runs
-}
-
-/** Whether leaves are in non-decreasing position order (then a stable sort by position keeps them as they are). */
-function inPositionOrder (leaves: ReadonlyArray<{ index: number }>): boolean {
-  for (let i = 1; i < leaves.length; i++) if ((leaves[i - 1] as { index: number }).index > (leaves[i] as { index: number }).index) return false
-  return true
-}
-
-/** @default 1024 — record ids (about 60 bytes each) in one entry of the `leaves` sublevel. */
-const LEAF_RUN = 1024
-/** Record ids are base32 CIDs: a newline never occurs in one. */
-const RUN_SEP = '\n'
 
 /**
  * The journal's derived state in its own LevelDB (`.memory/index/journal/`), rebuilt by reindex
- * from the ledgers alone: idempotency keys of every event, the Merkle log's subtree hashes, how far
- * the index has applied the ledger (`indexed_lc`), and the checkpoints seen per log.
+ * from the ledgers alone: idempotency keys of every event, the Merkle log (sublevel `m`: each
+ * leaf's record CID and the subtree hashes, binary keys: src/merkle/log-keys.ts), how far the
+ * index has applied the ledger (`indexed_lc`), and the checkpoints seen per log. The record ids in
+ * log order, which sync-v1 serves, are the log's leaves themselves (recordsSince): since index
+ * layout 7 there is no `leaves` sublevel beside them.
  */
 export class JournalState {
   readonly merkle: MerkleLog
@@ -48,12 +25,9 @@ export class JournalState {
   private readonly keys
   private readonly meta
   private readonly checkpoints
-  private readonly leaves
   private readonly requests
   /** Idempotency keys waiting for the next setIndexedLc (deferKeys). */
   private readonly deferred = new Map<string, string>()
-  /** Log positions below this have their record id in `leaves` (or in a batch being written now). */
-  private leafCoverage = 0
 
   private constructor (db: Level<string, string>, merkle: MerkleLog) {
     this.db = db
@@ -61,7 +35,6 @@ export class JournalState {
     this.keys = db.sublevel<string, string>('keys', { valueEncoding: 'utf8' })
     this.meta = db.sublevel<string, string>('meta', { valueEncoding: 'utf8' })
     this.checkpoints = db.sublevel<string, string>('checkpoints', { valueEncoding: 'utf8' })
-    this.leaves = db.sublevel<string, string>('leaves', { valueEncoding: 'utf8' })
     this.requests = db.sublevel<string, string>('requests', { valueEncoding: 'utf8' })
   }
 
@@ -81,60 +54,32 @@ export class JournalState {
   }
 
   /**
-   * What a store call (or a chunk of a rebuild) adds to this LevelDB once its records are indexed,
-   * in one batch after the Merkle append: the new leaves' positions, so peers can sync "every record
-   * after position n" in this node's log order (sync-v1); the witness requests among the records,
-   * for the inbox (DESIGN §3); and the idempotency keys of their events (the journal defers those
-   * here from the ledger append, so a store call makes one write instead of three; see
-   * Journal.journaled for why that is safe). The leaves of one append are consecutive positions,
-   * kept as runs of up to LEAF_RUN ids in one entry each (key: the run's first position): a rebuild
-   * writes 4000 leaves in a few entries instead of one each.
+   * What a store call (or a chunk of a rebuild) adds to this LevelDB once its records are indexed:
+   * their leaves in the Merkle log (one atomic batch, which also gives peers "every record after
+   * position n" in this node's log order: sync-v1, recordsSince), then in one batch the witness
+   * requests among the records, for the inbox (DESIGN §3), and the idempotency keys of their events
+   * (the journal defers those here from the ledger append, so a store call makes one write instead
+   * of three; see Journal.journaled for why that is safe). After a crash between the two batches,
+   * replay appends the records again (they come back as already in the log) and writes the rest.
    */
   async applyRecords (ids: readonly string[], { requests = [], events = [] }: {
     requests?: ReadonlyArray<StoredRecord<WitnessRequestRecord>>
     events?: ReadonlyArray<Pick<LedgerEvent, 'idempotency_key' | 'event_id'>>
   } = {}): Promise<void> {
-    const runs = ids.length > 0 ? await this.appendLeaves(ids) : []
+    if (ids.length > 0) await this.merkle.append(ids.map((id) => leafDataOfCid(id)))
     const batch = new WriteBatch()
-    for (const run of runs) batch.put(this.leaves, leafKey((run[0] as { index: number }).index), run.map((leaf) => leaf.id).join(RUN_SEP))
     for (const r of requests) batch.put(this.requests, r.id, JSON.stringify(r.signed.record))
     for (const e of events) batch.put(this.keys, e.idempotency_key, e.event_id)
     await batch.commit(this.db)
   }
 
   /**
-   * Appends the records' leaves to the Merkle log; returns the positions applyRecords writes, as runs.
-   * The Merkle append and that batch are two writes: after a crash between them the log holds
-   * leaves whose positions were never written. Replay appends those records again (they come back
-   * as already in the log), and their positions are written then: any leaf at or beyond the
-   * coverage, new or not. Coverage moves before the batch's await, so a concurrent call never
-   * writes a position twice.
-   */
-  private async appendLeaves (ids: readonly string[]): Promise<Array<Array<{ index: number, id: string }>>> {
-    const results = await this.merkle.append(ids.map((id) => leafDataOfCid(id)))
-    const uncovered: Array<{ index: number, id: string }> = []
-    results.forEach((r, i) => { if (r.index >= this.leafCoverage) uncovered.push({ index: r.index, id: ids[i] ?? '' }) })
-    // New leaves come back in order: sort (stably, by position) only when some known leaf is out of it.
-    if (!inPositionOrder(uncovered)) uncovered.sort((a, b) => a.index - b.index)
-    const last = uncovered[uncovered.length - 1]
-    if (last !== undefined) this.leafCoverage = Math.max(this.leafCoverage, last.index + 1)
-    return consecutiveRuns(uncovered)
-  }
-
-  /**
-   * Record ids at log positions ≥ `cursor`, at most `limit`, and the cursor after them: from the run
-   * holding `cursor` (the last key ≤ it) onwards. An index written one id per key reads the same.
+   * Record ids at log positions ≥ `cursor`, at most `limit`, and the cursor after them: the log's
+   * own leaves (each a record's CID bytes), read from their columns in one getMany.
    */
   async recordsSince (cursor: number, limit: number): Promise<{ ids: string[], next: number }> {
-    const ids: string[] = []
-    if (limit <= 0) return { ids, next: cursor }
-    const [first] = await this.leaves.keys({ lte: leafKey(cursor), reverse: true, limit: 1 }).all()
-    for await (const [key, value] of this.leaves.iterator({ gte: first ?? leafKey(cursor) })) {
-      const start = Number(key)
-      const run = value.split(RUN_SEP)
-      for (let i = Math.max(0, cursor - start); i < run.length && ids.length < limit; i++) ids.push(run[i] as string)
-      if (ids.length >= limit) break
-    }
+    if (limit <= 0 || cursor >= this.merkle.size) return { ids: [], next: cursor }
+    const ids = (await this.merkle.leavesFrom(cursor, limit)).map(cidOfLeafData)
     return { ids, next: cursor + ids.length }
   }
 
@@ -151,12 +96,10 @@ export class JournalState {
       throw new IsnadError('STORE_LOCKED', 'the data directory is in use by another isnad process (a running daemon?)', { cause })
     }
     try {
-      const nodes = db.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })
+      // Binary keys (src/merkle/log-keys.ts), written one byte per character.
+      const nodes = db.sublevel<string, Uint8Array>(MERKLE_SUBLEVEL, { keyEncoding: LATIN1, valueEncoding: 'view' })
       // A rebuild starts from an empty directory and is the log's only writer (MerkleLogInit.fresh).
-      const state = new JournalState(db, await openMerkleLog({ store: journalNodeStore(db, nodes), hasher: nativeMerkleHasher, fresh: bulk }))
-      const [lastRun] = await state.leaves.iterator({ reverse: true, limit: 1 }).all()
-      if (lastRun !== undefined) state.leafCoverage = Number(lastRun[0]) + lastRun[1].split(RUN_SEP).length
-      return state
+      return new JournalState(db, await openMerkleLog({ store: journalNodeStore(db, nodes), hasher: nativeMerkleHasher, fresh: bulk }))
     } catch (err) {
       await db.close().catch(() => undefined)
       throw asIndexError(err, location)
@@ -248,7 +191,8 @@ function journalNodeStore (db: Level<string, string>, nodes: LevelNodeDb & { rea
     getMany: async (keys) => await nodes.getMany(keys),
     batch: async (puts) => {
       const batch = new WriteBatch()
-      for (const { key, value } of puts) batch.put(nodes, key, value)
+      const target = { prefix: nodes.prefix, binary: true }
+      for (const { key, value } of puts) batch.put(target, key, value)
       await batch.commit(db)
     }
   }

@@ -7,6 +7,7 @@ export { LevelRecordStore, type LevelRecordStoreInit }
 export { INDEX_FORMAT } from './format.js'
 export { asIndexError, indexCorruptError, isLevelCorruption } from './damage.js'
 export { WriteBatch, type BatchTarget } from './sublevels.js'
+export { LATIN1 } from './binary-keys.js'
 
 /** Where a data directory keeps its LevelDB indexes (DESIGN §4): `<dataDir>/.memory/index`. */
 export function indexLocationOf (dataDir: string): string {

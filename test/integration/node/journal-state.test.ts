@@ -5,22 +5,23 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Level } from 'level'
 import { MerkleLog, computeRoot, createLevelNodeStore, createMemoryNodeStore, hashLeaf, leafDataOfCid, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
+import { LATIN1 } from '../../../src/store/index.js'
 import { nativeMerkleHasher } from '../../../src/node/journal/merkle-hasher.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'
 
-/** The journal's leaf positions kept in runs, and the node's OpenSSL hashing of the Merkle log. */
+/** The journal's record ids in log order (the Merkle log's own leaves), and the node's OpenSSL hashing of the log. */
 
 let dir: string
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'isnad-journal-state-')) })
 afterEach(async () => { await rm(dir, { recursive: true, force: true }) })
 
 describe('JournalState leaf positions', () => {
-  it('answers recordsSince from any cursor, across runs written by appends of any size, duplicates skipped', async () => {
+  it('answers recordsSince from any cursor, across appends of any size, duplicates skipped', async () => {
     const author = createAgent(1)
     const ids = Array.from({ length: 2600 }, (_, i) => createMemory(author, { summary: `memory ${i}` }).id)
     const state = await JournalState.open(join(dir, 'journal'))
     try {
-      // One id per append, a run longer than LEAF_RUN (1024), and a repeat of ids already in the log.
+      // A few ids per append, a long append, and a repeat of ids already in the log.
       await state.applyRecords(ids.slice(0, 3))
       await state.applyRecords([ids[1] as string, ...ids.slice(3, 2500), ids[0] as string])
       await state.applyRecords(ids.slice(2490))
@@ -35,19 +36,20 @@ describe('JournalState leaf positions', () => {
   })
 })
 
-describe('JournalState after a crash between the Merkle append and the leaf positions', () => {
-  it('writes the positions of leaves already in the log when replay applies their records again', async () => {
+describe('JournalState after a crash between the Merkle append and the batch after it', () => {
+  it('serves every leaf the log holds, and replay applying their records again adds none twice', async () => {
     const author = createAgent(2)
     const ids = Array.from({ length: 6 }, (_, i) => createMemory(author, { summary: `crash ${i}` }).id)
     const location = join(dir, 'journal')
     const first = await JournalState.open(location)
     await first.applyRecords(ids.slice(0, 2))
-    // The crash: the log got the next leaves, the positions batch never ran.
+    // The crash: the log got the next leaves, the batch after it (requests, keys) never ran.
     await first.merkle.append(ids.slice(2, 5).map(leafDataOfCid))
     await first.close()
     const second = await JournalState.open(location)
     try {
-      expect(await second.recordsSince(0, 10)).toEqual({ ids: ids.slice(0, 2), next: 2 })
+      // The log is where the ids are: the leaves it holds are served at once.
+      expect(await second.recordsSince(0, 10)).toEqual({ ids: ids.slice(0, 5), next: 5 })
       // Replay applies every record beyond indexed_lc (some already positioned), then new ones arrive.
       await second.applyRecords([ids[1] as string, ...ids.slice(2, 5)])
       await second.applyRecords(ids.slice(5))
@@ -91,14 +93,11 @@ describe('JournalState writes through the root database', () => {
 
     // The same content written through the sublevels: the Merkle log over createLevelNodeStore.
     const reference = new Level<string, string>(join(dir, 'reference'), { valueEncoding: 'utf8' })
-    const log = await MerkleLog.open({ store: createLevelNodeStore(reference.sublevel<string, Uint8Array>('merkle', { valueEncoding: 'view' })), hasher: nativeMerkleHasher })
+    const log = await MerkleLog.open({ store: createLevelNodeStore(reference.sublevel<string, Uint8Array>('m', { keyEncoding: LATIN1, valueEncoding: 'view' })), hasher: nativeMerkleHasher })
     await log.append(ids.slice(0, 17).map(leafDataOfCid))
     await log.append(ids.slice(17).map(leafDataOfCid))
     const keys = reference.sublevel<string, string>('keys', { valueEncoding: 'utf8' })
-    const leaves = reference.sublevel<string, string>('leaves', { valueEncoding: 'utf8' })
     await reference.batch([
-      { type: 'put', sublevel: leaves, key: '0'.padStart(16, '0'), value: ids.slice(0, 17).join('\n') },
-      { type: 'put', sublevel: leaves, key: '17'.padStart(16, '0'), value: ids.slice(17).join('\n') },
       ...[...events, { idempotency_key: 'k', event_id: 'evt_k' }].map((e) => ({ type: 'put' as const, sublevel: keys, key: e.idempotency_key, value: e.event_id })),
       { type: 'put', sublevel: reference.sublevel<string, string>('meta', { valueEncoding: 'utf8' }), key: 'indexed_lc', value: '41' }
     ])
@@ -107,7 +106,7 @@ describe('JournalState writes through the root database', () => {
     const written = new Level<string, string>(location, { valueEncoding: 'utf8' })
     const actual = await written.iterator({ keyEncoding: 'view', valueEncoding: 'view' }).all()
     await written.close()
-    expect(actual.length).toBe(2 * ids.length + 1 + 2 + events.length + 1 + 1)
+    expect(actual.length).toBe(2 * ids.length + 1 + events.length + 1 + 1)
     expect(actual).toEqual(expected)
   })
 })

@@ -5,6 +5,7 @@ import {
   MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, proveConsistency, proveInclusion, verifyInclusion,
   type MerkleNodeStore
 } from '../../../src/merkle/index.js'
+import { columnKey } from '../../../src/merkle/log-keys.js'
 import { hex } from './reference.js'
 
 /** MerkleLog over the in-memory store: equal to the pure functions, idempotent, O(log n) reads. */
@@ -92,7 +93,7 @@ describe('MerkleLog', () => {
     const log = await MerkleLog.open({ store })
     const n = 1000
     for (let at = 0; at < n; at += 100) await log.append(Array.from({ length: 100 }, (_, k) => leaf(at + k)))
-    // n columns (a leaf hash and the interior nodes that leaf completes) + n index entries + the size.
+    // n columns (a leaf's data and the interior nodes that leaf completes) + n index entries + the size.
     expect(store.inner.entries).toBe(2 * n + 1)
     const bound = 2 * Math.ceil(Math.log2(n)) + 2
     for (const [i, size] of [[0, 1000], [999, 1000], [500, 777], [3, 999], [640, 641]] as const) {
@@ -109,6 +110,27 @@ describe('MerkleLog', () => {
     store.reads = 0
     await log.root()
     expect(store.reads).toBe(0) // the frontier is in memory
+  })
+
+  it('serves its leaves back in log order from their columns (leavesFrom: what sync-v1 pages read)', async () => {
+    const store = countingStore()
+    const log = await MerkleLog.open({ store })
+    // Leaves of different lengths (empty ones too), some repeated: a repeat keeps its first index
+    // and is not served twice.
+    const data = Array.from({ length: 37 }, (_, i) => i === 20 ? leaf(3) : Uint8Array.from({ length: i % 5 }, (_, k) => i + k))
+    data[21] = data[3] as Uint8Array
+    for (let at = 0; at < data.length; at += 8) await log.append(data.slice(at, at + 8))
+    const expected = data.filter((d, i) => data.findIndex((other) => hex(other) === hex(d)) === i)
+    expect(log.size).toBe(expected.length)
+    expect((await log.leavesFrom(0, 1000)).map(hex)).toEqual(expected.map(hex))
+    expect((await log.leavesFrom(7, 5)).map(hex)).toEqual(expected.slice(7, 12).map(hex))
+    expect(await log.leavesFrom(log.size, 10)).toEqual([])
+    expect(await log.leavesFrom(3, 0)).toEqual([])
+    store.reads = 0
+    await log.leavesFrom(10, 4)
+    expect(store.reads).toBe(4) // one column per leaf, in one getMany
+    // Each column starts with the leaf's data and ends with the hashes the leaf completes.
+    expect(hex((await store.get(columnKey(3)) as Uint8Array).subarray(0, expected[3]?.length))).toBe(hex(expected[3] as Uint8Array))
   })
 
   it('keeps its state when a batch fails, and serialises concurrent appends', async () => {
@@ -135,10 +157,11 @@ describe('MerkleLog', () => {
     expect(await codeOf(log.proveConsistency(6, 5))).toBe('PROOF_MALFORMED')
     expect(await codeOf(log.proveInclusion(-1))).toBe('PROOF_MALFORMED')
     // Node 1/0 is in the column of leaf 1, node 2/0 in the column of leaf 3 (log-keys.ts).
-    await store.batch([{ key: 'c/1', value: new Uint8Array(31) }])
+    await store.batch([{ key: columnKey(1), value: new Uint8Array(31) }])
     expect(await codeOf(log.proveInclusion(3))).toBe('LOG_CORRUPT')
+    expect(await codeOf(log.leavesFrom(0, 6))).toBe('LOG_CORRUPT')
     expect((await MerkleLog.open({ store })).size).toBe(6) // node 1/0 is not on the frontier of 6 = 4 + 2
-    await store.batch([{ key: 'c/3', value: new Uint8Array(0) }])
+    await store.batch([{ key: columnKey(3), value: new Uint8Array(0) }])
     expect(await codeOf(MerkleLog.open({ store }))).toBe('LOG_CORRUPT')
     await store.batch([{ key: 'size', value: new Uint8Array(3) }])
     expect(await codeOf(MerkleLog.open({ store }))).toBe('LOG_CORRUPT')
