@@ -27,7 +27,7 @@ import { ID_BYTES, idKey, idKeyOf, idOfKey, prefixEnd, uintKey, uintOfKey, utf8K
  *   l  links     <link code> <from id> <id>        → ''  (attestations/anchors/requests of a memory,
  *                                                         successors; no `wit`, attestations by a
  *                                                         witness: prepare.ts)
- *   q  query     <scope> NUL <position>            → created_at as written (what a hit reports),
+ *   q  query     <scope number> <position>         → created_at as written (what a hit reports),
  *                                                   or '' when it is the ISO form of the
  *                                                   position's time (queryValueOf): the usual
  *                                                   case; a scan filters time on the position
@@ -35,12 +35,16 @@ import { ID_BYTES, idKey, idKeyOf, idOfKey, prefixEnd, uintKey, uintOfKey, utf8K
  *   s  stats     k NUL <kind> | <scope>            → decimal count of records / of memories in scope
  *   o  orphans   <memory id>                       → ''  (attestations or anchors of it are stored,
  *                                                         the memory is not: they arrived first)
+ *   d  scopes    <number, decimal>                 → a scope, spelled out once (scope-names.ts):
+ *                                                   query keys and memory entries name it by
+ *                                                   its number, `a` is 0 and has no entry
  *   meta         format                            → the layout's version (format.ts), as text under
  *                                                   the name every layout used: an index of
  *                                                   another layout is refused, never misread
  *
- * A scope is `a` (all memories), `t NUL <tag>`, `u NUL <author did>` or `y NUL <content type>`, and a
- * position is 41 bytes: 10000 − score units (2 bytes), year-9999 ms − created ms (7 bytes), the id
+ * A scope is `a` (all memories), `t NUL <tag>`, `u NUL <author did>` or `y NUL <content type>`; in a
+ * query key its number is an unsigned LEB128 varint, which no other number's varint starts with,
+ * so the keys of one scope are exactly those with its varint as prefix. A position is 41 bytes: 10000 − score units (2 bytes), year-9999 ms − created ms (7 bytes), the id
  * (32): ascending keys are score desc, created_at desc, id asc (result-order.ts, whose text
  * position a cursor carries), so a page with minTrust is one range scan that starts at the top of
  * its scope and stops at the first score below the bound.
@@ -58,6 +62,7 @@ export const SUBLEVELS = {
   query: 'q',
   stats: 's',
   orphans: 'o',
+  scopes: 'd',
   meta: 'meta'
 } as const
 
@@ -118,14 +123,25 @@ export function scopesOf (memory: IndexedMemory): string[] {
   return [ALL_SCOPE, authorScope(memory.author), typeScope(memory.type), ...memory.tags.map(tagScope)]
 }
 
-export function queryKey (scope: string, position: string): string {
-  return scope + SEP + position
+/** The first part of every query key of a scope: its number as an unsigned LEB128 varint. */
+export function scopeKey (scopeNumber: number): string {
+  let out = ''
+  let rest = scopeNumber
+  while (rest >= 0x80) {
+    out += String.fromCharCode((rest % 0x80) | 0x80)
+    rest = Math.floor(rest / 0x80)
+  }
+  return out + String.fromCharCode(rest)
 }
 
-/** All query-index keys of a memory at a given score (what a write plan puts, key by key). */
-export function queryKeysOf (memory: IndexedMemory, units: number, id: string): string[] {
+export function queryKey (scopeNumber: number, position: string): string {
+  return scopeKey(scopeNumber) + position
+}
+
+/** All query-index keys of a memory at a given score, its scopes numbered by `numberOf` (scopesOf's order). */
+export function queryKeysOf (memory: IndexedMemory, units: number, id: string, numberOf: (scope: string) => number): string[] {
   const position = positionKey(units, memory.createdMillis, idKey(id))
-  return scopesOf(memory).map((scope) => queryKey(scope, position))
+  return scopesOf(memory).map((scope) => queryKey(numberOf(scope), position))
 }
 
 const SCORE_BYTES = 2

@@ -18,6 +18,7 @@ import { sublevelsOf, WriteBatch, type RootLevel, type Sublevels } from './suble
 import { loadEntries, planPutMany, pushRetrustOps, type WritePlan } from './write-plan.js'
 import { LinkedRecordReads } from '../linked-reads.js'
 import { RecordValues } from './record-values.js'
+import { ScopeNames } from './scope-names.js'
 
 export interface LevelRecordStoreInit {
   /** The LevelDB directory: `<data dir>/.memory/index` (see indexLocationOf). Created if missing. */
@@ -58,6 +59,8 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
   private readonly superseded = new Set<string>()
   /** The records' values: locations in the ledger (or bytes) and the reads that serve them. */
   private readonly values: RecordValues
+  /** The numbers of the query scopes (scope-names.ts), read at open and added to by the write queue. */
+  private readonly names = new ScopeNames()
   private state: 'new' | 'open' | 'closed' = 'new'
   /** A close still releasing the lock: a reopen waits for it rather than failing with STORE_LOCKED. */
   private closing: Promise<void> = Promise.resolve()
@@ -92,6 +95,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
       for (const key of orphans) this.orphans.add(idOfKey(key))
       for (const key of successors) this.superseded.add(linkFromOf('successors', key))
       await this.values.load(subs, this.location)
+      await this.names.load(subs, this.location)
     } catch (err) {
       await db.close().catch(() => undefined)
       throw asIndexError(err, this.location)
@@ -122,8 +126,10 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     const prepared = prepareRecords(records)
     return await this.writes.run(async () => {
       const { db, subs } = this.writeHandle()
-      this.values.settle(false) // file numbers a refused plan claimed are forgotten
-      const plan = await planPutMany(subs, this.cache, prepared, trust, this.orphans, {
+      // File and scope numbers a refused plan claimed are forgotten.
+      this.values.settle(false)
+      this.names.settle(false)
+      const plan = await planPutMany(subs, this.cache, this.names, prepared, trust, this.orphans, {
         name: (batch) => { this.values.name(locations, batch) },
         valueOf: (record, batch) => this.values.valueOf(record, locations?.get(record.id), batch)
       })
@@ -205,8 +211,9 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     assertTrustEntry(memoryId, trust)
     await this.writes.run(async () => {
       const { db, subs } = this.writeHandle()
-      const [entry] = await loadEntries(subs, this.cache, [memoryId])
-      const plan: WritePlan = { batch: new WriteBatch(), entries: new Map(), counters: new Map() }
+      this.names.settle(false)
+      const [entry] = await loadEntries(subs, this.cache, this.names, [memoryId])
+      const plan: WritePlan = { batch: new WriteBatch(), names: this.names, entries: new Map(), counters: new Map() }
       pushRetrustOps(plan, memoryId, entry as NonNullable<typeof entry>, trust)
       await this.commit(db, plan)
     })
@@ -219,19 +226,21 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     } catch (err) {
       this.cache.clear()
       this.values.settle(false)
+      this.names.settle(false)
       throw err
     }
     this.values.settle(true)
+    this.names.settle(true)
     this.cache.remember(plan.entries, plan.counters)
   }
 
   async getTrust (memoryId: string): Promise<TrustEntry | null> {
     const value = await this.assertOpen().subs.memories.get(lookupKey(memoryId))
-    return value === undefined ? null : decodeMemoryEntry(memoryId, value).trust ?? null
+    return value === undefined ? null : decodeMemoryEntry(memoryId, value, (n) => this.names.nameOf(n)).trust ?? null
   }
 
   async query (query: MemoryQuery): Promise<QueryPage> {
-    return await scanQuery(this.assertOpen().subs, normalizeQuery(query))
+    return await scanQuery(this.assertOpen().subs, this.names, normalizeQuery(query))
   }
 
   /** Ids in one relation, in the order of their digests: the key suffix after `<link> <from>`. */

@@ -1,14 +1,17 @@
 import { IsnadError } from '../../errors/index.js'
 import type { ContentType } from '../../schema/index.js'
 import type { IndexedMemory } from '../indexed-memory.js'
+import { authorScope, tagScope, typeScope } from './key-layout.js'
 import type { TrustEntry } from '../types.js'
 
 /*
  * The value of a memory's entry in the `memories` sublevel (keys.ts): what a query filters on and
  * the memory's indexed trust, together, so scoring a memory reads one entry and writes one entry.
  *
- *   <score> NUL <level> NUL <policy> NUL <computed_at> NUL <type> NUL <author> NUL <created_at> (NUL <tag>)*
+ *   <score> NUL <level> NUL <policy> NUL <computed_at> NUL <created_at> NUL <type> NUL <author> (NUL <tag>)*
  *
+ * where type, author and each tag are the numbers of their scopes (scope-names.ts) in base 36,
+ * since layout 7 (a did:key of 56 characters is one or two);
  * A memory never scored has four empty trust fields. Score is the decimal JavaScript number (a
  * TrustEntry score has at most 4 decimals, which a number prints exactly and parses back the same);
  * level and policy are names, none of which can hold NUL, and tags come last, so the list needs no
@@ -25,14 +28,17 @@ export interface MemoryEntry {
   trust: TrustEntry | undefined
 }
 
-export function encodeMemoryEntry (memory: IndexedMemory, trust: TrustEntry | undefined): string {
+/** `numberOf`: the number of a scope (ScopeNames.assign), for the memory's type, author and tags. */
+export function encodeMemoryEntry (memory: IndexedMemory, trust: TrustEntry | undefined, numberOf: (scope: string) => number): string {
   const head = trust === undefined
     ? SEP.repeat(TRUST_FIELDS)
     : String(trust.score) + SEP + trust.level + SEP + trust.policy + SEP + compactTime(trust.computed_at) + SEP
-  return head + [memory.type, memory.author, compactTime(memory.created_at, memory.createdMillis), ...memory.tags].join(SEP)
+  const scopes = [typeScope(memory.type), authorScope(memory.author), ...memory.tags.map(tagScope)]
+  return head + [compactTime(memory.created_at, memory.createdMillis), ...scopes.map((scope) => numberOf(scope).toString(36))].join(SEP)
 }
 
-export function decodeMemoryEntry (id: string, value: string): MemoryEntry {
+/** `nameOf`: the scope a number names (ScopeNames.nameOf); a number it does not know is a damaged entry. */
+export function decodeMemoryEntry (id: string, value: string, nameOf: (n: number) => string | undefined): MemoryEntry {
   let at = 0
   const fields: string[] = []
   for (let i = 0; i < TRUST_FIELDS; i++) {
@@ -42,12 +48,24 @@ export function decodeMemoryEntry (id: string, value: string): MemoryEntry {
     at = end + 1
   }
   const [score, level, policy, computedAt] = fields as [string, string, string, string]
-  const [type, author, created, ...tags] = value.slice(at).split(SEP)
-  if (created === undefined) throw damaged(id)
+  const [created, ...numbers] = value.slice(at).split(SEP)
+  if (created === undefined || numbers.length < 2) throw damaged(id)
+  const [type, author, ...tags] = numbers.map((n) => {
+    const scope = nameOf(parseInt(n, 36))
+    if (scope === undefined) throw damaged(id)
+    return textOfScope(scope)
+  }) as [string, string, ...string[]]
   const createdAt = expandTime(created)
-  const memory: IndexedMemory = { type: type as ContentType, author: author as string, created_at: createdAt, createdMillis: Date.parse(createdAt), tags }
+  const memory: IndexedMemory = { type: type as ContentType, author, created_at: createdAt, createdMillis: Date.parse(createdAt), tags }
   if (score === '') return { memory, trust: undefined }
   return { memory, trust: { score: Number(score), level, policy, computed_at: expandTime(computedAt) } }
+}
+
+/** What a scope names (`t NUL <tag>` → the tag), back from its key's UTF-8 bytes. */
+function textOfScope (scope: string): string {
+  const text = scope.slice(2)
+  // eslint-disable-next-line no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text : Buffer.from(text, 'latin1').toString('utf8')
 }
 
 const COMPACT = '~'

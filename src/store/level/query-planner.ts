@@ -6,10 +6,11 @@ import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
 import type { QueryHit, QueryPage } from '../types.js'
 import { idKey } from './binary-keys.js'
 import {
-  ALL_SCOPE, SEP, authorScope, createdOfPositionKey, idOfPositionKey, positionKeyBoundBelow, positionKeyOf, queryCreatedAt,
-  tagScope, textPositionOf, typeScope, unitsOfPositionKey
+  ALL_SCOPE, authorScope, createdOfPositionKey, idOfPositionKey, positionKeyBoundBelow, positionKeyOf, queryCreatedAt,
+  scopeKey, tagScope, textPositionOf, typeScope, unitsOfPositionKey
 } from './key-layout.js'
 import { decodeMemoryEntry } from './memory-entry.js'
+import type { ScopeNames } from './scope-names.js'
 import type { Sublevels } from './sublevels.js'
 
 /*
@@ -39,11 +40,13 @@ export async function chooseScope (subs: Sublevels, query: NormalizedQuery): Pro
   return Number(counts[best] ?? '0') === 0 ? null : candidates[best] as string
 }
 
-export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promise<QueryPage> {
+export async function scanQuery (subs: Sublevels, names: ScopeNames, query: NormalizedQuery): Promise<QueryPage> {
   if (query.minUnits > TRUST_SCALE) return { items: [] }
   const scope = await chooseScope(subs, query)
-  if (scope === null) return { items: [] }
-  const prefix = scope + SEP
+  // A scope with no number holds no memory: nothing was ever indexed under it.
+  const scopeNumber = scope === null ? undefined : names.known(scope)
+  if (scope === null || scopeNumber === undefined) return { items: [] }
+  const prefix = scopeKey(scopeNumber)
   const at = prefix.length
   const lt = prefix + positionKeyBoundBelow(query.minUnits)
   const iterator = query.after === undefined
@@ -61,7 +64,7 @@ export async function scanQuery (subs: Sublevels, query: NormalizedQuery): Promi
       // predicates (a second tag, the author or type of a tag scope) need the memories' entries.
       const inTime = entries.filter(([key]) => inTimeRange(createdOfPositionKey(key, at), query))
       const ids = inTime.map(([key]) => idOfPositionKey(key, at))
-      const memories = filtered ? await loadIndexedMemories(subs, ids) : []
+      const memories = filtered ? await loadIndexedMemories(subs, names, ids) : []
       for (let i = 0; i < inTime.length && found.length < wanted; i++) {
         const [key, value] = inTime[i] as [string, string]
         if (filtered && !matchesQuery(memories[i] as IndexedMemory, query)) continue
@@ -93,12 +96,12 @@ function inTimeRange (createdMillis: number, query: NormalizedQuery): boolean {
 }
 
 /** The indexed fields of memories listed in the query index (a missing entry is a damaged index). */
-async function loadIndexedMemories (subs: Sublevels, ids: string[]): Promise<IndexedMemory[]> {
+async function loadIndexedMemories (subs: Sublevels, names: ScopeNames, ids: string[]): Promise<IndexedMemory[]> {
   if (ids.length === 0) return []
   const values = await subs.memories.getMany(ids.map(idKey))
   return values.map((value, i) => {
     const id = ids[i] as string
     if (value === undefined) throw new IsnadError('DECODE_FAILED', `memory ${id} is in the query index but has no entry: the index must be rebuilt (isnad ledger reindex)`, { details: { id } })
-    return decodeMemoryEntry(id, value).memory
+    return decodeMemoryEntry(id, value, (n) => names.nameOf(n)).memory
   })
 }

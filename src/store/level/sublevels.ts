@@ -6,8 +6,8 @@ export type RootLevel = Level<string, string>
 
 /**
  * The sublevels of key-layout.ts with their encodings: keys are binary strings (binary-keys.ts:
- * LATIN1) except in `files` and `meta`; records' values are bytes (record-location.ts), the rest
- * text.
+ * LATIN1) except in `files` and `meta`; records' values are bytes (record-location.ts), scopes'
+ * binary strings (a tag's UTF-8 bytes), the rest text.
  */
 export function sublevelsOf (db: RootLevel) {
   const subs = {
@@ -18,6 +18,7 @@ export function sublevelsOf (db: RootLevel) {
     query: db.sublevel<string, string>(SUBLEVELS.query, { keyEncoding: LATIN1, valueEncoding: 'utf8' }),
     stats: db.sublevel<string, string>(SUBLEVELS.stats, { keyEncoding: LATIN1, valueEncoding: 'utf8' }),
     orphans: db.sublevel<string, string>(SUBLEVELS.orphans, { keyEncoding: LATIN1, valueEncoding: 'utf8' }),
+    scopes: db.sublevel<string, string>(SUBLEVELS.scopes, { keyEncoding: LATIN1, valueEncoding: LATIN1 }),
     meta: db.sublevel<string, string>(SUBLEVELS.meta, { valueEncoding: 'utf8' })
   }
   // WriteBatch writes through the root with these prefixes: they must be the sublevels' own.
@@ -37,8 +38,8 @@ const PREFIXES = Object.fromEntries(
 ) as Record<SublevelName, string>
 
 /** How a batch writes keys (and string values) of each named sublevel: binary strings, or UTF-8 text. */
-const BINARY_KEYS: Record<SublevelName, boolean> = { records: true, files: false, memories: true, links: true, query: true, stats: true, orphans: true, meta: false }
-const BINARY_VALUES: Record<SublevelName, boolean> = { records: false, files: false, memories: false, links: false, query: false, stats: false, orphans: false, meta: false }
+const BINARY_KEYS: Record<SublevelName, boolean> = { records: true, files: false, memories: true, links: true, query: true, stats: true, orphans: true, scopes: true, meta: false }
+const BINARY_VALUES: Record<SublevelName, boolean> = { records: false, files: false, memories: false, links: false, query: false, stats: false, orphans: false, scopes: true, meta: false }
 
 /**
  * A sublevel as a batch writes to it: by its name in SUBLEVELS, or any sublevel by its own key

@@ -6,6 +6,7 @@ import type { IndexCache } from './index-cache.js'
 import { idKey, lookupKey } from './binary-keys.js'
 import { kindStatKey, linkKey, positionKey, queryKey, queryValueOf, scopesOf, ALL_SCOPE } from './key-layout.js'
 import { decodeMemoryEntry, encodeMemoryEntry, type MemoryEntry } from './memory-entry.js'
+import type { ScopeNames } from './scope-names.js'
 import { WriteBatch, type Sublevels } from './sublevels.js'
 
 /*
@@ -18,6 +19,8 @@ import { WriteBatch, type Sublevels } from './sublevels.js'
 
 export interface WritePlan {
   batch: WriteBatch
+  /** The store's scope numbers: a batch gives new scopes theirs (pending until it commits). */
+  names: ScopeNames
   /** The entry of every memory the batch writes, for the cache once the batch has committed. */
   entries: Map<string, MemoryEntry>
   /** The counters the batch writes, with their new values, for the cache likewise. */
@@ -44,7 +47,7 @@ export interface ValuesPlan {
   valueOf: (record: PreparedRecord, batch: WriteBatch) => Uint8Array
 }
 
-export async function planPutMany (subs: Sublevels, cache: IndexCache, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>, orphans: ReadonlySet<string>, values: ValuesPlan): Promise<PutPlan> {
+export async function planPutMany (subs: Sublevels, cache: IndexCache, names: ScopeNames, records: PreparedRecord[], trust: ReadonlyMap<string, TrustEntry>, orphans: ReadonlySet<string>, values: ValuesPlan): Promise<PutPlan> {
   for (const [memoryId, entry] of trust) assertTrustEntry(memoryId, entry)
   // Two independent reads at once (each a round trip through libuv's pool): which records exist,
   // and the entry (indexed fields and old trust) of every memory with a trust entry, which the
@@ -56,11 +59,11 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
   const targets = unknownEvidenceTargets(records, trust, orphans)
   const [present, stored, targetsStored] = await Promise.all([
     records.length === 0 ? [] : subs.records.hasMany(records.map((r) => idKey(r.id))),
-    loadEntries(subs, cache, storedIds),
+    loadEntries(subs, cache, names, storedIds),
     targets.length === 0 ? [] : subs.records.hasMany(targets.map(idKey))
   ])
   const fresh = records.filter((_, i) => present[i] !== true)
-  const plan: PutPlan = { batch: new WriteBatch(), entries: new Map(), counters: new Map(), newIds: fresh.map((r) => r.id), orphansAdded: [], orphansCleared: [] }
+  const plan: PutPlan = { batch: new WriteBatch(), names, entries: new Map(), counters: new Map(), newIds: fresh.map((r) => r.id), orphansAdded: [], orphansCleared: [] }
   values.name(plan.batch)
   const absent = new Set(targets.filter((_, i) => targetsStored[i] !== true))
   const increments = new Map<string, number>()
@@ -91,7 +94,7 @@ export async function planPutMany (subs: Sublevels, cache: IndexCache, records: 
 
   // Entries for memories stored before this batch re-key them; NOT_FOUND for a memory stored nowhere.
   const restated = trustIds.filter((id) => batchIds.has(id) && !freshMemories.has(id))
-  const restatedEntries = await loadEntries(subs, cache, restated)
+  const restatedEntries = await loadEntries(subs, cache, names, restated)
   // An entry that says nothing new (sameTrust: only computed_at moved) is not rewritten.
   const retrust = (id: string, stored: MemoryEntry): void => {
     const entry = trust.get(id) as TrustEntry
@@ -121,7 +124,7 @@ function unknownEvidenceTargets (records: readonly PreparedRecord[], trust: Read
  * The entries of stored memories, from the cache or else LevelDB; NOT_FOUND when one is missing
  * (no trust for the unknown). Runs inside the write queue.
  */
-export async function loadEntries (subs: Sublevels, cache: IndexCache, ids: string[]): Promise<MemoryEntry[]> {
+export async function loadEntries (subs: Sublevels, cache: IndexCache, names: ScopeNames, ids: string[]): Promise<MemoryEntry[]> {
   const entries = ids.map((id) => cache.entry(id))
   const missing = ids.filter((_, i) => entries[i] === undefined)
   if (missing.length === 0) return entries as MemoryEntry[]
@@ -132,7 +135,7 @@ export async function loadEntries (subs: Sublevels, cache: IndexCache, ids: stri
     const id = ids[i] as string
     const value = values[next++]
     if (value === undefined) throw trustNotFound(id)
-    return decodeMemoryEntry(id, value)
+    return decodeMemoryEntry(id, value, (n) => names.nameOf(n))
   })
 }
 
@@ -151,8 +154,9 @@ export function pushRetrustOps (plan: WritePlan, id: string, { memory, trust: ol
  */
 function pushEntryOps (plan: WritePlan, id: string, entry: MemoryEntry, oldUnits: number | null, scopes?: readonly string[]): void {
   const { memory, trust } = entry
-  pushIndexOps(plan.batch, id, memory, oldUnits, trust === undefined ? 0 : scoreUnitsOf(trust.score), scopes)
-  plan.batch.put('memories', idKey(id), encodeMemoryEntry(memory, trust))
+  const numberOf = (scope: string): number => plan.names.assign(scope, plan.batch)
+  pushIndexOps(plan.batch, id, memory, oldUnits, trust === undefined ? 0 : scoreUnitsOf(trust.score), numberOf, scopes)
+  plan.batch.put('memories', idKey(id), encodeMemoryEntry(memory, trust, numberOf))
   plan.entries.set(id, entry)
 }
 
@@ -160,9 +164,9 @@ function pushEntryOps (plan: WritePlan, id: string, entry: MemoryEntry, oldUnits
  * Query-index puts at `units`, preceded by the deletes at `oldUnits` when the score moved: the keys
  * of queryKeysOf, built here one by one from the memory's scopes (scopesOf, once for both).
  */
-function pushIndexOps (batch: WriteBatch, id: string, memory: IndexedMemory, oldUnits: number | null, units: number, scopes?: readonly string[]): void {
+function pushIndexOps (batch: WriteBatch, id: string, memory: IndexedMemory, oldUnits: number | null, units: number, numberOf: (scope: string) => number, scopes?: readonly string[]): void {
   if (oldUnits === units) return
-  const keyed = scopes ?? scopesOf(memory)
+  const keyed = (scopes ?? scopesOf(memory)).map(numberOf)
   const key = idKey(id)
   if (oldUnits !== null) {
     const old = positionKey(oldUnits, memory.createdMillis, key)

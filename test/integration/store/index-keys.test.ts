@@ -30,6 +30,17 @@ async function rawEntries (location: string, sublevel: string): Promise<Map<stri
   return new Map(entries.map(([key, value]) => [key.slice(sublevel.length + 2), value]))
 }
 
+/** The index's scope numbers (the `d` sublevel), as a function for queryKeysOf. */
+async function scopeNumbers (location: string): Promise<(scope: string) => number> {
+  const numbers = new Map([...await rawEntries(location, 'd')].map(([n, scope]) => [scope, Number(n)]))
+  numbers.set('a', 0)
+  return (scope) => {
+    const n = numbers.get(scope)
+    if (n === undefined) throw new Error(`scope ${scope} has no number`)
+    return n
+  }
+}
+
 async function rawKeys (location: string, sublevel: string): Promise<string[]> {
   const raw = new Level<string, string>(location, { keyEncoding: LATIN1, valueEncoding: 'utf8' })
   const keys = await raw.keys({ gte: `!${sublevel}!`, lt: `!${sublevel}"` }).all()
@@ -55,9 +66,14 @@ describe('LevelRecordStore index keys (layout 7)', () => {
 
     const taggedMemory = indexedMemoryOf(tagged.signed.record)
     const plainMemory = indexedMemoryOf(plain.signed.record)
+    const numberOf = await scopeNumbers(location)
+    // Each scope spelled out once, numbered from 1 in the order the batches first used them.
+    expect([...(await rawEntries(location, 'd')).values()]).toEqual([
+      `u\x00${author.did}`, 'y\x00insight', 't\x00alpha', 't\x00beta', `u\x00${createAgent(1).did}`, `y\x00${plainMemory.type}`
+    ].filter((scope, i, all) => all.indexOf(scope) === i))
     expect(await rawKeys(location, 'q')).toEqual([
-      ...queryKeysOf(taggedMemory, scoreUnitsOf(0.7), tagged.id),
-      ...queryKeysOf(plainMemory, scoreUnitsOf(0.3), plain.id)
+      ...queryKeysOf(taggedMemory, scoreUnitsOf(0.7), tagged.id, numberOf),
+      ...queryKeysOf(plainMemory, scoreUnitsOf(0.3), plain.id, numberOf)
     ].sort())
     // One link per attestation (its memory's): no key by witness (issue 20).
     expect(await rawKeys(location, 'l')).toEqual([linkKey('attestations', tagged.id, attestation.id)])
@@ -84,7 +100,7 @@ describe('LevelRecordStore index keys (layout 7)', () => {
     for (const [key, value] of values) expect(value).toBe(key.endsWith(idKey(iso.id)) ? '' : '2026-02-05T15:00:00Z')
 
     // A key written before the rule (created_at always spelled out) is read as it is.
-    const [isoKey] = queryKeysOf(indexedMemoryOf(iso.signed.record), 0, iso.id).slice(-1)
+    const [isoKey] = queryKeysOf(indexedMemoryOf(iso.signed.record), 0, iso.id, await scopeNumbers(location)).slice(-1)
     const raw = new Level<string, string>(location, { keyEncoding: LATIN1, valueEncoding: 'utf8' })
     await raw.put(`!q!${isoKey ?? ''}`, '2026-02-05T16:00:00.250Z')
     await raw.close()
@@ -120,6 +136,6 @@ describe('LevelRecordStore index keys (layout 7)', () => {
     } finally {
       await store.close()
     }
-    expect((await rawKeys(location, 'q')).every((key) => key.includes(`\x00${uintKey(10000 - 4000, 2)}`))).toBe(true)
+    expect((await rawKeys(location, 'q')).every((key) => key.slice(1, 3) === uintKey(10000 - 4000, 2))).toBe(true) // scope numbers < 128: one byte
   })
 })

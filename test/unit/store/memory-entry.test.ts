@@ -1,6 +1,18 @@
 import { describe, expect, it } from 'vitest'
-import { decodeMemoryEntry, encodeMemoryEntry } from '../../../src/store/level/memory-entry.js'
+import { decodeMemoryEntry as decode, encodeMemoryEntry as encode } from '../../../src/store/level/memory-entry.js'
 import type { IndexedMemory } from '../../../src/store/indexed-memory.js'
+
+/** A scope dictionary as ScopeNames keeps one: numbers from 1 in the order scopes are first seen. */
+function dictionary (): { numberOf: (scope: string) => number, nameOf: (n: number) => string | undefined } {
+  const scopes: string[] = ['a']
+  return {
+    numberOf: (scope) => { const at = scopes.indexOf(scope); return at >= 0 ? at : scopes.push(scope) - 1 },
+    nameOf: (n) => scopes[n]
+  }
+}
+const { numberOf, nameOf } = dictionary()
+const encodeMemoryEntry = (m: IndexedMemory, trust: Parameters<typeof encode>[1]): string => encode(m, trust, numberOf)
+const decodeMemoryEntry = (id: string, value: string): ReturnType<typeof decode> => decode(id, value, nameOf)
 
 const memory: IndexedMemory = {
   type: 'fact',
@@ -36,6 +48,16 @@ describe('the memories entry of the LevelDB index (layouts 2, 7)', () => {
     expect(encodeMemoryEntry(memory, undefined)).toContain('2026-01-01T00:00:00Z')
     const ancient = { ...memory, created_at: '0001-01-01T00:00:00.000Z', createdMillis: Date.parse('0001-01-01T00:00:00.000Z') }
     expect(decodeMemoryEntry('m', encodeMemoryEntry(ancient, undefined)).memory).toEqual(ancient)
+  })
+
+  it('names type, author and tags by their scope numbers, and keeps a tag outside ASCII exactly (layout 7)', () => {
+    const unicode = { ...memory, tags: ['日本', 'é', 'rust'] }
+    const value = encodeMemoryEntry(unicode, undefined)
+    expect(value).not.toContain('did:key')
+    expect(value).not.toContain('rust')
+    expect(decodeMemoryEntry('m', value)).toEqual({ memory: unicode, trust: undefined })
+    // A number the dictionary does not hold: a damaged entry.
+    expect(() => decode('m', value, () => undefined)).toThrow(expect.objectContaining({ code: 'DECODE_FAILED' }))
   })
 
   it('refuses a value of another layout with DECODE_FAILED', () => {
