@@ -16,9 +16,15 @@ import type { PerfectNode } from './tree-math.js'
  *                              log serves its leaves in order from the columns (leavesFrom), so
  *                              the node keeps no separate list of them. The index is big-endian
  *                              in n (1–7) bytes: keys sort in leaf order
- *   l <leaf hash>            → leaf index, big-endian in as few bytes as it takes (1–8): leaf
- *                              hash (32 bytes) → position, so a record is proven by its id, and
- *                              an append is idempotent by leaf data
+ *   l <leaf hash, first 16 bytes>
+ *                            → the indexes of the leaves whose hash starts so, each as one length
+ *                              byte and its big-endian bytes (1–8): almost always one. A lookup
+ *                              reads the candidates' columns and keeps the one whose data hashes
+ *                              to the whole leaf hash, so the position found is exact; half the
+ *                              hash keeps the key unique in practice (a collision takes ~2^64
+ *                              hashes to make, and only costs a longer list). Leaf data →
+ *                              position: a record is proven by its id, and an append is
+ *                              idempotent by leaf data
  */
 
 export const SIZE_KEY = 'size'
@@ -54,22 +60,43 @@ export function nodeName ({ level, index }: PerfectNode): string {
   return `${level}/${index}`
 }
 
-/** `l` and the 32 bytes of a leaf hash, one character each. */
+/** @default 16 — the bytes of a leaf hash its index key keeps. */
+export const LEAF_KEY_BYTES = 16
+
+/** `l` and the first LEAF_KEY_BYTES of a leaf hash, one character each. */
 export function leafIndexKey (leafHash: Uint8Array): string {
-  return 'l' + String.fromCharCode(...leafHash)
+  return 'l' + String.fromCharCode(...leafHash.subarray(0, LEAF_KEY_BYTES))
 }
 
-/** A leaf index as its big-endian bytes without leading zeros (0 is one zero byte). */
-export function encodeLeafIndex (index: number): Uint8Array {
-  return Uint8Array.from(minimalBigEndian(index))
+/** A leaf hash as a string of its 32 bytes: its identity in memory (maps of an append, a fresh log). */
+export function leafHashKey (leafHash: Uint8Array): string {
+  return String.fromCharCode(...leafHash)
 }
 
-/** The inverse of encodeLeafIndex (1–8 bytes holding a safe integer), else undefined. */
-export function decodeLeafIndex (bytes: Uint8Array): number | undefined {
-  if (bytes.length < 1 || bytes.length > 8) return undefined
-  let value = 0
-  for (const byte of bytes) value = value * 256 + byte
-  return Number.isSafeInteger(value) ? value : undefined
+/** Leaf indexes as the value of their index key: each one length byte, then its big-endian bytes. */
+export function encodeLeafIndexes (indexes: readonly number[]): Uint8Array {
+  const out: number[] = []
+  for (const index of indexes) {
+    const digits = minimalBigEndian(index)
+    out.push(digits.length, ...digits)
+  }
+  return Uint8Array.from(out)
+}
+
+/** The inverse of encodeLeafIndexes, or undefined for bytes that are not such a list (or an empty one). */
+export function decodeLeafIndexes (bytes: Uint8Array): number[] | undefined {
+  const out: number[] = []
+  let at = 0
+  while (at < bytes.length) {
+    const length = bytes[at] as number
+    if (length < 1 || length > 8 || at + 1 + length > bytes.length) return undefined
+    let value = 0
+    for (let i = at + 1; i <= at + length; i++) value = value * 256 + (bytes[i] as number)
+    if (!Number.isSafeInteger(value)) return undefined
+    out.push(value)
+    at += 1 + length
+  }
+  return out.length === 0 ? undefined : out
 }
 
 function minimalBigEndian (value: number): number[] {

@@ -1,7 +1,8 @@
 import { IsnadError } from '../errors/index.js'
 import { HASH_BYTES, NODE_CACHE_MIN_LEVEL, NODE_CACHE_SIZE } from './constants.js'
 import { DEFAULT_HASHER, EMPTY_ROOT, type MerkleHasher } from './hash.js'
-import { SIZE_KEY, columnKey, completedLevels, decodeLeafIndex, decodeUint64, encodeLeafIndex, encodeUint64, leafIndexKey } from './log-keys.js'
+import { leafDataIn, storedPositions } from './leaf-index.js'
+import { SIZE_KEY, columnKey, completedLevels, decodeUint64, encodeLeafIndexes, encodeUint64, leafHashKey, leafIndexKey } from './log-keys.js'
 import { NodeReader, getMany } from './node-cache.js'
 import type { MerkleNodeStore, NodePut } from './node-store.js'
 import { consistencyRanges, inclusionRanges } from './subtree-ranges.js'
@@ -44,8 +45,9 @@ export class MerkleLog {
   private treeSize: number
   private frontier: Uint8Array[]
   private tail: Promise<unknown> = Promise.resolve()
-  /** Leaf index key → position of every leaf, when the log was opened fresh. */
+  /** When the log was opened fresh: leaf hash (leafHashKey) → position of every leaf, and each index key's list. */
   private readonly positions: Map<string, number> | undefined
+  private readonly lists: Map<string, number[]> | undefined
 
   private constructor (store: MerkleNodeStore, nodes: NodeReader, hasher: MerkleHasher, size: number, frontier: Uint8Array[], fresh: boolean) {
     this.store = store
@@ -54,6 +56,7 @@ export class MerkleLog {
     this.treeSize = size
     this.frontier = frontier
     this.positions = fresh ? new Map() : undefined
+    this.lists = fresh ? new Map() : undefined
   }
 
   /** Opens the log held by `store` (an empty store is an empty log), reading O(log n) hashes. */
@@ -85,36 +88,51 @@ export class MerkleLog {
   private async appendNow (leaves: readonly Uint8Array[]): Promise<AppendResult[]> {
     const hashes = leaves.map((leaf) => this.hasher.leaf(leaf))
     const keys = hashes.map(leafIndexKey)
-    const known = await this.knownPositions(keys)
+    const ids = hashes.map(leafHashKey)
+    const { known, lists } = await this.knownPositions(keys, ids)
     const fresh = new Map<string, number>()
+    const written = new Map<string, number[]>()
     const frontier = [...this.frontier]
     let size = this.treeSize
     const puts: NodePut[] = []
     const completed: CompletedNode[] = []
     const results = hashes.map((hash, i): AppendResult => {
-      const key = keys[i] as string
-      const index = known[i] ?? fresh.get(key)
+      const id = ids[i] as string
+      const index = known[i] ?? fresh.get(id)
       if (index !== undefined) return { index, added: false }
-      fresh.set(key, size)
-      puts.push({ key, value: encodeLeafIndex(size) }, { key: columnKey(size), value: appendToFrontier(frontier, leaves[i] as Uint8Array, hash, size, this.hasher, this.nodes, completed) })
+      fresh.set(id, size)
+      const key = keys[i] as string
+      const list = written.get(key) ?? [...(lists.get(key) ?? [])]
+      list.push(size)
+      written.set(key, list)
+      puts.push({ key: columnKey(size), value: appendToFrontier(frontier, leaves[i] as Uint8Array, hash, size, this.hasher, this.nodes, completed) })
       return { index: size++, added: true }
     })
     if (size === this.treeSize) return results
+    for (const [key, list] of written) puts.push({ key, value: encodeLeafIndexes(list) })
     puts.push({ key: SIZE_KEY, value: encodeUint64(size) })
     await this.store.batch(puts)
-    if (this.positions !== undefined) for (const [key, index] of fresh) this.positions.set(key, index)
+    if (this.positions !== undefined) for (const [id, index] of fresh) this.positions.set(id, index)
+    if (this.lists !== undefined) for (const [key, list] of written) this.lists.set(key, list)
     for (const { node, hash } of completed) this.nodes.remember(node, hash)
     this.frontier = frontier
     this.treeSize = size
     return results
   }
 
-  /** The position of each leaf index key already in the log. */
-  private async knownPositions (keys: string[]): Promise<Array<number | undefined>> {
+  /**
+   * The position of each leaf already in the log (by its whole hash, `ids`), and the stored list of
+   * each index key: the candidates a key names are told apart by reading their columns.
+   */
+  private async knownPositions (keys: readonly string[], ids: readonly string[]): Promise<{ known: Array<number | undefined>, lists: Map<string, number[]> }> {
     const positions = this.positions
-    if (positions !== undefined) return keys.map((key) => positions.get(key))
-    const stored = await getMany(this.store, keys)
-    return stored.map((value, i) => value === undefined ? undefined : decodeIndex(value, keys[i] as string))
+    const freshLists = this.lists
+    if (positions !== undefined && freshLists !== undefined) {
+      const lists = new Map<string, number[]>()
+      for (const key of keys) { const list = freshLists.get(key); if (list !== undefined) lists.set(key, list) }
+      return { known: ids.map((id) => positions.get(id)), lists }
+    }
+    return await storedPositions(this.store, this.hasher, keys, ids)
   }
 
   /**
@@ -127,18 +145,14 @@ export class MerkleLog {
     if (end <= start) return []
     const keys = Array.from({ length: end - start }, (_, i) => columnKey(start + i))
     const columns = await getMany(this.store, keys)
-    return columns.map((column, i) => {
-      const hashes = completedLevels(start + i) * HASH_BYTES
-      if (!(column instanceof Uint8Array) || column.length < hashes) throw new IsnadError('LOG_CORRUPT', `Merkle log column of leaf ${start + i} is missing or shorter than its hashes`)
-      return Uint8Array.from(column.subarray(0, column.length - hashes))
-    })
+    return columns.map((column, i) => Uint8Array.from(leafDataIn(column, start + i)))
   }
 
   /** The index of `leafData` in the log, or undefined when it was never appended. */
   async indexOf (leafData: Uint8Array): Promise<number | undefined> {
-    const key = leafIndexKey(this.hasher.leaf(leafData))
-    const stored = await this.store.get(key)
-    return stored === undefined ? undefined : decodeIndex(stored, key)
+    const hash = this.hasher.leaf(leafData)
+    const { known } = await storedPositions(this.store, this.hasher, [leafIndexKey(hash)], [leafHashKey(hash)])
+    return known[0]
   }
 
   /** MTH(D[0:size]) for any size ≤ this.size (RFC 6962 §2.1): the frontier for the current size. */
@@ -224,10 +238,4 @@ function appendToFrontier (frontier: Uint8Array[], leafData: Uint8Array, leafHas
   }
   frontier.push(node)
   return column
-}
-
-function decodeIndex (stored: Uint8Array, key: string): number {
-  const index = decodeLeafIndex(stored)
-  if (index === undefined) throw new IsnadError('LOG_CORRUPT', `Merkle log entry ${[...key].map((c) => c.charCodeAt(0).toString(16).padStart(2, '0')).join('')} is not a leaf index of 1–8 bytes`)
-  return index
 }

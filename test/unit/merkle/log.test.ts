@@ -2,8 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import {
-  MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, proveConsistency, proveInclusion, verifyInclusion,
-  type MerkleNodeStore
+  DEFAULT_HASHER, MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, proveConsistency, proveInclusion, verifyInclusion,
+  type MerkleHasher, type MerkleNodeStore
 } from '../../../src/merkle/index.js'
 import { columnKey } from '../../../src/merkle/log-keys.js'
 import { hex } from './reference.js'
@@ -93,7 +93,8 @@ describe('MerkleLog', () => {
     const log = await MerkleLog.open({ store })
     const n = 1000
     for (let at = 0; at < n; at += 100) await log.append(Array.from({ length: 100 }, (_, k) => leaf(at + k)))
-    // n columns (a leaf's data and the interior nodes that leaf completes) + n index entries + the size.
+    // n columns (a leaf's data and the interior nodes that leaf completes) + n index entries + the size
+    // (no two of these leaf hashes share their first 16 bytes).
     expect(store.inner.entries).toBe(2 * n + 1)
     const bound = 2 * Math.ceil(Math.log2(n)) + 2
     for (const [i, size] of [[0, 1000], [999, 1000], [500, 777], [3, 999], [640, 641]] as const) {
@@ -131,6 +132,34 @@ describe('MerkleLog', () => {
     expect(store.reads).toBe(4) // one column per leaf, in one getMany
     // Each column starts with the leaf's data and ends with the hashes the leaf completes.
     expect(hex((await store.get(columnKey(3)) as Uint8Array).subarray(0, expected[3]?.length))).toBe(hex(expected[3] as Uint8Array))
+  })
+
+  it('finds every leaf exactly when all leaf hashes share the 16 bytes their index key keeps (log-keys.ts)', async () => {
+    // A hasher whose leaf hashes all start with the same 16 bytes: every leaf lands under one index key.
+    const colliding: MerkleHasher = {
+      leaf: (data) => Uint8Array.from([...new Uint8Array(16), ...hashLeaf(data).subarray(0, 16)]),
+      children: DEFAULT_HASHER.children
+    }
+    await fc.assert(fc.asyncProperty(fc.array(fc.array(fc.integer({ min: 0, max: 20 }), { maxLength: 8 }), { minLength: 1, maxLength: 6 }), async (batches) => {
+      const reading = await MerkleLog.open({ store: createMemoryNodeStore(), hasher: colliding })
+      const store = createMemoryNodeStore()
+      const fresh = await MerkleLog.open({ store, hasher: colliding, fresh: true })
+      const order: number[] = []
+      for (const batch of batches) {
+        const results = await reading.append(batch.map((n) => leaf(n)))
+        expect(await fresh.append(batch.map((n) => leaf(n)))).toEqual(results)
+        batch.forEach((n, i) => {
+          if (!order.includes(n)) order.push(n)
+          expect(results[i]).toEqual({ index: order.indexOf(n), added: expect.any(Boolean) as unknown })
+        })
+      }
+      for (const log of [reading, fresh, await MerkleLog.open({ store, hasher: colliding })]) {
+        for (const n of order) expect(await log.indexOf(leaf(n))).toBe(order.indexOf(n))
+        expect(await log.indexOf(leaf(99))).toBeUndefined()
+        expect((await log.leavesFrom(0, 100)).map(hex)).toEqual(order.map((n) => hex(leaf(n))))
+      }
+      expect(store.entries).toBe(order.length === 0 ? 0 : order.length + 2) // the columns, one index key, the size
+    }), { numRuns: 50 })
   })
 
   it('keeps its state when a batch fails, and serialises concurrent appends', async () => {
