@@ -7,7 +7,7 @@ import type { MerkleNodeStore } from './node-store.js'
 
 /*
  * Leaf data → position in a stored log (log-keys.ts): an index key holds the positions of the
- * leaves whose hash starts with its 16 bytes, and the leaf at each is told apart by hashing the
+ * leaves whose hash starts with its 8 bytes, and the leaf at each is told apart by hashing the
  * data in its column, so the answer is exact whatever the key shares.
  */
 

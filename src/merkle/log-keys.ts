@@ -16,13 +16,14 @@ import type { PerfectNode } from './tree-math.js'
  *                              log serves its leaves in order from the columns (leavesFrom), so
  *                              the node keeps no separate list of them. The index is big-endian
  *                              in n (1–7) bytes: keys sort in leaf order
- *   l <leaf hash, first 16 bytes>
+ *   l <leaf hash, first 8 bytes>
  *                            → the indexes of the leaves whose hash starts so, each as one length
  *                              byte and its big-endian bytes (1–8): almost always one. A lookup
  *                              reads the candidates' columns and keeps the one whose data hashes
- *                              to the whole leaf hash, so the position found is exact; half the
- *                              hash keeps the key unique in practice (a collision takes ~2^64
- *                              hashes to make, and only costs a longer list). Leaf data →
+ *                              to the whole leaf hash, so the position found is exact. 8 bytes
+ *                              keep keys apart in practice (two leaves share one by chance after
+ *                              ~2^32 of them; a collision made on purpose only costs a longer
+ *                              list, and k leaves under one key ~2^(64(k−1)/k) hashes). Leaf data →
  *                              position: a record is proven by its id, and an append is
  *                              idempotent by leaf data
  */
@@ -60,8 +61,8 @@ export function nodeName ({ level, index }: PerfectNode): string {
   return `${level}/${index}`
 }
 
-/** @default 16 — the bytes of a leaf hash its index key keeps. */
-export const LEAF_KEY_BYTES = 16
+/** @default 8 — the bytes of a leaf hash its index key keeps. */
+export const LEAF_KEY_BYTES = 8
 
 /** `l` and the first LEAF_KEY_BYTES of a leaf hash, one character each. */
 export function leafIndexKey (leafHash: Uint8Array): string {

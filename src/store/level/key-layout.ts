@@ -24,9 +24,15 @@ import { ID_BYTES, idKey, idKeyOf, idOfKey, prefixEnd, uintKey, uintOfKey, utf8K
  *   m  memories  <id>                              → IndexedMemory and TrustEntry in one value
  *                                                   (memory-entry.ts): a rescore reads and
  *                                                   writes one entry, not two
- *   l  links     <link code> <from id> <id>        → ''  (attestations/anchors/requests of a memory,
+ *   l  links     <link code> <from id, first 8 bytes> <id>
+ *                                                 → ''  (attestations/anchors/requests of a memory,
  *                                                         successors; no `wit`, attestations by a
- *                                                         witness: prepare.ts)
+ *                                                         witness: prepare.ts). The `from` part is
+ *                                                         cut to 8 bytes: the store reads the
+ *                                                         records it finds anyway and keeps those
+ *                                                         whose memory is `from`, so two memories
+ *                                                         that share it (by chance after ~2^32
+ *                                                         memories) only cost a record read
  *   q  query     <scope number> <position>         → created_at as written (what a hit reports),
  *                                                   or '' when it is the ISO form of the
  *                                                   position's time (queryValueOf): the usual
@@ -73,9 +79,12 @@ const LINK_CODES: Record<Link, string> = {
   successors: 's'
 }
 
-/** The keys of one link from one record: `from` as a key (idKey). */
+/** @default 8 — the bytes of the `from` id a link key keeps (see `links` above). */
+export const LINK_FROM_BYTES = 8
+
+/** The keys of one link from one record, of every record whose key starts as `fromKey` (idKey) does. */
 export function linkPrefix (link: Link, fromKey: string): string {
-  return LINK_CODES[link] + fromKey
+  return LINK_CODES[link] + fromKey.slice(0, LINK_FROM_BYTES)
 }
 
 export function linkKey (link: Link, from: string, id: string): string {
@@ -87,9 +96,10 @@ export function linkRange (link: Link): { gte: string, lt: string } {
   return { gte: LINK_CODES[link], lt: prefixEnd(LINK_CODES[link]) }
 }
 
-/** The `from` record id of a key of `link`. */
+/** The `from` part of a key of `link`: the first LINK_FROM_BYTES of the from id's key. */
 export function linkFromOf (link: Link, key: string): string {
-  return idOfKey(key, LINK_CODES[link].length)
+  const at = LINK_CODES[link].length
+  return key.slice(at, at + LINK_FROM_BYTES)
 }
 
 /** The linked record id of a key of `link`: its last ID_BYTES. */

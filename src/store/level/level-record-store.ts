@@ -1,15 +1,15 @@
 import { Level } from 'level'
 import { asIndexError, indexCorruptError, isLevelCorruption } from './damage.js'
 import { IsnadError } from '../../errors/index.js'
-import { RECORD_KINDS, type MemoryRecord, type RecordKind } from '../../schema/index.js'
+import { RECORD_KINDS, type IsnadRecord, type MemoryRecord, type RecordKind } from '../../schema/index.js'
 import { BULK_WRITE_BUFFER_BYTES, GET_MANY_CHUNK } from '../constants.js'
 import type { Link } from '../prepare.js'
-import { assertTrustEntry, decodeStoredRecord, prepareRecords } from '../prepare.js'
+import { assertTrustEntry, decodeStoredRecord, linksOf, prepareRecords } from '../prepare.js'
 import { normalizeQuery } from '../query-plan.js'
 import { SerialQueue } from '../serial-queue.js'
 import type { MemoryQuery, QueryPage, RecordLocation, RecordStore, StoredRecord, TrustEntry } from '../types.js'
-import { idKeyOf, idOfKey, lookupKey, prefixEnd } from './binary-keys.js'
-import { kindStatKey, linkedIdOf, linkFromOf, linkPrefix, linkRange } from './key-layout.js'
+import { idKey, idKeyOf, idOfKey, lookupKey, prefixEnd } from './binary-keys.js'
+import { LINK_FROM_BYTES, kindStatKey, linkedIdOf, linkFromOf, linkPrefix, linkRange } from './key-layout.js'
 import { checkIndexFormat } from './format.js'
 import { decodeMemoryEntry } from './memory-entry.js'
 import { scanQuery } from './query-planner.js'
@@ -57,6 +57,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
    * to commit), never less: an extra member only costs the iterator it would have saved.
    */
   private readonly superseded = new Set<string>()
+  // (Held as the `from` part of the successor links: a memory id's key cut to LINK_FROM_BYTES.)
   /** The records' values: locations in the ledger (or bytes) and the reads that serve them. */
   private readonly values: RecordValues
   /** The numbers of the query scopes (scope-names.ts), read at open and added to by the write queue. */
@@ -135,7 +136,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
       })
       // Before the commit, so no reader can see a successor link the set lacks.
       for (const { signed: { record } } of prepared) {
-        if (record.kind === 'memory' && record.lineage.supersedes !== undefined) this.superseded.add(record.lineage.supersedes)
+        if (record.kind === 'memory' && record.lineage.supersedes !== undefined) this.superseded.add(idKey(record.lineage.supersedes).slice(0, LINK_FROM_BYTES))
       }
       await this.commit(db, plan)
       for (const id of plan.orphansAdded) this.orphans.add(id)
@@ -198,7 +199,9 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
 
   async supersededBy (memoryId: string): Promise<string[]> {
     this.assertOpen()
-    return this.superseded.has(memoryId) ? await this.linkedIds('successors', memoryId) : []
+    const key = idKeyOf(memoryId)
+    if (key === undefined || !this.superseded.has(key.slice(0, LINK_FROM_BYTES))) return []
+    return (await this.linkedRecords('successors', memoryId)).map((stored) => stored.id)
   }
 
   async hasOrphanEvidence (memoryId: string): Promise<boolean> {
@@ -243,7 +246,11 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     return await scanQuery(this.assertOpen().subs, this.names, normalizeQuery(query))
   }
 
-  /** Ids in one relation, in the order of their digests: the key suffix after `<link> <from>`. */
+  /**
+   * Ids in one relation, in id order: the key suffix after `<link> <from>`. With `from` cut to
+   * LINK_FROM_BYTES, these are the records linked to any memory whose id's key starts so: the
+   * records read (linkedRecords) are filtered by their own `from`.
+   */
   private async linkedIds (link: Link, from: string): Promise<string[]> {
     const { links } = this.assertOpen().subs
     const fromKey = idKeyOf(from)
@@ -259,7 +266,9 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
     const out: StoredRecord[] = []
     ids.forEach((id, i) => {
       const bytes = values[i]
-      if (bytes !== undefined) out.push({ id, signed: decodeStoredRecord(id, bytes) })
+      if (bytes === undefined) return
+      const signed = decodeStoredRecord(id, bytes)
+      if (linksFrom(signed.record, link) === from) out.push({ id, signed })
     })
     return out
   }
@@ -287,4 +296,9 @@ function openError (location: string, err: unknown): IsnadError {
   }
   if (isLevelCorruption(err)) return indexCorruptError(location, err)
   return new IsnadError('IO_ERROR', `cannot open the record store at ${location}`, { cause: err, details: { location } })
+}
+
+/** The record a stored record links from by `link` (its memory, the memory it supersedes), if any. */
+function linksFrom (record: IsnadRecord, link: Link): string | undefined {
+  return linksOf(record).find((l) => l.link === link)?.from
 }

@@ -126,6 +126,38 @@ describe('LevelRecordStore: scope numbers (layout 7)', () => {
   })
 })
 
+describe('LevelRecordStore: link keys keep 8 bytes of the memory id (layout 7)', () => {
+  it('answers only the records linked to the memory asked about when another memory shares those bytes', async () => {
+    const location = await freshLocation()
+    const [alice, bob] = [createAgent(0), createAgent(1)]
+    const a = createMemory(alice)
+    const b = createMemory(alice, { supersedes: a.id })
+    const c = createMemory(alice, { supersedes: b.id })
+    const onA = createAttestation(bob, a.id)
+    const onB = createAttestation(bob, b.id)
+    const store = createLevelRecordStore({ location })
+    await store.open()
+    await store.putMany([a, b, c, onA, onB])
+    await store.close()
+    // What two memories sharing the first 8 bytes of their key would write: b's attestation and c
+    // (b's successor) listed under a's part of the key.
+    const raw = new Level<string, string>(location, { keyEncoding: LATIN1, valueEncoding: 'utf8' })
+    await raw.put(`!l!a${idKey(a.id).slice(0, 8)}${idKey(onB.id)}`, '')
+    await raw.put(`!l!s${idKey(a.id).slice(0, 8)}${idKey(c.id)}`, '')
+    await raw.close()
+    await store.open()
+    try {
+      expect((await store.attestationsFor(a.id)).map((r) => r.id)).toEqual([onA.id])
+      expect((await store.attestationsFor(b.id)).map((r) => r.id)).toEqual([onB.id])
+      expect(await store.supersededBy(a.id)).toEqual([b.id])
+      expect(await store.supersededBy(b.id)).toEqual([c.id])
+      expect(await store.supersededBy(c.id)).toEqual([])
+    } finally {
+      await store.close()
+    }
+  })
+})
+
 describe('LevelRecordStore: what its write queue remembers between batches', () => {
   it('keeps counters, trust and query keys equal to what is on disk, across a refused batch and a reopen', async () => {
     const location = await freshLocation()

@@ -94,7 +94,7 @@ describe('MerkleLog', () => {
     const n = 1000
     for (let at = 0; at < n; at += 100) await log.append(Array.from({ length: 100 }, (_, k) => leaf(at + k)))
     // n columns (a leaf's data and the interior nodes that leaf completes) + n index entries + the size
-    // (no two of these leaf hashes share their first 16 bytes).
+    // (no two of these leaf hashes share their first 8 bytes).
     expect(store.inner.entries).toBe(2 * n + 1)
     const bound = 2 * Math.ceil(Math.log2(n)) + 2
     for (const [i, size] of [[0, 1000], [999, 1000], [500, 777], [3, 999], [640, 641]] as const) {
@@ -134,7 +134,7 @@ describe('MerkleLog', () => {
     expect(hex((await store.get(columnKey(3)) as Uint8Array).subarray(0, expected[3]?.length))).toBe(hex(expected[3] as Uint8Array))
   })
 
-  it('finds every leaf exactly when all leaf hashes share the 16 bytes their index key keeps (log-keys.ts)', async () => {
+  it('finds every leaf exactly when all leaf hashes share the bytes their index key keeps (log-keys.ts)', async () => {
     // A hasher whose leaf hashes all start with the same 16 bytes: every leaf lands under one index key.
     const colliding: MerkleHasher = {
       leaf: (data) => Uint8Array.from([...new Uint8Array(16), ...hashLeaf(data).subarray(0, 16)]),
