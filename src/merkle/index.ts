@@ -14,9 +14,9 @@ export {
   ConsistencyProofJsonSchema, InclusionProofJsonSchema, consistencyProofFromJson, consistencyProofToJson,
   inclusionProofFromJson, inclusionProofToJson, type ConsistencyProofJson, type InclusionProofJson
 } from './proof-json.js'
-export { createLevelNodeStore, createMemoryNodeStore, type LevelNodeDb, type MerkleNodeStore, type NodePut } from './node-store.js'
+export { createLevelNodeStore, createMemoryNodeStore, IDENTITY_LEAF_CODEC, type LeafCodec, type LevelNodeDb, type MerkleNodeStore, type NodePut } from './node-store.js'
 export { MerkleLog, openMerkleLog, type AppendResult, type MerkleLogInit } from './log.js'
-export { cidOfLeafData, leafDataOfCid } from './leaf.js'
+export { cidOfLeafData, leafDataOfCid, RECORD_LEAF_CODEC } from './leaf.js'
 export {
   CheckpointRecordSchema, SignedCheckpointSchema, checkpointCidOf, checkpointSigningInput, createCheckpoint,
   signCheckpoint, verifyCheckpoint, type CheckpointFields, type CheckpointRecord, type SignedCheckpoint,

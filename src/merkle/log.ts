@@ -4,7 +4,7 @@ import { DEFAULT_HASHER, EMPTY_ROOT, type MerkleHasher } from './hash.js'
 import { leafDataIn, storedPositions } from './leaf-index.js'
 import { SIZE_KEY, columnKey, completedLevels, decodeUint64, encodeLeafIndexes, encodeUint64, leafHashKey, leafIndexKey } from './log-keys.js'
 import { NodeReader, getMany } from './node-cache.js'
-import type { MerkleNodeStore, NodePut } from './node-store.js'
+import { IDENTITY_LEAF_CODEC, type LeafCodec, type MerkleNodeStore, type NodePut } from './node-store.js'
 import { consistencyRanges, inclusionRanges } from './subtree-ranges.js'
 import { assertTreeSize, foldRight, half, isOdd, perfectNodesOf, type LeafRange, type PerfectNode } from './tree-math.js'
 import type { ConsistencyProof, InclusionProof } from './types.js'
@@ -17,6 +17,8 @@ export interface MerkleLogInit {
   cacheSize?: number
   /** @default DEFAULT_HASHER (@noble/hashes): how leaf and node hashes are computed, never what they are. */
   hasher?: MerkleHasher
+  /** @default IDENTITY_LEAF_CODEC — how each leaf's data is kept in its column (node-store.ts LeafCodec). */
+  leafCodec?: LeafCodec
   /**
    * @default false — the store is empty and this log will be its only writer (a rebuild): the
    * position of every leaf appended is also kept in memory, so an append reads nothing from the
@@ -42,6 +44,7 @@ export class MerkleLog {
   private readonly store: MerkleNodeStore
   private readonly nodes: NodeReader
   private readonly hasher: MerkleHasher
+  private readonly codec: LeafCodec
   private treeSize: number
   private frontier: Uint8Array[]
   private tail: Promise<unknown> = Promise.resolve()
@@ -49,7 +52,8 @@ export class MerkleLog {
   private readonly positions: Map<string, number> | undefined
   private readonly lists: Map<string, number[]> | undefined
 
-  private constructor (store: MerkleNodeStore, nodes: NodeReader, hasher: MerkleHasher, size: number, frontier: Uint8Array[], fresh: boolean) {
+  private constructor (store: MerkleNodeStore, nodes: NodeReader, hasher: MerkleHasher, codec: LeafCodec, size: number, frontier: Uint8Array[], fresh: boolean) {
+    this.codec = codec
     this.store = store
     this.nodes = nodes
     this.hasher = hasher
@@ -60,14 +64,14 @@ export class MerkleLog {
   }
 
   /** Opens the log held by `store` (an empty store is an empty log), reading O(log n) hashes. */
-  static async open ({ store, cacheMinLevel = NODE_CACHE_MIN_LEVEL, cacheSize = NODE_CACHE_SIZE, hasher = DEFAULT_HASHER, fresh = false }: MerkleLogInit): Promise<MerkleLog> {
+  static async open ({ store, cacheMinLevel = NODE_CACHE_MIN_LEVEL, cacheSize = NODE_CACHE_SIZE, hasher = DEFAULT_HASHER, leafCodec = IDENTITY_LEAF_CODEC, fresh = false }: MerkleLogInit): Promise<MerkleLog> {
     const stored = await store.get(SIZE_KEY)
     const size = stored === undefined ? 0 : decodeUint64(stored)
     if (size === undefined) throw new IsnadError('LOG_CORRUPT', 'the Merkle log size entry is not an 8-byte integer')
     if (fresh && size !== 0) throw new IsnadError('USAGE', `a Merkle log opened fresh must be empty; this one has ${size} leaves`)
-    const nodes = new NodeReader(store, cacheMinLevel, cacheSize, hasher)
+    const nodes = new NodeReader(store, cacheMinLevel, cacheSize, hasher, leafCodec)
     const frontier = size === 0 ? [] : await nodes.read(perfectNodesOf({ start: 0, size }))
-    return new MerkleLog(store, nodes, hasher, size, frontier, fresh)
+    return new MerkleLog(store, nodes, hasher, leafCodec, size, frontier, fresh)
   }
 
   /** Leaves committed so far: the size of the newest tree. */
@@ -105,7 +109,7 @@ export class MerkleLog {
       const list = written.get(key) ?? [...(lists.get(key) ?? [])]
       list.push(size)
       written.set(key, list)
-      puts.push({ key: columnKey(size), value: appendToFrontier(frontier, leaves[i] as Uint8Array, hash, size, this.hasher, this.nodes, completed) })
+      puts.push({ key: columnKey(size), value: appendToFrontier(frontier, this.codec.pack(leaves[i] as Uint8Array), hash, size, this.hasher, this.nodes, completed) })
       return { index: size++, added: true }
     })
     if (size === this.treeSize) return results
@@ -132,7 +136,7 @@ export class MerkleLog {
       for (const key of keys) { const list = freshLists.get(key); if (list !== undefined) lists.set(key, list) }
       return { known: ids.map((id) => positions.get(id)), lists }
     }
-    return await storedPositions(this.store, this.hasher, keys, ids)
+    return await storedPositions(this.store, this.hasher, this.codec, keys, ids)
   }
 
   /**
@@ -145,13 +149,13 @@ export class MerkleLog {
     if (end <= start) return []
     const keys = Array.from({ length: end - start }, (_, i) => columnKey(start + i))
     const columns = await getMany(this.store, keys)
-    return columns.map((column, i) => Uint8Array.from(leafDataIn(column, start + i)))
+    return columns.map((column, i) => Uint8Array.from(leafDataIn(column, start + i, this.codec)))
   }
 
   /** The index of `leafData` in the log, or undefined when it was never appended. */
   async indexOf (leafData: Uint8Array): Promise<number | undefined> {
     const hash = this.hasher.leaf(leafData)
-    const { known } = await storedPositions(this.store, this.hasher, [leafIndexKey(hash)], [leafHashKey(hash)])
+    const { known } = await storedPositions(this.store, this.hasher, this.codec, [leafIndexKey(hash)], [leafHashKey(hash)])
     return known[0]
   }
 
@@ -215,7 +219,8 @@ export async function openMerkleLog (init: MerkleLogInit): Promise<MerkleLog> {
 }
 
 /**
- * Adds leaf `index` to `frontier` (mutated) and returns its column (log-keys.ts): the leaf data, then
+ * Adds leaf `index` to `frontier` (mutated) and returns its column (log-keys.ts): the leaf data as
+ * kept (LeafCodec.pack), then
  * while the new node is a right child (odd index), its parent with the frontier's last entry as left
  * child. The interior nodes the cache keeps (`nodes.keeps`) are also pushed to `completed`.
  */

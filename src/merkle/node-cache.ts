@@ -2,7 +2,7 @@ import { IsnadError } from '../errors/index.js'
 import { HASH_BYTES } from './constants.js'
 import type { MerkleHasher } from './hash.js'
 import { completedLevels, nodeLocation, nodeName } from './log-keys.js'
-import type { MerkleNodeStore } from './node-store.js'
+import type { LeafCodec, MerkleNodeStore } from './node-store.js'
 import type { PerfectNode } from './tree-math.js'
 
 /**
@@ -12,7 +12,7 @@ import type { PerfectNode } from './tree-math.js'
 export class NodeReader {
   private readonly cache = new Map<string, Uint8Array>()
 
-  constructor (private readonly store: MerkleNodeStore, private readonly minLevel: number, private readonly maxEntries: number, private readonly hasher: MerkleHasher) {}
+  constructor (private readonly store: MerkleNodeStore, private readonly minLevel: number, private readonly maxEntries: number, private readonly hasher: MerkleHasher, private readonly codec: LeafCodec) {}
 
   /** The hashes of `nodes`, in order: cached ones from memory, the rest from their columns in one getMany. */
   async read (nodes: readonly PerfectNode[]): Promise<Uint8Array[]> {
@@ -35,7 +35,7 @@ export class NodeReader {
       const dataEnd = column.length - hashes * HASH_BYTES
       // A plain Uint8Array of its own, whatever subclass or shared buffer the store returns.
       const hash = level === 0
-        ? Uint8Array.from(this.hasher.leaf(column.subarray(0, dataEnd)))
+        ? Uint8Array.from(this.hasher.leaf(this.codec.unpack(column.subarray(0, dataEnd))))
         : Uint8Array.from(column.subarray(dataEnd + (level - 1) * HASH_BYTES, dataEnd + level * HASH_BYTES))
       out[i] = hash
       this.remember(node, hash)

@@ -61,3 +61,16 @@ export function createLevelNodeStore (db: LevelNodeDb): MerkleNodeStore {
     }
   }
 }
+
+/**
+ * How a log keeps each leaf's data in its column (log-keys.ts): `pack` when it is appended,
+ * `unpack` when it is read back (to hash it for a proof, to serve it). The default keeps it as it
+ * is; the node's journal keeps a record CID (`01 71 12 20` ‖ digest) as its 32-byte digest.
+ * `unpack(pack(data))` must give `data` back for every leaf the log is given.
+ */
+export interface LeafCodec {
+  pack: (leafData: Uint8Array) => Uint8Array
+  unpack: (stored: Uint8Array) => Uint8Array
+}
+
+export const IDENTITY_LEAF_CODEC: LeafCodec = { pack: (data) => data, unpack: (stored) => stored }

@@ -1,7 +1,7 @@
 import { Level } from 'level'
 import { IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
-import { cidOfLeafData, leafDataOfCid, openMerkleLog, type LevelNodeDb, type MerkleLog, type MerkleNodeStore, type SignedCheckpoint } from '../../merkle/index.js'
+import { cidOfLeafData, leafDataOfCid, openMerkleLog, RECORD_LEAF_CODEC, type LevelNodeDb, type MerkleLog, type MerkleNodeStore, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import { asIndexError, BULK_WRITE_BUFFER_BYTES, indexCorruptError, isLevelCorruption, LATIN1, WriteBatch, type StoredRecord } from '../../store/index.js'
 import { nativeMerkleHasher } from './merkle-hasher.js'
@@ -14,7 +14,7 @@ const LATEST_CHECKPOINT = 'checkpoint'
 /**
  * The journal's derived state in its own LevelDB (`.memory/index/journal/`), rebuilt by reindex
  * from the ledgers alone: idempotency keys of every event, the Merkle log (sublevel `m`: each
- * leaf's record CID and the subtree hashes, binary keys: src/merkle/log-keys.ts), how far the
+ * leaf's record CID, kept as its digest: RECORD_LEAF_CODEC, and the subtree hashes, binary keys: src/merkle/log-keys.ts), how far the
  * index has applied the ledger (`indexed_lc`), and the checkpoints seen per log. The record ids in
  * log order, which sync-v1 serves, are the log's leaves themselves (recordsSince): since index
  * layout 7 there is no `leaves` sublevel beside them.
@@ -99,7 +99,7 @@ export class JournalState {
       // Binary keys (src/merkle/log-keys.ts), written one byte per character.
       const nodes = db.sublevel<string, Uint8Array>(MERKLE_SUBLEVEL, { keyEncoding: LATIN1, valueEncoding: 'view' })
       // A rebuild starts from an empty directory and is the log's only writer (MerkleLogInit.fresh).
-      return new JournalState(db, await openMerkleLog({ store: journalNodeStore(db, nodes), hasher: nativeMerkleHasher, fresh: bulk }))
+      return new JournalState(db, await openMerkleLog({ store: journalNodeStore(db, nodes), hasher: nativeMerkleHasher, leafCodec: RECORD_LEAF_CODEC, fresh: bulk }))
     } catch (err) {
       await db.close().catch(() => undefined)
       throw asIndexError(err, location)

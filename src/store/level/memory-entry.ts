@@ -1,6 +1,7 @@
 import { IsnadError } from '../../errors/index.js'
 import type { ContentType } from '../../schema/index.js'
 import type { IndexedMemory } from '../indexed-memory.js'
+import { utf8Key } from './binary-keys.js'
 import { authorScope, tagScope, typeScope } from './key-layout.js'
 import type { TrustEntry } from '../types.js'
 
@@ -11,7 +12,9 @@ import type { TrustEntry } from '../types.js'
  *   <score> NUL <level> NUL <policy> NUL <computed_at> NUL <created_at> NUL <type> NUL <author> (NUL <tag>)*
  *
  * where type, author and each tag are the numbers of their scopes (scope-names.ts) in base 36,
- * since layout 7 (a did:key of 56 characters is one or two);
+ * since layout 7 (a did:key of 56 characters is one or two), and level and policy the numbers of
+ * the names `L NUL <level>` and `P NUL <policy>` in the same dictionary (`Attested`, `isnad-v0.1`:
+ * one character each);
  * A memory never scored has four empty trust fields. Score is the decimal JavaScript number (a
  * TrustEntry score has at most 4 decimals, which a number prints exactly and parses back the same);
  * level and policy are names, none of which can hold NUL, and tags come last, so the list needs no
@@ -32,7 +35,7 @@ export interface MemoryEntry {
 export function encodeMemoryEntry (memory: IndexedMemory, trust: TrustEntry | undefined, numberOf: (scope: string) => number): string {
   const head = trust === undefined
     ? SEP.repeat(TRUST_FIELDS)
-    : String(trust.score) + SEP + trust.level + SEP + trust.policy + SEP + compactTime(trust.computed_at) + SEP
+    : String(trust.score) + SEP + numberOf(levelName(trust.level)).toString(36) + SEP + numberOf(policyName(trust.policy)).toString(36) + SEP + compactTime(trust.computed_at) + SEP
   const scopes = [typeScope(memory.type), authorScope(memory.author), ...memory.tags.map(tagScope)]
   return head + [compactTime(memory.created_at, memory.createdMillis), ...scopes.map((scope) => numberOf(scope).toString(36))].join(SEP)
 }
@@ -58,7 +61,21 @@ export function decodeMemoryEntry (id: string, value: string, nameOf: (n: number
   const createdAt = expandTime(created)
   const memory: IndexedMemory = { type: type as ContentType, author, created_at: createdAt, createdMillis: Date.parse(createdAt), tags }
   if (score === '') return { memory, trust: undefined }
-  return { memory, trust: { score: Number(score), level, policy, computed_at: expandTime(computedAt) } }
+  const name = (n: string): string => {
+    const named = nameOf(parseInt(n, 36))
+    if (named === undefined) throw damaged(id)
+    return textOfScope(named)
+  }
+  return { memory, trust: { score: Number(score), level: name(level), policy: name(policy), computed_at: expandTime(computedAt) } }
+}
+
+/** The dictionary's name of a trust level (scope-names.ts: beside the scopes, never a query's scope). */
+function levelName (level: string): string {
+  return 'L' + SEP + utf8Key(level)
+}
+
+function policyName (policy: string): string {
+  return 'P' + SEP + utf8Key(policy)
 }
 
 /** What a scope names (`t NUL <tag>` → the tag), back from its key's UTF-8 bytes. */

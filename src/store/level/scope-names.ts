@@ -6,7 +6,8 @@ import type { Sublevels, WriteBatch } from './sublevels.js'
  * The numbers the index gives its query scopes (layout 7, the `d` sublevel: key-layout.ts): a
  * scope (`a`, a tag, an author, a content type) is spelled out once, under its number, and every
  * query key and memory entry names it by the number (a varint of 1–3 bytes where a did:key scope
- * took 58). `a` is always 0. Kept in memory both ways while the store is open: the dictionary
+ * took 58). `a` is always 0. The same dictionary names the trust levels and policies of memory
+ * entries (`L NUL <level>`, `P NUL <policy>`: memory-entry.ts), which no query asks for. Kept in memory both ways while the store is open: the dictionary
  * holds one entry per distinct tag, author and type. Numbers are given by the write queue inside
  * the batch that first uses them; until it commits they are pending, so a batch that fails leaves
  * no number behind in memory that LevelDB lacks (as RecordValues does for file numbers).

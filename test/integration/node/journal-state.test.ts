@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Level } from 'level'
-import { MerkleLog, computeRoot, createLevelNodeStore, createMemoryNodeStore, hashLeaf, leafDataOfCid, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
+import { MerkleLog, RECORD_LEAF_CODEC, computeRoot, createLevelNodeStore, createMemoryNodeStore, hashLeaf, leafDataOfCid, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { LATIN1 } from '../../../src/store/index.js'
 import { nativeMerkleHasher } from '../../../src/node/journal/merkle-hasher.js'
@@ -93,7 +93,7 @@ describe('JournalState writes through the root database', () => {
 
     // The same content written through the sublevels: the Merkle log over createLevelNodeStore.
     const reference = new Level<string, string>(join(dir, 'reference'), { valueEncoding: 'utf8' })
-    const log = await MerkleLog.open({ store: createLevelNodeStore(reference.sublevel<string, Uint8Array>('m', { keyEncoding: LATIN1, valueEncoding: 'view' })), hasher: nativeMerkleHasher })
+    const log = await MerkleLog.open({ store: createLevelNodeStore(reference.sublevel<string, Uint8Array>('m', { keyEncoding: LATIN1, valueEncoding: 'view' })), hasher: nativeMerkleHasher, leafCodec: RECORD_LEAF_CODEC })
     await log.append(ids.slice(0, 17).map(leafDataOfCid))
     await log.append(ids.slice(17).map(leafDataOfCid))
     const keys = reference.sublevel<string, string>('keys', { valueEncoding: 'utf8' })

@@ -67,9 +67,9 @@ describe('LevelRecordStore index keys (layout 7)', () => {
     const taggedMemory = indexedMemoryOf(tagged.signed.record)
     const plainMemory = indexedMemoryOf(plain.signed.record)
     const numberOf = await scopeNumbers(location)
-    // Each scope spelled out once, numbered from 1 in the order the batches first used them.
+    // Each scope (and trust level and policy) spelled out once, numbered from 1 in the order the batches first used them.
     expect([...(await rawEntries(location, 'd')).values()]).toEqual([
-      `u\x00${author.did}`, 'y\x00insight', 't\x00alpha', 't\x00beta', `u\x00${createAgent(1).did}`, `y\x00${plainMemory.type}`
+      `u\x00${author.did}`, 'y\x00insight', 't\x00alpha', 't\x00beta', 'L\x00Attested', 'P\x00isnad-v0.1', `u\x00${createAgent(1).did}`, `y\x00${plainMemory.type}`
     ].filter((scope, i, all) => all.indexOf(scope) === i))
     expect(await rawKeys(location, 'q')).toEqual([
       ...queryKeysOf(taggedMemory, scoreUnitsOf(0.7), tagged.id, numberOf),

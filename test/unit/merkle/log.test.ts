@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import {
-  DEFAULT_HASHER, MerkleLog, computeRoot, createMemoryNodeStore, hashLeaf, proveConsistency, proveInclusion, verifyInclusion,
+  DEFAULT_HASHER, MerkleLog, RECORD_LEAF_CODEC, computeRoot, leafDataOfCid, createMemoryNodeStore, hashLeaf, proveConsistency, proveInclusion, verifyInclusion,
   type MerkleHasher, type MerkleNodeStore
 } from '../../../src/merkle/index.js'
 import { columnKey } from '../../../src/merkle/log-keys.js'
@@ -160,6 +160,21 @@ describe('MerkleLog', () => {
       }
       expect(store.entries).toBe(order.length === 0 ? 0 : order.length + 2) // the columns, one index key, the size
     }), { numRuns: 50 })
+  })
+
+  it('keeps record leaves as their digests (RECORD_LEAF_CODEC) with the same hashes, proofs and leaves', async () => {
+    const cids = Array.from({ length: 21 }, (_, i) => leafDataOfCid(`bafyrei${'abcdefgh'[i % 8] as string}${'a'.repeat(49)}${'234567'[i % 6] as string}${'aeimquy4'[i % 8] as string}`))
+    const store = createMemoryNodeStore()
+    const log = await MerkleLog.open({ store, leafCodec: RECORD_LEAF_CODEC })
+    await log.append(cids.slice(0, 9))
+    await log.append(cids)
+    const hashes = cids.map(hashLeaf)
+    expect(hex(await log.root())).toBe(hex(computeRoot(hashes)))
+    for (const [i, size] of [[0, 21], [20, 21], [7, 9]] as const) expect((await log.proveInclusion(i, size)).path.map(hex)).toEqual(proveInclusion(hashes, i, size).path.map(hex))
+    expect((await log.leavesFrom(0, 30)).map(hex)).toEqual(cids.map(hex))
+    expect(await log.indexOf(cids[13] as Uint8Array)).toBe(13)
+    expect((await store.get(columnKey(0)))?.length).toBe(32) // the digest, not the 36 CID bytes
+    await expect(log.append([Uint8Array.of(1, 2, 3)])).rejects.toMatchObject({ code: 'CID_INVALID' })
   })
 
   it('keeps its state when a batch fails, and serialises concurrent appends', async () => {

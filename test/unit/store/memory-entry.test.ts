@@ -56,6 +56,9 @@ describe('the memories entry of the LevelDB index (layouts 2, 7)', () => {
     expect(value).not.toContain('did:key')
     expect(value).not.toContain('rust')
     expect(decodeMemoryEntry('m', value)).toEqual({ memory: unicode, trust: undefined })
+    const trust = { score: 0.25, level: 'élevé', policy: 'isnad-v0.1', computed_at: '2026-02-01T00:00:00Z' }
+    expect(decodeMemoryEntry('m', encodeMemoryEntry(unicode, trust))).toEqual({ memory: unicode, trust })
+    expect(encodeMemoryEntry(unicode, trust)).not.toContain('isnad-v0.1')
     // A number the dictionary does not hold: a damaged entry.
     expect(() => decode('m', value, () => undefined)).toThrow(expect.objectContaining({ code: 'DECODE_FAILED' }))
   })
