@@ -12,8 +12,14 @@ export const VIEW_REDUCER = 'isnad-views/v1'
 /** Bumped whenever a mapping, horizon, salience, status or id rule below changes. */
 export const VIEW_RULES_VERSION = 1
 
-/** `schema_version` of the lines in `views/attach/` (isnad's addition; the spec names the folder only). */
-export const ATTACHMENT_SCHEMA_VERSION = 'isnad-attach-v1'
+/**
+ * `schema_version` of the lines this code writes to `views/attach/` (isnad's addition; the spec names
+ * the folder only): the compact form, evidence keyed by record CID (docs/views.md).
+ */
+export const ATTACHMENT_SCHEMA_VERSION = 'isnad-attach-v2'
+
+/** `schema_version` of the attachment lines written before the compact form: read (and verified) forever. */
+export const ATTACHMENT_V1_SCHEMA_VERSION = 'isnad-attach-v1'
 
 /**
  * `schema_version` of the lines this code writes to `coordination/reducers.jsonl`: the compact form,

@@ -12,7 +12,10 @@ export {
 } from './reducer-input.js'
 export { objectTypeOf, horizonOf, salienceOf, statusOf, DEFAULT_VIEW_RULES, type ViewRules } from './rules.js'
 export { readTagFields, slugOf, isCalendarDate, type TagFields } from './tags.js'
-export { AttachmentSchema, buildAttachment, hasEvidence, type Attachment, type AttachmentInput } from './attachment.js'
+export {
+  AttachmentSchema, AttachmentV1Schema, AnyAttachmentSchema, buildAttachment, hasEvidence,
+  type Attachment, type AttachmentV1, type AttachmentInput
+} from './attachment.js'
 export {
   ReductionRecordSchema, ReductionRecordV1Schema, AnyReductionRecordSchema, buildReductionRecord, reducedEventsOf, reductionFilesOf,
   type ReductionRecord, type ReductionRecordV1, type ReductionFiles, type ReducedEventDraft

@@ -67,7 +67,7 @@ export interface ReductionFiles {
 export function reductionFilesOf (reduction: Reduction): ReductionFiles {
   const { object, attachment } = reduction
   const files: ReductionFiles = { object: viewShardPath(object.type, object.scope, object.ts), reducers: REDUCERS_FILE }
-  if (attachment !== null) files.attachment = attachShardPath(attachment.scope, attachment.ts)
+  if (attachment !== null) files.attachment = attachShardPath(object.scope, object.ts) // the object's month (docs/views.md)
   return files
 }
 

@@ -139,9 +139,13 @@ describe('recall is filesystem-native (spec §11)', () => {
       expect(object.source, word).toBe(memory.id)
       expect(isLineHashValid(object), word).toBe(true)
 
-      // Following evidence_ref leads to the attachment with the anchors and attestations.
+      // Following evidence_ref leads to the attachment with the anchors and attestations, and
+      // grep for it over views/ finds the object and its attachment: the compact line needs no back-reference.
       const [attachment] = await grep('--no-filename', object.evidence_ref ?? 'none', 'views/attach/')
-      expect(AttachmentSchema.parse(JSON.parse(attachment ?? '')), word).toMatchObject({ object: object.id, memory: memory.id })
+      expect(AttachmentSchema.parse(JSON.parse(attachment ?? '')), word).toMatchObject({
+        id: object.evidence_ref, attestations: Object.fromEntries(EVIDENCE.attestations.map((a) => [a.id, a.verdict]))
+      })
+      expect((await grep('-l', object.evidence_ref ?? 'none', 'views/')).sort(), word).toEqual([`views/attach/default/${object.ts.slice(0, 7)}.jsonl`, file].sort())
     }
   })
 })
