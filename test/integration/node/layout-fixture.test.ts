@@ -80,10 +80,10 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
     await ledger.close()
     expect(types).toContain('memory.captured')
     // The views' record in both forms, side by side (docs/views.md): the old home's per-object events
-    // and v1 reducer lines, then a round's event and compact lines; verify below checks both.
+    // and v1 reducer lines, then a round's event and its round line (v3); verify below checks both.
     expect(reducedForms).toEqual(new Set(['per object', 'per round']))
     const reducerLines = (await readFile(join(nodePaths(home).data, 'coordination', 'reducers.jsonl'), 'utf8')).trim().split('\n')
-    expect(new Set(reducerLines.map((l) => (JSON.parse(l) as { schema_version: string }).schema_version))).toEqual(new Set(['isnad-reduction-v1', 'isnad-reduction-v2']))
+    expect(new Set(reducerLines.map((l) => (JSON.parse(l) as { schema_version: string }).schema_version))).toEqual(new Set(['isnad-reduction-v1', 'isnad-reduction-v3']))
     // Attachments too: the fixture's full lines (isnad-attach-v1) stay, new evidence gets compact ones.
     expect(await attachForms(home)).toEqual(new Set(['isnad-attach-v1', 'isnad-attach-v2']))
     expect(types.filter((t) => t === 'memory.packed')).toHaveLength(2)

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
-  AttachmentSchema, buildAttachment, buildReductionRecord, isLineHashValid, objectIdOf, reduceMemory, ReductionRecordSchema, reductionFilesOf
+  AttachmentSchema, buildAttachment, buildReductionRound, isLineHashValid, objectIdOf, reduceMemory, ReductionRecordSchema, reductionFilesOf, roundEntryOf
 } from '../../../src/ledger/views/index.js'
 import { ViewObjectSchema } from '../../../src/schema/index.js'
 import { reduceInput } from './arbitraries.js'
@@ -21,8 +21,9 @@ describe('reducer properties', () => {
         expect(AttachmentSchema.safeParse(reduction.attachment).success).toBe(true)
         expect(isLineHashValid(reduction.attachment)).toBe(true)
       }
-      const record = buildReductionRecord(reduction, '2030-01-01T00:00:00Z')
+      const record = buildReductionRound([roundEntryOf(reduction)], '2030-01-01T00:00:00Z')
       expect(ReductionRecordSchema.safeParse(record).success).toBe(true)
+      expect(isLineHashValid(record)).toBe(true)
     }), { numRuns: RUNS })
   })
 
