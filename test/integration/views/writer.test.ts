@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
-  AnyReductionRecordSchema, AttachmentSchema, createFsAppend, createViewWriter, hashLine, isLineHashValid, reduceMemory, ReductionRecordSchema,
+  AnyReductionRecordSchema, AttachmentSchema, createFsAppend, MAX_REDUCTIONS_PER_EVENT, createViewWriter, hashLine, isLineHashValid, reduceMemory, ReductionRecordSchema,
   reductionIdOf, type AppendLines, type ReduceInput
 } from '../../../src/ledger/views/index.js'
 import { ViewObjectSchema } from '../../../src/schema/index.js'
@@ -186,6 +186,15 @@ describe('ViewWriter', () => {
     const lines = (await readFile(file, 'utf8')).split('\n').filter((l) => l !== '')
     expect(lines).toHaveLength(2)
     expect(JSON.parse(lines[1] ?? '')).toEqual(again.records[0])
+  })
+
+  it('a round of more than MAX_REDUCTIONS_PER_EVENT new states takes several lines, each under the limit', async () => {
+    const round = Array.from({ length: MAX_REDUCTIONS_PER_EVENT + 6 }, (_, i) => reduceMemory(inputOf(memoryOf({ type: 'fact', summary: `round fact ${i}` }))))
+    const { records, results } = await createViewWriter({ dataDir }).writeRound(round, NOW)
+    const sizes = records.map((r) => Object.values(r.reductions).reduce((n, objects) => n + Object.keys(objects).length, 0))
+    expect(sizes).toEqual([MAX_REDUCTIONS_PER_EVENT, 6])
+    expect(records.flatMap((r) => Object.values(r.reductions).flatMap((o) => Object.values(o)))).toEqual(results.map((r) => r.reductionId))
+    expect(await linesOf('coordination/reducers.jsonl')).toHaveLength(2)
   })
 
   it('serialises concurrent writes', async () => {
