@@ -1,10 +1,6 @@
 import { createPublicKey, verify, type KeyObject } from 'node:crypto'
 import { createRequire } from 'node:module'
 import { parentPort, workerData } from 'node:worker_threads'
-import { isIsnadError } from '../errors/index.js'
-import { verifyRecordBytes, type RecordBytesVerdict } from '../record/index.js'
-import { nodeCryptoVerifier } from './node-verifier.js'
-import { readRecordChunk, type PackedRecord } from './record-threads.js'
 import type { PackedLayout, ThreadReply, ThreadRequest, VerifierThreadData } from './verify-threads.js'
 
 /*
@@ -12,9 +8,13 @@ import type { PackedLayout, ThreadReply, ThreadRequest, VerifierThreadData } fro
  * synchronous form does after its policy checks: libsodium first when the path in workerData loads
  * (sodium.ts), then OpenSSL's Ed25519 with the key as SPKI DER for what libsodium refused. Its
  * first message says which library it checks with; then one reply of verdicts per chunk.
- * A chunk of records (record-threads.ts) gets every step of verifyRecordBytes with
- * nodeCryptoVerifier, as the calling thread would run them: a verdict per record, or undefined for
- * a failure that is not an IsnadError (the calling thread then runs the steps itself and meets it).
+ * A chunk of records (record-threads.ts) gets every step of verifyRecordBytes (verify-thread-records.ts).
+ *
+ * This module imports only Node built-ins: the record code (DAG-CBOR, zod, the schemas) is loaded on
+ * the first chunk of records, never for signatures. A thread starts on a node's first burst of checks
+ * and those checks wait for it: loading the record code up front tripled the start (70 → 220 ms
+ * quiet, more under load), and in figure 8a the messages of that burst were late at every node of
+ * the process (BENCHMARKS.md, issue 20, gossip p99 of 100 nodes).
  */
 
 /** The one function of sodium-native used here (sodium.ts). */
@@ -75,16 +75,6 @@ function verdictsOf (request: { packed: Uint8Array, count: number }, layout: Pac
   return verdicts
 }
 
-function recordVerdict ({ bytes, now, expectedKind }: PackedRecord): RecordBytesVerdict | undefined {
-  try {
-    const verified = verifyRecordBytes(bytes, { verifier: nodeCryptoVerifier, now, ...(expectedKind === undefined ? {} : { expectedKind }) })
-    return { id: verified.id, digest: verified.cid.multihash.digest, signed: verified.signed }
-  } catch (err) {
-    if (!isIsnadError(err)) return undefined
-    return err.details === undefined ? { code: err.code, message: err.message } : { code: err.code, message: err.message, details: err.details }
-  }
-}
-
 function serve (): void {
   const port = parentPort
   if (port === null) throw new Error('verify-thread.ts runs as a worker thread (verify-threads.ts starts it)')
@@ -93,10 +83,14 @@ function serve (): void {
   const keys = new Map<string, KeyObject>()
   const hello: ThreadReply = { backend: sodium === undefined ? 'openssl' : 'libsodium' }
   port.postMessage(hello)
+  let recordSteps: Promise<typeof import('./verify-thread-records.js')> | undefined
   port.on('message', (request: ThreadRequest) => {
     if (request.kind === 'records') {
-      const reply: ThreadReply = { id: request.id, records: readRecordChunk(request.packed, request.count).map(recordVerdict) }
-      port.postMessage(reply)
+      recordSteps ??= import('./verify-thread-records.js')
+      void recordSteps.then(({ recordVerdicts }) => {
+        const reply: ThreadReply = { id: request.id, records: recordVerdicts(request.packed, request.count) }
+        port.postMessage(reply)
+      })
       return
     }
     const verdicts = verdictsOf(request, data.layout, sodium, keys)

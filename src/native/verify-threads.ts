@@ -9,8 +9,10 @@ import { sodiumModulePath } from './sodium.js'
  * Where nodeCryptoVerifier.verifyAsync checks signatures once the policy checks have passed on the
  * calling thread. The first burst of checks (a batch being ingested) starts a few threads of this
  * process that check signatures back to back (libsodium, then OpenSSL for what it refuses, as the
- * synchronous form does), and every check goes to them from then on; until then, checks go to
- * node:crypto's callback form, on libuv's thread pool. Why not always the pool: LevelDB runs its
+ * synchronous form does), and every check goes to them once they have said they are ready; until
+ * then, checks go to node:crypto's callback form, on libuv's thread pool. Nothing waits for a thread
+ * to start: a start takes ~100 ms quiet and far more on a loaded machine, and a burst held behind
+ * it was late at every node of the process (figure 8a's p99). Why not always the pool: LevelDB runs its
  * reads and writes there too, and the pool serves requests in arrival order, so every store read
  * or batch write of an ingest waited behind the ~64 signature checks queued ahead of it (several
  * milliseconds each time), and the store's turn ended only when the next batch's signatures were
@@ -112,6 +114,8 @@ export interface InFlight {
 
 export interface VerifierThread {
   worker: Worker
+  /** Said hello (its library): its module has loaded, and checks sent to it no longer wait for its start. */
+  ready: boolean
   /** Requests sent and not answered, by request id. */
   inFlight: Map<number, InFlight>
   /** Checks in flight. */
@@ -133,9 +137,9 @@ export function verifierThreadBackends (): ReadonlyArray<'libsodium' | 'openssl'
   return threadBackends
 }
 
-/** How many verifier threads this process runs (0 before the first burst, or after one died). */
+/** How many verifier threads of this process are ready for checks (0 until the first has started after the first burst, and after one died). */
 export function runningVerifierThreads (): number {
-  return Array.isArray(threads) ? threads.length : 0
+  return runningThreads()?.length ?? 0
 }
 
 /**
@@ -171,15 +175,18 @@ function flush (): void {
   const ready = chunks
   chunks = []
   if (threads === null && ready.reduce((n, chunk) => n + chunk.checks.length, 0) >= VERIFY_THREADS_MIN_BURST) threads = startThreads()
+  const running = runningThreads()
   for (const chunk of ready) {
-    if (Array.isArray(threads)) sendSignatures(threads, chunk)
+    if (running !== undefined) sendSignatures(running, chunk)
     else checkOnLibuv(chunk)
   }
 }
 
-/** The running threads, or undefined before the first burst and after one died. */
+/** The threads that are ready for checks, or undefined before the first has started and after one died. */
 export function runningThreads (): readonly VerifierThread[] | undefined {
-  return Array.isArray(threads) ? threads : undefined
+  if (!Array.isArray(threads)) return undefined
+  const ready = threads.filter((thread) => thread.ready)
+  return ready.length === 0 ? undefined : ready
 }
 
 /** node:crypto's callback form: OpenSSL on libuv's thread pool, for every check of a chunk. */
@@ -204,10 +211,12 @@ function startThreads (): VerifierThread[] | 'failed' {
   try {
     for (let i = 0; i < Math.min(MAX_VERIFY_THREADS, availableParallelism()); i++) {
       const worker = startWorker({ sodiumPath: sodiumModulePath, layout: LAYOUT })
-      const thread: VerifierThread = { worker, inFlight: new Map(), load: 0 }
+      const thread: VerifierThread = { worker, ready: false, inFlight: new Map(), load: 0 }
       worker.on('message', (reply: ThreadReply) => {
-        if ('backend' in reply) threadBackends.push(reply.backend)
-        else settle(thread, reply)
+        if ('backend' in reply) {
+          threadBackends.push(reply.backend)
+          thread.ready = true
+        } else settle(thread, reply)
       })
       worker.on('error', () => { fail(started) })
       worker.on('exit', () => { fail(started) })

@@ -20,18 +20,24 @@ describe('verifier threads in a process of their own', () => {
       import { keyPairFromSeed, signBytes } from ${JSON.stringify(identity)}
       import { nodeCryptoVerifier, runningVerifierThreads } from ${JSON.stringify(native)}
       const { secretKey, publicKey } = keyPairFromSeed(new Uint8Array(32).fill(3))
-      const checks = Array.from({ length: 64 }, (_, i) => {
+      const burst = () => Promise.all(Array.from({ length: 64 }, (_, i) => {
         const message = new TextEncoder().encode('message ' + i)
         // Every third signature is all zeros: well formed (S = 0 is canonical), and false.
         return nodeCryptoVerifier.verifyAsync(i % 3 === 0 ? new Uint8Array(64) : signBytes(message, secretKey), message, publicKey)
-      })
-      const verdicts = await Promise.all(checks)
-      console.log(JSON.stringify({ verdicts, threads: runningVerifierThreads() }))
+      }))
+      // The first burst starts the threads and is checked on libuv meanwhile; the second goes to them.
+      await burst()
+      const readyAfterFirst = runningVerifierThreads()
+      while (runningVerifierThreads() === 0) await new Promise((resolve) => setTimeout(resolve, 10))
+      const verdicts = await burst()
+      console.log(JSON.stringify({ verdicts, readyAfterFirst, threads: runningVerifierThreads() }))
     `
     // A thread that kept the process alive would end this with the timeout, not with an answer.
     const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script], { timeout: 30_000 })
-    const { verdicts, threads } = JSON.parse(stdout) as { verdicts: boolean[], threads: number }
+    const { verdicts, readyAfterFirst, threads } = JSON.parse(stdout) as { verdicts: boolean[], readyAfterFirst: number, threads: number }
     expect(verdicts).toEqual(Array.from({ length: 64 }, (_, i) => i % 3 !== 0))
+    // The first burst did not wait for the threads' start (~100 ms; 64 checks on libuv take a few).
+    expect(readyAfterFirst).toBe(0)
     // The burst ran on the compiled thread module (dist/src/native/verify-thread.js), not on libuv.
     expect(threads).toBeGreaterThan(0)
   }, 60_000)

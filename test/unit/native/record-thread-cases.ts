@@ -1,6 +1,6 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import { readFileSync } from 'node:fs'
-import { expect } from 'vitest'
+import { expect, vi } from 'vitest'
 import { isIsnadError, type ErrorCode } from '../../../src/errors/index.js'
 import { nodeCryptoVerifier, runningVerifierThreads, useRecordThreads, VERIFY_THREADS_MIN_BURST } from '../../../src/native/index.js'
 import { encodeSignedRecord, verifiedIdOf, verifyRecordBytes, verifyRecordBytesAsync, type VerifiedRecord } from '../../../src/record/index.js'
@@ -75,6 +75,7 @@ export async function startThreads (): Promise<void> {
   useRecordThreads(true)
   const first = cases[0] as Case
   await Promise.all(Array.from({ length: 2 * VERIFY_THREADS_MIN_BURST }, async () => await viaThreads(first)))
-  expect(runningVerifierThreads(), 'threads started by the first burst').toBeGreaterThan(0)
+  // The burst starts the threads; they take checks once they have said they are ready.
+  await vi.waitFor(() => { expect(runningVerifierThreads(), 'threads started by the first burst').toBeGreaterThan(0) })
 }
 
