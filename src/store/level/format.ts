@@ -2,7 +2,7 @@ import { IsnadError } from '../../errors/index.js'
 import type { RootLevel, Sublevels } from './sublevels.js'
 
 /*
- * The index records the version of its key layout (keys.ts) under `meta` `format`. The index can
+ * The index records the version of its key layout (key-layout.ts) under `meta` `format`. The index can
  * always be rebuilt from the ledgers, so a layout change is a new version rather than a migration:
  * an index of any other version is refused with INDEX_OUTDATED, never read with the wrong layout.
  *
@@ -24,12 +24,16 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *           an empty created_at for every query hit of a version 6 index: the bump makes it refuse
  *           (and rebuild) instead, and this code rebuilds a version 5 index once, dropping its
  *           `wit` keys
- *   7       binary keys (key-layout.ts, binary-keys.ts): record ids as 32 bytes instead of 59
- *           characters of base32, query positions as 41 bytes, one-letter sublevel names, link
- *           codes of one byte; memory entries with compact timestamps (memory-entry.ts); in the
- *           journal's LevelDB, the Merkle log's keys binary and each leaf's record id in its
- *           column (src/merkle/log-keys.ts), so no `leaves` sublevel (journal-state.ts). About
- *           half the bytes (issue 20, disk). Nothing of version 6 can be read as 7: the node
+ *   7       binary keys (key-layout.ts, binary-keys.ts): record ids as 32 bytes that sort as
+ *           the text did, instead of 59 characters of base32; one-letter sublevel names; query
+ *           scopes, trust levels and policies named once in a dictionary (`d`, scope-names.ts)
+ *           and by number in query keys and memory entries; query positions of 41 bytes; link
+ *           keys with 8 bytes of the memory's id; compact timestamps in memory entries
+ *           (memory-entry.ts). In the journal's LevelDB: the Merkle log's keys binary, its
+ *           leaf-hash keys cut to 8 bytes (exact by hashing the candidates), each leaf's record
+ *           CID kept as its digest in its column (src/merkle/log-keys.ts, RECORD_LEAF_CODEC), so
+ *           no `leaves` sublevel (journal-state.ts). 2.09 → 0.89 MB after figure 8c's sync
+ *           (issue 20, disk; BENCHMARKS.md). Nothing of version 6 can be read as 7: the node
  *           rebuilds a version 6 index on open, and a build of version 6 refuses a 7 by its
  *           `format` (kept under `meta`, the name every version used)
  */

@@ -9,10 +9,11 @@ import { ID_BYTES, idKey, idKeyOf, idOfKey, prefixEnd, uintKey, uintOfKey, utf8K
 /*
  * Key layout of the LevelDB index (.memory/index/records) since layout 7. Each name below is a
  * sublevel, whose keys abstract-level prefixes with `!name!` (one letter: the prefix is in every
- * key). Keys are binary strings (binary-keys.ts): a record id is its 32-byte digest (`<id>` below),
- * text is UTF-8, numbers are big-endian. Parts are joined with NUL only where a part varies in
- * length (a scope: no tag, did:key or content type holds NUL, record-v1 R3); everything after it
- * has a fixed width, so byte order is the order the accessors and queries need.
+ * key). Keys are binary strings (binary-keys.ts): a record id is 32 bytes (`<id>` below: its
+ * digest, packed so that keys sort as the ids do), text is UTF-8, numbers are big-endian. Parts
+ * are joined with NUL only where a part varies in length (a scope in `stats` and `d`: no tag,
+ * did:key or content type holds NUL, record-v1 R3); elsewhere every part after the first has a
+ * fixed width, so byte order is the order the accessors and queries need.
  *
  *   r  records   <id>                              → where the record's canonical bytes are in the
  *                                                   ledger (record-location.ts: a pack block, ~7

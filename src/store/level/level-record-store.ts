@@ -47,7 +47,7 @@ export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
   private readonly writes = new SerialQueue()
   /** Entries and counters the write queue wrote or read: valid while this handle is open. */
   private readonly cache = new IndexCache()
-  /** The `orphans` sublevel's keys (keys.ts), read at open and kept by the write queue. */
+  /** The `orphans` sublevel's keys (key-layout.ts), read at open and kept by the write queue. */
   private readonly orphans = new Set<string>()
   /**
    * The memories that have a successor (the `successors` link), read at open and added to by the

@@ -6,7 +6,7 @@ import { authorScope, tagScope, typeScope } from './key-layout.js'
 import type { TrustEntry } from '../types.js'
 
 /*
- * The value of a memory's entry in the `memories` sublevel (keys.ts): what a query filters on and
+ * The value of a memory's entry in the `memories` sublevel (key-layout.ts): what a query filters on and
  * the memory's indexed trust, together, so scoring a memory reads one entry and writes one entry.
  *
  *   <score> NUL <level> NUL <policy> NUL <computed_at> NUL <created_at> NUL <type> NUL <author> (NUL <tag>)*

@@ -14,7 +14,7 @@ import type { ScopeNames } from './scope-names.js'
 import type { Sublevels } from './sublevels.js'
 
 /*
- * A query is one bounded range scan over one scope of the query index (keys.ts): it starts at the
+ * A query is one bounded range scan over one scope of the query index (key-layout.ts): it starts at the
  * top of the scope (or just after the cursor) and ends at the first score below minTrust, so with
  * no other predicate a page reads exactly limit + 1 entries. An entry's value is the memory's
  * created_at as written, or '' for its ISO form (key-layout.ts queryValueOf); time bounds are checked on the position, and any other predicate on the

@@ -29,7 +29,7 @@ export interface WritePlan {
 
 export interface PutPlan extends WritePlan {
   newIds: string[]
-  /** Memories the batch marks as having orphan evidence (keys.ts `orphans`), and those it unmarks (stored now). */
+  /** Memories the batch marks as having orphan evidence (key-layout.ts `orphans`), and those it unmarks (stored now). */
   orphansAdded: string[]
   orphansCleared: string[]
 }
