@@ -14,12 +14,19 @@ import { createRandom, median } from './stats.js'
  * the node stores the last one. Also this thread's CPU per memory over the same window (both
  * peers: the publisher's share is the same in every build). A fresh pair per round.
  *
- *   npm run build && node dist/bench/gossip-burst.js [--messages=2000] [--rounds=3]
+ *   npm run build && node dist/bench/gossip-burst.js [--messages=2000] [--rounds=3] [--windows]
+ *
+ * `--windows` prints each round's window on stderr as CLOCK_MONOTONIC seconds (`window <from> <to>`),
+ * which `perf record -k mono` stamps its samples with: `perf report --time <from>,<to>` then shows
+ * the burst alone, without the signing and setup around it (BENCHMARKS.md, issue 20 cpu20).
  */
 
 const arg = (name: string, fallback: string): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
 const MESSAGES = arg('messages', '2000')
 const ROUNDS = arg('rounds', '3')
+const WINDOWS = process.argv.includes('--windows')
+/** Seconds of CLOCK_MONOTONIC, as perf's `-k mono` timestamps (libuv's hrtime reads that clock). */
+const monotonic = (): string => (Number(process.hrtime.bigint()) / 1e9).toFixed(6)
 
 async function round (seed: number): Promise<{ rate: number, mainMicrosPerMemory: number, stored: number }> {
   const node = await startSyncNode('burst-b')
@@ -38,6 +45,7 @@ async function round (seed: number): Promise<{ rate: number, mainMicrosPerMemory
     // The publisher holds what it publishes (as a node publishes its own memories), outside the window.
     for (const message of bytes) foreign.putLocal(verifyRecordBytes(message, { verifier, now: Date.now() }))
     const thread = process.threadCpuUsage()
+    const from = monotonic()
     const start = performance.now()
     for (const message of bytes) await publisher.publishRecord('memory', message)
     let stored = 0
@@ -46,6 +54,7 @@ async function round (seed: number): Promise<{ rate: number, mainMicrosPerMemory
       return stored >= MESSAGES
     }, 60_000, 10).catch(() => {})
     const ms = performance.now() - start
+    if (WINDOWS) process.stderr.write(`window ${from} ${monotonic()}\n`)
     const { user, system } = process.threadCpuUsage(thread)
     return { rate: stored / (ms / 1000), mainMicrosPerMemory: (user + system) / stored, stored }
   } finally {
