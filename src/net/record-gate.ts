@@ -42,6 +42,10 @@ export type GateResult =
   | { status: 'ignored', id: string | undefined, error: IsnadError }
   | { status: 'invalid', id: string | undefined, error: IsnadError }
 
+function tooLarge (bytes: Uint8Array): GateResult {
+  return { status: 'invalid', id: undefined, error: new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`) }
+}
+
 /** Ids gathered for one call of the host's `has`, and the checks waiting for their slice of its answer. */
 interface HostQuestion {
   ids: string[]
@@ -99,10 +103,20 @@ export class RecordGate {
     this.recent.set(record.id, record)
   }
 
+  /**
+   * checkMany for one input, the same steps and results without a batch's bookkeeping (its arrays,
+   * workers and closures): gossipsub validates each message of a burst on its own.
+   */
   async check (bytes: Uint8Array, expectedKind?: RecordKind): Promise<GateResult> {
-    const [result] = await this.checkMany([bytes], expectedKind)
-    if (result === undefined) throw new Error('unreachable: one input, one result')
-    return result
+    if (bytes.length > MAX_RECORD_BYTES) return tooLarge(bytes) // gossip-v1 R1
+    const id = peekRecordId(bytes)
+    if (id !== undefined) {
+      const [known] = await this.ask([id]) // gossip-v1 R5
+      if (known === true) return { status: 'known', id }
+      const cached = this.recent.get(id)
+      if (cached !== undefined && sameBytes(cached.bytes, bytes)) return this.checkKey(this.reuse(cached, expectedKind))
+    }
+    return this.checkKey(await this.verifyOnce(bytes, id, expectedKind))
   }
 
   /**
@@ -115,7 +129,7 @@ export class RecordGate {
     const ask: number[] = []
     inputs.forEach((bytes, i) => {
       if (bytes.length > MAX_RECORD_BYTES) { // gossip-v1 R1: size before anything else
-        results[i] = { status: 'invalid', id: undefined, error: new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`) }
+        results[i] = tooLarge(bytes)
       } else if (ids[i] !== undefined) {
         ask.push(i)
       }

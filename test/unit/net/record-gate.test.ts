@@ -134,4 +134,31 @@ describe('RecordGate under concurrency', () => {
     host.has = has
     expect(await g.check(encodeSignedRecord(first[0]!.signed), 'memory')).toMatchObject({ status: 'verified' })
   })
+
+  it('check gives what checkMany gives for the same single input, whatever it is', async () => {
+    const agent = createAgent(1)
+    const stored = createMemory(agent, { summary: 'stored' })
+    const fresh = createMemory(agent, { summary: 'fresh' })
+    const inputs: Array<[string, Uint8Array, 'memory' | 'attestation' | undefined]> = [
+      ['new', encodeSignedRecord(fresh.signed), 'memory'],
+      ['new, other kind expected', encodeSignedRecord(fresh.signed), 'attestation'],
+      ['stored', encodeSignedRecord(stored.signed), 'memory'],
+      ['tampered', tamper(fresh.signed), 'memory'],
+      ['too large', new Uint8Array(MAX_RECORD_BYTES + 1), undefined],
+      ['not a record', Uint8Array.of(1, 2, 3), undefined],
+      ['from the future', encodeSignedRecord(createMemory(agent, { created_at: '2027-01-01T00:00:00Z' }).signed), 'memory']
+    ]
+    for (const [what, bytes, kind] of inputs) {
+      // Twice each, on fresh gates: the second call meets the first one's cache.
+      const one = gate()
+      const many = gate()
+      for (const g of [one, many]) g.host.putLocal(verified(stored.signed))
+      for (let round = 0; round < 2; round++) {
+        const single = await one.gate.check(bytes, kind)
+        const [batched] = await many.gate.checkMany([bytes], kind)
+        expect(single, `${what} (${round})`).toEqual(batched)
+      }
+      expect(one.verifier.total, what).toBe(many.verifier.total)
+    }
+  })
 })
