@@ -27,8 +27,8 @@ import { checkIndexAgainstLedger } from '../src/node/index-check.js'
  * ledger and in the index.
  *
  * Kills are aimed at writes in flight, not at process start-up (which is most of a CLI process's
- * life): a library writer is killed at a random moment within a write it has begun (`begin` … `ack`
- * on its stdout), a CLI process at a random moment after it took the home's writer lock, a daemon
+ * life): a library writer (remembers, attests, and sync pages of large records, which are pack
+ * files) is killed at a random moment within a write it has begun (`begin` … `ack` on its stdout), a CLI process at a random moment after it took the home's writer lock, a daemon
  * while its clients have requests outstanding. The summary counts how many kills landed mid-write
  * and how many left a torn line that recovery cut off (and recorded in governance/findings/torn/).
  * `--jobs` runs that many homes at once (the rounds of one home stay sequential: one writer).
@@ -67,6 +67,8 @@ interface LaneResult {
   lastMemory?: string
   /** The kill landed between the start of a write and its acknowledgement (library, daemon) or while the process held the writer lock (CLI). */
   midWrite: boolean
+  /** The write in flight was a sync page of large records, a pack file beside the ledger (library lane). */
+  midPage?: boolean
 }
 
 interface Summary {
@@ -75,6 +77,8 @@ interface Summary {
   /** Kills that landed while a write was in flight (see LaneResult.midWrite). */
   midWrite: number
   midWriteByLane: Record<Lane, number>
+  /** Of those, kills inside a sync page's write (its pack file, then the event naming it). */
+  midPage: number
   /** Recoveries that found and cut a torn line (evidence in governance/findings/torn/). */
   tornTails: number
   acknowledged: number
@@ -118,6 +122,9 @@ async function libraryLane (home: string, round: number, witness: string): Promi
   const aimAt = between(1, 5)
   let begins = 0
   let beganAt = 0
+  // A write begun and not acknowledged yet (a sync page acknowledges its records with one `ack` line each).
+  let inFlight = false
+  let pageInFlight = false
   let buffer = ''
   let stderr = ''
   let stalled: NodeJS.Timeout | undefined
@@ -129,13 +136,16 @@ async function libraryLane (home: string, round: number, witness: string): Promi
     buffer = lines.pop() ?? ''
     for (const line of lines) {
       if (line === 'ready') stalled = setTimeout(kill, 30_000) // a writer that stops writing is still killed
-      else if (line === 'begin') {
+      else if (line === 'begin' || line === 'begin page') {
         begins++
         beganAt = performance.now()
+        inFlight = true
+        pageInFlight = line === 'begin page'
         if (begins === aimAt) setTimeout(kill, Math.random() * libraryWriteMs * 1.2)
       } else if (line.startsWith('ack ')) {
         acked.push(line.slice(4))
-        libraryWriteMs = 0.9 * libraryWriteMs + 0.1 * (performance.now() - beganAt)
+        if (inFlight) libraryWriteMs = 0.9 * libraryWriteMs + 0.1 * (performance.now() - beganAt)
+        inFlight = false
       }
     }
   })
@@ -143,7 +153,7 @@ async function libraryLane (home: string, round: number, witness: string): Promi
   clearTimeout(stalled)
   if (!killed) throw new Error(`library writer exited ${code}: ${stderr.slice(-500)}`)
   // 'close' comes after stdout is drained: a write begun and never acknowledged was in flight.
-  return { kills: 1, acked, midWrite: begins > acked.length }
+  return { kills: 1, acked, midWrite: inFlight, midPage: inFlight && pageInFlight }
 }
 
 /** Mean time a completed CLI write held the writer lock (from the lock's creation to exit). */
@@ -275,6 +285,7 @@ const summary: Summary = {
   byLane: { library: 0, cli: 0, daemon: 0 },
   midWrite: 0,
   midWriteByLane: { library: 0, cli: 0, daemon: 0 },
+  midPage: 0,
   tornTails: 0,
   acknowledged: 0,
   lost: 0,
@@ -345,6 +356,7 @@ async function job (): Promise<void> {
       summary.kills += result.kills
       summary.byLane[lane] += result.kills
       if (result.midWrite) { summary.midWrite++; summary.midWriteByLane[lane]++ }
+      if (result.midPage === true) summary.midPage++
       homeKills += result.kills
 
       // Recovery: what the next writer does at open. While it is open, every acknowledged record
@@ -392,7 +404,7 @@ async function job (): Promise<void> {
       }
       loads.push(loadavg()[0] ?? 0)
       if (r % 10 === 0 || report.status !== 'healthy') {
-        progress(`round ${r} ${lane}: kills ${summary.kills}/${KILLS}, mid-write ${summary.midWrite}, torn ${summary.tornTails}, acked ${summary.acknowledged}, lost ${summary.lost}, verify ${report.status}, load ${(loadavg()[0] ?? 0).toFixed(1)}` +
+        progress(`round ${r} ${lane}: kills ${summary.kills}/${KILLS}, mid-write ${summary.midWrite} (in a sync page ${summary.midPage}), torn ${summary.tornTails}, acked ${summary.acknowledged}, lost ${summary.lost}, verify ${report.status}, load ${(loadavg()[0] ?? 0).toFixed(1)}` +
           report.findings.slice(0, 3).map((f) => `\n    ${f.kind} ${f.file}: ${f.message}`).join(''))
         finish()
         if (OUT !== '') await writeFile(OUT, `${JSON.stringify(summary, null, 2)}\n`) // partial figures, in case the run is stopped

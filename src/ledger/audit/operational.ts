@@ -79,9 +79,10 @@ export async function auditViews (ctx: AuditContext, tree: LedgerTree): Promise<
   }
 }
 
-function misplacedView (value: { scope: string, ts: string, type?: string }, shard: ViewShardFile): string | undefined {
-  if (value.scope !== shard.scope) return `scope ${value.scope}`
-  if (monthOf(value.ts) !== shard.month) return `month ${monthOf(value.ts)}`
+function misplacedView (value: { scope?: string, ts?: string, type?: string }, shard: ViewShardFile): string | undefined {
+  // A compact attachment (isnad-attach-v2) names neither: it is placed by its object's line.
+  if (value.scope !== undefined && value.scope !== shard.scope) return `scope ${value.scope}`
+  if (value.ts !== undefined && monthOf(value.ts) !== shard.month) return `month ${monthOf(value.ts)}`
   // facts/ holds type fact, decisions/ decision, commitments/ commitment (spec §3); attach/ has no type
   if (value.type !== undefined && `${value.type}s` !== shard.folder) return `type ${value.type}`
   return undefined

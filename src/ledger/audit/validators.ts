@@ -3,7 +3,7 @@ import { lineHash, ViewObjectSchema } from '../../schema/index.js'
 import {
   hashedLineValidator, LEDGER_FILES, validateInstanceLine, validateLeaseLine, type LineValidator
 } from '../index.js'
-import { AnyReductionRecordSchema, AttachmentSchema } from '../views/index.js'
+import { AnyAttachmentSchema, AnyReductionRecordSchema } from '../views/index.js'
 import type { ViewFolder } from './walk.js'
 import { ExecutionSchema, FindingsLineSchema, RepairPlanSchema, ScorecardSchema } from './governance-lines.js'
 
@@ -35,9 +35,16 @@ export function operationalValidator (rel: string): LineValidator<unknown> {
 }
 
 const validateViewObject = hashedLineValidator(ViewObjectSchema)
-const validateAttachment = hashedLineValidator(AttachmentSchema)
+// Both forms: the compact lines and those written before it (docs/views.md).
+const validateAttachment = hashedLineValidator(AnyAttachmentSchema) as LineValidator<ViewLinePlace>
 
-/** spec §6 objects in facts/, decisions/, commitments/; isnad's attachments in attach/. */
-export function viewValidator (folder: ViewFolder): LineValidator<{ scope: string, ts: string, type?: string }> {
+/** What placing a view line in its shard reads (operational.ts): a compact attachment has none of it. */
+export interface ViewLinePlace { scope?: string, ts?: string, type?: string }
+
+/**
+ * spec §6 objects in facts/, decisions/, commitments/; isnad's attachments in attach/ (a compact one
+ * names no scope or time: its shard is its object's).
+ */
+export function viewValidator (folder: ViewFolder): LineValidator<ViewLinePlace> {
   return folder === 'attach' ? validateAttachment : validateViewObject
 }

@@ -12,21 +12,31 @@ export const VIEW_REDUCER = 'isnad-views/v1'
 /** Bumped whenever a mapping, horizon, salience, status or id rule below changes. */
 export const VIEW_RULES_VERSION = 1
 
-/** `schema_version` of the lines in `views/attach/` (isnad's addition; the spec names the folder only). */
-export const ATTACHMENT_SCHEMA_VERSION = 'isnad-attach-v1'
+/**
+ * `schema_version` of the lines this code writes to `views/attach/` (isnad's addition; the spec names
+ * the folder only): the compact form, evidence keyed by record CID (docs/views.md).
+ */
+export const ATTACHMENT_SCHEMA_VERSION = 'isnad-attach-v2'
+
+/** `schema_version` of the attachment lines written before the compact form: read (and verified) forever. */
+export const ATTACHMENT_V1_SCHEMA_VERSION = 'isnad-attach-v1'
 
 /**
- * `schema_version` of the lines this code writes to `coordination/reducers.jsonl`: the compact form,
- * which leaves out what the view line or the ids already say (docs/views.md).
+ * `schema_version` of the lines this code writes to `coordination/reducers.jsonl`: the round form,
+ * one line per reduction round naming each new state by its reduction id (docs/views.md).
  */
-export const REDUCTION_SCHEMA_VERSION = 'isnad-reduction-v2'
+export const REDUCTION_SCHEMA_VERSION = 'isnad-reduction-v3'
+
+/** `schema_version` of the per-state compact lines written before the round form: read (and verified) forever. */
+export const REDUCTION_V2_SCHEMA_VERSION = 'isnad-reduction-v2'
 
 /** `schema_version` of the reducer lines written before the compact form: read (and verified) forever. */
 export const REDUCTION_V1_SCHEMA_VERSION = 'isnad-reduction-v1'
 
 /**
- * @default 1024 — reductions one `memory.reduced` event names at most (about 31 kB of ids): a round
- * with more is recorded by several events, each well under the ledger's line limits.
+ * @default 1024 — reductions one `memory.reduced` event, or one round line of reducers.jsonl, names
+ * at most (about 31 kB of ids, 66 kB of entries): a round with more is recorded by several of each,
+ * each well under the ledger's line limits.
  */
 export const MAX_REDUCTIONS_PER_EVENT = 1024
 

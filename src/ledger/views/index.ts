@@ -1,7 +1,7 @@
 /**
  * Views (Memory Format Spec V3.1 §4, §6; DESIGN §4): `diasync-v1-object` lines reduced from memories
  * into `views/{facts,decisions,commitments}/<scope>/YYYY-MM.jsonl`, their attachments in
- * `views/attach/`, each reduction in `coordination/reducers.jsonl`. The reducer is pure; only
+ * `views/attach/`, each round's reductions in `coordination/reducers.jsonl`. The reducer is pure; only
  * writer.ts and fs-lines.ts do I/O. docs/views.md documents the mapping.
  */
 export { reduceMemory, type Reduction, type ReduceOptions } from './reduce.js'
@@ -12,14 +12,18 @@ export {
 } from './reducer-input.js'
 export { objectTypeOf, horizonOf, salienceOf, statusOf, DEFAULT_VIEW_RULES, type ViewRules } from './rules.js'
 export { readTagFields, slugOf, isCalendarDate, type TagFields } from './tags.js'
-export { AttachmentSchema, buildAttachment, hasEvidence, type Attachment, type AttachmentInput } from './attachment.js'
 export {
-  ReductionRecordSchema, ReductionRecordV1Schema, AnyReductionRecordSchema, buildReductionRecord, reducedEventsOf, reductionFilesOf,
-  type ReductionRecord, type ReductionRecordV1, type ReductionFiles, type ReducedEventDraft
+  AttachmentSchema, AttachmentV1Schema, AnyAttachmentSchema, buildAttachment, hasEvidence,
+  type Attachment, type AttachmentV1, type AttachmentInput
+} from './attachment.js'
+export {
+  ReductionRecordSchema, ReductionRecordV2Schema, ReductionRecordV1Schema, AnyReductionRecordSchema, buildReductionRound, roundEntryOf, reducedEventsOf,
+  reductionFilesOf, type ReductionRecord, type ReductionRecordV2, type ReductionRecordV1, type ReductionFiles, type RoundEntry,
+  type ReducedEventDraft
 } from './reduction-record.js'
 export { monthOf, viewShardPath, attachShardPath } from './view-shards.js'
 export { hashLine, withHash, isLineHashValid, type HashLine } from './view-line-hash.js'
 export { deriveTypedId, objectIdOf, attachmentIdOf, reductionIdOf } from '../ids.js'
-export { createViewWriter, type ViewWriter, type ViewWriterInit, type ViewWriteResult } from './writer.js'
+export { createViewWriter, type ViewWriter, type ViewWriterInit, type ViewWriteResult, type ViewRoundResult } from './writer.js'
 export { createFsAppend, readJsonlLines, type AppendLines, type ReadLines } from './fs-lines.js'
 export * from './constants.js'

@@ -64,7 +64,7 @@ export function reduceMemory (input: ReduceInput, options: ReduceOptions = {}): 
   const tags = readTagFields(content.tags)
 
   const attachment = hasEvidence(input.evidence)
-    ? buildAttachment({ objectId: id, scope: input.scope, ts, memory: cid, evidence: input.evidence, trust: input.trust }, options.hashLine)
+    ? buildAttachment({ objectId: id, evidence: input.evidence, trust: input.trust }, options.hashLine)
     : null
 
   const derived: DerivedFields = {

@@ -24,6 +24,7 @@ export interface ViewTrust {
 export interface EvidenceAttestation {
   id: string
   verdict: AttestationVerdict
+  /** Read by nothing since the compact attachment (isnad-attach-v2): the attestation record holds it. */
   witness?: string
 }
 
@@ -77,7 +78,7 @@ export interface StoredEvidence {
 /** The fields the reducer reads from stored evidence: what a `show` view lists as witnesses and anchors. */
 export function viewEvidenceOf ({ attestations, anchors }: StoredEvidence): ViewEvidence {
   return {
-    attestations: attestations.map(({ id, signed: { record } }) => ({ id, verdict: record.attestation, witness: record.witness })),
+    attestations: attestations.map(({ id, signed: { record } }) => ({ id, verdict: record.attestation })),
     anchors: anchors.map(({ stored: { id, signed: { record } }, verification }) => ({
       id, type: record.type, reference: record.reference, hash: record.hash, state: verification.state
     }))

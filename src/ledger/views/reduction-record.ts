@@ -5,23 +5,47 @@ import {
   type EventType
 } from '../../schema/index.js'
 import {
-  MAX_REDUCTIONS_PER_EVENT, REDUCERS_FILE, REDUCTION_SCHEMA_VERSION, REDUCTION_V1_SCHEMA_VERSION, VIEW_REDUCER
+  MAX_REDUCTIONS_PER_EVENT, REDUCERS_FILE, REDUCTION_SCHEMA_VERSION, REDUCTION_V1_SCHEMA_VERSION, REDUCTION_V2_SCHEMA_VERSION,
+  VIEW_FOLDER_OF_TYPE, VIEW_REDUCER, VIEWS_DIR
 } from './constants.js'
 import { hashLine as defaultHashLine, type HashLine } from './view-line-hash.js'
-import { reductionIdOf } from '../ids.js'
 import type { Reduction } from './reduce.js'
+import { reductionIdOf } from '../ids.js'
 import { attachShardPath, viewShardPath } from './view-shards.js'
 
+/** An object shard's path (view-shards.ts): `views/<facts|decisions|commitments>/<scope>/YYYY-MM.jsonl`. */
+const viewShard = z.string().regex(
+  new RegExp(`^${VIEWS_DIR}/(${Object.values(VIEW_FOLDER_OF_TYPE).join('|')})/[A-Za-z0-9][^/\\\\]*/\\d{4}-\\d{2}\\.jsonl$`),
+  'must be the path of a view object shard'
+)
+
 /**
- * A line of `coordination/reducers.jsonl` (Memory Format Spec V3.1 §10): which object reached which
- * state, in which shard, when. One line per new state of an object; `previous` chains the reductions
- * of one object, so its history can be walked back. The compact form (v2) leaves out what the view
- * line holds or the ids say (docs/views.md): the memory is the object's `source`, the object type
- * its id prefix, the attachment id is derived from the object id and lives in the attach shard of
- * the same scope and month, and the reducer is the one this schema version names.
+ * A line of `coordination/reducers.jsonl` (Memory Format Spec V3.1 §10; the spec names the file, the
+ * lines are isnad's): which objects reached which state, in which shard, when. The round form (v3,
+ * issue 20) is one line per reduction round: shard → object id → reduction id, for every object the
+ * round brought to a new state. The reduction id stands for the state: it is derived from the object
+ * id, the hash of its line, the hash of its attachment line and the previous reduction of the same
+ * object (reductionIdOf), which is the newest earlier entry of that object in the file (of any form),
+ * so a round line needs neither the hashes (the view lines carry them) nor `previous` (the file's
+ * order gives it). docs/views.md says how to check a state against the view lines.
  */
 export const ReductionRecordSchema = z.strictObject({
   schema_version: z.literal(REDUCTION_SCHEMA_VERSION),
+  /** When the round ran (passed in, never read from a clock here). */
+  ts: isoTimestamp,
+  /** Object shard → object id → reduction id, in the order the round reduced them. */
+  reductions: z.record(viewShard, z.record(viewObjectId, typedId(ID_PREFIXES.reduction)))
+    .refine((shards) => Object.values(shards).some((objects) => Object.keys(objects).length > 0), { message: 'a round line names at least one reduction' }),
+  hash: lineHash
+})
+export type ReductionRecord = z.infer<typeof ReductionRecordSchema>
+
+/**
+ * The reducer line of one state, written before the round form (issue 20's first compaction):
+ * leaves out what the view line holds or the ids say. Still read and verified.
+ */
+export const ReductionRecordV2Schema = z.strictObject({
+  schema_version: z.literal(REDUCTION_V2_SCHEMA_VERSION),
   id: typedId(ID_PREFIXES.reduction),
   object: viewObjectId,
   object_hash: lineHash,
@@ -29,13 +53,12 @@ export const ReductionRecordSchema = z.strictObject({
   attachment_hash: lineHash.optional(),
   /** The reduction of the same object before this one. */
   previous: typedId(ID_PREFIXES.reduction).optional(),
-  /** When the reduction ran (passed in, never read from a clock here). */
   ts: isoTimestamp,
   hash: lineHash
 })
-export type ReductionRecord = z.infer<typeof ReductionRecordSchema>
+export type ReductionRecordV2 = z.infer<typeof ReductionRecordV2Schema>
 
-/** The reducer line written before the compact form (every field spelled out); still read and verified. */
+/** The reducer line written before the compact forms (every field spelled out); still read and verified. */
 export const ReductionRecordV1Schema = z.strictObject({
   schema_version: z.literal(REDUCTION_V1_SCHEMA_VERSION),
   id: typedId(ID_PREFIXES.reduction),
@@ -54,10 +77,10 @@ export const ReductionRecordV1Schema = z.strictObject({
 })
 export type ReductionRecordV1 = z.infer<typeof ReductionRecordV1Schema>
 
-/** Either form: what `ledger verify` checks a line of reducers.jsonl against ("read both forms forever"). */
-export const AnyReductionRecordSchema = z.discriminatedUnion('schema_version', [ReductionRecordSchema, ReductionRecordV1Schema])
+/** Any form: what `ledger verify` checks a line of reducers.jsonl against ("read every form forever"). */
+export const AnyReductionRecordSchema = z.discriminatedUnion('schema_version', [ReductionRecordSchema, ReductionRecordV2Schema, ReductionRecordV1Schema])
 
-/** Where a reduction's three lines go, relative to the data directory. */
+/** Where a reduction's lines go, relative to the data directory. */
 export interface ReductionFiles {
   object: string
   attachment?: string
@@ -67,29 +90,36 @@ export interface ReductionFiles {
 export function reductionFilesOf (reduction: Reduction): ReductionFiles {
   const { object, attachment } = reduction
   const files: ReductionFiles = { object: viewShardPath(object.type, object.scope, object.ts), reducers: REDUCERS_FILE }
-  if (attachment !== null) files.attachment = attachShardPath(attachment.scope, attachment.ts)
+  if (attachment !== null) files.attachment = attachShardPath(object.scope, object.ts) // the object's month (docs/views.md)
   return files
 }
 
-/**
- * The compact reducer line of a new state. `files` are the reduction's reductionFilesOf, when the
- * caller has them; `hash` the line hash (the ledger's is injected by the node).
- */
-export function buildReductionRecord (
-  reduction: Reduction, now: string, previous?: string, hash: HashLine = defaultHashLine, files: ReductionFiles = reductionFilesOf(reduction)
-): ReductionRecord {
+/** One new state of a round: the object, its shard, and the reduction id of the state (reductionIdOf). */
+export interface RoundEntry {
+  shard: string
+  object: string
+  reduction: string
+}
+
+/** The entry of a reduction's state, `previous` the object's newest recorded reduction before it. */
+export function roundEntryOf (reduction: Reduction, previous?: string, files: ReductionFiles = reductionFilesOf(reduction)): RoundEntry {
   const { object, attachment } = reduction
-  if (object.source === undefined) throw new TypeError(`view object ${object.id} has no source memory`)
-  const line: Partial<ReductionRecord> = {
-    schema_version: REDUCTION_SCHEMA_VERSION,
-    id: reductionIdOf(object.id, object.hash, attachment?.hash, previous),
-    object: object.id,
-    object_hash: object.hash,
-    shard: files.object
+  return { shard: files.object, object: object.id, reduction: reductionIdOf(object.id, object.hash, attachment?.hash, previous) }
+}
+
+/**
+ * The round line naming `entries` (at least one, each object once: a round reduces a memory once),
+ * grouped by shard in the order given; `hash` the line hash (the ledger's is injected by the node).
+ */
+export function buildReductionRound (entries: readonly RoundEntry[], now: string, hash: HashLine = defaultHashLine): ReductionRecord {
+  if (entries.length === 0) throw new TypeError('a round line names at least one reduction')
+  const reductions: Record<string, Record<string, string>> = {}
+  for (const { shard, object, reduction } of entries) {
+    const objects = reductions[shard] ??= {}
+    if (Object.hasOwn(objects, object)) throw new TypeError(`view object ${object} is twice in one round line`)
+    objects[object] = reduction
   }
-  if (attachment !== null) line.attachment_hash = attachment.hash
-  if (previous !== undefined) line.previous = previous
-  line.ts = now
+  const line: Partial<ReductionRecord> = { schema_version: REDUCTION_SCHEMA_VERSION, ts: now, reductions }
   // Set in place, last (so a printed line ends with it), from the line before it has one.
   line.hash = hash(line)
   return line as ReductionRecord

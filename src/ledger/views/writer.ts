@@ -1,17 +1,20 @@
 import { join } from 'node:path'
 import type { Attachment } from './attachment.js'
+import { MAX_REDUCTIONS_PER_EVENT } from './constants.js'
 import { createFsAppend, readJsonlLines, type AppendLines, type ReadLines } from './fs-lines.js'
 import type { HashLine } from './view-line-hash.js'
 import type { Reduction } from './reduce.js'
-import { buildReductionRecord, reductionFilesOf, type ReductionFiles, type ReductionRecord } from './reduction-record.js'
+import { buildReductionRound, reductionFilesOf, roundEntryOf, type ReductionFiles, type ReductionRecord, type RoundEntry } from './reduction-record.js'
+import { reductionIdOf } from '../ids.js'
 
 /**
- * Writes reductions into `views/` and `coordination/reducers.jsonl` (Memory Format Spec V3.1 §4, §10)
- * through an injected appender. Idempotent: a line is skipped when the newest line for its id in
- * that file already has its hash; so re-reducing an unchanged memory writes nothing, and a retry
- * after a crash between the lines writes exactly the missing ones. Order matters for readers: the
- * attachment first (so an `evidence_ref` never dangles), then the object, then the reducer line,
- * which says the reduction is complete.
+ * Writes reduction rounds into `views/` and `coordination/reducers.jsonl` (Memory Format Spec V3.1
+ * §4, §10) through an injected appender. Idempotent: a view line is skipped when the newest line for
+ * its id in that file already has its hash, and a state already recorded in reducers.jsonl is not
+ * recorded again; so re-reducing an unchanged memory writes nothing, and a retry after a crash
+ * between the lines writes exactly the missing ones. Order matters for readers: attachments first
+ * (so an `evidence_ref` never dangles), then objects, then the round's reducer line, which says the
+ * round's reductions are complete.
  */
 
 export interface ViewWriterInit {
@@ -27,18 +30,37 @@ export interface ViewWriterInit {
 
 export interface ViewWriteResult {
   files: ReductionFiles
+  /** `reduction`: the state is new, and named by the round's reducer line. */
   written: { object: boolean, attachment: boolean, reduction: boolean }
-  /** The reducer line written by this call, or null when the object's state was already recorded. */
-  record: ReductionRecord | null
   /** The reduction id of this state (new or already recorded): what the round's `memory.reduced` event names. */
   reductionId: string
 }
 
-export interface ViewWriter {
-  write: (reduction: Reduction, now: string) => Promise<ViewWriteResult>
+export interface ViewRoundResult {
+  /** One per reduction, in the order given. */
+  results: ViewWriteResult[]
+  /** The reducer lines the round appended: none when every state was recorded already. */
+  records: ReductionRecord[]
 }
 
-interface ReductionState { id: string, objectHash: string, attachmentHash: string | undefined }
+export interface ViewWriter {
+  /** The reductions of one round, in order: their view lines, then one reducer line for the new states. */
+  writeRound: (reductions: readonly Reduction[], now: string) => Promise<ViewRoundResult>
+  /** A round of one reduction. */
+  write: (reduction: Reduction, now: string) => Promise<ViewWriteResult & { record: ReductionRecord | null }>
+}
+
+/**
+ * The newest recorded state of an object. Lines of the per-state forms (v1, v2) and states written
+ * by this writer carry the hashes; a round line (v3) names the reduction id only, which a state is
+ * compared with by deriving its id (reductionIdOf) from `previous`.
+ */
+interface ReductionState {
+  id: string
+  previous: string | undefined
+  objectHash?: string
+  attachmentHash?: string | undefined
+}
 
 export function createViewWriter (init: ViewWriterInit): ViewWriter {
   const append = init.append ?? createFsAppend()
@@ -67,15 +89,11 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
     return known
   }
 
-  /** The newest reduction of each object, from lines of either form (both name object, object_hash, attachment_hash). */
+  /** The newest reduction of each object, from the lines of every form, in file order. */
   async function reductionStates (file: string): Promise<Map<string, ReductionState>> {
     if (reductions === undefined) {
       const states = new Map<string, ReductionState>()
-      for (const line of parseLines(await readLines(pathOf(file)))) {
-        const { id, object, object_hash: objectHash, attachment_hash: attachmentHash } = line
-        if (typeof id !== 'string' || typeof object !== 'string' || typeof objectHash !== 'string') continue
-        states.set(object, { id, objectHash, attachmentHash: typeof attachmentHash === 'string' ? attachmentHash : undefined })
-      }
+      for (const line of parseLines(await readLines(pathOf(file)))) readReducerLine(line, states)
       reductions = states
     }
     return reductions
@@ -96,43 +114,117 @@ export function createViewWriter (init: ViewWriterInit): ViewWriter {
     return true
   }
 
-  async function writeNow (reduction: Reduction, now: string): Promise<ViewWriteResult> {
-    const files = reductionFilesOf(reduction)
-    const { object, attachment } = reduction
-    const attachmentWritten = attachment !== null && files.attachment !== undefined
-      ? await appendOnce(files.attachment, attachment)
-      : false
-    const objectWritten = await appendOnce(files.object, object)
-
-    const states = reductions ?? await reductionStates(files.reducers)
-    const state = states.get(object.id)
-    if (state !== undefined && isSameState(state, object.hash, attachment)) {
-      return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: false }, record: null, reductionId: state.id }
+  async function writeRoundNow (list: readonly Reduction[], now: string): Promise<ViewRoundResult> {
+    const results: ViewWriteResult[] = []
+    const entries: RoundEntry[] = []
+    let reducersFile: string | undefined
+    for (const reduction of list) {
+      const files = reductionFilesOf(reduction)
+      const { object, attachment } = reduction
+      const attachmentWritten = attachment !== null && files.attachment !== undefined
+        ? await appendOnce(files.attachment, attachment)
+        : false
+      const objectWritten = await appendOnce(files.object, object)
+      reducersFile = files.reducers
+      const states = reductions ?? await reductionStates(files.reducers)
+      const state = states.get(object.id)
+      if (state !== undefined && isSameState(state, object.id, object.hash, attachment)) {
+        results.push({ files, written: { object: objectWritten, attachment: attachmentWritten, reduction: false }, reductionId: state.id })
+        continue
+      }
+      const entry = roundEntryOf(reduction, state?.id, files)
+      const id = entry.reduction
+      // Recorded in the cache now, so a second state of the object in this round chains to this one;
+      // the cache is dropped below if the round's line does not reach the appender.
+      states.set(object.id, { id, previous: state?.id, objectHash: object.hash, attachmentHash: attachment?.hash })
+      entries.push(entry)
+      results.push({ files, written: { object: objectWritten, attachment: attachmentWritten, reduction: true }, reductionId: id })
     }
-    const record = buildReductionRecord(reduction, now, state?.id, hash, files)
-    try {
-      const appending = append(pathOf(files.reducers), [JSON.stringify(record)])
+    const records = roundLines(entries, now, hash)
+    if (records.length > 0 && reducersFile !== undefined) {
+      const appending = append(pathOf(reducersFile), records.map((record) => JSON.stringify(record)))
       if (appending !== undefined) await appending
-    } catch (err) {
-      reductions = undefined
-      throw err
     }
-    states.set(object.id, { id: record.id, objectHash: object.hash, attachmentHash: attachment?.hash })
-    return { files, written: { object: objectWritten, attachment: attachmentWritten, reduction: true }, record, reductionId: record.id }
+    return { results, records }
+  }
+
+  function enqueue<T> (work: () => Promise<T>): Promise<T> {
+    // One write at a time: the caches above must match the files (the ledger has a single writer).
+    const result = queue.then(work)
+    queue = result.catch(() => undefined)
+    return result
+  }
+
+  async function writeRound (list: readonly Reduction[], now: string): Promise<ViewRoundResult> {
+    return await enqueue(async () => {
+      try {
+        return await writeRoundNow(list, now)
+      } catch (err) {
+        reductions = undefined // states of the round may be cached without their line on disk: read the file again
+        throw err
+      }
+    })
   }
 
   return {
-    // One write at a time: the caches above must match the files (the ledger has a single writer).
+    writeRound,
     async write (reduction, now) {
-      const result = queue.then(async () => await writeNow(reduction, now))
-      queue = result.catch(() => undefined)
-      return await result
+      const { results, records } = await writeRound([reduction], now)
+      const [result] = results
+      if (result === undefined) throw new Error('a round of one reduction has one result')
+      return { ...result, record: records[0] ?? null }
     }
   }
 }
 
-function isSameState (state: ReductionState, objectHash: string, attachment: Attachment | null): boolean {
-  return state.objectHash === objectHash && state.attachmentHash === attachment?.hash
+/**
+ * The round's reducer lines: one, unless an object comes twice (a second state in the same round) or
+ * the round is longer than MAX_REDUCTIONS_PER_EVENT, where a new line starts (file order then still
+ * gives each state its `previous`).
+ */
+function roundLines (entries: readonly RoundEntry[], now: string, hash: HashLine | undefined): ReductionRecord[] {
+  const lines: ReductionRecord[] = []
+  let part: RoundEntry[] = []
+  const inPart = new Set<string>()
+  for (const entry of entries) {
+    if (inPart.has(entry.object) || part.length >= MAX_REDUCTIONS_PER_EVENT) {
+      lines.push(buildReductionRound(part, now, hash))
+      part = []
+      inPart.clear()
+    }
+    part.push(entry)
+    inPart.add(entry.object)
+  }
+  if (part.length > 0) lines.push(buildReductionRound(part, now, hash))
+  return lines
+}
+
+/** Folds one line of reducers.jsonl, of any form, into the newest state of each object. */
+function readReducerLine (line: Record<string, unknown>, states: Map<string, ReductionState>): void {
+  const { id, object, object_hash: objectHash, attachment_hash: attachmentHash, previous, reductions } = line
+  if (typeof id === 'string' && typeof object === 'string' && typeof objectHash === 'string') {
+    // v1, v2: one state, its hashes and previous spelled out
+    states.set(object, {
+      id,
+      previous: typeof previous === 'string' ? previous : undefined,
+      objectHash,
+      attachmentHash: typeof attachmentHash === 'string' ? attachmentHash : undefined
+    })
+    return
+  }
+  if (typeof reductions !== 'object' || reductions === null) return
+  // v3: shard → object → reduction id; each state's previous is the object's newest one before it
+  for (const objects of Object.values(reductions)) {
+    if (typeof objects !== 'object' || objects === null) continue
+    for (const [objectId, reduction] of Object.entries(objects)) {
+      if (typeof reduction === 'string') states.set(objectId, { id: reduction, previous: states.get(objectId)?.id })
+    }
+  }
+}
+
+function isSameState (state: ReductionState, objectId: string, objectHash: string, attachment: Attachment | null): boolean {
+  if (state.objectHash !== undefined) return state.objectHash === objectHash && state.attachmentHash === attachment?.hash
+  return state.id === reductionIdOf(objectId, objectHash, attachment?.hash, state.previous)
 }
 
 /** Lines that parse as JSON objects; a torn or foreign line is skipped (the ledger audit reports it). */

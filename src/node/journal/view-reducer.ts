@@ -1,7 +1,7 @@
 import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
 import {
   ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, reducedEventsOf, viewEvidenceOf, viewTrustOf,
-  type ViewRules, type ViewWriter
+  type Reduction, type ViewRules, type ViewWriter
 } from '../../ledger/views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
@@ -118,15 +118,15 @@ export class ViewReducer {
     setting: NodeTrustSetting = {}, causes: readonly string[] = []
   ): Promise<EventInput[]> {
     const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, setting, scored.get(id)))
-    const reductions: string[] = []
-    const reducedAt = new Date(now).toISOString()
+    const round: Reduction[] = []
     for (const input of loaded) {
-      if (input === null) continue
       // No schema self-check: the inputs are records the store validated, this node's scope and
       // event ids, and no hints (test/integration/node/view-reducer-schemas.test.ts checks the lines).
-      const reduction = reduceMemory(input, { hashLine, rules: this.rules, selfCheck: false })
-      reductions.push((await this.writer.write(reduction, reducedAt)).reductionId)
+      if (input !== null) round.push(reduceMemory(input, { hashLine, rules: this.rules, selfCheck: false }))
     }
+    // One reducer line for the round's new states (docs/views.md), written after their view lines.
+    const { results } = await this.writer.writeRound(round, new Date(now).toISOString())
+    const reductions = results.map((result) => result.reductionId)
     await this.flush()
     return reducedEventsOf(reductions, causes).map((draft) => ({ ...draft, actor: 'node', owner: 'node', visibility: 'private' }))
   }

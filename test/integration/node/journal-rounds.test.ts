@@ -40,7 +40,9 @@ describe('the journal\'s view rounds', () => {
     await node.close()
     const newest = (await viewLines(home, 'decisions')).at(-1)
     expect(newest?.event_refs).toHaveLength(1 + attested.length)
-    expect((await viewLines(home, 'attach')).at(-1)).toMatchObject({ memory: memory.id })
+    const attachment = (await viewLines(home, 'attach')).at(-1)
+    expect(attachment?.id).toBe(newest?.evidence_ref)
+    expect(Object.keys(attachment?.attestations as Record<string, string>).sort()).toEqual(attested.map((a) => a.id).sort())
   })
 
   it('keeps indexed_lc below records whose views are not written, even when a listener journals meanwhile; reopening replays them', async () => {
@@ -89,14 +91,16 @@ describe('the journal\'s view rounds', () => {
     await node.close()
 
     const reducers = (await readFile(join(nodePaths(home).data, 'coordination', 'reducers.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)
-    expect(reducers, 'one reduction per memory').toHaveLength(memories.length)
-    expect(new Set(reducers.map((r) => r.schema_version))).toEqual(new Set(['isnad-reduction-v2']))
+    expect(reducers, 'one reducer line for the round').toHaveLength(1)
+    expect(reducers[0]?.schema_version).toBe('isnad-reduction-v3')
+    const named = Object.values(reducers[0]?.reductions as Record<string, Record<string, string>>).flatMap((objects) => Object.values(objects))
+    expect(named, 'one reduction per memory').toHaveLength(memories.length)
     const newest = await viewLines(home, 'decisions')
     expect(newest.map((l) => (l.event_refs as string[]).length)).toEqual([4, 4, 4])
     const ledger = await openEventLedger({ dataDir: nodePaths(home).data, scope: 'default' })
     const reduced: Array<{ reductions: unknown, causes: number }> = []
     for await (const event of ledger.readEvents()) if (event.type === 'memory.reduced') reduced.push({ reductions: event.payload.reductions, causes: event.causal_refs.length })
     await ledger.close()
-    expect(reduced).toEqual([{ reductions: reducers.map((r) => r.id), causes: pages.length }])
+    expect(reduced).toEqual([{ reductions: named, causes: pages.length }])
   })
 })

@@ -80,10 +80,12 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
     await ledger.close()
     expect(types).toContain('memory.captured')
     // The views' record in both forms, side by side (docs/views.md): the old home's per-object events
-    // and v1 reducer lines, then a round's event and compact lines; verify below checks both.
+    // and v1 reducer lines, then a round's event and its round line (v3); verify below checks both.
     expect(reducedForms).toEqual(new Set(['per object', 'per round']))
     const reducerLines = (await readFile(join(nodePaths(home).data, 'coordination', 'reducers.jsonl'), 'utf8')).trim().split('\n')
-    expect(new Set(reducerLines.map((l) => (JSON.parse(l) as { schema_version: string }).schema_version))).toEqual(new Set(['isnad-reduction-v1', 'isnad-reduction-v2']))
+    expect(new Set(reducerLines.map((l) => (JSON.parse(l) as { schema_version: string }).schema_version))).toEqual(new Set(['isnad-reduction-v1', 'isnad-reduction-v3']))
+    // Attachments too: the fixture's full lines (isnad-attach-v1) stay, new evidence gets compact ones.
+    expect(await attachForms(home)).toEqual(new Set(['isnad-attach-v1', 'isnad-attach-v2']))
     expect(types.filter((t) => t === 'memory.packed')).toHaveLength(2)
     expect(ids).toHaveLength(11 + 51)
     expect(await readdir(join(nodePaths(home).data, 'packs', 'default'))).toHaveLength(1)
@@ -121,6 +123,20 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
     expect(report.status).toBe('healthy')
   })
 })
+
+/** The schema versions of the lines under views/attach/, every scope and month. */
+async function attachForms (home: string): Promise<Set<string>> {
+  const forms = new Set<string>()
+  const root = join(nodePaths(home).data, 'views', 'attach')
+  for (const scope of await readdir(root)) {
+    for (const month of await readdir(join(root, scope))) {
+      for (const line of (await readFile(join(root, scope, month), 'utf8')).trim().split('\n')) {
+        forms.add((JSON.parse(line) as { schema_version: string }).schema_version)
+      }
+    }
+  }
+  return forms
+}
 
 /** The Merkle log's leaves, in order, as the index holds them. */
 async function leaves (home: string): Promise<string[]> {

@@ -75,18 +75,25 @@ describe('ViewReducer: every line it writes is schema-valid', () => {
     await reducer.close()
 
     const lines = await linesOf(home)
-    const count = { object: 0, attachment: 0, reduction: 0 }
+    const count = { object: 0, attachment: 0, reduction: 0, roundLines: 0 }
     for (const { file, line } of lines) {
       const schema = file.startsWith('views/attach/') ? AttachmentSchema : file.startsWith('views/') ? ViewObjectSchema : ReductionRecordSchema
       const parsed = schema.safeParse(line)
       expect(parsed.success, `${file}: ${JSON.stringify(parsed.error?.issues)}`).toBe(true)
       expect(isLineHashValid(line), `${file}: hash of ${String(line.id)}`).toBe(true)
-      count[file.startsWith('views/attach/') ? 'attachment' : file.startsWith('views/') ? 'object' : 'reduction']++
+      if (file.startsWith('views/attach/')) count.attachment++
+      else if (file.startsWith('views/')) count.object++
+      else {
+        // A round line names its new states, shard by shard (isnad-reduction-v3).
+        count.roundLines++
+        for (const objects of Object.values(line.reductions as Record<string, Record<string, string>>)) count.reduction += Object.keys(objects).length
+      }
     }
     // Every memory has an object; corrections add one per type they were read as; evidence an attachment.
     expect(count.object).toBeGreaterThanOrEqual(120)
     expect(count.attachment).toBeGreaterThanOrEqual(100)
     expect(count.reduction).toBe(events)
+    expect(count.roundLines, 'one reducer line per round (page)').toBe(8)
     expect(new Set(lines.filter((l) => l.file.startsWith('views/') && !l.file.startsWith('views/attach/')).map((l) => l.line.type))).toEqual(new Set(['fact', 'decision', 'commitment']))
   })
 })

@@ -14,7 +14,9 @@ import { recoveryOf, useStoreHome, viewFiles } from './view-fixtures.js'
  * evidence given by ingest (scored) as well as read from the store. The golden digest was computed
  * with the code of session 4, again when levels began to follow the evidence (issue 18: a view
  * line's `level` of an unwitnessed memory is Unverified; scores unchanged), and again for the
- * compact reducer lines and one event per round (issue 20; the view lines' digest unchanged).
+ * compact reducer lines and one event per round (issue 20; the view lines' digest unchanged), and
+ * again for the compact attachments and the round reducer lines (issue 20; the object lines'
+ * digest unchanged).
  */
 
 const alice = createAgent(80)
@@ -70,11 +72,19 @@ describe('ViewReducer: what a sequence of store calls writes', () => {
     expect(newest.get(`${correction.id} decision`)).toMatchObject({ status: 'active' })
     expect(newest.get(`${correction.id} fact`)).toMatchObject({ status: 'active' })
     expect(newest.get(`${commitment.id} commitment`)).toMatchObject({ status: 'active' })
-    // The view lines alone are those of session 4: the compact reducer lines and round events
-    // (issue 20) changed only coordination/reducers.jsonl and the events.
-    expect(createHash('sha256').update(JSON.stringify(files.filter((f) => f.startsWith('views/')))).digest('hex')).toBe(VIEW_LINES_DIGEST)
+    // The object lines alone are those of session 4: the compact reducer lines, round events and
+    // attachments (issue 20) changed only coordination/reducers.jsonl, the events and views/attach/.
+    const objectFiles = files.filter((f) => f.startsWith('views/') && !f.startsWith('views/attach/'))
+    expect(createHash('sha256').update(JSON.stringify(objectFiles)).digest('hex')).toBe(OBJECT_LINES_DIGEST)
     // One memory.reduced event per round (here per page), naming every reduction of the round.
     expect(events.map((round) => (round as Array<{ payload: { reductions: string[] } }>).map((e) => e.payload.reductions.length))).toEqual([[2], [2], [4], [2]])
+    // The round lines (one per round with a new state) name exactly the new states the events name.
+    const reducerFile = files.find((f) => f.startsWith('coordination/reducers.jsonl')) ?? ''
+    const rounds = reducerFile.split('\n').slice(1, -1).map((line) => JSON.parse(line) as { reductions: Record<string, Record<string, string>> })
+    const recorded = rounds.flatMap((r) => Object.values(r.reductions).flatMap((objects) => Object.values(objects)))
+    const named = (events as Array<Array<{ payload: { reductions: string[] } }>>).flatMap((round) => round.flatMap((e) => e.payload.reductions))
+    expect(new Set(recorded)).toEqual(new Set(named))
+    expect(rounds.length).toBeLessThanOrEqual(PAGES.length)
     const digest = createHash('sha256').update(JSON.stringify({ files, events })).digest('hex')
     expect(digest).toBe(GOLDEN_DIGEST)
   })
@@ -98,5 +108,5 @@ describe('ViewReducer: what a sequence of store calls writes', () => {
   })
 })
 
-const GOLDEN_DIGEST = '4f9b3fd8b3b14bfa34f581871eb1565b50d2f82c1defbd21cfd39a5df53561ed'
-const VIEW_LINES_DIGEST = '63e1bf003cbc19827191391fa0194635a1b4c5cb32ed7ebe46ef5a062d9e2422'
+const GOLDEN_DIGEST = 'f50050c4f934cfd80110806b5b1d4621f168a9ab0d64e46f4f87dd6ebb11cbf8'
+const OBJECT_LINES_DIGEST = 'c51341df7ae1ef27529d2e14da5946491c9478ce86310896676fb85e2b45b8c3'

@@ -48,7 +48,7 @@ describe('hashLine (spec §8)', () => {
     const { object, attachment } = reduceMemory(inputOf(memoryOf(), { evidence: EVIDENCE }), { hashLine: fake })
     expect(object.hash).toBe('sha256:' + 'a'.repeat(64))
     expect(attachment?.hash).toBe('sha256:' + 'a'.repeat(64))
-    expect(seen.sort()).toEqual(['diasync-v1-object', 'isnad-attach-v1'])
+    expect(seen.sort()).toEqual(['diasync-v1-object', 'isnad-attach-v2'])
   })
 })
 

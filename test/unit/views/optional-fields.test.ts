@@ -24,20 +24,27 @@ describe('optional fields', () => {
     expect(object.evidence_ref).toBe(attachmentIdOf(object.id))
     expect(attachment).not.toBeNull()
     expect(AttachmentSchema.safeParse(attachment).success).toBe(true)
-    expect(attachment).toMatchObject({
-      id: object.evidence_ref, object: object.id, scope: 'default', ts: object.ts, memory: memory.id,
-      trust: { score: TRUST.score, level: TRUST.level }
-    })
-    // Sorted by id, whatever the caller's order; the witness is kept when given.
-    const ids = attachment?.attestations.map((a) => a.id) ?? []
-    expect(ids).toEqual([...ids].sort())
-    expect(attachment?.attestations.find((a) => a.verdict === 'confirm')?.witness).toBe(WITNESS)
-    expect(attachment?.anchors).toEqual(EVIDENCE.anchors)
+    // The compact form: the id the object points to, the evidence by CID, the trust; no copy of
+    // what the object line (scope, ts, source) or the records (witness) hold.
+    expect(Object.keys(attachment ?? {})).toEqual(['schema_version', 'id', 'attestations', 'anchors', 'trust', 'hash'])
+    expect(attachment).toMatchObject({ id: object.evidence_ref, trust: { score: TRUST.score, level: TRUST.level } })
+    // Keyed by id in id order, whatever the caller's order; the witness is the attestation record's.
+    const ids = Object.keys(attachment?.attestations ?? {})
+    expect(ids).toEqual(EVIDENCE.attestations.map((a) => a.id).sort())
+    expect(attachment?.attestations).toEqual(Object.fromEntries(EVIDENCE.attestations.map((a) => [a.id, a.verdict])))
+    expect(JSON.stringify(attachment)).not.toContain(WITNESS)
+    expect(attachment?.anchors).toEqual(Object.fromEntries(EVIDENCE.anchors.map(({ id, ...anchor }) => [id, anchor])))
   })
 
-  it('an attestation alone is enough for an attachment', () => {
-    const { object } = reduceMemory(inputOf(memoryOf(), { evidence: { attestations: EVIDENCE.attestations, anchors: [] } }))
+  it('an attestation alone is enough for an attachment, and an empty kind of evidence is left out', () => {
+    const { object, attachment } = reduceMemory(inputOf(memoryOf(), { evidence: { attestations: EVIDENCE.attestations, anchors: [] } }))
     expect(object.evidence_ref).toBeDefined()
+    expect(attachment !== null && 'anchors' in attachment).toBe(false)
+    const anchored = reduceMemory(inputOf(memoryOf(), { evidence: { attestations: [], anchors: EVIDENCE.anchors } })).attachment
+    expect(anchored !== null && 'attestations' in anchored).toBe(false)
+    expect(AttachmentSchema.safeParse(anchored).success).toBe(true)
+    // A line with neither is no attachment.
+    expect(AttachmentSchema.safeParse({ ...anchored, anchors: undefined }).success).toBe(false)
   })
 
   it('why is a decision\'s body, absent when the body is empty or the object is not a decision', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
-  attachShardPath, buildReductionRecord, MAX_REDUCTIONS_PER_EVENT, monthOf, reducedEventsOf, reduceMemory, ReductionRecordSchema, reductionFilesOf,
-  viewShardPath, isLineHashValid
+  AnyReductionRecordSchema, attachShardPath, buildReductionRound, MAX_REDUCTIONS_PER_EVENT, monthOf, reducedEventsOf, reduceMemory,
+  ReductionRecordSchema, reductionFilesOf, reductionIdOf, roundEntryOf, viewShardPath, isLineHashValid
 } from '../../../src/ledger/views/index.js'
 import { EVIDENCE, inputOf, memoryOf } from './fixtures.js'
 
@@ -42,29 +42,46 @@ describe('reduction records (spec §10) and the memory.reduced event (spec §5)'
   const reduction = reduceMemory(inputOf(memory, { evidence: EVIDENCE }))
   const now = '2026-03-02T10:00:00Z'
 
-  it('records the object, its state and its shard, and nothing the view line or the ids already say (the compact form)', () => {
-    const record = buildReductionRecord(reduction, now)
+  it('a round line names each new state by shard, object and reduction id, and nothing the view lines or the ids already say', () => {
+    const other = reduceMemory(inputOf(memoryOf({ type: 'decision', summary: 'ship rounds' })))
+    const record = buildReductionRound([roundEntryOf(reduction), roundEntryOf(other)], now)
     expect(ReductionRecordSchema.safeParse(record).success).toBe(true)
     expect(isLineHashValid(record)).toBe(true)
     expect(record).toEqual({
-      schema_version: 'isnad-reduction-v2', id: record.id, object: reduction.object.id, object_hash: reduction.object.hash,
-      shard: 'views/commitments/default/2026-02.jsonl', attachment_hash: reduction.attachment?.hash, ts: now, hash: record.hash
+      schema_version: 'isnad-reduction-v3',
+      ts: now,
+      reductions: {
+        'views/commitments/default/2026-02.jsonl': { [reduction.object.id]: reductionIdOf(reduction.object.id, reduction.object.hash, reduction.attachment?.hash, undefined) },
+        'views/decisions/default/2026-02.jsonl': { [other.object.id]: reductionIdOf(other.object.id, other.object.hash, undefined, undefined) }
+      },
+      hash: record.hash
     })
     expect(reductionFilesOf(reduction)).toEqual({
       object: 'views/commitments/default/2026-02.jsonl', attachment: 'views/attach/default/2026-02.jsonl', reducers: 'coordination/reducers.jsonl'
     })
   })
 
-  it('the id depends on the state and the previous reduction, not on the time', () => {
-    const a = buildReductionRecord(reduction, now)
-    expect(buildReductionRecord(reduction, '2026-04-01T00:00:00Z').id).toBe(a.id)
-    const next = buildReductionRecord(reduction, now, a.id)
-    expect(next.id).not.toBe(a.id)
-    expect(next.previous).toBe(a.id)
+  it('refuses an empty round, an object twice in one line, and a shard that is not an object shard', () => {
+    expect(() => buildReductionRound([], now)).toThrow(TypeError)
+    expect(() => buildReductionRound([roundEntryOf(reduction), roundEntryOf(reduction, 'red_aaaaaaaaaaaaaaaaaaaaaaaaaa')], now)).toThrow(/twice/)
+    const record = buildReductionRound([roundEntryOf(reduction)], now)
+    for (const shard of ['views/attach/default/2026-02.jsonl', '../views/facts/default/2026-02.jsonl', 'views/facts/default/2026-2.jsonl']) {
+      const moved = { ...record, reductions: { [shard]: Object.values(record.reductions)[0] } }
+      expect(AnyReductionRecordSchema.safeParse(moved).success, shard).toBe(false)
+    }
+    expect(AnyReductionRecordSchema.safeParse({ ...record, reductions: { 'views/facts/default/2026-02.jsonl': {} } }).success, 'no entry').toBe(false)
+  })
+
+  it('the reduction id depends on the state and the previous reduction, not on the time', () => {
+    const a = roundEntryOf(reduction).reduction
+    expect(buildReductionRound([roundEntryOf(reduction)], '2026-04-01T00:00:00Z').reductions['views/commitments/default/2026-02.jsonl']).toEqual({ [reduction.object.id]: a })
+    const next = roundEntryOf(reduction, a).reduction
+    expect(next).not.toBe(a)
+    expect(next).toBe(reductionIdOf(reduction.object.id, reduction.object.hash, reduction.attachment?.hash, a))
   })
 
   it('a round\'s event names its reductions, keyed by them, with the asking events as causes; a large round takes several events', () => {
-    const record = buildReductionRecord(reduction, now)
+    const record = { id: roundEntryOf(reduction).reduction }
     const causes = reduction.object.event_refs
     const [event, ...rest] = reducedEventsOf([record.id], causes)
     expect(rest).toEqual([])
@@ -76,7 +93,7 @@ describe('reduction records (spec §10) and the memory.reduced event (spec §5)'
     })
     expect(reducedEventsOf([record.id], []).map((e) => e.idempotency_key), 'the key depends on the reductions only').toEqual([event?.idempotency_key])
     const ids: string[] = []
-    for (let n = 0; n <= MAX_REDUCTIONS_PER_EVENT; n++) ids.push(buildReductionRecord(reduction, now, ids.at(-1)).id)
+    for (let n = 0; n <= MAX_REDUCTIONS_PER_EVENT; n++) ids.push(roundEntryOf(reduction, ids.at(-1)).reduction)
     const events = reducedEventsOf(ids, causes)
     expect(events.map((e) => e.payload.reductions.length)).toEqual([MAX_REDUCTIONS_PER_EVENT, 1])
     expect(new Set(events.map((e) => e.idempotency_key)).size).toBe(2)
