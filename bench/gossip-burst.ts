@@ -12,16 +12,26 @@ import { createRandom, median } from './stats.js'
  * `messages` memories on the memories topic back to back to a node (LocalNode + the daemon's
  * NetHost, as in figure 8c); the rate is messages ÷ the time from the first publish to the moment
  * the node stores the last one. Also this thread's CPU per memory over the same window (both
- * peers: the publisher's share is the same in every build). A fresh pair per round.
+ * peers: the publisher's share is the same in every build), and the whole process's (every
+ * thread: verifier threads, libuv's pool, V8's compiler and GC helpers). A fresh pair per round.
  *
- *   npm run build && node dist/bench/gossip-burst.js [--messages=2000] [--rounds=3]
+ *   npm run build && node dist/bench/gossip-burst.js [--messages=2000] [--rounds=3] [--windows]
+ *
+ * `--windows` prints each round's window on stderr as CLOCK_MONOTONIC seconds (`window <from> <to>`),
+ * which `perf record -k mono` stamps its samples with: `perf report --time <from>,<to>` then shows
+ * the burst alone, without the signing and setup around it (BENCHMARKS.md, issue 20 cpu20).
  */
 
 const arg = (name: string, fallback: string): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)
 const MESSAGES = arg('messages', '2000')
 const ROUNDS = arg('rounds', '3')
+const WINDOWS = process.argv.includes('--windows')
+/** Seconds of CLOCK_MONOTONIC, as perf's `-k mono` timestamps (libuv's hrtime reads that clock). */
+const monotonic = (): string => (Number(process.hrtime.bigint()) / 1e9).toFixed(6)
 
-async function round (seed: number): Promise<{ rate: number, mainMicrosPerMemory: number, stored: number }> {
+interface RoundResult { rate: number, mainMicrosPerMemory: number, processMicrosPerMemory: number, stored: number }
+
+async function round (seed: number): Promise<RoundResult> {
   const node = await startSyncNode('burst-b')
   const foreign = new BenchHost()
   const verifier = new CountingVerifier()
@@ -38,6 +48,8 @@ async function round (seed: number): Promise<{ rate: number, mainMicrosPerMemory
     // The publisher holds what it publishes (as a node publishes its own memories), outside the window.
     for (const message of bytes) foreign.putLocal(verifyRecordBytes(message, { verifier, now: Date.now() }))
     const thread = process.threadCpuUsage()
+    const processCpu = process.cpuUsage()
+    const from = monotonic()
     const start = performance.now()
     for (const message of bytes) await publisher.publishRecord('memory', message)
     let stored = 0
@@ -46,15 +58,17 @@ async function round (seed: number): Promise<{ rate: number, mainMicrosPerMemory
       return stored >= MESSAGES
     }, 60_000, 10).catch(() => {})
     const ms = performance.now() - start
+    if (WINDOWS) process.stderr.write(`window ${from} ${monotonic()}\n`)
     const { user, system } = process.threadCpuUsage(thread)
-    return { rate: stored / (ms / 1000), mainMicrosPerMemory: (user + system) / stored, stored }
+    const all = process.cpuUsage(processCpu)
+    return { rate: stored / (ms / 1000), mainMicrosPerMemory: (user + system) / stored, processMicrosPerMemory: (all.user + all.system) / stored, stored }
   } finally {
     await publisher.stop()
     await node.dispose()
   }
 }
 
-const results: Array<{ rate: number, mainMicrosPerMemory: number, stored: number }> = []
+const results: RoundResult[] = []
 for (let r = 0; r <= ROUNDS; r++) {
   const result = await round(r + 1)
   if (r > 0) results.push(result) // round 0 warms up (JIT, verifier threads)
@@ -63,5 +77,6 @@ process.stdout.write(`${JSON.stringify({
   messages: MESSAGES,
   medianRate: Math.round(median(results.map((r) => r.rate))),
   medianMainMicrosPerMemory: Math.round(median(results.map((r) => r.mainMicrosPerMemory))),
-  rounds: results.map((r) => ({ rate: Math.round(r.rate), mainMicrosPerMemory: Math.round(r.mainMicrosPerMemory), stored: r.stored }))
+  medianProcessMicrosPerMemory: Math.round(median(results.map((r) => r.processMicrosPerMemory))),
+  rounds: results.map((r) => ({ rate: Math.round(r.rate), mainMicrosPerMemory: Math.round(r.mainMicrosPerMemory), processMicrosPerMemory: Math.round(r.processMicrosPerMemory), stored: r.stored }))
 })}\n`)

@@ -4,11 +4,18 @@ import { Worker, type WorkerOptions } from 'node:worker_threads'
 import { IsnadError } from '../errors/index.js'
 
 /**
+ * V8's profiling flags (`node --perf-basic-prof …`, as BENCHMARKS.md's perf profiles run): V8
+ * applies them to every isolate of the process already, and a Worker refuses them in its execArgv
+ * (ERR_WORKER_INVALID_EXEC_ARGV), which had left a profiled node with no verifier thread at all.
+ */
+const PROCESS_WIDE_V8_FLAG = /^--(perf-basic-prof|perf-prof|interpreted-frames-native-stack)/
+
+/**
  * The process's Node flags, less `--input-type`: a thread inherits them, and Node refuses to start a
  * module file under that flag (it is for `-e` and stdin), so a script run with `node
  * --input-type=module -e …` would otherwise lose its threads.
  */
-const THREAD_EXEC_ARGV = process.execArgv.filter((flag, i, all) => !flag.startsWith('--input-type') && all[i - 1] !== '--input-type')
+const THREAD_EXEC_ARGV = process.execArgv.filter((flag, i, all) => !flag.startsWith('--input-type') && all[i - 1] !== '--input-type' && !PROCESS_WIDE_V8_FLAG.test(flag))
 
 /**
  * Starts the worker module `url` names: `new URL('./x.js', import.meta.url)` of its caller. Compiled

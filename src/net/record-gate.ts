@@ -42,6 +42,16 @@ export type GateResult =
   | { status: 'ignored', id: string | undefined, error: IsnadError }
   | { status: 'invalid', id: string | undefined, error: IsnadError }
 
+function tooLarge (bytes: Uint8Array): GateResult {
+  return { status: 'invalid', id: undefined, error: new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`) }
+}
+
+/** Ids gathered for one call of the host's `has`, and the checks waiting for their slice of its answer. */
+interface HostQuestion {
+  ids: string[]
+  waiting: Array<{ from: number, to: number, resolve: (known: boolean[]) => void, reject: (err: unknown) => void }>
+}
+
 /** record-v1 K12: the error refusing a verified record because of its key's history, or undefined. */
 export type RecordKeyCheck = (signed: SignedRecord, id: string) => IsnadError | undefined
 
@@ -68,8 +78,12 @@ export class RecordGate {
   private readonly recent: BoundedMap<string, VerifiedRecord>
   /** Verifications under way, so a record arriving by two paths at once is still checked once. */
   private readonly inflight = new Map<string, { bytes: Uint8Array, result: Promise<GateResult> }>()
+  /** Ids asked of the host by checks begun since the microtask queue last ran dry: one `has` call for all of them. */
+  private asking: HostQuestion | undefined
   /** Verification pipelines this gate ran (at most one signature check each). */
   verifications = 0
+  /** Calls of the host's `has` (each answers the checks of one turn, see ask). */
+  hostCalls = 0
 
   constructor (init: RecordGateInit) {
     this.host = init.host
@@ -89,10 +103,20 @@ export class RecordGate {
     this.recent.set(record.id, record)
   }
 
+  /**
+   * checkMany for one input, the same steps and results without a batch's bookkeeping (its arrays,
+   * workers and closures): gossipsub validates each message of a burst on its own.
+   */
   async check (bytes: Uint8Array, expectedKind?: RecordKind): Promise<GateResult> {
-    const [result] = await this.checkMany([bytes], expectedKind)
-    if (result === undefined) throw new Error('unreachable: one input, one result')
-    return result
+    if (bytes.length > MAX_RECORD_BYTES) return tooLarge(bytes) // gossip-v1 R1
+    const id = peekRecordId(bytes)
+    if (id !== undefined) {
+      const [known] = await this.ask([id]) // gossip-v1 R5
+      if (known === true) return { status: 'known', id }
+      const cached = this.recent.get(id)
+      if (cached !== undefined && sameBytes(cached.bytes, bytes)) return this.checkKey(this.reuse(cached, expectedKind))
+    }
+    return this.checkKey(await this.verifyOnce(bytes, id, expectedKind))
   }
 
   /**
@@ -105,13 +129,13 @@ export class RecordGate {
     const ask: number[] = []
     inputs.forEach((bytes, i) => {
       if (bytes.length > MAX_RECORD_BYTES) { // gossip-v1 R1: size before anything else
-        results[i] = { status: 'invalid', id: undefined, error: new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`) }
+        results[i] = tooLarge(bytes)
       } else if (ids[i] !== undefined) {
         ask.push(i)
       }
     })
     // gossip-v1 R5: what the host stores is a duplicate, whatever else is true of these bytes.
-    const known = ask.length === 0 ? [] : await this.host.has(ask.map((i) => ids[i] as string))
+    const known = ask.length === 0 ? [] : await this.ask(ask.map((i) => ids[i] as string))
     ask.forEach((i, k) => {
       const id = ids[i] as string
       const cached = this.recent.get(id)
@@ -128,6 +152,44 @@ export class RecordGate {
     }
     await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, pending.length) }, worker))
     return (results as GateResult[]).map((result) => this.checkKey(result))
+  }
+
+  /**
+   * The host's `has` for `ids`, asked together with those of every other check begun before the
+   * microtask queue runs dry (process.nextTick): gossipsub validates each message of a burst on
+   * its own (one id per check), and a LevelDB `has` call costs far more than an id in it. The
+   * answers are the same; a failure fails every check that asked.
+   */
+  private async ask (ids: readonly string[]): Promise<boolean[]> {
+    return await new Promise<boolean[]>((resolve, reject) => {
+      let asking = this.asking
+      if (asking === undefined) {
+        asking = { ids: [], waiting: [] }
+        this.asking = asking
+        process.nextTick(() => { this.askHost() })
+      }
+      const from = asking.ids.length
+      for (const id of ids) asking.ids.push(id)
+      asking.waiting.push({ from, to: asking.ids.length, resolve, reject })
+    })
+  }
+
+  private askHost (): void {
+    const asking = this.asking
+    this.asking = undefined
+    if (asking === undefined) return
+    this.hostCalls++
+    let answer: Promise<boolean[]>
+    try {
+      answer = this.host.has(asking.ids)
+    } catch (err) {
+      answer = Promise.reject(err)
+    }
+    answer.then((known) => {
+      for (const { from, to, resolve } of asking.waiting) resolve(known.slice(from, to))
+    }, (err: unknown) => {
+      for (const { reject } of asking.waiting) reject(err)
+    })
   }
 
   /**

@@ -4,6 +4,7 @@ import { IsnadError, type ErrorCode } from '../errors/index.js'
 import {
   MAX_RECORD_BYTES, SignedRecordSchema, TOO_LARGE, type IsnadRecord, type SignedRecord
 } from '../schema/index.js'
+import { decodeCanonicalCbor } from './canonical-cbor.js'
 import { encodeCanonical } from './encoding.js'
 import { encodeSignedRecordBytes } from './signed-bytes.js'
 
@@ -60,16 +61,48 @@ export function parseSignedRecord (input: unknown): SignedRecord {
  * store's own bytes; bytes from the network go through verifyRecordBytes.
  */
 export function decodeSignedRecord (bytes: Uint8Array): SignedRecord {
-  if (bytes.length > MAX_RECORD_BYTES) {
+  assertRecordSize(bytes)
+  return parseSignedRecord(decodeGeneral(bytes))
+}
+
+/** Bytes received, as decodeSignedRecord reads them, and whether they are canonical (record-v1 R18) when that was seen on the way. */
+export interface ReceivedRecord {
+  signed: SignedRecord
+  /**
+   * True: the bytes are the canonical encoding of `signed` (decodeCanonicalCbor said so while
+   * decoding). False: not known; the caller encodes `signed` and compares (verify-record.ts).
+   */
+  canonical: boolean
+}
+
+/**
+ * decodeSignedRecord for bytes from elsewhere, which must also be canonical (record-v1 R18): one
+ * pass decodes them and checks their form (canonical-cbor.ts), then the schema; bytes that pass
+ * cannot be told apart from their re-encoding, so that step is skipped. Any other bytes take the
+ * general path with `canonical: false`: the same steps, values and errors as decodeSignedRecord.
+ */
+export function decodeReceivedRecord (bytes: Uint8Array): ReceivedRecord {
+  assertRecordSize(bytes)
+  const value = decodeCanonicalCbor(bytes)
+  if (value === undefined) return { signed: parseSignedRecord(decodeGeneral(bytes)), canonical: false }
+  return { signed: parseSignedRecord(value), canonical: true }
+}
+
+function assertRecordSize (bytes: Uint8Array): void {
+  if (bytes.length > MAX_RECORD_BYTES) { // R8
     throw new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`)
   }
+}
+
+/** @ipld/dag-cbor's decoder in its strict profile (R18): whatever the bytes hold, or DECODE_FAILED. */
+function decodeGeneral (bytes: Uint8Array): unknown {
   let data: unknown
   try {
     data = dagCbor.decode(bytes)
   } catch (cause) {
     throw new IsnadError('DECODE_FAILED', 'record bytes are not valid DAG-CBOR', { cause })
   }
-  return parseSignedRecord(data)
+  return data
 }
 
 /** The canonical bytes of a signed record: the record is encoded once and wrapped (record-v1 §2.4). */

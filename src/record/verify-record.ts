@@ -6,8 +6,8 @@ import {
 } from '../schema/index.js'
 import { cidOfDigest, cidString, decodeSignature, encodeCanonical, signingInputFor } from './encoding.js'
 import { fastPathsOf, type RecordBytesVerdict, type RecordFastPaths, type RecordVerifier } from './fast-paths.js'
-import { decodeSignedRecord, parseSignedRecord, signerOf, timeOf } from './parse-record.js'
-import { encodeSignedRecordBytes, RECORD_OFFSET, signedRecordSize } from './signed-bytes.js'
+import { decodeReceivedRecord, parseSignedRecord, signerOf, timeOf, type ReceivedRecord } from './parse-record.js'
+import { encodeSignedRecordBytes, RECORD_OFFSET, recordBytesIn, signedRecordSize } from './signed-bytes.js'
 import { noteVerifiedBytes } from './verified-bytes.js'
 
 /** A record that passed every step of verifyRecord; `id` is its CID string. */
@@ -38,17 +38,18 @@ export interface VerifyRecordOptions {
  * step throwing its own code: schema → size → kind → signer key → signature → freshness.
  */
 export function verifyRecord (input: unknown, options: VerifyRecordOptions): VerifiedRecord {
-  return verifyPrepared(prepareVerification(parseSignedRecord(input), options, undefined), options)
+  return verifyPrepared(prepareVerification(parseSignedRecord(input), options, undefined, false), options)
 }
 
 /**
  * The pipeline for bytes from the network (record-v1 §5.2): size → decode → schema → canonical form
  * (R18), then as verifyRecord. Use this rather than decodeSignedRecord + verifyRecord: it parses
  * once, and it refuses a record re-encoded in another byte form (a new gossip message id for the
- * same record).
+ * same record). Decoding and the canonical form are checked in one pass where the bytes allow
+ * (decodeReceivedRecord); the steps, their order and their errors are the same either way.
  */
 export function verifyRecordBytes (bytes: Uint8Array, options: VerifyRecordOptions): VerifiedRecord {
-  return verifyPrepared(prepareVerification(decodeSignedRecord(bytes), options, bytes), options)
+  return verifyPrepared(prepareReceived(decodeReceivedRecord(bytes), options, bytes), options)
 }
 
 /**
@@ -57,7 +58,7 @@ export function verifyRecordBytes (bytes: Uint8Array, options: VerifyRecordOptio
  * but the signature runs before this returns, so the caller's input may change afterwards.
  */
 export function verifyRecordAsync (input: unknown, options: VerifyRecordOptions): Promise<VerifiedRecord> {
-  return verifyPreparedAsync(() => prepareVerification(parseSignedRecord(input), options, undefined), options)
+  return verifyPreparedAsync(() => prepareVerification(parseSignedRecord(input), options, undefined, false), options)
 }
 
 /**
@@ -67,7 +68,7 @@ export function verifyRecordAsync (input: unknown, options: VerifyRecordOptions)
  * record, id, bytes and error code, message and details (BENCHMARKS.md, issue 20 item 4).
  */
 export function verifyRecordBytesAsync (bytes: Uint8Array, options: VerifyRecordOptions): Promise<VerifiedRecord> {
-  const here = (received: Uint8Array): Promise<VerifiedRecord> => verifyPreparedAsync(() => prepareVerification(decodeSignedRecord(received), options, received), options)
+  const here = (received: Uint8Array): Promise<VerifiedRecord> => verifyPreparedAsync(() => prepareReceived(decodeReceivedRecord(received), options, received), options)
   let elsewhere: Promise<RecordBytesVerdict | undefined> | undefined
   try {
     elsewhere = fastPathsOf(options.verifier).verifyBytesElsewhere?.(bytes, options.now, options.expectedKind)
@@ -101,12 +102,21 @@ interface PreparedVerification {
   publicKey: Uint8Array
 }
 
-/** The steps before the signature, for both forms: canonical form → size → kind → id → signer key. */
-function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions, received: Uint8Array | undefined): PreparedVerification {
+function prepareReceived ({ signed, canonical }: ReceivedRecord, options: VerifyRecordOptions, received: Uint8Array): PreparedVerification {
+  return prepareVerification(signed, options, received, canonical)
+}
+
+/**
+ * The steps before the signature, for both forms: canonical form → size → kind → id → signer key.
+ * `canonical`: `received` is already known to be the canonical encoding of `signed`.
+ */
+function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions, received: Uint8Array | undefined, canonical: boolean): PreparedVerification {
   const { record } = signed
   const paths = fastPathsOf(options.verifier)
-  // Encoded once: the size, the id, the canonical-form check and the stored bytes all come from these.
-  const { bytes, recordBytes } = canonicalBytesOf(signed, received, paths)
+  // Encoded once (or not at all, when received canonical): the size, the id, the canonical-form
+  // check and the stored bytes all come from these.
+  const { bytes, recordBytes } = (canonical && received !== undefined ? ownCopyOf(received, signed.signature) : undefined) ??
+    canonicalBytesOf(signed, received, paths)
   const size = signedRecordSize(recordBytes.length, utf8Length(signed.signature))
   if (size > MAX_RECORD_BYTES) { // R8
     throw new IsnadError('RECORD_TOO_LARGE', `record of ${size} bytes exceeds ${MAX_RECORD_BYTES}`)
@@ -139,6 +149,17 @@ function canonicalBytesOf (signed: SignedRecord, received: Uint8Array | undefine
   if (received !== undefined && !paths.sameBytes(received, encoded.view)) throw notCanonical(signed.record)
   const bytes = encoded.view.slice()
   return { bytes, recordBytes: bytes.subarray(RECORD_OFFSET, RECORD_OFFSET + encoded.recordLength) }
+}
+
+/**
+ * Bytes received and known canonical (decodeReceivedRecord): a copy of them is what an encoding
+ * would have given, the record's part found by the layout of record-v1 §2.4. Undefined should the
+ * layout not be found (it always is for canonical bytes of a signed record): the caller encodes.
+ */
+function ownCopyOf (received: Uint8Array, signature: string): { bytes: Uint8Array, recordBytes: Uint8Array } | undefined {
+  const bytes = received.slice()
+  const recordBytes = recordBytesIn(bytes, signature)
+  return recordBytes === undefined ? undefined : { bytes, recordBytes }
 }
 
 function notCanonical (record: IsnadRecord): IsnadError {

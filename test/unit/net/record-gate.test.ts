@@ -97,4 +97,68 @@ describe('RecordGate under concurrency', () => {
     expect([a.status, b[0]?.status].sort()).toEqual(['cached', 'verified'])
     expect(verifier.total).toBe(1)
   })
+
+  it('asks the host once for the checks begun together, and gives each its own answers', async () => {
+    const { gate: g, host } = gate()
+    const agent = createAgent(1)
+    const stored = createMemory(agent, { summary: 'stored' })
+    host.putLocal(verified(stored.signed))
+    const others = [createMemory(agent, { summary: 'one' }), createMemory(agent, { summary: 'two' })]
+    const asked: string[][] = []
+    const has = host.has.bind(host)
+    host.has = async (ids) => { asked.push([...ids]); return await has(ids) }
+    // As gossipsub validates a burst: one message per check, all begun in one turn.
+    const results = await Promise.all([
+      g.check(encodeSignedRecord(others[0]!.signed), 'memory'),
+      g.checkMany([encodeSignedRecord(stored.signed), encodeSignedRecord(others[1]!.signed)], 'memory'),
+      g.check(encodeSignedRecord(stored.signed), 'memory')
+    ])
+    expect(asked).toEqual([[others[0]!.id, stored.id, others[1]!.id, stored.id]])
+    expect(g.hostCalls).toBe(1)
+    expect(results[0]).toMatchObject({ status: 'verified', id: others[0]!.id })
+    expect(results[1].map((r) => r.status)).toEqual(['known', 'verified'])
+    expect(results[2]).toEqual({ status: 'known', id: stored.id })
+    // A later turn asks again.
+    expect(await g.check(encodeSignedRecord(others[1]!.signed), 'memory')).toMatchObject({ status: 'cached' })
+    expect(g.hostCalls).toBe(2)
+  })
+
+  it('fails every check that asked when the host fails, and the next turn asks afresh', async () => {
+    const { gate: g, host } = gate()
+    const agent = createAgent(1)
+    const has = host.has.bind(host)
+    host.has = async () => { throw new Error('store closed') }
+    const first = [createMemory(agent, { summary: 'a' }), createMemory(agent, { summary: 'b' })]
+    const outcomes = await Promise.allSettled(first.map((m) => g.check(encodeSignedRecord(m.signed), 'memory')))
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'rejected'])
+    host.has = has
+    expect(await g.check(encodeSignedRecord(first[0]!.signed), 'memory')).toMatchObject({ status: 'verified' })
+  })
+
+  it('check gives what checkMany gives for the same single input, whatever it is', async () => {
+    const agent = createAgent(1)
+    const stored = createMemory(agent, { summary: 'stored' })
+    const fresh = createMemory(agent, { summary: 'fresh' })
+    const inputs: Array<[string, Uint8Array, 'memory' | 'attestation' | undefined]> = [
+      ['new', encodeSignedRecord(fresh.signed), 'memory'],
+      ['new, other kind expected', encodeSignedRecord(fresh.signed), 'attestation'],
+      ['stored', encodeSignedRecord(stored.signed), 'memory'],
+      ['tampered', tamper(fresh.signed), 'memory'],
+      ['too large', new Uint8Array(MAX_RECORD_BYTES + 1), undefined],
+      ['not a record', Uint8Array.of(1, 2, 3), undefined],
+      ['from the future', encodeSignedRecord(createMemory(agent, { created_at: '2027-01-01T00:00:00Z' }).signed), 'memory']
+    ]
+    for (const [what, bytes, kind] of inputs) {
+      // Twice each, on fresh gates: the second call meets the first one's cache.
+      const one = gate()
+      const many = gate()
+      for (const g of [one, many]) g.host.putLocal(verified(stored.signed))
+      for (let round = 0; round < 2; round++) {
+        const single = await one.gate.check(bytes, kind)
+        const [batched] = await many.gate.checkMany([bytes], kind)
+        expect(single, `${what} (${round})`).toEqual(batched)
+      }
+      expect(one.verifier.total, what).toBe(many.verifier.total)
+    }
+  })
 })
