@@ -1,7 +1,4 @@
-import {
-  AnchorRecordSchema, AttestationRecordSchema, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema,
-  MemoryLineageSchema, MemoryRecordSchema, SignedRecordSchema, WitnessRequestRecordSchema
-} from '../schema/index.js'
+import { RECORD_FIELD_NAMES_BY_LENGTH } from './record-field-names.js'
 
 /*
  * Decoding and the canonical-form check of received bytes in one pass (record-v1 §2, R18). The
@@ -33,24 +30,6 @@ const SHORT_TEXT = 32
 const MAX_SAFE = Number.MAX_SAFE_INTEGER
 /** Throws on malformed UTF-8 rather than writing U+FFFD; keeps a leading BOM (refused before it is asked). */
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
-
-/**
- * The field names of record-v1 (every record schema's keys, and `record`, `signature`), by UTF-8
- * length: a map key equal to one of them is returned as that constant, without building a string
- * (a record has ~20 keys) and already internalized for the property store that follows.
- */
-const KNOWN_KEYS: readonly string[][] = (() => {
-  const names = new Set<string>()
-  for (const schema of [
-    SignedRecordSchema, MemoryRecordSchema, MemoryContentSchema, MemoryAuthorSchema, MemoryContextSchema,
-    MemoryLineageSchema, AttestationRecordSchema, AnchorRecordSchema, WitnessRequestRecordSchema
-  ]) {
-    for (const key of Object.keys(schema.shape)) names.add(key)
-  }
-  const byLength: string[][] = []
-  for (const name of names) (byLength[name.length] ??= []).push(name) // ASCII: characters are bytes
-  return byLength
-})()
 
 /** Where the walk is in the bytes; one per call, so calls share nothing. */
 interface Cursor {
@@ -224,7 +203,7 @@ function bytesBefore (bytes: Uint8Array, a: number, b: number, length: number): 
 
 /** The record-v1 field name spelled by the `length` bytes at `at`, if they spell one. */
 function knownKey (bytes: Uint8Array, at: number, length: number): string | undefined {
-  const candidates = KNOWN_KEYS[length]
+  const candidates = RECORD_FIELD_NAMES_BY_LENGTH[length]
   if (candidates === undefined) return undefined
   for (const name of candidates) {
     let i = 0
