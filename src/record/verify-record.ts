@@ -157,7 +157,9 @@ function canonicalBytesOf (signed: SignedRecord, received: Uint8Array | undefine
  * layout not be found (it always is for canonical bytes of a signed record): the caller encodes.
  */
 function ownCopyOf (received: Uint8Array, signature: string): { bytes: Uint8Array, recordBytes: Uint8Array } | undefined {
-  const bytes = received.slice()
+  // A plain copy: `received` may be a Node Buffer, whose slice() is a view of the network's buffer.
+  const bytes = new Uint8Array(received.length)
+  bytes.set(received)
   const recordBytes = recordBytesIn(bytes, signature)
   return recordBytes === undefined ? undefined : { bytes, recordBytes }
 }

@@ -159,3 +159,16 @@ describe('verifiedIdOf: the bytes the pipeline built, known by identity', () => 
     expect(verifiedIdOf(encodeSignedRecord(signed))).toBeUndefined()
   })
 })
+
+describe('verifyRecordBytes on bytes held in a Node Buffer (as the network hands them over)', () => {
+  it('keeps a plain copy of its own: the caller may reuse the buffer, and the bytes are a Uint8Array', () => {
+    const canonical = encodeSignedRecord(memory())
+    const frame = Buffer.alloc(canonical.length + 8)
+    frame.set(canonical, 4)
+    const received = frame.subarray(4, 4 + canonical.length)
+    const verified = verifyRecordBytes(received, options)
+    frame.fill(0)
+    expect(Object.getPrototypeOf(verified.bytes)).toBe(Uint8Array.prototype)
+    expect(verified.bytes).toEqual(canonical)
+  })
+})
