@@ -114,8 +114,6 @@ export interface InFlight {
 
 export interface VerifierThread {
   worker: Worker
-  /** Said hello (its library): its module has loaded, and checks sent to it no longer wait for its start. */
-  ready: boolean
   /** Requests sent and not answered, by request id. */
   inFlight: Map<number, InFlight>
   /** Checks in flight. */
@@ -131,6 +129,11 @@ let nextRequest = 0
 
 /** The library each running thread reported it checks signatures with, in the order they started. */
 const threadBackends: Array<'libsodium' | 'openssl'> = []
+/**
+ * The threads that have said hello (their library): their module has loaded, so checks sent to them
+ * no longer wait for a start. Emptied when one dies.
+ */
+const readyThreads: VerifierThread[] = []
 
 /** What the verifier threads that have reported check signatures with first ('libsodium' or 'openssl'). */
 export function verifierThreadBackends (): ReadonlyArray<'libsodium' | 'openssl'> {
@@ -184,9 +187,7 @@ function flush (): void {
 
 /** The threads that are ready for checks, or undefined before the first has started and after one died. */
 export function runningThreads (): readonly VerifierThread[] | undefined {
-  if (!Array.isArray(threads)) return undefined
-  const ready = threads.filter((thread) => thread.ready)
-  return ready.length === 0 ? undefined : ready
+  return Array.isArray(threads) && readyThreads.length > 0 ? readyThreads : undefined
 }
 
 /** node:crypto's callback form: OpenSSL on libuv's thread pool, for every check of a chunk. */
@@ -211,11 +212,11 @@ function startThreads (): VerifierThread[] | 'failed' {
   try {
     for (let i = 0; i < Math.min(MAX_VERIFY_THREADS, availableParallelism()); i++) {
       const worker = startWorker({ sodiumPath: sodiumModulePath, layout: LAYOUT })
-      const thread: VerifierThread = { worker, ready: false, inFlight: new Map(), load: 0 }
+      const thread: VerifierThread = { worker, inFlight: new Map(), load: 0 }
       worker.on('message', (reply: ThreadReply) => {
         if ('backend' in reply) {
           threadBackends.push(reply.backend)
-          thread.ready = true
+          readyThreads.push(thread)
         } else settle(thread, reply)
       })
       worker.on('error', () => { fail(started) })
@@ -272,6 +273,7 @@ function fail (started: VerifierThread[]): void {
   if (threads === 'failed') return
   threads = 'failed'
   threadBackends.length = 0
+  readyThreads.length = 0
   for (const thread of started) {
     const pending = [...thread.inFlight.values()]
     thread.inFlight.clear()
