@@ -112,9 +112,8 @@ export class RecordGate {
     const id = peekRecordId(bytes)
     if (id !== undefined) {
       const [known] = await this.ask([id]) // gossip-v1 R5
-      if (known === true) return { status: 'known', id }
-      const cached = this.recent.get(id)
-      if (cached !== undefined && sameBytes(cached.bytes, bytes)) return this.checkKey(this.reuse(cached, expectedKind))
+      const settled = this.settledWithoutVerifying(id, known, bytes, expectedKind)
+      if (settled !== undefined) return this.checkKey(settled)
     }
     return this.checkKey(await this.verifyOnce(bytes, id, expectedKind))
   }
@@ -137,10 +136,7 @@ export class RecordGate {
     // gossip-v1 R5: what the host stores is a duplicate, whatever else is true of these bytes.
     const known = ask.length === 0 ? [] : await this.ask(ask.map((i) => ids[i] as string))
     ask.forEach((i, k) => {
-      const id = ids[i] as string
-      const cached = this.recent.get(id)
-      if (known[k] === true) results[i] = { status: 'known', id }
-      else if (cached !== undefined && sameBytes(cached.bytes, inputs[i] as Uint8Array)) results[i] = this.reuse(cached, expectedKind)
+      results[i] = this.settledWithoutVerifying(ids[i] as string, known[k], inputs[i] as Uint8Array, expectedKind)
     })
     const pending = inputs.map((_, i) => i).filter((i) => results[i] === undefined)
     let next = 0
@@ -200,6 +196,17 @@ export class RecordGate {
     if (this.keyCheck === undefined || (result.status !== 'verified' && result.status !== 'cached')) return result
     const refused = this.keyCheck(result.record.signed, result.id)
     return refused === undefined ? result : { status: 'ignored', id: result.id, error: refused }
+  }
+
+  /**
+   * The result for bytes whose id was peeked, when no verification is needed: stored at the host
+   * (gossip-v1 R5, a duplicate whatever else is true of the bytes), or the same bytes verified
+   * recently. Undefined: the bytes must be verified.
+   */
+  private settledWithoutVerifying (id: string, known: boolean | undefined, bytes: Uint8Array, expectedKind: RecordKind | undefined): GateResult | undefined {
+    if (known === true) return { status: 'known', id }
+    const cached = this.recent.get(id)
+    return cached !== undefined && sameBytes(cached.bytes, bytes) ? this.reuse(cached, expectedKind) : undefined
   }
 
   /** A recently verified record is reused without a signature check, but only for the right kind (R3). */
