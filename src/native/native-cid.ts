@@ -5,6 +5,7 @@ import { cidOfDigest, type RecordFastPaths } from '../record/index.js'
 import { verifyBytesOnThreads } from './record-threads.js'
 import { encodeSignedIntoScratch } from './scratch-encoding.js'
 import { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'
+import { signNative } from './sign-native.js'
 
 /** SHA-256 by OpenSSL in one call: about half the CPU of @noble/hashes for a record of a few hundred bytes. */
 export function sha256Native (bytes: Uint8Array): Uint8Array {
@@ -35,5 +36,6 @@ export const NODE_RECORD_FAST_PATHS: RecordFastPaths = Object.freeze({
   sameBytes,
   publicKeyOf: signerKeyOf,
   publicKeyOfSeed: publicKeyOfSeedCached,
+  sign: signNative,
   verifyBytesElsewhere: verifyBytesOnThreads
 })

@@ -12,21 +12,25 @@ import { createRequire } from 'node:module'
  * (node-verifier.ts, and the verifier threads of verify-threads.ts): the verdicts are OpenSSL's on
  * every input, and a valid signature costs one check.
  *
+ * It also signs (sign-native.ts): deterministic RFC 8032, the same bytes as @noble/curves gives.
+ *
  * Loaded at run time through require, so a platform without a prebuilt binary keeps OpenSSL alone.
  */
 
-/** The one function of sodium-native used here. */
-interface SodiumVerify {
+/** The two functions of sodium-native used here. */
+interface SodiumEd25519 {
   crypto_sign_verify_detached: (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array) => boolean
+  /** RFC 8032 signing with a 64-byte secret key: the seed, then its public key. */
+  crypto_sign_detached: (signature: Uint8Array, message: Uint8Array, secretKey: Uint8Array) => void
 }
 
 const require = createRequire(import.meta.url)
 
-function load (): { path: string, sodium: SodiumVerify } | undefined {
+function load (): { path: string, sodium: SodiumEd25519 } | undefined {
   try {
     const path = require.resolve('sodium-native')
-    const sodium = require(path) as SodiumVerify
-    if (typeof sodium.crypto_sign_verify_detached !== 'function') return undefined
+    const sodium = require(path) as SodiumEd25519
+    if (typeof sodium.crypto_sign_verify_detached !== 'function' || typeof sodium.crypto_sign_detached !== 'function') return undefined
     return { path, sodium }
   } catch {
     return undefined
@@ -47,4 +51,15 @@ export const signatureBackend: 'libsodium' | 'openssl' = loaded === undefined ? 
  */
 export function sodiumVerify (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): boolean | undefined {
   return loaded?.sodium.crypto_sign_verify_detached(signature, message, publicKey)
+}
+
+/**
+ * libsodium's RFC 8032 signature of `message` under `secretKey` (the seed, then its public key:
+ * libsodium's 64-byte form), or undefined when libsodium is not loaded. Lengths must have been checked.
+ */
+export function sodiumSign (message: Uint8Array, secretKey: Uint8Array): Uint8Array | undefined {
+  if (loaded === undefined) return undefined
+  const signature = new Uint8Array(64)
+  loaded.sodium.crypto_sign_detached(signature, message, secretKey)
+  return signature
 }

@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
-import { decodeDidKey, publicKeyOfSeed, type SignatureVerifier } from '../identity/index.js'
+import { decodeDidKey, publicKeyOfSeed, signBytes, type SignatureVerifier } from '../identity/index.js'
 import type { ErrorCode } from '../errors/index.js'
 import type { IsnadRecord, RecordKind, SignedRecord } from '../schema/index.js'
 
@@ -46,6 +46,11 @@ export interface RecordFastPaths {
    */
   publicKeyOfSeed: (seed: Uint8Array) => Uint8Array
   /**
+   * The RFC 8032 Ed25519 signature of `message` with a 32-byte seed, as signBytes gives it (signing is
+   * deterministic: the same 64 bytes from every implementation) and with its errors; signRecord signs with it.
+   */
+  sign: (message: Uint8Array, seed: Uint8Array) => Uint8Array
+  /**
    * Every step of verifyRecordBytes run off this thread (the node's verifier threads, once running):
    * the bytes are copied before this returns. Undefined when the platform has no such place now (no
    * thread running), or a promise of undefined when it gave up (a thread died): the caller then
@@ -64,13 +69,14 @@ export function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
   return true
 }
 
-/** The portable paths: @noble/hashes, the general encoder, a byte loop, decodeDidKey and publicKeyOfSeed uncached. */
+/** The portable paths: @noble/hashes, the general encoder, a byte loop, decodeDidKey and publicKeyOfSeed uncached, @noble/curves' signing. */
 export const PORTABLE_FAST_PATHS: RecordFastPaths = Object.freeze({
   sha256: (bytes: Uint8Array) => sha256(bytes),
   encodeSigned: () => undefined,
   sameBytes: equalBytes,
   publicKeyOf: decodeDidKey,
-  publicKeyOfSeed
+  publicKeyOfSeed,
+  sign: signBytes
 })
 
 /** The fast paths a verifier brings, else the portable ones. */

@@ -1,5 +1,5 @@
 import { IsnadError } from '../errors/index.js'
-import { encodeDidKey, signBytes } from '../identity/index.js'
+import { encodeDidKey } from '../identity/index.js'
 import { MAX_RECORD_BYTES, SCHEMAS_BY_KIND, type IsnadRecord, type SignedRecord } from '../schema/index.js'
 import { cidOfBytes, cidString, encodeCanonical, encodeSignature, recordCidOf, signingInputFor } from './encoding.js'
 import { schemaError, signerOf } from './parse-record.js'
@@ -11,12 +11,13 @@ import type { VerifiedRecord } from './verify-record.js'
 /**
  * Validates `record` and signs it with `secretKey`, which must belong to the record's signer
  * (record-v1 §3.2). Returns the signed record and its id. `paths.publicKeyOfSeed` derives the key
- * the signer is checked against: the node passes its memo of it (nodeCryptoVerifier.recordFastPaths).
+ * the signer is checked against and `paths.sign` signs: the node passes its memo of the one and
+ * libsodium's signing for the other (nodeCryptoVerifier.recordFastPaths).
  */
 export function signRecord<R extends IsnadRecord> (record: R, secretKey: Uint8Array, paths: RecordFastPaths = PORTABLE_FAST_PATHS): { id: string, signed: SignedRecord<R> } {
   assertSignable(record, secretKey, paths)
   const cid = recordCidOf(record)
-  const signature = signBytes(signingInputFor(record.kind, cid), secretKey)
+  const signature = paths.sign(signingInputFor(record.kind, cid), secretKey)
   return { id: cid.toString(), signed: { record, signature: encodeSignature(signature) } }
 }
 
@@ -32,7 +33,7 @@ export function signRecordVerified<R extends IsnadRecord> (record: R, secretKey:
   assertSignable(record, secretKey, paths)
   const recordBytes = encodeCanonical(record)
   const cid = cidOfBytes(recordBytes)
-  const signature = encodeSignature(signBytes(signingInputFor(record.kind, cid), secretKey))
+  const signature = encodeSignature(paths.sign(signingInputFor(record.kind, cid), secretKey))
   const bytes = encodeSignedRecordBytes(recordBytes, signature)
   if (bytes.length > MAX_RECORD_BYTES) { // R8
     throw new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`)

@@ -6,7 +6,10 @@ import {
   PORTABLE_FAST_PATHS, encodeCanonical, encodeSignedRecord, signerOf, signRecord, verifiedIdOf, verifyRecordBytes, type RecordVerifier
 } from '../../../src/record/index.js'
 import { prepareRecords } from '../../../src/store/prepare.js'
+import { signWithOpenssl } from '../../../src/native/sign-native.js'
+import { IsnadError } from '../../../src/errors/index.js'
 import { anyRecord, secretKeyOf } from '../record/arbitraries.js'
+import { fromHex, readVectorFile, toHex, type Ed25519VectorFile } from '../identity/vectors.js'
 import { NOW, VALID } from '../record/fixtures.js'
 
 const hex = (bytes: Uint8Array | undefined): string | undefined => bytes === undefined ? undefined : Buffer.from(bytes).toString('hex')
@@ -31,6 +34,32 @@ describe('NODE_RECORD_FAST_PATHS agree with PORTABLE_FAST_PATHS', () => {
       const encoded = NODE_RECORD_FAST_PATHS.encodeSigned(vector.signed.record, vector.signed.signature)
       expect(hex(encoded?.view), vector.id).toBe(hex(encodeSignedRecord(vector.signed)))
       expect(PORTABLE_FAST_PATHS.encodeSigned(vector.signed.record, vector.signed.signature), vector.id).toBeUndefined()
+    }
+  })
+
+  it('sign reproduces RFC 8032 §7.1 byte for byte, through libsodium and OpenSSL alike', () => {
+    const { vectors } = readVectorFile<Ed25519VectorFile>('ed25519/rfc8032.json')
+    expect(vectors.length).toBeGreaterThanOrEqual(5)
+    for (const vector of vectors) {
+      const seed = fromHex(vector.secret_key as string)
+      const message = fromHex(vector.message)
+      expect(toHex(NODE_RECORD_FAST_PATHS.sign(message, seed)), vector.id).toBe(vector.signature)
+      expect(toHex(signWithOpenssl(message, seed)), vector.id).toBe(vector.signature)
+      expect(toHex(PORTABLE_FAST_PATHS.sign(message, seed)), vector.id).toBe(vector.signature)
+      expect(toHex(seed), 'the caller\'s seed is left as it was').toBe(vector.secret_key)
+    }
+  })
+
+  it('sign gives the portable signature for any seed and message, and its error for a seed of the wrong length', () => {
+    fc.assert(fc.property(fc.uint8Array({ minLength: 32, maxLength: 32 }), fc.uint8Array({ maxLength: 300 }), (seed, message) => {
+      expect(toHex(NODE_RECORD_FAST_PATHS.sign(message, seed))).toBe(toHex(PORTABLE_FAST_PATHS.sign(message, seed)))
+    }), { numRuns: 60 })
+    for (const length of [0, 31, 33, 64]) {
+      const seed = new Uint8Array(length).fill(1)
+      const codes = [NODE_RECORD_FAST_PATHS, PORTABLE_FAST_PATHS].map((paths) => {
+        try { paths.sign(new Uint8Array(8), seed); return 'signed' } catch (err) { return err instanceof IsnadError ? err.code : String(err) }
+      })
+      expect(codes, `seed of ${length} bytes`).toEqual(['KEY_INVALID', 'KEY_INVALID'])
     }
   })
 
