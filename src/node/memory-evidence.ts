@@ -13,6 +13,21 @@ export interface MemoryEvidence {
   anchors: Array<{ stored: StoredRecord<AnchorRecord>, verification: AnchorVerification }>
 }
 
+/**
+ * Evidence the ingest pipeline scored, with the result it stored (the index's trust entry is
+ * trustEntryOf(trust)): the views take this result rather than scoring the memory a second time,
+ * so a view carries exactly the score `query` filters on, even when its round runs after later
+ * batches have moved the reputation table.
+ */
+export interface ScoredEvidence extends MemoryEvidence {
+  trust: TrustResult
+  /**
+   * The pipeline's batch turn that scored it (batches take turns one after another): of two scorings
+   * of one memory, the later turn's saw every record the earlier's did, and its trust is the stored one.
+   */
+  turn: number
+}
+
 function anchorVerification (): AnchorVerification {
   return { state: 'unchecked', reason: UNCHECKED_ANCHOR_REASON }
 }

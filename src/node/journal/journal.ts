@@ -6,7 +6,7 @@ import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import { SerialQueue, type RecordLocation, type RecordStore, type StoredRecord } from '../../store/index.js'
-import type { MemoryEvidence, NodeTrustSetting } from '../memory-evidence.js'
+import type { NodeTrustSetting, ScoredEvidence } from '../memory-evidence.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home-paths.js'
 import { JournalState } from './journal-state.js'
@@ -271,7 +271,7 @@ export class Journal implements RecordJournal<JournalBatch> {
   }
 
   /** The views of the memories the batch touched; their reduction joins the next round (ReductionRounds). */
-  async reduceViews (batch: JournalBatch, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> {
+  async reduceViews (batch: JournalBatch, scored: ReadonlyMap<string, ScoredEvidence>): Promise<void> {
     const touched = ViewReducer.touchedBy(batch.records)
     if (touched.size > 0) await this.reductions.request(touched, scored, { causes: batch.events.map((e) => e.event_id) })
   }
@@ -281,7 +281,7 @@ export class Journal implements RecordJournal<JournalBatch> {
    * the batch settled once they are written. Never waits and never throws: should the round fail,
    * the batch stays below indexed_lc and the next open's recovery reduces it again.
    */
-  deferViews (batch: JournalBatch, scored: ReadonlyMap<string, MemoryEvidence>): void {
+  deferViews (batch: JournalBatch, scored: ReadonlyMap<string, ScoredEvidence>): void {
     const touched = ViewReducer.touchedBy(batch.records)
     const written = touched.size > 0
       ? this.reductions.request(touched, scored, { causes: batch.events.map((e) => e.event_id), hold: true })

@@ -1,7 +1,7 @@
-import type { MemoryEvidence } from '../memory-evidence.js'
+import type { ScoredEvidence } from '../memory-evidence.js'
 
 /** One round's work: reduce these memories (with the evidence ingest scored, where known), asked for by these events. */
-export type ReduceRound = (memoryIds: ReadonlySet<string>, scored: ReadonlyMap<string, MemoryEvidence>, causes: readonly string[]) => Promise<void>
+export type ReduceRound = (memoryIds: ReadonlySet<string>, scored: ReadonlyMap<string, ScoredEvidence>, causes: readonly string[]) => Promise<void>
 
 /**
  * @default 4096 — memories a held round gathers before it runs anyway: bounds what it keeps in memory
@@ -22,8 +22,11 @@ export interface RoundRequest {
 
 interface Round {
   ids: Set<string>
-  /** Only for memories one caller asked for: with two, either's evidence may be stale, so the store is read. */
-  scored: Map<string, MemoryEvidence>
+  /**
+   * The evidence and trust ingest scored, of the latest turn that scored each memory (requests may
+   * arrive out of turn order); a memory asked for by a request without its scoring is read from the store.
+   */
+  scored: Map<string, ScoredEvidence>
   causes: string[]
   /** Every request so far was held: the round waits for release (or HELD_ROUND_LIMIT). */
   held: boolean
@@ -47,16 +50,19 @@ export class ReductionRounds {
 
   constructor (private readonly run: ReduceRound, private readonly heldLimit = HELD_ROUND_LIMIT) {}
 
-  request (memoryIds: Iterable<string>, scored: ReadonlyMap<string, MemoryEvidence>, options: RoundRequest = {}): Promise<void> {
+  request (memoryIds: Iterable<string>, scored: ReadonlyMap<string, ScoredEvidence>, options: RoundRequest = {}): Promise<void> {
     const round = this.next ??= newRound()
     for (const id of memoryIds) {
-      if (round.ids.has(id)) {
-        round.scored.delete(id)
+      const evidence = scored.get(id)
+      if (!round.ids.has(id)) {
+        round.ids.add(id)
+        if (evidence !== undefined) round.scored.set(id, evidence)
         continue
       }
-      round.ids.add(id)
-      const evidence = scored.get(id)
-      if (evidence !== undefined) round.scored.set(id, evidence)
+      // Asked again in this round: keep the later turn's scoring, or read the store when one is missing.
+      const earlier = round.scored.get(id)
+      if (evidence === undefined || earlier === undefined) round.scored.delete(id)
+      else if (evidence.turn > earlier.turn) round.scored.set(id, evidence)
     }
     if (options.causes !== undefined) round.causes.push(...options.causes)
     if (options.hold !== true || round.ids.size >= this.heldLimit) this.release()

@@ -5,7 +5,7 @@ import {
 } from '../../ledger/views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../store/index.js'
-import { gatherEvidence, scoreEvidence, type MemoryEvidence, type NodeTrustSetting } from '../memory-evidence.js'
+import { gatherEvidence, scoreEvidence, type NodeTrustSetting, type ScoredEvidence } from '../memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'
 
@@ -108,13 +108,14 @@ export class ViewReducer {
    * Reduces the given memories (those the store holds), writes their lines, and returns the round's
    * `memory.reduced` events (naming every reduction the round arrived at, new or already recorded;
    * `causes` are the ledger events that asked for it).
-   * `scored` holds evidence ingest just scored (what the store holds for those memories), so their
-   * records are not read again; the rest is read from the store, REDUCE_CONCURRENCY memories at a
-   * time. Reductions are written in the order of `memoryIds`. Trust is scored under `setting`, the
-   * node's (what ingest stores), so a view carries the score `query` filters on.
+   * `scored` holds evidence ingest just scored (what the store holds for those memories) with the
+   * trust it stored, so their records are not read again and their trust is not computed again; the
+   * rest is read from the store, REDUCE_CONCURRENCY memories at a time, and scored under `setting`,
+   * the node's (what ingest stores). Either way a view carries the score `query` filters on.
+   * Reductions are written in the order of `memoryIds`.
    */
   async reduce (
-    store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, MemoryEvidence> = new Map(),
+    store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, ScoredEvidence> = new Map(),
     setting: NodeTrustSetting = {}, causes: readonly string[] = []
   ): Promise<EventInput[]> {
     const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, setting, scored.get(id)))
@@ -132,14 +133,14 @@ export class ViewReducer {
   }
 
   /** What reducing one memory needs, or null when the store does not hold it. */
-  private async load (store: RecordStore, id: string, now: number, setting: NodeTrustSetting, known: MemoryEvidence | undefined): Promise<ReduceInput | null> {
+  private async load (store: RecordStore, id: string, now: number, setting: NodeTrustSetting, known: ScoredEvidence | undefined): Promise<ReduceInput | null> {
     const memory = known?.memory ?? await store.getMemory(id)
     if (memory === null) return null
     // The store lists evidence in id order; scored evidence is in arrival order.
     const evidence = known === undefined
       ? await gatherEvidence(store, memory)
       : { memory, attestations: inIdOrder(known.attestations, (a) => a.id), anchors: inIdOrder(known.anchors, (a) => a.stored.id) }
-    const trust = scoreEvidence(evidence, now, setting)
+    const trust = known?.trust ?? scoreEvidence(evidence, now, setting)
     // One after the other: successors are answered from memory, and only a correction reads the store.
     const supersededBy = await store.supersededBy(id)
     const supersedes = memory.signed.record.lineage.supersedes

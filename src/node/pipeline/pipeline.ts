@@ -1,8 +1,9 @@
 import type { SignatureVerifier } from '../../identity/index.js'
+import type { TrustResult } from '../../trust/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
 import type { LedgerEvent } from '../../schema/index.js'
-import type { RecordLocation, RecordStore, StoredRecord, TrustEntry } from '../../store/index.js'
-import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from '../memory-evidence.js'
+import type { RecordLocation, RecordStore, StoredRecord } from '../../store/index.js'
+import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting, type ScoredEvidence } from '../memory-evidence.js'
 import type { RecordSource } from '../journal/record-events.js'
 import {
   assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, uniqueRecords, type RecordKeyCheck
@@ -46,13 +47,16 @@ export interface RecordJournal<B extends JournaledBatch = JournaledBatch> {
   abandonBatch: (batch: B) => Promise<void>
   /** index, ledger side: Merkle leaves in ledger order, witness requests, idempotency keys. */
   logBatch: (batch: B) => Promise<void>
-  /** Views reduced from the memories the batch touched; requested now, resolved once written. */
-  reduceViews: (batch: B, scored: ReadonlyMap<string, MemoryEvidence>) => Promise<void>
+  /**
+   * Views reduced from the memories the batch touched; requested now, resolved once written. `scored`
+   * carries the trust the batch stored for them, which their views take as it is.
+   */
+  reduceViews: (batch: B, scored: ReadonlyMap<string, ScoredEvidence>) => Promise<void>
   /**
    * Views nobody waits for (records from the network): reduced in a round that may gather later
    * batches until `releaseViews`, and the batch settled by the journal once they are written.
    */
-  deferViews: (batch: B, scored: ReadonlyMap<string, MemoryEvidence>) => void
+  deferViews: (batch: B, scored: ReadonlyMap<string, ScoredEvidence>) => void
   /** The pipeline is idle: the views deferred so far may be reduced now. */
   releaseViews: () => void
   /** The batch is applied everywhere: the index may now move past its events (indexed_lc). */
@@ -117,6 +121,8 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
   private tail: Promise<unknown> = Promise.resolve()
   /** Calls of ingest, accept and recover not yet returned: at 0 (after a turn of the event loop), deferred views run. */
   private inFlight = 0
+  /** Batch turns taken so far: numbers the scorings handed to the views (ScoredEvidence.turn). */
+  private turns = 0
 
   constructor (private readonly init: IngestPipelineInit<B>) {}
 
@@ -182,7 +188,8 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
       const fresh = await freshRecords(store, unique, this.cache) // check
       if (recovered === undefined) assertKeysMaySign(this.init.keys, fresh) // check: record-v1 K12
       const evidence = await evidenceTouchedBy(store, fresh, this.cache) // score
-      const trust = await this.score(evidence, fresh)
+      const results = await this.score(evidence, fresh)
+      const trust = new Map([...results].map(([id, result]) => [id, trustEntryOf(result)]))
       const batch = recovered ?? (fresh.length > 0 ? await journal?.journalRecords(fresh, source) : undefined) // journal
       let stored: string[]
       try {
@@ -199,7 +206,14 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
         this.init.indexed(stored.length === fresh.length ? fresh : fresh.filter((r) => storedIds.has(r.id)))
       }
       // Another writer raced (the store stored fewer): what it holds for these memories must be read again.
-      const scored = stored.length === fresh.length ? new Map(evidence.map((item) => [item.memory.id, item])) : new Map<string, MemoryEvidence>()
+      const scored = new Map<string, ScoredEvidence>()
+      const turn = ++this.turns
+      if (stored.length === fresh.length) {
+        for (const item of evidence) {
+          const result = results.get(item.memory.id)
+          if (result !== undefined) scored.set(item.memory.id, { ...item, trust: result, turn })
+        }
+      }
       return { fresh, stored, trust, batch, scored }
     })
     const { fresh, stored, trust, batch, scored } = turn
@@ -233,12 +247,12 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
   }
 
   /** score: every touched memory's trust under the node's setting (_meta/policy.json, its roots, its keyring). */
-  private async score (evidence: readonly MemoryEvidence[], pending: readonly StoredRecord[]): Promise<Map<string, TrustEntry>> {
-    const trust = new Map<string, TrustEntry>()
+  private async score (evidence: readonly MemoryEvidence[], pending: readonly StoredRecord[]): Promise<Map<string, TrustResult>> {
+    const trust = new Map<string, TrustResult>()
     if (evidence.length === 0) return trust
     const setting = await this.init.trustSetting?.(pending) ?? {}
     const now = this.init.clock()
-    for (const item of evidence) trust.set(item.memory.id, trustEntryOf(scoreEvidence(item, now, setting)))
+    for (const item of evidence) trust.set(item.memory.id, scoreEvidence(item, now, setting))
     return trust
   }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { gatherEvidence, scoreEvidence, type MemoryEvidence } from '../../../src/node/memory-evidence.js'
+import { gatherEvidence, scoreEvidence, type ScoredEvidence } from '../../../src/node/memory-evidence.js'
 import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
 import type { StoredRecord } from '../../../src/store/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
@@ -47,10 +47,12 @@ describe('ViewReducer: what a sequence of store calls writes', () => {
     const events: unknown[] = []
     for (const { records, scored } of PAGES) {
       await store.putMany(records)
-      const evidence = new Map<string, MemoryEvidence>()
+      const evidence = new Map<string, ScoredEvidence>()
       for (const id of scored) {
         const memory = await store.getMemory(id)
-        if (memory !== null) evidence.set(id, await gatherEvidence(store, memory))
+        if (memory === null) continue
+        const gathered = await gatherEvidence(store, memory)
+        evidence.set(id, { ...gathered, trust: scoreEvidence(gathered, NOW, {}), turn: 1 })
       }
       events.push(await reducer.reduce(store, ViewReducer.touchedBy(records), NOW, evidence))
     }
@@ -105,6 +107,33 @@ describe('ViewReducer: what a sequence of store calls writes', () => {
     const { score } = scoreEvidence(evidence, NOW, setting)
     expect(score, 'the setting changes the score').not.toBe(scoreEvidence(evidence, NOW, {}).score)
     expect(object?.salience).toBeCloseTo(memory.signed.record.context.confidence * (0.5 + 0.5 * score), 6)
+  })
+})
+
+describe('ViewReducer takes the trust ingest stored', () => {
+  const env = useStoreHome('view-reducer-stored-trust')
+
+  it('carries a scored memory\'s stored trust as it is, without scoring it again under the setting it is given', async () => {
+    const { home, store } = env
+    const memory = createMemory(alice, { type: 'fact', summary: 'scored by ingest before the table moved' })
+    const records = [memory, createAttestation(bob, memory.id), createAttestation(carol, memory.id)]
+    await store.putMany(records)
+    const evidence = await gatherEvidence(store, memory)
+    // What ingest stored (under the table of its batch) and what the setting of the round would give now differ.
+    const stored = scoreEvidence(evidence, NOW, { policy: 'isnad-reputation', reputation: () => 0.1 })
+    const now = { policy: 'isnad-reputation' as const, reputation: () => 1 }
+    expect(scoreEvidence(evidence, NOW, now).score).not.toBe(stored.score)
+    const reducer = new ViewReducer(home, 'default', {}, recoveryOf(home, NOW))
+    await reducer.reduce(store, [memory.id], NOW, new Map([[memory.id, { ...evidence, trust: stored, turn: 7 }]]), now)
+    await reducer.close()
+    const files = await viewFiles(home)
+    const object = files.filter(({ file }) => file.startsWith('views/facts/')).flatMap(({ text }) => text.trim().split('\n'))
+      .map((line) => JSON.parse(line) as { source: string, salience: number }).find((o) => o.source === memory.id)
+    expect(object?.salience).toBeCloseTo(memory.signed.record.context.confidence * (0.5 + 0.5 * stored.score), 6)
+    const attachments = files.filter(({ file }) => file.startsWith('views/attach/')).flatMap(({ text }) => text.trim().split('\n'))
+      .map((line) => JSON.parse(line) as { trust?: { score: number, level: string } })
+    expect(attachments).toHaveLength(1)
+    expect(attachments[0]?.trust).toMatchObject({ score: stored.score, level: stored.level })
   })
 })
 

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import type { MemoryEvidence } from '../../../src/node/memory-evidence.js'
+import type { ScoredEvidence } from '../../../src/node/memory-evidence.js'
 import { ReductionRounds } from '../../../src/node/journal/reduction-rounds.js'
 
-/** Stands in for ingest's scored evidence: only its identity matters to the rounds. */
-const evidence = (tag: string): MemoryEvidence => ({ tag } as unknown as MemoryEvidence)
+/** Stands in for ingest's scored evidence: only its identity and its turn matter to the rounds. */
+const evidence = (tag: string, turn = 1): ScoredEvidence => ({ tag, turn } as unknown as ScoredEvidence)
 
 function gate (): { opened: Promise<void>, open: () => void } {
   let open = (): void => {}
@@ -24,14 +24,29 @@ describe('reduction rounds (group commit of view reductions)', () => {
     await Promise.resolve(); await Promise.resolve()
     // The first round is running: these two wait for it and then go together.
     const c = rounds.request(['m3', 'm1'], new Map([['m1', evidence('c')], ['m3', evidence('c')]]))
-    const d = rounds.request(['m3'], new Map([['m3', evidence('d')]]))
+    const d = rounds.request(['m3', 'm1'], new Map([['m3', evidence('d')]]))
     first.open()
     await Promise.all([a, b, c, d])
     expect(seen).toEqual([
       { ids: ['m1', 'm2'], scored: ['m1'] },
-      // m3 was asked for twice: either caller's evidence may be stale, so the store is read for it.
-      { ids: ['m3', 'm1'], scored: ['m1'] }
+      // m1 was asked for again without its scoring: the store is read for it.
+      { ids: ['m3', 'm1'], scored: ['m3'] }
     ])
+    await rounds.settled()
+  })
+
+  it('keeps the scoring of the later batch turn when two requests of a round name one memory, in whatever order they arrive', async () => {
+    const seen: Array<Map<string, unknown>> = []
+    const rounds = new ReductionRounds(async (_ids, scored) => { seen.push(new Map([...scored].map(([id, e]) => [id, (e as unknown as { tag: string }).tag]))) })
+    const requests = [
+      rounds.request(['m1', 'm2'], new Map([['m1', evidence('turn 4', 4)], ['m2', evidence('turn 4', 4)]]), { hold: true }),
+      // Batches log their Merkle leaves outside their turns, so a later turn may ask first.
+      rounds.request(['m1'], new Map([['m1', evidence('turn 3', 3)]]), { hold: true }),
+      rounds.request(['m2'], new Map([['m2', evidence('turn 5', 5)]]), { hold: true })
+    ]
+    rounds.release()
+    await Promise.all(requests)
+    expect(seen).toEqual([new Map([['m1', 'turn 4'], ['m2', 'turn 5']])])
     await rounds.settled()
   })
 
