@@ -10,6 +10,7 @@ export { RECORD_THREAD_CHUNK, RECORD_THREADS_MIN_CPUS, useRecordThreads, verifyB
 export { encodeSignedIntoScratch } from './scratch-encoding.js'
 export { SEED_PUBLIC_KEY_CACHE_SIZE, SIGNER_KEY_CACHE_SIZE } from './constants.js'
 export { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'
+export { privateKeyOfSeed } from './sign-native.js'
 export { signatureBackend, sodiumModulePath, sodiumVerify } from './sodium.js'
 export { MAX_VERIFY_THREADS, runningVerifierThreads, verifierThreadBackends, VERIFY_THREAD_CHUNK, VERIFY_THREADS_MIN_BURST } from './verify-threads.js'
 export { startModuleWorker } from './module-worker.js'

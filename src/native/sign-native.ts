@@ -1,4 +1,4 @@
-import { createPrivateKey, sign as opensslSign } from 'node:crypto'
+import { createPrivateKey, sign as opensslSign, type KeyObject } from 'node:crypto'
 import { ED25519_SECRET_KEY_BYTES, signBytes } from '../identity/index.js'
 import { publicKeyOfSeedCached } from './signer-key.js'
 import { sodiumSign } from './sodium.js'
@@ -34,12 +34,16 @@ export function signNative (message: Uint8Array, seed: Uint8Array): Uint8Array {
 
 /** OpenSSL's signature, where sodium-native does not load (exported for its test). The seed's length is checked by the caller. */
 export function signWithOpenssl (message: Uint8Array, seed: Uint8Array): Uint8Array {
+  return new Uint8Array(opensslSign(null, message, privateKeyOfSeed(seed)))
+}
+
+/** node:crypto's Ed25519 private key of a 32-byte seed (through its PKCS #8 DER, zeroed once read). */
+export function privateKeyOfSeed (seed: Uint8Array): KeyObject {
   const der = new Uint8Array(PKCS8_ED25519_PREFIX.length + seed.length)
   try {
     der.set(PKCS8_ED25519_PREFIX)
     der.set(seed, PKCS8_ED25519_PREFIX.length)
-    const key = createPrivateKey({ key: Buffer.from(der.buffer, der.byteOffset, der.length), format: 'der', type: 'pkcs8' })
-    return new Uint8Array(opensslSign(null, message, key))
+    return createPrivateKey({ key: Buffer.from(der.buffer, der.byteOffset, der.length), format: 'der', type: 'pkcs8' })
   } finally {
     der.fill(0)
   }

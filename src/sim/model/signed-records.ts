@@ -1,5 +1,6 @@
-import { createHash, createPrivateKey, createPublicKey, sign, type KeyObject } from 'node:crypto'
+import { createHash, createPublicKey, sign, type KeyObject } from 'node:crypto'
 import { encodeDidKey } from '../../identity/index.js'
+import { privateKeyOfSeed } from '../../native/index.js'
 import { encodeSignature, encodeSignedRecord, recordCidOf, schemaError, signingInputFor } from '../../record/index.js'
 import { SCHEMAS_BY_KIND, type AttestationRecord, type MemoryRecord, type WitnessRequestRecord } from '../../schema/index.js'
 import type { PlannedVerdict } from '../scenario/index.js'
@@ -17,8 +18,6 @@ import type { PlannedVerdict } from '../scenario/index.js'
  * checks both against signRecord and keyPairFromSeed).
  */
 
-/** DER prefix of an Ed25519 private key in PKCS #8 (RFC 8410 §7); the 32-byte seed follows. */
-const PKCS8_ED25519_PREFIX = Uint8Array.from([0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20])
 /** Bytes of an Ed25519 SubjectPublicKeyInfo before the 32 key bytes (RFC 8410 §4). */
 const SPKI_ED25519_PREFIX_BYTES = 12
 
@@ -47,7 +46,7 @@ export function agentSeedOf (seed: number, index: number): Uint8Array {
 export function agentsOf (seed: number, count: number): Agent[] {
   return Array.from({ length: count }, (_, i) => {
     const keySeed = agentSeedOf(seed, i)
-    const key = createPrivateKey({ key: Buffer.concat([PKCS8_ED25519_PREFIX, keySeed]), format: 'der', type: 'pkcs8' })
+    const key = privateKeyOfSeed(keySeed)
     const spki = createPublicKey(key).export({ format: 'der', type: 'spki' })
     return { did: encodeDidKey(new Uint8Array(spki.subarray(SPKI_ED25519_PREFIX_BYTES))), key }
   })
