@@ -46,7 +46,7 @@ export const ERROR_CODES = [
   // transparency log (transparency-v1)
   'PROOF_MALFORMED',
   'LOG_CORRUPT',
-  // the .memory/ ledger (DESIGN §4): another live writer; a line that fails its checks
+  // the .memory/ ledger: another live writer; a line that fails its checks
   'LEDGER_LOCKED',
   'LEDGER_CORRUPT',
   // key lifecycle (record-v1 §13): a key used outside its validity; a key event refused; a fork
