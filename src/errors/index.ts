@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'TIMESTAMP_IN_FUTURE',
   'SELF_ATTESTATION',
   'WRONG_KIND',
+  // record-v1 R19: an attestation's witness draw whose ECVRF proof does not verify for its memory
+  'DRAW_INVALID',
   'BUNDLE_INVALID',
   // storage and state
   'NOT_FOUND',
