@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createProgram } from '../../../src/cli/index.js'
 import { createOutput } from '../../../src/cli/output.js'
@@ -37,6 +39,14 @@ describe('configuration keys', () => {
     expect(configKeyNamed('api-port')?.env).toBe('ISNAD_API_PORT')
     expect(configKeyNamed('log-level')?.env).toBe('ISNAD_LOG_LEVEL') // the variable the log already read
     for (const key of CONFIG_KEYS) expect(key.env, key.key).toBe(`ISNAD_${key.key.toUpperCase().replaceAll('-', '_')}`)
+  })
+
+  it('each have a row in docs/configuration.md, with their environment variable', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../../docs/configuration.md'), 'utf8')
+    const rows = doc.split('\n').filter((line) => line.startsWith('| `'))
+    for (const key of CONFIG_KEYS) {
+      expect(rows.some((row) => row.startsWith(`| \`${key.key}\` |`) && row.includes(`\`${key.env}\``)), key.key).toBe(true)
+    }
   })
 
   it('turn words into typed values, and refuse bad ones with USAGE naming the key', () => {
