@@ -84,9 +84,13 @@ function orNull (value: number): number | null {
 
 export function percentilesOf (values: readonly number[]): Percentiles {
   // One typed-array sort for every percentile: results have up to millions of samples (the model engine).
-  const sorted = Float64Array.from(values).sort()
+  return percentilesOfSorted(Float64Array.from(values).sort())
+}
+
+/** percentilesOf on values already sorted ascending (the model engine sorts millions once for both this and the CDF). */
+export function percentilesOfSorted (sorted: Float64Array): Percentiles {
   const at = (p: number): number | null => sorted.length === 0 ? null : round(nearestRank(sorted, p), 1)
-  return { samples: values.length, p50: at(50), p90: at(90), p99: at(99), max: at(100) }
+  return { samples: sorted.length, p50: at(50), p90: at(90), p99: at(99), max: at(100) }
 }
 
 /** stats.ts `percentile` on values already sorted ascending. */
@@ -96,8 +100,12 @@ function nearestRank (sorted: Float64Array, p: number): number {
 }
 
 export function cdfOf (values: readonly number[]): Array<[number, number]> {
-  if (values.length === 0) return []
-  const sorted = Float64Array.from(values).sort()
+  return cdfOfSorted(Float64Array.from(values).sort())
+}
+
+/** cdfOf on values already sorted ascending. */
+export function cdfOfSorted (sorted: Float64Array): Array<[number, number]> {
+  if (sorted.length === 0) return []
   const step = Math.max(1, Math.floor(sorted.length / CDF_POINTS))
   const points: Array<[number, number]> = []
   for (let i = step - 1; i < sorted.length; i += step) points.push([round(sorted[i] as number, 1), round((i + 1) / sorted.length, 4)])

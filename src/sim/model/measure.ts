@@ -3,7 +3,7 @@ import { nodeCryptoVerifier } from '../../native/index.js'
 import { verifyRecordBytes, type VerifiedRecord } from '../../record/index.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import {
-  cdfOf, computeMetrics, percentilesOf, type RunMetrics, createObservations, type Observations, scoreTrustView, trustPolicies, type TrustView
+  cdfOfSorted, computeMetrics, percentilesOfSorted, type RunMetrics, createObservations, type Observations, scoreTrustView, trustPolicies, type TrustView
 } from '../driver/index.js'
 import type { NodeCounters } from '../pools/index.js'
 import { arrivalAt, MODEL_EPOCH_MS, type ModelRun } from './engine.js'
@@ -141,22 +141,34 @@ export function measureModel (run: ModelRun): ModelMeasurement {
   const metrics = computeMetrics({
     plan, observations, views, memoryCounts, counters, meanRecordBytes: counted === 0 ? 0 : bytes / counted, policies: trustPolicies().map((p) => p.name)
   })
-  // Attestation delivery and gossip latency at the tracked nodes online at the end (the witness excluded).
-  const latencies: number[] = []
+  // Attestation delivery and gossip latency at the tracked nodes online at the end (the witness
+  // excluded): millions of samples at 10,000 agents, gathered in one typed array and sorted once.
+  let latencies = new Float64Array(1 << 16)
+  let arrived = 0
   let expected = 0
+  const onlineColumns = Int32Array.from(online.map(({ j }) => j))
+  const onlineNodes = Int32Array.from(online.map(({ node }) => node))
   for (let slot = 0; slot < run.slotWitness.length; slot++) {
     const index = M + slot
     const sent = publishedAt[index] as number
-    if (Number.isNaN(sent)) continue
-    for (const { node, j } of online) {
-      if (node === run.slotWitness[slot]) continue
+    const row = run.arrivals[index]
+    if (Number.isNaN(sent) || sent === undefined || row === undefined) continue
+    const witness = run.slotWitness[slot] as number
+    if (arrived + onlineColumns.length > latencies.length) {
+      const grown = new Float64Array(latencies.length * 2 + onlineColumns.length)
+      grown.set(latencies.subarray(0, arrived))
+      latencies = grown
+    }
+    for (let k = 0; k < onlineColumns.length; k++) {
+      if (onlineNodes[k] === witness) continue
       expected++
-      const at = arrivalAt(run, index, j)
-      if (!Number.isNaN(at)) latencies.push(at - sent)
+      const at = row[onlineColumns[k] as number] as number
+      if (at === at) latencies[arrived++] = at - sent
     }
   }
-  metrics.delivery.attestationRatio = expected === 0 ? null : Math.round(latencies.length / expected * 1e4) / 1e4
-  metrics.delivery.latencyMs = percentilesOf(latencies)
-  metrics.delivery.latencyCdf = cdfOf(latencies)
+  const sorted = latencies.subarray(0, arrived).sort()
+  metrics.delivery.attestationRatio = expected === 0 ? null : Math.round(arrived / expected * 1e4) / 1e4
+  metrics.delivery.latencyMs = percentilesOfSorted(sorted)
+  metrics.delivery.latencyCdf = cdfOfSorted(sorted)
   return { metrics, verifications: { count: verdicts.size, ms: verifyMs }, settleSeconds: (performance.now() - start) / 1000 }
 }
