@@ -10,8 +10,7 @@ import { SimProgress } from './progress.js'
 import type { NodePool, PoolRequest } from '../pools/index.js'
 import { IsnadError } from '../../errors/index.js'
 import { DEFAULT_TRUST_POLICY } from '../../trust/index.js'
-import { MODEL_DRAW_DEFAULTS, type DrawDefaults } from '../model/draw-settings.js'
-import { DRAW_SAMPLED } from '../model/draw-sampling.js'
+import { WITNESS_DRAW, type WitnessDrawConstants } from '../../draw/index.js'
 import { spreadsOf, type PolicySpread } from '../results/index.js'
 import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
 
@@ -55,7 +54,7 @@ export interface SimResults {
    * and `sampled`, what the engine samples instead of computing (the model engine's drawn sets); null:
    * none (`isnad sim run --no-checks`). Absent in results written before the draw.
    */
-  checks?: (DrawDefaults & { sampled: string | null }) | null
+  checks?: (WitnessDrawConstants & { sampled: string | null }) | null
   generatedAt: string
   /**
    * For each seed in turn: the scenario as written, then one run per Sybil count of the sweep
@@ -163,6 +162,8 @@ export interface SweepOptions {
   clock?: () => number
   /** Whether the runs played the witness checks (recorded in the results). @default true */
   checks?: boolean
+  /** What the engine samples instead of computing (the model engine's drawn sets), for the results. */
+  sampled?: string
 }
 
 /**
@@ -180,11 +181,11 @@ export async function runSweep (
   for (const [k, s] of plan.entries()) {
     runs.push({ seed: s.seed, ...await runOne(s, trackedRun(tracker, k + 1, s)) })
   }
-  return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)(), options.checks ?? true), engine: options.engine }
+  return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)(), options.checks ?? true, options.sampled), engine: options.engine }
 }
 
 /** The results document of finished runs. */
-export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResult[], now: number, checks = true): SimResults {
+export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResult[], now: number, checks = true, sampled?: string): SimResults {
   const sybilCurve = [...runs].sort((a, b) => a.sybils - b.sybils || (a.seed ?? 0) - (b.seed ?? 0)).flatMap((run) => run.metrics.trust.map((t) => ({
     sybils: run.sybils, ...(run.seed === undefined ? {} : { seed: run.seed }), policy: t.policy, sybilMeanTrust: t.sybilMeanTrust, sybilAttestedShare: t.sybilAttestedShare, falseAnchoredShare: t.falseAnchoredShare, auc: t.auc
   })))
@@ -196,7 +197,7 @@ export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResu
     policies: trustPolicies().map((p) => p.name),
     defaultPolicy: DEFAULT_TRUST_POLICY,
     seeds: [...new Set(runs.map((r) => r.seed ?? scenario.seed))],
-    checks: checks ? { ...MODEL_DRAW_DEFAULTS, sampled: runner === 'model' ? DRAW_SAMPLED : null } : null,
+    checks: checks ? { ...WITNESS_DRAW, sampled: sampled ?? null } : null,
     generatedAt: new Date(now).toISOString(),
     runs,
     sybilCurve,

@@ -80,7 +80,7 @@ export function scoreTrustView (
     const input = {
       memory: { id, record, signatureValid: true },
       attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
-      // Who asked whom (issue 18): the spot checks of the observer's own agent make its witnesses independent.
+      // Who asked whom: the observer's own private checks and the memory's drawn witnesses are independent of the author.
       requests: [...(requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })), ...drawnAsRequest(id, record, drawn.get(id), roots[0])],
       anchors: [],
       now

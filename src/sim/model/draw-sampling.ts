@@ -19,7 +19,7 @@ export function memoryRandom (seed: number, serial: number): FastRandom {
   return createFastRandom((Math.imul(serial + 1, 0x85ebca6b) ^ seed) >>> 0, 7)
 }
 
-/** Probability that one agent is drawn: size / population, everybody when the population is below size. */
+/** Probability that one agent is drawn (src/draw isDrawn): size / population, everybody when the population is below size. */
 export function drawProbability (size: number, population: number): number {
   return population <= 0 ? 1 : Math.min(1, size / population)
 }

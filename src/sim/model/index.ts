@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { createPlan, nodeCount, type Role, type Scenario } from '../scenario/index.js'
 import { runSweep, type RunResult, type SimResults } from '../driver/index.js'
 import { playModel, type ModelOptions } from './engine.js'
+import { DRAW_SAMPLED } from './draw-sampling.js'
 import { measureModel } from './measure.js'
 
 /**
@@ -62,5 +63,5 @@ function round1 (value: number): number {
 /** `checks`: every node runs the default witness checks, as daemons do (false: `isnad sim run --no-checks`). @default true */
 export async function runModelScenario (scenario: Scenario, options: { progress: (text: string) => void, seeds?: number, clock?: () => number, checks?: boolean }): Promise<SimResults> {
   const model: ModelOptions = { checks: options.checks ?? true }
-  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options }, async (s, tracked) => runModelOnce(s, tracked.progress, model))
+  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options, sampled: DRAW_SAMPLED }, async (s, tracked) => runModelOnce(s, tracked.progress, model))
 }

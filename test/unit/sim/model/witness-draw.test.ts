@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createPlan, parseScenario, resultsOf, verdictOf } from '../../../../src/sim/index.js'
 import {
-  binomial, createFastRandom, distinctPositions, drawProbability, memoryRandom, MODEL_DRAW_DEFAULTS, playModel, privateCheckProbability,
+  binomial, createFastRandom, DRAW_SAMPLED, distinctPositions, drawProbability, memoryRandom, MODEL_DRAW_DEFAULTS, playModel, privateCheckProbability,
   runModelOnce, sampleDrawn, SLOT, WitnessBudget, type AgentList
 } from '../../../../src/sim/model/index.js'
 
@@ -179,7 +179,7 @@ describe('the draw in the model engine', () => {
     expect(w.attestationsPerMemory).toBeGreaterThan(3)
     expect(w.attestationsPerMemory).toBeLessThanOrEqual(10)
     expect(w.draw?.drawnPerMemory).toBeGreaterThan(3)
-    const results = JSON.parse(JSON.stringify(resultsOf(SMALL, 'model', [run], 0)))
+    const results = JSON.parse(JSON.stringify(resultsOf(SMALL, 'model', [run], 0, true, DRAW_SAMPLED)))
     expect(results.checks).toMatchObject({ size: 5, privateChecks: 1, perAuthorPerHour: 30, perMinute: 60 })
     expect(results.checks.sampled).toMatch(/Binomial/)
     expect(results.runs[0].metrics.witness).toMatchObject({ checkingNodes: 20 })
