@@ -21,3 +21,9 @@ export const DEFAULT_DAEMON_LISTEN = ['/ip4/0.0.0.0/tcp/4501', '/ip4/0.0.0.0/tcp
 
 /** The libp2p peer key, beside the node's log key (DESIGN §1: separate from agent keys). */
 export const PEER_KEY_FILE = 'peer.key'
+
+/**
+ * @default 0.5 — the reputation a witness needs at this node to be asked in a private check
+ * (private-checks.ts): below it, its confirm could not make a memory Attested alone.
+ */
+export const PRIVATE_CHECK_MIN_REPUTATION = 0.5
