@@ -26,6 +26,8 @@ export const ERROR_CODES = [
   'TIMESTAMP_IN_FUTURE',
   'SELF_ATTESTATION',
   'WRONG_KIND',
+  // record-v1 R19: an attestation's witness draw whose ECVRF proof does not verify for its memory
+  'DRAW_INVALID',
   'BUNDLE_INVALID',
   // storage and state
   'NOT_FOUND',
@@ -43,7 +45,7 @@ export const ERROR_CODES = [
   'RECORD_LOCATION_INVALID',
   // usage
   'USAGE',
-  // transparency log (transparency-v1)
+  // transparency log (transparency-v1); an ECVRF proof that is not 80 bytes (witness-draw-v1)
   'PROOF_MALFORMED',
   'LOG_CORRUPT',
   // the .memory/ ledger (DESIGN §4): another live writer; a line that fails its checks

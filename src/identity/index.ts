@@ -5,3 +5,6 @@ export {
   signBytes, verifyStrict, type EdwardsPoint, type KeyPair
 } from './ed25519.js'
 export * from './signature-verifier.js'
+export {
+  assertEcvrfProofLength, ECVRF_OUTPUT_BYTES, ECVRF_PROOF_BYTES, ECVRF_SUITE, ecvrfProofToHash, ecvrfProve, ecvrfVerify, ecvrfEncodeToCurve
+} from './ecvrf.js'

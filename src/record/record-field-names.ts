@@ -1,5 +1,5 @@
 import {
-  AnchorRecordSchema, AttestationRecordSchema, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema,
+  AnchorRecordSchema, AttestationDrawSchema, AttestationRecordSchema, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema,
   MemoryLineageSchema, MemoryRecordSchema, SignedRecordSchema, WitnessRequestRecordSchema
 } from '../schema/index.js'
 
@@ -12,7 +12,7 @@ export const RECORD_FIELD_NAMES_BY_LENGTH: ReadonlyArray<readonly string[]> = ((
   const names = new Set<string>()
   for (const schema of [
     SignedRecordSchema, MemoryRecordSchema, MemoryContentSchema, MemoryAuthorSchema, MemoryContextSchema,
-    MemoryLineageSchema, AttestationRecordSchema, AnchorRecordSchema, WitnessRequestRecordSchema
+    MemoryLineageSchema, AttestationRecordSchema, AttestationDrawSchema, AnchorRecordSchema, WitnessRequestRecordSchema
   ]) {
     for (const key of Object.keys(schema.shape)) names.add(key)
   }

@@ -195,3 +195,10 @@ export const anyCid = z.string().max(128).refine((value) => isCanonicalCidV1(val
  * (SIGNATURE_MALFORMED), not here.
  */
 export const signatureBase64 = z.string().regex(/^[A-Za-z0-9+/]{86}$/, 'must be 86 characters of unpadded base64 (64 bytes)')
+
+/**
+ * Unpadded standard base64 of an 80-byte ECVRF proof (107 characters; record-v1 R19), the
+ * convention of `signature`. Whether the last character's 2 spare bits are zero is checked when the
+ * proof is decoded (DRAW_INVALID), not here.
+ */
+export const vrfProofBase64 = z.string().regex(/^[A-Za-z0-9+/]{107}$/, 'must be 107 characters of unpadded base64 (80 bytes)')

@@ -31,6 +31,12 @@ export const MAX_REFERENCE_BYTES = 2048
 export const MAX_HASH_BYTES = 256
 /** @default 128 */
 export const MAX_DID_BYTES = 128
+/**
+ * @default 4294967295 — the largest `draw.population` an attestation may claim (2³² − 1, a 4-byte
+ * CBOR integer): more agents than any network this protocol carries, and small enough that
+ * size / population stays far above 2⁻⁵³, the fraction's resolution.
+ */
+export const MAX_DRAW_POPULATION = 2 ** 32 - 1
 /** @default 900000 — records dated more than 15 minutes after the verifier's clock are refused (DESIGN §1). */
 export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000
 /** @default 8 MiB — an export/import bundle file. */

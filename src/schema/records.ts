@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import {
-  MAX_BODY_BYTES, MAX_CLAIM_BYTES, MAX_CLAIMS, MAX_CONTEXT_FIELD_BYTES, MAX_DERIVED_FROM, MAX_HASH_BYTES,
+  MAX_BODY_BYTES, MAX_CLAIM_BYTES, MAX_DRAW_POPULATION, MAX_CLAIMS, MAX_CONTEXT_FIELD_BYTES, MAX_DERIVED_FROM, MAX_HASH_BYTES,
   MAX_NOTES_BYTES, MAX_REFERENCE_BYTES, MAX_REQUEST_WITNESSES, MAX_SUMMARY_BYTES, MAX_TAG_BYTES, MAX_TAGS
 } from './record-limits.js'
-import { anyCid, boundedText, didKey, instantOrder, isoTimestamp, recordCid, signatureBase64 } from './primitives.js'
+import { anyCid, boundedText, didKey, instantOrder, isoTimestamp, recordCid, signatureBase64, vrfProofBase64 } from './primitives.js'
 
 /** The provenance schema's five content types plus the format spec's `fact` and `commitment` (DESIGN §1). */
 export const CONTENT_TYPES = ['insight', 'encounter', 'decision', 'correction', 'observation', 'fact', 'commitment'] as const
@@ -63,6 +63,18 @@ export const MemoryRecordSchema = z.strictObject({
   lineage: MemoryLineageSchema
 })
 
+/**
+ * The witness draw an attestation carries (record-v1 R19, protocols/witness-draw-v1.md): the
+ * population the witness estimated, and its ECVRF proof over the memory's id under its own key,
+ * which says, to anyone, whether the witness was drawn for this memory.
+ */
+export const AttestationDrawSchema = z.strictObject({
+  /** The witness's estimate of how many agents could be drawn (record-v1 R4: an integer, 1 to MAX_DRAW_POPULATION). */
+  population: z.number().int().min(1).max(MAX_DRAW_POPULATION),
+  /** Unpadded base64 of the 80-byte ECVRF proof (RFC 9381) of the draw input under `witness`'s key. */
+  proof: vrfProofBase64
+})
+
 export const AttestationRecordSchema = z.strictObject({
   kind: z.literal('attestation'),
   version: z.literal(1),
@@ -72,8 +84,10 @@ export const AttestationRecordSchema = z.strictObject({
   witnessed_at: isoTimestamp,
   notes: boundedText(MAX_NOTES_BYTES, { allowNewlines: true }).optional(),
   /** For `partial`: which aspects the witness confirms (record-v1 R12). */
-  claims: z.array(boundedText(MAX_CLAIM_BYTES, { min: 1 })).min(1).max(MAX_CLAIMS).optional()
+  claims: z.array(boundedText(MAX_CLAIM_BYTES, { min: 1 })).min(1).max(MAX_CLAIMS).optional(),
   // record-v1 R12
+  /** Present when the witness answers because the draw selected it for this memory (record-v1 R19). */
+  draw: AttestationDrawSchema.optional()
 }).refine((a) => a.claims === undefined || a.attestation === 'partial', {
   message: 'claims are only allowed on a partial attestation', path: ['claims']
 })
@@ -110,6 +124,7 @@ export const RecordSchema = z.discriminatedUnion('kind', [
 
 export type MemoryRecord = z.infer<typeof MemoryRecordSchema>
 export type AttestationRecord = z.infer<typeof AttestationRecordSchema>
+export type AttestationDraw = z.infer<typeof AttestationDrawSchema>
 export type AnchorRecord = z.infer<typeof AnchorRecordSchema>
 export type WitnessRequestRecord = z.infer<typeof WitnessRequestRecordSchema>
 export type IsnadRecord = z.infer<typeof RecordSchema>

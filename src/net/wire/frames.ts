@@ -163,5 +163,5 @@ export function isViolation (err: unknown): boolean {
   if (!(err instanceof IsnadError)) return false
   if (err.details?.violation === true) return true
   return ['RECORD_TOO_LARGE', 'DECODE_FAILED', 'SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'SIGNATURE_INVALID', 'SIGNATURE_MALFORMED',
-    'DID_INVALID', 'WRONG_KIND', 'CID_MISMATCH', 'CID_INVALID', 'TIMESTAMP_INVALID'].includes(err.code)
+    'DID_INVALID', 'WRONG_KIND', 'DRAW_INVALID', 'CID_MISMATCH', 'CID_INVALID', 'TIMESTAMP_INVALID'].includes(err.code)
 }

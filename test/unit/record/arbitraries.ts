@@ -1,8 +1,8 @@
 import fc from 'fast-check'
 import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
-import { cidOfBytes } from '../../../src/record/index.js'
+import { cidOfBytes, encodeSignature } from '../../../src/record/index.js'
 import {
-  ANCHOR_TYPES, ATTESTATION_VERDICTS, CONTENT_TYPES, type AnchorRecord, type AttestationRecord, type IsnadRecord,
+  ANCHOR_TYPES, MAX_DRAW_POPULATION, type AttestationDraw, ATTESTATION_VERDICTS, CONTENT_TYPES, type AnchorRecord, type AttestationRecord, type IsnadRecord,
   type MemoryRecord, type WitnessRequestRecord
 } from '../../../src/schema/index.js'
 
@@ -10,7 +10,7 @@ import {
 
 export const SIGNERS = [1, 2, 3].map((n) => {
   const { secretKey, publicKey } = keyPairFromSeed(new Uint8Array(32).fill(n))
-  return { secretKey, did: encodeDidKey(publicKey) }
+  return { secretKey, seed: new Uint8Array(32).fill(n), did: encodeDidKey(publicKey) }
 })
 
 /** Well-formed Unicode with the control characters replaced (record-v1 R3). */
@@ -49,9 +49,13 @@ const memory = fc.record({
   lineage: present({ supersedes: f.supersedes, derived_from: f.derived_from })
 }))
 
+/** A draw's population: small, at the 1-, 2- and 4-byte CBOR boundaries, up to MAX_DRAW_POPULATION. */
+const population = fc.oneof(fc.integer({ min: 1, max: 30 }), fc.constantFrom(23, 24, 255, 256, 65535, 65536, MAX_DRAW_POPULATION))
+
 const attestation = fc.record({
   signer, memory: recordCid, verdict: fc.constantFrom(...ATTESTATION_VERDICTS), witnessed_at: timestamp,
-  notes: opt(text(0, 30, true)), claims: opt(fc.array(text(1, 10), { minLength: 1, maxLength: 3 }))
+  notes: opt(text(0, 30, true)), claims: opt(fc.array(text(1, 10), { minLength: 1, maxLength: 3 })),
+  population: opt(population)
 }).map((f): AttestationRecord => present({
   kind: 'attestation' as const,
   version: 1 as const,
@@ -60,7 +64,9 @@ const attestation = fc.record({
   attestation: f.verdict,
   witnessed_at: f.witnessed_at,
   notes: f.notes,
-  claims: f.verdict === 'partial' ? f.claims : undefined
+  claims: f.verdict === 'partial' ? f.claims : undefined,
+  // record-v1 R19: a real proof by the witness's key for this memory, so the record verifies.
+  draw: f.population === undefined ? undefined : drawOf(SIGNERS[f.signer]!.seed, f.memory, f.population)
 }))
 
 const anchor = fc.record({
@@ -99,4 +105,16 @@ export function secretKeyOf (record: IsnadRecord): Uint8Array {
   const found = SIGNERS.find((s) => s.did === did)
   if (found === undefined) throw new Error('record signed by an unknown key')
   return found.secretKey
+}
+
+/** A witness draw (record-v1 R19) with a proof by `seed` for `memory`. */
+export function drawOf (seed: Uint8Array, memory: string, population: number): AttestationDraw {
+  return { population, proof: encodeSignature(proveDrawPlaceholder(seed, memory)) }
+}
+
+// Until src/draw lands: 80 bytes that depend on the seed and the memory (not a proof).
+function proveDrawPlaceholder (seed: Uint8Array, memory: string): Uint8Array {
+  const bytes = new Uint8Array(80)
+  for (let i = 0; i < 80; i++) bytes[i] = ((seed[i % 32] as number) + memory.charCodeAt(i % memory.length)) & 0xff
+  return bytes
 }
