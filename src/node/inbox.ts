@@ -37,7 +37,15 @@ export async function readInbox (
     const item = await inboxEntryOf(id, record, store, now, localAgents)
     if (item !== null) items.push(item)
   }
-  if (drawn !== undefined) items.push(...await drawn.entries(store, localAgents))
+  if (drawn !== undefined) {
+    // An agent both asked and drawn about a memory answers once: the request's item stands for both
+    // (its attestation carries the draw all the same, LocalNode.attest).
+    const asked = new Set(items.flatMap((i) => (i.to.length > 0 ? i.to : localAgents).map((did) => `${i.memory} ${did}`)))
+    for (const entry of await drawn.entries(store, localAgents)) {
+      const to = entry.to.filter((did) => !asked.has(`${entry.memory} ${did}`))
+      if (to.length > 0) items.push({ ...entry, to })
+    }
+  }
   return items.sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)
 }
 

@@ -230,6 +230,14 @@ export class LocalNode {
   }
 
   /**
+   * N̂, the node's estimate of the agents the witness draw chooses from: the distinct agents of its
+   * reputation graph (authors and witnesses it holds records of, and its roots); at least 1.
+   */
+  async populationEstimate (): Promise<number> {
+    return Math.max(1, (await this.trust.reputableAgents(0)).length)
+  }
+
+  /**
    * The draw an attestation by `signer` carries (record-v1 R19, protocols/witness-draw-v1.md): the
    * population the agent was drawn with on this node's daemon (DrawnInbox), else the node's estimate
    * now; none when the draw did not choose the agent for this memory at that population.
