@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { ATTESTATION_VERDICTS, CONTENT_TYPES, WitnessRequestRecordSchema, didKey, isoTimestamp, recordCid } from '../schema/index.js'
 
 /*
- * Shapes of the network operations (issue 4: witness flow, inbox, peers) and of the event stream.
+ * Shapes of the network operations (witness flow, inbox, peers) and of the event stream.
  * The network node implements them; the API only carries them.
  */
 
@@ -14,7 +14,7 @@ export const WitnessRequestResultSchema = z.strictObject({
 }).meta({ id: 'WitnessRequestResult' })
 
 /**
- * A witness request waiting in a local agent's inbox (DESIGN §3), or a memory the witness draw chose
+ * A witness request waiting in a local agent's inbox (gossip-v1 §4), or a memory the witness draw chose
  * local agents for (`drawn`, protocols/witness-draw-v1.md): nobody asked, their answer carries the draw.
  */
 export const InboxItemSchema = z.strictObject({
