@@ -19,7 +19,7 @@ export const BOOTSTRAP_RETRY_MAX_MS = 300_000
 /** Listen addresses of `isnad start` unless given: TCP and WebSockets on every interface. */
 export const DEFAULT_DAEMON_LISTEN = ['/ip4/0.0.0.0/tcp/4501', '/ip4/0.0.0.0/tcp/4502/ws']
 
-/** The libp2p peer key, beside the node's log key (DESIGN §1: separate from agent keys). */
+/** The libp2p peer key, beside the node's log key (docs/architecture.md "Keys": separate from agent keys). */
 export const PEER_KEY_FILE = 'peer.key'
 
 /**

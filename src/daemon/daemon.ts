@@ -131,7 +131,7 @@ class DaemonOperations extends LocalOperations {
 }
 
 /**
- * `isnad start` (DESIGN §3, §6): the node on the network. Owns the data directory's single-writer
+ * `isnad start` (docs/architecture.md): the node on the network. Owns the data directory's single-writer
  * lock; the CLI talks to it through the HTTP API it advertises in `.memory/daemon.json`. A failure
  * to start undoes what was started, so the caller's process can exit (or retry) cleanly.
  */
@@ -222,7 +222,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const stopHeartbeat = startPeriodic(() => {
     void (async () => {
       await node.writer.heartbeat({ peers: network.libp2p.getConnections().length })
-      // The log grew since the last checkpoint: sign one and gossip it (DESIGN §4).
+      // The log grew since the last checkpoint: sign one and gossip it (transparency-v1, gossip-v1 §5).
       const latest = await node.writer.state.latestCheckpoint()
       const checkpoint = await node.writer.checkpoint()
       if (checkpoint !== null && checkpoint.record.size !== latest?.record.size) {

@@ -24,7 +24,7 @@ export interface PublisherInit {
 }
 
 /**
- * What the daemon does when records are stored (DESIGN §3): gossips what this node made or imported
+ * What the daemon does when records are stored (gossip-v1 §2): gossips what this node made or imported
  * (received records are relayed by gossipsub itself), tells API subscribers of attestations from the
  * network and of new inbox items, and runs the auto-answer policy. Returns the unsubscribe function.
  */

@@ -2,7 +2,7 @@ import type { ContentType, WitnessRequestRecord } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
 
 /*
- * The inbox (DESIGN §3): witness requests waiting for this node's agents, read from the journal's
+ * The inbox (gossip-v1 §4, §10): witness requests waiting for this node's agents, read from the journal's
  * list of stored requests and the store, and the memories the witness draw chose them for
  * (DrawnInbox, kept by a running daemon).
  */

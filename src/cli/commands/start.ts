@@ -21,7 +21,7 @@ interface StartOptions {
 }
 
 /**
- * `isnad start`: the node on the network until SIGINT or SIGTERM (DESIGN §3). While it runs, the
+ * `isnad start`: the node on the network until SIGINT or SIGTERM (docs/architecture.md). While it runs, the
  * other commands on this home go through its HTTP API.
  */
 export function registerStart (program: Command, context: (cmd: Command) => CommandContext): void {
