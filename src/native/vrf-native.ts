@@ -23,7 +23,6 @@ import { sodiumModulePath } from './sodium.js'
 
 /** The functions of sodium-native used here; each throws on a status other than 0. */
 interface SodiumCore {
-  crypto_core_ed25519_is_valid_point: (p: Uint8Array) => boolean
   crypto_core_ed25519_add: (r: Uint8Array, p: Uint8Array, q: Uint8Array) => void
   crypto_core_ed25519_sub: (r: Uint8Array, p: Uint8Array, q: Uint8Array) => void
   crypto_scalarmult_ed25519_noclamp: (q: Uint8Array, n: Uint8Array, p: Uint8Array) => void
@@ -33,7 +32,7 @@ interface SodiumCore {
 }
 
 const NEEDED: ReadonlyArray<keyof SodiumCore> = [
-  'crypto_core_ed25519_is_valid_point', 'crypto_core_ed25519_add', 'crypto_core_ed25519_sub', 'crypto_scalarmult_ed25519_noclamp',
+  'crypto_core_ed25519_add', 'crypto_core_ed25519_sub', 'crypto_scalarmult_ed25519_noclamp',
   'crypto_scalarmult_ed25519_base_noclamp', 'crypto_core_ed25519_scalar_reduce', 'crypto_core_ed25519_scalar_add'
 ]
 
@@ -114,9 +113,10 @@ export function vrfVerifyNative (publicKey: Uint8Array, proof: Uint8Array, alpha
   if (sodium === undefined || publicKey.length !== ED25519_PUBLIC_KEY_BYTES || proof.length !== ECVRF_PROOF_BYTES) {
     return ecvrfVerify(publicKey, proof, alpha)
   }
-  // §5.3 steps 1–3 under the node's key policy: canonical, not small order, in the prime-order
-  // subgroup — exactly libsodium's valid point (decodeAcceptablePublicKey's set; tested).
-  if (!sodium.crypto_core_ed25519_is_valid_point(publicKey)) return undefined
+  // §5.3 steps 1–3 under the node's key policy (canonical, not small order, in the prime-order
+  // subgroup: decodeAcceptablePublicKey's set) are libsodium's own checks of the point it multiplies,
+  // so c*Y below throws for any other key and the portable code refuses it. At ingest the key has
+  // passed that policy already (record-v1 R10), so the check is not paid twice.
   // Steps 4–6 (§5.4.4): Gamma must decode and s be below q.
   const gammaBytes = proof.subarray(0, POINT)
   const c = proof.subarray(POINT, POINT + CHALLENGE)
@@ -144,7 +144,8 @@ export function vrfVerifyNative (publicKey: Uint8Array, proof: Uint8Array, alpha
     const expected = sha512(CHALLENGE_PREFIX, publicKey, h, gammaBytes, sb, sh, BACK).subarray(0, CHALLENGE)
     return Buffer.compare(expected, c) === 0 ? betaOf(gamma8) : undefined
   } catch {
-    // A torsioned Gamma, a zero scalar or an identity result: the portable implementation decides.
+    // A key the policy refuses, a torsioned Gamma, a zero scalar or an identity result: the
+    // portable implementation decides.
     return ecvrfVerify(publicKey, proof, alpha)
   }
 }

@@ -109,7 +109,7 @@ describe('the node\'s ECVRF on the edge cases gives the portable verdicts', () =
     mixedOrderKey(pk)
   ]
 
-  it('libsodium\'s valid point is the node\'s acceptable key, on every edge-case key', () => {
+  it('every edge-case key and Gamma gets the portable verdict (libsodium checks a point it multiplies as the node\'s key policy does)', () => {
     expect(KEYS.length).toBeGreaterThan(40)
     KEYS.forEach((key, i) => {
       expectSameVerify(key, pi, alpha, `key ${i} ${toHex(key)}`)
