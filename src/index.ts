@@ -8,5 +8,5 @@ export * from './trust/index.js'
 export * from './memory-view/index.js'
 // Anchors (protocols/anchors-v1.md): UnixFS import as kubo does it, checkers, blockstores.
 export * from './anchor/index.js'
-// The library API (issue 8 §2): createNode and the types of its operations.
+// The library API: createNode and the types of its operations.
 export * from './library.js'

@@ -40,7 +40,7 @@ export interface CreateNodeOptions {
 export interface SignAs { as?: string }
 
 /**
- * A node for TypeScript programs (issue 8 §2): the CLI's operations as methods. Retrieved memories
+ * A node for TypeScript programs: the CLI's operations as methods. Retrieved memories
  * are evidence with their trust, not instructions (FDR-Memory M-1): read `view.trust` before use.
  */
 export interface IsnadNode {

@@ -65,7 +65,7 @@ export async function prepareAnchorClaim (input: AddAnchorInput, init: PrepareIn
       return { type: 'cid', reference: cid.toString(), hash: cidAnchorHash(cid) }
     }
     case 'git':
-      // A repository is read like a file (anchors-v1 §2.1, issue 22): git runs in it and hashes a
+      // A repository is read like a file (anchors-v1 §2.1): git runs in it and hashes a
       // blob of it, so it may not be under the home's private files, and for a daemon's API clients
       // it must be under the operator's --anchor-dir (PATH_FORBIDDEN, before "not found").
       return await resolveGitAnchor(await assertFileAnchorAllowed(input.repository, init.files), input.commit, input.path)

@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import { ApiError } from './errors.js'
 
 /*
- * Bounded request bodies (docs/limits.md, issue 22 item 5). A JSON body costs what its parse costs:
+ * Bounded request bodies (docs/limits.md, docs/threat-model.md, "Local API"). A JSON body costs what its parse costs:
  * hono's bodyLimit bounds the bytes, but 7 MB of `[[[[…` within the 8 MiB bundle limit kept the event
  * loop busy for seconds and took > 1 GB while JSON.parse built millions of nested arrays. So the
  * body is read here, counted as it streams in, and its nesting depth is measured by a scan of its

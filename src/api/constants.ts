@@ -1,6 +1,6 @@
 import { MAX_BUNDLE_BYTES } from '../schema/index.js'
 
-/** The only address the API listens on: it is a local control surface, never a network service (DESIGN §6). */
+/** The only address the API listens on: it is a local control surface, never a network service (http-api §2). */
 export const API_HOST = '127.0.0.1'
 
 /** The API's path prefix; a breaking change gets `/v2`. */

@@ -7,11 +7,11 @@ import { indexCorruptError, isLevelCorruption } from '../store/level/damage.js'
 export const API_ERROR_CODES = [
   'UNAUTHORIZED',
   'BODY_TOO_LARGE',
-  // issue 22 item 5: arrays and objects nested deeper than MAX_JSON_DEPTH (src/api/body.ts)
+  // arrays and objects nested deeper than MAX_JSON_DEPTH (src/api/body.ts)
   'BODY_TOO_DEEP',
   'ROUTE_NOT_FOUND',
   'UNSUPPORTED_MEDIA_TYPE',
-  // issue 22 item 4: a Host that is not the node's own (DNS rebinding); a browser request from another origin
+  // a Host that is not the node's own (DNS rebinding); a browser request from another origin
   'HOST_REFUSED',
   'ORIGIN_REFUSED',
   'INTERNAL'

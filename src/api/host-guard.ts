@@ -3,7 +3,7 @@ import { IsnadError } from '../errors/index.js'
 import { ApiError } from './errors.js'
 
 /*
- * DNS rebinding and cross-origin requests (issue 22 item 4). A web page can make a name it controls
+ * DNS rebinding and cross-origin requests (http-api §2). A web page can make a name it controls
  * resolve to 127.0.0.1; the browser then sends the page's requests to the API with that name in
  * `Host`, and lets the page read the answers as same-origin. So a request whose Host is not one of
  * the node's own names with the API's port is refused before anything else reads it, and a request a

@@ -16,7 +16,7 @@ export interface ApiServerInit {
   node: NodeOperations
   /** The bearer token every request must carry (loadOrCreateApiToken). */
   token: string
-  /** Only '127.0.0.1' is accepted: the API is a local control surface (DESIGN §6). @default '127.0.0.1' */
+  /** Only '127.0.0.1' is accepted: the API is a local control surface (http-api §2). @default '127.0.0.1' */
   host?: string
   /** @default 0 — any free port; the chosen one is in `url`. */
   port?: number
@@ -43,7 +43,7 @@ export interface ApiServer {
 }
 
 /**
- * Starts the local HTTP API (issue 4 item 5). USAGE for any host but 127.0.0.1 — not even
+ * Starts the local HTTP API (protocols/http-api.md). USAGE for any host but 127.0.0.1 — not even
  * `localhost`, which may resolve to ::1 or elsewhere — and for a token too short to be a secret.
  */
 export async function createApiServer (init: ApiServerInit): Promise<ApiServer> {

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { ATTESTATION_VERDICTS, CONTENT_TYPES, WitnessRequestRecordSchema, didKey, isoTimestamp, recordCid } from '../schema/index.js'
 
 /*
- * Shapes of the network operations (issue 4: witness flow, inbox, peers) and of the event stream.
+ * Shapes of the network operations (witness flow, inbox, peers) and of the event stream.
  * The network node implements them; the API only carries them.
  */
 
@@ -13,7 +13,7 @@ export const WitnessRequestResultSchema = z.strictObject({
   signature: z.string()
 }).meta({ id: 'WitnessRequestResult' })
 
-/** A witness request waiting in a local agent's inbox (DESIGN §3). */
+/** A witness request waiting in a local agent's inbox (gossip-v1 §4). */
 export const InboxItemSchema = z.strictObject({
   /** The WitnessRequest's id. */
   request: recordCid,

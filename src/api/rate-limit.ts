@@ -4,7 +4,7 @@ import { RateLimiter } from '../net/limits/limits.js'
 import { tokensEqual } from './token.js'
 
 /*
- * Request rates of the HTTP API (docs/limits.md, issue 22 item 4). Every local client comes from
+ * Request rates of the HTTP API (docs/limits.md). Every local client comes from
  * 127.0.0.1, so a budget per remote address let one process without the token (a token-guessing
  * loop, a web page making no-cors requests) use up the budget of the CLI next to it. Budgets are per
  * credential instead: requests carrying the node's token share the authenticated budget; everything

@@ -4,7 +4,7 @@ import { silentLogger, type LogLevel, type Logger } from '../log/index.js'
 import { errorResponseOf } from './errors.js'
 
 /*
- * One log line per API request (issue 19): method, route, path, status, duration and, for a
+ * One log line per API request: method, route, path, status, duration and, for a
  * refusal, its error code. Registered first, so requests refused by the rate limit or the bearer
  * check are logged too. Neither headers (the bearer token), nor query strings (search text), nor
  * bodies (passphrases) are logged.

@@ -25,8 +25,8 @@ export interface CommandContext {
    */
   daemon: () => Promise<NodeOperations | null>
   /**
-   * Runs `fn` against the node: through the daemon when one runs (issue 4 §5: it holds the data
-   * directory), else over a LocalNode opened for this call and closed after it. `write` (the
+   * Runs `fn` against the node: through the daemon when one runs (it holds the data
+   * directory: docs/architecture.md), else over a LocalNode opened for this call and closed after it. `write` (the
    * default) takes the single-writer lock and journals; commands that only read pass `read`.
    */
   withOps: <T>(fn: (ops: NodeOperations) => Promise<T>, mode?: 'read' | 'write') => Promise<T>

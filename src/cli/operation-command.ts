@@ -5,7 +5,7 @@ import { invoke, type OperationInput, type OperationOutput } from './invoke.js'
 import { emit } from './output.js'
 
 /*
- * A command that is one operation of the table (issue 21): its arguments and options are the
+ * A command that is one operation of the table (docs/architecture.md): its arguments and options are the
  * operation's input fields, under the field's name unless `rename` says otherwise, and nothing is
  * given that the user did not give, so the table's defaults apply as on every other surface. The
  * table's parse checks the input (its codes), the table's handler runs it (through the daemon when

@@ -32,7 +32,7 @@ export const EXIT_USAGE = 2
  * ApiError from a daemon's HTTP layer (UNAUTHORIZED, …); anything else is reported as IO_ERROR.
  */
 export function reportError (out: Output, err: unknown): number {
-  // A damaged LevelDB read deep inside a command: named, with the command that rebuilds the index (issue 22 §2).
+  // A damaged LevelDB read deep inside a command: named, with the command that rebuilds the index.
   const named = (!(err instanceof IsnadError) || err.code === 'IO_ERROR') && isLevelCorruption(err) ? indexCorruptError(undefined, err) : err
   const error = named instanceof IsnadError || named instanceof ApiError
     ? { code: named.code, message: named.message, ...(named instanceof IsnadError && named.details !== undefined ? { details: named.details } : {}) }

@@ -4,7 +4,7 @@ import { IsnadError } from '../errors/index.js'
 import type { CommandContext } from './command-context.js'
 
 /*
- * Refusals before the writing session (issue 22 §6): a command that will be refused must leave the
+ * Refusals before the writing session (docs/threat-model.md, "Damage to the data directory"): a command that will be refused must leave the
  * data directory as it was, and opening a node for writing appends instance, lease and lifecycle
  * lines. So what can be checked with a read-only node, or with no node at all, is checked first.
  * Through a daemon the checks are the daemon's, and nothing here opens the data directory.

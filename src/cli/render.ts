@@ -10,7 +10,7 @@ function signed (points: number): string {
 /** The trust explanation for people: score, each contribution, what counted, what was refused. */
 export function renderTrust (trust: TrustResult): string {
   const lines = [`trust ${trust.score.toFixed(2)} ${trust.level}  (policy ${trust.policy}, computed ${trust.computed_at})`]
-  // Issue 18: say plainly when the node has too little to judge, and which rule set the level.
+  // Say plainly when the node has too little to judge, and which rule set the level.
   if (trust.insufficient !== undefined) lines.push(`  too little to judge (${trust.insufficient.code}): ${trust.insufficient.reason}`)
   if (trust.level_basis !== undefined) lines.push(`  level: ${trust.level_basis.reason}`)
   for (const c of trust.contributions) lines.push(`  ${signed(c.points)}  ${c.reason}`)

@@ -48,7 +48,7 @@ export const ERROR_CODES = [
   // transparency log (transparency-v1); an ECVRF proof that is not 80 bytes (witness-draw-v1)
   'PROOF_MALFORMED',
   'LOG_CORRUPT',
-  // the .memory/ ledger (DESIGN §4): another live writer; a line that fails its checks
+  // the .memory/ ledger: another live writer; a line that fails its checks
   'LEDGER_LOCKED',
   'LEDGER_CORRUPT',
   // key lifecycle (record-v1 §13): a key used outside its validity; a key event refused; a fork

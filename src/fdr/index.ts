@@ -1,5 +1,5 @@
 /**
- * The memory layer of FDR-Memory v1.2.0 (DESIGN §5, docs/fdr-compliance.md): Store, a pure Verifier
+ * The memory layer of FDR-Memory v1.2.0 (docs/fdr-compliance.md): Store, a pure Verifier
  * with portable proofs (isnad-ed25519, merkle-inclusion, hash), the Selector that wraps evidence and
  * appends a trace for every selection, and an Authority that judges selections with verifyProof alone.
  */

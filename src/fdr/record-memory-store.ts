@@ -14,7 +14,7 @@ export interface RecordMemoryStoreInit {
 
 /**
  * The FDR MemoryStore (M-5) over the node's record store. Only here is a WorldId known to be a
- * memory CID (DESIGN §5); every layer above treats it as opaque (M-11).
+ * memory CID (docs/fdr-compliance.md); every layer above treats it as opaque (M-11).
  */
 export function createRecordMemoryStore (init: RecordMemoryStoreInit): MemoryStore {
   return {

@@ -1,7 +1,7 @@
 import { cachedByPublicKey, decodeAcceptablePublicKey, verifyStrict, type EdwardsPoint } from './ed25519.js'
 
 /**
- * An Ed25519 verifier with the project's strict RFC 8032 policy (DESIGN §1): canonical S, canonical
+ * An Ed25519 verifier with the project's strict RFC 8032 policy (record-v1 §3.4): canonical S, canonical
  * point encodings, small-order and mixed-order keys refused, R with a torsion component refused.
  * `verify` returns false for a well-formed bad signature and throws (SIGNATURE_MALFORMED /
  * KEY_INVALID) only for wrong lengths. Two implementations exist and must agree on every vector

@@ -1,5 +1,5 @@
 /*
- * Key lifecycle (DESIGN §1, protocols/record-v1.md §13): key events as signed records of their own
+ * Key lifecycle (protocols/record-v1.md §13): key events as signed records of their own
  * (inception, rotation to a pre-committed key, device delegation, revocation), the pure checks of an
  * identity's key log and the historical key lookup (which key could sign at which time), and the
  * node's keyring that keeps the logs in a ledger file and answers verification.

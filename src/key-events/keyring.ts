@@ -12,7 +12,7 @@ import { MAX_KEY_LOGS } from './constants.js'
 import type { KeyLog, SignedKeyEvent } from './schema.js'
 import { keyStatusAt, keyStatusError, mergeKeyLog, type KeyStatus, type MergeResult } from './key-status.js'
 
-/** Where a node keeps its key events, relative to its data directory (a coordination ledger, seeds/003 §10). */
+/** Where a node keeps its key events, relative to its data directory (a coordination ledger, Memory Format Spec V3.1 §10). */
 export const KEY_EVENTS_LEDGER = 'coordination/key-events.jsonl'
 
 export function keyEventsPath (dataDir: string): string {
@@ -34,7 +34,7 @@ export interface KeyringInit {
   clock: () => number
 }
 
-/** One line of the key events ledger: the event, its id, and the spec's line hash (seeds/003 §8). */
+/** One line of the key events ledger: the event, its id, and the spec's line hash (Memory Format Spec V3.1 §8). */
 const KeyEventLineSchema = z.object({ id: z.string(), event: z.unknown(), hash: z.string() })
 
 /**

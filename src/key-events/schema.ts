@@ -3,7 +3,7 @@ import { boundedText, didKey, instantOrder, isoTimestamp, recordCid, signatureBa
 import { MAX_KEY_LOG_EVENTS, MAX_REASON_BYTES } from './constants.js'
 
 /*
- * Key events (DESIGN §1, record-v1 §13): the signed history of one agent identity's keys. An
+ * Key events (record-v1 §13): the signed history of one agent identity's keys. An
  * identity is the did:key of its first key (the inception key); every later event names the event
  * before it, so one identity's events form a single chain, its key log.
  */

@@ -1,5 +1,5 @@
 /**
- * Named defaults and limits of the key file format `isnad-key/v1` (DESIGN §1: keys live under
+ * Named defaults and limits of the key file format `isnad-key/v1` (docs/architecture.md, "Keys": keys live under
  * `keys/`, mode 0600, optionally passphrase-encrypted).
  */
 
@@ -55,7 +55,7 @@ export const SEED_BYTES = 32
 
 /**
  * Prefix of the GCM additional authenticated data; the did follows. Domain-separated like the record
- * signing inputs (DESIGN §1), so a ciphertext is bound to this format and to one did: moving an
+ * signing inputs (record-v1 §3.1), so a ciphertext is bound to this format and to one did: moving an
  * encrypted secret into another key's file makes decryption fail.
  */
 export const KEYFILE_AAD_PREFIX = 'isnad-key/v1\0'

@@ -7,7 +7,7 @@ import { ioError, openForAppend } from '../fs/index.js'
 /**
  * The durable JSONL appender behind every ledger file (streams, bus, views, coordination,
  * governance; spec §2, §9). A line is acknowledged (its promise resolves) only after the write that
- * carries it and an fdatasync of the file have both completed (issue 3 §4).
+ * carries it and an fdatasync of the file have both completed (docs/architecture.md, "The data directory").
  *
  * Group commit: at most one write+fdatasync is in flight per file. Lines appended meanwhile queue up
  * and all go out in the next single write+fdatasync (up to MAX_FLUSH_BYTES), so the cost of a sync is

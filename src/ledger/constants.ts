@@ -1,7 +1,7 @@
 import type { EventType, Visibility } from '../schema/ledger-lines.js'
 
 /**
- * Named defaults and limits of the `.memory/` ledger (DESIGN §4, Memory Format Spec V3.1 §2–§10).
+ * Named defaults and limits of the `.memory/` ledger (Memory Format Spec V3.1 §2–§10).
  * STYLE: every limit named, `@default` in the JSDoc.
  */
 
@@ -59,7 +59,7 @@ export const ID_BYTES = 16
 export const EVENT_ID_DOMAIN = 'isnad/event-id/v1'
 export const FINDING_ID_DOMAIN = 'isnad/finding-id/v1'
 
-/** @default 'coordination/writer.lock' — the single-writer lock of a data directory (issue 3 §8). */
+/** @default 'coordination/writer.lock' — the single-writer lock of a data directory (docs/architecture.md, "The data directory"). */
 export const WRITER_LOCK_FILE = 'coordination/writer.lock'
 
 /** @default 'governance/findings/torn' — where torn tails are copied byte for byte before truncation. */

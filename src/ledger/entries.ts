@@ -7,10 +7,10 @@ import { ArchiveReadError, readRawLines, type ReadLinesOptions } from './line-re
  * What a reader finds in a ledger file, line by line. Nothing is skipped silently: a line that fails
  * a check becomes a `corrupt` entry naming the file, byte offset, line number and the check that
  * failed, so an auditor (`isnad ledger verify`) can list every one (spec §8: a hash mismatch is a
- * validation error; DESIGN §4).
+ * validation error; docs/architecture.md, "The data directory").
  */
 
-/** Which check a line failed, cheapest first (DESIGN §4: every line verifies against its payload). */
+/** Which check a line failed, cheapest first (docs/architecture.md: every line verifies against its payload). */
 export type CorruptReason = 'utf8' | 'json' | 'schema' | 'hash' | 'order' | 'archive'
 
 export interface EntryLocation {

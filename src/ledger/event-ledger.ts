@@ -16,7 +16,7 @@ import { recoverScope } from './scope-recovery.js'
 import { joinSession, type DataDirSession } from './session.js'
 
 /**
- * The append-only event log of one scope (DESIGN §4; spec §2–§5, §8–§10): `diasync-v1-event` lines
+ * The append-only event log of one scope (spec §2–§5, §8–§10): `diasync-v1-event` lines
  * in the instance's daily `streams/` shards and the scope's daily `bus/` shards, each acknowledged
  * only once durable, deduplicated by idempotency key, ordered by a Lamport clock that continues
  * across restarts.
@@ -45,7 +45,7 @@ export interface AppendOptions {
   /**
    * Checked synchronously at the moment the events would take their lcs (nothing can be appended
    * in between): false appends nothing and returns []. A checkpoint uses it to be written only
-   * while every record event before it is in the Merkle log it signs (issue 22: a checkpoint
+   * while every record event before it is in the Merkle log it signs (a checkpoint
    * racing a concurrent store could otherwise follow a record it does not count).
    */
   when?: () => boolean

@@ -4,7 +4,7 @@ import { listScopeShards } from './event-shards.js'
 
 /**
  * Which idempotency keys a scope has already stored (spec §8: "Events additionally carry
- * deterministic idempotency_key"; issue 3 §2: the same logical event appended twice is stored once,
+ * deterministic idempotency_key": the same logical event appended twice is stored once,
  * also across restarts). The ledger remembers the keys of its own run in memory; for everything
  * before, it asks this index. The node backs it with LevelDB; the two here are for tests and small
  * homes.

@@ -1,5 +1,5 @@
 /**
- * The `.memory/` ledger (DESIGN §4, Memory Format Spec V3.1): the data directory's layout, line
+ * The `.memory/` ledger (Memory Format Spec V3.1, docs/architecture.md, "The data directory"): the data directory's layout, line
  * hashing and typed ids, the durable group-commit JSONL appender every ledger file goes through,
  * and the append-only event log with crash recovery and a single-writer lock.
  */

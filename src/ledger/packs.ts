@@ -12,7 +12,7 @@ import { ensureDirectory, errnoOf, ioError, syncDirectory, writeFileAtomic } fro
 import { LEDGER_FILE_MODE } from './constants.js'
 
 /*
- * Record packs (DESIGN §4, docs/ledger-packs.md): a batch's records stored once, as their canonical
+ * Record packs (docs/ledger-packs.md): a batch's records stored once, as their canonical
  * DAG-CBOR bytes (record-v1 §2.4), in one CAR v1 file, named by content, and one `memory.packed`
  * event naming the pack and the record ids. The pack is durable before the event that names it is
  * appended, so an event never names a pack a crash could lose; a pack no event names (a crash
@@ -23,7 +23,7 @@ import { LEDGER_FILE_MODE } from './constants.js'
  * of the signed record's canonical bytes. `ipfs dag import`, `car ls` or @ipld/car read it as it is.
  */
 
-/** The event type of a pack (isnad's addition to the spec's event types, DESIGN §4). */
+/** The event type of a pack (isnad's addition to the spec's event types, docs/architecture.md, "The data directory"). */
 export const PACK_EVENT_TYPE = 'memory.packed'
 
 /** @default 'packs' — the folder of packs, beside `streams/` (one subfolder per scope). */
@@ -34,14 +34,14 @@ export const PACKS_DIR = 'packs'
  * `car`): the batch is then durable with one write and one sync of the ledger. A gossip burst (up to
  * 256 records) and a single `remember` are inline at any size up to this: a file costs two more
  * fsyncs (the pack, its folder) on their critical path, and a burst of 2,000 gossiped memories ran
- * at a median 0.76× with its batches as files (BENCHMARKS.md, issue 20, disk).
+ * at a median 0.76× with its batches as files (measured on 2 cores; BENCHMARKS.md, "Disk").
  */
 export const PACK_INLINE_MAX_BYTES = 512 * 1024
 
 /**
  * @default 65536 (64 KiB) — for the other sources (a sync or fetch page, an import, a replay) a pack
- * above this is a file: base64 would store a third more bytes than the records (issue 20's disk
- * target: a sync of 1.39 MB kept 2.41 MB of `streams/` inline, 1.63 MB of packs + 0.23 MB of
+ * above this is a file: base64 would store a third more bytes than the records (the disk
+ * figures: a sync of 1.39 MB kept 2.41 MB of `streams/` inline, 1.63 MB of packs + 0.23 MB of
  * `streams/` as files), and sync catch-up showed no cost from the fsyncs (BENCHMARKS.md).
  */
 export const PACK_PAGE_INLINE_MAX_BYTES = 64 * 1024

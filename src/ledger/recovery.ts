@@ -11,7 +11,7 @@ import { dataRelative, tornEvidencePath } from './layout.js'
 import { inspectTail, type TailState } from './tail.js'
 
 /**
- * Crash recovery of one ledger file at open (issue 3 §4, DESIGN §4: "a torn last line after a crash
+ * Crash recovery of one ledger file at open (docs/architecture.md, "The data directory": "a torn last line after a crash
  * is detected and recovered, never silently dropped with acknowledged data").
  *
  * Why cutting the torn tail is not rewriting history (spec §9): history is what was acknowledged,

@@ -7,7 +7,7 @@ import { listScopeShards, listWritableShards, type ShardRef } from './event-shar
 import { inspectTail } from './tail.js'
 
 /**
- * What an event ledger does at open, under the writer lock (issue 3 §4): recover the torn tail of
+ * What an event ledger does at open, under the writer lock (docs/architecture.md, "The data directory"): recover the torn tail of
  * every shard this instance writes in the scope, then find the highest Lamport value of the scope so
  * the clock continues across restarts (spec §5 `lc`).
  */

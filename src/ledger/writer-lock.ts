@@ -7,7 +7,7 @@ import { WriterLockInfoSchema, type WriterLockInfo } from './coordination-schema
 import { errnoOf, ioError, syncDirectory } from '../fs/index.js'
 
 /**
- * The single-writer lock of a data directory (issue 3 §8): `coordination/writer.lock` holds the
+ * The single-writer lock of a data directory (docs/architecture.md, "The data directory"): `coordination/writer.lock` holds the
  * holder's pid, hostname, instance, run and lease ids. Exactly one process may append to a data
  * directory's ledgers; the Lamport clock, group commit and torn-tail recovery all assume it.
  *

@@ -1,7 +1,7 @@
 import { IsnadError } from '../errors/index.js'
 
 /*
- * The daemon's log (issue 19): one JSON object per line on stderr, so `jq`, journald, Loki or a
+ * The daemon's log: one JSON object per line on stderr, so `jq`, journald, Loki or a
  * docker log driver read it as it is, and a value from the network (a peer's address, a memory's
  * summary) can never break a line or forge one: JSON escapes every control character.
  *

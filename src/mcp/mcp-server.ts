@@ -33,7 +33,7 @@ export interface McpServerInit {
 }
 
 /**
- * An MCP server exposing the node as tools (issue 8 §1); connect it to a transport. The SDK's
+ * An MCP server exposing the node as tools; connect it to a transport. The SDK's
  * low-level Server with our own `tools/list` and `tools/call`, both derived from the table of
  * operations: the list is the table's inputs as JSON Schema, and a call is parsed by the table's
  * parse (parseOperationInput), so a bad argument gets the same code here as over HTTP or the CLI —

@@ -14,7 +14,7 @@ export interface ViewInput {
 }
 
 /**
- * The memory view in the provenance schema's JSON shape (DESIGN §1, record-v1 §7). Pure: every field
+ * The memory view in the provenance schema's JSON shape (record-v1 §7). Pure: every field
  * comes from the input, so the same evidence always prints the same view.
  */
 export function buildMemoryView (input: ViewInput): MemoryView {

@@ -10,7 +10,7 @@ import { CHECKPOINT_DOMAIN_TAG, MAX_TREE_SIZE } from './constants.js'
 import { EMPTY_ROOT, hashFromHex, hashToHex } from './hash.js'
 
 /*
- * The Checkpoint record (DESIGN §1, transparency-v1 §5): a node's signed statement "my log had
+ * The Checkpoint record (transparency-v1 §5): a node's signed statement "my log had
  * `size` leaves with RFC 6962 root `root` at `created_at`". Encoded, identified and signed like the
  * records of record-v1 (DAG-CBOR, CIDv1 of the unsigned form, Ed25519 over a domain-tagged CID),
  * but kept out of RecordSchema: checkpoints live in the ledger as `memory.checkpointed` events and

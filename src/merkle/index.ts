@@ -1,5 +1,5 @@
 /*
- * The node's transparency log (DESIGN §4, protocols/transparency-v1.md): the pure RFC 6962 core
+ * The node's transparency log (protocols/transparency-v1.md): the pure RFC 6962 core
  * (hashing, roots, proofs and their verification), the persistent append-only log over a key-value
  * store, and signed checkpoints with misbehaviour evidence.
  */

@@ -4,7 +4,7 @@ import { RECORD_KINDS, type RecordKind } from '../schema/index.js'
 import { runningThreads, send } from './verify-threads.js'
 
 /*
- * verifyBytesElsewhere of the node's record fast paths (issue 20 item 4): once the verifier threads
+ * verifyBytesElsewhere of the node's record fast paths: once the verifier threads
  * run (verify-threads.ts; the first burst of signature checks starts them), received record bytes
  * go to them whole. A thread runs every step of verifyRecordBytes (decode, schema, canonical form,
  * size, kind, id, signer key, signature, freshness) and answers with the id, the CID's digest and
@@ -18,7 +18,7 @@ import { runningThreads, send } from './verify-threads.js'
 
 /**
  * @default 4 — CPUs (os.availableParallelism) from which received records are verified whole on the
- * verifier threads. Measured on 2 vCPUs (BENCHMARKS.md, issue 20 "CPU per record by thread"): in a
+ * verifier threads. Measured on 2 vCPUs (BENCHMARKS.md, "Sync catch-up": CPU per record by thread): in a
  * sync catch-up the threads spent ~135 µs more CPU per record than the ~50 µs the event loop saved,
  * and V8's helper threads ~50 µs more compiling the same code for two more isolates: 18% more CPU
  * in all, and slower whenever the cores were shared. With 4 or more the event loop's saving is

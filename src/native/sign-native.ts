@@ -6,7 +6,7 @@ import { sodiumSign } from './sodium.js'
 /*
  * Ed25519 signing for the node (RecordFastPaths.sign): every local `remember`, `attest` and witness
  * answer signs once, and @noble/curves' constant-time signing in JavaScript costs ~1.2 ms a
- * signature here against ~0.04 ms in libsodium (BENCHMARKS.md, issue 20: local remember). RFC 8032
+ * signature here against ~0.04 ms in libsodium (BENCHMARKS.md, "Ingest": local remember). RFC 8032
  * signing is deterministic, so every backend gives the same 64 bytes (test/unit/native/fast-paths.test.ts
  * checks RFC 8032 §7.1's vectors and random seeds against signBytes).
  */

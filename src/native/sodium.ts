@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 /*
  * libsodium (sodium-native) as the fast path of nodeCryptoVerifier: its Ed25519 verification is
  * ~1.7× faster than OpenSSL's through node:crypto on the machines measured (BENCHMARKS.md,
- * session 6), and a node checks every record's signature once. It computes the same cofactorless
+ * "Crypto and verification"), and a node checks every record's signature once. It computes the same cofactorless
  * equation as OpenSSL (R must equal the encoding of [S]B − [k]A, byte for byte) and refuses more:
  * a non-canonical S or key, a small-order key, and a small-order R. The project's policy checks
  * (node-verifier.ts) refuse the first three before any library is asked; a small-order R is the one

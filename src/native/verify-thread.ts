@@ -14,7 +14,7 @@ import type { PackedLayout, ThreadReply, ThreadRequest, VerifierThreadData } fro
  * the first chunk of records, never for signatures. A thread starts on a node's first burst of checks
  * and those checks wait for it: loading the record code up front tripled the start (70 → 220 ms
  * quiet, more under load), and in figure 8a the messages of that burst were late at every node of
- * the process (BENCHMARKS.md, issue 20, gossip p99 of 100 nodes).
+ * the process (BENCHMARKS.md, "Gossip": p99 of 100 nodes).
  */
 
 /** The one function of sodium-native used here (sodium.ts). */

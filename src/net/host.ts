@@ -14,11 +14,11 @@ export interface RecordPage {
 }
 
 /**
- * What the network layer needs from the node it serves (DESIGN §3). The network verifies every
+ * What the network layer needs from the node it serves. The network verifies every
  * record it receives exactly once, before the host sees it: `accept` gets records that already
  * passed verifyRecordBytes (size, decode, schema, canonical form, signature, freshness), so the
- * host stores them without checking signatures again (the 1.2 verifications per message budget
- * of issue 4).
+ * host stores them without checking signatures again (a budget of 1.2 verifications per
+ * message).
  */
 export interface NetHost {
   /** For each id, whether the node already stores that record (gossip-v1 R5: duplicates are ignored). */
@@ -41,7 +41,7 @@ export interface NetHost {
   saveCursor: (peerId: string, cursor: number) => Promise<void>
   /**
    * A verified checkpoint gossiped by a peer (gossip-v1 §5): the node keeps it and compares it
-   * with others of the same log (equivocation evidence, DESIGN §4). Optional: without it,
+   * with others of the same log (equivocation evidence, transparency-v1 §6). Optional: without it,
    * checkpoints are validated and relayed but not kept.
    */
   acceptCheckpoint?: (checkpoint: VerifiedCheckpoint, from: string) => Promise<void>

@@ -24,7 +24,7 @@ import { RecordGate } from './record-gate.js'
 import type { SyncResult } from './sync/index.js'
 
 /*
- * The network layer of an isnad node (DESIGN §3): gossip (protocols/gossip-v1.md), fetch
+ * The network layer of an isnad node: gossip (protocols/gossip-v1.md), fetch
  * (fetch-v1.md) and sync (sync-v1.md) over js-libp2p 3. It verifies every record it receives once
  * and hands verified records to a NetHost, which the node implements.
  */

@@ -51,7 +51,7 @@ function isScored (pubsub: GossipSub): pubsub is GossipSub & ScoredPubsub {
   return typeof candidate.getScore === 'function' && typeof candidate.getMeshPeers === 'function'
 }
 
-/** One isnad node on the network: gossip, fetch and sync over a libp2p 3 node (DESIGN §3). */
+/** One isnad node on the network: gossip, fetch and sync over a libp2p 3 node (gossip-v1, fetch-v1, sync-v1). */
 export class IsnadNetwork implements Network {
   readonly libp2p: IsnadLibp2p
   private readonly counters: NetStats = { verifications: 0, accepted: { gossip: 0, fetch: 0, sync: 0 }, gossip: { accepted: 0, ignored: 0, rejected: 0 }, violations: 0 }

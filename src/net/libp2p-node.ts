@@ -40,7 +40,7 @@ export interface Libp2pNodeOptions {
 }
 
 /**
- * A libp2p 3 node as DESIGN §3 describes it: TCP and WebSockets, Noise, Yamux, identify, ping,
+ * A libp2p 3 node as gossip-v1 §1 describes it: TCP and WebSockets, Noise, Yamux, identify, ping,
  * bootstrap and mDNS discovery, and gossipsub configured per gossip-v1 §3 and §6. Not started.
  */
 export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<IsnadLibp2p> {

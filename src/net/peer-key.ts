@@ -6,7 +6,7 @@ import type { PrivateKey } from '@libp2p/interface'
 import { IsnadError } from '../errors/index.js'
 
 /*
- * The node's libp2p identity (DESIGN §1, §3): an Ed25519 key, separate from the agent keys the
+ * The node's libp2p identity (docs/architecture.md, "Keys"): an Ed25519 key, separate from the agent keys the
  * node hosts, kept under `keys/` as the protobuf encoding libp2p uses everywhere
  * (`privateKeyToProtobuf`), mode 0600, so the peer id survives restarts.
  */

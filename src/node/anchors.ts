@@ -37,8 +37,8 @@ export interface NodeAnchorOptions {
 }
 
 /**
- * The blockstore of anchored content: `.memory/evidence/blocks` (DESIGN §4 keeps anchor blocks in
- * `evidence/`). Not under `index/`: reindex rebuilds `index/` from the ledgers and replaces it whole,
+ * The blockstore of anchored content: `.memory/evidence/blocks` (docs/architecture.md, "The data directory":
+ * anchored content lives in `evidence/`). Not under `index/`: reindex rebuilds `index/` from the ledgers and replaces it whole,
  * and blocks are content, not something the ledgers hold.
  */
 export function blockStorePath (paths: NodePaths): string {
@@ -61,7 +61,7 @@ interface NodeAnchorsParts {
 
 /**
  * A node's anchors: its blockstore, the verifier with its state cache, and what follows a check —
- * a memory.anchor_checked event and a re-scored memory when a state changed (DESIGN §2: trust counts
+ * a memory.anchor_checked event and a re-scored memory when a state changed (docs/trust.md: trust counts
  * only verified anchors, as they are now).
  */
 export class NodeAnchors {
@@ -72,7 +72,7 @@ export class NodeAnchors {
   /** Checks started in the background (anchors received from peers); awaited by close. */
   private readonly background = new Set<Promise<unknown>>()
   private unsubscribe: () => void = () => {}
-  /** The node's trust policy and reputation (issue 6), so re-scored entries match the node's own. */
+  /** The node's trust policy and reputation (docs/trust.md §2), so re-scored entries match the node's own. */
   private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
 
   private constructor (readonly blocks: BlockStore, private readonly states: AnchorStateStore, private readonly parts: NodeAnchorsParts, options: NodeAnchorOptions, paths: NodePaths) {

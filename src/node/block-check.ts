@@ -10,7 +10,7 @@ import { blockStorePath } from './anchors.js'
 import { nodePaths } from './home-paths.js'
 
 /**
- * The blockstore half of `isnad ledger verify` (issue 22 §2): `.memory/evidence/blocks`, the content
+ * The blockstore half of `isnad ledger verify` (docs/threat-model.md, "Damage to the data directory"): `.memory/evidence/blocks`, the content
  * of cid anchors, read as it is on disk.
  * - Every block is re-hashed against its CID, up to BLOCK_CHECK_MAX_BYTES: past that, the blocks
  *   read are a uniform sample (LevelDB returns them in key order, and a key is the block's hash), and

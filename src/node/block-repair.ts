@@ -11,7 +11,7 @@ import { LocalNode } from './local-node.js'
 import { nodePaths } from './home-paths.js'
 
 /**
- * `isnad ledger repair` for the blockstore (issue 22 §2), after the reindex. What the node does
+ * `isnad ledger repair` for the blockstore (docs/threat-model.md, "Damage to the data directory"), after the reindex. What the node does
  * about damaged anchored content, in order:
  * 1. A store LevelDB reports damaged is moved whole to `archive/quarantine/evidence-blocks` (kept
  *    byte for byte), and every block that can still be read from it and hashes to its CID is copied

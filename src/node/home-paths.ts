@@ -18,7 +18,7 @@ export interface NodePaths {
 }
 
 /**
- * A node's home holds `.memory/` and `keys/` (DESIGN §4, §7). It is `--home`, else `$ISNAD_HOME`,
+ * A node's home holds `.memory/` and `keys/` (docs/architecture.md, "The data directory"). It is `--home`, else `$ISNAD_HOME`,
  * else the current directory, so an agent working in a project keeps its memory beside it.
  */
 export function resolveHome (flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {

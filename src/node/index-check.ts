@@ -10,7 +10,7 @@ import { JournalState } from './journal/journal-state.js'
 import { journalIndexPath, nodePaths, recordIndexPath } from './home-paths.js'
 
 /**
- * The index half of `isnad ledger verify` (issue 22 §2): the LevelDB index under `.memory/index/`
+ * The index half of `isnad ledger verify` (docs/threat-model.md, "Damage to the data directory"): the LevelDB index under `.memory/index/`
  * against what the audit read from the ledger. Presence (a deleted index makes the node answer
  * nothing), damage (LevelDB reports corrupt files), the counts of each record kind, the Merkle log
  * (size and root: every record id in ledger order), how far the journal says it applied the ledger,

@@ -15,7 +15,7 @@ export interface KeyEventRescoreInit {
 }
 
 /**
- * Issue 18 item 4: a declared compromise reaches stored records. Whenever the keyring adds events
+ * A declared compromise reaches stored records (docs/trust.md §1a). Whenever the keyring adds events
  * (a local `id rotate|revoke --compromised-since`, or a key log received by gossip), every stored
  * memory is rescored under the node's setting, so what `query --min-trust` filters on stops
  * counting a record its key could no longer sign at once, as `show` and `trust explain` already do.

@@ -25,7 +25,7 @@ import { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type R
 import { storedAnchors } from './anchor-sweep.js'
 import { exportRecords } from './record-export.js'
 
-// Moved out with their readers (issue 21: local-node.ts split by concern); still exported from here.
+// Kept with their readers; still exported from here.
 export type { InboxEntry } from './inbox.js'
 export type { QueryResultItem } from './query-page.js'
 export { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
@@ -70,7 +70,7 @@ export class LocalNode {
       await store.open()
     } catch (err) {
       if (options.store !== undefined || !(err instanceof IsnadError && err.code === 'INDEX_OUTDATED')) throw err
-      // The index is derived from the ledgers (DESIGN §4): one written by an older isnad is rebuilt
+      // The index is derived from the ledgers (docs/architecture.md, "The data directory"): one written by an older isnad is rebuilt
       // rather than refused, as `isnad ledger reindex` would (recorded as memory.reconciled).
       const { reindex } = await import('./ledger-ops.js')
       await reindex(options.home, clock, options.scope)
@@ -126,7 +126,7 @@ export class LocalNode {
         this.anchors.follow(pipeline)
         const pending = this.journal.pendingRecovery()
         if (pending !== null) await this.journal.recovered((await pipeline.recover(pending)).stored.length)
-        // Issue 18 item 4: every key event the keyring accepts (local or gossiped) rescores stored trust.
+        // Every key event the keyring accepts (local or gossiped) rescores stored trust.
         this.keyEvents = rescoreOnKeyEvents({
           keyring: this.keyring, store: this.store, clock: this.clock,
           setting: async () => await this.trust.setting(), invalidate: () => { this.trust.reputation.invalidate() }
@@ -139,7 +139,7 @@ export class LocalNode {
     return this
   }
 
-  /** Rescoring stored trust when a key event arrives (issue 18 item 4); absent in read mode. */
+  /** Rescoring stored trust when a key event arrives (docs/trust.md §1a); absent in read mode. */
   private keyEvents: { stop: () => Promise<void>, idle: () => Promise<void> } | undefined
 
   /** Resolves once stored scores reflect every key event so far. */
@@ -225,7 +225,7 @@ export class LocalNode {
   }
 
   /**
-   * Asks witnesses to attest a stored memory (DESIGN §3): a signed WitnessRequest, addressed to
+   * Asks witnesses to attest a stored memory (gossip-v1 §4): a signed WitnessRequest, addressed to
    * `to` or open to anyone, journaled and stored; a running network node publishes it.
    */
   async requestWitnesses (input: { memory: string, to?: string[], expiresAt?: string }, signer: Signer): Promise<StoredRecord<WitnessRequestRecord>> {
@@ -270,13 +270,13 @@ export class LocalNode {
     return await viewOf(this.store, evidence, scoreEvidence(evidence, this.clock(), await this.trust.setting()))
   }
 
-  /** Under the node's trust policy, with reputation from its trust roots (issue 6). */
+  /** Under the node's trust policy, with reputation from its trust roots (docs/trust.md §2). */
   async explainTrust (id: string): Promise<TrustResult> {
     const { evidence } = await this.anchors.currentTrust(await this.requireMemory(id))
     return scoreEvidence(evidence, this.clock(), await this.trust.setting())
   }
 
-  /** The node's trust setting: its policy and the reputation from its trust roots (issue 6). */
+  /** The node's trust setting: its policy and the reputation from its trust roots (docs/trust.md §2). */
   get trust (): NodeTrust {
     if (this.nodeTrust === undefined) {
       // The pipeline's `indexed` step keeps its votes current from then on.

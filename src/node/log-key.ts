@@ -4,7 +4,7 @@ import { nodeKeysPath, type NodePaths } from './home-paths.js'
 
 /**
  * The key that signs the node's checkpoints, in `keys/node/`: the node's own identity, apart from
- * the agent keys it hosts (DESIGN §1), unencrypted because the node signs without a person present.
+ * the agent keys it hosts (docs/architecture.md, "Keys"), unencrypted because the node signs without a person present.
  * Created on first use so every home has one.
  */
 export async function loadLogSigner (paths: NodePaths): Promise<LogSigner> {

@@ -5,7 +5,7 @@ import type { LocalNode } from './local-node.js'
 /**
  * The node as the network layer sees it (src/net NetHost): what it stores, what it accepts, its log
  * for peers to sync from, and the sync cursors it keeps for theirs. Received records were verified
- * once by the network, so they are stored without a second signature check (issue 4 budget).
+ * once by the network, so they are stored without a second signature check (docs/architecture.md, "A record from the wire to its score").
  * Records are served as the store keeps them: their canonical bytes (the store checked or built
  * them when it stored them), with nothing decoded or encoded again.
  */

@@ -5,7 +5,7 @@ import type { NodeAnchors } from './anchors.js'
 
 /*
  * `query`: a page of the store's query, each memory with its trust as it is now (anchors re-checked
- * at read time, anchors-v1 §5). Split out of LocalNode (issue 21).
+ * at read time, anchors-v1 §5).
  */
 
 export interface QueryResultItem {

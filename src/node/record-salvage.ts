@@ -8,7 +8,7 @@ import { LocalNode } from './local-node.js'
 import { journalIndexPath, nodePaths, recordIndexPath } from './home-paths.js'
 
 /**
- * `isnad ledger repair` for records the ledger lost while the index still holds them (issue 22 §2: a
+ * `isnad ledger repair` for records the ledger lost while the index still holds them (docs/threat-model.md, "Damage to the data directory": a
  * shard truncated in the middle, a set-aside event). A reindex rebuilds the index from the ledger
  * alone and would drop them, destroying the last copy on this node. So, before the reindex, every
  * record of the index's Merkle log that no ledger event carries is read from the index and written

@@ -12,7 +12,7 @@ export interface ReputationServiceInit {
   clock: () => number
   pageRank?: PageRankOptions
   /**
-   * The node's own agents (the DIDs of its keystore): roots without configuration (issue 18 item 3),
+   * The node's own agents (the DIDs of its keystore): roots without configuration (docs/trust.md §2),
    * beside those the operator added. Read once.
    */
   ownAgents?: () => Promise<readonly string[]>
@@ -39,7 +39,7 @@ interface MemoryVotes {
 }
 
 /**
- * A node's reputation table, kept current (DESIGN §2). The attestations are loaded from the store
+ * A node's reputation table, kept current (docs/trust.md §3). The attestations are loaded from the store
  * once, grouped by memory, then maintained incrementally from the records the node stores
  * (`observe`); the PageRank is recomputed when attestations or roots changed (bench/reputation.ts:
  * 1M attestations in a few seconds, a node's usual graph in milliseconds). Whenever the store holds

@@ -7,7 +7,7 @@ import type { TrustRoot } from '../reputation/index.js'
 import { didKey, isoTimestamp, lineHash } from '../schema/index.js'
 
 /**
- * The operator's trust roots (DESIGN §2), kept as an append-only operational ledger beside the
+ * The operator's trust roots (docs/trust.md §2), kept as an append-only operational ledger beside the
  * others of spec §10: `coordination/trust-roots.jsonl`, one hashed line per change, so the history
  * of whom this node trusted and when is auditable. The current set is the replay of the lines.
  */

@@ -15,7 +15,7 @@ export const MAX_QUERY_LIMIT = 1000
 export const TRUST_SCALE = 10_000
 
 /**
- * @default ".memory/index" — where the LevelDB indexes live inside a data directory (DESIGN §4);
+ * @default ".memory/index" — where the LevelDB indexes live inside a data directory (docs/architecture.md);
  * they can always be rebuilt from the JSONL ledgers.
  */
 export const INDEX_DIRECTORY = '.memory/index'

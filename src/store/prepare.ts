@@ -93,7 +93,7 @@ export function trustNotFound (memoryId: string): IsnadError {
 
 /** The relations the accessors of RecordStore walk, by name. */
 // No `attested_by` (attestations by a witness): nothing asked for it, and its key (a did:key and an
-// id, 128 bytes) was a sixth of the index written by a sync (issue 20). An index of layout 5 still
+// id, 128 bytes) was a sixth of the index written by a sync. An index of layout 5 still
 // holding them is rebuilt on open (level/format.ts).
 export const LINKS = ['attestations', 'anchors', 'witness_requests', 'successors'] as const
 export type Link = (typeof LINKS)[number]
@@ -117,7 +117,7 @@ export function linksOf (record: IsnadRecord): Array<{ link: Link, from: string 
  * level and policy (only `computed_at` differs). putMany then keeps the stored entry as it is, so
  * `computed_at` is when the node computed the score it holds: a sync re-scores a memory with every
  * page that brings one of its attestations, mostly to the same score, and rewriting the entry each
- * time was a quarter of the index's bytes after a sync (issue 20). setTrust always writes.
+ * time was a quarter of the index's bytes after a sync. setTrust always writes.
  */
 export function sameTrust (stored: TrustEntry | undefined, entry: TrustEntry): boolean {
   return stored !== undefined && stored.score === entry.score && stored.level === entry.level && stored.policy === entry.policy

@@ -2,7 +2,7 @@ import { DASHBOARD_HEADERS, readDashboardAsset } from '../dashboard-pages.js'
 import type { ApiApp } from './common.js'
 
 /**
- * The web dashboard's files at /dashboard/ (issue 8 §3), registered before the bearer check: they
+ * The web dashboard's files at /dashboard/, registered before the bearer check: they
  * are the same for everyone and hold no data. Everything the page shows comes from the /v1 routes,
  * with the token.
  */

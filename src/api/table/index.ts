@@ -8,7 +8,7 @@ import {
 import type { OperationSpec } from './spec.js'
 
 /*
- * The table of operations (issue 21 item 1; DESIGN §6): every operation of the node, declared once.
+ * The table of operations (docs/architecture.md, "One table of operations"): every operation of the node, declared once.
  * The HTTP routes (http.ts), the client (../client.ts), the CLI, the MCP tools and the library are
  * adapters over it; test/unit/api/operation-table.test.ts walks it against every surface, and
  * scripts/gen-http-api-doc.ts writes protocols/http-api.md's route table from it.

@@ -11,7 +11,7 @@ import {
 import { cidField, didField, signerFields, timeField } from './fields.js'
 import { defineOperation } from './spec.js'
 
-/* The memory operations: remember, show, explain, query, attest, select (DESIGN §1, §5). */
+/* The memory operations: remember, show, explain, query, attest, select (record-v1, docs/fdr-compliance.md). */
 
 const SIGNING = ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'CID_INVALID', 'DID_INVALID', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG', 'KEY_ROTATED', 'KEY_REVOKED', 'KEY_INACTIVE'] as const
 const tag = MemoryContentSchema.shape.tags.element

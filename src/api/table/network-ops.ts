@@ -11,7 +11,7 @@ import { InboxSchema, PeersSchema, WitnessRequestResultSchema } from '../network
 import { cidField, didField, NoInput, signerFields, timeField } from './fields.js'
 import { defineOperation, peerControlOf } from './spec.js'
 
-/* Trust roots and reputation (DESIGN §2); witness requests, the inbox and the network (DESIGN §3). */
+/* Trust roots and reputation (docs/trust.md §2, §3); witness requests, the inbox and the network (gossip-v1). */
 
 const POLICY = 'whom the node trusts is the operator\'s policy (`isnad trust root …`), never the model\'s'
 const OPERATOR = 'the node\'s connections are the operator\'s (`isnad peers …`)'

@@ -5,7 +5,7 @@ import type { NodeOperations, Signer } from '../operations.js'
 import type { PeerControl } from '../peer-control.js'
 
 /*
- * One declaration per operation (issue 21 item 1). Each surface — the HTTP routes and their OpenAPI
+ * One declaration per operation (docs/architecture.md, "One table of operations"). Each surface — the HTTP routes and their OpenAPI
  * document, the HTTP client, the CLI, the MCP tools and the library — is an adapter over these
  * specs: the same name, the same input schema (closed: an unknown key is refused), the same parse
  * (so the same error code for the same bad input), the same handler on the node.

@@ -14,16 +14,16 @@ import type { CommandContext } from '../command-context.js'
 import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 
 /**
- * `isnad ledger verify | repair | archive` (issue 3 §5–§6): thin shells over src/ledger/audit.
+ * `isnad ledger verify | repair | archive`: thin shells over src/ledger/audit.
  * Data on stdout (JSON with --json), the exit status says whether anything was found or failed.
  */
 
 export interface LedgerAuditHooks {
   /** The node's reindex: rebuilds the LevelDB index from the ledgers (it opens the node itself). */
   reindex: (ctx: CommandContext) => Promise<void>
-  /** Compares the index with the ledgers; each issue becomes an index finding (issue 22 §2). */
+  /** Compares the index with the ledgers; each issue becomes an index finding. */
   indexCheck?: (ctx: CommandContext, facts: LedgerFacts) => Promise<readonly IndexIssue[]>
-  /** Checks the blockstore against the verified cid anchors (issue 22 §2). @default checkBlocks */
+  /** Checks the blockstore against the verified cid anchors. @default checkBlocks */
   blockCheck?: (ctx: CommandContext, anchors: readonly VerifiedCidAnchor[]) => Promise<BlockCheckResult>
   /** Sets damaged blocks aside and checks their anchors again. @default repairBlockstore */
   repairBlocks?: (ctx: CommandContext, action: Extract<RepairAction, { kind: 'repair_blocks' }>) => Promise<string>
@@ -98,7 +98,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
         salvageRecords: async () => await (await import('../../node/record-salvage.js')).salvageLostRecords(ctx.home, ledgerIds, clock),
         now: clock
       })
-      // What is left is what a new audit finds (issue 22 §3): lost events, set-aside lines not yet
+      // What is left is what a new audit finds: lost events, set-aside lines not yet
       // restored, anything the plan could not address. Exit 0 only when the directory is healthy.
       const after = await audit(ctx, opts)
       await writeAuditResults(after)

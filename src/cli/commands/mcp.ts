@@ -7,10 +7,10 @@ import { mcpClientConfig, packageRoot } from '../mcp-client-config.js'
 import { collect } from '../option-parsers.js'
 
 /**
- * `isnad mcp`: the node as MCP tools over stdio (issue 8 §1). stdout carries the protocol only;
+ * `isnad mcp`: the node as MCP tools over stdio. stdout carries the protocol only;
  * logs go to stderr. Each tool call finds the running daemon afresh, else opens the data directory
  * for that call, exactly as a CLI command would. `--print-config` prints the client configuration
- * that starts this command by absolute paths instead (issue 19).
+ * that starts this command by absolute paths instead.
  */
 export function registerMcp (program: Command, context: (cmd: Command) => CommandContext, version: string): void {
   program.command('mcp')

@@ -6,10 +6,10 @@ import { runsOperation } from '../operation-command.js'
 import { collect } from '../option-parsers.js'
 
 /*
- * The network commands (issue 4 §3): thin shells over the operations. Without a daemon, a witness
+ * The network commands: thin shells over the operations. Without a daemon, a witness
  * request is journaled and stored for local agents only and the inbox is read from the data
  * directory; what needs the network itself (peers) is refused with USAGE "… needs a running network
- * node …" and exit status 2, as every USAGE is (issue 21: one exit status per code).
+ * node …" and exit status 2, as every USAGE is (one exit status per code).
  */
 
 function timestamp (value: string): string {

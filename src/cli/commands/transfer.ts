@@ -30,7 +30,7 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const bundle = parseBundle(await readInput(file, MAX_BUNDLE_BYTES))
-      // Every record verified before the node is opened for writing (issue 22 §6): a refused
+      // Every record verified before the node is opened for writing (docs/threat-model.md, "Damage to the data directory"): a refused
       // bundle leaves the data directory byte for byte as it was; ingest checks them again.
       const { nodeCryptoVerifier } = await import('../../native/index.js')
       const { verifyRecordAsync } = await import('../../record/index.js')

@@ -8,7 +8,7 @@ import { createNetworkPanel } from './network.js'
 import { escapeBidiControls } from './text.js'
 
 /*
- * The dashboard page (issue 8 §3): boots with the token from the URL fragment, then loads the
+ * The dashboard page: boots with the token from the URL fragment, then loads the
  * node's status, memories, inbox and network. Any failure shows in one banner with what is wrong
  * and what to do.
  *

@@ -139,7 +139,7 @@ function renderTrust (trust: TrustResult): HTMLElement {
   ]
   return h('div', { class: 'trust', 'data-testid': 'trust-explanation' },
     h('p', {}, h('strong', {}, `${trust.score.toFixed(2)} ${trust.level}`), ` · policy ${trust.policy} · computed by this node at ${trust.computed_at}`),
-    // Issue 18: too little to judge is said plainly, never shown as a confident level.
+    // Too little to judge is said plainly, never shown as a confident level.
     trust.insufficient === undefined ? null : h('p', { class: 'insufficient', 'data-testid': 'trust-insufficient' }, safeText(`too little to judge (${trust.insufficient.code}): ${trust.insufficient.reason}`)),
     trust.level_basis === undefined ? null : h('p', { class: 'level-basis' }, safeText(`level: ${trust.level_basis.reason}`)),
     h('table', {}, h('tbody', {}, ...rows)),

@@ -3,7 +3,7 @@ import { cidOfBytes, cidString, decodeSignature, encodeCanonical, parseSignedRec
 import type { IsnadRecord } from '../../schema/index.js'
 
 /*
- * The browser's own check of a record (issue 8 §3: the page does not take the node's word for a
+ * The browser's own check of a record (the page does not take the node's word for a
  * signature). From the record's fields as the API sent them it recomputes the canonical DAG-CBOR
  * encoding, the CID (record-v1 R1), the domain-separated signing input ("isnad/<kind>/v1\0" + CID
  * bytes) and checks the Ed25519 signature against the signer's did:key with @noble/curves under the

@@ -12,7 +12,7 @@ import { digestArchive, hasArchiveHeader, writeArchive } from './gzip.js'
 import { underWriterLock } from './repair-lock.js'
 
 /**
- * `isnad ledger archive` (issue 3 §6, spec §4 `archive/`): stream and bus shards older than the
+ * `isnad ledger archive` (spec §4 `archive/`): stream and bus shards older than the
  * policy's age are compressed to `archive/<path>.gz` and the live shard removed. Each step is
  * durable before the next: the archive is written to a temporary file, fsynced, renamed, its
  * directory fsynced (gzip.ts); then read back and compared with the shard; only then is the shard

@@ -14,7 +14,7 @@ import type { AuditFinding, FindingKind, HealthStatus, LcMark, Severity } from '
 import { walkLedgerTree } from './walk.js'
 
 /**
- * `isnad ledger verify` (issue 3 §5, DESIGN §4): walks every ledger file of a data directory and
+ * `isnad ledger verify` (docs/architecture.md, "The data directory"): walks every ledger file of a data directory and
  * reports what is wrong as findings. Read-only; writeAuditResults records the report.
  */
 
@@ -51,7 +51,7 @@ export interface AuditInit {
   /** ms since the epoch: the findings' `ts`, and the freshness checks of records and checkpoints. */
   now: () => number
   indexCheck?: IndexCheck
-  /** Checks the blockstore (evidence/blocks) against the cid anchors the ledger says were verified (issue 22 §2). */
+  /** Checks the blockstore (evidence/blocks) against the cid anchors the ledger says were verified. */
   blockCheck?: BlockCheck
   /** Verify each record event's signed record (signature, CID, kind). @default true */
   checkRecords?: boolean

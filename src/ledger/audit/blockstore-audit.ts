@@ -2,7 +2,7 @@ import type { AuditContext } from './audit-context.js'
 import type { FindingKind } from './governance-lines.js'
 
 /**
- * The blockstore half of `isnad ledger verify` (issue 22 §2): `evidence/blocks/` holds the content
+ * The blockstore half of `isnad ledger verify` (docs/threat-model.md, "Damage to the data directory"): `evidence/blocks/` holds the content
  * of cid anchors (anchors-v1 §3). It is not derived from the ledger, so a reindex cannot rebuild it;
  * what the ledger does say is which cid anchors this node verified last (their last
  * `memory.anchor_checked` event), and so which blocks it must still hold. The check itself reads

@@ -1,6 +1,6 @@
 /**
- * Named values of the ledger audit, repair and archive (issue 3 §5–§6, DESIGN §4, Memory Format
- * Spec V3.1 §3, §4, §10). STYLE: every limit named, `@default` in the JSDoc.
+ * Named values of the ledger audit, repair and archive (Memory Format
+ * Spec V3.1 §3, §4, §10; docs/architecture.md). STYLE: every limit named, `@default` in the JSDoc.
  */
 
 /** Domain tags of the derived ids (spec §7 typed ids), one per kind of line this module writes. */
@@ -12,7 +12,7 @@ export const EXECUTION_DOMAIN = 'isnad/repair-execution/v1'
 /** @default 'archive/quarantine' — where repair moves corrupt shards, at their relative path (never deleted). */
 export const QUARANTINE_DIR = 'archive/quarantine'
 
-/** @default 'archive/quarantine/lines' — where repair sets aside single bad lines of a shard, at the shard's relative path (issue 22 §3). */
+/** @default 'archive/quarantine/lines' — where repair sets aside single bad lines of a shard, at the shard's relative path. */
 export const SET_ASIDE_DIR = `${QUARANTINE_DIR}/lines`
 
 /** @default '.restored' — the suffix a set-aside file takes once `isnad ledger restore` put its lines back. */
@@ -32,7 +32,7 @@ export const ARCHIVE_GZIP_HEADER: Readonly<Uint8Array> = Uint8Array.of(0x1f, 0x8
 export const GZIP_OS_OFFSET = 9
 
 /**
- * Health score weights (issue 3 §5 scorecard): score = 1 / (1 + errors + WARNING_WEIGHT × warnings),
+ * Health score weights (the scorecard): score = 1 / (1 + errors + WARNING_WEIGHT × warnings),
  * rounded to 3 decimals. 1 for a clean ledger, 0.5 with one error, 0.8 with one warning; it falls
  * towards 0 as findings accumulate and never depends on the ledger's size.
  * @default 0.25
@@ -45,7 +45,7 @@ export const RECORD_CHECKS_IN_FLIGHT = 32
 /** @default 86_400_000 — one UTC day, for shard ages (spec §4 daily shards). */
 export const DAY_MS = 86_400_000
 
-/** The record event types of the node's Merkle log (DESIGN §4): each is one RFC 6962 leaf. */
+/** The record event types of the node's Merkle log (transparency-v1 R1): each is one RFC 6962 leaf. */
 export const RECORD_EVENT_TYPES = [
   'memory.captured', 'memory.distilled', 'memory.attested', 'memory.anchored', 'memory.witness_requested'
 ] as const
@@ -53,7 +53,7 @@ export const RECORD_EVENT_TYPES = [
 /** The `memory.checkpointed` event type (spec §5): a signed Checkpoint of the node's log. */
 export const CHECKPOINT_EVENT_TYPE = 'memory.checkpointed'
 
-/** @default 64 — records sampled evenly over the ledger for the index check (issue 22 §2). */
+/** @default 64 — records sampled evenly over the ledger for the index check. */
 export const INDEX_SAMPLE_SIZE = 64
 
 /** @default 16 — the newest records, always in the index check's sample (a crash loses the newest first). */

@@ -16,8 +16,8 @@ import { PACK_EVENT_TYPE } from '../packs.js'
  * (listScopeShards, mergeShards: live and archived shards): every line's checks, where each event
  * sits, duplicate event ids, the Lamport sequence of each instance, and the Merkle log.
  *
- * The node's events are all local, so along one instance lc grows by exactly 1 per event (DESIGN §4
- * node convention; event-builder nextLc): a jump is a lost event, a repeat a forged or copied one.
+ * The node's events are all local, so along one instance lc grows by exactly 1 per event (docs/architecture.md,
+ * "The data directory"; event-builder nextLc): a jump is a lost event, a repeat a forged or copied one.
  */
 
 export interface EventAuditOptions extends RecordCheckOptions {
@@ -123,7 +123,7 @@ function misplacement (event: LedgerEvent, scope: string, shard: ShardRef | unde
   return undefined
 }
 
-/** The Lamport sequence of the event's instance: +1 per event, never a repeat (spec §5, DESIGN §4). */
+/** The Lamport sequence of the event's instance: +1 per event, never a repeat (spec §5, docs/architecture.md). */
 function track (ctx: AuditContext, scope: string, instances: Map<string, InstanceTrack>, event: LedgerEvent, where: Where, quarantine: QuarantineIndex): void {
   const day = utcDay(event.ts_wall)
   const current = instances.get(event.instance_id)

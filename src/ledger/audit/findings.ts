@@ -3,7 +3,7 @@ import { AUDIT_FINDING_DOMAIN, MAX_FINDING_REFS } from './constants.js'
 import type { AuditFinding, FindingKind, Severity } from './governance-lines.js'
 
 /**
- * Building findings (issue 3 §5). A finding's id is derived from what was found (kind, file, offset,
+ * Building findings. A finding's id is derived from what was found (kind, file, offset,
  * message), not from when: the same problem seen by two audits has one id, so findings.jsonl takes
  * it once (writeAuditResults) and a repair plan names it stably.
  */

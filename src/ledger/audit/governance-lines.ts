@@ -20,11 +20,11 @@ export const FINDING_KINDS = [
   // the events of a scope (spec §4, §5)
   'misplaced_line', 'duplicate_event', 'lc_gap', 'lc_duplicate', 'lc_regressed',
   'instance_unregistered', 'run_unregistered',
-  // the Merkle log (DESIGN §4, transparency-v1)
+  // the Merkle log (transparency-v1)
   'record_invalid', 'pack_invalid', 'checkpoint_invalid', 'checkpoint_size', 'checkpoint_root', 'equivocation',
   // the rest of the directory
   'evidence_missing', 'index_mismatch', 'index_missing', 'index_corrupt',
-  // the blockstore of anchored content, evidence/blocks (issue 22 §2)
+  // the blockstore of anchored content, evidence/blocks
   'block_corrupt', 'block_missing', 'blockstore_corrupt'
 ] as const
 export type FindingKind = (typeof FINDING_KINDS)[number]
@@ -85,7 +85,7 @@ export type Scorecard = z.infer<typeof ScorecardSchema>
 export const RepairActionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('reindex') }),
   z.strictObject({ kind: z.literal('quarantine'), file: z.string().min(1), reason: z.string().min(1) }),
-  /** Single bad lines of a live shard (issue 22 §3): 1-based line numbers with their byte offsets. */
+  /** Single bad lines of a live shard: 1-based line numbers with their byte offsets. */
   z.strictObject({
     kind: z.literal('set_aside'),
     file: z.string().min(1),
@@ -95,7 +95,7 @@ export const RepairActionSchema = z.discriminatedUnion('kind', [
   /** Records the index holds and the ledger lost: saved from the index before the reindex, imported again after it. */
   z.strictObject({ kind: z.literal('salvage_records') }),
   /**
-   * The blockstore (issue 22 §2): blocks that do not hash to their CID set aside to
+   * The blockstore: blocks that do not hash to their CID set aside to
    * archive/quarantine/blocks/, a store LevelDB reports damaged salvaged block by block, then the
    * anchors concerned checked again (a node with peers fetches good copies; without, they are
    * `unreachable` until one does).

@@ -1,6 +1,6 @@
 /**
- * Audit, repair and archive of the `.memory/` ledger (issue 3 §5–§6, DESIGN §4, Memory Format Spec
- * V3.1 §8–§10): `auditDataDir` checks every ledger file and the Merkle log and reports findings,
+ * Audit, repair and archive of the `.memory/` ledger (Memory Format Spec
+ * V3.1 §8–§10, docs/architecture.md): `auditDataDir` checks every ledger file and the Merkle log and reports findings,
  * `writeAuditResults` records them with a health scorecard, `planRepair` / `executeRepair` quarantine
  * corrupt shards, recover torn tails and rebuild the index, `archiveShards` compresses old shards.
  * README.md in this folder lists the findings, the score formula and what cannot be detected.

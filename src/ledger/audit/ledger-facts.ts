@@ -3,7 +3,7 @@ import { INDEX_SAMPLE_RECENT, INDEX_SAMPLE_SIZE } from './constants.js'
 
 /**
  * What the audit learns about the node scope's records as it reads them once, handed to the node's
- * index check (issue 22 §2) so the index is compared with the ledger without reading it again:
+ * index check so the index is compared with the ledger without reading it again:
  * how many distinct records of each kind, the Merkle log they make, the highest lc, every id (is an
  * index entry in the ledger?) and a sample of records spread over the whole ledger plus the newest
  * (are they in the index, byte for byte?).

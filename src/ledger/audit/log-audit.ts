@@ -8,8 +8,8 @@ import {
 import type { FindingDraft } from './findings.js'
 
 /**
- * Rebuilds a scope's RFC 6962 Merkle log from its record events, in lc order (DESIGN §4 node
- * convention: one leaf per record event, leaf data = the record's CID bytes, transparency-v1 R1), and
+ * Rebuilds a scope's RFC 6962 Merkle log from its record events, in lc order (docs/architecture.md,
+ * "The data directory": one leaf per record event, leaf data = the record's CID bytes, transparency-v1 R1), and
  * checks every `memory.checkpointed` event against it: the signature (transparency-v1 §5.3), and
  * that `size` is the number of leaves before it and `root` their MTH (RFC 6962 §2.1). A CID already
  * in the log is not a new leaf: the node's MerkleLog keeps a leaf's first index (R2).

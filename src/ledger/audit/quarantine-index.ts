@@ -1,7 +1,7 @@
 import type { QuarantinedFile } from './walk.js'
 
 /**
- * What repair quarantined (archive/quarantine/, issue 3 §5). A quarantined event shard takes its
+ * What repair quarantined (archive/quarantine/). A quarantined event shard takes its
  * events out of every reader, so the Lamport sequence and the Merkle log have a hole afterwards. The
  * audit keeps reporting such holes, but as warnings when a quarantined shard explains them: shards
  * are daily (spec §4) and lc grows with time, so a hole between events of days `from` and `to` is

@@ -6,7 +6,7 @@ import { QUARANTINE_DIR } from './constants.js'
 import { parseShardPath } from './walk.js'
 
 /**
- * Quarantine (issue 3 §5 repair): a corrupt shard is moved, whole and unchanged, to
+ * Quarantine (repair): a corrupt shard is moved, whole and unchanged, to
  * `archive/quarantine/<its relative path>`, where no reader looks (listScopeShards reads streams/,
  * bus/ and archive/{streams,bus}/ only). rename(2) is atomic, and both directories are fsynced so the
  * move survives a crash. Nothing is deleted and no line is edited (spec §9); a second quarantine of

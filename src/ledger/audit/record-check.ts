@@ -5,7 +5,7 @@ import { verifyRecordAsync } from '../../record/index.js'
 import { isRecordCid, type IsnadRecord, type LedgerEvent } from '../../schema/index.js'
 
 /**
- * The payload of a record event (DESIGN §4 node convention): `{ id: <record CID>, record: <signed
+ * The payload of a record event (docs/architecture.md, "The data directory"): `{ id: <record CID>, record: <signed
  * record>, source }`. Its `id` is the event's Merkle leaf (transparency-v1 R1: the CID bytes); the
  * record must verify (record-v1 §5.2), be the one `id` names, and be of the kind the event type says.
  */
@@ -69,7 +69,7 @@ export async function checkCarriedRecord (type: string, id: string, record: unkn
   }
 }
 
-/** captured/distilled carry memories, distilled exactly those with lineage.derived_from (DESIGN §4). */
+/** captured/distilled carry memories, distilled exactly those with lineage.derived_from (docs/architecture.md, "The data directory"). */
 function kindProblem (type: string, record: IsnadRecord): string | undefined {
   const expected = KIND_OF_TYPE[type]
   if (expected !== record.kind) return `a ${type} event carries a ${record.kind} record`

@@ -13,7 +13,7 @@ import { operationalValidator, viewValidator } from './validators.js'
 import { parseShardPath, type ViewFolder } from './walk.js'
 
 /**
- * `isnad ledger repair`, the execution (issue 3 §5): records the plan in
+ * `isnad ledger repair`, the execution: records the plan in
  * `governance/actions/plans.jsonl`, performs its file actions under the writer lock, one execution
  * line each in `executions.jsonl` as soon as it is done (so a crash midway leaves a true record),
  * then releases the lock and calls the node's `reindex`, which rebuilds the index from what the

@@ -8,8 +8,8 @@ import {
 } from '../index.js'
 
 /**
- * Repair and archive move and truncate shards, so no writer may append to them meanwhile (issue 3
- * §8: one writer per data directory). Run standalone (the CLI), they take the writer lock for the
+ * Repair and archive move and truncate shards, so no writer may append to them meanwhile (one
+ * writer per data directory: docs/architecture.md). Run standalone (the CLI), they take the writer lock for the
  * time of their file operations; a node that already holds it passes `holdsLock` instead. A lock
  * held by this very process counts as live (LEDGER_LOCKED), never as stale: the caller must say
  * `holdsLock` rather than have its own lock taken over.

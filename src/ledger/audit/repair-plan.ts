@@ -6,10 +6,10 @@ import type { AuditFinding, FindingKind, RepairAction, RepairPlan } from './gove
 import { isShardPath } from './walk.js'
 
 /**
- * `isnad ledger repair`, the plan (issue 3 §5): what can be done about an audit's findings without
+ * `isnad ledger repair`, the plan: what can be done about an audit's findings without
  * ever editing a line in place (spec §9).
- * - A line of a live shard (events or views) that fails its checks is set aside alone (issue 22
- *   §3): the shard keeps every good line, the bad ones go to archive/quarantine/lines/ with what
+ * - A line of a live shard (events or views) that fails its checks is set aside alone
+ *   (docs/threat-model.md): the shard keeps every good line, the bad ones go to archive/quarantine/lines/ with what
  *   `isnad ledger restore` needs to put them back once a person fixed them (set-aside.ts).
  * - An archive with a bad line is quarantined whole: moved to archive/quarantine/, kept byte for
  *   byte, and no longer read (a gzip stream cannot be cut at a line).
@@ -17,7 +17,7 @@ import { isShardPath } from './walk.js'
  *   at open: copied to governance/findings/torn/, recorded, cut off (recovery.ts).
  * - After either, and for any index finding, the index is rebuilt from what the ledgers now hold;
  *   records the index holds and the ledger lost are first saved from it and imported again after.
- * - Block findings (issue 22 §2): blocks that do not hash to their CID are set aside, a store LevelDB
+ * - Block findings: blocks that do not hash to their CID are set aside, a store LevelDB
  *   reports damaged is salvaged block by block, and the anchors concerned are checked again (the
  *   node's `repairBlocks`, after the reindex).
  * Everything else stays `unresolved`: lost events, bad checkpoints, forks and damaged operational
@@ -41,7 +41,7 @@ function wantsQuarantine (finding: AuditFinding): boolean {
 }
 
 /**
- * A bad line of a live shard, located: set aside alone (issue 22 §3). Archives cannot be cut at a
+ * A bad line of a live shard, located: set aside alone (docs/threat-model.md, "Damage to the data directory"). Archives cannot be cut at a
  * line, and a finding without a line and offset cannot be located: whole-file quarantine.
  */
 function wantsSetAside (finding: AuditFinding): boolean {

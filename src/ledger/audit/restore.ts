@@ -12,7 +12,7 @@ import { viewValidator } from './validators.js'
 import { parseShardPath, type ViewFolder } from './walk.js'
 
 /**
- * `isnad ledger restore <file>` (issue 22 §3): puts the lines repair set aside back into their
+ * `isnad ledger restore <file>` (docs/threat-model.md, "Damage to the data directory"): puts the lines repair set aside back into their
  * shard once a person fixed them. Everything is checked before anything is written: each line must
  * now pass the checks of its shard (JSON, schema, spec §8 hash; an event must belong in the shard:
  * scope, instance, UTC day, stream or bus), else LEDGER_CORRUPT names it and nothing changes. Event

@@ -5,7 +5,7 @@ import { SCORECARD_DOMAIN } from './constants.js'
 import type { AuditFinding, Scorecard } from './governance-lines.js'
 
 /**
- * Records an audit (issue 3 §5): its findings in `governance/findings/findings.jsonl` (each id once:
+ * Records an audit: its findings in `governance/findings/findings.jsonl` (each id once:
  * a problem found again by a later audit is already there) and one health scorecard in
  * `governance/health/scorecards.jsonl`, both durable before this resolves.
  */

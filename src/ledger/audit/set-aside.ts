@@ -8,7 +8,7 @@ import { dataRelative, type LineCheck, type LineValidator } from '../index.js'
 import { QUARANTINE_DIR, SET_ASIDE_DIR } from './constants.js'
 
 /**
- * Setting aside single bad lines of a live shard (issue 22 §3): the shard keeps every good line,
+ * Setting aside single bad lines of a live shard (docs/threat-model.md, "Damage to the data directory"): the shard keeps every good line,
  * byte for byte and in order; the bad lines go to `archive/quarantine/lines/<shard path>` (`.1`,
  * `.2`… when that exists), one JSON line each with where it was (line, offset), why, the sha256 of
  * its bytes, its text (or base64 when it is not UTF-8) and the ids it seems to name, so a person can

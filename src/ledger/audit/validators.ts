@@ -8,8 +8,8 @@ import type { ViewFolder } from './walk.js'
 import { ExecutionSchema, FindingsLineSchema, RepairPlanSchema, ScorecardSchema } from './governance-lines.js'
 
 /**
- * The line check of each ledger file (spec §8: every line's hash verifies; DESIGN §4: every ledger
- * line carries one). Files whose contract this code knows are checked against its schema; any
+ * The line check of each ledger file (spec §8: every line's hash verifies; docs/architecture.md: every
+ * ledger line carries one). Files whose contract this code knows are checked against its schema; any
  * other operational ledger (cursors, conflicts, files added later) must hold JSON objects with a
  * `hash` that verifies.
  */

@@ -21,7 +21,7 @@ export const SPEC_FILE_FORMAT = 'isnad-spec/v1'
 export const DEFAULT_SCOPE = 'default'
 
 /**
- * Shards older than this many days are compressed to `archive/` (issue 3 §6).
+ * Shards older than this many days are compressed to `archive/`.
  * @default 30
  */
 export const DEFAULT_ARCHIVE_AFTER_DAYS = 30

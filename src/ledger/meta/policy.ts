@@ -17,9 +17,9 @@ import {
 export const NodePolicySchema = z.strictObject({
   format: z.literal(POLICY_FORMAT),
   default_scope: scopeName,
-  /** The trust policy of DESIGN §2 behind every score in the views and attachments. */
+  /** The trust policy (docs/trust.md §1) behind every score in the views and attachments. */
   trust_policy: z.enum(TRUST_POLICY_NAMES),
-  /** Shards older than this are moved to archive/ as .jsonl.gz (issue 3 §6). */
+  /** Shards older than this are moved to archive/ as .jsonl.gz. */
   archive_after_days: z.number().int().min(1),
   group_commit: z.strictObject({
     max_line_bytes: z.number().int().min(1),
@@ -48,7 +48,7 @@ export function buildPolicy (input: PolicyInput = {}): NodePolicy {
   const parsed = NodePolicySchema.safeParse({
     format: POLICY_FORMAT,
     default_scope: input.default_scope ?? DEFAULT_SCOPE,
-    // src/trust DEFAULT_TRUST_POLICY (issue 18): a new node weighs witnesses by reputation.
+    // src/trust DEFAULT_TRUST_POLICY (docs/trust.md §1): a new node weighs witnesses by reputation.
     trust_policy: input.trust_policy ?? 'isnad-reputation',
     archive_after_days: input.archive_after_days ?? DEFAULT_ARCHIVE_AFTER_DAYS,
     group_commit: {

@@ -9,11 +9,11 @@ import { SPEC_FILE_FORMAT } from './constants.js'
 
 /**
  * `_meta/spec.json` (Memory Format Spec V3.1 §3): which spec this directory follows and what isnad
- * adds to it, in data a program can check (DESIGN §4). Nothing here depends on the node's settings
+ * adds to it, in data a program can check (docs/architecture.md, "The data directory"). Nothing here depends on the node's settings
  * (those are policy.json) or on the time, so the file only changes when the code's contracts do.
  */
 
-/** The spec's own event types (§5); EVENT_TYPES minus these are isnad's additions (DESIGN §4). */
+/** The spec's own event types (§5); EVENT_TYPES minus these are isnad's additions (docs/architecture.md, "The data directory"). */
 const SPEC_EVENT_TYPES = [
   'memory.instance.started', 'memory.instance.heartbeat', 'memory.instance.stopped', 'memory.captured',
   'memory.distilled', 'memory.published', 'memory.reduced', 'memory.reconciled', 'memory.checkpointed',

@@ -14,7 +14,7 @@ import { attachmentIdOf } from '../ids.js'
  * `evidence_ref` (this line's `id`). Objects stay short and greppable; the evidence sits beside them.
  * One attachment per object: a newer line with the same `id` replaces the older (spec §9).
  *
- * The compact form (v2, issue 20) writes what the evidence is, keyed by the records' CIDs, and
+ * The compact form (v2) writes what the evidence is, keyed by the records' CIDs, and
  * leaves out what the object line or the records hold: the object is the line whose `evidence_ref`
  * is this `id` (grep it), its scope and month are this shard's, its memory is the object's `source`,
  * and each attestation's witness (each anchor's signer) is in the record its CID names.
@@ -35,7 +35,7 @@ export const AttachmentSchema = z.strictObject({
   attestations: z.record(recordCid, z.enum(ATTESTATION_VERDICTS)).optional(),
   /** Anchor CID → what it claims and the state its verification reached; absent when there is none. */
   anchors: z.record(recordCid, anchorEntry).optional(),
-  /** The trust the node computed when it reduced (local, never truth: DESIGN §2). */
+  /** The trust the node computed when it reduced (local, never truth: docs/trust.md). */
   trust: trustOfLine,
   hash: lineHash
 }).refine((line) => line.attestations !== undefined || line.anchors !== undefined, {

@@ -1,7 +1,7 @@
 import type { ContentType, ViewObjectType, Visibility } from '../../schema/index.js'
 
 /**
- * The view reducer's rules (Memory Format Spec V3.1 §6, DESIGN §4). Every constant here changes what
+ * The view reducer's rules (Memory Format Spec V3.1 §6, docs/views.md). Every constant here changes what
  * a view object looks like, so `VIEW_RULES_VERSION` goes up with any change and `_meta/policy.json`
  * records it: a reader can tell which rules produced a shard.
  */

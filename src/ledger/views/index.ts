@@ -1,5 +1,5 @@
 /**
- * Views (Memory Format Spec V3.1 §4, §6; DESIGN §4): `diasync-v1-object` lines reduced from memories
+ * Views (Memory Format Spec V3.1 §4, §6; docs/views.md): `diasync-v1-object` lines reduced from memories
  * into `views/{facts,decisions,commitments}/<scope>/YYYY-MM.jsonl`, their attachments in
  * `views/attach/`, each round's reductions in `coordination/reducers.jsonl`. The reducer is pure; only
  * writer.ts and fs-lines.ts do I/O. docs/views.md documents the mapping.

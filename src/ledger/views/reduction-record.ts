@@ -21,8 +21,8 @@ const viewShard = z.string().regex(
 
 /**
  * A line of `coordination/reducers.jsonl` (Memory Format Spec V3.1 §10; the spec names the file, the
- * lines are isnad's): which objects reached which state, in which shard, when. The round form (v3,
- * issue 20) is one line per reduction round: shard → object id → reduction id, for every object the
+ * lines are isnad's): which objects reached which state, in which shard, when. The round form (v3)
+ * is one line per reduction round: shard → object id → reduction id, for every object the
  * round brought to a new state. The reduction id stands for the state: it is derived from the object
  * id, the hash of its line, the hash of its attachment line and the previous reduction of the same
  * object (reductionIdOf), which is the newest earlier entry of that object in the file (of any form),
@@ -41,7 +41,7 @@ export const ReductionRecordSchema = z.strictObject({
 export type ReductionRecord = z.infer<typeof ReductionRecordSchema>
 
 /**
- * The reducer line of one state, written before the round form (issue 20's first compaction):
+ * The reducer line of one state, written before the round form (its first compaction):
  * leaves out what the view line holds or the ids say. Still read and verified.
  */
 export const ReductionRecordV2Schema = z.strictObject({

@@ -3,7 +3,7 @@ import canonicalize from 'canonicalize'
 import { IsnadError } from '../../errors/index.js'
 
 /**
- * The ledger line hash (Memory Format Spec V3.1 §8, DESIGN §4): `sha256:` + lower-case hex SHA-256 of
+ * The ledger line hash (Memory Format Spec V3.1 §8, docs/architecture.md, "The data directory"): `sha256:` + lower-case hex SHA-256 of
  * the RFC 8785 (JCS) canonical JSON of the line without its `hash` field. The ledger module owns the
  * normative implementation; this copy keeps the views pure and testable on their own, and every
  * function that hashes takes a `HashLine` so the integrator can inject the ledger's.

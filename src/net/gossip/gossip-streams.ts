@@ -4,7 +4,7 @@ import type { PeerId } from '@libp2p/interface'
  * gossip-v1 G3: what happens when a peer's gossipsub stream fails. gossipsub reads each peer's
  * inbound stream as length-prefixed RPC frames; a frame longer than `maxInboundDataLength`, or any
  * other read error, ends that stream, and gossipsub drops the peer from its router — but leaves the
- * connection open. The peer then stays connected and is never heard again (issue 22 item 7). This
+ * connection open. The peer then stays connected and is never heard again (docs/threat-model.md, "Local API"). This
  * module is told of every such failure, so the network can penalise a protocol violation and close
  * the connection: the peer sees it closed and may dial again with a fresh stream.
  */

@@ -57,7 +57,7 @@ export class JournalState {
    * What a store call (or a chunk of a rebuild) adds to this LevelDB once its records are indexed:
    * their leaves in the Merkle log (one atomic batch, which also gives peers "every record after
    * position n" in this node's log order: sync-v1, recordsSince), then in one batch the witness
-   * requests among the records, for the inbox (DESIGN §3), and the idempotency keys of their events
+   * requests among the records, for the inbox (gossip-v1 §4), and the idempotency keys of their events
    * (the journal defers those here from the ledger append, so a store call makes one write instead
    * of three; see Journal.journaled for why that is safe). After a crash between the two batches,
    * replay appends the records again (they come back as already in the log) and writes the rest.

@@ -22,7 +22,7 @@ export function witnessRequestsIn (records: readonly StoredRecord[]): Array<Stor
     : [])
 }
 
-/** The key that signs this node's checkpoints: separate from the agents' keys (DESIGN §1). */
+/** The key that signs this node's checkpoints: separate from the agents' keys (docs/architecture.md, "Keys"). */
 export interface LogSigner {
   did: string
   secretKey: Uint8Array
@@ -38,7 +38,7 @@ export interface JournalInit {
 }
 
 /**
- * The node's ledger (DESIGN §4): every state change is first a durable `diasync-v1-event`, then
+ * The node's ledger (docs/architecture.md, "The data directory"): every state change is first a durable `diasync-v1-event`, then
  * applied to the LevelDB index, the Merkle log and the views. Records reach it only through the
  * ingest pipeline (src/node/pipeline), whose journal step and ledger-side index step it implements
  * (RecordJournal); it never calls the pipeline. The index never runs ahead of the ledger
@@ -78,7 +78,7 @@ export class Journal implements RecordJournal<JournalBatch> {
   private readonly indexedWrites = new SerialQueue()
   /** Batches whose views were deferred (deferViews), until they are settled: close waits for them. */
   private readonly settling = new Set<Promise<void>>()
-  /** The spec's cursors ledger (seeds/003 §10, coordination/cursors.jsonl): the history of peers' sync cursors. */
+  /** The spec's cursors ledger (Memory Format Spec V3.1 §10, coordination/cursors.jsonl): the history of peers' sync cursors. */
   private readonly cursors: JsonlAppender
 
   private constructor (
@@ -208,7 +208,7 @@ export class Journal implements RecordJournal<JournalBatch> {
   }
 
   /**
-   * The pipeline's journal step (DESIGN §4, docs/ledger-packs.md): the batch's records stored once,
+   * The pipeline's journal step (docs/ledger-packs.md): the batch's records stored once,
    * in packs (a file, written and synced first, or inside the event when small), and one
    * `memory.packed` event per pack appended and synced (durable) before the index write; witness
    * requests keep one event each on `bus/`. The events' idempotency keys go with the Merkle leaves
@@ -346,7 +346,7 @@ export class Journal implements RecordJournal<JournalBatch> {
 
   /**
    * Keeps a checkpoint seen from any log; a second one of the same size with another root is proof
-   * of misbehaviour and goes to coordination/conflicts.jsonl (DESIGN §4).
+   * of misbehaviour and goes to coordination/conflicts.jsonl (transparency-v1 §6.3).
    */
   async observeCheckpoint (checkpoint: SignedCheckpoint): Promise<'new' | 'known' | 'conflict'> {
     const previous = await this.state.observedCheckpoint(checkpoint.record.log, checkpoint.record.size)

@@ -14,7 +14,7 @@ export type RecordSource = (typeof RECORD_SOURCES)[number]
 
 /**
  * The event types that carry one record each (a witness request on `bus/`; every record before
- * packs, a layout still read): one Merkle leaf each (transparency-v1, DESIGN §4). A `memory.packed`
+ * packs, a layout still read): one Merkle leaf each (transparency-v1 R1). A `memory.packed`
  * event carries a batch's other records, one leaf each in the order it names them.
  */
 export const RECORD_EVENT_TYPES = ['memory.captured', 'memory.distilled', 'memory.attested', 'memory.anchored', 'memory.witness_requested'] as const
@@ -96,7 +96,7 @@ export interface BatchEvents {
 }
 
 /**
- * The events that journal a batch (DESIGN §4, docs/ledger-packs.md): its records in `memory.packed`
+ * The events that journal a batch (docs/ledger-packs.md): its records in `memory.packed`
  * events, PACK_MAX_RECORDS at a time, each record's canonical bytes stored once; a witness request
  * keeps its own `memory.witness_requested` event on `bus/`, where the agents it addresses read it.
  */

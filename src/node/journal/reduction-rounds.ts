@@ -35,7 +35,7 @@ interface Round {
 }
 
 /**
- * Group commit for view reductions (DESIGN §4 views/, docs/views.md): at most one round runs at a
+ * Group commit for view reductions (docs/views.md): at most one round runs at a
  * time, and every request made meanwhile joins the next round, so concurrent stores (a witness
  * request and its attestations arriving together, pipelined sync pages) share one append per view
  * file, one `memory.reduced` event and one reduction per memory, instead of one each per store.

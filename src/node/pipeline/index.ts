@@ -1,4 +1,4 @@
-// The one way records enter a node (DESIGN §4, docs/architecture.md): IngestPipeline and its steps.
+// The one way records enter a node (docs/architecture.md): IngestPipeline and its steps.
 export {
   IngestPipeline, type IngestPipelineInit, type IngestResult, type JournaledBatch, type RecordJournal, type RecoveredBatch, type StoredListener
 } from './pipeline.js'

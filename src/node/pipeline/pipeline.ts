@@ -78,7 +78,7 @@ export interface IngestPipelineInit<B extends JournaledBatch = JournaledBatch> {
   keys?: RecordKeyCheck
   /**
    * The node's trust setting (policy, reputation, identities); absent: the defaults. `pending` is
-   * the batch being stored, whose votes count in the reputation it scores with (issue 18).
+   * the batch being stored, whose votes count in the reputation it scores with (docs/trust.md §3).
    */
   trustSetting?: (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>
   /** The ledger; absent: a store-only pipeline (the in-memory store, figure 3 of the benchmarks). */

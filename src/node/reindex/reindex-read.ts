@@ -18,7 +18,7 @@ import { locatedRecordsOf } from '../journal/record-locations.js'
  * memories included, is encoded to canonical DAG-CBOR and its id checked against it by the store as
  * the rebuild writes it (prepareRecords: CID_MISMATCH). Reading and checking the lines is the larger
  * share: when this thread also encoded the memories, it was busy 8.0–8.3 s of a ~10 s reindex of
- * 100,000 events while the rebuilding thread waited for it (BENCHMARKS.md, session 6).
+ * 100,000 events while the rebuilding thread waited for it (measured on 2 cores).
  */
 
 /** Evidence gathered for scoring: no store reads needed. */

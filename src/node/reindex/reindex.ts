@@ -32,7 +32,7 @@ export interface ReindexResult {
 }
 
 /**
- * Rebuilds `.memory/index/` from the ledgers alone (DESIGN §4). The new index is built beside the
+ * Rebuilds `.memory/index/` from the ledgers alone (docs/architecture.md, "The data directory"). The new index is built beside the
  * old one while holding the single-writer lock, then swapped in, so a failure leaves the old index.
  * Records are not re-verified: they entered the ledger only after verification, and every line's
  * hash is checked as it is read; `isnad ledger verify` checks signatures and checkpoints.
@@ -74,7 +74,7 @@ async function rebuildIndex (paths: NodePaths, scope: string, clock: () => numbe
   await Promise.all([store.close(), state.close()])
   try {
     // Swapped while the writer lock is held: no writer can open the index in between.
-    // The index is derived (DESIGN §4): whatever state the old one is in (damaged, half deleted,
+    // The index is derived (docs/architecture.md, "The data directory"): whatever state the old one is in (damaged, half deleted,
     // missing), it is moved aside and removed, never read.
     const old = `${paths.index}.old`
     await rm(old, { recursive: true, force: true })
@@ -90,7 +90,7 @@ async function rebuildIndex (paths: NodePaths, scope: string, clock: () => numbe
 /**
  * A reader (or a writer) holding a LevelDB lock must not see its directory swapped away: STORE_LOCKED.
  * Any other failure to open (INDEX_OUTDATED, INDEX_CORRUPT, a missing table, an unreadable file)
- * came after the lock was free, so the index is not in use: it is what reindex replaces (issue 22 §2).
+ * came after the lock was free, so the index is not in use: it is what reindex replaces (docs/threat-model.md, "Damage to the data directory").
  */
 async function assertIndexFree (paths: NodePaths): Promise<void> {
   const records = join(paths.index, 'records')

@@ -1,7 +1,7 @@
 import { isRecordCid } from '../../schema/index.js'
 
 /*
- * Binary keys as JavaScript strings (layout 7, issue 20 disk): a "binary string" holds one byte per
+ * Binary keys as JavaScript strings (layout 7): a "binary string" holds one byte per
  * character (0–255), so the key code keeps building keys by concatenation, slicing them and
  * comparing them (code-unit order is byte order), and LATIN1 writes each character as its byte.
  * What was text in a key goes through these helpers:

@@ -3,7 +3,7 @@ import { IsnadError } from '../../errors/index.js'
 /*
  * A LevelDB that reports damage (a table whose block checksum fails, a missing table file, a
  * mangled MANIFEST) is named as such, with the command that repairs it, rather than surfacing as a
- * bare IO_ERROR (issue 22 §2). The index is derived from the ledgers (DESIGN §4): `isnad ledger
+ * bare IO_ERROR (docs/threat-model.md, "Damage to the data directory"). The index is derived from the ledgers (docs/architecture.md): `isnad ledger
  * reindex` rebuilds it from nothing, whatever state it is in.
  */
 

@@ -6,7 +6,7 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  * always be rebuilt from the ledgers, so a layout change is a new version rather than a migration:
  * an index of any other version is refused with INDEX_OUTDATED, never read with the wrong layout.
  *
- *   (none)  session 1–2 layout: a separate `trust` sublevel, no `meta` (an index with records but
+ *   (none)  the first layout: a separate `trust` sublevel, no `meta` (an index with records but
  *           no format key is of this version)
  *   2       trust kept in the memory's entry (memory-entry.ts); query-index values hold only
  *           created_at
@@ -15,12 +15,12 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *   4       `orphans` lists the memories whose evidence is stored before them (keys.ts), so ingest
  *           knows a new memory has none without listing its attestations and anchors
  *   5       `records` holds where each record's bytes are in the ledger's packs, not the bytes
- *           (record-location.ts; `files` names the ledger files): each record stored once (issue
- *           20). An index of version 4 read as 5 would take record bytes for locations, so it is
+ *           (record-location.ts; `files` names the ledger files): each record stored once
+ *           (docs/ledger-packs.md). An index of version 4 read as 5 would take record bytes for locations, so it is
  *           refused and the node rebuilds it on open (LocalNode.open, as `isnad ledger reindex`)
  *   6       query-index values are '' when the position's time gives created_at (key-layout.ts
- *           queryValueOf), and no `wit` links (attestations by a witness) are written (issue 20,
- *           disk). Version 6 reads 5's values as they are, but a build of version 5 would report
+ *           queryValueOf), and no `wit` links (attestations by a witness) are written (smaller
+ *           on disk). Version 6 reads 5's values as they are, but a build of version 5 would report
  *           an empty created_at for every query hit of a version 6 index: the bump makes it refuse
  *           (and rebuild) instead, and this code rebuilds a version 5 index once, dropping its
  *           `wit` keys
@@ -33,7 +33,7 @@ import type { RootLevel, Sublevels } from './sublevels.js'
  *           leaf-hash keys cut to 8 bytes (exact by hashing the candidates), each leaf's record
  *           CID kept as its digest in its column (src/merkle/log-keys.ts, RECORD_LEAF_CODEC), so
  *           no `leaves` sublevel (journal-state.ts). 2.09 → 0.89 MB after figure 8c's sync
- *           (issue 20, disk; BENCHMARKS.md). Nothing of version 6 can be read as 7: the node
+ *           (BENCHMARKS.md, "Disk"). Nothing of version 6 can be read as 7: the node
  *           rebuilds a version 6 index on open, and a build of version 6 refuses a 7 by its
  *           `format` (kept under `meta`, the name every version used)
  */

@@ -9,7 +9,7 @@ export { asIndexError, indexCorruptError, isLevelCorruption } from './damage.js'
 export { WriteBatch, type BatchTarget } from './sublevels.js'
 export { LATIN1 } from './binary-keys.js'
 
-/** Where a data directory keeps its LevelDB indexes (DESIGN §4): `<dataDir>/.memory/index`. */
+/** Where a data directory keeps its LevelDB indexes (docs/architecture.md): `<dataDir>/.memory/index`. */
 export function indexLocationOf (dataDir: string): string {
   return join(dataDir, ...INDEX_DIRECTORY.split('/'))
 }

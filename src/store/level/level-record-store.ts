@@ -38,7 +38,7 @@ export interface LevelRecordStoreInit {
 
 const LOCKED_MESSAGE = 'the data directory is in use by another isnad process (a running daemon?)'
 
-/** The node's RecordStore: LevelDB indexes that can always be rebuilt from the ledgers (DESIGN §4). */
+/** The node's RecordStore: LevelDB indexes that can always be rebuilt from the ledgers (docs/architecture.md, "The data directory"). */
 export class LevelRecordStore extends LinkedRecordReads implements RecordStore {
   private readonly location: string
   private readonly bulk: boolean

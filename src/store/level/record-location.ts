@@ -3,7 +3,7 @@ import type { RecordLocation } from '../types.js'
 
 /*
  * The value of a record in the `records` sublevel (key-layout.ts) since layout 5: where the record's
- * canonical bytes are, not the bytes themselves (issue 20: each record stored once, beside the
+ * canonical bytes are, not the bytes themselves (docs/ledger-packs.md: each record stored once, beside the
  * ledger). One tag byte, then unsigned LEB128 varints:
  *
  *   0x00 <bytes…>                                held: the bytes themselves (a witness request,

@@ -8,7 +8,7 @@ import {
 import { codeOf, moduleStateIn } from './module-state.js'
 
 /*
- * The layer map as a test (issue 21 item 3, docs/architecture.md): over every .ts file under src/,
+ * The layer map as a test (docs/architecture.md): over every .ts file under src/,
  * (1) imports between folders point down the map, (2) they go through the folder's index.ts, (3) the
  * core is pure. Exceptions are listed in layers.ts and may only shrink.
  */
