@@ -1,7 +1,7 @@
 import { Buffer } from 'node:buffer'
 import { hash } from 'node:crypto'
 import type { CID } from 'multiformats/cid'
-import { cidOfDigest, type RecordFastPaths } from '../record/index.js'
+import { cidOfDigest, PORTABLE_FAST_PATHS, type RecordFastPaths } from '../record/index.js'
 import { verifyBytesOnThreads } from './record-threads.js'
 import { encodeSignedIntoScratch } from './scratch-encoding.js'
 import { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'
@@ -37,5 +37,8 @@ export const NODE_RECORD_FAST_PATHS: RecordFastPaths = Object.freeze({
   publicKeyOf: signerKeyOf,
   publicKeyOfSeed: publicKeyOfSeedCached,
   sign: signNative,
+  vrfProve: PORTABLE_FAST_PATHS.vrfProve,
+  vrfVerify: PORTABLE_FAST_PATHS.vrfVerify,
+  vrfProofToHash: PORTABLE_FAST_PATHS.vrfProofToHash,
   verifyBytesElsewhere: verifyBytesOnThreads
 })
