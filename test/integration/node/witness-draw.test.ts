@@ -64,13 +64,14 @@ describe('the witness draw at a node', () => {
       now += 60_000
       await node.ingest([createAttestation(root, byWitness.id, 'confirm', at(now)).signed, createAttestation(root, byAuthor.id, 'confirm', at(now)).signed])
       const estimate = await node.trust.populationEstimate()
-      // The graph's agents: the root, the witness and the author.
-      expect(estimate).toBe(3)
+      // The graph's agents: the node's own agent (a root without configuration), the added root, the
+      // witness and the author.
+      expect(estimate).toBe(4)
 
       const memory = createMemory(author, { summary: 'the deploy took 9 minutes', created_at: at(now) })
       await node.ingest([memory.signed])
       now += 60_000
-      // Population 3 < size 5: every witness is drawn in a network this small.
+      // Population 3 < size 5: every witness is drawn; 3 × 2 ≥ 4, so this node accepts the claim.
       const drawn = drawnAttestation(witness, memory.id, 3)
       expect(proveDraw(witness.secretKey, memory.id, 3).drawn).toBe(true)
 
@@ -84,8 +85,8 @@ describe('the witness draw at a node', () => {
       expect(explained.policy).toBe('isnad-draw')
       expect(explained.level).toBe('Attested')
       expect(explained.counted.attestations.find((a) => a.id === drawn.id)?.note).toMatch(/witness drawn for this memory$/)
-      expect(explained.witness_selection).toMatchObject({ population_estimate: 3, drawn: 1, asked: 0 })
-      expect(explained.witness_selection?.reason).toMatch(/^1 drawn witness answered \(population estimate 3\)/)
+      expect(explained.witness_selection).toMatchObject({ population_estimate: 4, drawn: 1, asked: 0 })
+      expect(explained.witness_selection?.reason).toMatch(/^1 drawn witness answered \(population estimate 4\)/)
       const shown = await node.show(memory.id)
       expect((shown.trust as TrustResult).level).toBe('Attested')
       // What ingest stored (query --min-trust) is what explain gives.
