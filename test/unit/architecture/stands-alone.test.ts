@@ -86,7 +86,6 @@ const NOT_YET_STANDING_ALONE: readonly string[] = [
   'src/trust/independent-witnesses.ts',
   'src/trust/index.ts',
   'src/trust/isnad-reputation-policy.ts',
-  'src/trust/isnad-spot-check-policy.ts',
   'src/trust/isnad-v01-policy.ts',
   'src/trust/level.ts',
   'src/trust/types.ts'
