@@ -1,11 +1,12 @@
 import { Buffer } from 'node:buffer'
 import { hash } from 'node:crypto'
 import type { CID } from 'multiformats/cid'
-import { cidOfDigest, PORTABLE_FAST_PATHS, type RecordFastPaths } from '../record/index.js'
+import { cidOfDigest, type RecordFastPaths } from '../record/index.js'
 import { verifyBytesOnThreads } from './record-threads.js'
 import { encodeSignedIntoScratch } from './scratch-encoding.js'
 import { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'
 import { signNative } from './sign-native.js'
+import { vrfProofToHashNative, vrfProveNative, vrfVerifyNative } from './vrf-native.js'
 
 /** SHA-256 by OpenSSL in one call: about half the CPU of @noble/hashes for a record of a few hundred bytes. */
 export function sha256Native (bytes: Uint8Array): Uint8Array {
@@ -37,8 +38,8 @@ export const NODE_RECORD_FAST_PATHS: RecordFastPaths = Object.freeze({
   publicKeyOf: signerKeyOf,
   publicKeyOfSeed: publicKeyOfSeedCached,
   sign: signNative,
-  vrfProve: PORTABLE_FAST_PATHS.vrfProve,
-  vrfVerify: PORTABLE_FAST_PATHS.vrfVerify,
-  vrfProofToHash: PORTABLE_FAST_PATHS.vrfProofToHash,
+  vrfProve: vrfProveNative,
+  vrfVerify: vrfVerifyNative,
+  vrfProofToHash: vrfProofToHashNative,
   verifyBytesElsewhere: verifyBytesOnThreads
 })
