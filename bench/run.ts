@@ -19,6 +19,8 @@ import { benchSelect } from './select.js'
 import { benchSim } from './sim.js'
 import { benchSimModel } from './sim-model.js'
 import { benchCliStartup } from './cli-startup.js'
+import { benchWitnessCost } from './witness-cost.js'
+import { benchVrf, VRF_SUBJECTS } from './vrf.js'
 import { describeMachine, formatTable, type Figure, type Results } from './report.js'
 import { interleave, median, percentile, type RoundResult } from './stats.js'
 
@@ -38,7 +40,7 @@ const quick = process.argv.includes('--quick')
  * `--only=1,3` runs those figures only (development; nothing is written to bench/results.json).
  * @default every figure
  */
-const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14']
+const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16']
 const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ALL_FIGURES).map(Number))
 const partial = only.size < ALL_FIGURES.length
 const SIZES = quick
@@ -88,6 +90,16 @@ async function runCrypto (figures: Figure[]): Promise<void> {
     'sign (noble)': 'sign/s', 'signRecord (noble)': 'records/s', 'verify (noble)': 'verify/s', 'verify (node:crypto)': 'verify/s'
   }
   for (const subject of CRYPTO_SUBJECTS) figures.push(rateFigure('1. Ed25519', subject, units[subject], result, subject))
+}
+
+async function runVrf (figures: Figure[]): Promise<void> {
+  progress('16. the witness draw\'s ECVRF: prove, verify, proof to hash')
+  const result = await benchVrf({ rounds: SIZES.rounds, budgetMs: SIZES.budgetMs })
+  for (const subject of VRF_SUBJECTS) {
+    const figure = rateFigure('16. ECVRF (witness draw, RFC 9381 suite 0x03)', subject, 'ops/s', result, subject)
+    figure.detail = { ...figure.detail, microsPerOp: Number((1e6 / figure.value).toFixed(1)) }
+    figures.push(figure)
+  }
 }
 
 async function runRemember (figures: Figure[]): Promise<void> {
@@ -177,6 +189,10 @@ async function main (): Promise<void> {
   if (only.has(13)) figures.push(...await benchCliStartup({ rounds: quick ? 5 : 11, progress }))
   // Issue 23: the simulation's model engine (the 10,000-agent run only with --model-10k).
   if (only.has(14)) figures.push(...await benchSimModel({ quick, tenThousand: process.argv.includes('--model-10k'), progress }))
+  // What witnessing costs per memory as the network grows: 8, 16 and 32 real daemons on defaults.
+  if (only.has(15)) figures.push(...await benchWitnessCost({ sizes: quick ? [8, 16] : [8, 16, 32], memories: quick ? 2 : 3, progress }))
+  // The witness draw's ECVRF (protocols/witness-draw-v1.md).
+  if (only.has(16)) await runVrf(figures)
   const results: Results = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

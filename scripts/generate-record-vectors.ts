@@ -148,6 +148,22 @@ function witnessRequest (fields: Obj = {}): Obj {
   return { kind: 'witness_request', version: 1, memory: EXAMPLE_ID, requester: alice.did, created_at: '2026-02-05T16:00:00Z', ...fields }
 }
 
+/**
+ * A witness draw of `key` for `memory` (record-v1 R19) from protocols/vectors/draw/draw.json, which
+ * an ECVRF independent of src/ generated (scripts/generate-draw-vectors.ts): its proof as unpadded
+ * base64, the convention of `signature`.
+ */
+function drawProof (key: Key, memory: string): string {
+  const found = drawVectors().find((v) => v.seed === key.seed && v.memory === memory)
+  if (found === undefined) throw new Error(`protocols/vectors/draw/draw.json has no draw of ${key.name} for ${memory}`)
+  return Buffer.from(found.proof, 'hex').toString('base64').replace(/=+$/, '')
+}
+const MAX_DRAW_POPULATION = 4294967295
+
+function drawVectors (): Array<{ seed: string, memory: string, proof: string }> {
+  return (JSON.parse(readFileSync(new URL('protocols/vectors/draw/draw.json', ROOT), 'utf8')) as { vectors: Array<{ seed: string, memory: string, proof: string }> }).vectors
+}
+
 const witnessDids = (count: number): string[] =>
   Array.from({ length: count }, (_, i) => keyFromSeed(`w${i}`, labelSeed(`isnad vector witness ${i}`)).did)
 
@@ -221,6 +237,12 @@ function validVectors (): ValidVector[] {
       attestation: 'partial',
       notes: repeat('ñ', LIMIT.notes / 2),
       claims: Array.from({ length: LIMIT.claims }, (_, i) => String(i).padStart(2, '0') + repeat('c', LIMIT.claim - 2))
+    }), bob),
+    valid('attestation/with-draw', 'Bob confirms the example memory as a witness the draw selected: his ECVRF proof for it (protocols/vectors/draw/draw.json bob/memory/example) and his population estimate (R19).', attestation({
+      draw: { population: 100, proof: drawProof(bob, EXAMPLE_ID) }
+    }), bob),
+    valid('attestation/draw-population-at-limit', 'A draw claiming MAX_DRAW_POPULATION (2³² − 1: a 4-byte CBOR integer).', attestation({
+      attestation: 'dispute', draw: { population: MAX_DRAW_POPULATION, proof: drawProof(bob, EXAMPLE_ID) }
     }), bob),
     valid('anchor/url', 'A url anchor by a third party (carol).', anchor(), carol),
     valid('anchor/cid', 'A cid anchor: the reference is a canonical CIDv1 of any codec (here raw, 0x55).', anchor({
@@ -327,6 +349,12 @@ function schemaVectors (): void {
   bad('schema/body-lone-surrogate', 'R3', S, 'A lone surrogate: DAG-CBOR would write U+FFFD, so two JSON texts would share one id.', edit(memory, 'content.body', 'a\ud800b'), alice, { json_only: true })
   bad('schema/claims-on-confirm', 'R12', S, 'claims only on a partial attestation.', attestation({ claims: ['the date'] }), bob)
   bad('schema/claims-empty', 'R12', S, 'claims, when present, are not empty.', attestation({ attestation: 'partial', claims: [] }), bob)
+  const proof = drawProof(bob, EXAMPLE_ID)
+  bad('schema/draw-population-zero', 'R4', S, 'A draw population of 0.', attestation({ draw: { population: 0, proof } }), bob)
+  bad('schema/draw-population-above-limit', 'R4', S, 'A draw population of MAX_DRAW_POPULATION + 1: a range, not a size limit.', attestation({ draw: { population: MAX_DRAW_POPULATION + 1, proof } }), bob)
+  bad('schema/draw-population-fraction', 'R4', S, 'A draw population of 10.5.', attestation({ draw: { population: 10.5, proof } }), bob)
+  bad('schema/draw-proof-short', 'R2', S, 'A proof of 106 characters (not 80 bytes).', attestation({ draw: { population: 100, proof: proof.slice(1) } }), bob)
+  bad('schema/draw-unknown-field', 'R2', S, 'The draw map is closed: a fraction beside the proof is refused.', attestation({ draw: { population: 100, proof, fraction: 0.25 } }), bob)
   bad('schema/anchor-hash-uppercase', 'R13', S, 'hash is <algorithm>:<lower-case hex>.', anchor({ hash: 'SHA256:ABCDEF' }), carol)
   bad('schema/anchor-hash-no-algorithm', 'R13', S, 'hash names its algorithm.', anchor({ hash: 'abcdef' }), carol)
   bad('schema/anchor-cid-not-cid', 'R13', S, 'A cid anchor references a canonical CIDv1.', anchor({ type: 'cid', reference: 'https://example.org/' }), carol)
@@ -420,6 +448,17 @@ function timeAndKindVectors (): void {
   bad('time/memory-1ms-past-skew', 'R16', T, `created_at 15 minutes and 1 ms after now (${NOW}).`, { ...exampleMemory(), created_at: '2026-03-01T00:15:00.001Z' })
   bad('time/attestation-next-year', 'R16', T, 'witnessed_at next year.', attestation({ witnessed_at: '2027-03-01T00:00:00Z' }), bob)
   bad('time/request-tomorrow', 'R16', T, 'A witness request dated tomorrow.', witnessRequest({ created_at: '2026-03-02T00:00:00Z' }))
+  // The other memory of draw.json: memory/all-optional-fields.
+  const otherMemory = drawVectors().find((v) => v.memory !== EXAMPLE_ID)?.memory ?? ''
+  const DI = 'DRAW_INVALID'
+  bad('draw/proof-for-another-memory', 'R19', DI, 'Bob\'s valid proof for memory/all-optional-fields on his attestation of memory/example.', attestation({ draw: { population: 100, proof: drawProof(bob, otherMemory) } }), bob)
+  bad('draw/proof-of-another-key', 'R19', DI, 'Carol\'s proof for memory/example on Bob\'s attestation of it.', attestation({ draw: { population: 100, proof: drawProof(carol, EXAMPLE_ID) } }), bob)
+  const flipped = Buffer.from(drawProof(bob, EXAMPLE_ID), 'base64')
+  flipped[79] = (flipped[79] as number) ^ 0x01
+  bad('draw/proof-bit-flipped', 'R19', DI, 'Bob\'s proof for memory/example with the last bit of s flipped.', attestation({ draw: { population: 100, proof: flipped.toString('base64').replace(/=+$/, '') } }), bob)
+  const spelled = drawProof(bob, EXAMPLE_ID)
+  const spare = spelled.slice(0, -1) + (spelled.endsWith('A') ? 'B' : String.fromCharCode(spelled.charCodeAt(spelled.length - 1) ^ 1))
+  bad('draw/proof-spare-bits', 'R19', DI, 'The proof\'s last base64 character with a spare bit set: the same bytes another way (one proof, one spelling).', attestation({ draw: { population: 100, proof: spare } }), bob)
   bad('kind/attestation-as-memory', 'R17', 'WRONG_KIND', 'A valid attestation where the caller expects a memory.', attestation(), bob, { options: { expected_kind: 'memory' } })
 }
 

@@ -2,6 +2,8 @@ export * from './errors/index.js'
 export * from './schema/index.js'
 export * from './identity/index.js'
 export * from './record/index.js'
+// The witness draw (protocols/witness-draw-v1.md).
+export * from './draw/index.js'
 // The node's fast paths of the core (OpenSSL, libsodium, verifier threads), injected through nodeCryptoVerifier.
 export { cidOfBytesNative, nodeCryptoVerifier, sameBytes, SIGNER_KEY_CACHE_SIZE } from './native/index.js'
 export * from './trust/index.js'

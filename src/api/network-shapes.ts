@@ -13,14 +13,20 @@ export const WitnessRequestResultSchema = z.strictObject({
   signature: z.string()
 }).meta({ id: 'WitnessRequestResult' })
 
-/** A witness request waiting in a local agent's inbox (gossip-v1 §4). */
+/**
+ * A witness request waiting in a local agent's inbox (gossip-v1 §4), or a memory the witness draw chose
+ * local agents for (`drawn`, protocols/witness-draw-v1.md): nobody asked, their answer carries the draw.
+ */
 export const InboxItemSchema = z.strictObject({
-  /** The WitnessRequest's id. */
-  request: recordCid,
+  /** The WitnessRequest's id; absent on a drawn item. */
+  request: recordCid.optional(),
   memory: recordCid,
+  /** Who asked; on a drawn item, the memory's author. */
   requester: didKey,
-  /** The local agents the request is addressed to; empty for an open request. */
+  /** The local agents the request is addressed to (or the draw chose); empty for an open request. */
   to: z.array(didKey),
+  /** True when the witness draw chose `to` for this memory: answering it is the agent's share of the draw. */
+  drawn: z.literal(true).optional(),
   created_at: isoTimestamp,
   expires_at: isoTimestamp.optional(),
   /** The memory's type and summary, when this node holds the memory, so an agent can triage. */

@@ -60,7 +60,22 @@ export const NetworkStatsSchema = z.strictObject({
   /** Connected peers now. */
   peers: count,
   /** CPU time of the node's process (user + system) since it started, in ms. */
-  cpu_ms: z.number().min(0)
+  cpu_ms: z.number().min(0),
+  /**
+   * The witness service since the daemon started (protocols/witness-draw-v1.md; summed over nodes,
+   * the network's witness cost per memory): memories received and evaluated, memories its agents were
+   * drawn for, memories the witness budget skipped, requests and attestations its agents signed
+   * (`drawn_attestations` carry a draw), private checks due and asked.
+   */
+  witness: z.strictObject({
+    memories: count,
+    drawn: count,
+    skipped: z.strictObject({ 'per-author': count, 'per-minute': count }),
+    requests: count,
+    attestations: count,
+    drawn_attestations: count,
+    private_checks: z.strictObject({ due: count, asked: count })
+  }).optional()
 }).meta({ id: 'NetworkStats' })
 
 export type PeerSync = z.infer<typeof PeerSyncSchema>

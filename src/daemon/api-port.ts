@@ -4,7 +4,7 @@ import { apiPortPath, keepApiPort, readKeptApiPort } from './api-port-file.js'
 import { PREFERRED_API_PORT } from './constants.js'
 
 /*
- * A stable API port (issue 19): the dashboard's URL and scripts' `$PORT` survive restarts. The
+ * A stable API port: the dashboard's URL and scripts' `$PORT` survive restarts. The
  * port is chosen on a home's first start and kept in `.memory/api.port`; `--api-port` sets it (and
  * keeps it). The first choice is PREFERRED_API_PORT, else any free port. A kept port that is busy
  * is an error (ADDRESS_IN_USE), never a silent move to another port: the point is that the URL

@@ -6,7 +6,7 @@ import type { Network } from '../net/index.js'
 import { BOOTSTRAP_RETRY_MAX_MS, BOOTSTRAP_RETRY_MS } from './constants.js'
 
 /*
- * The operator's bootstrap peers (`isnad start --bootstrap`), watched (issue 19). libp2p's bootstrap
+ * The operator's bootstrap peers (`isnad start --bootstrap`), watched. libp2p's bootstrap
  * module dials each once and reports a failure only to its debug log; the daemon dials them itself,
  * so an operator reads which peer could not be reached and why.
  *

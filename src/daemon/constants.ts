@@ -19,5 +19,11 @@ export const BOOTSTRAP_RETRY_MAX_MS = 300_000
 /** Listen addresses of `isnad start` unless given: TCP and WebSockets on every interface. */
 export const DEFAULT_DAEMON_LISTEN = ['/ip4/0.0.0.0/tcp/4501', '/ip4/0.0.0.0/tcp/4502/ws']
 
-/** The libp2p peer key, beside the node's log key (DESIGN §1: separate from agent keys). */
+/** The libp2p peer key, beside the node's log key (docs/architecture.md "Keys": separate from agent keys). */
 export const PEER_KEY_FILE = 'peer.key'
+
+/**
+ * @default 0.5 — the reputation a witness needs at this node to be asked in a private check
+ * (private-checks.ts): below it, its confirm could not make a memory Attested alone.
+ */
+export const PRIVATE_CHECK_MIN_REPUTATION = 0.5

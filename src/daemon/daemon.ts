@@ -5,7 +5,7 @@ import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 import { silentLogger, type Logger } from '../log/index.js'
 import { createNetwork, gossipHealthOf, OFFLINE_HEALTH, type ConnectionMonitorSettings, type GossipHealth, type LinkConditions, type Network } from '../net/index.js'
-import { LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
+import { DrawnInbox, LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
 import { startApiOnKeptPort } from './api-port.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
 import { DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
@@ -16,7 +16,11 @@ import { connectPeer, disconnectPeer, networkStatsOf, syncPeers } from './peer-a
 import { createNodeHost } from '../node/index.js'
 import { startPeriodic } from './periodic.js'
 import { hostedAgentsOf, startPublisher } from './publisher.js'
-import { startSpotChecks, type SpotCheckOptions } from './spot-checks.js'
+import { PrivateCheckLog, startPrivateChecks } from './private-checks.js'
+import { WitnessBudget, type WitnessBudgetLimits } from './witness-budget.js'
+import { createWitnessCounters, type WitnessCounters } from './witness-counters.js'
+import { startWitnessDraw } from './witness-draw.js'
+import { WITNESS_DRAW } from '../draw/index.js'
 
 export interface DaemonOptions {
   home: string
@@ -42,15 +46,28 @@ export interface DaemonOptions {
   apiBehindRelay?: boolean
   /** @default HEARTBEAT_INTERVAL_MS */
   heartbeatMs?: number
-  /** Auto-answer policy (off by default): confirm witness requests from these requesters. */
+  /**
+   * Auto-answer policy (off by default): confirm witness requests from these requesters, and the
+   * memories of these authors the witness draw chose local agents for.
+   */
   autoConfirmFrom?: string[]
   /**
-   * Spot checks (docs/trust.md §5a): ask witnesses the node draws itself about memories it receives.
-   * On by default (SPOT_CHECK_DEFAULTS): the default policy meets issue 18's targets only on a network
-   * that plays them (docs/simulation.md). `false` turns them off (`isnad start --no-spot-checks`).
-   * @default {} (on, SPOT_CHECK_DEFAULTS)
+   * Private checks (protocols/witness-draw-v1.md): when no drawn answer this node accepts arrived
+   * `delayMs` after a memory, ask one reputable witness with probability privateCheckProbability(N̂).
+   * On by default; `false` turns them off (`isnad start --no-private-checks`). `random`: the node's
+   * randomness in [0, 1) (tests). @default {} (on, WITNESS_DRAW.privateCheckDelayMs)
    */
-  spotChecks?: SpotCheckOptions | false
+  privateChecks?: { delayMs?: number, random?: () => number } | false
+  /**
+   * @deprecated The service it turned off is gone; `false` turns private checks off, as
+   * `privateChecks: false` does. Kept for callers not yet moved to `privateChecks`.
+   */
+  spotChecks?: Record<string, unknown> | false
+  /**
+   * The witness budget (docs/limits.md): memories of one author per hour and memories in all per
+   * minute this node's witnesses take on (drawn, or asked by strangers). @default WITNESS_DRAW's
+   */
+  witnessBudget?: Partial<WitnessBudgetLimits>
   /**
    * How anchors are checked: local git repositories, blockchain verifier plug-ins, limits, and the
    * hosts and ranges url anchors from peers may reach although not public (`urlAllow`, anchors-v1 §4, §9).
@@ -71,6 +88,8 @@ export interface Daemon {
   peerId: string
   multiaddrs: () => string[]
   network: Network
+  /** What the witness service did since the start (also in GET /v1/network/stats `witness`). */
+  witness: Readonly<WitnessCounters>
   /** Graceful stop: API, network, then the node (instance.stopped, checkpoint). Idempotent. */
   stop: () => Promise<void>
 }
@@ -78,6 +97,7 @@ export interface Daemon {
 /** NodeOperations of a running node: the local ones plus what needs the network. */
 class DaemonOperations extends LocalOperations {
   network: Network | undefined
+  witness: WitnessCounters | undefined
   override async peers (): Promise<PeerInfo[]> {
     const libp2p = this.network?.libp2p
     if (libp2p === undefined) return []
@@ -99,7 +119,10 @@ class DaemonOperations extends LocalOperations {
   async connectPeer (address: string): Promise<string> { return await connectPeer(this.online(), address) }
   async disconnectPeer (peer: string): Promise<number> { return await disconnectPeer(this.online(), peer) }
   async syncPeers (peer?: string): Promise<PeerSync[]> { return await syncPeers(this.online(), peer) }
-  async networkStats (): Promise<NetworkStats> { return networkStatsOf(this.online()) }
+  async networkStats (): Promise<NetworkStats> {
+    const stats = networkStatsOf(this.online())
+    return this.witness === undefined ? stats : { ...stats, witness: structuredClone(this.witness) }
+  }
 
   private online (): Network {
     if (this.network === undefined) throw new IsnadError('USAGE', 'the network is not running')
@@ -108,7 +131,7 @@ class DaemonOperations extends LocalOperations {
 }
 
 /**
- * `isnad start` (DESIGN §3, §6): the node on the network. Owns the data directory's single-writer
+ * `isnad start` (docs/architecture.md): the node on the network. Owns the data directory's single-writer
  * lock; the CLI talks to it through the HTTP API it advertises in `.memory/daemon.json`. A failure
  * to start undoes what was started, so the caller's process can exit (or retry) cleanly.
  */
@@ -145,15 +168,27 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     throw await explainListenError(err, listen)
   }
   const stopPeerLog = logPeerEvents(network, logger.child({ component: 'net' }))
+  // The witness service's state outlives a reopened node (`isnad ledger reindex` through the API).
+  const drawnInbox = new DrawnInbox()
+  const budget = new WitnessBudget({ perAuthorPerHour: WITNESS_DRAW.perAuthorPerHour, perMinute: WITNESS_DRAW.perMinute, ...options.witnessBudget })
+  const counters = createWitnessCounters()
+  const privateCheckLog = new PrivateCheckLog()
+  const privateChecks = options.privateChecks ?? (options.spotChecks === false ? false : {})
+  const hostedAgents = hostedAgentsOf(keystore)
   const bind = (opened: LocalNode): LocalNode => {
     unsubscribe()
     const records = logger.child({ component: 'records' })
-    const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom: options.autoConfirmFrom ?? [], logger: records })
+    const witnessLog = logger.child({ component: 'witness' })
+    const autoConfirmFrom = options.autoConfirmFrom ?? []
+    const population = async (): Promise<number> => await opened.populationEstimate()
+    opened.useDrawnInbox(drawnInbox)
+    const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, inbox: drawnInbox, budget, counters, logger: witnessLog })
+    const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
-    const stopSpotChecks = options.spotChecks === false
+    const stopPrivateChecks = privateChecks === false
       ? () => {}
-      : startSpotChecks({ node: opened, keystore, hostedAgents: hostedAgentsOf(keystore), logger: logger.child({ component: 'spot-checks' }), options: options.spotChecks ?? {} })
-    unsubscribe = () => { stopRecords(); stopKeyLogs(); stopSpotChecks() }
+      : startPrivateChecks({ node: opened, keystore, hostedAgents, population, log: privateCheckLog, counters, logger: witnessLog, ...privateChecks })
+    unsubscribe = () => { stopRecords(); stopKeyLogs(); draw.stop(); stopPrivateChecks() }
     opened.anchors.useNetwork(network) // cid anchors: missing blocks are asked from peers (fetch-v1 §8)
     node = opened
     return opened
@@ -167,6 +202,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     reopen: async () => bind(await openNode())
   })
   ops.network = network
+  ops.witness = counters
   const multiaddrs = (): string[] => network.multiaddrs().map((m) => m.toString())
   let api: Awaited<ReturnType<typeof startApiOnKeptPort>>
   try {
@@ -186,7 +222,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const stopHeartbeat = startPeriodic(() => {
     void (async () => {
       await node.writer.heartbeat({ peers: network.libp2p.getConnections().length })
-      // The log grew since the last checkpoint: sign one and gossip it (DESIGN §4).
+      // The log grew since the last checkpoint: sign one and gossip it (transparency-v1, gossip-v1 §5).
       const latest = await node.writer.state.latestCheckpoint()
       const checkpoint = await node.writer.checkpoint()
       if (checkpoint !== null && checkpoint.record.size !== latest?.record.size) {
@@ -213,7 +249,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     await stopping
   }
   logger.info('daemon started', { peer: network.peerId.toString(), addrs: multiaddrs(), api: api.url, dashboard: `${api.url}/dashboard/`, pid: process.pid })
-  return { url: api.url, peerId: network.peerId.toString(), multiaddrs, network, stop }
+  return { url: api.url, peerId: network.peerId.toString(), multiaddrs, network, witness: counters, stop }
 }
 
 /**

@@ -1,3 +1,6 @@
 export * from './constants.js'
 export { startDaemon, type Daemon, type DaemonOptions } from './daemon.js'
-export { startSpotChecks, SPOT_CHECK_DEFAULTS, type SpotCheckInit, type SpotCheckOptions } from './spot-checks.js'
+export { isAcceptedDraw, PrivateCheckLog, startPrivateChecks, type PrivateCheckInit, type PrivateCheckOutcome } from './private-checks.js'
+export { WitnessBudget, type BudgetRefusal, type WitnessBudgetLimits } from './witness-budget.js'
+export { createWitnessCounters, type WitnessCounters } from './witness-counters.js'
+export { startWitnessDraw, type WitnessDraw, type WitnessDrawInit } from './witness-draw.js'

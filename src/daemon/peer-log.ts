@@ -3,7 +3,7 @@ import type { Logger } from '../log/index.js'
 import type { Network } from '../net/index.js'
 
 /*
- * Peers coming and going, in the daemon's log (issue 19): a peer's first connection and its last
+ * Peers coming and going, in the daemon's log: a peer's first connection and its last
  * one closing at info, with the address and the number of peers left, so the default level shows
  * who the node talks to; each connection and what identify learnt at debug.
  */

@@ -3,7 +3,8 @@ import type { ApiEventHub } from '../api/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { Network, PublishOutcome } from '../net/index.js'
-import type { LocalNode, RecordSource } from '../node/index.js'
+import type { InboxEntry, LocalNode, RecordSource } from '../node/index.js'
+import { announceItem } from './inbox-announcer.js'
 import { encodeSignedRecord } from '../record/index.js'
 import type { StoredRecord } from '../store/index.js'
 
@@ -15,10 +16,15 @@ export interface PublisherInit {
   /** Requesters whose witness requests local agents confirm on their own (off when empty). */
   autoConfirmFrom: readonly string[]
   logger: Logger
+  /**
+   * Whether a stored request's inbox item is announced and answered (the witness budget,
+   * witness-draw.ts); every one when absent.
+   */
+  admitRequest?: (requestId: string, item: InboxEntry) => Promise<boolean>
 }
 
 /**
- * What the daemon does when records are stored (DESIGN §3): gossips what this node made or imported
+ * What the daemon does when records are stored (gossip-v1 §2): gossips what this node made or imported
  * (received records are relayed by gossipsub itself), tells API subscribers of attestations from the
  * network and of new inbox items, and runs the auto-answer policy. Returns the unsubscribe function.
  */
@@ -34,7 +40,7 @@ export function startPublisher (init: PublisherInit): () => void {
   return unsubscribe
 }
 
-interface PublisherContext extends PublisherInit {
+export interface PublisherContext extends PublisherInit {
   /** The dids of the agents whose keys this node holds. */
   hostedAgents: () => Promise<string[]>
 }
@@ -115,7 +121,7 @@ function outcomeOf (outcome: PublishOutcome): { topic: string, peers: number } {
   return { topic: outcome.topic, peers: outcome.recipients }
 }
 
-/** Tells subscribers of the request's inbox item, and answers it when the policy says so. */
+/** Tells subscribers of the request's inbox item, and answers it when the policy says so; none when the budget skips it. */
 async function announceInbox (init: PublisherContext, requestId: string, addressed: readonly string[]): Promise<void> {
   const agents = await init.hostedAgents()
   // A request addressed only to agents hosted elsewhere has no inbox item here.
@@ -123,15 +129,6 @@ async function announceInbox (init: PublisherContext, requestId: string, address
   // One request's item, not the whole inbox: this runs for every request the node stores.
   const item = await init.node.inboxItem(requestId, agents)
   if (item === null) return
-  init.hub.emit({ type: 'inbox', data: item })
-  init.logger.info('inbox: a witness request waits for an answer', { request: requestId, memory: item.memory, requester: item.requester, to: item.to })
-  if (!init.autoConfirmFrom.includes(item.requester)) return
-  const targets = item.to.length > 0 ? item.to : agents.filter((did) => did !== item.requester)
-  for (const did of targets) {
-    const key = await init.keystore.load(did).catch(() => null)
-    if (key === null) continue // encrypted keys need a person: the item stays in the inbox
-    await init.node.attest({ memory: item.memory, verdict: 'confirm', notes: `auto-confirmed: requests from ${item.requester} are confirmed by this node's policy` }, { did: key.did, secretKey: key.secretKey })
-    key.secretKey.fill(0)
-    init.logger.info('auto-confirmed', { memory: item.memory, witness: did, requester: item.requester })
-  }
+  if (init.admitRequest !== undefined && !await init.admitRequest(requestId, item)) return
+  await announceItem(init, item, agents)
 }

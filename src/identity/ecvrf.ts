@@ -10,9 +10,10 @@ import { decodeAcceptablePublicKey, ED25519_SECRET_KEY_BYTES, type EdwardsPoint 
  * and the public key Y are derived as in Section 5.1.5 of [RFC8032]"), so an agent's did:key is its
  * VRF key (protocols/witness-draw-v1.md explains why reusing it is safe).
  *
- * Proving handles the secret scalar and the nonce with constant-time multiplication; verifying uses
- * the faster variable-time one, as everything it touches is public. A Node fast path (libsodium) is
- * injected beside this one (src/native/vrf-native.ts) and gives the same bytes on every input.
+ * Proving multiplies points by the secret scalar and the nonce with @noble/curves' constant-time
+ * multiplication (the arithmetic mod q is BigInt, as in that library's own signing); verifying uses
+ * the faster variable-time one, as everything it touches is public. The node's fast path (libsodium,
+ * src/native/vrf-native.ts) is injected through RecordFastPaths and gives the same bytes on every input.
  */
 
 /** suite_string of ECVRF-EDWARDS25519-SHA512-TAI (RFC 9381 §5.5). */

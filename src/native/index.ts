@@ -1,6 +1,6 @@
 /*
  * The Node fast paths of the pure core (STYLE "Pure means importable by the browser"): OpenSSL and
- * libsodium for Ed25519, verifier threads (signatures, and received records verified whole),
+ * libsodium for Ed25519 and the ECVRF, verifier threads (signatures, and received records verified whole),
  * OpenSSL's SHA-256 for CIDs, a scratch encoder, and did:key and seed → key caches. The core (src/identity, src/record) defines the interfaces and the portable
  * implementations; the node injects these through nodeCryptoVerifier.
  */
@@ -14,3 +14,4 @@ export { privateKeyOfSeed } from './sign-native.js'
 export { signatureBackend, sodiumModulePath, sodiumVerify } from './sodium.js'
 export { MAX_VERIFY_THREADS, runningVerifierThreads, verifierThreadBackends, VERIFY_THREAD_CHUNK, VERIFY_THREADS_MIN_BURST } from './verify-threads.js'
 export { startModuleWorker } from './module-worker.js'
+export { vrfBackend, vrfProofToHashNative, vrfProveNative, vrfVerifyNative } from './vrf-native.js'

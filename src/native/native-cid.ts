@@ -6,6 +6,7 @@ import { verifyBytesOnThreads } from './record-threads.js'
 import { encodeSignedIntoScratch } from './scratch-encoding.js'
 import { publicKeyOfSeedCached, signerKeyOf } from './signer-key.js'
 import { signNative } from './sign-native.js'
+import { vrfProofToHashNative, vrfProveNative, vrfVerifyNative } from './vrf-native.js'
 
 /** SHA-256 by OpenSSL in one call: about half the CPU of @noble/hashes for a record of a few hundred bytes. */
 export function sha256Native (bytes: Uint8Array): Uint8Array {
@@ -37,5 +38,8 @@ export const NODE_RECORD_FAST_PATHS: RecordFastPaths = Object.freeze({
   publicKeyOf: signerKeyOf,
   publicKeyOfSeed: publicKeyOfSeedCached,
   sign: signNative,
+  vrfProve: vrfProveNative,
+  vrfVerify: vrfVerifyNative,
+  vrfProofToHash: vrfProofToHashNative,
   verifyBytesElsewhere: verifyBytesOnThreads
 })

@@ -2,31 +2,49 @@ import type { ContentType, WitnessRequestRecord } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
 
 /*
- * The inbox (DESIGN §3, issue 4): witness requests waiting for this node's agents, read from the
- * journal's list of stored requests and the store. Split out of LocalNode (issue 21).
+ * The inbox (gossip-v1 §4, §10): witness requests waiting for this node's agents, read from the journal's
+ * list of stored requests and the store, and the memories the witness draw chose them for
+ * (DrawnInbox, kept by a running daemon).
  */
 
-/** A witness request waiting in local agents' inboxes (the API's InboxItem shape). */
+/** A witness request, or a witness draw, waiting in local agents' inboxes (the API's InboxItem shape). */
 export interface InboxEntry {
-  request: string
+  /** The witness request's id; absent on a drawn entry (nobody asked: the draw chose the agents). */
+  request?: string
   memory: string
+  /** Who asked; on a drawn entry, the memory's author. */
   requester: string
-  /** The addressed local agents still to answer; empty for an open request. */
+  /** The addressed (or drawn) local agents still to answer; empty for an open request. */
   to: string[]
+  /** Present and true when the witness draw chose `to` for this memory (protocols/witness-draw-v1.md). */
+  drawn?: true
   created_at: string
   expires_at?: string
   type?: ContentType
   summary?: string
 }
 
-/** Every request of `requests` that makes an inbox item for the local agents, oldest first. */
+/**
+ * Every request of `requests` that makes an inbox item for the local agents, and every drawn entry
+ * of `drawn` still to answer, oldest first; requests the witness budget skipped are left out.
+ */
 export async function readInbox (
-  requests: AsyncIterable<{ id: string, record: WitnessRequestRecord }>, store: RecordStore, now: number, localAgents: readonly string[]
+  requests: AsyncIterable<{ id: string, record: WitnessRequestRecord }>, store: RecordStore, now: number, localAgents: readonly string[], drawn?: DrawnInbox
 ): Promise<InboxEntry[]> {
   const items: InboxEntry[] = []
   for await (const { id, record } of requests) {
+    if (drawn?.isSkipped(id) === true) continue
     const item = await inboxEntryOf(id, record, store, now, localAgents)
     if (item !== null) items.push(item)
+  }
+  if (drawn !== undefined) {
+    // An agent both asked and drawn about a memory answers once: the request's item stands for both
+    // (its attestation carries the draw all the same, LocalNode.attest).
+    const asked = new Set(items.flatMap((i) => (i.to.length > 0 ? i.to : localAgents).map((did) => `${i.memory} ${did}`)))
+    for (const entry of await drawn.entries(store, localAgents)) {
+      const to = entry.to.filter((did) => !asked.has(`${entry.memory} ${did}`))
+      if (to.length > 0) items.push({ ...entry, to })
+    }
   }
   return items.sort((a, b) => a.created_at < b.created_at ? -1 : a.created_at > b.created_at ? 1 : 0)
 }
@@ -61,5 +79,81 @@ async function inboxEntryOf (id: string, record: WitnessRequestRecord, store: Re
     created_at: record.created_at,
     ...(record.expires_at === undefined ? {} : { expires_at: record.expires_at }),
     ...(memory === null ? {} : { type: memory.signed.record.content.type, summary: memory.signed.record.content.summary })
+  }
+}
+
+/** Drawn entries the inbox keeps, and requests skipped it remembers; the oldest are forgotten. @default 4096 */
+export const DRAWN_INBOX_SIZE = 4096
+
+interface Drawn {
+  memory: string
+  author: string
+  /** The drawn local agents and the population each was drawn with. */
+  agents: Map<string, number>
+  created_at: string
+}
+
+/**
+ * What the daemon's witness draw adds to the journal's inbox (protocols/witness-draw-v1.md): the
+ * memories its agents were drawn for, with the population each was drawn with (the attestation
+ * states it), and the strangers' requests the witness budget skipped (left out of the inbox). Held
+ * in memory, bounded: a restarted daemon starts empty (a drawn agent can still answer: the attest
+ * path draws again).
+ */
+export class DrawnInbox {
+  private readonly drawn = new Map<string, Drawn>()
+  private readonly skipped = new Set<string>()
+
+  constructor (private readonly size = DRAWN_INBOX_SIZE) {}
+
+  /** Agent `did` was drawn for `memory` with `population` at `createdAt` (ISO). */
+  add (memory: string, author: string, did: string, population: number, createdAt: string): void {
+    const entry = this.drawn.get(memory) ?? { memory, author, agents: new Map<string, number>(), created_at: createdAt }
+    entry.agents.set(did, population)
+    this.drawn.set(memory, entry)
+    while (this.drawn.size > this.size) this.drawn.delete(this.drawn.keys().next().value as string)
+  }
+
+  /** The population `did` was drawn with for `memory`, when it was drawn here. */
+  populationOf (memory: string, did: string): number | undefined {
+    return this.drawn.get(memory)?.agents.get(did)
+  }
+
+  /** A witness request the budget skipped: no inbox item. */
+  skip (requestId: string): void {
+    this.skipped.add(requestId)
+    while (this.skipped.size > this.size) this.skipped.delete(this.skipped.values().next().value as string)
+  }
+
+  isSkipped (requestId: string): boolean { return this.skipped.has(requestId) }
+
+  /** The drawn entry of `memory` for the local agents, without the agents that answered; null when none is left. */
+  async entry (memory: string, store: RecordStore, localAgents: readonly string[]): Promise<InboxEntry | null> {
+    const drawn = this.drawn.get(memory)
+    if (drawn === undefined) return null
+    const answered = new Set((await store.attestationsFor(memory)).map((a) => a.signed.record.witness))
+    const open = [...drawn.agents.keys()].filter((did) => !answered.has(did))
+    if (open.length === 0) { this.drawn.delete(memory); return null } // every drawn agent answered: done
+    const to = open.filter((did) => localAgents.includes(did))
+    if (to.length === 0) return null
+    const stored = await store.getMemory(memory)
+    return {
+      memory,
+      requester: drawn.author,
+      to,
+      drawn: true,
+      created_at: drawn.created_at,
+      ...(stored === null ? {} : { type: stored.signed.record.content.type, summary: stored.signed.record.content.summary })
+    }
+  }
+
+  /** Every drawn entry still to answer by the local agents. */
+  async entries (store: RecordStore, localAgents: readonly string[]): Promise<InboxEntry[]> {
+    const items: InboxEntry[] = []
+    for (const memory of this.drawn.keys()) {
+      const item = await this.entry(memory, store, localAgents)
+      if (item !== null) items.push(item)
+    }
+    return items
   }
 }

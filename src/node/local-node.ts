@@ -6,15 +6,16 @@ import { Keyring, keyEventsPath } from '../key-events/index.js'
 import { signRecordVerified } from '../record/index.js'
 import { homeNodeTrust, type NodeTrust } from './node-trust.js'
 import { rescoreOnKeyEvents } from './key-event-rescore.js'
+import { proveDraw } from '../draw/index.js'
 import type {
-  AnchorRecord, AttestationRecord, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
+  AnchorRecord, AttestationDraw, AttestationRecord, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
 import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
 import type { TrustResult } from '../trust/index.js'
 import { NodeAnchors } from './anchors.js'
 import { scoreEvidence, viewOf } from './memory-evidence.js'
 import { IngestPipeline, type IngestResult } from './pipeline/pipeline.js'
-import { inboxItemOf, readInbox, type InboxEntry } from './inbox.js'
+import { inboxItemOf, readInbox, type DrawnInbox, type InboxEntry } from './inbox.js'
 import { Journal, type JournalBatch } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
@@ -26,7 +27,7 @@ import { storedAnchors } from './anchor-sweep.js'
 import { exportRecords } from './record-export.js'
 
 // Kept with their readers; still exported from here.
-export type { InboxEntry } from './inbox.js'
+export { DrawnInbox, DRAWN_INBOX_SIZE, type InboxEntry } from './inbox.js'
 export type { QueryResultItem } from './query-page.js'
 export { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
 
@@ -47,6 +48,8 @@ export class LocalNode {
   /** The key logs this node knows (record-v1 §13); ingest refuses records of rotated or revoked keys. */
   keyring!: Keyring
   private nodeTrust: NodeTrust | undefined
+  /** The daemon's witness draw's part of the inbox (useDrawnInbox); none without a daemon. */
+  private drawnInbox: DrawnInbox | undefined
   /** Present in write mode: the one way records enter this node (src/node/pipeline). */
   private ingestPipeline: IngestPipeline<JournalBatch> | null = null
 
@@ -219,9 +222,31 @@ export class LocalNode {
       ...(input.notes === undefined ? {} : { notes: input.notes }),
       ...(input.claims === undefined || input.claims.length === 0 ? {} : { claims: input.claims })
     }
+    const draw = await this.drawOf(input.memory, signer)
+    if (draw !== undefined) record.draw = draw
     const made = signRecordVerified(record, signer.secretKey, NODE_RECORD_FAST_PATHS)
     await this.pipeline.accept([made], 'local')
     return { id: made.id, view: await this.show(input.memory) }
+  }
+
+  /**
+   * N̂, the node's estimate of the agents the witness draw chooses from: the distinct agents of its
+   * reputation graph (authors and witnesses it holds records of, and its roots); at least 1.
+   */
+  async populationEstimate (): Promise<number> {
+    return Math.max(1, (await this.trust.reputableAgents(0)).length)
+  }
+
+  /**
+   * The draw an attestation by `signer` carries (record-v1 R19, protocols/witness-draw-v1.md): the
+   * population the agent was drawn with on this node's daemon (DrawnInbox), else the node's estimate
+   * now; none when the draw did not choose the agent for this memory at that population.
+   */
+  private async drawOf (memory: string, signer: Signer): Promise<AttestationDraw | undefined> {
+    const population = this.drawnInbox?.populationOf(memory, signer.did) ?? await this.populationEstimate()
+    const { proof, drawn } = proveDraw(signer.secretKey, memory, population, NODE_RECORD_FAST_PATHS)
+    if (!drawn) return undefined
+    return { population, proof: Buffer.from(proof).toString('base64').replace(/=+$/, '') }
   }
 
   /**
@@ -251,8 +276,14 @@ export class LocalNode {
    * local agent but the requester and the author), not expired, and not yet answered by them.
    */
   async inbox (localAgents: readonly string[]): Promise<InboxEntry[]> {
-    return await readInbox(this.state.witnessRequests(), this.store, this.clock(), localAgents)
+    return await readInbox(this.state.witnessRequests(), this.store, this.clock(), localAgents, this.drawnInbox)
   }
+
+  /**
+   * The drawn entries and skipped requests a running daemon's witness draw keeps (src/daemon): the
+   * inbox shows them, and `attest` states the population an agent was drawn with.
+   */
+  useDrawnInbox (drawn: DrawnInbox): void { this.drawnInbox = drawn }
 
   /** The inbox item one stored witness request makes for the local agents, or null when it makes none. */
   async inboxItem (requestId: string, localAgents: readonly string[]): Promise<InboxEntry | null> {

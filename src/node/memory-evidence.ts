@@ -1,7 +1,10 @@
 import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView } from '../schema/index.js'
 import { MAX_QUERY_LIMIT, putRecent, useRecent, type RecordStore, type StoredRecord, type TrustEntry } from '../store/index.js'
 import { scoreWithSetting, type TrustSetting } from '../reputation/index.js'
-import type { TrustResult } from '../trust/index.js'
+import type { AttestationEvidence, TrustResult } from '../trust/index.js'
+import { drawFractionOfProof } from '../draw/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
+import { decodeSignature } from '../record/index.js'
 import { buildMemoryView } from '../memory-view/index.js'
 import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from './constants.js'
 
@@ -97,11 +100,32 @@ const SCANNED_EVIDENCE_MAX = 16
 export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: NodeTrustSetting): TrustResult {
   return scoreWithSetting({
     memory: { id: evidence.memory.id, record: evidence.memory.signed.record, signatureValid: true },
-    attestations: evidence.attestations.map(({ id, signed }) => ({ id, record: signed.record, signatureValid: true })),
+    attestations: evidence.attestations.map(storedAttestationEvidence),
     anchors: evidence.anchors.map(({ stored, verification }) => ({ id: stored.id, record: stored.signed.record, signatureValid: true, verification })),
     now
   }, setting)
 }
+
+/**
+ * A stored attestation as trust evidence. Its witness draw's proof passed record-v1 R19 before it was
+ * stored, so its fraction is the proof's hash alone (RFC 9381 §5.2), kept by attestation id: a memory
+ * is scored again at every batch that touches it, and a fraction never changes.
+ */
+function storedAttestationEvidence ({ id, signed }: StoredRecord<AttestationRecord>): AttestationEvidence {
+  const { record } = signed
+  if (record.draw === undefined) return { id, record, signatureValid: true }
+  let fraction = useRecent(drawFractions, id)
+  if (fraction === undefined) {
+    fraction = drawFractionOfProof(decodeSignature(record.draw.proof), NODE_RECORD_FAST_PATHS)
+    putRecent(drawFractions, id, fraction)
+    if (drawFractions.size > DRAW_FRACTION_CACHE_SIZE) drawFractions.delete(drawFractions.keys().next().value as string)
+  }
+  return { id, record, signatureValid: true, drawFraction: fraction }
+}
+
+/** @default 65536 — draw fractions of stored attestations kept by id (least recently used dropped first). */
+export const DRAW_FRACTION_CACHE_SIZE = 65_536
+const drawFractions = new Map<string, number>()
 
 /** The node's trust setting: its policy, the reputation from its roots and its keyring (src/reputation TrustSetting). */
 export type NodeTrustSetting = TrustSetting

@@ -1,12 +1,12 @@
 import { join } from 'node:path'
-import { IsnadError, isIsnadError } from '../errors/index.js'
+import { isIsnadError } from '../errors/index.js'
 import { createKeystore } from '../keystore/index.js'
 import { keyEventsPath, type Keyring } from '../key-events/index.js'
 import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
 import type { TrustPolicyName } from '../schema/index.js'
 import type { RecordStore, StoredRecord } from '../store/index.js'
 import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities } from '../trust/index.js'
-import { settingOfTable, type AgentReputation, type ReputationTable, type TrustSetting } from '../reputation/index.js'
+import { populationOf, settingOfTable, type AgentReputation, type ReputationTable, type TrustSetting } from '../reputation/index.js'
 import type { NodePaths } from './home-paths.js'
 import { ReputationService } from './reputation-service.js'
 import { readTrustRoots } from './trust-roots-file.js'
@@ -104,6 +104,19 @@ export class NodeTrust {
   }
 
   /**
+   * N̂, the node's estimate of the agents the witness draw chooses from (docs/trust.md §5a): the
+   * distinct agent identities of its reputation graph (src/reputation populationOf), read from the
+   * last table the node computed (ingest keeps it at most INGEST_REPUTATION_MAX_AGE_MS old on a large
+   * graph), so a call costs no rebuild; the first call computes one. 0 without roots (no graph).
+   */
+  async populationEstimate (): Promise<number> {
+    if ((await this.reputation.rootDids()).length === 0) return 0
+    const last = this.reputation.lastTable()
+    if (last !== undefined) return populationOf(last)
+    return (await this.storedSetting()).populationEstimate ?? 0
+  }
+
+  /**
    * The agents of the reputation graph whose reputation from the node's roots is at least `min`
    * (what the spot-check service draws witnesses from, docs/trust.md §5a); none without roots.
    */
@@ -144,13 +157,7 @@ export async function homeTrustSpec (paths: Pick<NodePaths, 'data' | 'keys'>): P
  * node reads the setting when it opens, so the CLI refuses this while a daemon holds the directory.
  */
 export async function setTrustPolicy (dataDir: string, name: string): Promise<TrustPolicyName> {
-  const chosen = getTrustPolicy(name)
-  if (chosen.needsSpotChecks === true) {
-    // docs/trust.md §5a: the node's scoring paths (ingest, show, explain, views, reindex) do not pass a
-    // memory's witness requests to the policy yet, so no confirm would ever count as independent.
-    throw new IsnadError('USAGE', `trust policy ${name} counts only witnesses this node asked itself (spot checks), and the node's scoring does not read witness requests yet: every memory would stay Unverified. It is measured in the simulator (docs/simulation.md, third pass)`)
-  }
-  const policy = chosen.name
+  const policy = getTrustPolicy(name).name
   const current = await readPolicy(dataDir)
   await writeMetaFile(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
   return policy

@@ -112,6 +112,11 @@ export class ReputationService {
     this.table = undefined
   }
 
+  /** The last table computed, however old (NodeTrust.populationEstimate reads its graph); undefined before the first. */
+  lastTable (): ReputationTable | undefined {
+    return this.last?.table
+  }
+
   /** Drops the cached table (a key event changed which identity a key votes as, or when it could sign). */
   invalidate (): void {
     this.table = undefined

@@ -1,5 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
-import { decodeDidKey, publicKeyOfSeed, signBytes, type SignatureVerifier } from '../identity/index.js'
+import { decodeDidKey, ecvrfProofToHash, ecvrfProve, ecvrfVerify, publicKeyOfSeed, signBytes, type SignatureVerifier } from '../identity/index.js'
 import type { ErrorCode } from '../errors/index.js'
 import type { IsnadRecord, RecordKind, SignedRecord } from '../schema/index.js'
 
@@ -51,6 +51,16 @@ export interface RecordFastPaths {
    */
   sign: (message: Uint8Array, seed: Uint8Array) => Uint8Array
   /**
+   * The RFC 9381 ECVRF-EDWARDS25519-SHA512-TAI proof of `alpha` with a 32-byte seed, as ecvrfProve
+   * gives it (proving is deterministic: the same 80 bytes from every implementation) and with its
+   * errors; the witness draw proves with it (src/draw, protocols/witness-draw-v1.md).
+   */
+  vrfProve: (seed: Uint8Array, alpha: Uint8Array) => Uint8Array
+  /** ecvrfVerify's verdict (beta, or undefined) and errors; the witness draw verifies with it. */
+  vrfVerify: (publicKey: Uint8Array, proof: Uint8Array, alpha: Uint8Array) => Uint8Array | undefined
+  /** ecvrfProofToHash's beta and errors: the draw's fraction of a proof verified before. */
+  vrfProofToHash: (proof: Uint8Array) => Uint8Array
+  /**
    * Every step of verifyRecordBytes run off this thread (the node's verifier threads, once running):
    * the bytes are copied before this returns. Undefined when the platform has no such place now (no
    * thread running), or a promise of undefined when it gave up (a thread died): the caller then
@@ -69,14 +79,20 @@ export function equalBytes (a: Uint8Array, b: Uint8Array): boolean {
   return true
 }
 
-/** The portable paths: @noble/hashes, the general encoder, a byte loop, decodeDidKey and publicKeyOfSeed uncached, @noble/curves' signing. */
+/**
+ * The portable paths: @noble/hashes, the general encoder, a byte loop, decodeDidKey and publicKeyOfSeed
+ * uncached, @noble/curves' signing and ECVRF.
+ */
 export const PORTABLE_FAST_PATHS: RecordFastPaths = Object.freeze({
   sha256: (bytes: Uint8Array) => sha256(bytes),
   encodeSigned: () => undefined,
   sameBytes: equalBytes,
   publicKeyOf: decodeDidKey,
   publicKeyOfSeed,
-  sign: signBytes
+  sign: signBytes,
+  vrfProve: ecvrfProve,
+  vrfVerify: (publicKey: Uint8Array, proof: Uint8Array, alpha: Uint8Array) => ecvrfVerify(publicKey, proof, alpha),
+  vrfProofToHash: ecvrfProofToHash
 })
 
 /** The fast paths a verifier brings, else the portable ones. */

@@ -9,6 +9,7 @@ import { fastPathsOf, type RecordBytesVerdict, type RecordFastPaths, type Record
 import { decodeReceivedRecord, parseSignedRecord, signerOf, timeOf, type ReceivedRecord } from './parse-record.js'
 import { encodeSignedRecordBytes, RECORD_OFFSET, recordBytesIn, signedRecordSize } from './signed-bytes.js'
 import { noteVerifiedBytes } from './verified-bytes.js'
+import { assertDrawValid } from './verify-draw.js'
 
 /** A record that passed every step of verifyRecord; `id` is its CID string. */
 export interface VerifiedRecord<R extends IsnadRecord = IsnadRecord> {
@@ -35,7 +36,7 @@ export interface VerifyRecordOptions {
 
 /**
  * The verification pipeline of record-v1 §5.2 for plain data (parsed JSON, a JavaScript object), each
- * step throwing its own code: schema → size → kind → signer key → signature → freshness.
+ * step throwing its own code: schema → size → kind → signer key → signature → freshness → draw.
  */
 export function verifyRecord (input: unknown, options: VerifyRecordOptions): VerifiedRecord {
   return verifyPrepared(prepareVerification(parseSignedRecord(input), options, undefined, false), options)
@@ -189,7 +190,7 @@ function verifyPreparedAsync (prepare: () => PreparedVerification, options: Veri
   return verdict.then((valid) => finishVerification(prepared, valid, options))
 }
 
-/** The steps after the signature check, for both forms: its verdict (R11), then freshness (R16). */
+/** The steps after the signature check, for both forms: its verdict (R11), freshness (R16), the witness draw (R19). */
 function finishVerification (prepared: PreparedVerification, valid: boolean, options: VerifyRecordOptions): VerifiedRecord {
   const { id, cid, signed, bytes, signer } = prepared
   const { record } = signed
@@ -199,6 +200,7 @@ function finishVerification (prepared: PreparedVerification, valid: boolean, opt
     })
   }
   assertNotInFuture(record, options.now, id)
+  assertDrawValid(record, id, prepared.publicKey, fastPathsOf(options.verifier)) // R19, last: it costs the most
   noteVerifiedBytes(bytes, id)
   return { id, cid, signed, bytes }
 }

@@ -24,6 +24,11 @@ export interface TrustSetting {
   endorses?: (from: string, to: string) => boolean
   /** Whose witness requests are the node's own: its roots (TrustInput.ownRequesters). */
   ownRequesters?: (did: string) => boolean
+  /**
+   * N̂, the node's estimate of the agents the witness draw chooses from (TrustInput.populationEstimate):
+   * the distinct agent identities of its reputation graph (populationOf). Absent without roots.
+   */
+  populationEstimate?: number
 }
 
 /** What a setting is built from: plain data (it crosses to the reindex reader thread) plus the keyring. */
@@ -43,8 +48,18 @@ export function settingOfTable (policy: TrustPolicyName, table: ReputationTable 
     setting.reputation = table.lookup
     setting.endorses = table.endorses
     setting.ownRequesters = ownRequestersOf(table.roots, identities)
+    setting.populationEstimate = populationOf(table)
   }
   return setting
+}
+
+/**
+ * N̂ (docs/trust.md §5a): the distinct agent identities of a reputation table's graph — the roots,
+ * every witness and every attested author of the records the node holds, one per identity when a
+ * keyring maps keys to identities. Read from the graph the table already holds: nothing is rebuilt.
+ */
+export function populationOf (table: Pick<ReputationTable, 'graph'>): number {
+  return table.graph.agents.length
 }
 
 /**
@@ -71,7 +86,7 @@ export function trustSettingFrom (memories: Iterable<MemoryAttestations>, spec: 
 }
 
 /** The evidence part of a TrustInput: what the setting adds is taken from the setting only. */
-export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'rooted' | 'ownRequesters'>
+export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'rooted' | 'ownRequesters' | 'populationEstimate'>
 
 /** Scores one memory's evidence under a setting: the single scoring entry point. */
 export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting): TrustResult {
@@ -80,6 +95,7 @@ export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting)
   if (setting.identities !== undefined) input.identities = setting.identities
   if (setting.endorses !== undefined) input.endorses = setting.endorses
   if (setting.ownRequesters !== undefined) input.ownRequesters = setting.ownRequesters
+  if (setting.populationEstimate !== undefined) input.populationEstimate = setting.populationEstimate
   return computeTrust(input, setting.policy === undefined ? NO_OPTIONS : { policy: setting.policy })
 }
 

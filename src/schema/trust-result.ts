@@ -14,8 +14,17 @@ export const TRUST_LEVELS = ['Unverified', 'Attested', 'Anchored', 'Consensus'] 
 export type TrustLevel = (typeof TRUST_LEVELS)[number]
 
 /** Trust policies a node can be set to (DESIGN §2). */
-export const TRUST_POLICY_NAMES = ['isnad-v0.1', 'isnad-reputation', 'isnad-spot-check'] as const
+export const TRUST_POLICY_NAMES = ['isnad-v0.1', 'isnad-reputation', 'isnad-draw'] as const
 export type TrustPolicyName = (typeof TRUST_POLICY_NAMES)[number]
+
+/**
+ * Names a node setting (`_meta/policy.json` trust_policy) may still hold from before a policy was
+ * renamed, with the policy they name now: `isnad-spot-check` counted only witnesses the node asked
+ * itself; `isnad-draw` counts those and the witnesses the draw selected (docs/trust.md §5a).
+ */
+export const FORMER_TRUST_POLICY_NAMES: Readonly<Record<string, TrustPolicyName>> = Object.freeze({
+  'isnad-spot-check': 'isnad-draw'
+})
 
 /** One contribution per step of the scoring algorithm, in the provenance schema's order. */
 export const TRUST_CONTRIBUTION_FACTORS = ['author_signature', 'confirms', 'anchors', 'author_reputation', 'disputes'] as const
@@ -132,6 +141,29 @@ export const InsufficientTrustSchema = z.strictObject({
   reason: z.string().min(1)
 })
 
+/** Whether the computing node made a private check of the memory (protocols/witness-draw-v1.md). */
+export const PRIVATE_CHECK_STATES = ['asked', 'not-sampled'] as const
+export type PrivateCheckState = (typeof PRIVATE_CHECK_STATES)[number]
+
+/**
+ * Who selected the witnesses, for a policy that counts only witnesses the author did not choose
+ * (isnad-draw, docs/trust.md §5a): how many accepted attestations the draw selected for this memory
+ * at this node's estimate, how many came from witnesses this node asked itself, and whether it made a
+ * private check; `reason` says it in words, including when no drawn witness answered.
+ */
+export const WitnessSelectionSchema = z.strictObject({
+  /** N̂: the distinct agents of this node's reputation graph; absent when the caller gave none (no draw then counts). */
+  population_estimate: count.optional(),
+  /** Accepted attestations drawn for this memory (a verified draw, below size / population, a population this node accepts). */
+  drawn: count,
+  /** Accepted attestations by witnesses this node asked itself and that the draw did not select. */
+  asked: count,
+  /** Of the drawn and asked ones, those whose witness has no reputation at this node (they weigh nothing). */
+  unweighted: count,
+  private_check: z.enum(PRIVATE_CHECK_STATES).optional(),
+  reason: z.string().min(1)
+})
+
 export const TrustResultSchema = z.strictObject({
   score: z.number().min(0).max(1),
   level: z.enum(TRUST_LEVELS),
@@ -154,7 +186,9 @@ export const TrustResultSchema = z.strictObject({
   /** Which rule set `level` (absent only in results written before issue 18). */
   level_basis: TrustLevelBasisSchema.optional(),
   /** Present when the node has too little to judge: `level` is then Unverified whatever the score. */
-  insufficient: InsufficientTrustSchema.optional()
+  insufficient: InsufficientTrustSchema.optional(),
+  /** Who selected the witnesses, under a policy that tells them apart (isnad-draw). */
+  witness_selection: WitnessSelectionSchema.optional()
 }).superRefine((result, ctx) => {
   const basis = result.level_basis
   if (basis !== undefined) {
@@ -183,3 +217,4 @@ export type RefusedAnchor = z.infer<typeof RefusedAnchorSchema>
 export type TrustResult = z.infer<typeof TrustResultSchema>
 export type TrustLevelBasis = z.infer<typeof TrustLevelBasisSchema>
 export type InsufficientTrust = z.infer<typeof InsufficientTrustSchema>
+export type WitnessSelection = z.infer<typeof WitnessSelectionSchema>

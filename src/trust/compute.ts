@@ -47,6 +47,7 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
   }
   result.level_basis = basis
   if (scored.insufficient !== undefined) result.insufficient = scored.insufficient
+  if (scored.witnessSelection !== undefined) result.witness_selection = scored.witnessSelection
   return result
 }
 

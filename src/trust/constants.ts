@@ -65,8 +65,8 @@ export const SCHEMA_TRUST_POLICY: TrustPolicyName = 'isnad-v0.1'
 export const DAY_MS = 24 * 60 * 60 * 1000
 
 /**
- * How a node draws its spot checks (docs/trust.md §5a), shared by the daemon's service and the
- * simulator's model of it: witnesses asked per memory received, more asked once when one of them
+ * Deprecated: the spot checks the witness draw replaces (src/draw WITNESS_DRAW), kept until the
+ * daemon's and the simulator's last uses are gone. How a node drew its spot checks: witnesses asked per memory received, more asked once when one of them
  * disputes, and the reputation a witness needs to be drawn (a confirm below it could not make a
  * memory Attested alone).
  */

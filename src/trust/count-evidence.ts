@@ -3,6 +3,7 @@ import { countAnchors } from './count-anchors.js'
 import { countAttestations } from './count-attestations.js'
 import { DEFAULT_REPUTATION } from './constants.js'
 import { instantOf } from './evidence-order.js'
+import { drawnAttestations } from './drawn-witnesses.js'
 import { independentAttestations } from './independent-witnesses.js'
 import type { CountedEvidence, ReputationLookup, TrustInput } from './types.js'
 
@@ -29,6 +30,10 @@ export function countEvidence (input: TrustInput): CountedEvidence {
     ? input.identities.refusalAt(author, instantOf(input.memory.record.created_at, 'memory', input.memory.id))
     : undefined
   const memory = keyRefusal === undefined || !input.memory.signatureValid ? input.memory : { ...input.memory, signatureValid: false }
+  // Witnesses the author did not choose: drawn for this memory, or asked by this node (docs/trust.md §5a).
+  const estimate = input.populationEstimate === undefined ? undefined : checkedEstimate(input.populationEstimate)
+  const { drawn, refusals: drawRefusals } = drawnAttestations(attestations.accepted, estimate)
+  const asked = independentAttestations(input.memory, attestations.accepted, input.requests ?? [], input.ownRequesters ?? nobody, input.identities)
   return {
     memory,
     ...(keyRefusal === undefined ? {} : { authorKeyRefusal: keyRefusal }),
@@ -41,9 +46,20 @@ export function countEvidence (input: TrustInput): CountedEvidence {
     reputation,
     rooted: input.rooted ?? input.reputation !== undefined,
     endorses: input.endorses ?? noEndorsements,
-    independent: independentAttestations(input.memory, attestations.accepted, input.requests ?? [], input.ownRequesters ?? nobody, input.identities),
+    drawn,
+    drawRefusals,
+    asked,
+    independent: drawn.size === 0 ? asked : asked.size === 0 ? drawn : new Set([...drawn, ...asked]),
+    ...(estimate === undefined ? {} : { populationEstimate: estimate }),
+    ...(input.privateCheck === undefined ? {} : { privateCheck: input.privateCheck }),
     now: input.now
   }
+}
+
+/** N̂ is a count of agents: anything else is the caller's bug. */
+function checkedEstimate (estimate: number): number {
+  if (!Number.isInteger(estimate) || estimate < 0) throw new IsnadError('USAGE', `populationEstimate must be a whole number of agents, got ${estimate}`)
+  return estimate
 }
 
 /** A reputation in [0, 1]; anything else would push the score past what the schema's weights allow. */

@@ -7,8 +7,9 @@ export { countEvidence, checkedReputation, defaultReputation } from './count-evi
 export { trustLevelOf, evidenceLevelOf, lowerLevel, type LevelEvidence } from './level.js'
 export { isnadV01Policy } from './isnad-v01-policy.js'
 export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
-export { isnadSpotCheckPolicy } from './isnad-spot-check-policy.js'
+export { isnadDrawPolicy } from './isnad-draw-policy.js'
 export { independentAttestations } from './independent-witnesses.js'
+export { drawnAttestations, type DrawnWitnesses } from './drawn-witnesses.js'
 export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'
 export {
   ATTESTED_THRESHOLD, ANCHORED_THRESHOLD, CONSENSUS_THRESHOLD, TRUST_LEVEL_THRESHOLDS, ISNAD_V01_WEIGHTS,
@@ -21,10 +22,11 @@ export type {
 } from './types.js'
 // The result's schema and types live in src/schema (schema → trust); trust is their public face too.
 export {
-  TRUST_LEVELS, TRUST_POLICY_NAMES, ATTESTATION_REFUSAL_CODES, ANCHOR_REFUSAL_CODES, TRUST_SCORE_DECIMALS,
+  TRUST_LEVELS, TRUST_POLICY_NAMES, FORMER_TRUST_POLICY_NAMES, PRIVATE_CHECK_STATES, ATTESTATION_REFUSAL_CODES, ANCHOR_REFUSAL_CODES, TRUST_SCORE_DECIMALS,
   TrustResultSchema, roundTrustScore
 } from '../schema/index.js'
 export type {
   TrustResult, TrustLevel, TrustPolicyName, TrustFactors, TrustContribution, TrustContributionFactor,
-  CountedAttestation, CountedAnchor, RefusedAttestation, RefusedAnchor, AttestationRefusalCode, AnchorRefusalCode
+  CountedAttestation, CountedAnchor, RefusedAttestation, RefusedAnchor, AttestationRefusalCode, AnchorRefusalCode,
+  PrivateCheckState, WitnessSelection
 } from '../schema/index.js'

@@ -122,7 +122,7 @@ export function noteOf (a: AcceptedAttestation, rep: number, weight: number): st
 /**
  * The five steps of a reputation-weighted score, in the schema's order: the signature, the
  * confirms (the policy's own step), the anchors, the author's reputation and the disputes weighted
- * by their witnesses' reputation. Shared by isnad-reputation and isnad-spot-check.
+ * by their witnesses' reputation. Shared by isnad-reputation and isnad-draw.
  */
 export function reputationContributions (evidence: CountedEvidence, confirms: TrustContribution, disputeWeight: number): TrustContribution[] {
   return [

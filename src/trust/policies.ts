@@ -1,7 +1,7 @@
 import { IsnadError } from '../errors/index.js'
-import { TRUST_POLICY_NAMES, type TrustPolicyName } from '../schema/index.js'
+import { FORMER_TRUST_POLICY_NAMES, TRUST_POLICY_NAMES, type TrustPolicyName } from '../schema/index.js'
 import { isnadReputationPolicy } from './isnad-reputation-policy.js'
-import { isnadSpotCheckPolicy } from './isnad-spot-check-policy.js'
+import { isnadDrawPolicy } from './isnad-draw-policy.js'
 import { isnadV01Policy } from './isnad-v01-policy.js'
 import type { TrustPolicy } from './types.js'
 
@@ -9,17 +9,21 @@ import type { TrustPolicy } from './types.js'
 export const TRUST_POLICIES: Readonly<Record<TrustPolicyName, TrustPolicy>> = Object.freeze({
   'isnad-v0.1': isnadV01Policy,
   'isnad-reputation': isnadReputationPolicy,
-  'isnad-spot-check': isnadSpotCheckPolicy
+  'isnad-draw': isnadDrawPolicy
 })
 
 export function isTrustPolicyName (name: string): name is TrustPolicyName {
   return (TRUST_POLICY_NAMES as readonly string[]).includes(name)
 }
 
-/** The policy a setting names (config file, `--policy`); USAGE for a name no policy has. */
+/**
+ * The policy a setting names (config file, `--policy`); a former name (FORMER_TRUST_POLICY_NAMES)
+ * gives the policy it names now. USAGE for a name no policy has.
+ */
 export function getTrustPolicy (name: string): TrustPolicy {
-  if (!isTrustPolicyName(name)) {
+  const current = Object.hasOwn(FORMER_TRUST_POLICY_NAMES, name) ? FORMER_TRUST_POLICY_NAMES[name] as TrustPolicyName : name
+  if (!isTrustPolicyName(current)) {
     throw new IsnadError('USAGE', `unknown trust policy ${JSON.stringify(name)}; known: ${TRUST_POLICY_NAMES.join(', ')}`)
   }
-  return TRUST_POLICIES[name]
+  return TRUST_POLICIES[current]
 }

@@ -1,6 +1,6 @@
 import type {
-  AnchorRecord, InsufficientTrust, AnchorVerification, AttestationRecord, MemoryRecord, RefusedAnchor, RefusedAttestation,
-  TrustContribution, TrustPolicyName, WitnessRequestRecord
+  AnchorRecord, InsufficientTrust, AnchorVerification, AttestationRecord, MemoryRecord, PrivateCheckState, RefusedAnchor,
+  RefusedAttestation, TrustContribution, TrustPolicyName, WitnessRequestRecord, WitnessSelection
 } from '../schema/index.js'
 
 /**
@@ -20,6 +20,13 @@ export interface AttestationEvidence {
   record: AttestationRecord
   /** The witness's signature over the attestation verifies. */
   signatureValid: boolean
+  /**
+   * The fraction u in [0, 1) of the attestation's witness draw (`record.draw`), present only when
+   * its proof verified under the witness's key for this memory (record-v1 R19; src/draw verifyDraw,
+   * or the proof's hash for a record that passed R19 before it was stored). Absent: no draw counts,
+   * whatever `record.draw` claims.
+   */
+  drawFraction?: number
 }
 
 export interface AnchorEvidence {
@@ -33,7 +40,7 @@ export interface AnchorEvidence {
 
 /**
  * A witness request for the memory (record-v1 §1.4), as evidence of who chose a witness: a confirm
- * by a witness the node itself asked is one the author did not choose (issue 18, spot checks).
+ * by a witness the node itself asked (a private check) is one the author did not choose.
  */
 export interface WitnessRequestEvidence {
   id: string
@@ -88,7 +95,7 @@ export interface TrustInput {
   endorses?: (from: string, to: string) => boolean
   /**
    * The memory's witness requests (record-v1 §1.4): who asked which witnesses, when. Only a policy
-   * that tells solicited witnesses apart reads them (isnad-spot-check). @default none
+   * that tells the author's witnesses apart reads them (isnad-draw). @default none
    */
   requests?: readonly WitnessRequestEvidence[]
   /**
@@ -97,6 +104,19 @@ export interface TrustInput {
    * (src/trust/independent-witnesses.ts). @default nobody
    */
   ownRequesters?: (did: string) => boolean
+  /**
+   * N̂, the node's estimate of how many agents the witness draw chooses from: the distinct agent
+   * identities of its reputation graph. A drawn attestation counts only when its claimed population
+   * is at least N̂ / WITNESS_DRAW.populationSlack (src/trust/drawn-witnesses.ts). @default none: no
+   * draw counts (a claim cannot be judged without an estimate)
+   */
+  populationEstimate?: number
+  /**
+   * Whether this node made a private check of the memory (protocols/witness-draw-v1.md): `asked` a
+   * witness of its own choosing, or `not-sampled` (its coin said no). For the explanation only; the
+   * answer of a witness it asked counts through `requests`. @default unknown: not said
+   */
+  privateCheck?: PrivateCheckState
 }
 
 /** An attestation that passed every counting rule: at most one per witness. */
@@ -133,11 +153,24 @@ export interface CountedEvidence {
   /** See TrustInput.endorses. */
   endorses: (from: string, to: string) => boolean
   /**
-   * Ids of accepted attestations whose witness the node asked itself (a request by one of its own
-   * agents or roots, addressed to that witness, made before the verdict): witnesses the author did
-   * not choose (src/trust/independent-witnesses.ts).
+   * Ids of accepted attestations the witness draw selected for this memory at this node: a verified
+   * draw whose fraction is below size / population, with a population this node accepts
+   * (src/trust/drawn-witnesses.ts).
    */
+  drawn: ReadonlySet<string>
+  /** Why an accepted attestation's draw did not count, by id (a draw above the threshold, a population too low, an unverified proof). */
+  drawRefusals: ReadonlyMap<string, string>
+  /**
+   * Ids of accepted attestations whose witness the node asked itself (a request by one of its own
+   * agents or roots, addressed to that witness, made before the verdict: src/trust/independent-witnesses.ts).
+   */
+  asked: ReadonlySet<string>
+  /** drawn ∪ asked: the witnesses the author did not choose. */
   independent: ReadonlySet<string>
+  /** See TrustInput.populationEstimate. */
+  populationEstimate?: number
+  /** See TrustInput.privateCheck. */
+  privateCheck?: PrivateCheckState
   now: number
 }
 
@@ -161,6 +194,8 @@ export interface PolicyScore {
   evidenceNote?: string
   /** Set when the policy has too little to judge; the level is then Unverified. */
   insufficient?: InsufficientTrust
+  /** Who selected the witnesses, from a policy that tells them apart (TrustResult.witness_selection). */
+  witnessSelection?: WitnessSelection
 }
 
 /** A trust policy: a named, pure scoring of counted evidence. A node picks one by setting its name. */
@@ -168,12 +203,6 @@ export interface TrustPolicy {
   readonly name: TrustPolicyName
   /** One line for `trust explain` and docs. */
   readonly description: string
-  /**
-   * The policy counts only witnesses the node asked itself (spot checks, issue 18): a node whose
-   * scoring does not read witness requests would leave every memory Unverified under it, so a node
-   * refuses to be set to it.
-   */
-  readonly needsSpotChecks?: boolean
   score: (evidence: CountedEvidence) => PolicyScore
 }
 

@@ -31,8 +31,17 @@ function renderRequest (result: WitnessRequestResult): string {
 
 function renderInboxItem (item: InboxItem): string {
   const memory = item.summary === undefined ? item.memory : `${item.memory}  [${item.type ?? '?'}] ${item.summary}`
+  if (item.drawn === true) {
+    // Nobody asked: the witness draw chose these agents (protocols/witness-draw-v1.md).
+    return [
+      `drawn   ${item.created_at}`,
+      `  memory ${memory}`,
+      `  author ${item.requester}`,
+      `  to     ${item.to.join(', ')} (drawn witness)`
+    ].join('\n')
+  }
   const lines = [
-    `request ${item.request}  ${item.created_at}${item.expires_at === undefined ? '' : `  (expires ${item.expires_at})`}`,
+    `request ${item.request ?? ''}  ${item.created_at}${item.expires_at === undefined ? '' : `  (expires ${item.expires_at})`}`,
     `  memory ${memory}`,
     `  from   ${item.requester}`,
     `  to     ${item.to.length === 0 ? 'anyone (open request)' : item.to.join(', ')}`
@@ -61,7 +70,7 @@ export function registerNetwork (program: Command, context: (cmd: Command) => Co
   })
 
   runsOperation(program.command('inbox')
-    .description('witness requests waiting for this node\'s agents (addressed to them, or open); answer with `isnad attest`'), context, {
+    .description('witness requests waiting for this node\'s agents (addressed to them, or open) and memories the witness draw chose them for (drawn); answer with `isnad attest`'), context, {
     operation: 'inbox',
     render: ({ items }) => items.length === 0 ? 'inbox empty' : items.map(renderInboxItem).join('\n')
   })

@@ -1,25 +1,8 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { IsnadError } from '../../errors/index.js'
 import type { NodeAnchorOptions } from '../../node/index.js'
 import type { CommandContext } from '../command-context.js'
 import { collect, parsePositiveInt } from '../option-parsers.js'
-
-/** `on` or `off`: whether the daemon spot-checks, when the command line does not say (docs/trust.md §5a). */
-export const SPOT_CHECKS_ENV = 'ISNAD_SPOT_CHECKS'
-
-/**
- * Spot checks are on unless `--no-spot-checks` says off, or, without either flag on the command line
- * (`flag` undefined), the environment does; a flag given beats the environment.
- */
-export function spotChecksOn (flag: boolean | undefined, env: string | undefined): boolean {
-  if (flag !== undefined) return flag
-  if (env === undefined || env === '') return true
-  const value = env.trim().toLowerCase()
-  if (['on', '1', 'true', 'yes'].includes(value)) return true
-  if (['off', '0', 'false', 'no'].includes(value)) return false
-  throw new IsnadError('USAGE', `$${SPOT_CHECKS_ENV} must be on or off, got ${JSON.stringify(env)}`)
-}
 
 interface StartOptions {
   listen?: string[]
@@ -29,7 +12,7 @@ interface StartOptions {
   apiPort?: number
   heartbeat?: number
   autoConfirmFrom?: string[]
-  spotChecks?: boolean
+  privateChecks?: boolean
   gitRepo?: string[]
   anchorUrlAllow?: string[]
   logLevel?: string
@@ -38,7 +21,7 @@ interface StartOptions {
 }
 
 /**
- * `isnad start`: the node on the network until SIGINT or SIGTERM (DESIGN §3). While it runs, the
+ * `isnad start`: the node on the network until SIGINT or SIGTERM (docs/architecture.md). While it runs, the
  * other commands on this home go through its HTTP API.
  */
 export function registerStart (program: Command, context: (cmd: Command) => CommandContext): void {
@@ -51,9 +34,8 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--api-port <port>', 'HTTP API port on 127.0.0.1, kept in .memory/api.port for the next starts (default: the kept port; on a first start 4503 when free, else any free port)', parsePositiveInt)
     .option('--api-host-name <name>', 'a name the API answers to besides 127.0.0.1, localhost and [::1] (repeatable; any other Host header is refused)', collect)
     .option('--heartbeat <seconds>', 'seconds between heartbeats and checkpoints', parsePositiveInt)
-    .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester (repeatable; off by default)', collect)
-    .option('--spot-checks', 'ask witnesses this node draws itself about memories it receives (docs/trust.md §5a; the default)')
-    .option('--no-spot-checks', `do not: ask no witness about memories received (default: $${SPOT_CHECKS_ENV}, else on)`)
+    .option('--auto-confirm-from <did>', 'auto-answer policy: confirm witness requests from this requester, and its memories a local agent is drawn to witness (repeatable; off by default)', collect)
+    .option('--no-private-checks', 'never ask a witness of this node\'s choosing about a memory no drawn witness answered (protocols/witness-draw-v1.md; on by default)')
     .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
     .option('--log-level <level>', 'what the log on stderr (JSON lines) shows: error, warn, info or debug (default: $ISNAD_LOG_LEVEL, else info)')
     .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
@@ -87,7 +69,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
         ...(opts.apiHostName === undefined ? {} : { apiHostNames: opts.apiHostName }),
         ...(opts.heartbeat === undefined ? {} : { heartbeatMs: opts.heartbeat * 1000 }),
         ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
-        spotChecks: spotChecksOn(cmd.getOptionValueSource('spotChecks') === 'cli' ? opts.spotChecks : undefined, process.env[SPOT_CHECKS_ENV]) ? {} : false,
+        ...(opts.privateChecks === false ? { privateChecks: false as const } : {}),
         ...(Object.keys(anchors).length === 0 ? {} : { anchors }),
         logger
       })

@@ -73,7 +73,7 @@ export function createInboxPanel (api: Api, events: InboxEvents): InboxPanel {
     return h('div', { class: 'inbox-item', 'data-testid': 'inbox-item', 'data-memory': item.memory },
       h('p', {}, h('strong', {}, item.summary === undefined ? '(memory not held by this node yet)' : safeText(item.summary)), item.type === undefined ? '' : ` [${item.type}]`),
       h('p', { class: 'mono small' }, `memory ${item.memory}`),
-      h('p', { class: 'small' }, `from ${shortId(item.requester)} · ${item.created_at}${item.expires_at === undefined ? '' : ` · expires ${item.expires_at}`} · ${item.to.length === 0 ? 'open request' : 'addressed to this node'}`),
+      h('p', { class: 'small' }, `from ${shortId(item.requester)} · ${item.created_at}${item.expires_at === undefined ? '' : ` · expires ${item.expires_at}`} · ${item.drawn === true ? 'drawn witness (nobody asked)' : item.to.length === 0 ? 'open request' : 'addressed to this node'}`),
       h('div', { class: 'attest-form' }, as, notes, claims, ...buttons))
   }
 

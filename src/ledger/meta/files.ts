@@ -1,6 +1,7 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { diskFullError, isDiskFull, IsnadError } from '../../errors/index.js'
+import { FORMER_TRUST_POLICY_NAMES } from '../../schema/index.js'
 import { writeFileAtomic } from '../../fs/index.js'
 import { META_DIR, META_FILE_NAMES, type MetaFileName } from './constants.js'
 import { buildEventJsonSchema, buildObjectJsonSchema } from './json-schemas.js'
@@ -81,11 +82,23 @@ export async function readPolicy (dataDir: string): Promise<NodePolicy> {
   } catch (err) {
     throw new IsnadError('JSON_INVALID', `${file} is not valid JSON`, { cause: err, details: { file } })
   }
-  const parsed = NodePolicySchema.safeParse(value)
+  const parsed = NodePolicySchema.safeParse(withCurrentPolicyName(value))
   if (parsed.success) return parsed.data
   const issues = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }))
   const first = issues[0]
   throw new IsnadError('SCHEMA_INVALID', `${file} is not a valid node policy: ${first?.path ?? ''}: ${first?.message ?? ''}`, { details: { file, issues } })
+}
+
+/**
+ * A stored setting naming a renamed trust policy (FORMER_TRUST_POLICY_NAMES) reads as the policy's
+ * current name, so a home written before the rename opens as it was set; the file is rewritten with
+ * the new name the next time the setting changes.
+ */
+function withCurrentPolicyName (value: unknown): unknown {
+  if (value === null || typeof value !== 'object' || !('trust_policy' in value)) return value
+  const name = (value as { trust_policy: unknown }).trust_policy
+  const current = typeof name === 'string' && Object.hasOwn(FORMER_TRUST_POLICY_NAMES, name) ? FORMER_TRUST_POLICY_NAMES[name] : undefined
+  return current === undefined ? value : { ...value, trust_policy: current }
 }
 
 async function readIfExists (path: string): Promise<string | undefined> {

@@ -35,10 +35,10 @@ describe('the node\'s trust setting', () => {
 
   const dataDir = (): string => join(home, '.memory')
 
-  it('refuses isnad-spot-check: the node\'s scoring does not read witness requests yet, so nothing would count (issue 18)', async () => {
-    const before = (await readPolicy(dataDir())).trust_policy
-    await expect(setTrustPolicy(dataDir(), 'isnad-spot-check')).rejects.toMatchObject({ code: 'USAGE', message: expect.stringMatching(/does not read witness requests yet/) })
-    expect((await readPolicy(dataDir())).trust_policy).toBe(before)
+  it('sets isnad-draw, which counts witnesses readable from the attestation alone (its former name isnad-spot-check too)', async () => {
+    expect(await setTrustPolicy(dataDir(), 'isnad-spot-check')).toBe('isnad-draw')
+    expect((await readPolicy(dataDir())).trust_policy).toBe('isnad-draw')
+    await expect(setTrustPolicy(dataDir(), 'isnad-none')).rejects.toMatchObject({ code: 'USAGE' })
   })
 
   it('stores the score of the set policy, rescores on a policy change, and init keeps the setting', async () => {

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
+import { proveDraw } from '../../../src/draw/index.js'
 import { cidOfBytes, encodeSignature } from '../../../src/record/index.js'
 import {
   ANCHOR_TYPES, MAX_DRAW_POPULATION, type AttestationDraw, ATTESTATION_VERDICTS, CONTENT_TYPES, type AnchorRecord, type AttestationRecord, type IsnadRecord,
@@ -109,12 +110,6 @@ export function secretKeyOf (record: IsnadRecord): Uint8Array {
 
 /** A witness draw (record-v1 R19) with a proof by `seed` for `memory`. */
 export function drawOf (seed: Uint8Array, memory: string, population: number): AttestationDraw {
-  return { population, proof: encodeSignature(proveDrawPlaceholder(seed, memory)) }
+  return { population, proof: encodeSignature(proveDraw(seed, memory, population).proof) }
 }
 
-// Until src/draw lands: 80 bytes that depend on the seed and the memory (not a proof).
-function proveDrawPlaceholder (seed: Uint8Array, memory: string): Uint8Array {
-  const bytes = new Uint8Array(80)
-  for (let i = 0; i < 80; i++) bytes[i] = ((seed[i % 32] as number) + memory.charCodeAt(i % memory.length)) & 0xff
-  return bytes
-}

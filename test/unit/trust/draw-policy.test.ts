@@ -4,9 +4,9 @@ import { ownRequestersOf } from '../../../src/reputation/index.js'
 import { attestationEvidence, iso, memoryEvidence, NOW, T0, minutes } from './fixtures.js'
 
 /*
- * Policy `isnad-spot-check` (issue 18, docs/trust.md §5a): only a confirm by a witness the node asked
- * itself — a request by one of its own requesters (agents, roots), addressed to that witness, made
- * before the verdict — makes a memory Attested; the author's own witnesses corroborate up to as much
+ * Policy `isnad-draw` (docs/trust.md §5a), its private checks: with no drawn witness, only a confirm
+ * by a witness the node asked itself — a request by one of its own requesters (agents, roots),
+ * addressed to that witness, made before the verdict — makes a memory Attested; the author's own witnesses corroborate up to as much
  * as the independent ones weigh. Every figure below is computed by hand from the steps:
  * +0.2 signature, +0.2·min(1, C) + 0.1·min(1, (C − 1)/2), +0.2·rep(author), −0.15·Σ rep(disputer).
  */
@@ -26,7 +26,7 @@ function chosen (n: number, prefix = 'c'): AttestationEvidence[] {
   return Array.from({ length: n }, (_, i) => attestationEvidence({ id: `${prefix}${i}`, witness: `${prefix}-witness-${i}` }))
 }
 
-function score (attestations: AttestationEvidence[], requests: WitnessRequestEvidence[], policy: 'isnad-spot-check' | 'isnad-reputation' = 'isnad-spot-check', extra: { identities?: KeyIdentities, memory?: ReturnType<typeof memoryEvidence> } = {}): ReturnType<typeof computeTrust> {
+function score (attestations: AttestationEvidence[], requests: WitnessRequestEvidence[], policy: 'isnad-draw' | 'isnad-reputation' = 'isnad-draw', extra: { identities?: KeyIdentities, memory?: ReturnType<typeof memoryEvidence> } = {}): ReturnType<typeof computeTrust> {
   return computeTrust({
     memory: extra.memory ?? memoryEvidence(),
     attestations,
@@ -41,7 +41,7 @@ function score (attestations: AttestationEvidence[], requests: WitnessRequestEvi
 
 const points = (result: ReturnType<typeof computeTrust>, factor: string): number | undefined => result.contributions.find((c) => c.factor === factor)?.points
 
-describe('isnad-spot-check', () => {
+describe('isnad-draw, witnesses this node asked', () => {
   it('leaves a memory confirmed only by witnesses its author chose Unverified, where isnad-reputation attests it', () => {
     const result = score(chosen(3), [])
     // C = 0 + min(3, 0) = 0: 0.2 signature + 0 + 0.2 × 0.5 author = 0.3.
@@ -88,7 +88,7 @@ describe('isnad-spot-check', () => {
     expect(score([asked], [request('r', ['drawn'], { at: T0 + minutes(5) })]).level).toBe('Attested')
     // The node's own agent authored the memory: its own request chooses its witnesses like any author's.
     const ownMemory = memoryEvidence({ author: 'node' })
-    expect(score([asked], [request('r', ['drawn'])], 'isnad-spot-check', { memory: ownMemory }).level).toBe('Unverified')
+    expect(score([asked], [request('r', ['drawn'])], 'isnad-draw', { memory: ownMemory }).level).toBe('Unverified')
   })
 
   it('lets an independent dispute of like weight block Attested; two independent confirms outweigh one', () => {
@@ -99,7 +99,7 @@ describe('isnad-spot-check', () => {
     // I = 1, DI = 1: 1 < 2 × 1. C = 1 + min(2, 1) = 2 → 0.25; 0.2 + 0.25 + 0.1 − 0.15 = 0.4 (Attested band).
     expect(blocked.score).toBe(0.4)
     expect(blocked.level).toBe('Unverified')
-    expect(blocked.level_basis?.reason).toMatch(/witnesses this node asked disagree/)
+    expect(blocked.level_basis?.reason).toMatch(/the witnesses the author did not choose disagree/)
     const confirm3 = attestationEvidence({ id: 'i3', witness: 'w3' })
     const outweighed = score([confirm1, dispute2, confirm3], requests)
     // I = 2, DI = 1: 2 ≥ 2. C = 2 → 0.25; 0.2 + 0.25 + 0.1 − 0.15 = 0.4.
@@ -120,7 +120,7 @@ describe('isnad-spot-check', () => {
   it('matches witnesses by identity: a request to one device key covers the identity\'s other key', () => {
     const identities: KeyIdentities = { identityOf: (d) => d.startsWith('w-') ? 'w' : d, named: (d) => d.startsWith('w-'), refusalAt: () => undefined }
     const byLaptop = attestationEvidence({ id: 'i0', witness: 'w-laptop' })
-    expect(score([byLaptop], [request('r', ['w-phone'])], 'isnad-spot-check', { identities }).level).toBe('Attested')
+    expect(score([byLaptop], [request('r', ['w-phone'])], 'isnad-draw', { identities }).level).toBe('Attested')
     expect(score([byLaptop], [request('r', ['w-phone'])]).level).toBe('Unverified')
   })
 })

@@ -1,0 +1,127 @@
+import { randomInt } from 'node:crypto'
+import { acceptsPopulation, drawFractionOfProof, isDrawn, privateCheckProbability, WITNESS_DRAW } from '../draw/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
+import type { Keystore } from '../keystore/index.js'
+import type { Logger } from '../log/index.js'
+import type { LocalNode } from '../node/index.js'
+import type { AttestationRecord } from '../schema/index.js'
+import { PRIVATE_CHECK_MIN_REPUTATION } from './constants.js'
+import type { WitnessCounters } from './witness-counters.js'
+
+/*
+ * Private checks (protocols/witness-draw-v1.md): `privateCheckDelayMs` after a memory arrives from
+ * the network, when this node holds no drawn answer it accepts, it asks — with probability
+ * privateCheckProbability(N̂), so about one node in the whole network asks per memory — one
+ * reputable witness of its own choosing, with a request its own agent signs. That witness counts
+ * as independent at this node only (the own-request rule, src/trust). What the node decided is kept
+ * (PrivateCheckLog) for the explanation: an unchecked memory says that no private check was made.
+ * No cap on asking: the probability keeps the network's total near one per memory.
+ */
+
+/** What this node did about one memory's private check. */
+export type PrivateCheckOutcome = 'pending' | 'not-needed' | 'asked' | 'not-asked' | 'no-witness'
+
+/** Memories whose outcome the log keeps; the oldest are forgotten. @default 4096 */
+const REMEMBERED_MEMORIES = 4096
+
+/** The private-check outcome of the memories received lately (bounded; a restarted daemon starts empty). */
+export class PrivateCheckLog {
+  private readonly outcomes = new Map<string, PrivateCheckOutcome>()
+  set (memory: string, outcome: PrivateCheckOutcome): void {
+    this.outcomes.delete(memory)
+    this.outcomes.set(memory, outcome)
+    while (this.outcomes.size > REMEMBERED_MEMORIES) this.outcomes.delete(this.outcomes.keys().next().value as string)
+  }
+
+  get (memory: string): PrivateCheckOutcome | undefined { return this.outcomes.get(memory) }
+}
+
+export interface PrivateCheckInit {
+  node: LocalNode
+  keystore: Keystore
+  /** The node's own agents; the first one signs the requests. */
+  hostedAgents: () => Promise<string[]>
+  /** The node's estimate N̂ of the agents that could be drawn. */
+  population: () => Promise<number>
+  log: PrivateCheckLog
+  counters: WitnessCounters
+  logger: Logger
+  /** @default WITNESS_DRAW.privateCheckDelayMs */
+  delayMs?: number
+  /** A uniform number in [0, 1): the node's own randomness, which an author cannot predict. @default crypto.randomInt-based */
+  random?: () => number
+}
+
+/** Whether `draw` (an attestation's, verified at ingest) counts as drawn at a node whose estimate is `estimate`. */
+export function isAcceptedDraw (record: AttestationRecord, estimate: number): boolean {
+  const draw = record.draw
+  if (draw === undefined || !acceptsPopulation(draw.population, estimate)) return false
+  const fraction = drawFractionOfProof(new Uint8Array(Buffer.from(draw.proof, 'base64')), NODE_RECORD_FAST_PATHS)
+  return isDrawn(fraction, draw.population)
+}
+
+/** Starts the service; returns the function that stops it. */
+export function startPrivateChecks (init: PrivateCheckInit): () => void {
+  const delayMs = init.delayMs ?? WITNESS_DRAW.privateCheckDelayMs
+  const random = init.random ?? (() => randomInt(2 ** 48) / 2 ** 48)
+  const timers = new Set<NodeJS.Timeout>()
+  let stopped = false
+  let queue = Promise.resolve()
+  const enqueue = (task: () => Promise<void>): void => {
+    queue = queue.then(async () => { if (!stopped) await task() }).catch((err: unknown) => {
+      init.logger.warn('private check failed', { error: err })
+    })
+  }
+
+  const check = async (memory: string, author: string): Promise<void> => {
+    const own = await init.hostedAgents()
+    const requester = own[0]
+    if (requester === undefined || own.includes(author)) { init.log.set(memory, 'not-needed'); return }
+    const estimate = await init.population()
+    const attestations = (await init.node.store.attestationsFor(memory)).map((a) => a.signed.record)
+    if (attestations.some((a) => a.witness !== author && isAcceptedDraw(a, estimate))) { init.log.set(memory, 'not-needed'); return }
+    init.counters.private_checks.due++
+    if (random() >= privateCheckProbability(estimate)) { init.log.set(memory, 'not-asked'); return }
+    // The witness: reputable here, neither the author, one of ours, one the author asked, nor one that has answered already.
+    const asked = (await init.node.store.witnessRequestsFor(memory))
+      .filter((r) => r.signed.record.requester === author)
+      .flatMap((r) => r.signed.record.witnesses ?? [])
+    const excluded = new Set([author, ...own, ...asked, ...attestations.map((a) => a.witness)])
+    const eligible = (await init.node.trust.reputableAgents(PRIVATE_CHECK_MIN_REPUTATION)).filter((did) => !excluded.has(did))
+    if (eligible.length === 0) {
+      init.log.set(memory, 'no-witness')
+      init.logger.debug('private check: no reputable witness to ask', { memory })
+      return
+    }
+    const witness = eligible[Math.min(eligible.length - 1, Math.floor(random() * eligible.length))] as string
+    const key = await init.keystore.load(requester)
+    try {
+      await init.node.requestWitnesses({ memory, to: [witness] }, { did: key.did, secretKey: key.secretKey })
+    } finally {
+      key.secretKey.fill(0)
+    }
+    init.counters.private_checks.asked++
+    init.log.set(memory, 'asked')
+    init.logger.info('private check asked', { memory, witness })
+  }
+
+  const unsubscribe = init.node.pipeline.onStored((records, source) => {
+    if (source === 'local' || source === 'import' || source === 'replay') return
+    for (const { id, signed: { record } } of records) {
+      if (record.kind !== 'memory') continue
+      init.log.set(id, 'pending')
+      const timer = setTimeout(() => {
+        timers.delete(timer)
+        enqueue(async () => { await check(id, record.author.agent_id) })
+      }, delayMs)
+      timers.add(timer)
+    }
+  })
+
+  return () => {
+    stopped = true
+    unsubscribe()
+    for (const timer of timers) clearTimeout(timer)
+    timers.clear()
+  }
+}

@@ -1,0 +1,175 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
+import { readApiToken } from '../../../src/api/index.js'
+import { IsnadError } from '../../../src/errors/index.js'
+import { startDaemon, type Daemon, type DaemonOptions } from '../../../src/daemon/index.js'
+import { verifyDraw } from '../../../src/draw/index.js'
+import { decodeDidKey } from '../../../src/identity/index.js'
+import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { changeTrustRoot, initHome, nodePaths } from '../../../src/node/index.js'
+import { verifyRecord } from '../../../src/record/index.js'
+import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../../src/schema/index.js'
+
+/*
+ * The witness draw on real daemons over libp2p on 127.0.0.1, real LevelDB in temp dirs
+ * (protocols/witness-draw-v1.md). On a network this small every population estimate is below the
+ * draw's size, so every agent but the author is drawn: it finds the memory in its inbox as `drawn`
+ * without anyone asking, and its attestation carries the draw, which a third node verifies and
+ * counts (Attested under isnad-draw). The witness budget skips and counts; private checks ask or
+ * not by the node's own randomness; nobody sends a witness request for a drawn witness.
+ */
+
+const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
+const homes: string[] = []
+const daemons: Daemon[] = []
+
+interface Home { home: string, agent: string }
+interface Started { daemon: Daemon, ops: HttpOperations }
+
+async function home (): Promise<Home> {
+  const dir = await mkdtemp(join(tmpdir(), 'isnad-draw-'))
+  homes.push(dir)
+  const { defaultKey } = await initHome(dir)
+  return { home: dir, agent: defaultKey.did }
+}
+
+async function start (h: Home, options: Partial<DaemonOptions> = {}): Promise<Started> {
+  const daemon = await startDaemon({ home: h.home, listen: LOOPBACK, heartbeatMs: 60_000, apiPort: 0, ...options })
+  daemons.push(daemon)
+  return { daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(h.home).data) }) }
+}
+
+async function until<T> (probe: () => Promise<T | undefined>, what: string, ms = 20_000): Promise<T> {
+  const deadline = Date.now() + ms
+  for (;;) {
+    const value = await probe()
+    if (value !== undefined) return value
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
+async function sleep (ms: number): Promise<void> { await new Promise((resolve) => setTimeout(resolve, ms)) }
+
+interface Held {
+  memory?: { id: string, record: MemoryRecord }
+  attestations: Array<{ id: string, record: AttestationRecord }>
+  requests: Array<{ id: string, record: WitnessRequestRecord }>
+}
+
+/** What a node holds of one memory, every record verified again; nothing before the memory arrived. */
+async function heldAt (ops: HttpOperations, memory: string): Promise<Held> {
+  const held: Held = { attestations: [], requests: [] }
+  const bundle = await ops.exportBundle([memory]).catch((err: unknown) => {
+    if (err instanceof IsnadError && err.code === 'NOT_FOUND') return { records: [] }
+    throw err
+  })
+  for (const signed of bundle.records) {
+    const v = verifyRecord(signed, { verifier: nodeCryptoVerifier, now: Date.now() })
+    const { record } = v.signed
+    if (record.kind === 'memory') held.memory = { id: v.id, record }
+    else if (record.kind === 'attestation') held.attestations.push({ id: v.id, record })
+    else if (record.kind === 'witness_request') held.requests.push({ id: v.id, record })
+  }
+  return held
+}
+
+/** The nodes started, connected through the first one (as many as given: index them freely). */
+async function network (...nodes: Array<[Home, Partial<DaemonOptions>?]>): Promise<Started[] & Record<0 | 1 | 2 | 3 | 4, Started>> {
+  const first = await start(nodes[0]![0], nodes[0]![1])
+  const bootstrap = [first.daemon.multiaddrs()[0]!]
+  const rest = await Promise.all(nodes.slice(1).map(async ([h, o]) => await start(h, { bootstrap, ...o })))
+  await until(async () => (await first.ops.peers()).length >= nodes.length - 1 ? true : undefined, 'every peer')
+  return [first, ...rest] as unknown as Started[] & Record<0 | 1 | 2 | 3 | 4, Started>
+}
+
+afterEach(async () => {
+  for (const d of daemons.splice(0)) await d.stop()
+  for (const h of homes.splice(0)) await rm(h, { recursive: true, force: true })
+})
+
+describe('the witness draw on real daemons', () => {
+  it('draws every non-author agent of a small network: inbox shows it drawn, its attestation carries a draw a third node verifies; no request sent', async () => {
+    const [observerHome, authorHome, witnessHome] = [await home(), await home(), await home()]
+    // The observer trusts the witness (reputation 1) and scores with isnad-draw.
+    await changeTrustRoot(nodePaths(observerHome.home).data, 'added', witnessHome.agent, Date.now())
+    const never = { random: () => 0.999_999 } // no private check: only the draw is at work
+    const [observer, author, witness] = await network([observerHome, { privateChecks: never }], [authorHome, { privateChecks: never }], [witnessHome, { privateChecks: never }])
+
+    const memory = await author.ops.remember({ type: 'fact', summary: 'the staging vpn moved to port 51820' }, await author.ops.resolveSigner())
+    // Nobody asked: the witness's inbox shows the memory as drawn.
+    const item = await until(async () => (await witness.ops.inbox()).find((i) => i.memory === memory.id), 'the drawn inbox item')
+    expect(item).toMatchObject({ drawn: true, requester: authorHome.agent, to: [witnessHome.agent] })
+    expect(item.request).toBeUndefined()
+    // The observer is drawn too (every agent but the author, on a network this small).
+    await until(async () => (await observer.ops.inbox()).find((i) => i.memory === memory.id && i.drawn === true), 'the observer\'s drawn item')
+    expect((await author.ops.inbox()).filter((i) => i.memory === memory.id), 'the author is never drawn').toEqual([])
+
+    const { id } = await witness.ops.attest({ memory: memory.id, verdict: 'confirm' }, await witness.ops.resolveSigner())
+    const held = await until(async () => {
+      const h = await heldAt(observer.ops, memory.id)
+      return h.attestations.some((a) => a.id === id) ? h : undefined
+    }, 'the drawn confirm at the observer')
+    const attestation = held.attestations.find((a) => a.id === id)!.record
+    expect(attestation.draw).toBeDefined()
+    const fraction = verifyDraw(decodeDidKey(witnessHome.agent), memory.id, new Uint8Array(Buffer.from(attestation.draw!.proof, 'base64')))
+    expect(fraction).toBeDefined()
+    expect(fraction! * attestation.draw!.population).toBeLessThan(5)
+    expect((await witness.ops.inbox()).filter((i) => i.memory === memory.id), 'answered: out of the inbox').toEqual([])
+
+    // No daemon sent a witness request: not for drawn witnesses, not otherwise.
+    await sleep(1000)
+    for (const node of [observer, author, witness]) expect((await heldAt(node.ops, memory.id)).requests).toEqual([])
+    for (const node of [observer, author, witness]) expect((await node.ops.networkStats()).witness?.requests).toBe(0)
+    expect((await witness.ops.networkStats()).witness).toMatchObject({ drawn: 1, attestations: 1, drawn_attestations: 1 })
+  }, 90_000)
+
+  it('keeps to the witness budget: beyond it drawn memories and strangers\' requests are skipped and counted', async () => {
+    const [authorHome, witnessHome] = [await home(), await home()]
+    const [author, witness] = await network([authorHome, { privateChecks: false }], [witnessHome, { privateChecks: false, witnessBudget: { perAuthorPerHour: 1 } }])
+    const signer = await author.ops.resolveSigner()
+    const first = await author.ops.remember({ type: 'fact', summary: 'first of three' }, signer)
+    const second = await author.ops.remember({ type: 'fact', summary: 'second of three' }, signer)
+    for (const m of [first, second]) await until(async () => (await heldAt(witness.ops, m.id)).memory, 'the memory at the witness')
+    const stats = await until(async () => {
+      const w = (await witness.ops.networkStats()).witness
+      return w !== undefined && w.memories >= 2 ? w : undefined
+    }, 'both draws evaluated')
+    expect(stats).toMatchObject({ drawn: 1, skipped: { 'per-author': 1, 'per-minute': 0 } })
+    expect((await witness.ops.inbox()).map((i) => i.memory)).toEqual([first.id])
+
+    // A stranger's (the author has no reputation at the witness) addressed request, over the author's share: skipped.
+    const third = await author.ops.remember({ type: 'fact', summary: 'third of three' }, signer)
+    const request = await author.ops.requestWitnesses({ memory: third.id, to: [witnessHome.agent] }, signer)
+    await until(async () => (await heldAt(witness.ops, third.id)).requests.some((r) => r.id === request.id) ? true : undefined, 'the request at the witness')
+    await until(async () => (await witness.ops.networkStats()).witness?.skipped['per-author'] === 3 ? true : undefined, 'the third memory and the request skipped')
+    expect((await witness.ops.inbox()).map((i) => i.memory)).toEqual([first.id])
+  }, 90_000)
+
+  it('private checks: with no drawn answer, asks one reputable witness when its randomness falls under the probability, and not otherwise', async () => {
+    const [askingHome, quietHome, offHome, authorHome, witnessHome] = [await home(), await home(), await home(), await home(), await home()]
+    for (const h of [askingHome, quietHome, offHome]) await changeTrustRoot(nodePaths(h.home).data, 'added', witnessHome.agent, Date.now())
+    // Nobody auto-answers: no drawn answer arrives, so each observer's private check is due.
+    const [asking, quiet, off, author, witness] = await network(
+      [askingHome, { privateChecks: { delayMs: 500, random: () => 0 } }],
+      [quietHome, { privateChecks: { delayMs: 500, random: () => 0.999_999 } }],
+      [offHome, { privateChecks: false }],
+      [authorHome, { privateChecks: false }],
+      [witnessHome, { privateChecks: false }])
+    const memory = await author.ops.remember({ type: 'fact', summary: 'the canary takes 9 minutes' }, await author.ops.resolveSigner())
+    const asked = await until(async () => (await heldAt(asking.ops, memory.id)).requests.find((r) => r.record.requester === askingHome.agent), 'the private check')
+    expect(asked.record.witnesses).toEqual([witnessHome.agent])
+    // It reached the witness, whose inbox shows it as a request (beside its drawn item).
+    await until(async () => (await witness.ops.inbox()).some((i) => i.request === asked.id) ? true : undefined, 'the request in the witness\'s inbox')
+    expect((await asking.ops.networkStats()).witness?.private_checks).toEqual({ due: 1, asked: 1 })
+    await until(async () => (await quiet.ops.networkStats()).witness?.private_checks.due === 1 ? true : undefined, 'the quiet node\'s check due')
+    expect((await quiet.ops.networkStats()).witness?.private_checks.asked).toBe(0)
+    expect((await off.ops.networkStats()).witness?.private_checks).toEqual({ due: 0, asked: 0 })
+    await sleep(1000)
+    const requests = (await heldAt(witness.ops, memory.id)).requests
+    expect(requests.map((r) => r.record.requester), 'one request network-wide: the asking node\'s').toEqual([askingHome.agent])
+  }, 90_000)
+})

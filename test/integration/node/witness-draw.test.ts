@@ -1,0 +1,98 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { proveDraw } from '../../../src/draw/index.js'
+import { readPolicy } from '../../../src/ledger/meta/index.js'
+import { LocalNode, changeTrustRoot, initHome, setTrustPolicy } from '../../../src/node/index.js'
+import { encodeSignature, signRecord } from '../../../src/record/index.js'
+import type { AttestationRecord, TrustResult } from '../../../src/schema/index.js'
+import { createAgent, createAttestation, createMemory, type TestAgent } from '../../fixtures/records.js'
+
+/*
+ * The witness draw at a node, on a real home (LevelDB, ledger): under isnad-draw a drawn witness's
+ * confirm makes a memory Attested in what `show` and `explain` give, with the note and the
+ * explanation saying it was drawn; an attestation whose draw is not its witness's proof for the
+ * memory is refused (DRAW_INVALID) and stores nothing. The policy is set with its former name too.
+ */
+describe('the witness draw at a node', () => {
+  let home: string
+  let now = Date.parse('2026-03-01T00:00:00Z')
+  const clock = (): number => now
+
+  beforeEach(async () => {
+    home = await mkdtemp(join(tmpdir(), 'isnad-witness-draw-'))
+    await initHome(home)
+    now = Date.parse('2026-03-01T00:00:00Z')
+  })
+  afterEach(async () => { await rm(home, { recursive: true, force: true }) })
+
+  const dataDir = (): string => join(home, '.memory')
+  const at = (ms: number): string => new Date(ms).toISOString()
+
+  /** An attestation of `memory` by `witness` carrying its draw at `population`, signed. */
+  function drawnAttestation (witness: TestAgent, memory: string, population: number, proofFor = memory): ReturnType<typeof createAttestation> {
+    const record: AttestationRecord = {
+      kind: 'attestation', version: 1, memory, witness: witness.did, attestation: 'confirm', witnessed_at: at(now),
+      draw: { population, proof: encodeSignature(proveDraw(witness.secretKey, proofFor, population).proof) }
+    }
+    return signRecord(record, witness.secretKey)
+  }
+
+  it('sets isnad-draw, by its name or its former one, and reads a stored former name as it', async () => {
+    expect(await setTrustPolicy(dataDir(), 'isnad-spot-check')).toBe('isnad-draw')
+    expect((await readPolicy(dataDir())).trust_policy).toBe('isnad-draw')
+    // A home written before the rename: its policy.json names isnad-spot-check.
+    const file = join(dataDir(), '_meta', 'policy.json')
+    const text = await readFile(file, 'utf8')
+    await writeFile(file, text.replace('"isnad-draw"', '"isnad-spot-check"'))
+    expect((await readPolicy(dataDir())).trust_policy).toBe('isnad-draw')
+  })
+
+  it('shows and explains a memory Attested by a drawn witness, and refuses a tampered draw with DRAW_INVALID', async () => {
+    const root = createAgent(71)
+    const author = createAgent(72)
+    const witness = createAgent(73)
+    await changeTrustRoot(dataDir(), 'added', root.did, now)
+    await setTrustPolicy(dataDir(), 'isnad-draw')
+    const node = await LocalNode.open({ home, clock })
+    try {
+      // The root confirms the witness's and the author's memories: both are reputable at this node.
+      const byWitness = createMemory(witness, { summary: 'the witness once said this', created_at: at(now) })
+      const byAuthor = createMemory(author, { summary: 'the author once said this', created_at: at(now) })
+      await node.ingest([byWitness.signed, byAuthor.signed])
+      now += 60_000
+      await node.ingest([createAttestation(root, byWitness.id, 'confirm', at(now)).signed, createAttestation(root, byAuthor.id, 'confirm', at(now)).signed])
+      const estimate = await node.trust.populationEstimate()
+      // The graph's agents: the node's own agent (a root without configuration), the added root, the
+      // witness and the author.
+      expect(estimate).toBe(4)
+
+      const memory = createMemory(author, { summary: 'the deploy took 9 minutes', created_at: at(now) })
+      await node.ingest([memory.signed])
+      now += 60_000
+      // Population 3 < size 5: every witness is drawn; 3 × 2 ≥ 4, so this node accepts the claim.
+      const drawn = drawnAttestation(witness, memory.id, 3)
+      expect(proveDraw(witness.secretKey, memory.id, 3).drawn).toBe(true)
+
+      // Tampered: the proof of another memory, signed correctly over the record that carries it.
+      const tampered = drawnAttestation(witness, memory.id, 3, byWitness.id)
+      await expect(node.ingest([tampered.signed])).rejects.toMatchObject({ code: 'DRAW_INVALID' })
+      expect(await node.store.get(tampered.id)).toBeNull()
+
+      await node.ingest([drawn.signed])
+      const explained = await node.explainTrust(memory.id)
+      expect(explained.policy).toBe('isnad-draw')
+      expect(explained.level).toBe('Attested')
+      expect(explained.counted.attestations.find((a) => a.id === drawn.id)?.note).toMatch(/witness drawn for this memory$/)
+      expect(explained.witness_selection).toMatchObject({ population_estimate: 4, drawn: 1, asked: 0 })
+      expect(explained.witness_selection?.reason).toMatch(/^1 drawn witness answered \(population estimate 4\)/)
+      const shown = await node.show(memory.id)
+      expect((shown.trust as TrustResult).level).toBe('Attested')
+      // What ingest stored (query --min-trust) is what explain gives.
+      expect((await node.store.getTrust(memory.id))?.level).toBe('Attested')
+    } finally {
+      await node.close()
+    }
+  })
+})

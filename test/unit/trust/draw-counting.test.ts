@@ -1,0 +1,223 @@
+import { sha256 } from '@noble/hashes/sha2.js'
+import { describe, expect, it } from 'vitest'
+import { proveDraw, verifyDraw } from '../../../src/draw/index.js'
+import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
+import { encodeSignature } from '../../../src/record/index.js'
+import { ownRequestersOf } from '../../../src/reputation/index.js'
+import { TrustResultSchema, type AttestationVerdict } from '../../../src/schema/index.js'
+import {
+  computeTrust, getTrustPolicy, type AttestationEvidence, type KeyIdentities, type PrivateCheckState, type ReputationLookup,
+  type TrustInput, type WitnessRequestEvidence
+} from '../../../src/trust/index.js'
+import { attestationEvidence, cid, did, iso, memoryEvidence, minutes, NOW, T0 } from './fixtures.js'
+
+/*
+ * Counting under isnad-draw (docs/trust.md §5a) with real ECVRF draws (src/draw, fixed seeds): an
+ * accepted attestation is drawn iff its draw verified for this memory, its fraction is below
+ * size / population (5 / population) and its population is at least the node's estimate / 2.
+ * Every figure is computed by hand from isnad-draw's steps: +0.2 signature,
+ * +0.2·min(1, C) + 0.1·min(1, (C − 1)/2) with C = I + min(O, I), +0.2·rep(author), −0.15·Σ rep(disputer).
+ * Reputation: the author 0.5, every witness 1 (rooted).
+ */
+
+const utf8 = new TextEncoder()
+const MEMORY = cid('drawn-memory')
+const OTHER_MEMORY = cid('another-memory')
+const AUTHOR = did('author')
+const ESTIMATE = 10
+const full: ReputationLookup = (agent) => agent === AUTHOR ? 0.5 : 1
+
+interface Witness { seed: Uint8Array, did: string, publicKey: Uint8Array }
+
+function witness (label: string): Witness {
+  const seed = sha256(utf8.encode(`witness:${label}`))
+  const { publicKey } = keyPairFromSeed(seed)
+  return { seed, did: encodeDidKey(publicKey), publicKey }
+}
+
+/** The first witness (by label `prefix0`, `prefix1`, …) whose draw for MEMORY at `population` is (or is not) drawn. */
+function witnessWhere (prefix: string, population: number, drawn: boolean): Witness {
+  for (let i = 0; i < 200; i++) {
+    const w = witness(`${prefix}${i}`)
+    if (proveDraw(w.seed, MEMORY, population).drawn === drawn) return w
+  }
+  throw new Error(`no witness ${prefix}* with drawn = ${String(drawn)} at ${population}`)
+}
+
+/**
+ * An attestation of MEMORY by `w` with a draw at `population` proved for `proofFor`, its fraction
+ * set as a verifier sets it: verifyDraw under the witness's key for the attested memory.
+ */
+function drawnAttestation (id: string, w: Witness, population: number, { verdict = 'confirm' as AttestationVerdict, proofFor = MEMORY } = {}): AttestationEvidence {
+  const { proof } = proveDraw(w.seed, proofFor, population)
+  const evidence = attestationEvidence({ id: cid(id), witness: w.did, verdict, memory: MEMORY })
+  evidence.record.draw = { population, proof: encodeSignature(proof) }
+  const fraction = verifyDraw(w.publicKey, MEMORY, proof)
+  return fraction === undefined ? evidence : { ...evidence, drawFraction: fraction }
+}
+
+function score (attestations: AttestationEvidence[], extra: Partial<TrustInput> = {}): ReturnType<typeof computeTrust> {
+  const result = computeTrust({
+    memory: memoryEvidence({ id: MEMORY, author: AUTHOR }),
+    attestations,
+    anchors: [],
+    reputation: full,
+    populationEstimate: ESTIMATE,
+    now: NOW,
+    ...extra
+  }, { policy: 'isnad-draw' })
+  expect(TrustResultSchema.safeParse(result).success).toBe(true)
+  return result
+}
+
+const noteOf = (result: ReturnType<typeof computeTrust>, id: string): string | undefined => result.counted.attestations.find((a) => a.id === id)?.note
+
+describe('isnad-draw: which witnesses are drawn for a memory', () => {
+  const drawnAt10 = witnessWhere('d', ESTIMATE, true)
+  const notDrawnAt10 = witnessWhere('n', ESTIMATE, false)
+
+  it('a drawn confirm makes the memory Attested, with the note and the explanation saying it was drawn', () => {
+    const a = drawnAttestation('a', drawnAt10, ESTIMATE)
+    expect(a.drawFraction).toBeLessThan(5 / ESTIMATE)
+    const result = score([a])
+    // I = 1, O = 0, C = 1: 0.2 + 0.2 + 0 + 0.2 × 0.5 = 0.5.
+    expect(result.score).toBe(0.5)
+    expect(result.level).toBe('Attested')
+    expect(noteOf(result, a.id)).toBe('confirm weighted by reputation 1; witness drawn for this memory')
+    expect(result.witness_selection).toEqual({
+      population_estimate: ESTIMATE, drawn: 1, asked: 0, unweighted: 0,
+      reason: '1 drawn witness answered (population estimate 10); no private check by this node'
+    })
+  })
+
+  it('a draw whose fraction is not below size / population does not count: the witness is the author\'s', () => {
+    const a = drawnAttestation('a', notDrawnAt10, ESTIMATE)
+    expect(a.drawFraction).toBeGreaterThanOrEqual(5 / ESTIMATE)
+    const result = score([a])
+    // I = 0, O = 1, C = 0 + min(1, 0) = 0: 0.2 + 0 + 0.1 = 0.3, Unverified by the evidence.
+    expect(result.score).toBe(0.3)
+    expect(result.level).toBe('Unverified')
+    expect(noteOf(result, a.id)).toMatch(/^confirm weighted by reputation 1; witness chosen by the author or unasked \(its draw fraction 0\.\d+ is not below 5 \/ 10\)$/)
+    expect(result.level_basis?.reason).toMatch(/no witness the author did not choose/)
+    expect(result.witness_selection?.reason).toBe('no drawn witness answered (population estimate 10); no private check by this node')
+  })
+
+  it('a population below the node\'s estimate / 2 does not count, even where it draws the witness', () => {
+    // Drawn at its own claim of 10 (u < 0.5), but this node estimates 100: 10 × 2 < 100.
+    const a = drawnAttestation('a', drawnAt10, ESTIMATE)
+    const result = score([a], { populationEstimate: 100 })
+    expect(result.score).toBe(0.3)
+    expect(result.level).toBe('Unverified')
+    expect(noteOf(result, a.id)).toContain('its draw claims a population of 10, below this node\'s estimate 100 / 2')
+    // At the edge: 10 × 2 = 20 ≥ 20 is accepted.
+    expect(score([a], { populationEstimate: 20 }).level).toBe('Attested')
+  })
+
+  it('a proof made for another memory does not verify for this one, and does not count', () => {
+    const a = drawnAttestation('a', drawnAt10, ESTIMATE, { proofFor: OTHER_MEMORY })
+    expect(a.drawFraction).toBeUndefined()
+    const result = score([a])
+    expect(result.score).toBe(0.3)
+    expect(result.level).toBe('Unverified')
+    expect(noteOf(result, a.id)).toContain('its draw proof was not verified for this memory')
+  })
+
+  it('a draw signed by a key its log refuses (revoked) does not count: the attestation itself is refused', () => {
+    const a = drawnAttestation('a', drawnAt10, ESTIMATE)
+    const identities: KeyIdentities = {
+      identityOf: (d) => d,
+      named: (d) => d === drawnAt10.did,
+      refusalAt: (d) => d === drawnAt10.did ? 'KEY_REVOKED' : undefined
+    }
+    const result = score([a], { identities })
+    expect(result.refused.attestations.map((r) => r.code)).toEqual(['KEY_NOT_VALID'])
+    // Only the signature and the author's reputation: 0.2 + 0.1.
+    expect(result.score).toBe(0.3)
+    expect(result.level).toBe('Unverified')
+    expect(result.witness_selection?.drawn).toBe(0)
+  })
+
+  it('an honest drawn witness\'s dispute blocks Attested against a drawn colluder\'s confirm', () => {
+    const honest = witnessWhere('h', ESTIMATE, true)
+    const confirm = drawnAttestation('a', drawnAt10, ESTIMATE)
+    const dispute = drawnAttestation('b', honest, ESTIMATE, { verdict: 'dispute' })
+    const result = score([confirm, dispute])
+    // I = 1, DI = 1: 0.2 + 0.2 + 0.1 − 0.15 = 0.35, in the Attested band; I < 2 × DI blocks it.
+    expect(result.score).toBe(0.35)
+    expect(result.level).toBe('Unverified')
+    expect(result.level_basis?.reason).toMatch(/the witnesses the author did not choose disagree/)
+    expect(noteOf(result, dispute.id)).toBe('dispute weighted by reputation 1; witness drawn for this memory')
+    expect(result.witness_selection?.drawn).toBe(2)
+  })
+
+  it('the author\'s witnesses corroborate a drawn confirm up to its weight', () => {
+    const drawn = drawnAttestation('a', drawnAt10, ESTIMATE)
+    const chosen = [1, 2, 3].map((i) => attestationEvidence({ id: cid(`c${i}`), witness: did(`chosen-${i}`), memory: MEMORY }))
+    const result = score([drawn, ...chosen])
+    // I = 1, O = 3, C = 1 + min(3, 1) = 2: 0.2 + 0.2 + 0.05 + 0.1 = 0.55; counted confirms 1 + 1 = 2.
+    expect(result.score).toBe(0.55)
+    expect(result.level).toBe('Attested')
+  })
+
+  it('without a population estimate no draw counts, and the explanation says why', () => {
+    const a = drawnAttestation('a', drawnAt10, ESTIMATE)
+    const result = computeTrust({ memory: memoryEvidence({ id: MEMORY, author: AUTHOR }), attestations: [a], anchors: [], reputation: full, now: NOW }, { policy: 'isnad-draw' })
+    expect(result.level).toBe('Unverified')
+    expect(result.witness_selection?.reason).toBe('no drawn witness counts: this node gave no population estimate; no private check by this node')
+    expect(result.witness_selection?.population_estimate).toBeUndefined()
+  })
+
+  it('a population below size draws everybody (a small network)', () => {
+    const a = drawnAttestation('a', notDrawnAt10, 4)
+    expect(score([a], { populationEstimate: 4 }).level).toBe('Attested')
+  })
+})
+
+describe('isnad-draw: what the explanation says of private checks', () => {
+  const own = ownRequestersOf([did('node')])
+  const asked = witness('asked')
+
+  function request (witnesses: string[]): WitnessRequestEvidence {
+    return {
+      id: cid('request'),
+      record: { kind: 'witness_request', version: 1, memory: MEMORY, requester: did('node'), witnesses, created_at: iso(T0 + minutes(1)) },
+      signatureValid: true
+    }
+  }
+
+  it.each<[PrivateCheckState | undefined, string]>([
+    ['not-sampled', 'no drawn witness answered (population estimate 10); no private check by this node (not sampled)'],
+    ['asked', 'no drawn witness answered (population estimate 10); this node made a private check, not answered yet'],
+    [undefined, 'no drawn witness answered (population estimate 10); no private check by this node']
+  ])('with no answer and privateCheck %s: %s', (privateCheck, reason) => {
+    const chosen = attestationEvidence({ id: cid('c'), witness: did('chosen'), memory: MEMORY })
+    const result = score([chosen], privateCheck === undefined ? {} : { privateCheck })
+    expect(result.level).toBe('Unverified')
+    expect(result.witness_selection?.reason).toBe(reason)
+    expect(result.witness_selection?.private_check).toBe(privateCheck)
+  })
+
+  it('a privately asked witness\'s confirm makes the memory Attested at the node that asked, noted "asked by this node"', () => {
+    const a = attestationEvidence({ id: cid('p'), witness: asked.did, memory: MEMORY, at: T0 + minutes(5) })
+    const result = score([a], { requests: [request([asked.did])], ownRequesters: own, privateCheck: 'asked' })
+    expect(result.score).toBe(0.5)
+    expect(result.level).toBe('Attested')
+    expect(noteOf(result, a.id)).toBe('confirm weighted by reputation 1; witness asked by this node')
+    expect(result.witness_selection).toMatchObject({ drawn: 0, asked: 1, private_check: 'asked' })
+    expect(result.witness_selection?.reason).toBe('no drawn witness answered (population estimate 10); this node made a private check: 1 witness it asked answered')
+  })
+
+  it('says when the witnesses the author did not choose weigh nothing at this node', () => {
+    const a = drawnAttestation('a', witnessWhere('d', ESTIMATE, true), ESTIMATE)
+    const result = score([a], { reputation: (agent) => agent === AUTHOR ? 0.5 : 0 })
+    expect(result.witness_selection?.unweighted).toBe(1)
+    expect(result.witness_selection?.reason).toContain('1 of the witnesses the author did not choose weigh nothing here')
+  })
+})
+
+describe('the policy\'s name', () => {
+  it('isnad-spot-check, a former name, reads as isnad-draw', () => {
+    expect(getTrustPolicy('isnad-spot-check').name).toBe('isnad-draw')
+    expect(getTrustPolicy('isnad-draw').name).toBe('isnad-draw')
+  })
+})
