@@ -26,7 +26,7 @@ import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from '../src/trust/index.js'
  *   npm run sim:agree -- --seconds-per-minute bench-100=40 --retries 1
  *   npm run sim:agree -- --resume                      # keep the rows already in <out>/agree.json
  *   npm run sim:agree -- --table-only                  # the table again from <out>/agree.json, nothing run
- *   npm run sim:agree -- --no-spot-checks              # both engines without spot checks: draw for draw, within 0.01
+ *   npm run sim:agree -- --no-checks                   # both engines without the witness checks: draw for draw, within 0.01
  *
  * Writes <out>/agree.md (the table), <out>/agree.json (every row's runs) and each run's results
  * (results.json, report.html) under <out>/<scenario>-sybils-<n>/{nodes,model}. Progress on stderr,
@@ -43,7 +43,7 @@ const { values } = parseArgs({
     threads: { type: 'string' },
     nice: { type: 'string', default: '10' },
     resume: { type: 'boolean', default: false },
-    'no-spot-checks': { type: 'boolean', default: false },
+    'no-checks': { type: 'boolean', default: false },
     'table-only': { type: 'boolean', default: false }
   }
 })
@@ -78,9 +78,9 @@ const retries = positiveNumber('retries', values.retries, true) ?? 2
 /**
  * Spot checks are played by default, as `isnad sim run` plays them; each observer's daemon then draws
  * with its own randomness, so the engines agree in distribution and the 0.01 tolerance, made for
- * runs where the plan fixes every choice, holds only with --no-spot-checks.
+ * runs where the plan fixes every choice, holds only with --no-checks.
  */
-const spotChecks = !values['no-spot-checks']
+const checks = !values['no-checks']
 const processes = positiveNumber('processes', values.processes, true)
 const threads = positiveNumber('threads', values.threads, true)
 const scales = timeScales(values['seconds-per-minute'])
@@ -106,7 +106,7 @@ async function realRun (point: Scenario, publishable: number, label: string, dir
     const scenario = withTimeScale(point, seconds)
     const progress = (text: string): void => { say(`${label} nodes @ ${seconds} s/min: ${text}`) }
     const choice = { progress, ...(processes === undefined ? {} : { processes }), ...(threads === undefined ? {} : { threads }) }
-    const results = await runScenario(scenario, { runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress, spotChecks })
+    const results = await runScenario(scenario, { runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress, checks })
     const run = onlyRun(results)
     const gaps = deliveryGaps(run, publishable)
     if (gaps.length === 0 || attempt >= retries) {
@@ -159,7 +159,7 @@ async function main (): Promise<void> {
       if (previous !== undefined) { say(`${label}: kept from ${rowsFile}`); rows.push({ ...previous, publishable }); continue }
       const real = await realRun(point, publishable, label, dir)
       const atScale = withTimeScale(point, real.secondsPerMinute)
-      const model = await runModelScenario(atScale, { progress: (text) => { say(`${label} model: ${text}`) }, spotChecks })
+      const model = await runModelScenario(atScale, { progress: (text) => { say(`${label} model: ${text}`) }, checks })
       await writeResults(model, join(dir, 'model'))
       rows.push({ scenario: name, scenarioSecondsPerMinute: base.timeScale.realSecondsPerMinute, publishable, ...real, model: onlyRun(model) })
       await write()

@@ -4,17 +4,20 @@
  * the issue-18 targets measured at the observers — AUC, false memories at Attested+ and Anchored+,
  * true memories left Unverified. Prints one JSON line per (scenario, Sybil count, seed, policy) and a
  * table of each policy's worst figure per scenario.
- * Usage: node dist/bench/trust-scenarios.js [--seeds N] [--scenarios a,b] [--file path.yaml] [--spot-checks K]
- * [--spot-escalation E] (--spot-checks: witnesses each observer asks about each memory it receives, src/sim/model
- * spot-checks.ts, default SPOT_CHECKS_PER_MEMORY (3); 0 plays the network without spot checks, as
- * `isnad sim run` does and as before issue 18's third pass; --spot-escalation: how many more it asks
- * once when one answer is a dispute, default SPOT_ESCALATION (2)).
+ * Usage: node dist/bench/trust-scenarios.js [--seeds N] [--scenarios a,b] [--file path.yaml] [--no-checks]
+ * (--no-checks: the network without the witness draw and private checks every node runs by default).
+ * Each row also carries the witness load per published memory (requests, attestations, network-wide)
+ * and the per-node messages and signature checks per published memory.
  */
 import { loadScenario } from '../src/sim/scenario/builtin.js'
-import { runModelOnce, SPOT_CHECKS_PER_MEMORY, SPOT_ESCALATION } from '../src/sim/model/index.js'
+import { runModelOnce } from '../src/sim/model/index.js'
 import { sweepOf } from '../src/sim/driver/run.js'
 
-const BUILT_IN = ['honest-baseline', 'sybil-ring', 'colluding-witnesses', 'churn-partition', 'mixed-adversaries']
+const BUILT_IN = [
+  'honest-baseline', 'sybil-ring', 'colluding-witnesses', 'churn-partition', 'mixed-adversaries', 'small', 'bench-100',
+  'scenarios/attacks/grinding.yaml', 'scenarios/attacks/withholding.yaml', 'scenarios/attacks/late-publication.yaml', 'scenarios/attacks/flooding.yaml',
+  'scenarios/attacks/hidden-circle.yaml', 'scenarios/attacks/wide-circle.yaml', 'scenarios/attacks/wide-circle-rare.yaml', 'scenarios/attacks/camouflage-heavy.yaml'
+]
 
 function arg (name: string): string | undefined {
   const at = process.argv.indexOf(`--${name}`)
@@ -24,16 +27,22 @@ function arg (name: string): string | undefined {
 interface Worst { auc: number, falseAttested: number, falseAnchored: number, trueUnverified: number, runs: number }
 
 const seeds = Number(arg('seeds') ?? 3)
-const spotChecks = Number(arg('spot-checks') ?? SPOT_CHECKS_PER_MEMORY)
-const spotEscalation = arg('spot-escalation') === undefined ? undefined : Number(arg('spot-escalation'))
+const checks = !process.argv.includes('--no-checks')
 const names = arg('file') !== undefined ? [arg('file') as string] : (arg('scenarios')?.split(',') ?? BUILT_IN)
 const worst = new Map<string, Worst>()
 for (const name of names) {
   const scenario = await loadScenario(name)
   for (const run of sweepOf(scenario, seeds)) {
-    const result = runModelOnce(run, () => {}, { spotChecks, ...(spotEscalation === undefined ? {} : { spotEscalation }) })
+    const result = runModelOnce(run, () => {}, { checks })
+    const m = result.metrics
+    const published = Math.max(1, m.memories.published)
+    const load = {
+      requestsPerMemory: m.witness.requestsPerMemory, attestationsPerMemory: m.witness.attestationsPerMemory, checkingNodes: m.witness.checkingNodes, draw: m.witness.draw,
+      messagesPerMemory: m.perNode === null ? null : Math.round(m.perNode.messagesMean / published * 100) / 100,
+      verificationsPerMemory: m.perNode === null ? null : Math.round(m.perNode.verificationsMean / published * 100) / 100
+    }
     for (const t of result.metrics.trust) {
-      const row = { spotChecks, spotEscalation: spotChecks === 0 ? 0 : spotEscalation ?? SPOT_ESCALATION, scenario: scenario.name, sybils: run.nodes.sybil, seed: run.seed, policy: t.policy, auc: t.auc, falseAttested: t.falseAttestedShare, falseAnchored: t.falseAnchoredShare, trueUnverified: t.trueUnverifiedShare, meanTrue: t.meanTrustTrue, meanFalse: t.meanTrustFalse, seconds: result.timings.totalSeconds }
+      const row = { checks, ...load, scenario: scenario.name, sybils: run.nodes.sybil, seed: run.seed, policy: t.policy, auc: t.auc, falseAttested: t.falseAttestedShare, falseAnchored: t.falseAnchoredShare, trueUnverified: t.trueUnverifiedShare, meanTrue: t.meanTrustTrue, meanFalse: t.meanTrustFalse, seconds: result.timings.totalSeconds }
       console.log(JSON.stringify(row))
       const key = `${scenario.name}\t${t.policy}`
       const w = worst.get(key) ?? { auc: 1, falseAttested: 0, falseAnchored: 0, trueUnverified: 0, runs: 0 }

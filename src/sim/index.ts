@@ -1,5 +1,5 @@
 /**
- * Network simulation for researchers (DESIGN §6, docs/simulation.md): one scenario file, played on
+ * Network simulation for researchers (docs/simulation.md): one scenario file, played on
  * real isnad nodes in one process, in child processes, or in containers; trust measured against the
  * ground truth; results as JSON, CSV and a self-contained HTML report.
  */

@@ -17,7 +17,7 @@ async function simulation (): Promise<typeof import('../../sim/index.js')> {
   return await import('../../sim/index.js')
 }
 
-interface RunOptions { processes?: number, threads?: number, out?: string, engine: string, seeds?: number, secondsPerMinute?: number, spotChecks: boolean }
+interface RunOptions { processes?: number, threads?: number, out?: string, engine: string, seeds?: number, secondsPerMinute?: number, checks: boolean, draw: boolean }
 
 const ENGINES = ['nodes', 'model'] as const
 
@@ -35,7 +35,7 @@ export const RESULTS_END = '----- end of results.json -----'
 function summary (results: SimResults, paths: { json: string, csv: string, html: string }): string {
   const lines = results.runs.flatMap((run) => [
     `${run.nodes} nodes (${run.sybils} Sybils), ${run.timings.totalSeconds} s: memory delivery ${run.metrics.delivery.memoryRatio ?? '—'}, attestation delivery ${run.metrics.delivery.attestationRatio ?? '—'}, gossip p50 ${run.metrics.delivery.latencyMs.p50 ?? '—'} ms, witness RTT p50 ${run.metrics.witness.roundTripMs.p50 ?? '—'} ms`,
-    `  spot checks: ${results.spotChecks == null ? 'none (--no-spot-checks)' : `${results.spotChecks.perMemory} per memory and observer, ${results.spotChecks.escalation} more on a dispute: ${run.metrics.witness.spotChecks?.asked ?? 0} witnesses asked, ${run.metrics.witness.spotChecks?.answered ?? 0} answers`}`,
+    `  witness checks: ${results.checks == null ? 'none (--no-checks)' : `the draw (${results.checks.size} expected per memory) and private checks at ${run.metrics.witness.checkingNodes ?? 0} nodes`}; per memory network-wide ${run.metrics.witness.requestsPerMemory ?? '—'} requests, ${run.metrics.witness.attestationsPerMemory ?? '—'} attestations`,
     ...run.metrics.trust.map((t) => `  ${t.policy}: AUC ${t.auc ?? '—'}, false ≥ Anchored ${t.falseAnchoredShare ?? '—'}, true Unverified ${t.trueUnverifiedShare ?? '—'}, Sybil mean trust ${t.sybilMeanTrust ?? '—'}`)
   ])
   return [...lines, `results: ${paths.json}`, `csv:     ${paths.csv}`, `report:  ${paths.html}`].join('\n')
@@ -52,7 +52,8 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .option('--engine <engine>', 'nodes: real isnad daemons; model: virtual time over a modelled network, with real records and the real trust code (docs/simulation.md)', 'nodes')
     .option('--seeds <n>', 'run the scenario (and its sweep) with seeds s, s+1, …, s+n−1 and report each seed and their spread', parsePositiveInt)
     .option('--seconds-per-minute <s>', 'play the schedule at this many real seconds per simulated minute instead of the scenario\'s timeScale (slower gives a loaded machine time to deliver everything)', parseSecondsPerMinute)
-    .option('--no-spot-checks', 'play the network without spot checks (by default the observers ask witnesses they draw themselves about every memory they receive, as `isnad start` does; docs/trust.md §5a)')
+    .option('--no-checks', 'play the network without the witness checks every node runs by default (drawn witnesses answering each memory, private checks where no drawn answer came), to see what they buy')
+    .option('--no-draw', 'the same as --no-checks')
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
       const { loadScenario, poolFactory, runModelScenario, runnerOf, runScenario, withTimeScale, writeResults } = await simulation()
       const ctx = context(cmd)
@@ -60,12 +61,13 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
       const scenario = withTimeScale(await loadScenario(path), opts.secondsPerMinute)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
       const seeds = opts.seeds ?? 1
+      const checks = opts.checks && opts.draw
       const choice = { progress, ...(opts.processes === undefined ? {} : { processes: opts.processes }), ...(opts.threads === undefined ? {} : { threads: opts.threads }) }
       const results = opts.engine === 'model'
-        ? await runModelScenario(scenario, { progress, seeds, spotChecks: opts.spotChecks })
-        : await runScenario(scenario, { seeds, runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress, spotChecks: opts.spotChecks })
+        ? await runModelScenario(scenario, { progress, seeds, checks })
+        : await runScenario(scenario, { seeds, runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress, checks })
       const paths = await writeResults(results, resolve(opts.out ?? `sim-results/${scenario.name}`))
-      emit(ctx.out, { paths, engine: results.engine, defaultPolicy: results.defaultPolicy, spotChecks: results.spotChecks ?? null, runs: results.runs.map((r) => ({ seed: r.seed, nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))
+      emit(ctx.out, { paths, engine: results.engine, defaultPolicy: results.defaultPolicy, checks: results.checks ?? null, runs: results.runs.map((r) => ({ seed: r.seed, nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))
     })
 
   sim.command('compose <scenario>')

@@ -7,7 +7,6 @@ import { attestationKey, createObservations, type Observations } from './observa
 import type { Plan, PlannedAnswer, PlannedMemory, Scenario } from '../scenario/index.js'
 import type { NodePool } from '../pools/index.js'
 import { TopologyActions } from './topology-actions.js'
-import { SpotAnswers } from './spot-answers.js'
 
 /*
  * Plays a plan on a pool of real nodes through their HTTP APIs: authors remember and ask for
@@ -24,12 +23,11 @@ export interface DriveOptions {
   /** How far the activity is, 0–1, at each progress tick. */
   advance?: (share: number) => void
   /**
-   * Whether the pool's observers spot-check (run.ts starts their daemons with the service on): the
-   * driver then gives each observer the plan's trust roots, so it draws its witnesses from the
-   * reputation it is measured with, and answers the drawn witnesses' requests (spot-answers.ts).
-   * @default true
+   * Whether the nodes run the daemon's default witness checks (run.ts): the driver then gives each
+   * observer the plan's trust roots, so its private checks pick witnesses by the reputation it is
+   * measured with. @default true
    */
-  spotChecks?: boolean
+  checks?: boolean
 }
 
 /** How long a witness waits for a request to reach it before giving up on answering (long: an overloaded runner is slow, not lossy). */
@@ -50,12 +48,9 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   const setupStart = performance.now()
   /** Requests at witnesses' inboxes (`memory|node`) and attestations at authors (`memory|witness did@node`). Closed when the run is measured, so nothing outlives the drive. */
   const arrivals = new Arrivals()
-  const byId = new Map<string, Observations['memories'][number]>()
-  let spot: SpotAnswers | undefined
   const nodes = new LiveNodes(pool, (node, event, at) => {
     if (event.type === 'inbox') {
       arrivals.note(`${event.data.memory}|${node}`, at)
-      spot?.onInbox(node, event.data)
       return
     }
     const key = attestationKey(event.data.memory, event.data.witness)
@@ -66,14 +61,13 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   const topology = new TopologyActions(pool, plan, nodes, observations, progress)
   await topology.connect()
   await nodes.open()
-  if (options.spotChecks ?? true) {
-    // Each observer trusts the plan's roots, as the metrics score it (run.ts measure) and the model engine draws.
+  if (options.checks ?? true) {
+    // Each observer trusts the plan's roots, as the metrics score it (run.ts measure) and the model engine checks.
     for (const observer of plan.observers) {
       for (const root of plan.trustRoots) {
         if (root !== observer) await nodes.node(observer).ops.addTrustRoot(nodes.agent(root))
       }
     }
-    spot = new SpotAnswers(scenario, plan, nodes, observations, (id) => byId.get(id))
   }
   const nodeNotes = new Set(Array.from({ length: pool.size }, (_, i) => pool.info(i).notes ?? []).flat())
   for (const note of nodeNotes) observations.notes.push(`nodes: ${note}`)
@@ -114,10 +108,10 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     try {
       const view = await author.ops.remember({ type: 'observation', summary: `simulated memory ${planned.serial} of ${scenario.name}`, tags: ['sim', scenario.name] }, author.signer)
       seen.id = view.id
-      byId.set(view.id, seen)
       if (planned.answers.length === 0) return
       const sentAt = performance.now()
       await author.ops.requestWitnesses({ memory: view.id, to: planned.answers.map((a) => nodes.agent(a.witness)) }, author.signer)
+      observations.witnessLoad.requests++
       await Promise.all(planned.answers.map(async (a) => { await answer(view.id, planned.author, a, sentAt) }))
     } catch (err) {
       seen.problem = err instanceof Error ? err.message : String(err)
@@ -155,7 +149,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
       cpuPercent: Math.round((cpu.user + cpu.system) / 10 / (performance.now() - start))
     }
     const settleStart = performance.now()
-    const drained = Promise.all([events, ...plays]).then(async () => { await spot?.drained() }).then(() => true)
+    const drained = Promise.all([events, ...plays]).then(() => true)
     let timer: NodeJS.Timeout | undefined
     const inTime = await Promise.race([drained, new Promise<boolean>((resolve) => { timer = setTimeout(() => { resolve(false) }, DRAIN_TIMEOUT_MS) })])
     clearTimeout(timer)
@@ -178,6 +172,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1)
   }
   for (const [reason, count] of reasons) observations.notes.push(`${count} memor${count === 1 ? 'y' : 'ies'} not published: ${reason}`)
+  observations.witnessLoad.attestations = observations.attestations.size
   observations.relinks = topology.relinks
   observations.onlineAtEnd = nodes.online()
   return { observations, nodes }

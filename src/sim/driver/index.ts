@@ -1,4 +1,4 @@
-export { cdfOf, computeMetrics, percentilesOf, type PolicyAccuracy, type RunMetrics } from './metrics.js'
+export { cdfOf, cdfOfSorted, computeMetrics, percentilesOf, percentilesOfSorted, type PolicyAccuracy, type RunMetrics } from './metrics.js'
 export { createObservations, type Observations } from './observations.js'
 export { SimProgress, formatDuration, type RunLabel } from './progress.js'
 export {

@@ -1,5 +1,5 @@
 import type { TrustLevel } from '../../trust/index.js'
-import type { Observations } from './observations.js'
+import type { Observations, WitnessLoad } from './observations.js'
 import type { Plan } from '../scenario/index.js'
 import type { NodeCounters } from '../pools/index.js'
 import { rocAuc } from './stats.js'
@@ -56,11 +56,14 @@ export interface RunMetrics {
     requestDelayMs: Percentiles
     roundTripMs: Percentiles
     missedAnswers: number
-    /**
-     * The observers' spot checks (docs/trust.md §5a): witnesses asked (one per witness and request)
-     * and answers given. Absent in results written before spot checks were on by default.
-     */
-    spotChecks?: { asked: number, answered: number }
+    /** Witness requests per published memory, network-wide: the author's own and every private check. Absent in older results. */
+    requestsPerMemory?: number | null
+    /** Attestations per published memory, network-wide. Absent in older results. */
+    attestationsPerMemory?: number | null
+    /** Nodes that ran the default checks (witness draw, private checks): every node, or 0 without checks. Absent in older results. */
+    checkingNodes?: number
+    /** The draw's detail per published memory: witnesses drawn, their answers, private checks; answers skipped for the budget. */
+    draw?: { drawnPerMemory: number | null, drawnAnswersPerMemory: number | null, privateChecksPerMemory: number | null, budgetSkipped: number }
   }
   trust: PolicyAccuracy[]
   /** null when the runner read no node counters (every runner reads them today; kept for older results). */
@@ -81,9 +84,13 @@ function orNull (value: number): number | null {
 
 export function percentilesOf (values: readonly number[]): Percentiles {
   // One typed-array sort for every percentile: results have up to millions of samples (the model engine).
-  const sorted = Float64Array.from(values).sort()
+  return percentilesOfSorted(Float64Array.from(values).sort())
+}
+
+/** percentilesOf on values already sorted ascending (the model engine sorts millions once for both this and the CDF). */
+export function percentilesOfSorted (sorted: Float64Array): Percentiles {
   const at = (p: number): number | null => sorted.length === 0 ? null : round(nearestRank(sorted, p), 1)
-  return { samples: values.length, p50: at(50), p90: at(90), p99: at(99), max: at(100) }
+  return { samples: sorted.length, p50: at(50), p90: at(90), p99: at(99), max: at(100) }
 }
 
 /** stats.ts `percentile` on values already sorted ascending. */
@@ -93,8 +100,12 @@ function nearestRank (sorted: Float64Array, p: number): number {
 }
 
 export function cdfOf (values: readonly number[]): Array<[number, number]> {
-  if (values.length === 0) return []
-  const sorted = Float64Array.from(values).sort()
+  return cdfOfSorted(Float64Array.from(values).sort())
+}
+
+/** cdfOf on values already sorted ascending. */
+export function cdfOfSorted (sorted: Float64Array): Array<[number, number]> {
+  if (sorted.length === 0) return []
   const step = Math.max(1, Math.floor(sorted.length / CDF_POINTS))
   const points: Array<[number, number]> = []
   for (let i = step - 1; i < sorted.length; i += step) points.push([round(sorted[i] as number, 1), round((i + 1) / sorted.length, 4)])
@@ -158,10 +169,20 @@ export function computeMetrics (input: MetricsInput): RunMetrics {
       requestDelayMs: percentilesOf(observations.requestDelays),
       roundTripMs: percentilesOf(observations.witnessRoundTrips),
       missedAnswers: observations.missedAnswers,
-      spotChecks: { ...observations.spotChecks }
+      ...witnessLoadMetrics(observations.witnessLoad, published.length)
     },
     trust: input.policies.map((policy) => policyAccuracy(policy, input)),
     perNode: input.counters.length === 0 ? null : perNodeSummary(input.counters, input.meanRecordBytes)
+  }
+}
+
+function witnessLoadMetrics (load: WitnessLoad, published: number): Pick<RunMetrics['witness'], 'requestsPerMemory' | 'attestationsPerMemory' | 'checkingNodes' | 'draw'> {
+  const per = (n: number): number | null => published === 0 ? null : round(n / published, 3)
+  return {
+    requestsPerMemory: per(load.requests),
+    attestationsPerMemory: per(load.attestations),
+    checkingNodes: load.checkingNodes,
+    draw: { drawnPerMemory: per(load.drawn), drawnAnswersPerMemory: per(load.drawnAnswers), privateChecksPerMemory: per(load.privateChecks), budgetSkipped: load.budgetSkipped }
   }
 }
 

@@ -27,6 +27,28 @@ export interface AttestationObservation {
   held?: Set<number>
 }
 
+/** Network-wide witness traffic of a run: what the checks cost and what they found. */
+export interface WitnessLoad {
+  /** Witness requests made: the authors' own (one per memory that asks) and the private checks. */
+  requests: number
+  /** Attestations published. */
+  attestations: number
+  /** Nodes that ran the default checks (the draw and private checks). */
+  checkingNodes: number
+  /** Witnesses drawn over all memories (the model engine samples them; the real engine counts the draws it saw). */
+  drawn: number
+  /** Attestations published by drawn witnesses. */
+  drawnAnswers: number
+  /** Private checks made. */
+  privateChecks: number
+  /** Answers witnesses skipped for their budget. */
+  budgetSkipped: number
+}
+
+export function emptyWitnessLoad (): WitnessLoad {
+  return { requests: 0, attestations: 0, checkingNodes: 0, drawn: 0, drawnAnswers: 0, privateChecks: 0, budgetSkipped: 0 }
+}
+
 export interface Observations {
   memories: MemoryObservation[]
   /** By `${memory}|${witness did}`. */
@@ -37,8 +59,8 @@ export interface Observations {
   witnessRoundTrips: number[]
   /** Answers planned but never given (request not received in time, witness offline). */
   missedAnswers: number
-  /** Spot checks (docs/trust.md §5a): witnesses the observers asked (one per witness and request), and answers given. */
-  spotChecks: { asked: number, answered: number }
+  /** The witness checks the network made (docs/simulation.md, "The witness draw"), network-wide. */
+  witnessLoad: WitnessLoad
   /** Planned links found down during the run and redialled (topology-actions.ts). */
   relinks: number
   /** Nodes online at the end of the run. */
@@ -61,7 +83,7 @@ export function createObservations (): Observations {
     requestDelays: [],
     witnessRoundTrips: [],
     missedAnswers: 0,
-    spotChecks: { asked: 0, answered: 0 },
+    witnessLoad: emptyWitnessLoad(),
     relinks: 0,
     onlineAtEnd: [],
     notes: [],

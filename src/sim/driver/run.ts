@@ -9,7 +9,8 @@ import {
 import { SimProgress } from './progress.js'
 import type { NodePool, PoolRequest } from '../pools/index.js'
 import { IsnadError } from '../../errors/index.js'
-import { DEFAULT_TRUST_POLICY, SPOT_CHECK_DRAW } from '../../trust/index.js'
+import { DEFAULT_TRUST_POLICY } from '../../trust/index.js'
+import { WITNESS_DRAW, type WitnessDrawConstants } from '../../draw/index.js'
 import { spreadsOf, type PolicySpread } from '../results/index.js'
 import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
 
@@ -49,11 +50,11 @@ export interface SimResults {
   /** The seeds run, in order (one unless `--seeds N`). */
   seeds?: number[]
   /**
-   * The spot checks the observers played (docs/trust.md §5a): witnesses drawn per memory and observer,
-   * and more on a dispute (src/trust SPOT_CHECK_DRAW); null: none (`--no-spot-checks`). Absent in
-   * results written before spot checks were on by default (those played none).
+   * The witness checks every node ran (docs/simulation.md, "The witness draw"): the draw's settings,
+   * and `sampled`, what the engine samples instead of computing (the model engine's drawn sets); null:
+   * none (`isnad sim run --no-checks`). Absent in results written before the draw.
    */
-  spotChecks?: { perMemory: number, escalation: number } | null
+  checks?: (WitnessDrawConstants & { sampled: string | null }) | null
   generatedAt: string
   /**
    * For each seed in turn: the scenario as written, then one run per Sybil count of the sweep
@@ -68,16 +69,13 @@ export interface SimResults {
 
 export interface RunScenarioOptions {
   runner: RunnerName
-  /** Starts the nodes of one run; `request.spotCheckers` are the nodes whose daemons spot-check. */
+  /** Starts the nodes of one run. */
   createPool: (count: number, request: PoolRequest) => Promise<NodePool>
   /**
-   * The network plays spot checks (docs/trust.md §5a), as daemons do by default: the observers'
-   * daemons run the spot-check service, the driver answers for the witnesses they draw (driver.ts).
-   * Only the observers check: they are the nodes whose trust is measured, the model engine plays
-   * theirs, and every node checking would multiply the runner's gossip load (docs/simulation.md).
-   * `isnad sim run --no-spot-checks`: none. @default true
+   * Every node runs the daemon's default witness checks (the draw, private checks); false: none
+   * (`isnad sim run --no-checks`). @default true
    */
-  spotChecks?: boolean
+  checks?: boolean
   progress: (text: string) => void
   /** How far the current run's activity is, 0–1 (progress.ts: done/total and the ETA). */
   advance?: (share: number) => void
@@ -108,11 +106,12 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   }
   const plan = createPlan(scenario)
   options.progress(`${scenario.name}: starting ${total} nodes (${options.runner})`)
-  const spotChecks = options.spotChecks ?? true
-  const pool = await options.createPool(total, { spotCheckers: spotChecks ? plan.observers : [] })
+  const checks = options.checks ?? true
+  // No daemon spot-checks any more: the draw replaces them (the nodes run no spot-check service).
+  const pool = await options.createPool(total, { spotCheckers: [] })
   let nodes: LiveNodes | undefined
   try {
-    const driven = await drive({ scenario, plan, pool, progress: options.progress, spotChecks, ...(options.advance === undefined ? {} : { advance: options.advance }) })
+    const driven = await drive({ scenario, plan, pool, progress: options.progress, checks, ...(options.advance === undefined ? {} : { advance: options.advance }) })
     nodes = driven.nodes
     options.progress(`${scenario.name}: measuring trust at ${plan.observers.length} observers`)
     const metrics = await measure(plan, pool, driven.observations, driven.nodes, (options.clock ?? Date.now)())
@@ -161,8 +160,10 @@ export interface SweepOptions {
   /** Seeds s, s+1, …, s+seeds−1 of the scenario's seed s. @default 1 */
   seeds?: number
   clock?: () => number
-  /** Whether the runs played spot checks (recorded in the results). @default true */
-  spotChecks?: boolean
+  /** Whether the runs played the witness checks (recorded in the results). @default true */
+  checks?: boolean
+  /** What the engine samples instead of computing (the model engine's drawn sets), for the results. */
+  sampled?: string
 }
 
 /**
@@ -180,11 +181,11 @@ export async function runSweep (
   for (const [k, s] of plan.entries()) {
     runs.push({ seed: s.seed, ...await runOne(s, trackedRun(tracker, k + 1, s)) })
   }
-  return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)(), options.spotChecks ?? true), engine: options.engine }
+  return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)(), options.checks ?? true, options.sampled), engine: options.engine }
 }
 
 /** The results document of finished runs. */
-export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResult[], now: number, spotChecks = true): SimResults {
+export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResult[], now: number, checks = true, sampled?: string): SimResults {
   const sybilCurve = [...runs].sort((a, b) => a.sybils - b.sybils || (a.seed ?? 0) - (b.seed ?? 0)).flatMap((run) => run.metrics.trust.map((t) => ({
     sybils: run.sybils, ...(run.seed === undefined ? {} : { seed: run.seed }), policy: t.policy, sybilMeanTrust: t.sybilMeanTrust, sybilAttestedShare: t.sybilAttestedShare, falseAnchoredShare: t.falseAnchoredShare, auc: t.auc
   })))
@@ -196,7 +197,7 @@ export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResu
     policies: trustPolicies().map((p) => p.name),
     defaultPolicy: DEFAULT_TRUST_POLICY,
     seeds: [...new Set(runs.map((r) => r.seed ?? scenario.seed))],
-    spotChecks: spotChecks ? { perMemory: SPOT_CHECK_DRAW.perMemory, escalation: SPOT_CHECK_DRAW.escalation } : null,
+    checks: checks ? { ...WITNESS_DRAW, sampled: sampled ?? null } : null,
     generatedAt: new Date(now).toISOString(),
     runs,
     sybilCurve,

@@ -66,7 +66,8 @@ export function scoreTrustView (
   attestations: ReadonlyMap<string, ReadonlyArray<{ id: string, record: AttestationRecord }>>,
   roots: readonly string[],
   now: number,
-  requests: ReadonlyMap<string, ReadonlyArray<{ id: string, record: WitnessRequestRecord }>> = new Map()
+  requests: ReadonlyMap<string, ReadonlyArray<{ id: string, record: WitnessRequestRecord }>> = new Map(),
+  drawn: ReadonlyMap<string, ReadonlySet<string>> = new Map()
 ): TrustView {
   // The node's own scoring entry point (src/reputation scoring.ts), one policy at a time.
   const setting = trustSettingFrom([...attestations].flatMap(([memory, list]) => {
@@ -79,8 +80,8 @@ export function scoreTrustView (
     const input = {
       memory: { id, record, signatureValid: true },
       attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
-      // Who asked whom (issue 18): the spot checks of the observer's own agent make its witnesses independent.
-      requests: (requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })),
+      // Who asked whom: the observer's own private checks and the memory's drawn witnesses are independent of the author.
+      requests: [...(requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })), ...drawnAsRequest(id, record, drawn.get(id), roots[0])],
       anchors: [],
       now
     }
@@ -90,6 +91,18 @@ export function scoreTrustView (
     }
   }
   return view
+}
+
+/**
+ * The drawn witnesses of a memory as the scoring counts them: independent of the author, like the
+ * witnesses the node asked itself (src/trust independent-witnesses.ts). Given as the node's own
+ * request dated at the memory's creation, so the existing independence rule marks them; the model
+ * engine samples the draw instead of proving it (src/sim/model/draw-sampling.ts).
+ */
+function drawnAsRequest (id: string, memory: MemoryRecord, witnesses: ReadonlySet<string> | undefined, self: string | undefined): Array<{ id: string, record: WitnessRequestRecord, signatureValid: true }> {
+  if (witnesses === undefined || witnesses.size === 0 || self === undefined) return []
+  const record: WitnessRequestRecord = { kind: 'witness_request', version: 1, memory: id, requester: self, witnesses: [...witnesses], created_at: memory.created_at }
+  return [{ id: `draw:${id}`, record, signatureValid: true }]
 }
 
 /** The observer's trust in each memory it holds, under every registered policy, from its `roots`. */

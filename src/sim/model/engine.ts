@@ -1,11 +1,14 @@
 import { performance } from 'node:perf_hooks'
-import type { Plan, PlannedEvent, Scenario } from '../scenario/index.js'
+import { isHonest, verdictOf, type Plan, type PlannedEvent, type PlannedMemory, type PlannedVerdict, type Role, type Scenario } from '../scenario/index.js'
 import { Holders, type HolderGroup } from './holders.js'
 import { LinkModel } from './links.js'
 import { EventQueue, type ScheduledEvent } from './queue.js'
 import { createFastRandom } from './fast-random.js'
 import { agentsOf, attestationRecord, memoryRecord, witnessRequestRecord, type Agent, type SignedBytes } from './signed-records.js'
-import { SPOT_CHECKS_PER_MEMORY, SPOT_ESCALATION, SpotChecks } from './spot-checks.js'
+import { PrivateChecks } from './private-checks.js'
+import { binomial, distinctPositions, drawProbability, DRAW_SAMPLED, memoryRandom, sampleDrawn, type AgentList } from './draw-sampling.js'
+import { MODEL_DRAW_DEFAULTS, privateCheckProbability, type DrawDefaults } from './draw-settings.js'
+import { WitnessBudget } from './witness-budget.js'
 import type { MemoryAttestations, StoredAttestation } from '../../reputation/index.js'
 import type { WitnessRequestRecord } from '../../schema/index.js'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
@@ -31,10 +34,13 @@ export const TRACKED_NODES = 256
 const INBOX_WAIT_REAL_S = 180
 const DRAIN_REAL_S = 120
 
-const EVENT = { memory: 1, answer: 2, topology: 3, spot: 4 } as const
+const EVENT = { memory: 1, answer: 2, topology: 3, check: 4 } as const
 
-/** A spot check an observer asked (spot-checks.ts): its own signed witness request for a memory. */
-export interface SpotRequest {
+/** What an answer slot is: a witness the author asked, a witness drawn, or a node's private check. */
+export const SLOT = { planned: 0, drawn: 1, private: 2 } as const
+
+/** A private check an observer made: its own signed witness request for a memory (what its scoring reads). */
+export interface PrivateRequest {
   observer: number
   memory: number
   request: SignedBytes<WitnessRequestRecord>
@@ -49,6 +55,26 @@ export interface ModelCounters {
   bySync: Float64Array
 }
 
+/** The witness checks the network played (docs/simulation.md, "The witness draw"). */
+export interface CheckCounts {
+  /** Witness requests made: the authors' own (one per memory that asks) and the private checks. */
+  requests: number
+  /** Witnesses drawn, over all memories. */
+  drawn: number
+  /** Drawn witnesses' attestations published. */
+  drawnAnswers: number
+  /** Private checks made (one request each). */
+  privateChecks: number
+  /** Nodes lacking a drawn answer when their private-check delay ran out, summed over memories. */
+  lacking: number
+  /** Private checks that found nobody reputable to ask. */
+  privateUnasked: number
+  /** Answers a witness skipped because its budget for the author or the minute was spent. */
+  budgetSkipped: number
+  /** Nodes running the default checks. */
+  checkingNodes: number
+}
+
 export interface ModelRun {
   plan: Plan
   agents: Agent[]
@@ -57,19 +83,24 @@ export interface ModelRun {
   /** Signed records by message index: memories 0..M-1 by serial, then attestations by answer slot; undefined if never published. */
   records: Array<SignedBytes | undefined>
   /** Publication instant (virtual ms) by message index; NaN if never published. */
-  publishedAt: Float64Array
-  /** Arrival (virtual ms) of message i at tracked node j at [i × tracked.length + j]; NaN if it never arrived. */
-  arrivals: Float32Array
+  publishedAt: number[]
+  /** Arrival (virtual ms) of message i at tracked node j: arrivals[i]?.[j]; undefined row or NaN: never. */
+  arrivals: Array<Float32Array | undefined>
   /** Memory count M: message indexes below it are memories. */
   memoryCount: number
   /** The witness of each answer slot's attestation (message M + slot). */
-  slotWitness: Int32Array
+  slotWitness: number[]
   /** Memory serial of each answer slot. */
-  slotMemory: Int32Array
-  /** Answer slots from here on are the observers' spot checks (options.spotChecks + spotEscalation per memory and observer). */
-  spotSlotStart: number
-  /** The observers' spot-check requests, in the order they were made. */
-  spotRequests: SpotRequest[]
+  slotMemory: number[]
+  /** SLOT kind of each answer slot. */
+  slotKind: number[]
+  /** The drawn witnesses of each memory by serial (empty without checks). */
+  drawn: number[][]
+  /** The observers' private-check requests, in the order they were made. */
+  privateRequests: PrivateRequest[]
+  /** The memory's `created_at` (virtual ms) when it was dated before its publication (a late publisher). */
+  datedAt: Map<number, number>
+  checks: CheckCounts
   requestDelays: number[]
   roundTrips: number[]
   missedAnswers: number
@@ -83,6 +114,12 @@ export interface ModelRun {
   notes: string[]
 }
 
+/** The arrival of message `index` at tracked column j (NaN: never). */
+export function arrivalAt (run: Pick<ModelRun, 'arrivals'>, index: number, j: number): number {
+  const row = run.arrivals[index]
+  return row === undefined ? Number.NaN : row[j] as number
+}
+
 function trackedNodes (plan: Plan, size: number, seed: number): number[] {
   if (size <= TRACKED_NODES) return Array.from({ length: size }, (_, i) => i)
   const chosen = new Set(plan.observers)
@@ -93,13 +130,13 @@ function trackedNodes (plan: Plan, size: number, seed: number): number[] {
 
 export interface ModelOptions {
   /**
-   * Witnesses each observer asks about each memory it receives (spot-checks.ts), as a daemon does by
-   * default (src/daemon/spot-checks.ts, the same src/trust SPOT_CHECK_DRAW); 0: none
-   * (`isnad sim run --no-spot-checks`). @default SPOT_CHECKS_PER_MEMORY (3)
+   * Every node runs the daemon's default checks: drawn witnesses answer each memory, and a node
+   * lacking a drawn answer after its delay checks privately. false: neither
+   * (`isnad sim run --no-checks`), to see what the checks buy. @default true
    */
-  spotChecks?: number
-  /** Witnesses an observer asks more, once, when one of its spot checks comes back a dispute. @default SPOT_ESCALATION (2; 0 when spotChecks is 0) */
-  spotEscalation?: number
+  checks?: boolean
+  /** The draw's settings. @default MODEL_DRAW_DEFAULTS (the daemon's) */
+  draw?: DrawDefaults
 }
 
 export function playModel (scenario: Scenario, plan: Plan, progress: (text: string) => void, options: ModelOptions = {}): ModelRun {
@@ -112,52 +149,70 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   const column = new Int32Array(size).fill(-1)
   tracked.forEach((node, j) => { column[node] = j })
   const T = tracked.length
-  const observerOfColumn = new Int32Array(T).fill(-1)
-  plan.observers.forEach((o, oi) => { observerOfColumn[column[o] as number] = oi })
+  const isObserver = new Uint8Array(size)
+  for (const o of plan.observers) isObserver[o] = 1
   const M = plan.memories.length
+  const checksOn = options.checks ?? true
+  const draw = options.draw ?? MODEL_DRAW_DEFAULTS
   const slotStart = new Int32Array(M + 1)
   plan.memories.forEach((m, i) => { slotStart[i + 1] = (slotStart[i] as number) + m.answers.length })
-  // Answer slots: the authors' planned requests, then K spot checks per memory and observer.
-  const O = plan.observers.length
-  const K = options.spotChecks ?? SPOT_CHECKS_PER_MEMORY
-  const E = K > 0 ? options.spotEscalation ?? SPOT_ESCALATION : 0
-  // Each (memory, observer) has a block of K + E spot slots: the first round, then the escalation.
-  const B = K + E
-  const spotSlotStart = slotStart[M] as number
-  const A = spotSlotStart + M * O * B
-  const slotWitness = new Int32Array(A).fill(-1)
-  const slotMemory = new Int32Array(A)
-  plan.memories.forEach((m, i) => m.answers.forEach((a, k) => { slotWitness[(slotStart[i] as number) + k] = a.witness; slotMemory[(slotStart[i] as number) + k] = i }))
-  for (let i = 0; i < M; i++) slotMemory.fill(i, spotSlotStart + i * O * B, spotSlotStart + (i + 1) * O * B)
-  const spotVerdict: Array<'confirm' | 'dispute' | null> = new Array(M * O * B).fill(null)
-  /** When each spot-check request reached its witness (virtual ms; NaN: never). */
-  const spotArrived = new Float64Array(M * O * B).fill(Number.NaN)
-  const escalated = new Uint8Array(M * O)
-  const spotChecks = new SpotChecks(scenario, plan, agents.map((a) => a.did), createFastRandom(scenario.seed, 4), K)
-  const spotRequests: SpotRequest[] = []
+  // Answer slots: the authors' planned requests first, then drawn witnesses and private checks as they happen.
+  const slotWitness: number[] = []
+  const slotMemory: number[] = []
+  const slotKind: number[] = []
+  const slotVerdict: Array<PlannedVerdict | null> = []
+  const slotDelay: number[] = []
+  plan.memories.forEach((m, i) => m.answers.forEach((a) => {
+    slotWitness.push(a.witness); slotMemory.push(i); slotKind.push(SLOT.planned); slotVerdict.push(a.verdict); slotDelay.push(a.delayMinutes)
+  }))
+  const addSlot = (memory: number, witness: number, kind: number, verdict: PlannedVerdict | null, delayMinutes: number): number => {
+    slotWitness.push(witness); slotMemory.push(memory); slotKind.push(kind); slotVerdict.push(verdict); slotDelay.push(delayMinutes)
+    return slotWitness.length - 1
+  }
+  const drawnOf: number[][] = Array.from({ length: M }, () => [])
+  /** Attestation message indexes of each memory, in publication order. */
+  const attestationsOf: number[][] = Array.from({ length: M }, () => [])
+  /** (memory, witness) pairs answered: one attestation per witness and memory. */
+  const answered = new Set<number>()
+  const privateChecks = new PrivateChecks(scenario, plan, agents.map((a) => a.did), createFastRandom(scenario.seed, 4))
+  const privateRequests: PrivateRequest[] = []
+  const budget = new WitnessBudget(draw, size)
+  const checkCounts: CheckCounts = { requests: 0, drawn: 0, drawnAnswers: 0, privateChecks: 0, lacking: 0, privateUnasked: 0, budgetSkipped: 0, checkingNodes: checksOn ? size : 0 }
+  const checkRandom = createFastRandom(scenario.seed, 5)
+  const membersOf = new Map<Role, number[]>()
+  plan.roles.forEach((role, i) => { const list = membersOf.get(role); if (list === undefined) membersOf.set(role, [i]); else list.push(i) })
+  const datedAt = new Map<number, number>()
   /** Published attestations' message indexes, in publication order (what an observer may hold). */
   const publishedAttestations: number[] = []
-  const records: Array<SignedBytes | undefined> = new Array(M + A)
-  const publishedAt = new Float64Array(M + A).fill(Number.NaN)
-  const arrivals = new Float32Array((M + A) * T).fill(Number.NaN)
-  const requestDistance = new Int32Array(A).fill(UNREACHABLE)
-  const requestEpoch = new Int32Array(A)
-  const requestDone = new Uint8Array(A)
+  const records: Array<SignedBytes | undefined> = []
+  const publishedAt: number[] = []
+  const arrivals: Array<Float32Array | undefined> = []
+  const requestDistance = new Int32Array(slotWitness.length).fill(UNREACHABLE)
+  const requestEpoch = new Int32Array(slotWitness.length)
+  const requestDone = new Uint8Array(slotWitness.length)
   const holders = new Holders(size)
   const counters: ModelCounters = { received: new Float64Array(T), byGossip: new Float64Array(T), bySync: new Float64Array(T) }
   const run = {
     requestDelays: [] as number[], roundTrips: [] as number[], missedAnswers: 0, problems: new Map<number, string>(), notes: [] as string[]
   }
   const msPerMinute = 60_000
-  const inboxWaitMs = INBOX_WAIT_REAL_S / scenario.timeScale.realSecondsPerMinute * msPerMinute
+  const realToVirtual = msPerMinute / (scenario.timeScale.realSecondsPerMinute * 1000)
+  const inboxWaitMs = INBOX_WAIT_REAL_S * 1000 * realToVirtual
+  const checkDelayMs = draw.privateCheckDelayMs * realToVirtual
   const endMs = scenario.durationMinutes * msPerMinute
-  const drainEndMs = endMs + DRAIN_REAL_S / scenario.timeScale.realSecondsPerMinute * msPerMinute
+  const drainEndMs = endMs + DRAIN_REAL_S * 1000 * realToVirtual
   const iso = (ms: number): string => new Date(MODEL_EPOCH_MS + Math.round(ms)).toISOString()
   const setupSeconds = (performance.now() - setupStart) / 1000
 
   const queue = new EventQueue()
   plan.memories.forEach((m, i) => { queue.push(m.at * msPerMinute, EVENT.memory, i) })
   plan.events.forEach((e, i) => { queue.push(e.at * msPerMinute, EVENT.topology, i) })
+
+  const rowOf = (index: number): Float32Array => {
+    let row = arrivals[index]
+    if (row === undefined) { row = new Float32Array(T).fill(Number.NaN); arrivals[index] = row }
+    return row
+  }
 
   /** Publishes message `index` from `source` at `now`: gossip to its component, arrivals at the tracked nodes. */
   const publish = (index: number, source: number, now: number): HolderGroup => {
@@ -169,32 +224,26 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     })
     group.messages.push(index)
     if (index >= M) publishedAttestations.push(index)
+    const row = rowOf(index)
     for (let j = 0; j < T; j++) {
       const node = tracked[j] as number
-      if (node === source) { arrivals[index * T + j] = now; continue }
+      if (node === source) { row[j] = now; continue }
       const d = topology.publishDistance(source, node)
       if (d === UNREACHABLE) continue
-      arrivals[index * T + j] = now + links.path(hopsOf(d), repairsOf(d), bytes)
+      row[j] = now + links.path(hopsOf(d), repairsOf(d), bytes)
       counters.byGossip[j]! += 1
       counters.received[j]! += Math.max(1, topology.meshDegree[node] as number)
-      if (index < M) memoryReached(index, j)
     }
     return group
   }
 
-  /** A memory reached tracked column j: an observer spot-checks it then (spot-checks.ts). */
-  const memoryReached = (serial: number, j: number): void => {
-    const oi = observerOfColumn[j] as number
-    if (oi >= 0 && K > 0) queue.push(arrivals[serial * T + j] as number, EVENT.spot, serial * O + oi)
-  }
-
-  /** The memories and attestations observer column j holds at `now`, for its reputation table. */
+  /** The memories and attestations tracked column j holds at `now` (j < 0: every one published), for a reputation table. */
   const heldBy = (j: number, now: number): MemoryAttestations[] => {
     const byMemory = new Map<number, StoredAttestation[]>()
     for (const index of publishedAttestations) {
-      if (!((arrivals[index * T + j] as number) <= now)) continue
+      if (j >= 0 && !(arrivalAt({ arrivals }, index, j) <= now)) continue
       const serial = slotMemory[index - M] as number
-      if (!((arrivals[serial * T + j] as number) <= now)) continue
+      if (j >= 0 && !(arrivalAt({ arrivals }, serial, j) <= now)) continue
       const list = byMemory.get(serial) ?? []
       const record = records[index] as SignedBytes
       if (record.record.kind === 'attestation') list.push({ id: record.id, record: record.record })
@@ -203,66 +252,57 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     return [...byMemory].map(([serial, attestations]) => ({ author: (agents[plan.memories[serial]?.author as number] as Agent).did, attestations }))
   }
 
-  /** The answer slots of memory `serial`: the author's planned requests, then every observer's spot block. */
-  const slotsOf = function * (serial: number): Generator<number> {
-    for (let slot = slotStart[serial] as number; slot < (slotStart[serial + 1] as number); slot++) yield slot
-    const spotBlock = spotSlotStart + serial * O * B
-    for (let slot = spotBlock; slot < spotBlock + O * B; slot++) yield slot
-  }
-
-  /** Witnesses whose attestation of memory `serial` has reached tracked column j by `now` (the daemon leaves them out of its draw). */
-  const answeredAt = (serial: number, j: number, now: number): number[] => {
-    const out: number[] = []
-    for (const slot of slotsOf(serial)) {
-      if ((arrivals[(M + slot) * T + j] as number) <= now) out.push(slotWitness[slot] as number)
-    }
-    return out
-  }
-
-  /** Whether `witness` published an attestation of memory `serial` before `when` (a request arriving then is no inbox item, src/node inbox.ts). */
-  const attestedBefore = (serial: number, witness: number, when: number): boolean => {
-    for (const slot of slotsOf(serial)) {
-      if (slotWitness[slot] === witness && (publishedAt[M + slot] as number) < when) return true
-    }
-    return false
-  }
-
-  /**
-   * Observer `oi` asks its spot-check witnesses about memory `serial`: K on receiving it (round 0),
-   * E more, once, when one of those answers is a dispute (round 1: its sample disagrees, so it asks more).
-   */
-  const playSpot = (serial: number, oi: number, round: number, now: number): void => {
-    const observer = plan.observers[oi] as number
-    if (topology.online[observer] !== 1 || records[serial] === undefined) return
-    const j = column[observer] as number
-    const block = spotSlotStart + (serial * O + oi) * B
-    const first = round === 0 ? 0 : K
-    const drawnBefore = Array.from(slotWitness.subarray(block, block + first)).filter((w) => w >= 0)
-    const answers = spotChecks.draw(observer, serial, now, () => heldBy(j, now), round === 0 ? K : E, [...drawnBefore, ...answeredAt(serial, j, now)])
-    if (answers.length === 0) return
-    const memoryId = (records[serial] as SignedBytes).id
-    const request = witnessRequestRecord(agents[observer] as Agent, memoryId, answers.map((a) => (agents[a.witness] as Agent).did), iso(now))
-    spotRequests.push({ observer, memory: serial, request })
-    const distances = topology.distancesFrom(observer, answers.map((a) => a.witness))
-    answers.forEach((answer, k) => {
-      const slot = block + first + k
-      slotWitness[slot] = answer.witness
-      spotVerdict[slot - spotSlotStart] = answer.verdict
-      const d = distances[k] as number
-      if (answer.verdict === null || d === UNREACHABLE) return
-      const arrived = now + links.path(hopsOf(d), repairsOf(d), request.bytes.length)
-      spotArrived[slot - spotSlotStart] = arrived
-      queue.push(arrived + answer.delayMinutes * msPerMinute, EVENT.answer, slot)
-    })
-  }
-
   const requestArrived = (slot: number, at: number): void => {
     requestDone[slot] = 1
     const memory = slotMemory[slot] as number
-    const planned = plan.memories[memory]?.answers[slot - (slotStart[memory] as number)]
-    if (planned === undefined || planned.verdict === null) return
+    if (slotVerdict[slot] === null) return
     run.requestDelays.push(at - (publishedAt[memory] as number))
-    queue.push(at + planned.delayMinutes * msPerMinute, EVENT.answer, slot)
+    queue.push(at + (slotDelay[slot] as number) * msPerMinute, EVENT.answer, slot)
+  }
+
+  /** Whether `witness`'s budget lets it answer a memory of `author` now; a circle answers its own kind regardless. */
+  const withinBudget = (witness: number, author: number, now: number): boolean => {
+    const role = plan.roles[witness] as Role
+    if (role === plan.roles[author] && !isHonest(role)) return true
+    return budget.take(witness, author, now)
+  }
+
+  /**
+   * The memory's drawn witnesses (draw-sampling.ts): each non-author agent with probability
+   * size / N, a grinding author's circle at the best of its attempts. Each learns it is drawn when
+   * the memory reaches it and answers by its role; a late publisher's circle answers with the memory.
+   */
+  const playDraw = (serial: number, now: number, late: boolean): void => {
+    const planned = plan.memories[serial] as PlannedMemory
+    const authorRole = plan.roles[planned.author] as Role
+    const random = memoryRandom(scenario.seed, serial)
+    const agentsButAuthor: AgentList = { length: size - 1, at: (i) => i < planned.author ? i : i + 1 }
+    const grinds = authorRole === 'grinder' || authorRole === 'late-publisher'
+    const circle = grinds ? (membersOf.get(authorRole) ?? []).filter((i) => i !== planned.author) : []
+    const drawn = sampleDrawn(random, {
+      agents: agentsButAuthor,
+      p: drawProbability(draw.size, size),
+      ...(grinds ? { circle: { members: { length: circle.length, at: (i) => circle[i] as number }, attempts: scenario.behaviour.grindAttempts } } : {})
+    })
+    drawnOf[serial] = drawn
+    checkCounts.drawn += drawn.length
+    const distances = topology.distancesFrom(planned.author, drawn)
+    drawn.forEach((witness, k) => {
+      const role = plan.roles[witness] as Role
+      const verdict = verdictOf({ scenario, witnessRole: role, authorRole, truth: planned.truth, at: planned.at, draw: random.next(), drawn: true })
+      const delay = (scenario.behaviour.reviewSeconds / 60) * (0.5 + random.next())
+      const slot = addSlot(serial, witness, SLOT.drawn, verdict, delay)
+      if (verdict === null) return
+      if (late && role === authorRole) { answer(slot, now, (datedAt.get(serial) as number) + delay * msPerMinute); return }
+      const d = distances[k] as number
+      if (d === UNREACHABLE || topology.online[witness] !== 1) return
+      queue.push(now + links.path(hopsOf(d), repairsOf(d), (records[serial] as SignedBytes).bytes.length) + delay * msPerMinute, EVENT.answer, slot)
+    })
+    // The private checks are decided once the memory has reached every tracked node and the delay ran out.
+    let reached = now
+    const row = arrivals[serial]
+    if (row !== undefined) for (const at of row) if (at > reached) reached = at
+    queue.push(reached + checkDelayMs, EVENT.check, serial)
   }
 
   const playMemory = (serial: number, now: number): void => {
@@ -270,64 +310,133 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     if (planned === undefined) return
     if (topology.online[planned.author] !== 1) { run.problems.set(serial, 'author offline'); return }
     const author = agents[planned.author] as Agent
-    const memory = memoryRecord(author, scenario.name, serial, iso(now))
+    const late = planned.datedBackMinutes !== undefined && planned.datedBackMinutes > 0
+    const created = late ? now - (planned.datedBackMinutes as number) * msPerMinute : now
+    if (late) datedAt.set(serial, created)
+    const memory = memoryRecord(author, scenario.name, serial, iso(created))
     records[serial] = memory
     const group = publish(serial, planned.author, now)
-    if (planned.answers.length === 0) return
-    // The request is signed and gossiped with its memory (gossip-v1's witness envelope).
-    witnessRequestRecord(author, memory.id, planned.answers.map((a) => (agents[a.witness] as Agent).did), iso(now))
-    const witnesses = planned.answers.map((a) => a.witness)
-    const distances = topology.distancesFrom(planned.author, witnesses)
-    const bytes = memory.bytes.length
-    planned.answers.forEach((_, k) => {
-      const slot = (slotStart[serial] as number) + k
-      const d = distances[k] as number
-      requestDistance[slot] = d
-      requestEpoch[slot] = topology.epoch
-      if (d === UNREACHABLE) group.pending.push(slot)
-      else requestArrived(slot, now + links.path(hopsOf(d), repairsOf(d), 2 * bytes))
-    })
+    if (planned.answers.length > 0) {
+      // The request is signed and gossiped with its memory (gossip-v1's witness envelope).
+      witnessRequestRecord(author, memory.id, planned.answers.map((a) => (agents[a.witness] as Agent).did), iso(created))
+      checkCounts.requests++
+      const witnesses = planned.answers.map((a) => a.witness)
+      const distances = topology.distancesFrom(planned.author, witnesses)
+      const bytes = memory.bytes.length
+      const authorRole = plan.roles[planned.author] as Role
+      planned.answers.forEach((a, k) => {
+        const slot = (slotStart[serial] as number) + k
+        // A late publisher's circle answered before publication: their answers go out with the memory.
+        if (late && plan.roles[a.witness] === authorRole) {
+          requestDone[slot] = 1
+          if (a.verdict !== null) answer(slot, now, created + a.delayMinutes * msPerMinute)
+          return
+        }
+        const d = distances[k] as number
+        requestDistance[slot] = d
+        requestEpoch[slot] = topology.epoch
+        if (d === UNREACHABLE) group.pending.push(slot)
+        else requestArrived(slot, now + links.path(hopsOf(d), repairsOf(d), 2 * bytes))
+      })
+    }
+    if (checksOn) playDraw(serial, now, late)
   }
 
-  const playSpotAnswer = (slot: number, now: number): void => {
-    const verdict = spotVerdict[slot - spotSlotStart]
+  /** Witness of answer `slot` publishes its attestation at `now`, dated `witnessedAt`; false when it does not. */
+  const answer = (slot: number, now: number, witnessedAt = now): boolean => {
+    const memory = slotMemory[slot] as number
+    const verdict = slotVerdict[slot]
     const witness = slotWitness[slot] as number
-    if (verdict === null || verdict === undefined || witness < 0) return
-    if (topology.online[witness] !== 1) return
-    // A request reaching a witness that had already answered the memory is no inbox item: no answer.
-    if (attestedBefore(slotMemory[slot] as number, witness, spotArrived[slot - spotSlotStart] as number)) return
+    const planned = plan.memories[memory] as PlannedMemory
+    if (verdict === null || verdict === undefined) return false
+    if (topology.online[witness] !== 1) { if (slotKind[slot] === SLOT.planned) run.missedAnswers++; return false }
+    // One attestation per witness and memory: a drawn witness the author also asked answers once.
+    const pair = memory * size + witness
+    if (answered.has(pair)) return false
+    if (!withinBudget(witness, planned.author, now)) return false
+    answered.add(pair)
     const index = M + slot
-    records[index] = attestationRecord(agents[witness] as Agent, (records[slotMemory[slot] as number] as SignedBytes).id, verdict, iso(now))
+    records[index] = attestationRecord(agents[witness] as Agent, (records[memory] as SignedBytes).id, verdict, iso(witnessedAt))
     publish(index, witness, now)
-    // A dispute in the first round: the observer asks E more once it has the dispute.
-    const pair = Math.floor((slot - spotSlotStart) / B)
-    if (verdict !== 'dispute' || E === 0 || (slot - spotSlotStart) % B >= K || escalated[pair] === 1) return
-    const oi = pair % O
-    const seen = arrivals[index * T + (column[plan.observers[oi] as number] as number)] as number
-    if (Number.isNaN(seen)) return
-    escalated[pair] = 1
-    queue.push(seen, EVENT.spot, pair, 1)
+    attestationsOf[memory]?.push(index)
+    if (slotKind[slot] === SLOT.drawn) checkCounts.drawnAnswers++
+    return true
   }
 
   const playAnswer = (slot: number, now: number): void => {
-    if (slot >= spotSlotStart) { playSpotAnswer(slot, now); return }
+    if (!answer(slot, now) || slotKind[slot] !== SLOT.planned) return
     const memory = slotMemory[slot] as number
-    const planned = plan.memories[memory]
-    const answer = planned?.answers[slot - (slotStart[memory] as number)]
-    if (planned === undefined || answer === undefined || answer.verdict === null) return
-    const witness = answer.witness
-    if (topology.online[witness] !== 1) { run.missedAnswers++; return }
-    const memoryId = (records[memory] as SignedBytes).id
-    const index = M + slot
-    records[index] = attestationRecord(agents[witness] as Agent, memoryId, answer.verdict, iso(now))
-    publish(index, witness, now)
+    const planned = plan.memories[memory] as PlannedMemory
+    const witness = slotWitness[slot] as number
     // The author's node storing the answer closes the witness round trip (as driver.ts measures it).
     if (topology.online[planned.author] !== 1) return
     let d = requestEpoch[slot] === topology.epoch ? requestDistance[slot] as number : UNREACHABLE
     if (d === UNREACHABLE) d = topology.distancesFrom(witness, [planned.author])[0] as number
     if (d === UNREACHABLE) return
-    const back = now + links.path(hopsOf(d), repairsOf(d), (records[index] as SignedBytes).bytes.length)
+    const back = now + links.path(hopsOf(d), repairsOf(d), (records[M + slot] as SignedBytes).bytes.length)
     run.roundTrips.push(back - (publishedAt[memory] as number))
+  }
+
+  /**
+   * The private checks of memory `serial`: the nodes that hold it and, its delay after it reached
+   * each, hold no drawn witness's answer (exact at the tracked nodes, the same share of the others);
+   * of those a Binomial(lacking, privateCheckProbability(N)) number ask, chosen at random, each one
+   * reputable witness of its own.
+   */
+  const playChecks = (serial: number, now: number): void => {
+    const planned = plan.memories[serial] as PlannedMemory
+    const drawn = new Set(drawnOf[serial])
+    const drawnAnswers = (attestationsOf[serial] ?? []).filter((index) => drawn.has(slotWitness[index - M] as number))
+    const lacking: number[] = []
+    let holding = 0
+    const memoryRow = arrivals[serial]
+    for (let j = 0; j < T; j++) {
+      const node = tracked[j] as number
+      const at = memoryRow === undefined ? Number.NaN : memoryRow[j] as number
+      if (Number.isNaN(at) || topology.online[node] !== 1 || node === planned.author) continue
+      holding++
+      const deadline = at + checkDelayMs
+      if (!drawnAnswers.some((index) => arrivalAt({ arrivals }, index, j) <= deadline)) lacking.push(j)
+    }
+    let onlineOthers = 0
+    if (size > T) for (let v = 0; v < size; v++) if (topology.online[v] === 1 && column[v] === -1 && topology.component[v] === topology.component[planned.author]) onlineOthers++
+    const othersLacking = holding === 0 ? 0 : Math.round(onlineOthers * lacking.length / holding)
+    const total = lacking.length + othersLacking
+    checkCounts.lacking += total
+    const askers = distinctPositions(checkRandom, total, binomial(checkRandom, total, privateCheckProbability(size, draw)))
+    const excluded = new Set([...planned.answers.map((a) => a.witness), ...(attestationsOf[serial] ?? []).map((index) => slotWitness[index - M] as number)])
+    for (const position of askers) {
+      let asker: number
+      let askedAt: number
+      if (position < lacking.length) {
+        const j = lacking[position] as number
+        asker = tracked[j] as number
+        askedAt = (memoryRow?.[j] as number) + checkDelayMs
+      } else {
+        let guard = 0
+        do asker = Math.floor(checkRandom.next() * size)
+        while ((column[asker] !== -1 || topology.online[asker] !== 1 || asker === planned.author) && guard++ < 1000)
+        askedAt = now
+      }
+      const observer = isObserver[asker] === 1
+      const j = column[asker] as number
+      const picked = privateChecks.pick(asker, serial, now, observer
+        ? { key: asker, roots: [asker, ...plan.trustRoots], held: () => heldBy(j, now) }
+        : { key: -1, roots: plan.trustRoots, held: () => heldBy(-1, now) }, excluded)
+      if (picked === undefined) { checkCounts.privateUnasked++; continue }
+      checkCounts.privateChecks++
+      checkCounts.requests++
+      const slot = addSlot(serial, picked.witness, SLOT.private, picked.verdict, picked.delayMinutes)
+      if (observer) {
+        const request = witnessRequestRecord(agents[asker] as Agent, (records[serial] as SignedBytes).id, [(agents[picked.witness] as Agent).did], iso(askedAt))
+        privateRequests.push({ observer: asker, memory: serial, request })
+      }
+      if (picked.verdict === null) continue
+      const d = topology.distancesFrom(asker, [picked.witness])[0] as number
+      if (d === UNREACHABLE) continue
+      const arrived = askedAt + links.path(hopsOf(d), repairsOf(d), 512)
+      queue.push(Math.max(now, arrived + picked.delayMinutes * msPerMinute), EVENT.answer, slot)
+    }
   }
 
   /** sync-v1 over `pairs` ([puller, peer]) at `now`: the pullers gain whole groups. */
@@ -336,10 +445,10 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       const j = column[node] as number
       if (j >= 0) {
         for (const index of group.messages) {
-          if (!Number.isNaN(arrivals[index * T + j] as number)) continue
-          arrivals[index * T + j] = now + links.sync((records[index] as SignedBytes).bytes.length)
+          const row = rowOf(index)
+          if (!Number.isNaN(row[j] as number)) continue
+          row[j] = now + links.sync((records[index] as SignedBytes).bytes.length)
           counters.bySync[j]! += 1
-          if (index < M) memoryReached(index, j)
         }
       }
       if (group.pending.length === 0) return
@@ -393,13 +502,13 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   let last = 0
   while (queue.pop(event) !== undefined) {
     if (event.time > drainEndMs) {
-      if (event.kind === EVENT.answer && event.a < spotSlotStart) run.missedAnswers++
+      if (event.kind === EVENT.answer && slotKind[event.a] === SLOT.planned) run.missedAnswers++
       continue
     }
     last = event.time
     if (event.kind === EVENT.memory) playMemory(event.a, event.time)
     else if (event.kind === EVENT.answer) playAnswer(event.a, event.time)
-    else if (event.kind === EVENT.spot) playSpot(Math.floor(event.a / O), event.a % O, event.b, event.time)
+    else if (event.kind === EVENT.check) playChecks(event.a, event.time)
     else applyEvent(plan.events[event.a] as PlannedEvent, event.time)
     if (performance.now() - lastReport > 5000) {
       lastReport = performance.now()
@@ -407,17 +516,19 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     }
   }
   // Requests that never reached their witness within its wait are answers missed.
-  for (let slot = 0; slot < spotSlotStart; slot++) {
+  for (let slot = 0; slot < requestDone.length; slot++) {
     const memory = slotMemory[slot] as number
-    const answer = plan.memories[memory]?.answers[slot - (slotStart[memory] as number)]
-    if (requestDone[slot] !== 1 && answer?.verdict !== null && answer?.verdict !== undefined && !Number.isNaN(publishedAt[memory] as number)) run.missedAnswers++
+    if (requestDone[slot] !== 1 && slotVerdict[slot] !== null && publishedAt[memory] !== undefined) run.missedAnswers++
   }
+  checkCounts.budgetSkipped = budget.skipped
+  if (checksOn) run.notes.push(`witness draw: ${DRAW_SAMPLED}`)
   // Settling as topology-actions.ts does: the partition heals, then each observer syncs with its peers.
   const settleAt = Math.max(last, endMs)
   heal(settleAt)
   sync(plan.observers.filter((o) => topology.online[o] === 1).flatMap((o) => [...topology.peersOf(o)].map((p) => [o, p] as const)), settleAt)
   let measuredAt = settleAt
-  for (const value of arrivals) if (value > measuredAt) measuredAt = value
+  for (const row of arrivals) if (row !== undefined) for (const value of row) if (value > measuredAt) measuredAt = value
+  for (let index = 0; index < records.length; index++) if (publishedAt[index] === undefined) publishedAt[index] = Number.NaN
   return {
     plan,
     agents,
@@ -428,8 +539,11 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     memoryCount: M,
     slotWitness,
     slotMemory,
-    spotSlotStart,
-    spotRequests,
+    slotKind,
+    drawn: drawnOf,
+    privateRequests,
+    datedAt,
+    checks: checkCounts,
     requestDelays: run.requestDelays,
     roundTrips: run.roundTrips,
     missedAnswers: run.missedAnswers,

@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { createPlan, nodeCount, type Role, type Scenario } from '../scenario/index.js'
 import { runSweep, type RunResult, type SimResults } from '../driver/index.js'
 import { playModel, type ModelOptions } from './engine.js'
+import { DRAW_SAMPLED } from './draw-sampling.js'
 import { measureModel } from './measure.js'
 
 /**
@@ -13,8 +14,11 @@ export { EventQueue, type ScheduledEvent } from './queue.js'
 export { ModelTopology, REPAIR, UNREACHABLE, hopsOf, repairsOf } from './topology.js'
 export { LinkModel, GOSSIPSUB, HOP_PROCESSING_MS } from './links.js'
 export { createFastRandom, type FastRandom } from './fast-random.js'
-export { playModel, MODEL_EPOCH_MS, TRACKED_NODES, type ModelOptions, type ModelRun } from './engine.js'
-export { SPOT_CHECKS_PER_MEMORY, SPOT_ESCALATION, SPOT_MIN_REPUTATION, SPOT_REFRESH_MINUTES } from './spot-checks.js'
+export { arrivalAt, playModel, MODEL_EPOCH_MS, SLOT, TRACKED_NODES, type CheckCounts, type ModelOptions, type ModelRun } from './engine.js'
+export { PRIVATE_MIN_REPUTATION, REPUTATION_REFRESH_MINUTES, PrivateChecks } from './private-checks.js'
+export { DRAW_SAMPLED, binomial, distinctPositions, drawProbability, memoryRandom, sampleDrawn, type AgentList, type DrawInput } from './draw-sampling.js'
+export { MODEL_DRAW_DEFAULTS, privateCheckProbability, type DrawDefaults } from './draw-settings.js'
+export { WitnessBudget, type BudgetLimits } from './witness-budget.js'
 export { measureModel, type ModelMeasurement } from './measure.js'
 
 /** One run of a scenario on the model engine, as a RunResult like the real engines'. */
@@ -56,8 +60,8 @@ function round1 (value: number): number {
 }
 
 /** A scenario's whole sweep (seeds × Sybil counts) on the model engine. */
-/** `spotChecks`: the observers spot-check, as daemons do by default (false: `isnad sim run --no-spot-checks`). @default true */
-export async function runModelScenario (scenario: Scenario, options: { progress: (text: string) => void, seeds?: number, clock?: () => number, spotChecks?: boolean }): Promise<SimResults> {
-  const model: ModelOptions = options.spotChecks === false ? { spotChecks: 0 } : {}
-  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options }, async (s, tracked) => runModelOnce(s, tracked.progress, model))
+/** `checks`: every node runs the default witness checks, as daemons do (false: `isnad sim run --no-checks`). @default true */
+export async function runModelScenario (scenario: Scenario, options: { progress: (text: string) => void, seeds?: number, clock?: () => number, checks?: boolean }): Promise<SimResults> {
+  const model: ModelOptions = { checks: options.checks ?? true }
+  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options, sampled: DRAW_SAMPLED }, async (s, tracked) => runModelOnce(s, tracked.progress, model))
 }

@@ -3,10 +3,10 @@ import { nodeCryptoVerifier } from '../../native/index.js'
 import { verifyRecordBytes, type VerifiedRecord } from '../../record/index.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import {
-  cdfOf, computeMetrics, percentilesOf, type RunMetrics, createObservations, type Observations, scoreTrustView, trustPolicies, type TrustView
+  cdfOfSorted, computeMetrics, percentilesOfSorted, type RunMetrics, createObservations, type Observations, scoreTrustView, trustPolicies, type TrustView
 } from '../driver/index.js'
 import type { NodeCounters } from '../pools/index.js'
-import { MODEL_EPOCH_MS, type ModelRun } from './engine.js'
+import { arrivalAt, MODEL_EPOCH_MS, type ModelRun } from './engine.js'
 
 /*
  * The model engine's measurements, with the real engines' own code: each observer's records are the
@@ -25,8 +25,7 @@ export interface ModelMeasurement {
 
 export function measureModel (run: ModelRun): ModelMeasurement {
   const start = performance.now()
-  const { plan, tracked, arrivals, memoryCount: M, records, publishedAt } = run
-  const T = tracked.length
+  const { plan, tracked, memoryCount: M, records, publishedAt } = run
   const now = MODEL_EPOCH_MS + run.measuredAt
   const verdicts = new Map<number, VerifiedRecord | null>()
   let verifyMs = 0
@@ -52,11 +51,18 @@ export function measureModel (run: ModelRun): ModelMeasurement {
   const signerOf = (index: number): number => index < M ? plan.memories[index]?.author as number : run.slotWitness[index - M] as number
   const held: number[] = []
   for (let index = 0; index < records.length; index++) {
-    if (observed.some((j) => !Number.isNaN(arrivals[index * T + j] as number))) held.push(index)
+    if (observed.some((j) => !Number.isNaN(arrivalAt(run, index, j)))) held.push(index)
   }
   held.sort((a, b) => signerOf(a) - signerOf(b) || a - b)
   for (const index of held) verified(index)
 
+  // The drawn witnesses of each memory, by DID: what the draw proofs would show every node (the
+  // model samples the draw, so the set is handed to the scoring rather than proved, draw-sampling.ts).
+  const drawnWitnesses = new Map<string, ReadonlySet<string>>()
+  run.drawn.forEach((witnesses, serial) => {
+    const id = records[serial]?.id
+    if (id !== undefined && witnesses.length > 0) drawnWitnesses.set(id, new Set(witnesses.map((w) => run.agents[w]?.did as string)))
+  })
   const views: TrustView[] = []
   let bytes = 0
   let counted = 0
@@ -66,7 +72,7 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     const memories = new Map<string, MemoryRecord>()
     const attestations = new Map<string, Array<{ id: string, record: AttestationRecord }>>()
     for (let index = 0; index < records.length; index++) {
-      if (Number.isNaN(arrivals[index * T + j] as number)) continue
+      if (Number.isNaN(arrivalAt(run, index, j))) continue
       const v = verified(index)
       if (v === null) continue
       bytes += v.bytes.length
@@ -79,9 +85,9 @@ export function measureModel (run: ModelRun): ModelMeasurement {
         attestations.set(record.memory, list)
       }
     }
-    // The observer's own spot-check requests (engine.ts playSpot): it holds what it signed.
+    // The observer's own private-check requests (engine.ts playChecks): it holds what it signed.
     const requests = new Map<string, Array<{ id: string, record: WitnessRequestRecord }>>()
-    for (const { observer: asker, memory, request } of run.spotRequests) {
+    for (const { observer: asker, memory, request } of run.privateRequests) {
       if (asker !== observer) continue
       const id = records[memory]?.id as string
       const list = requests.get(id) ?? []
@@ -89,7 +95,7 @@ export function measureModel (run: ModelRun): ModelMeasurement {
       requests.set(id, list)
     }
     const roots = [observer, ...plan.trustRoots].map((i) => run.agents[i]?.did as string)
-    views.push(scoreTrustView(memories, attestations, roots, now, requests))
+    views.push(scoreTrustView(memories, attestations, roots, now, requests, drawnWitnesses))
   }
 
   const online = tracked.map((node, j) => ({ node, j })).filter(({ node }) => run.onlineAtEnd[node] === 1)
@@ -102,15 +108,23 @@ export function measureModel (run: ModelRun): ModelMeasurement {
   observations.requestDelays = run.requestDelays
   observations.witnessRoundTrips = run.roundTrips
   observations.missedAnswers = run.missedAnswers
-  // The observers' spot checks: witnesses drawn (one per witness and request) and answers published.
-  for (const { request } of run.spotRequests) observations.spotChecks.asked += request.record.witnesses?.length ?? 0
-  for (let slot = run.spotSlotStart; slot < run.slotWitness.length; slot++) {
-    if (!Number.isNaN(publishedAt[M + slot] as number)) observations.spotChecks.answered++
+  // The network's witness traffic: the authors' requests and private checks, every attestation, the draw.
+  let attestationCount = 0
+  for (let index = M; index < records.length; index++) if (records[index] !== undefined) attestationCount++
+  const checks = run.checks
+  observations.witnessLoad = {
+    requests: checks.requests,
+    attestations: attestationCount,
+    checkingNodes: checks.checkingNodes,
+    drawn: checks.drawn,
+    drawnAnswers: checks.drawnAnswers,
+    privateChecks: checks.privateChecks,
+    budgetSkipped: checks.budgetSkipped
   }
   observations.onlineAtEnd = online.map(({ node }) => node)
   const memoryCounts = online.map(({ j }) => {
     let held = 0
-    for (let i = 0; i < M; i++) if (!Number.isNaN(arrivals[i * T + j] as number)) held++
+    for (let i = 0; i < M; i++) if (!Number.isNaN(arrivalAt(run, i, j))) held++
     return held
   })
   const verifyCost = verdicts.size === 0 ? 0 : verifyMs / verdicts.size
@@ -127,22 +141,34 @@ export function measureModel (run: ModelRun): ModelMeasurement {
   const metrics = computeMetrics({
     plan, observations, views, memoryCounts, counters, meanRecordBytes: counted === 0 ? 0 : bytes / counted, policies: trustPolicies().map((p) => p.name)
   })
-  // Attestation delivery and gossip latency at the tracked nodes online at the end (the witness excluded).
-  const latencies: number[] = []
+  // Attestation delivery and gossip latency at the tracked nodes online at the end (the witness
+  // excluded): millions of samples at 10,000 agents, gathered in one typed array and sorted once.
+  let latencies = new Float64Array(1 << 16)
+  let arrived = 0
   let expected = 0
+  const onlineColumns = Int32Array.from(online.map(({ j }) => j))
+  const onlineNodes = Int32Array.from(online.map(({ node }) => node))
   for (let slot = 0; slot < run.slotWitness.length; slot++) {
     const index = M + slot
     const sent = publishedAt[index] as number
-    if (Number.isNaN(sent)) continue
-    for (const { node, j } of online) {
-      if (node === run.slotWitness[slot]) continue
+    const row = run.arrivals[index]
+    if (Number.isNaN(sent) || sent === undefined || row === undefined) continue
+    const witness = run.slotWitness[slot] as number
+    if (arrived + onlineColumns.length > latencies.length) {
+      const grown = new Float64Array(latencies.length * 2 + onlineColumns.length)
+      grown.set(latencies.subarray(0, arrived))
+      latencies = grown
+    }
+    for (let k = 0; k < onlineColumns.length; k++) {
+      if (onlineNodes[k] === witness) continue
       expected++
-      const at = arrivals[index * T + j] as number
-      if (!Number.isNaN(at)) latencies.push(at - sent)
+      const at = row[onlineColumns[k] as number] as number
+      if (at === at) latencies[arrived++] = at - sent
     }
   }
-  metrics.delivery.attestationRatio = expected === 0 ? null : Math.round(latencies.length / expected * 1e4) / 1e4
-  metrics.delivery.latencyMs = percentilesOf(latencies)
-  metrics.delivery.latencyCdf = cdfOf(latencies)
+  const sorted = latencies.subarray(0, arrived).sort()
+  metrics.delivery.attestationRatio = expected === 0 ? null : Math.round(arrived / expected * 1e4) / 1e4
+  metrics.delivery.latencyMs = percentilesOfSorted(sorted)
+  metrics.delivery.latencyCdf = cdfOfSorted(sorted)
   return { metrics, verifications: { count: verdicts.size, ms: verifyMs }, settleSeconds: (performance.now() - start) / 1000 }
 }

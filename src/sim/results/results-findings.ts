@@ -41,7 +41,7 @@ export function engineOf (results: SimResults): string | undefined {
 
 export function defaultPolicyOf (results: SimResults): string {
   // A file without the field was written before results named their default, when every node's
-  // default was the schema's isnad-v0.1 (issue 18 changed it).
+  // default was the schema's isnad-v0.1 (before isnad-reputation became the default).
   return (results as SimResults & ResultsExtras).defaultPolicy ?? SCHEMA_TRUST_POLICY
 }
 

@@ -1,10 +1,10 @@
 export { Arrivals } from './arrivals.js'
-export { verdictOf, type PlannedVerdict } from './behaviour.js'
+export { isCircleRole, verdictOf, type PlannedVerdict } from './behaviour.js'
 export {
   BUILTIN_SCENARIO_DIR, builtinScenarioNames, builtinScenarios, loadScenario, type ScenarioSummary
 } from './builtin.js'
 export {
-  createPlan, randomTopology, rolesOf, type Plan, type PlannedAnswer, type PlannedEvent, type PlannedMemory
+  createPlan, isHonest, randomTopology, rolesOf, type Plan, type PlannedAnswer, type PlannedEvent, type PlannedMemory
 } from './plan.js'
 export {
   MAX_REAL_NODES, ROLES, ScenarioSchema, linkConditionsOf, nodeCount, parseScenario, parseScenarioText, readScenarioFile, withSybils, type Role, type Scenario, type ScenarioInput

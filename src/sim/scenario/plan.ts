@@ -1,6 +1,6 @@
 import { createSimRandom, type SimRandom } from './seeded-random.js'
 import { ROLES, nodeCount, type Role, type Scenario } from './scenario.js'
-import { verdictOf, type PlannedVerdict } from './behaviour.js'
+import { isCircleRole, verdictOf, type PlannedVerdict } from './behaviour.js'
 
 /*
  * A scenario played out on paper before any node starts: every memory (author, time, ground truth,
@@ -23,6 +23,11 @@ export interface PlannedMemory {
   author: number
   truth: boolean
   answers: PlannedAnswer[]
+  /**
+   * Minutes the memory is dated before it is published (a late publisher): its `created_at` is
+   * `at − datedBackMinutes`, and its author's witnesses' answers are published with it. Absent: 0.
+   */
+  datedBackMinutes?: number
 }
 
 export type PlannedEvent =
@@ -43,7 +48,7 @@ export interface Plan {
   edges: Array<[number, number]>
 }
 
-const AUTHOR_ROLES: ReadonlySet<Role> = new Set(['honest-author', 'sybil', 'colluder', 'camouflage', 'contradictor'])
+const AUTHOR_ROLES: ReadonlySet<Role> = new Set(['honest-author', 'sybil', 'colluder', 'camouflage', 'contradictor', 'grinder', 'withholder', 'late-publisher', 'flooder'])
 const HONEST_ROLES: ReadonlySet<Role> = new Set(['honest-author', 'honest-witness'])
 
 export function rolesOf (scenario: Scenario): Role[] {
@@ -73,8 +78,9 @@ function planMemories (scenario: Scenario, roles: readonly Role[], random: SimRa
   const drafts: Array<{ at: number, author: number, truth: boolean, witnesses?: number[] }> = []
   const rate = scenario.requests.memoriesPerAuthorPerMinute
   roles.forEach((role, author) => {
-    if (!AUTHOR_ROLES.has(role) || rate === 0) return
-    const times = memoryTimes(scenario, rate, random)
+    const own = role === 'flooder' ? scenario.behaviour.floodPerMinute : rate
+    if (!AUTHOR_ROLES.has(role) || own === 0) return
+    const times = memoryTimes(scenario, own, random)
     times.forEach((at, k) => { drafts.push({ at, author, truth: truthOf(scenario, role, at, k, random) }) })
   })
   for (const m of scenario.memories) drafts.push({ ...m })
@@ -88,7 +94,8 @@ function planMemories (scenario: Scenario, roles: readonly Role[], random: SimRa
       verdict: verdictOf({ scenario, witnessRole: roles[witness] as Role, authorRole: roles[draft.author] as Role, truth: draft.truth, at: draft.at, draw: random.next() }),
       delayMinutes: (scenario.behaviour.reviewSeconds / 60) * (0.5 + random.next())
     }))
-    return { serial, at: draft.at, author: draft.author, truth: draft.truth, answers }
+    const late = roles[draft.author] === 'late-publisher' ? scenario.behaviour.lateMinutes : 0
+    return { serial, at: draft.at, author: draft.author, truth: draft.truth, answers, ...(late > 0 ? { datedBackMinutes: late } : {}) }
   })
 }
 
@@ -113,7 +120,11 @@ function memoryTimes (scenario: Scenario, rate: number, random: SimRandom): numb
 function truthOf (scenario: Scenario, role: Role, at: number, k: number, random: SimRandom): boolean {
   switch (role) {
     case 'sybil':
-    case 'colluder': return false
+    case 'colluder':
+    case 'grinder':
+    case 'withholder':
+    case 'late-publisher':
+    case 'flooder': return false
     case 'camouflage': return at < scenario.behaviour.camouflageDefectAt
     // Every second claim contradicts the one before it: one of each pair is false.
     case 'contradictor': return k % 2 === 0
@@ -127,7 +138,7 @@ function chooseWitnesses (scenario: Scenario, roles: readonly Role[], byRole: Re
   const role = roles[author] as Role
   const defected = role === 'camouflage' && at >= scenario.behaviour.camouflageDefectAt
   // Accomplices: the author's own role, the author left out (its list is ascending, as a filter of all nodes would give).
-  const accomplices = role === 'sybil' || role === 'colluder' || defected ? without(byRole.get(role) ?? [], [author]) : null
+  const accomplices = role === 'sybil' || isCircleRole(role) || defected ? without(byRole.get(role) ?? [], [author]) : null
   const chosen = accomplices === null ? [] : sampleOf(random, accomplices.length, accomplices.at, k)
   // Everyone but the author and those chosen, in ascending order.
   const rest = without({ length: roles.length, at: (i) => i }, [author, ...chosen])

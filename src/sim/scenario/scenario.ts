@@ -13,7 +13,8 @@ import { shapesTraffic, type LinkConditions } from '../../net/index.js'
 
 /** Roles an agent can play; each simulated node hosts one agent. */
 export const ROLES = [
-  'honest-author', 'honest-witness', 'lazy-witness', 'sybil', 'colluder', 'camouflage', 'contradictor'
+  'honest-author', 'honest-witness', 'lazy-witness', 'sybil', 'colluder', 'camouflage', 'contradictor',
+  'grinder', 'withholder', 'late-publisher', 'flooder'
 ] as const
 export type Role = typeof ROLES[number]
 
@@ -33,7 +34,15 @@ const NodesSchema = z.strictObject({
   sybil: count.default(0),
   colluder: count.default(0),
   camouflage: count.default(0),
-  contradictor: count.default(0)
+  contradictor: count.default(0),
+  /** Authors false memories and grinds each one's bytes (behaviour.grindAttempts) to get other grinders drawn as its witnesses. */
+  grinder: count.default(0),
+  /** Authors false memories asked of its kind; drawn on anyone else's memory, withholds its answer. */
+  withholder: count.default(0),
+  /** Authors false memories dated back (behaviour.lateMinutes) and published late with its kind's answers, ground offline. */
+  'late-publisher': count.default(0),
+  /** Authors false memories at behaviour.floodPerMinute, to exhaust the witnesses' budget. */
+  flooder: count.default(0)
 })
 
 const BehaviourSchema = z.strictObject({
@@ -48,7 +57,13 @@ const BehaviourSchema = z.strictObject({
   /** Share of an honest author's memories that are (unknowingly) false. */
   honestFalseRate: share.default(0.1),
   /** Simulated seconds a witness takes to review a request before answering. */
-  reviewSeconds: z.number().min(0).max(3600).default(1)
+  reviewSeconds: z.number().min(0).max(3600).default(1),
+  /** Variants of each memory a grinder (and a late publisher, offline) tries, keeping the one with most of its kind drawn. */
+  grindAttempts: z.number().int().min(1).max(1_000_000).default(1000),
+  /** Minutes a late publisher dates its memories back before publishing them. */
+  lateMinutes: z.number().min(0).max(24 * 60).default(10),
+  /** Memories each flooder publishes per simulated minute. */
+  floodPerMinute: z.number().min(0).max(6000).default(60)
 })
 
 const RequestsSchema = z.strictObject({

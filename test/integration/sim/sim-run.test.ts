@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LocalPool, parseScenario, readResultsFile, reportHtml, runScenario, writeResults, type SimResults } from '../../../src/sim/index.js'
-import { SPOT_CHECK_DRAW, TRUST_POLICIES } from '../../../src/trust/index.js'
+import { TRUST_POLICIES } from '../../../src/trust/index.js'
 import { launchChromium } from '../../fixtures/browser.js'
 
 /*
@@ -26,13 +26,13 @@ const scenario = parseScenario({
   metrics: { observers: 2, trustRoots: 3, sybilSweep: [] }
 })
 
-async function run (sweep: number[] = [], progress: (line: string) => void = () => {}, spotChecks?: boolean): Promise<SimResults> {
+async function run (sweep: number[] = [], progress: (line: string) => void = () => {}, checks?: boolean): Promise<SimResults> {
   const swept = { ...scenario, metrics: { ...scenario.metrics, sybilSweep: sweep } }
   return await runScenario(swept, {
     runner: 'in-process',
     createPool: async (count, { spotCheckers }) => await LocalPool.start({ count, ...(spotCheckers === undefined ? {} : { spotCheckers }) }),
     progress,
-    ...(spotChecks === undefined ? {} : { spotChecks })
+    ...(checks === undefined ? {} : { checks })
   })
 }
 
@@ -64,17 +64,16 @@ describe('isnad sim, in one process', () => {
       expect(t.histogram.true.reduce((a, b) => a + b, 0) + t.histogram.false.reduce((a, b) => a + b, 0)).toBe(2 * m.memories.published)
     }
     expect(m.perNode?.messagesMean).toBeGreaterThan(0)
-    // On defaults the observers spot-check (docs/trust.md §5a), as daemons do: the results say so.
-    expect(first.spotChecks).toEqual({ perMemory: SPOT_CHECK_DRAW.perMemory, escalation: SPOT_CHECK_DRAW.escalation })
-    expect(m.witness.spotChecks?.asked).toBeGreaterThan(0)
-    expect(m.witness.spotChecks?.answered).toBeGreaterThan(0)
+    // On defaults the nodes run the witness checks: the results name the draw's settings and the load.
+    expect(first.checks).toMatchObject({ size: 5, privateChecks: 1, perAuthorPerHour: 30, perMinute: 60 })
+    expect(m.witness.requestsPerMemory).toBeGreaterThanOrEqual(1)
+    expect(m.witness.attestationsPerMemory).toBeGreaterThan(0)
   }, 180_000)
 
-  // Without spot checks: with them each observer draws with its own randomness (crypto.randomInt,
-  // which an author must not predict), so two runs ask different witnesses.
-  it('gives the same trust metrics when run again with the same seed (spot checks off)', async () => {
+  // Without the witness checks, so that nothing but the plan decides who answers.
+  it('gives the same trust metrics when run again with the same seed (checks off)', async () => {
     const [a, b] = [await run([], () => {}, false), await run([], () => {}, false)]
-    expect(a.spotChecks).toBeNull()
+    expect(a.checks).toBeNull()
     expect(b.runs[0]?.metrics.trust).toEqual(a.runs[0]?.metrics.trust)
     expect(b.runs[0]?.metrics.memories).toEqual(first.runs[0]?.metrics.memories)
   }, 240_000)
