@@ -27,6 +27,7 @@ interface StartOptions {
 export function registerStart (program: Command, context: (cmd: Command) => CommandContext): void {
   program.command('start')
     .description('run the node: gossip, witness requests, fetch and sync over libp2p, and the local HTTP API')
+    .addHelpText('after', '\nA setting without its flag comes from $ISNAD_<FLAG> (ISNAD_LISTEN, ISNAD_API_PORT, …), else from\n.memory/config.json (`isnad config set <flag> <value>`), else its default (docs/configuration.md).')
     .option('--listen <multiaddr>', 'listen address (repeatable; default TCP 4501 and WebSockets 4502 on all interfaces)', collect)
     .option('--announce <multiaddr>', 'address to announce to peers (repeatable)', collect)
     .option('--bootstrap <multiaddr>', 'a peer to dial at start, with /p2p/<peer id> (repeatable)', collect)
