@@ -35,7 +35,8 @@ export function buildMemoryView (input: ViewInput): MemoryView {
       attestation: signed.record.attestation,
       signature: signed.signature,
       ...(signed.record.notes === undefined ? {} : { notes: signed.record.notes }),
-      ...(signed.record.claims === undefined ? {} : { claims: signed.record.claims })
+      ...(signed.record.claims === undefined ? {} : { claims: signed.record.claims }),
+      ...(signed.record.draw === undefined ? {} : { draw: signed.record.draw })
     })),
     anchors: input.anchors.map(({ id, signed, verification }) => ({
       id,
@@ -95,7 +96,8 @@ export function recordsFromView (view: MemoryView): RecordsOfView {
         attestation: w.attestation,
         witnessed_at: w.witnessed_at,
         ...(w.notes === undefined ? {} : { notes: w.notes }),
-        ...(w.claims === undefined ? {} : { claims: w.claims })
+        ...(w.claims === undefined ? {} : { claims: w.claims }),
+        ...(w.draw === undefined ? {} : { draw: w.draw })
       },
       signature: w.signature
     })),

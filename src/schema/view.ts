@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { MAX_BUNDLE_RECORDS } from './record-limits.js'
 import {
-  AnchorRecordSchema, ATTESTATION_VERDICTS, MemoryContentSchema, MemoryContextSchema, SignedRecordSchema
+  AnchorRecordSchema, AttestationDrawSchema, ATTESTATION_VERDICTS, MemoryContentSchema, MemoryContextSchema, SignedRecordSchema
 } from './records.js'
 import { didKey, isoTimestamp, recordCid, signatureBase64 } from './primitives.js'
 
@@ -24,7 +24,9 @@ export const WitnessViewSchema = z.strictObject({
   attestation: z.enum(ATTESTATION_VERDICTS),
   signature: signatureBase64,
   notes: z.string().optional(),
-  claims: z.array(z.string()).optional()
+  claims: z.array(z.string()).optional(),
+  /** The attestation's witness draw (record-v1 R19), part of what its signature covers. */
+  draw: AttestationDrawSchema.optional()
 })
 
 export const AnchorViewSchema = z.strictObject({

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { proveDraw } from '../../../src/draw/index.js'
+import { nobleVerifier, nodeCryptoVerifier, verifyDocument } from '../../../src/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { readPolicy } from '../../../src/ledger/meta/index.js'
 import { LocalNode, changeTrustRoot, initHome, reindex, setTrustPolicy } from '../../../src/node/index.js'
@@ -90,6 +91,12 @@ describe('the witness draw at a node', () => {
       expect(explained.witness_selection?.reason).toMatch(/^1 drawn witness answered \(population estimate 4\)/)
       const shown = await node.show(memory.id)
       expect((shown.trust as TrustResult).level).toBe('Attested')
+      // The view carries the draw (record-v1 §7): anyone verifies it offline from the view alone.
+      expect(shown.witnesses.find((w) => w.id === drawn.id)?.draw).toEqual(drawn.signed.record.draw)
+      for (const verifier of [nodeCryptoVerifier, nobleVerifier]) {
+        const report = verifyDocument(JSON.parse(JSON.stringify(shown)), { verifier, now })
+        expect(report.valid).toBe(true)
+      }
       // What ingest stored (query --min-trust) is what explain gives.
       expect((await node.store.getTrust(memory.id))?.level).toBe('Attested')
     } finally {

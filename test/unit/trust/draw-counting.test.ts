@@ -1,4 +1,5 @@
 import { sha256 } from '@noble/hashes/sha2.js'
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { proveDraw, verifyDraw } from '../../../src/draw/index.js'
 import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
@@ -219,5 +220,45 @@ describe('the policy\'s name', () => {
   it('isnad-spot-check, a former name, reads as isnad-draw', () => {
     expect(getTrustPolicy('isnad-spot-check').name).toBe('isnad-draw')
     expect(getTrustPolicy('isnad-draw').name).toBe('isnad-draw')
+  })
+})
+
+describe('isnad-draw: properties over generated draws', () => {
+  const WITNESSES = Array.from({ length: 6 }, (_, i) => did(`generated-${i}`))
+  const spec = fc.record({
+    witness: fc.constantFrom(...WITNESSES),
+    verdict: fc.constantFrom<AttestationVerdict>('confirm', 'dispute', 'partial'),
+    draw: fc.option(fc.record({ population: fc.integer({ min: 1, max: 60 }), fraction: fc.option(fc.double({ min: 0, max: 1, maxExcluded: true, noNaN: true }), { nil: undefined }) }), { nil: undefined })
+  })
+  const input = fc.record({ specs: fc.array(spec, { maxLength: 8 }), estimate: fc.option(fc.integer({ min: 0, max: 80 }), { nil: undefined }) })
+
+  /** u < 5 / population, exactly (witness-draw-v1: the fraction is m / 2^53). */
+  const below = (fraction: number, population: number): boolean => BigInt(Math.floor(fraction * 2 ** 53)) * BigInt(population) < 5n * 2n ** 53n
+
+  /** Evidence with the draw's fraction given as a verifier gives it (absent: the proof did not verify). */
+  function evidenceOf (specs: Array<typeof spec extends fc.Arbitrary<infer T> ? T : never>): AttestationEvidence[] {
+    return specs.map((s, i) => {
+      const a = attestationEvidence({ id: cid(`g${i}`), witness: s.witness, verdict: s.verdict, memory: MEMORY, at: T0 + minutes(5 + i) })
+      if (s.draw === undefined) return a
+      a.record.draw = { population: s.draw.population, proof: encodeSignature(new Uint8Array(80)) }
+      return s.draw.fraction === undefined ? a : { ...a, drawFraction: s.draw.fraction }
+    })
+  }
+
+  it('counts as drawn exactly the newest attestations with a verified fraction below 5 / population and population × 2 ≥ N̂, in any order', () => {
+    fc.assert(fc.property(input, fc.infiniteStream(fc.nat()), ({ specs, estimate }, randoms) => {
+      const attestations = evidenceOf(specs)
+      const extra = estimate === undefined ? {} : { populationEstimate: estimate }
+      const result = computeTrust({ memory: memoryEvidence({ id: MEMORY, author: AUTHOR }), attestations, anchors: [], reputation: full, now: NOW, ...extra }, { policy: 'isnad-draw' })
+      expect(TrustResultSchema.safeParse(result).success).toBe(true)
+      const counted = new Set(result.counted.attestations.map((a) => a.id))
+      const expected = attestations.filter((a) => counted.has(a.id) && a.drawFraction !== undefined && a.record.draw !== undefined && estimate !== undefined &&
+        below(a.drawFraction, a.record.draw.population) && a.record.draw.population * 2 >= estimate)
+      expect(result.witness_selection?.drawn).toBe(expected.length)
+      for (const a of expected) expect(result.counted.attestations.find((c) => c.id === a.id)?.note).toMatch(/witness drawn for this memory$/)
+      const shuffled = [...attestations].sort(() => ((randoms.next().value as number) % 3) - 1)
+      const again = computeTrust({ memory: memoryEvidence({ id: MEMORY, author: AUTHOR }), attestations: shuffled, anchors: [], reputation: full, now: NOW, ...extra }, { policy: 'isnad-draw' })
+      expect(again).toEqual(result)
+    }), { numRuns: 200 })
   })
 })
