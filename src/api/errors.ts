@@ -1,6 +1,6 @@
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { IsnadError, type ErrorCode } from '../errors/index.js'
+import { diskFullError, isDiskFull, IsnadError, type ErrorCode } from '../errors/index.js'
 import { indexCorruptError, isLevelCorruption } from '../store/level/damage.js'
 
 /** Codes only the HTTP layer produces, beside the node's own (src/errors). */
@@ -54,10 +54,13 @@ export const HTTP_STATUS_BY_CODE: Record<ApiErrorCode, ContentfulStatusCode> = {
   STORE_CLOSED: 503,
   STORE_LOCKED: 409,
   IO_ERROR: 500,
+  // RFC 4918 §11.5 Insufficient Storage: the node cannot store what the request asked it to
+  DISK_FULL: 507,
   INDEX_OUTDATED: 503,
   INDEX_CORRUPT: 503,
   RECORD_LOCATION_INVALID: 500,
   USAGE: 400,
+  CONFIG_INVALID: 500,
   PROOF_MALFORMED: 400,
   LOG_CORRUPT: 500,
   LEDGER_LOCKED: 409,
@@ -114,7 +117,8 @@ function fromHttpException (err: HTTPException): ApiErrorBody['error'] {
  */
 export function errorResponseOf (err: unknown): { status: ContentfulStatusCode, body: ApiErrorBody } {
   let error: ApiErrorBody['error']
-  if (err instanceof IsnadError && !(err.code === 'IO_ERROR' && isLevelCorruption(err))) error = err.toJSON()
+  if (err instanceof IsnadError && !(err.code === 'IO_ERROR' && (isLevelCorruption(err) || isDiskFull(err)))) error = err.toJSON()
+  else if (isDiskFull(err)) error = diskFullError('the node\'s data directory', err).toJSON()
   else if (err instanceof ApiError) error = { code: err.code, message: err.message }
   else if (err instanceof HTTPException) error = fromHttpException(err)
   else if (isLevelCorruption(err)) error = indexCorruptError(undefined, err).toJSON()

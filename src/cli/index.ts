@@ -4,6 +4,7 @@ import { createContext, type CommandContext, type GlobalOptions } from './comman
 import { EXIT_OK, EXIT_USAGE, createOutput, reportError, type Output } from './output.js'
 import { registerAnchor } from './commands/anchor.js'
 import { registerAttest } from './commands/attest.js'
+import { registerConfig } from './commands/config.js'
 import { registerId } from './commands/id.js'
 import { registerInit } from './commands/init.js'
 import { registerLedger, runReindex } from './commands/ledger.js'
@@ -88,6 +89,7 @@ export function createProgram (out: Output, setExit: (code: number) => void): Co
   registerNetwork(program, context)
   registerPeerControl(program, context)
   registerStart(program, context)
+  registerConfig(program, context, setExit)
   registerSim(program, context)
   registerMcp(program, context, VERSION)
   registerDashboard(program, context)

@@ -1,5 +1,5 @@
 import { ApiError } from '../api/errors.js'
-import { IsnadError } from '../errors/index.js'
+import { diskFullError, isDiskFull, IsnadError } from '../errors/index.js'
 import { indexCorruptError, isLevelCorruption } from '../store/level/damage.js'
 
 /** Where a command writes: data to stdout, logs and errors to stderr (STYLE: data on stdout). */
@@ -33,7 +33,10 @@ export const EXIT_USAGE = 2
  */
 export function reportError (out: Output, err: unknown): number {
   // A damaged LevelDB read deep inside a command: named, with the command that rebuilds the index.
-  const named = (!(err instanceof IsnadError) || err.code === 'IO_ERROR') && isLevelCorruption(err) ? indexCorruptError(undefined, err) : err
+  const named = (!(err instanceof IsnadError) || err.code === 'IO_ERROR') && isLevelCorruption(err)
+    ? indexCorruptError(undefined, err)
+    // A full disk surfacing raw from LevelDB (a put, a batch): named, with what to do.
+    : (!(err instanceof IsnadError) || err.code === 'IO_ERROR') && isDiskFull(err) ? diskFullError('the node\'s data directory', err) : err
   const error = named instanceof IsnadError || named instanceof ApiError
     ? { code: named.code, message: named.message, ...(named instanceof IsnadError && named.details !== undefined ? { details: named.details } : {}) }
     : { code: 'IO_ERROR', message: named instanceof Error ? named.message : String(named) }

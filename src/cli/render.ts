@@ -13,6 +13,8 @@ export function renderTrust (trust: TrustResult): string {
   // Say plainly when the node has too little to judge, and which rule set the level.
   if (trust.insufficient !== undefined) lines.push(`  too little to judge (${trust.insufficient.code}): ${trust.insufficient.reason}`)
   if (trust.level_basis !== undefined) lines.push(`  level: ${trust.level_basis.reason}`)
+  // isnad-draw: who selected the witnesses, and whether this node checked privately.
+  if (trust.witness_selection !== undefined) lines.push(`  witnesses: ${trust.witness_selection.reason}`)
   for (const c of trust.contributions) lines.push(`  ${signed(c.points)}  ${c.reason}`)
   if (trust.clamped === true) lines.push(`  clamped from ${trust.unclamped_score} to [0, 1]`)
   for (const a of trust.counted.attestations) {

@@ -4,8 +4,12 @@
  * witnesses' draws differently from its peers. The budgets are each node's own.
  */
 
-/** The UTF-8 tag the draw input starts with, before the memory's CID bytes (witness-draw-v1 §3). */
-export const DRAW_INPUT_TAG = 'isnad/draw/v1\0'
+/**
+ * The UTF-8 tag the draw input starts with, before the memory's CID bytes (witness-draw-v1 §3):
+ * `isnad/draw/v1\0`. Declared once, where record-v1 R19 checks a draw's proof (src/record), below
+ * this folder.
+ */
+export { RECORD_DRAW_INPUT_TAG as DRAW_INPUT_TAG } from '../record/index.js'
 
 export interface WitnessDrawConstants {
   /**

@@ -36,6 +36,9 @@ export const ERROR_CODES = [
   'STORE_CLOSED',
   'STORE_LOCKED',
   'IO_ERROR',
+  // the disk (or the user's quota) is full: ENOSPC, EDQUOT. What was acknowledged is on disk; the
+  // write that failed was not acknowledged (src/errors/disk-full.ts)
+  'DISK_FULL',
   // the LevelDB index was written with another key layout: rebuild it (isnad ledger reindex)
   'INDEX_OUTDATED',
   // a LevelDB under .memory/ reports damaged files: rebuild the index (isnad ledger reindex)
@@ -45,6 +48,9 @@ export const ERROR_CODES = [
   'RECORD_LOCATION_INVALID',
   // usage
   'USAGE',
+  // the node home's configuration file (.memory/config.json) is not JSON or holds a key or value
+  // `isnad config` refuses (docs/configuration.md)
+  'CONFIG_INVALID',
   // transparency log (transparency-v1); an ECVRF proof that is not 80 bytes (witness-draw-v1)
   'PROOF_MALFORMED',
   'LOG_CORRUPT',
@@ -100,3 +106,5 @@ export class IsnadError extends Error {
 export function isIsnadError (err: unknown, code?: ErrorCode): err is IsnadError {
   return err instanceof IsnadError && (code === undefined || err.code === code)
 }
+
+export { DISK_FULL_ERRNOS, diskFullError, isDiskFull } from './disk-full.js'

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { access, lstat, mkdir, open, rename, rm, type FileHandle } from 'node:fs/promises'
 import { basename, dirname, join, relative, sep } from 'node:path'
-import { IsnadError } from '../errors/index.js'
+import { diskFullError, isDiskFull, IsnadError } from '../errors/index.js'
 
 /*
  * Durable file primitives shared by the keystore, the ledger, `_meta/` and the API's token and
@@ -14,9 +14,13 @@ export function errnoOf (err: unknown): string | undefined {
   return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined
 }
 
-/** fs errors carry only paths and errno, never file contents, so they are safe as a cause. */
+/**
+ * fs errors carry only paths and errno, never file contents, so they are safe as a cause. A full
+ * disk or quota (ENOSPC, EDQUOT) is DISK_FULL, every other failure IO_ERROR.
+ */
 export function ioError (action: string, path: string, cause: unknown): IsnadError {
   if (cause instanceof IsnadError) return cause
+  if (isDiskFull(cause)) return diskFullError(path, cause, { file: path })
   return new IsnadError('IO_ERROR', `cannot ${action} ${path}: ${errnoOf(cause) ?? String(cause)}`, {
     details: { file: path }, cause
   })

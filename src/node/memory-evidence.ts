@@ -1,4 +1,4 @@
-import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView } from '../schema/index.js'
+import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView, WitnessRequestRecord } from '../schema/index.js'
 import { MAX_QUERY_LIMIT, putRecent, useRecent, type RecordStore, type StoredRecord, type TrustEntry } from '../store/index.js'
 import { scoreWithSetting, type TrustSetting } from '../reputation/index.js'
 import type { AttestationEvidence, TrustResult } from '../trust/index.js'
@@ -14,6 +14,11 @@ export interface MemoryEvidence {
   memory: StoredRecord<MemoryRecord>
   attestations: Array<StoredRecord<AttestationRecord>>
   anchors: Array<{ stored: StoredRecord<AnchorRecord>, verification: AnchorVerification }>
+  /**
+   * The memory's witness requests: whom the author, and this node (its private checks), asked. A
+   * policy that tells the author's witnesses apart reads them (isnad-draw, docs/trust.md §5a).
+   */
+  requests: Array<StoredRecord<WitnessRequestRecord>>
 }
 
 /**
@@ -40,24 +45,27 @@ function anchorVerification (): AnchorVerification {
  * (ingest scores a batch before writing it, so records and trust land in one atomic write).
  */
 export async function gatherEvidence (store: RecordStore, memory: StoredRecord<MemoryRecord>, pending: readonly StoredRecord[] = []): Promise<MemoryEvidence> {
-  // Two independent reads: LevelDB serves them at the same time.
-  const [attestations, anchors] = await Promise.all([store.attestationsFor(memory.id), store.anchorsFor(memory.id)])
-  return evidenceOf(memory, attestations, anchors, pending)
+  // Independent reads: LevelDB serves them at the same time.
+  const [attestations, anchors, requests] = await Promise.all([store.attestationsFor(memory.id), store.anchorsFor(memory.id), store.witnessRequestsFor(memory.id)])
+  return evidenceOf(memory, attestations, anchors, pending, undefined, requests)
 }
 
 /**
- * A memory's evidence from its stored attestations and anchors (taken over, not copied) and the
- * `pending` records of a batch: those of this memory that are not stored yet are added. `storedIds`,
- * when the caller has them (the EvidenceCache does), are the ids of the stored ones.
+ * A memory's evidence from its stored attestations, anchors and witness requests (taken over, not
+ * copied) and the `pending` records of a batch: those of this memory that are not stored yet are
+ * added. `storedIds`, when the caller has them (the EvidenceCache does), are the ids of the stored
+ * attestations and anchors.
  */
 export function evidenceOf (
   memory: StoredRecord<MemoryRecord>,
   attestations: Array<StoredRecord<AttestationRecord>>,
   anchors: Array<StoredRecord<AnchorRecord>>,
   pending: readonly StoredRecord[] = [],
-  storedIds?: ReadonlySet<string>
+  storedIds?: ReadonlySet<string>,
+  requests: Array<StoredRecord<WitnessRequestRecord>> = []
 ): MemoryEvidence {
   const known = pending.length === 0 ? undefined : storedIds ?? storedIdsOf(attestations, anchors)
+  const storedRequests = requests.length
   for (const record of pending) {
     if (known?.has(record.id) === true) continue
     const { signed } = record
@@ -65,9 +73,11 @@ export function evidenceOf (
       attestations.push({ id: record.id, signed: { record: signed.record, signature: signed.signature } })
     } else if (signed.record.kind === 'anchor' && signed.record.memory === memory.id) {
       anchors.push({ id: record.id, signed: { record: signed.record, signature: signed.signature } })
+    } else if (signed.record.kind === 'witness_request' && signed.record.memory === memory.id && indexOfId(requests, record.id, storedRequests) < 0) {
+      requests.push({ id: record.id, signed: { record: signed.record, signature: signed.signature } })
     }
   }
-  return { memory, attestations, anchors: anchors.map((stored) => ({ stored, verification: anchorVerification() })) }
+  return { memory, attestations, anchors: anchors.map((stored) => ({ stored, verification: anchorVerification() })), requests }
 }
 
 /**
@@ -102,6 +112,7 @@ export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: N
     memory: { id: evidence.memory.id, record: evidence.memory.signed.record, signatureValid: true },
     attestations: evidence.attestations.map(storedAttestationEvidence),
     anchors: evidence.anchors.map(({ stored, verification }) => ({ id: stored.id, record: stored.signed.record, signatureValid: true, verification })),
+    requests: evidence.requests.map(({ id, signed }) => ({ id, record: signed.record, signatureValid: true })),
     now
   }, setting)
 }
@@ -204,6 +215,7 @@ interface CachedEvidence {
   memory: StoredRecord<MemoryRecord>
   attestations: ReadonlyArray<StoredRecord<AttestationRecord>>
   anchors: ReadonlyArray<StoredRecord<AnchorRecord>>
+  requests: ReadonlyArray<StoredRecord<WitnessRequestRecord>>
   /** The ids of `attestations` and `anchors`; grows in place as the memory's evidence does. */
   ids: Set<string>
 }
@@ -247,7 +259,7 @@ export class EvidenceCache {
       return
     }
     this.storedTotal = storedBefore + stored
-    for (const { memory, attestations, anchors } of evidence) {
+    for (const { memory, attestations, anchors, requests } of evidence) {
       // Evidence only grows (the store is append-only), so a cached memory's id set takes the new
       // ids in place rather than being rebuilt on every batch that attests the memory.
       const previous = this.memories.get(memory.id)
@@ -256,7 +268,7 @@ export class EvidenceCache {
       for (const { id } of attestations) ids.add(id)
       for (const { stored: { id } } of anchors) ids.add(id)
       this.records += ids.size - before
-      putRecent(this.memories, memory.id, { memory, attestations, anchors: anchors.map((a) => a.stored), ids })
+      putRecent(this.memories, memory.id, { memory, attestations, anchors: anchors.map((a) => a.stored), requests, ids })
     }
     for (const [id, entry] of this.memories) {
       if (this.memories.size <= EVIDENCE_CACHE_MEMORIES && this.records <= EVIDENCE_CACHE_RECORDS) break

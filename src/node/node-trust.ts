@@ -3,7 +3,7 @@ import { isIsnadError } from '../errors/index.js'
 import { createKeystore } from '../keystore/index.js'
 import { keyEventsPath, type Keyring } from '../key-events/index.js'
 import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
-import type { TrustPolicyName } from '../schema/index.js'
+import type { PrivateCheckState, TrustPolicyName } from '../schema/index.js'
 import type { RecordStore, StoredRecord } from '../store/index.js'
 import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities } from '../trust/index.js'
 import { populationOf, settingOfTable, type AgentReputation, type ReputationTable, type TrustSetting } from '../reputation/index.js'
@@ -88,8 +88,22 @@ export class NodeTrust {
     const keyring = this.init.keyring?.()
     const identities = keyring === undefined ? undefined : this.identitiesOf(keyring)
     // Without roots (no agent of its own, none added) there is nothing to compute: skip loading the graph.
-    if ((await this.reputation.rootDids()).length === 0) return settingOfTable(policy, undefined, identities)
-    return settingOfTable(policy, await table(identities), identities)
+    const setting = (await this.reputation.rootDids()).length === 0
+      ? settingOfTable(policy, undefined, identities)
+      : settingOfTable(policy, await table(identities), identities)
+    if (this.privateChecks !== undefined) setting.privateCheckOf = this.privateChecks
+    return setting
+  }
+
+  private privateChecks: ((memoryId: string) => PrivateCheckState | undefined) | undefined
+
+  /**
+   * Tells the explanation whether this node made a private check of a memory (the daemon's private
+   * checks, protocols/witness-draw-v1.md): `asked`, `not-sampled`, or undefined when it did not
+   * decide (a drawn answer came first, the memory is its own, the daemon restarted since).
+   */
+  usePrivateChecks (lookup: (memoryId: string) => PrivateCheckState | undefined): void {
+    this.privateChecks = lookup
   }
 
   private keyring: { keyring: Keyring, identities: KeyIdentities } | undefined

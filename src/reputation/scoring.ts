@@ -1,4 +1,4 @@
-import type { TrustPolicyName } from '../schema/index.js'
+import type { PrivateCheckState, TrustPolicyName } from '../schema/index.js'
 import { computeTrust, type ComputeTrustOptions, type KeyIdentities, type ReputationLookup, type TrustInput, type TrustResult } from '../trust/index.js'
 import type { PageRankOptions } from './pagerank.js'
 import { computeReputation, type ReputationTable } from './reputation.js'
@@ -29,6 +29,11 @@ export interface TrustSetting {
    * the distinct agent identities of its reputation graph (populationOf). Absent without roots.
    */
   populationEstimate?: number
+  /**
+   * Whether this node made a private check of a memory (TrustInput.privateCheck), by memory id: the
+   * daemon's private checks say it (protocols/witness-draw-v1.md); for the explanation only.
+   */
+  privateCheckOf?: (memoryId: string) => PrivateCheckState | undefined
 }
 
 /** What a setting is built from: plain data (it crosses to the reindex reader thread) plus the keyring. */
@@ -96,6 +101,10 @@ export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting)
   if (setting.endorses !== undefined) input.endorses = setting.endorses
   if (setting.ownRequesters !== undefined) input.ownRequesters = setting.ownRequesters
   if (setting.populationEstimate !== undefined) input.populationEstimate = setting.populationEstimate
+  if (input.privateCheck === undefined && setting.privateCheckOf !== undefined) {
+    const check = setting.privateCheckOf(evidence.memory.id)
+    if (check !== undefined) input.privateCheck = check
+  }
   return computeTrust(input, setting.policy === undefined ? NO_OPTIONS : { policy: setting.policy })
 }
 

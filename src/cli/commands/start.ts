@@ -27,6 +27,7 @@ interface StartOptions {
 export function registerStart (program: Command, context: (cmd: Command) => CommandContext): void {
   program.command('start')
     .description('run the node: gossip, witness requests, fetch and sync over libp2p, and the local HTTP API')
+    .addHelpText('after', '\nA setting without its flag comes from $ISNAD_<FLAG> (ISNAD_LISTEN, ISNAD_API_PORT, …), else from\n.memory/config.json (`isnad config set <flag> <value>`), else its default (docs/configuration.md).')
     .option('--listen <multiaddr>', 'listen address (repeatable; default TCP 4501 and WebSockets 4502 on all interfaces)', collect)
     .option('--announce <multiaddr>', 'address to announce to peers (repeatable)', collect)
     .option('--bootstrap <multiaddr>', 'a peer to dial at start, with /p2p/<peer id> (repeatable)', collect)
@@ -40,8 +41,10 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--log-level <level>', 'what the log on stderr (JSON lines) shows: error, warn, info or debug (default: $ISNAD_LOG_LEVEL, else info)')
     .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
     .option('--anchor-dir <dir>', 'a directory file anchors asked through the API may be read from (repeatable; default none; never keys/ or .memory/; anchors-v1 §2.1)', collect)
-    .action(async (opts: StartOptions, cmd: Command) => {
+    .action(async (flags: StartOptions, cmd: Command) => {
       const ctx = context(cmd)
+      // Each setting from its flag, else its environment variable, else .memory/config.json (docs/configuration.md).
+      const { options: opts } = await (await import('../config/index.js')).withStartConfig(ctx.home, flags, (option) => cmd.getOptionValueSource(option) === 'cli')
       // The daemon (libp2p, the HTTP server, the anchor checkers) loads only here: every other
       // command's start-up would otherwise pay for it.
       const [{ parseUrlAllowance }, { startDaemon }, { createLogger, parseLogLevel, DEFAULT_LOG_LEVEL, LOG_LEVEL_ENV }] = await Promise.all([

@@ -1,6 +1,6 @@
 import { mkdir, readFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { IsnadError } from '../../errors/index.js'
+import { diskFullError, isDiskFull, IsnadError } from '../../errors/index.js'
 import { FORMER_TRUST_POLICY_NAMES } from '../../schema/index.js'
 import { writeFileAtomic } from '../../fs/index.js'
 import { META_DIR, META_FILE_NAMES, type MetaFileName } from './constants.js'
@@ -59,7 +59,9 @@ export async function writeMetaFiles (dataDir: string, init: MetaFilesInit = {})
     try {
       await writeMetaFile(path, text)
     } catch (err) {
-      throw new IsnadError('IO_ERROR', `cannot write ${META_DIR}/${name}`, { cause: err, details: { file: `${META_DIR}/${name}` } })
+      throw isDiskFull(err)
+        ? diskFullError(`${META_DIR}/${name}`, err, { file: `${META_DIR}/${name}` })
+        : new IsnadError('IO_ERROR', `cannot write ${META_DIR}/${name}`, { cause: err, details: { file: `${META_DIR}/${name}` } })
     }
     result.written.push(name)
   }

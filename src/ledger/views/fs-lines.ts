@@ -1,6 +1,6 @@
 import { mkdir, open, readFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { IsnadError } from '../../errors/index.js'
+import { diskFullError, isDiskFull, IsnadError } from '../../errors/index.js'
 
 /**
  * A plain file-system implementation of the writer's two I/O functions, for tests and tools. The node
@@ -35,7 +35,7 @@ export function createFsAppend (): AppendLines {
       await handle.appendFile(prefix + lines.join('\n') + '\n', 'utf8')
       await handle.datasync()
     } catch (err) {
-      throw new IsnadError('IO_ERROR', `cannot append to ${file}`, { cause: err, details: { file } })
+      throw isDiskFull(err) ? diskFullError(file, err, { file }) : new IsnadError('IO_ERROR', `cannot append to ${file}`, { cause: err, details: { file } })
     } finally {
       await handle.close()
     }

@@ -1,5 +1,5 @@
 import { Level } from 'level'
-import { IsnadError } from '../../errors/index.js'
+import { diskFullError, isDiskFull, IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
 import { cidOfLeafData, leafDataOfCid, openMerkleLog, RECORD_LEAF_CODEC, type LevelNodeDb, type MerkleLog, type MerkleNodeStore, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
@@ -90,6 +90,7 @@ export class JournalState {
       await db.open()
     } catch (cause) {
       if (isLevelCorruption(cause)) throw indexCorruptError(location, cause)
+      if (isDiskFull(cause)) throw diskFullError(`the journal state at ${location}`, cause, { location })
       if ((cause as { cause?: { code?: unknown } }).cause?.code !== 'LEVEL_LOCKED') {
         throw new IsnadError('IO_ERROR', `cannot open the journal state at ${location}`, { cause, details: { location } })
       }

@@ -421,11 +421,16 @@ export class Journal implements RecordJournal<JournalBatch> {
       await this.viewsSettled() // their memory.reduced keys go with the last indexed_lc write
       await this.markIndexed()
     } finally {
-      await this.viewsSettled()
-      await this.cursors.close()
-      await this.views.close()
-      await this.events.close()
-      await this.state.close()
+      // Each part is closed even when one before it fails (a full disk refuses the session's last
+      // lease line): the index's lock must be released, or the home cannot be opened again in
+      // this process once space is freed. The first failure is the one reported.
+      await closeEach([
+        async () => { await this.viewsSettled() },
+        async () => { await this.cursors.close() },
+        async () => { await this.views.close() },
+        async () => { await this.events.close() },
+        async () => { await this.state.close() }
+      ])
     }
   }
 
@@ -438,4 +443,17 @@ export class Journal implements RecordJournal<JournalBatch> {
   private nodeEvent (type: EventInput['type'], key: string, payload: Record<string, unknown>, actor = 'node'): EventInput {
     return { type, actor, owner: actor, visibility: 'private', idempotency_key: key, causal_refs: [], payload }
   }
+}
+
+/** Runs every step in order whatever the others do; rethrows the first failure after the last step. */
+async function closeEach (steps: ReadonlyArray<() => Promise<void>>): Promise<void> {
+  let failure: { err: unknown } | undefined
+  for (const step of steps) {
+    try {
+      await step()
+    } catch (err) {
+      failure ??= { err }
+    }
+  }
+  if (failure !== undefined) throw failure.err
 }

@@ -139,7 +139,7 @@ export class ViewReducer {
     // The store lists evidence in id order; scored evidence is in arrival order.
     const evidence = known === undefined
       ? await gatherEvidence(store, memory)
-      : { memory, attestations: inIdOrder(known.attestations, (a) => a.id), anchors: inIdOrder(known.anchors, (a) => a.stored.id) }
+      : { memory, attestations: inIdOrder(known.attestations, (a) => a.id), anchors: inIdOrder(known.anchors, (a) => a.stored.id), requests: known.requests }
     const trust = known?.trust ?? scoreEvidence(evidence, now, setting)
     // One after the other: successors are answered from memory, and only a correction reads the store.
     const supersededBy = await store.supersededBy(id)

@@ -114,7 +114,7 @@ export async function evidenceTouchedBy (store: RecordStore, batch: readonly Sto
     const { id, signed } = record
     if (signed.record.kind === 'memory') {
       memories.set(id, { id, signed: { record: signed.record, signature: signed.signature } })
-    } else if (signed.record.kind === 'attestation' || signed.record.kind === 'anchor') {
+    } else if (signed.record.kind === 'attestation' || signed.record.kind === 'anchor' || signed.record.kind === 'witness_request') {
       const list = pending.get(signed.record.memory)
       if (list === undefined) pending.set(signed.record.memory, [record])
       else list.push(record)
@@ -129,7 +129,7 @@ export async function evidenceTouchedBy (store: RecordStore, batch: readonly Sto
   return await mapConcurrently(scored, RESCORE_CONCURRENCY, async (memory) => {
     const cached = cache.get(memory.id)
     const own = pending.get(memory.id)
-    if (cached !== undefined) return evidenceOf(memory, [...cached.attestations], [...cached.anchors], own, cached.ids)
+    if (cached !== undefined) return evidenceOf(memory, [...cached.attestations], [...cached.anchors], own, cached.ids, [...cached.requests])
     // A memory new to the store has stored evidence only if some arrived before it (orphans):
     // usually none, and then listing its attestations and anchors (two LevelDB iterators) is skipped.
     return fresh.has(memory.id) && !await store.hasOrphanEvidence(memory.id)

@@ -1,6 +1,6 @@
 import { readSnapshotEntries, strictEntries } from '../../ledger/event-reader.js'
 import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
-import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../schema/index.js'
+import type { AnchorRecord, AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import type { RecordLocation, StoredRecord, TrustEntry } from '../../store/index.js'
 import { Keyring } from '../../key-events/index.js'
 import { nodeCryptoVerifier } from '../../native/index.js'
@@ -26,6 +26,8 @@ interface Collected {
   memories: Map<string, StoredRecord<MemoryRecord>>
   attestations: Map<string, Array<StoredRecord<AttestationRecord>>>
   anchors: Map<string, Array<StoredRecord<AnchorRecord>>>
+  /** Witness requests by memory: who asked which witnesses (isnad-draw's private checks, docs/trust.md §5a). */
+  requests: Map<string, Array<StoredRecord<WitnessRequestRecord>>>
   /** Where the ledger holds each memory's bytes, sent with the memory once it is scored. */
   locations: Map<string, RecordLocation>
 }
@@ -35,7 +37,7 @@ interface Collected {
  * `send` resolves when the next chunk may be sent (the rebuild took enough of the earlier ones).
  */
 export async function readForReindex (input: ReaderInput, send: (chunk: WireChunk) => Promise<void>): Promise<void> {
-  const collected: Collected = { memories: new Map(), attestations: new Map(), anchors: new Map(), locations: new Map() }
+  const collected: Collected = { memories: new Map(), attestations: new Map(), anchors: new Map(), requests: new Map(), locations: new Map() }
   let chunk = new EventsChunkBuilder()
   for await (const entry of strictEntries(readSnapshotEntries(input.snapshot))) {
     const event = entry.value
@@ -90,6 +92,7 @@ function collect (collected: Collected, stored: StoredRecord): void {
   if (record.kind === 'memory') collected.memories.set(stored.id, stored as StoredRecord<MemoryRecord>)
   else if (record.kind === 'attestation') push(collected.attestations, record.memory, stored as StoredRecord<AttestationRecord>)
   else if (record.kind === 'anchor') push(collected.anchors, record.memory, stored as StoredRecord<AnchorRecord>)
+  else if (record.kind === 'witness_request') push(collected.requests, record.memory, stored as StoredRecord<WitnessRequestRecord>)
 }
 
 function push<T> (map: Map<string, T[]>, key: string, value: T): void {
@@ -99,6 +102,6 @@ function push<T> (map: Map<string, T[]>, key: string, value: T): void {
 }
 
 function trustOf (memory: StoredRecord<MemoryRecord>, collected: Collected, now: number, setting: NodeTrustSetting): TrustEntry {
-  const evidence = evidenceOf(memory, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [])
+  const evidence = evidenceOf(memory, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [], [], undefined, collected.requests.get(memory.id) ?? [])
   return trustEntryOf(scoreEvidence(evidence, now, setting))
 }

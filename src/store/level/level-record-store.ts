@@ -1,6 +1,6 @@
 import { Level } from 'level'
 import { asIndexError, indexCorruptError, isLevelCorruption } from './damage.js'
-import { IsnadError } from '../../errors/index.js'
+import { diskFullError, isDiskFull, IsnadError } from '../../errors/index.js'
 import { RECORD_KINDS, type IsnadRecord, type MemoryRecord, type RecordKind } from '../../schema/index.js'
 import { BULK_WRITE_BUFFER_BYTES, GET_MANY_CHUNK } from '../constants.js'
 import type { Link } from '../prepare.js'
@@ -295,6 +295,7 @@ function openError (location: string, err: unknown): IsnadError {
     return new IsnadError('STORE_LOCKED', `${LOCKED_MESSAGE}: ${location} is locked`, { cause: err, details: { location } })
   }
   if (isLevelCorruption(err)) return indexCorruptError(location, err)
+  if (isDiskFull(err)) return diskFullError(`the record store at ${location}`, err, { location })
   return new IsnadError('IO_ERROR', `cannot open the record store at ${location}`, { cause: err, details: { location } })
 }
 

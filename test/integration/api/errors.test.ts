@@ -122,6 +122,22 @@ describe('the status table', () => {
     expect(HTTP_STATUS_BY_CODE.RECORD_TOO_LARGE).toBe(413)
   })
 
+  it('answers 507 DISK_FULL for a full disk, named by the node or raw from LevelDB or fs, saying what to do', () => {
+    expect(HTTP_STATUS_BY_CODE.DISK_FULL).toBe(507)
+    const raw = [
+      Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' }),
+      Object.assign(new Error('EDQUOT: disk quota exceeded, write'), { code: 'EDQUOT' }),
+      // classic-level: the errno only in LevelDB's text, under its own code
+      Object.assign(new Error('Write failed'), { code: 'LEVEL_IO_ERROR', cause: new Error('IO error: /x/.memory/index/records/000012.log: No space left on device') }),
+      new IsnadError('IO_ERROR', 'cannot write x', { cause: Object.assign(new Error('ENOSPC'), { code: 'ENOSPC' }) })
+    ]
+    for (const err of raw) {
+      const { status, body } = errorResponseOf(err)
+      expect([status, body.error.code], String(err)).toEqual([507, 'DISK_FULL'])
+      expect(body.error.message, String(err)).toMatch(/the disk is full.*Nothing acknowledged was lost.*writes resume once space is freed/)
+    }
+  })
+
   it('answers 500 for an unknown error without its message', () => {
     expect(errorResponseOf(new Error('EACCES /home/secret/path'))).toEqual({ status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } })
     expect(errorResponseOf(new IsnadError('LEDGER_LOCKED', 'held by pid 7'))).toEqual({ status: 409, body: { error: { code: 'LEDGER_LOCKED', message: 'held by pid 7' } } })

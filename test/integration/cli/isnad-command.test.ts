@@ -37,6 +37,11 @@ describe('the isnad command outside the clone', () => {
     await mkdir(wrongNode)
     await writeFile(join(wrongNode, 'node'), '#!/bin/sh\necho "the wrong node ran" >&2\nexit 97\n')
     await chmod(join(wrongNode, 'node'), 0o755)
+    // Nor may npm run: its start-up and its EBADENGINE warnings are what the command avoids.
+    for (const npm of ['npm', 'npx']) {
+      await writeFile(join(wrongNode, npm), `#!/bin/sh\necho "npm ran" >&2\nexit 97\n`)
+      await chmod(join(wrongNode, npm), 0o755)
+    }
     elsewhere = join(scratch, 'elsewhere')
     await mkdir(elsewhere)
     env = { HOME: scratch, PATH: [join(prefix, 'bin'), wrongNode, '/usr/bin', '/bin'].join(':') }
@@ -53,6 +58,14 @@ describe('the isnad command outside the clone', () => {
     await exec('isnad', ['--home', home, 'init'], { cwd: elsewhere, env })
     const status = await exec('isnad', ['--home', home, '--json', 'status'], { cwd: elsewhere, env })
     expect(JSON.parse(status.stdout)).toMatchObject({ home })
+  }, 60_000)
+
+  it('prints nothing but its output: no npm in between, no EBADENGINE warning, nothing on stderr', async () => {
+    const version = await exec('isnad', ['--version'], { cwd: elsewhere, env })
+    expect(version.stdout).toBe('0.1.0\n')
+    expect(version.stderr).toBe('')
+    const config = await exec('isnad', ['--home', join(scratch, 'quiet-home'), 'config', 'show'], { cwd: elsewhere, env })
+    expect(config.stderr).toBe('')
   }, 60_000)
 
   it('prints an MCP client configuration that starts this clone\'s CLI by absolute paths, and it works', async () => {

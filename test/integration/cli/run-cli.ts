@@ -17,11 +17,11 @@ export interface CliResult {
 }
 
 /** Runs the built CLI (`bin/isnad.js`, compiled by `npm test`'s build step) as a child process. */
-export async function runIsnad (args: string[], options: { home?: string, env?: NodeJS.ProcessEnv, stdin?: string } = {}): Promise<CliResult> {
+export async function runIsnad (args: string[], options: { home?: string, env?: NodeJS.ProcessEnv, stdin?: string, cwd?: string } = {}): Promise<CliResult> {
   const env = { ...process.env, ...options.env }
   delete env.ISNAD_PASSPHRASE
   if (options.env?.ISNAD_PASSPHRASE !== undefined) env.ISNAD_PASSPHRASE = options.env.ISNAD_PASSPHRASE
-  const child = spawn(process.execPath, [BIN, ...(options.home === undefined ? [] : ['--home', options.home]), ...args], { env })
+  const child = spawn(process.execPath, [BIN, ...(options.home === undefined ? [] : ['--home', options.home]), ...args], { env, ...(options.cwd === undefined ? {} : { cwd: options.cwd }) })
   let stdout = ''
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })

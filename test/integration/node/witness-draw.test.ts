@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { proveDraw } from '../../../src/draw/index.js'
+import { createKeystore } from '../../../src/keystore/index.js'
 import { readPolicy } from '../../../src/ledger/meta/index.js'
-import { LocalNode, changeTrustRoot, initHome, setTrustPolicy } from '../../../src/node/index.js'
+import { LocalNode, changeTrustRoot, initHome, reindex, setTrustPolicy } from '../../../src/node/index.js'
 import { encodeSignature, signRecord } from '../../../src/record/index.js'
 import type { AttestationRecord, TrustResult } from '../../../src/schema/index.js'
 import { createAgent, createAttestation, createMemory, type TestAgent } from '../../fixtures/records.js'
@@ -93,6 +94,52 @@ describe('the witness draw at a node', () => {
       expect((await node.store.getTrust(memory.id))?.level).toBe('Attested')
     } finally {
       await node.close()
+    }
+  })
+
+  it('counts a witness this node asked privately, from the request it stored, and says so in the explanation', async () => {
+    const root = createAgent(74)
+    const author = createAgent(75)
+    const asked = createAgent(76)
+    let memoryId = ''
+    await changeTrustRoot(dataDir(), 'added', root.did, now)
+    await setTrustPolicy(dataDir(), 'isnad-draw')
+    const node = await LocalNode.open({ home, clock })
+    try {
+      const byAsked = createMemory(asked, { summary: 'the asked witness once said this', created_at: at(now) })
+      const byAuthor = createMemory(author, { summary: 'the author once said that', created_at: at(now) })
+      await node.ingest([byAsked.signed, byAuthor.signed])
+      now += 60_000
+      await node.ingest([createAttestation(root, byAsked.id, 'confirm', at(now)).signed, createAttestation(root, byAuthor.id, 'confirm', at(now)).signed])
+      const memory = createMemory(author, { summary: 'the canary ran for 9 minutes', created_at: at(now) })
+      await node.ingest([memory.signed])
+      node.trust.usePrivateChecks((id) => id === memory.id ? 'asked' : undefined)
+      now += 60_000
+      // The node's own agent asks the witness (its private check); the witness answers without a draw.
+      const keystore = createKeystore({ directory: join(home, 'keys') })
+      const own = await keystore.load((await keystore.list())[0]?.did ?? '')
+      await node.requestWitnesses({ memory: memory.id, to: [asked.did] }, { did: own.did, secretKey: own.secretKey })
+      now += 60_000
+      const answer = createAttestation(asked, memory.id, 'confirm', at(now))
+      await node.ingest([answer.signed])
+      const explained = await node.explainTrust(memory.id)
+      expect(explained.level).toBe('Attested')
+      expect(explained.counted.attestations.find((a) => a.id === answer.id)?.note).toMatch(/witness asked by this node$/)
+      expect(explained.witness_selection).toMatchObject({ drawn: 0, asked: 1, private_check: 'asked' })
+      expect(explained.witness_selection?.reason).toMatch(/^no drawn witness answered \(population estimate \d+\); this node made a private check: 1 witness it asked answered$/)
+      // Ingest stored the same level (it read the request it had stored).
+      expect((await node.store.getTrust(memory.id))?.level).toBe('Attested')
+      memoryId = memory.id
+    } finally {
+      await node.close()
+    }
+    // A reindex reads the requests from the ledger and stores the same level.
+    await reindex(home, clock)
+    const reopened = await LocalNode.open({ home, clock, mode: 'read' })
+    try {
+      expect((await reopened.store.getTrust(memoryId))?.level).toBe('Attested')
+    } finally {
+      await reopened.close()
     }
   })
 })

@@ -90,6 +90,11 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'cli/commands/mcp.ts -> node/home-paths.ts',
   'cli/commands/network.ts -> api/network-shapes.ts',
   'cli/commands/start.ts -> api/host-guard.ts',
+  // `isnad config` validates as `isnad start` does without loading the HTTP stack, the anchor
+  // checkers or LevelDB (the node's index loads LocalNode).
+  'cli/config/config-keys.ts -> api/host-guard.ts',
+  'cli/config/config-keys.ts -> anchor/address-policy.ts',
+  'cli/config/config-file.ts -> node/home-paths.ts',
   'cli/commands/status.ts -> api/response-shapes.ts',
   'cli/commands/status.ts -> daemon/constants.ts',
   'cli/commands/status.ts -> node/home-paths.ts',
