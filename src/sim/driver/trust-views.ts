@@ -4,6 +4,7 @@ import { verifyRecord, type VerifiedRecord } from '../../record/index.js'
 import { scoreWithSetting, trustSettingFrom } from '../../reputation/index.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import { SCHEMA_TRUST_POLICY, TRUST_POLICIES, type TrustLevel, type TrustPolicy } from '../../trust/index.js'
+import { WITNESS_DRAW } from '../../draw/index.js'
 
 /*
  * What an observer node believes: every memory it holds with its evidence, exported through its HTTP
@@ -67,7 +68,7 @@ export function scoreTrustView (
   roots: readonly string[],
   now: number,
   requests: ReadonlyMap<string, ReadonlyArray<{ id: string, record: WitnessRequestRecord }>> = new Map(),
-  drawn: ReadonlyMap<string, ReadonlySet<string>> = new Map()
+  drawn?: SampledDraws
 ): TrustView {
   // The node's own scoring entry point (src/reputation scoring.ts), one policy at a time.
   const setting = trustSettingFrom([...attestations].flatMap(([memory, list]) => {
@@ -79,9 +80,9 @@ export function scoreTrustView (
   for (const [id, record] of memories) {
     const input = {
       memory: { id, record, signatureValid: true },
-      attestations: (attestations.get(id) ?? []).map((a) => ({ ...a, signatureValid: true })),
-      // Who asked whom: the observer's own private checks and the memory's drawn witnesses are independent of the author.
-      requests: [...(requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })), ...drawnAsRequest(id, record, drawn.get(id), roots[0])],
+      attestations: (attestations.get(id) ?? []).map((a) => drawn?.witnesses.get(id)?.has(a.record.witness) === true ? drawnEvidence(a, drawn.population) : { ...a, signatureValid: true }),
+      // Who asked whom: the observer's own private checks are independent of the author.
+      requests: (requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })),
       anchors: [],
       now
     }
@@ -94,15 +95,30 @@ export function scoreTrustView (
 }
 
 /**
- * The drawn witnesses of a memory as the scoring counts them: independent of the author, like the
- * witnesses the node asked itself (src/trust independent-witnesses.ts). Given as the node's own
- * request dated at the memory's creation, so the existing independence rule marks them; the model
- * engine samples the draw instead of proving it (src/sim/model/draw-sampling.ts).
+ * Draws the model engine sampled instead of proving them (src/sim/model/draw-sampling.ts): the drawn
+ * witnesses of each memory by id, and the population every drawn witness claims (the agents).
  */
-function drawnAsRequest (id: string, memory: MemoryRecord, witnesses: ReadonlySet<string> | undefined, self: string | undefined): Array<{ id: string, record: WitnessRequestRecord, signatureValid: true }> {
-  if (witnesses === undefined || witnesses.size === 0 || self === undefined) return []
-  const record: WitnessRequestRecord = { kind: 'witness_request', version: 1, memory: id, requester: self, witnesses: [...witnesses], created_at: memory.created_at }
-  return [{ id: `draw:${id}`, record, signatureValid: true }]
+export interface SampledDraws {
+  witnesses: ReadonlyMap<string, ReadonlySet<string>>
+  population: number
+}
+
+/** A proof the scoring never reads: the draw's fraction is handed over as verified (`drawFraction`). */
+const SAMPLED_PROOF = 'A'.repeat(107)
+
+/**
+ * A drawn witness's attestation as the trust core takes a draw whose proof verified at ingest
+ * (AttestationEvidence.drawFraction, record-v1 R19): the record with its draw, and a fraction below
+ * size / population (the middle of the drawn range). The model's signed record carries no draw, a
+ * sampled witness having no proof; the evidence says what a proof would have shown.
+ */
+function drawnEvidence (a: { id: string, record: AttestationRecord }, population: number): { id: string, record: AttestationRecord, signatureValid: true, drawFraction: number } {
+  return {
+    id: a.id,
+    record: { ...a.record, draw: { population, proof: SAMPLED_PROOF } },
+    signatureValid: true,
+    drawFraction: Math.min(1, WITNESS_DRAW.size / population) / 2
+  }
 }
 
 /** The observer's trust in each memory it holds, under every registered policy, from its `roots`. */
