@@ -24,7 +24,7 @@ export function countEvidence (input: TrustInput): CountedEvidence {
   const author = input.memory.record.author.agent_id
   const attestations = countAttestations(input.memory, input.attestations, input.now, input.identities)
   const anchors = countAnchors(input.memory, input.anchors, input.now)
-  // Issue 18 item 4: a memory its author's key signed when its log already refuses it (revoked as
+  // docs/trust.md §1a: a memory its author's key signed when its log already refuses it (revoked as
   // compromised since a time before created_at, rotated out) has a signature that proves nothing.
   const keyRefusal = input.identities?.named(author) === true
     ? input.identities.refusalAt(author, instantOf(input.memory.record.created_at, 'memory', input.memory.id))
