@@ -177,7 +177,7 @@ export async function setTrustPolicy (dataDir: string, name: string): Promise<Tr
   return policy
 }
 
-/** A keyring as src/trust's KeyIdentities: identities and key status at a time (record-v1 K12). */
+/** A keyring as src/trust's KeyIdentities: identities, key status at a time and when each key came in (record-v1 K12). */
 export function keyringIdentities (keyring: Keyring): KeyIdentities {
   return {
     identityOf: (did) => keyring.identityOf(did),
@@ -185,6 +185,7 @@ export function keyringIdentities (keyring: Keyring): KeyIdentities {
     refusalAt: (did, at) => {
       const status = keyring.statusOf(did, at)
       return status?.status === 'refused' ? status.code : undefined
-    }
+    },
+    introducedAt: (did) => keyring.stateOf(keyring.identityOf(did))?.keys.get(did)?.from
   }
 }

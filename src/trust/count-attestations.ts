@@ -8,7 +8,7 @@ export interface CountedAttestations {
 }
 
 /** Without a keyring every key is its own identity and no key log refuses anything. */
-const KEYS_ONLY: KeyIdentities = Object.freeze({ identityOf: (did: string) => did, named: () => false, refusalAt: () => undefined })
+const KEYS_ONLY: KeyIdentities = Object.freeze({ identityOf: (did: string) => did, named: () => false, refusalAt: () => undefined, introducedAt: () => undefined })
 
 /**
  * The counting rules for witnesses (docs/trust.md §0: "only verified signatures count; the author never

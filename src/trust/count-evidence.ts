@@ -32,7 +32,7 @@ export function countEvidence (input: TrustInput): CountedEvidence {
   const memory = keyRefusal === undefined || !input.memory.signatureValid ? input.memory : { ...input.memory, signatureValid: false }
   // Witnesses the author did not choose: drawn for this memory, or asked by this node (docs/trust.md §5a).
   const estimate = input.populationEstimate === undefined ? undefined : checkedEstimate(input.populationEstimate)
-  const { drawn, refusals: drawRefusals } = drawnAttestations(attestations.accepted, estimate)
+  const { drawn, refusals: drawRefusals } = drawnAttestations(attestations.accepted, estimate, input.memory, input.identities)
   const asked = independentAttestations(input.memory, attestations.accepted, input.requests ?? [], input.ownRequesters ?? nobody, input.identities)
   return {
     memory,

@@ -68,6 +68,13 @@ export interface KeyIdentities {
   named: (did: string) => boolean
   /** Why `did` could not sign at `at` (ms), or undefined when it could or no log names it. */
   refusalAt: (did: string, at: number) => KeyRefusalCode | undefined
+  /**
+   * When the key log introduced `did` (ms, by the key event's own `created_at`: record-v1 K12's
+   * *from*): −Infinity for an inception key, a rotation's or a delegation's time for a key it
+   * brought in; undefined when no log names it. A draw counts only by a key introduced before the
+   * memory (protocols/witness-draw-v1.md W11).
+   */
+  introducedAt: (did: string) => number | undefined
 }
 
 export interface TrustInput {
