@@ -11,6 +11,7 @@ import { decodeDidKey } from '../../../src/identity/index.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { changeTrustRoot, initHome, nodePaths, setTrustPolicy } from '../../../src/node/index.js'
 import { verifyRecord } from '../../../src/record/index.js'
+import { runIsnad } from '../cli/run-cli.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../../src/schema/index.js'
 
 /*
@@ -108,6 +109,12 @@ describe('the witness draw on real daemons', () => {
     const item = await until(async () => (await witness.ops.inbox()).find((i) => i.memory === memory.id), 'the drawn inbox item')
     expect(item).toMatchObject({ drawn: true, requester: authorHome.agent, to: [witnessHome.agent] })
     expect(item.request).toBeUndefined()
+    // `isnad inbox` (through the daemon's API) says it is drawn, not asked.
+    const cli = await runIsnad(['inbox'], { home: witnessHome.home })
+    expect(cli.code, cli.stderr).toBe(0)
+    expect(cli.stdout).toMatch(/^drawn /)
+    expect(cli.stdout).toContain(memory.id)
+    expect(cli.stdout).toContain('(drawn witness)')
     // The observer is drawn too (every agent but the author, on a network this small).
     await until(async () => (await observer.ops.inbox()).find((i) => i.memory === memory.id && i.drawn === true), 'the observer\'s drawn item')
     expect((await author.ops.inbox()).filter((i) => i.memory === memory.id), 'the author is never drawn').toEqual([])
