@@ -17,13 +17,13 @@ export interface NodeTrustInit {
   clock: () => number
   /** The node's own agents: trust roots without configuration (see ReputationServiceInit). */
   ownAgents?: () => Promise<readonly string[]>
-  /** The node's keyring once open (issue 9): witnesses then count per identity. */
+  /** The node's keyring once open: witnesses then count per identity (docs/trust.md §1a). */
   keyring?: () => Keyring | undefined
 }
 
 /**
  * The trust setting of the node in a home (LocalNode.trust): its data directory's policy and roots,
- * with the node's own agents (the keys under `keys/`) as roots without configuration (issue 18).
+ * with the node's own agents (the keys under `keys/`) as roots without configuration (docs/trust.md §1).
  */
 export function homeNodeTrust (
   paths: Pick<NodePaths, 'data' | 'keys'>, store: RecordStore, clock: () => number, keyring: () => Keyring | undefined
@@ -41,7 +41,7 @@ export function homeNodeTrust (
 export type { TrustSetting } from '../reputation/index.js'
 
 /**
- * A node's trust setting (DESIGN §2): the policy named in `_meta/policy.json` (`trust_policy`, a
+ * A node's trust setting (docs/trust.md §1): the policy named in `_meta/policy.json` (`trust_policy`, a
  * node setting beside the others that shape what it writes) and the reputation from its roots.
  */
 export class NodeTrust {
@@ -177,7 +177,7 @@ export async function setTrustPolicy (dataDir: string, name: string): Promise<Tr
   return policy
 }
 
-/** A keyring as src/trust's KeyIdentities: identities and key status at a time (record-v1 K12). */
+/** A keyring as src/trust's KeyIdentities: identities, key status at a time and when each key came in (record-v1 K12). */
 export function keyringIdentities (keyring: Keyring): KeyIdentities {
   return {
     identityOf: (did) => keyring.identityOf(did),
@@ -185,6 +185,7 @@ export function keyringIdentities (keyring: Keyring): KeyIdentities {
     refusalAt: (did, at) => {
       const status = keyring.statusOf(did, at)
       return status?.status === 'refused' ? status.code : undefined
-    }
+    },
+    introducedAt: (did) => keyring.stateOf(keyring.identityOf(did))?.keys.get(did)?.from
   }
 }

@@ -9,12 +9,12 @@ import type { RecordFastPaths } from './fast-paths.js'
  * record-v1 R19, the last step of the verification pipeline: an attestation's witness draw is the
  * witness's own ECVRF proof for the attested memory. Whether the draw selected the witness, and
  * whether its population is believable, depend on the reader's estimate of the network and are the
- * trust policy's (src/trust drawn-witnesses.ts); src/draw holds the draw itself (proving, the
- * fraction, the rule), above this folder, so the draw input is spelled here too and
- * test/unit/record/verify-draw.test.ts checks both spellings give the same bytes.
+ * trust policy's (src/trust drawn-witnesses.ts). src/draw holds the draw itself (proving, the
+ * fraction, the rule), above this folder, and takes the draw input's tag from here, so the tag is
+ * declared once; test/unit/record/verify-draw.test.ts checks the verifier's input is the prover's.
  */
 
-/** witness-draw-v1 §3: the draw input's tag, then the memory's CID bytes (src/draw DRAW_INPUT_TAG). */
+/** witness-draw-v1 §3: the draw input's tag, then the memory's CID bytes (src/draw re-exports it as DRAW_INPUT_TAG). */
 export const DRAW_INPUT_TAG = 'isnad/draw/v1\0'
 
 /** An 80-byte ECVRF proof (RFC 9381 §5.5) is 107 unpadded base64 characters. */

@@ -66,7 +66,7 @@ export function verifyRecordAsync (input: unknown, options: VerifyRecordOptions)
  * verifyRecordBytes with the signature checked by `verifier.verifyAsync`; see verifyRecordAsync.
  * When the verifier's fast paths can run every step elsewhere (verifyBytesElsewhere: the node's
  * verifier threads), they do, and this thread only turns their verdict into the result: the same
- * record, id, bytes and error code, message and details (BENCHMARKS.md, issue 20 item 4).
+ * record, id, bytes and error code, message and details (BENCHMARKS.md).
  */
 export function verifyRecordBytesAsync (bytes: Uint8Array, options: VerifyRecordOptions): Promise<VerifiedRecord> {
   const here = (received: Uint8Array): Promise<VerifiedRecord> => verifyPreparedAsync(() => prepareReceived(decodeReceivedRecord(received), options, received), options)

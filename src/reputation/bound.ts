@@ -65,7 +65,7 @@ export interface RegionBoundInput {
 }
 
 /**
- * The Sybil bound of the agreement walk (docs/trust.md §4, issue 18). For any set S of agents without
+ * The Sybil bound of the agreement walk (docs/trust.md §4a). For any set S of agents without
  * a root, at the stationary distribution the walk's mass entering S equals the mass leaving it; every
  * step, S loses at least its teleport share (1 − d)·π(S) (teleport goes to the roots, and so does what
  * a contradicted agent or claim does not pass on), and gains at most d·inflow. So

@@ -1,5 +1,5 @@
 /**
- * Reputation (DESIGN §2): personalised PageRank over the graph of verified attestations, with the
+ * Reputation (docs/trust.md §3): personalised PageRank over the graph of verified attestations, with the
  * operator's trust roots as the teleport set. The numbers every bound in docs/trust.md is stated in.
  */
 
@@ -14,7 +14,7 @@ export const DEFAULT_DAMPING = 0.85
 /**
  * Power iteration stops when the L1 change of the rank vector falls below this. The error left is at
  * most tol · d/(1 − d) ≈ 6e-8 of the total mass, far below what a 4-decimal score shows; 1e-10 cost
- * figure 10 about a quarter more iterations (issue 18: 100k agents × 1M attestations under 5 s).
+ * figure 10 about a quarter more iterations (the target: 100k agents × 1M attestations under 5 s).
  * @default 1e-8
  */
 export const DEFAULT_TOLERANCE = 1e-8
@@ -35,7 +35,7 @@ export const UNROOTED_REPUTATION = 0.5
 
 /**
  * What one witness's membership of a claim (a verdict on a memory that at least one other agent gave
- * too) adds to its out-weight, beside VOTE_WEIGHTS' endorsement of the author (issue 18): the
+ * too) adds to its out-weight, beside VOTE_WEIGHTS' endorsement of the author (docs/trust.md §3): the
  * agents who said the same on a memory share what its witness hands on. So a witness who
  * never authors still earns standing from the reputable agents it agrees with. 2 (two thirds of a
  * confirming witness's walk to the agents that agree with it) measured better than 1.
@@ -44,7 +44,7 @@ export const UNROOTED_REPUTATION = 0.5
 export const AGREEMENT_WEIGHT = 2
 
 /**
- * How much a contradiction weighs against an agreement in the debit (issue 18): an agent's
+ * How much a contradiction weighs against an agreement in the debit (docs/trust.md §3): an agent's
  * reputation is multiplied by A / (A + λ·X), where A is the reputation of the agents (and anchor
  * signers) that agreed with its verdicts and X of those that contradicted them. λ = 3: one
  * contradiction of a reputable agent undoes three agreements, so an honest witness wrong 5 % of the
@@ -64,7 +64,7 @@ export const CONTRADICTION_WEIGHT = 3
 export const REFERENCE_MASS_SHARE = 0.9
 
 /**
- * What an author's memory hands each witness that confirmed it, in the walk (issue 18): a witness
+ * What an author's memory hands each witness that confirmed it, in the walk (docs/trust.md §3): a witness
  * that never authors is reached from the authors it confirms as well as from the agents it agrees
  * with. Never an endorsement (`endorses`, the mutual-vouching rule, reads endorsements only).
  * @default 1

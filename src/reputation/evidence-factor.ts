@@ -22,7 +22,7 @@ export function evidenceOf (graph: TrustGraph, standing: Float64Array, agreed: F
 }
 
 /**
- * E / (E + k) with k = EVIDENCE_PRIOR (issue 18, the small-node weakness): the beta reputation's
+ * E / (E + k) with k = EVIDENCE_PRIOR (docs/trust.md §3, the small-node weakness): the beta reputation's
  * shrinkage toward "unknown" (Jøsang and Ismail, "The Beta Reputation System", 2002). The walk's
  * standing is relative (min(1, π/π_ref)), so on a node that knows one stranger that stranger is the
  * best-ranked agent and would stand at 1 after a single confirm of one of the node's own memories.

@@ -1,5 +1,5 @@
 /**
- * Reputation from the node's own trust roots (DESIGN §2): personalised PageRank over the graph of
+ * Reputation from the node's own trust roots (docs/trust.md §3): personalised PageRank over the graph of
  * verified attestations, pure. The roots file, the service that keeps the table current and the
  * node's trust setting do the I/O and live in src/node.
  */

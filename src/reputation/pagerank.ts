@@ -12,7 +12,7 @@ export interface PageRankOptions {
   /** A previous rank vector to start from (a warm start after a small change converges in few steps). */
   initial?: Float64Array
   /**
-   * Per agent, the share in [0, 1] of its walk it passes on (issue 18: an agent its reputable peers
+   * Per agent, the share in [0, 1] of its walk it passes on (docs/trust.md §3: an agent its reputable peers
    * contradict vouches less); the rest goes back to the roots. @default every agent passes all
    */
   agentPass?: Float64Array
@@ -33,7 +33,7 @@ export interface PageRankResult {
  * pre-trusted peers): π = (1 − d)·p + d·πW, where p is uniform over the roots and W the row-stochastic
  * attestation graph. An agent without out-edges hands its mass back to the roots (not to everyone),
  * so an agent nobody reachable endorses has rank 0 exactly: Sybils without a trust path weigh nothing.
- * W has two kinds of edges (issue 18): endorsement, witness → author by VOTE_WEIGHTS, and agreement,
+ * W has two kinds of edges (docs/trust.md §3): endorsement, witness → author by VOTE_WEIGHTS, and agreement,
  * member → the other members of each claim (a verdict on a memory) it shares, AGREEMENT_WEIGHT per
  * claim split evenly among them; a row is normalised by the agent's outWeight. Agreement edges are
  * walked implicitly through the claims, so one step costs O(votes), not O(pairs of co-witnesses).

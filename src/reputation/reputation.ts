@@ -17,7 +17,7 @@ export interface AgentReputation {
   /** Root first, then each endorsed agent, ending with `did`; null when no path exists (or no roots). */
   path: string[] | null
   /**
-   * The debit (issue 18): the reputation of the agents that agreed with this agent's verdicts and of
+   * The debit (docs/trust.md §3): the reputation of the agents that agreed with this agent's verdicts and of
    * those that contradicted them, and the factor A / (A + λ·X) its walk standing was multiplied by.
    * Absent for roots and when unrooted.
    */
@@ -48,7 +48,7 @@ export interface ReputationTable {
 
 
 /**
- * Every agent's reputation from the roots over the graph of votes (DESIGN §2). Pure; the votes are
+ * Every agent's reputation from the roots over the graph of votes (docs/trust.md §3). Pure; the votes are
  * the counted attestations (one per witness and memory, signatures verified) the caller gathered.
  */
 export function computeReputation (
@@ -77,7 +77,7 @@ export function computeReputation (
   const rootIndexes = uniqueRoots.map((did) => graph.index.get(did) as number)
   // Round 1: the plain walk. Round 2: the same walk where each agent passes on only the share of it
   // its reputable peers do not contradict, and each claim only the share its contradicting claims
-  // leave it (issue 18), so a ring that agrees with itself cannot recycle what leaks into it.
+  // leave it (docs/trust.md §3), so a ring that agrees with itself cannot recycle what leaks into it.
   const first = personalizedPageRank(graph, rootIndexes, { ...options, damping })
   const standing1 = standingOf(first.rank, rootIndexes)
   const round1 = agreementOf(graph, standing1)
@@ -135,7 +135,7 @@ export function computeReputation (
 
 /**
  * Whether `w` is in author `a`'s circle (the mutual-vouching rule of src/trust): `a` endorsed `w`
- * directly or through one agent. A root never is (issue 18): the node trusts its roots by its own
+ * directly or through one agent. A root never is (docs/trust.md §5): the node trusts its roots by its own
  * choice, not by the author's, so a root's confirm is independent evidence even when the author has
  * confirmed the root's memories too (honest authors in a small network do, by chance).
  */

@@ -5,7 +5,7 @@ import { computeReputation, type ReputationTable } from './reputation.js'
 import { collectVotes, type MemoryAttestations } from './votes.js'
 
 /*
- * The one way a memory is scored (issue 18): under a node's policy, with the reputation its roots
+ * The one way a memory is scored (docs/trust.md §1, "One scoring entry point"): under a node's policy, with the reputation its roots
  * give over the votes it holds. The node (ingest, `show`, `explain`, views, key-event rescoring), an
  * offline rebuild (reindex, in its reader thread) and the simulator's observers all build their
  * setting here and score through scoreWithSetting, so a stored score, a rebuilt one and a simulated
@@ -18,7 +18,7 @@ export interface TrustSetting {
   policy?: TrustPolicyName
   /** Absent when the node has no trust roots: every agent then has the default 0.5. */
   reputation?: ReputationLookup
-  /** The node's keyring (issue 9): witnesses count per identity, refused keys not at all. */
+  /** The node's keyring (docs/trust.md §1a): witnesses count per identity, refused keys not at all. */
   identities?: KeyIdentities
   /** Who vouches for whom in the reputation graph (TrustInput.endorses). */
   endorses?: (from: string, to: string) => boolean

@@ -23,7 +23,7 @@ export function shortestPathsFrom (graph: TrustGraph, roots: readonly number[]):
       parents[v] = u
       queue[tail++] = v
     }
-    // Agreement edges (issue 18): the other members of every claim u shares.
+    // Agreement edges (docs/trust.md §3): the other members of every claim u shares.
     const { claims } = graph
     for (let k = graph.agentClaimOffsets[u] as number; k < (graph.agentClaimOffsets[u + 1] as number); k++) {
       const c = graph.agentClaims[k] as number

@@ -10,11 +10,11 @@ export const AgentReputationSchema = z.strictObject({
   rank: z.number().min(0).max(1),
   root: z.boolean(),
   path: z.array(didKey).nullable(),
-  /** The debit of issue 18: standing of the agents that agreed and contradicted, and the factor applied. */
+  /** The debit (docs/trust.md §3): standing of the agents that agreed and contradicted, and the factor applied. */
   agreement: z.strictObject({ agreed: z.number().min(0), contradicted: z.number().min(0), factor: z.number().min(0).max(1) }).optional()
 })
 
-/** One of the node's trust roots (DESIGN §2); src/node/trust-roots-file.ts keeps them. */
+/** One of the node's trust roots (docs/trust.md §2); src/node/trust-roots-file.ts keeps them. */
 export interface TrustRoot {
   did: string
   /** When it was (last) added. */

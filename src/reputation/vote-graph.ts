@@ -11,7 +11,7 @@ export interface Vote {
 /** The votes on one author's memory (or memories): the author is looked up once per group. */
 export interface VoteGroup {
   author: string
-  /** One memory's votes: the witnesses that gave the same verdict agree (issue 18). */
+  /** One memory's votes: the witnesses that gave the same verdict agree (docs/trust.md §3). */
   votes: ReadonlyArray<{ witness: string, verdict: keyof typeof VOTE_WEIGHTS }>
 }
 
@@ -42,7 +42,7 @@ export interface TrustGraph {
    * shares with another agent; 0 for an agent that hands its mass back to the roots.
    */
   outWeight: Float64Array
-  /** The claims (issue 18): verdicts on one memory and who gave them, consecutive per memory. */
+  /** The claims (docs/trust.md §3): verdicts on one memory and who gave them, consecutive per memory. */
   claims: Claims
   /** Per agent, the claims with at least two members it belongs to: `agentClaims[agentClaimOffsets[i] … [i+1])`. */
   agentClaimOffsets: Int32Array

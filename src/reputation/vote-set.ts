@@ -7,7 +7,7 @@ export const MAX_GRAPH_AGENTS = 2 ** 24
 
 /**
  * A fourth vote code beside the verdicts: the author of a memory acknowledging a witness that
- * confirmed it (issue 18). It joins the walk (the author's standing passes to who confirms it), never
+ * confirmed it (docs/trust.md §3). It joins the walk (the author's standing passes to who confirms it), never
  * an endorsement.
  */
 export const ACKNOWLEDGE_CODE = 3
@@ -78,7 +78,7 @@ export class VoteSet {
   /** Graph nodes by identity name (what `describe` and the roots look up). */
   readonly nodes = new Map<string, number>()
 
-  /** One counted vote by graph nodes; a node never witnesses itself (DESIGN §2), so that vote is dropped. */
+  /** One counted vote by graph nodes; a node never witnesses itself (docs/trust.md §0), so that vote is dropped. */
   add (witness: number, author: number, verdict: number): void {
     if (witness === author) return
     if (this.length === this.keyBuffer.length) {
@@ -90,7 +90,7 @@ export class VoteSet {
   }
 
   /*
-   * Claims (issue 18): the agents that gave one verdict on one memory, side by side. Agents who made
+   * Claims (docs/trust.md §3): the agents that gave one verdict on one memory, side by side. Agents who made
    * the same claim agree; a claim and another verdict on the same memory contradict. Kept as flat
    * growable arrays: claim k's members are claimMembers[claimStarts[k] … claimStarts[k+1]), and the
    * claims of one memory are consecutive (claimMemory tells where a memory's claims end).

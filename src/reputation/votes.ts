@@ -16,7 +16,7 @@ export interface MemoryAttestations {
   attestations: Iterable<StoredAttestation>
   /**
    * The signers (`anchored_by`) of the memory's verified anchors: each joins the memory's confirm
-   * claim (issue 18: a witness that agrees with a verified anchor of a reputable signer earns from it),
+   * claim (docs/trust.md §3: a witness that agrees with a verified anchor of a reputable signer earns from it),
    * unless it is the author or attested the memory itself (its attestation is its word).
    */
   anchoredBy?: Iterable<string>
@@ -51,7 +51,7 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       const { witness } = a.record
       const entry = set.entry(witness)
       const node = entry >>> 1
-      if (node === authorNode) continue // the author's own keys never witness its memory (DESIGN §2)
+      if (node === authorNode) continue // the author's own keys never witness its memory (docs/trust.md §0)
       if ((entry & 1) === 1 && !set.couldSign(witness, entry, Date.parse(a.record.witnessed_at))) continue
       if (node >= stamp.length) {
         stamp = grown(stamp, node)
@@ -103,7 +103,7 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       }
       if (verdict === VERDICT_CODES.confirm) {
         for (let i = count; i < count + anchorers; i++) claimNodes[members++] = chosenNodes[i] as number
-        // The author is no member: a self-report never counts as a confirm (issue 18).
+        // The author is no member: a self-report never counts as a confirm (docs/trust.md §3).
       }
       set.claim(ordinal, verdict, claimNodes, members)
     }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { isoTimestamp, recordCid } from './primitives.js'
 
 /**
- * The `.memory/` ledger contracts of the Memory Format Spec V3.1 (seeds/003 §5–§8, DESIGN §4):
+ * The `.memory/` ledger contracts of the Memory Format Spec V3.1 (its §5–§8; docs/architecture.md, "The data directory"):
  * `diasync-v1-event` lines in streams/ and bus/, `diasync-v1-object` lines in views/.
  * Every line carries `hash` = `sha256:` + hex SHA-256 of the RFC 8785 (JCS) canonical JSON of the
  * line without its `hash` field (spec §8).
@@ -35,7 +35,7 @@ export function typedId (prefix: string): z.ZodString {
   return z.string().regex(new RegExp(`^${prefix}_[a-z2-7]{26}$`), `must be a ${prefix}_ id`)
 }
 
-/** The spec's event types plus the provenance ones of DESIGN §4. */
+/** The spec's event types plus the node's own (docs/architecture.md, "The data directory"). */
 export const EVENT_TYPES = [
   'memory.instance.started',
   'memory.instance.heartbeat',
@@ -50,7 +50,7 @@ export const EVENT_TYPES = [
   'memory.witness_requested',
   'memory.attested',
   'memory.anchored',
-  /** A batch of records stored once, in a pack (DESIGN §4, docs/ledger-packs.md): one event, one Merkle leaf per record. */
+  /** A batch of records stored once, in a pack (docs/ledger-packs.md): one event, one Merkle leaf per record. */
   'memory.packed',
   /** A check of an anchor's evidence (protocols/anchors-v1.md §6). */
   'memory.anchor_checked',

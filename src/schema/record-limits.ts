@@ -37,7 +37,7 @@ export const MAX_DID_BYTES = 128
  * size / population stays far above 2⁻⁵³, the fraction's resolution.
  */
 export const MAX_DRAW_POPULATION = 2 ** 32 - 1
-/** @default 900000 — records dated more than 15 minutes after the verifier's clock are refused (DESIGN §1). */
+/** @default 900000 — records dated more than 15 minutes after the verifier's clock are refused (record-v1 R16). */
 export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000
 /** @default 8 MiB — an export/import bundle file. */
 export const MAX_BUNDLE_BYTES = 8 * 1024 * 1024

@@ -5,7 +5,7 @@ import {
 } from './record-limits.js'
 import { anyCid, boundedText, didKey, instantOrder, isoTimestamp, recordCid, signatureBase64, vrfProofBase64 } from './primitives.js'
 
-/** The provenance schema's five content types plus the format spec's `fact` and `commitment` (DESIGN §1). */
+/** The provenance schema's five content types plus the format spec's `fact` and `commitment` (record-v1 §1.1). */
 export const CONTENT_TYPES = ['insight', 'encounter', 'decision', 'correction', 'observation', 'fact', 'commitment'] as const
 export const ATTESTATION_VERDICTS = ['confirm', 'dispute', 'partial'] as const
 export const ANCHOR_TYPES = ['cid', 'git_commit', 'url', 'moltbook_post', 'blockchain'] as const

@@ -4,7 +4,7 @@ import { didKey, isoTimestamp, recordCid } from './primitives.js'
 import { ANCHOR_STATES } from './view.js'
 
 /**
- * The trust result: a score with its explanation (DESIGN §2, "every score comes with its explanation").
+ * The trust result: a score with its explanation (docs/trust.md §0, "every score comes with its explanation").
  * Its `score`, `factors` and `computed_at` have the provenance schema's `trust` block shape, so the
  * memory view prints it as is; the rest says which evidence counted, which was refused and why.
  */
@@ -13,7 +13,7 @@ import { ANCHOR_STATES } from './view.js'
 export const TRUST_LEVELS = ['Unverified', 'Attested', 'Anchored', 'Consensus'] as const
 export type TrustLevel = (typeof TRUST_LEVELS)[number]
 
-/** Trust policies a node can be set to (DESIGN §2). */
+/** Trust policies a node can be set to (docs/trust.md §1). */
 export const TRUST_POLICY_NAMES = ['isnad-v0.1', 'isnad-reputation', 'isnad-draw'] as const
 export type TrustPolicyName = (typeof TRUST_POLICY_NAMES)[number]
 
@@ -117,7 +117,7 @@ export const RefusedAnchorSchema = z.strictObject({
   duplicate_of: recordCid.optional()
 })
 
-/** Which rule set a result's level (issue 18): the score band, the evidence band, both (equal), or too little to judge. */
+/** Which rule set a result's level (docs/trust.md §1): the score band, the evidence band, both (equal), or too little to judge. */
 export const TRUST_LEVEL_RULES = ['score', 'evidence', 'both', 'insufficient'] as const
 export type TrustLevelRule = (typeof TRUST_LEVEL_RULES)[number]
 
@@ -183,7 +183,7 @@ export const TrustResultSchema = z.strictObject({
   /** Present (true) when the sum fell outside [0, 1]; `unclamped_score` is that sum. */
   clamped: z.boolean().optional(),
   unclamped_score: z.number().optional(),
-  /** Which rule set `level` (absent only in results written before issue 18). */
+  /** Which rule set `level` (absent only in results stored by versions that set the level by the score alone). */
   level_basis: TrustLevelBasisSchema.optional(),
   /** Present when the node has too little to judge: `level` is then Unverified whatever the score. */
   insufficient: InsufficientTrustSchema.optional(),

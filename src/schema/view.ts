@@ -5,7 +5,7 @@ import {
 } from './records.js'
 import { didKey, isoTimestamp, recordCid, signatureBase64 } from './primitives.js'
 
-/** Verification states of an anchor (issue 5 fills in the verifiers; until then anchors are `unchecked`). */
+/** Verification states of an anchor (protocols/anchors-v1.md §5; `unchecked`: no check has run yet on this node). */
 export const ANCHOR_STATES = ['verified', 'mismatch', 'unreachable', 'unverifiable', 'unchecked'] as const
 export type AnchorState = (typeof ANCHOR_STATES)[number]
 
@@ -41,7 +41,7 @@ export const AnchorViewSchema = z.strictObject({
 })
 
 /**
- * The memory view: exactly the provenance schema's JSON shape (DESIGN §1). Witnesses, anchors and
+ * The memory view: exactly the provenance schema's JSON shape (record-v1 §7). Witnesses, anchors and
  * trust are gathered after creation, so they sit outside the author's signature; each witness and
  * anchor carries its own. `verify` rebuilds every record from this shape and checks it (record-v1 §7).
  */

@@ -7,7 +7,7 @@ import { getTrustPolicy } from './policies.js'
 import type { ComputeTrustOptions, CountedEvidence, PolicyScore, TrustInput } from './types.js'
 
 /**
- * The trust of one memory with its explanation (DESIGN §2). Pure: the clock (`input.now`) and the
+ * The trust of one memory with its explanation (docs/trust.md §0, §6). Pure: the clock (`input.now`) and the
  * reputation lookup are inputs, signatures and anchors arrive already checked, and the result does
  * not depend on the order of `attestations` or `anchors`.
  */
@@ -15,7 +15,7 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
   const policy = typeof options.policy === 'object' ? options.policy : getTrustPolicy(options.policy ?? SCHEMA_TRUST_POLICY)
   const evidence = countEvidence(input)
   const policyScore = policy.score(evidence)
-  // A memory its author's key could not sign (issue 18 item 4) is nobody's word: no witness lifts it.
+  // A memory its author's key could not sign (docs/trust.md §1a) is nobody's word: no witness lifts it.
   const scored: PolicyScore = evidence.authorKeyRefusal === undefined
     ? policyScore
     : { ...policyScore, countedConfirms: 0, evidenceNote: `the author's key could not sign at created_at (${evidence.authorKeyRefusal}): nothing attests a forged authorship` }
@@ -52,7 +52,7 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
 }
 
 /**
- * The level is the lower of the score's band and the evidence band (issue 18), so a memory no
+ * The level is the lower of the score's band and the evidence band (docs/trust.md §1), so a memory no
  * witness confirmed is never Attested however its author's reputation lifts its score; the basis
  * says which rule set it. A policy with too little to judge (no roots, no path) says Unverified.
  */

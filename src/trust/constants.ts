@@ -3,7 +3,7 @@ import type { TrustLevel, TrustPolicyName } from '../schema/index.js'
 /**
  * Lower bound of each level (provenance schema, "Trust Levels": Unverified 0.0–0.3, Attested 0.3–0.6,
  * Anchored 0.6–0.8, Consensus 0.8–1.0). The table's ranges share their ends; a score equal to a bound
- * belongs to the higher level, so 0.3 is Attested (DESIGN §2: Unverified < 0.3).
+ * belongs to the higher level, so 0.3 is Attested (docs/trust.md §1: Unverified < 0.3 ≤ Attested).
  */
 export const ATTESTED_THRESHOLD = 0.3
 export const ANCHORED_THRESHOLD = 0.6
@@ -48,7 +48,7 @@ export const MANY_ANCHORS = 2
 export const DEFAULT_REPUTATION = 0.5
 
 /**
- * The policy a new node is set to (`isnad init`; issue 18): the one that holds against the built-in
+ * The policy a new node is set to (`isnad init`; docs/trust.md §1): the one that holds against the built-in
  * scenarios' attacks with only what a node has without configuration (its own agents as roots).
  * A node initialised before keeps what its `_meta/policy.json` names.
  * @default 'isnad-reputation'

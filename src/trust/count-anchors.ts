@@ -8,7 +8,7 @@ export interface CountedAnchors {
 }
 
 /**
- * The counting rules for anchors (DESIGN §2: "only verified signatures and verified anchors count"):
+ * The counting rules for anchors (docs/trust.md §0: "only verified signatures and verified anchors count"):
  * the provenance schema's `verify_anchor(a)`, with the anchor verifier's finding passed in (src/anchor:
  * the state as of its last check, at most a TTL old when the node reads it, anchors-v1 §5).
  * Unlike an attestation, an anchor may predate the memory: it can point at content published first
@@ -54,7 +54,7 @@ function firstRefusal (
   if (record.memory !== memory.id) {
     return { id, code: 'WRONG_MEMORY', reason: `anchor ${id} is for memory ${record.memory}, not ${memory.id}` }
   }
-  // record-v1 R5, as for every record (DESIGN §1: records dated more than 15 minutes ahead are refused).
+  // record-v1 R5, as for every record (R16: records dated more than 15 minutes ahead are refused).
   if (at > now + MAX_CLOCK_SKEW_MS) {
     return {
       id,

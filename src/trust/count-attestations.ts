@@ -8,12 +8,12 @@ export interface CountedAttestations {
 }
 
 /** Without a keyring every key is its own identity and no key log refuses anything. */
-const KEYS_ONLY: KeyIdentities = Object.freeze({ identityOf: (did: string) => did, named: () => false, refusalAt: () => undefined })
+const KEYS_ONLY: KeyIdentities = Object.freeze({ identityOf: (did: string) => did, named: () => false, refusalAt: () => undefined, introducedAt: () => undefined })
 
 /**
- * The counting rules for witnesses (DESIGN §2: "only verified signatures count; the author never
+ * The counting rules for witnesses (docs/trust.md §0: "only verified signatures count; the author never
  * witnesses itself; one vote per witness"), as a fixed pipeline: each attestation is refused by the
- * first rule it fails, then the survivors vote once per witness. A witness is an identity (issue 9):
+ * first rule it fails, then the survivors vote once per witness. A witness is an identity (docs/trust.md §1a):
  * two device keys of one identity are one vote, the author's own keys never witness, and a key its
  * log refuses at the attestation's time (rotated out, or revoked as compromised since before it)
  * counts for nothing, even when the attestation was stored before the revocation arrived.
@@ -37,7 +37,7 @@ export function countAttestations (
   const accepted: AcceptedAttestation[] = []
   for (const votes of groupByWitness(survivors, identities).values()) {
     // One vote per witness, and a witness may change its verdict: its newest attestation counts
-    // (DESIGN §1). Invalid attestations were refused above, so a forged or future-dated "newer"
+    // (docs/trust.md §5). Invalid attestations were refused above, so a forged or future-dated "newer"
     // attestation can never silence a witness's valid one.
     sortByTimeThenId(votes)
     const newest = votes[votes.length - 1]

@@ -24,7 +24,7 @@ export function countEvidence (input: TrustInput): CountedEvidence {
   const author = input.memory.record.author.agent_id
   const attestations = countAttestations(input.memory, input.attestations, input.now, input.identities)
   const anchors = countAnchors(input.memory, input.anchors, input.now)
-  // Issue 18 item 4: a memory its author's key signed when its log already refuses it (revoked as
+  // docs/trust.md §1a: a memory its author's key signed when its log already refuses it (revoked as
   // compromised since a time before created_at, rotated out) has a signature that proves nothing.
   const keyRefusal = input.identities?.named(author) === true
     ? input.identities.refusalAt(author, instantOf(input.memory.record.created_at, 'memory', input.memory.id))
@@ -32,7 +32,7 @@ export function countEvidence (input: TrustInput): CountedEvidence {
   const memory = keyRefusal === undefined || !input.memory.signatureValid ? input.memory : { ...input.memory, signatureValid: false }
   // Witnesses the author did not choose: drawn for this memory, or asked by this node (docs/trust.md §5a).
   const estimate = input.populationEstimate === undefined ? undefined : checkedEstimate(input.populationEstimate)
-  const { drawn, refusals: drawRefusals } = drawnAttestations(attestations.accepted, estimate)
+  const { drawn, refusals: drawRefusals } = drawnAttestations(attestations.accepted, estimate, input.memory, input.identities)
   const asked = independentAttestations(input.memory, attestations.accepted, input.requests ?? [], input.ownRequesters ?? nobody, input.identities)
   return {
     memory,

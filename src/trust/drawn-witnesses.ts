@@ -1,5 +1,6 @@
 import { acceptsPopulation, isDrawn, WITNESS_DRAW } from '../draw/index.js'
-import type { AcceptedAttestation } from './types.js'
+import { instantOf } from './evidence-order.js'
+import type { AcceptedAttestation, KeyIdentities, MemoryEvidence } from './types.js'
 
 /** Which accepted attestations the witness draw selected for this memory at this node, and why the others' draws did not count. */
 export interface DrawnWitnesses {
@@ -10,23 +11,33 @@ export interface DrawnWitnesses {
 /**
  * The accepted attestations **drawn for this memory** (docs/trust.md §5a, protocols/witness-draw-v1.md):
  * each carries a draw whose proof verified under the witness's key for this memory (`drawFraction`
- * present: record-v1 R19), whose fraction u is below WITNESS_DRAW.size / population, and whose claimed
- * population this node accepts (population ≥ N̂ / WITNESS_DRAW.populationSlack, so a witness that
- * understates the network at most doubles its chance). Such a witness is one the author did not
- * choose: the author cannot compute an honest witness's draw, which is a function of the memory's id
- * and that witness's secret key alone.
+ * present: record-v1 R19), made by a key its identity had before the memory was created (W11),
+ * whose fraction u is below WITNESS_DRAW.size / population, and whose claimed population this node
+ * accepts (population ≥ N̂ / WITNESS_DRAW.populationSlack, so a witness that understates the network
+ * at most doubles its chance). Such a witness is one the author did not choose: the author cannot
+ * compute an honest witness's draw, which is a function of the memory's id and that witness's secret
+ * key alone.
  *
- * Without an estimate no claimed population can be judged, and no draw counts. Pure; the order of
- * `attestations` does not matter.
+ * Without an estimate no claimed population can be judged, and no draw counts. Without `identities`
+ * no key log names any key: every key is its own identity, fixed before any memory. Pure; the order
+ * of `attestations` does not matter.
  */
-export function drawnAttestations (attestations: readonly AcceptedAttestation[], estimate: number | undefined): DrawnWitnesses {
+export function drawnAttestations (
+  attestations: readonly AcceptedAttestation[], estimate: number | undefined, memory: MemoryEvidence, identities?: KeyIdentities
+): DrawnWitnesses {
   const drawn = new Set<string>()
   const refusals = new Map<string, string>()
   for (const { id, record, drawFraction } of attestations) {
     const draw = record.draw
     if (draw === undefined) continue
+    const introduced = drawFraction === undefined ? undefined : introducedAfter(record.witness, memory, identities)
     if (drawFraction === undefined) {
       refusals.set(id, 'its draw proof was not verified for this memory')
+    } else if (introduced !== undefined) {
+      // W11: a key that was not its identity's when the memory was created could have been chosen,
+      // among many, for being drawn for it (witness-draw-v1 §12.7).
+      refusals.set(id, `its draw is by a key its identity's key log introduced at ${new Date(introduced).toISOString()}, ` +
+        `not before the memory was created (${memory.record.created_at}): a key chosen after a memory can be ground to be drawn`)
     } else if (estimate === undefined) {
       refusals.set(id, 'this node has no population estimate to judge its draw by')
     } else if (!acceptsPopulation(draw.population, estimate)) {
@@ -38,6 +49,18 @@ export function drawnAttestations (attestations: readonly AcceptedAttestation[],
     }
   }
   return { drawn, refusals }
+}
+
+/**
+ * When the key log introduced `key` (record-v1 K12's *from*: a rotation's or a delegation's own
+ * `created_at`), if that is not before the memory's `created_at`; undefined for an inception key
+ * (−∞), a key no log names (its own identity) and a key introduced before the memory.
+ */
+function introducedAfter (key: string, memory: MemoryEvidence, identities: KeyIdentities | undefined): number | undefined {
+  if (identities === undefined || !identities.named(key)) return undefined
+  const from = identities.introducedAt(key)
+  if (from === undefined || from === -Infinity) return undefined
+  return from >= instantOf(memory.record.created_at, 'memory', memory.id) ? from : undefined
 }
 
 function round (value: number): number {

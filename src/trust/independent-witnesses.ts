@@ -5,11 +5,11 @@ import { instantOf } from './evidence-order.js'
 const keyItself = (did: string): string => did
 
 /**
- * The accepted attestations whose witness **the node asked itself** (issue 18, spot checks;
- * docs/trust.md §5a): a witness request for this memory, with a valid signature, by one of the
- * node's own requesters (its agents, its trust roots) that is not the author's identity, addressed
- * to the witness's identity (an open request names nobody, so anyone the author recruits can answer
- * it), and made no later than the verdict (`created_at` ≤ `witnessed_at`: a verdict given before
+ * The accepted attestations whose witness **the node asked itself** (a private check: docs/trust.md
+ * §5a, protocols/witness-draw-v1.md W8): a witness request for this memory, with a valid signature,
+ * by one of the node's own requesters (its agents, its trust roots) that is not the author's
+ * identity, addressed to the witness's identity (an open request names nobody, so anyone the author
+ * recruits can answer it), and made no later than the verdict (`created_at` ≤ `witnessed_at`: a verdict given before
  * anyone independent asked was the author's recruit's). Such a witness is one the author did not
  * choose: the node drew it, so a circle the author assembles meets it only as often as the node's
  * draw lands in the circle.

@@ -1,5 +1,5 @@
 /**
- * Trust, computed locally and never gossiped as truth (DESIGN §2). Pure: no clock, no I/O, no
+ * Trust, computed locally and never gossiped as truth (docs/trust.md §0). Pure: no clock, no I/O, no
  * randomness. The result's zod schema is TrustResultSchema in src/schema.
  */
 export { computeTrust } from './compute.js'

@@ -7,16 +7,16 @@ import type { AcceptedAttestation, AttestationScoreNote, CountedEvidence, Policy
 /** A partial attestation confirms some of a memory's claims: half the weight of a confirm. */
 export const PARTIAL_WEIGHT = 0.5
 
-/** Reputation-weighted confirms a memory needs before any confirm counts as a witness (issue 18): half a fully reputable witness. @default 0.5 */
+/** Reputation-weighted confirms a memory needs before any confirm counts as a witness (docs/trust.md §1): half a fully reputable witness. @default 0.5 */
 export const MIN_CONFIRM_WEIGHT = 0.5
 
-/** How many times the disputes' weight the confirms' must reach to count (issue 18). @default 2 */
+/** How many times the disputes' weight the confirms' must reach to count (docs/trust.md §1). @default 2 */
 export const CONFIRM_MARGIN = 2
 
 /**
  * How many of a memory's confirmers must be in its author's circle before the one confirmer outside
- * it stops counting too (issue 18). 1 (the first rule) left 15–25 % of true memories Unverified in
- * the built-in scenarios: in a small network an honest author has confirmed some honest witness's
+ * it stops counting too (docs/trust.md §5). A value of 1 left 15–25 % of true memories
+ * Unverified in the built-in scenarios: in a small network an honest author has confirmed some honest witness's
  * memories by chance, and that one coincidence then voided the memory's other, independent confirm.
  * Two circle confirmers beside one outsider is a circle recruiting a third; one is a coincidence.
  * @default 2
@@ -31,7 +31,7 @@ export const CIRCLE_MIN = 2
 export const REPUTATION_POLICY_MAX_SLOPE = Math.max(W.authorReputation, W.firstConfirm, W.perDispute)
 
 /**
- * Policy `isnad-reputation` (DESIGN §2, docs/trust.md): `isnad-v0.1` with every witness's vote
+ * Policy `isnad-reputation` (docs/trust.md §1): `isnad-v0.1` with every witness's vote
  * weighted by its reputation from the node's trust roots. The confirm steps become continuous in the
  * weighted count C = Σ rep(confirmer) + ½·Σ rep(partial witness): +0.2·min(1, C), then +0.1 more,
  * linearly, as C goes from 1 to 3 (MANY_CONFIRMS), so three fully reputable confirms earn exactly
@@ -95,7 +95,7 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
 })
 
 /**
- * Too little to judge (issue 18 item 3): without roots every agent has the default reputation, which
+ * Too little to judge (docs/trust.md §1): without roots every agent has the default reputation, which
  * says nothing about anyone; with roots, when neither the author nor any witness is on a trust path
  * from them, the evidence is only what strangers say of themselves.
  */

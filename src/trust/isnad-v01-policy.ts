@@ -9,7 +9,7 @@ const PARTIAL_NOTE = 'a partial attestation counts as neither confirm nor disput
 const NO_NOTES: ReadonlyMap<string, AttestationScoreNote> = new Map<string, AttestationScoreNote>()
 
 /**
- * Policy `isnad-v0.1`: the provenance schema's `compute_trust_score`, step for step (DESIGN §2).
+ * Policy `isnad-v0.1`: the provenance schema's `compute_trust_score`, step for step (docs/trust.md §1).
  * Each step is one contribution, given even when it adds nothing so the explanation says why.
  * Every point value is rounded to 4 decimals, then so is their sum (see roundTrustScore); only the
  * reputation term is not already a multiple of 0.05, so this equals rounding the exact sum.

@@ -19,7 +19,7 @@ export interface LevelEvidence {
 
 /**
  * The highest level the evidence allows, by the meaning the schema's "Trust Levels" table gives each
- * level (issue 18): Unverified is "self-reported only" (no counted confirm); Attested, "at least one
+ * level (docs/trust.md §1): Unverified is "self-reported only" (no counted confirm); Attested, "at least one
  * witness", needs a counted confirm; Anchored, "external verification exists", needs that and a
  * verified anchor; Consensus, "multiple witnesses + anchors", needs MANY_CONFIRMS (3, the schema's
  * `confirmed >= 3`) counted confirms and a verified anchor. The levels are a ladder: each rung needs

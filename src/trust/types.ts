@@ -49,15 +49,15 @@ export interface WitnessRequestEvidence {
   signatureValid: boolean
 }
 
-/** Reputation of an agent in [0, 1], from the node's own trust roots (DESIGN §2). */
+/** Reputation of an agent in [0, 1], from the node's own trust roots (docs/trust.md §3). */
 export type ReputationLookup = (agentId: string) => number
 
 /** Why a key could not sign at an instant by its identity's key log (record-v1 K12). */
 export type KeyRefusalCode = 'KEY_ROTATED' | 'KEY_REVOKED' | 'KEY_INACTIVE'
 
 /**
- * Which identity a key signs for, and whether it could sign at a given time (issue 9: a node's
- * Keyring). Trust counts identities, not keys: two device keys of one identity are one witness, an
+ * Which identity a key signs for, and whether it could sign at a given time (a node's
+ * Keyring, docs/trust.md §1a). Trust counts identities, not keys: two device keys of one identity are one witness, an
  * author's own keys never witness its memory, and a key revoked as compromised since T has what it
  * signed after T refused, even when it was stored before the revocation arrived.
  */
@@ -68,6 +68,13 @@ export interface KeyIdentities {
   named: (did: string) => boolean
   /** Why `did` could not sign at `at` (ms), or undefined when it could or no log names it. */
   refusalAt: (did: string, at: number) => KeyRefusalCode | undefined
+  /**
+   * When the key log introduced `did` (ms, by the key event's own `created_at`: record-v1 K12's
+   * *from*): −Infinity for an inception key, a rotation's or a delegation's time for a key it
+   * brought in; undefined when no log names it. A draw counts only by a key introduced before the
+   * memory (protocols/witness-draw-v1.md W11).
+   */
+  introducedAt: (did: string) => number | undefined
 }
 
 export interface TrustInput {
@@ -89,7 +96,7 @@ export interface TrustInput {
   /**
    * Whether agent `from` has endorsed agent `to` (confirmed a memory of `to`) in the node's
    * reputation graph. A reputation-weighted policy does not count a confirm whose witness the
-   * author endorsed in turn: mutual vouching is not independent evidence (issue 18, colluders).
+   * author endorsed in turn: mutual vouching is not independent evidence (docs/trust.md §5).
    * @default nobody endorsed anybody
    */
   endorses?: (from: string, to: string) => boolean
@@ -137,7 +144,7 @@ export interface AcceptedAnchor extends AnchorEvidence {
 export interface CountedEvidence {
   /** signatureValid is false when the author's key log refuses the key at created_at (authorKeyRefusal). */
   memory: MemoryEvidence
-  /** Why the author's key could not sign at the memory's created_at by its key log (issue 18 item 4). */
+  /** Why the author's key could not sign at the memory's created_at by its key log (docs/trust.md §1a, record-v1 K12). */
   authorKeyRefusal?: KeyRefusalCode
   /** The author's `agent_id`. */
   author: string
@@ -146,7 +153,7 @@ export interface CountedEvidence {
   anchors: readonly AcceptedAnchor[]
   refusedAttestations: readonly RefusedAttestation[]
   refusedAnchors: readonly RefusedAnchor[]
-  /** For policies that weigh witnesses by reputation (issue 6). */
+  /** For policies that weigh witnesses by reputation. */
   reputation: ReputationLookup
   /** See TrustInput.rooted. */
   rooted: boolean

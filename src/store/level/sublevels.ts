@@ -4,13 +4,34 @@ import { SUBLEVELS } from './key-layout.js'
 
 export type RootLevel = Level<string, string>
 
+/** Only its type is read: what `RootLevel.sublevel` returns for keys K and values V. */
+declare const root: RootLevel
+/** A sublevel of the root database, keys K and values V (abstract-level's AbstractSublevel). */
+export type RootSublevel<K, V> = ReturnType<typeof root.sublevel<K, V>>
+
+/**
+ * The index's sublevels by name (key-layout.ts SUBLEVELS). Spelled out, not inferred, so the
+ * declaration names no path inside node_modules (TS2742 where node_modules is a symlink).
+ */
+export interface Sublevels {
+  records: RootSublevel<string, Uint8Array>
+  files: RootSublevel<string, string>
+  memories: RootSublevel<string, string>
+  links: RootSublevel<string, string>
+  query: RootSublevel<string, string>
+  stats: RootSublevel<string, string>
+  orphans: RootSublevel<string, string>
+  scopes: RootSublevel<string, string>
+  meta: RootSublevel<string, string>
+}
+
 /**
  * The sublevels of key-layout.ts with their encodings: keys are binary strings (binary-keys.ts:
  * LATIN1) except in `files` and `meta`; records' values are bytes (record-location.ts), scopes'
  * binary strings (a tag's UTF-8 bytes), the rest text.
  */
-export function sublevelsOf (db: RootLevel) {
-  const subs = {
+export function sublevelsOf (db: RootLevel): Sublevels {
+  const subs: Sublevels = {
     records: db.sublevel<string, Uint8Array>(SUBLEVELS.records, { keyEncoding: LATIN1, valueEncoding: 'view' }),
     files: db.sublevel<string, string>(SUBLEVELS.files, { valueEncoding: 'utf8' }),
     memories: db.sublevel<string, string>(SUBLEVELS.memories, { keyEncoding: LATIN1, valueEncoding: 'utf8' }),
@@ -28,7 +49,6 @@ export function sublevelsOf (db: RootLevel) {
   return subs
 }
 
-export type Sublevels = ReturnType<typeof sublevelsOf>
 export type QuerySublevel = Sublevels['query']
 export type SublevelName = keyof typeof SUBLEVELS
 

@@ -10,7 +10,7 @@ import {
   computeTrust, getTrustPolicy, type AttestationEvidence, type KeyIdentities, type PrivateCheckState, type ReputationLookup,
   type TrustInput, type WitnessRequestEvidence
 } from '../../../src/trust/index.js'
-import { attestationEvidence, cid, did, iso, memoryEvidence, minutes, NOW, T0 } from './fixtures.js'
+import { attestationEvidence, cid, CREATED, did, iso, memoryEvidence, minutes, NOW, T0 } from './fixtures.js'
 
 /*
  * Counting under isnad-draw (docs/trust.md §5a) with real ECVRF draws (src/draw, fixed seeds): an
@@ -128,7 +128,8 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     const identities: KeyIdentities = {
       identityOf: (d) => d,
       named: (d) => d === drawnAt10.did,
-      refusalAt: (d) => d === drawnAt10.did ? 'KEY_REVOKED' : undefined
+      refusalAt: (d) => d === drawnAt10.did ? 'KEY_REVOKED' : undefined,
+      introducedAt: () => undefined
     }
     const result = score([a], { identities })
     expect(result.refused.attestations.map((r) => r.code)).toEqual(['KEY_NOT_VALID'])
@@ -136,6 +137,50 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     expect(result.score).toBe(0.3)
     expect(result.level).toBe('Unverified')
     expect(result.witness_selection?.drawn).toBe(0)
+  })
+
+  describe('W11: a draw counts only by a key its identity had before the memory was created', () => {
+    // drawnAt10's key is a device key delegated by identity W; the memory was created at T0, the
+    // attestation made at T0 + 5 min. Only when the delegation came in (its own created_at) changes.
+    const W = did('identity-w')
+    const delegatedAt = (introduced: number): KeyIdentities => ({
+      identityOf: (d) => d === drawnAt10.did ? W : d,
+      named: (d) => d === drawnAt10.did || d === W,
+      refusalAt: () => undefined,
+      introducedAt: (d) => d === drawnAt10.did ? introduced : d === W ? -Infinity : undefined
+    })
+
+    it('a key delegated after the memory does not count as drawn: it could have been ground to be drawn', () => {
+      const a = drawnAttestation('a', drawnAt10, ESTIMATE)
+      const result = score([a], { identities: delegatedAt(T0 + minutes(1)) })
+      // The attestation is accepted (the key could sign at T0 + 5 min) but is the author's: I = 0, O = 1,
+      // C = 0: 0.2 + 0 + 0.1 = 0.3, Unverified by the evidence.
+      expect(result.refused.attestations).toEqual([])
+      expect(result.score).toBe(0.3)
+      expect(result.level).toBe('Unverified')
+      expect(result.witness_selection?.drawn).toBe(0)
+      expect(noteOf(result, a.id)).toBe(
+        'confirm weighted by reputation 1; witness chosen by the author or unasked (its draw is by a key its identity\'s key log ' +
+        `introduced at ${iso(T0 + minutes(1))}, not before the memory was created (${CREATED}): ` +
+        'a key chosen after a memory can be ground to be drawn)'
+      )
+    })
+
+    it('a key delegated at the memory\'s own instant does not count either: "before" is strict', () => {
+      const a = drawnAttestation('a', drawnAt10, ESTIMATE)
+      expect(score([a], { identities: delegatedAt(T0) }).witness_selection?.drawn).toBe(0)
+    })
+
+    it('a key delegated before the memory counts as drawn, as does an inception key and a key no log names', () => {
+      const a = drawnAttestation('a', drawnAt10, ESTIMATE)
+      const before = score([a], { identities: delegatedAt(T0 - 1) })
+      expect(before.level).toBe('Attested')
+      expect(before.score).toBe(0.5)
+      expect(noteOf(before, a.id)).toBe('confirm weighted by reputation 1; witness drawn for this memory')
+      expect(score([a], { identities: delegatedAt(-Infinity) }).level).toBe('Attested')
+      const unnamed: KeyIdentities = { identityOf: (d) => d, named: () => false, refusalAt: () => undefined, introducedAt: () => undefined }
+      expect(score([a], { identities: unnamed }).level).toBe('Attested')
+    })
   })
 
   it('an honest drawn witness\'s dispute blocks Attested against a drawn colluder\'s confirm', () => {

@@ -118,7 +118,7 @@ describe('isnad-draw, witnesses this node asked', () => {
   })
 
   it('matches witnesses by identity: a request to one device key covers the identity\'s other key', () => {
-    const identities: KeyIdentities = { identityOf: (d) => d.startsWith('w-') ? 'w' : d, named: (d) => d.startsWith('w-'), refusalAt: () => undefined }
+    const identities: KeyIdentities = { identityOf: (d) => d.startsWith('w-') ? 'w' : d, named: (d) => d.startsWith('w-'), refusalAt: () => undefined, introducedAt: () => undefined }
     const byLaptop = attestationEvidence({ id: 'i0', witness: 'w-laptop' })
     expect(score([byLaptop], [request('r', ['w-phone'])], 'isnad-draw', { identities }).level).toBe('Attested')
     expect(score([byLaptop], [request('r', ['w-phone'])]).level).toBe('Unverified')
@@ -127,7 +127,7 @@ describe('isnad-draw, witnesses this node asked', () => {
 
 describe('ownRequestersOf', () => {
   it('takes the roots, by key and by identity', () => {
-    const identities: KeyIdentities = { identityOf: (d) => d === 'root-phone' ? 'root' : d, named: () => true, refusalAt: () => undefined }
+    const identities: KeyIdentities = { identityOf: (d) => d === 'root-phone' ? 'root' : d, named: () => true, refusalAt: () => undefined, introducedAt: () => undefined }
     expect(ownRequestersOf(['root'])('root')).toBe(true)
     expect(ownRequestersOf(['root'])('root-phone')).toBe(false)
     expect(ownRequestersOf(['root'], identities)('root-phone')).toBe(true)

@@ -13,7 +13,8 @@ const COMPROMISED_SINCE = T0 + minutes(10)
 const identities: KeyIdentities = {
   identityOf: (did) => OWNERS[did] ?? did,
   named: (did) => OWNERS[did] !== undefined,
-  refusalAt: (did, at) => did === 'x-1' && at >= COMPROMISED_SINCE ? 'KEY_REVOKED' : undefined
+  refusalAt: (did, at) => did === 'x-1' && at >= COMPROMISED_SINCE ? 'KEY_REVOKED' : undefined,
+  introducedAt: () => undefined
 }
 
 const trustOf = (attestations: ReturnType<typeof attestationEvidence>[], withIdentities = true): ReturnType<typeof computeTrust> =>
@@ -92,7 +93,8 @@ describe('a memory its author\'s key could not sign (issue 18 item 4)', () => {
     const identities = {
       identityOf: (d: string) => d,
       named: (d: string) => d === 'author',
-      refusalAt: (d: string) => d === 'author' ? 'KEY_REVOKED' as const : undefined
+      refusalAt: (d: string) => d === 'author' ? 'KEY_REVOKED' as const : undefined,
+      introducedAt: () => undefined
     }
     for (const policy of ['isnad-v0.1', 'isnad-reputation'] as const) {
       const result = compute({ memory: mem(), attestations: conf(3), anchors: [], reputation: () => 1, now, identities }, { policy })

@@ -28,7 +28,8 @@ function witnessSet (pairs: boolean): KeyIdentities {
   return {
     identityOf: (did) => pairs ? `id-${Math.floor(Number(did.slice(1)) / 2)}` : did,
     named: () => false,
-    refusalAt: () => undefined
+    refusalAt: () => undefined,
+    introducedAt: () => undefined
   }
 }
 
