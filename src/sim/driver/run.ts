@@ -107,8 +107,8 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   const plan = createPlan(scenario)
   options.progress(`${scenario.name}: starting ${total} nodes (${options.runner})`)
   const checks = options.checks ?? true
-  // No daemon spot-checks any more: the draw replaces them (the nodes run no spot-check service).
-  const pool = await options.createPool(total, { spotCheckers: [] })
+  // Every daemon draws itself; private checks run on every node, or on none without the checks.
+  const pool = await options.createPool(total, checks ? {} : { spotCheckers: [] })
   let nodes: LiveNodes | undefined
   try {
     const driven = await drive({ scenario, plan, pool, progress: options.progress, checks, ...(options.advance === undefined ? {} : { advance: options.advance }) })

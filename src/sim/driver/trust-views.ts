@@ -1,10 +1,10 @@
 import type { HttpOperations } from '../../api/client.js'
-import { nodeCryptoVerifier } from '../../native/index.js'
-import { verifyRecord, type VerifiedRecord } from '../../record/index.js'
+import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../native/index.js'
+import { decodeSignature, verifyRecord, type VerifiedRecord } from '../../record/index.js'
 import { scoreWithSetting, trustSettingFrom } from '../../reputation/index.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import { SCHEMA_TRUST_POLICY, TRUST_POLICIES, type TrustLevel, type TrustPolicy } from '../../trust/index.js'
-import { WITNESS_DRAW } from '../../draw/index.js'
+import { drawFractionOfProof, WITNESS_DRAW } from '../../draw/index.js'
 
 /*
  * What an observer node believes: every memory it holds with its evidence, exported through its HTTP
@@ -80,7 +80,7 @@ export function scoreTrustView (
   for (const [id, record] of memories) {
     const input = {
       memory: { id, record, signatureValid: true },
-      attestations: (attestations.get(id) ?? []).map((a) => drawn?.witnesses.get(id)?.has(a.record.witness) === true ? drawnEvidence(a, drawn.population) : { ...a, signatureValid: true }),
+      attestations: (attestations.get(id) ?? []).map((a) => drawn?.witnesses.get(id)?.has(a.record.witness) === true ? drawnEvidence(a, drawn.population) : provedEvidence(a)),
       // Who asked whom: the observer's own private checks are independent of the author.
       requests: (requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })),
       anchors: [],
@@ -119,6 +119,16 @@ function drawnEvidence (a: { id: string, record: AttestationRecord }, population
     signatureValid: true,
     drawFraction: Math.min(1, WITNESS_DRAW.size / population) / 2
   }
+}
+
+/**
+ * An attestation verified here (its signature and, when it carries a draw, its proof: record-v1 R19),
+ * with its draw's fraction read from the verified proof, as a node scores a stored draw.
+ */
+function provedEvidence (a: { id: string, record: AttestationRecord }): { id: string, record: AttestationRecord, signatureValid: true, drawFraction?: number } {
+  const draw = a.record.draw
+  if (draw === undefined) return { ...a, signatureValid: true }
+  return { ...a, signatureValid: true, drawFraction: drawFractionOfProof(decodeSignature(draw.proof), NODE_RECORD_FAST_PATHS) }
 }
 
 /** The observer's trust in each memory it holds, under every registered policy, from its `roots`. */
