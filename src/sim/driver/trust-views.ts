@@ -132,7 +132,12 @@ function provedEvidence (a: { id: string, record: AttestationRecord }): { id: st
 }
 
 /** The observer's trust in each memory it holds, under every registered policy, from its `roots`. */
-export async function observeTrust (ops: HttpOperations, roots: readonly string[], now: number): Promise<ObservedTrust> {
+/**
+ * `draws: false` (a run with `--no-checks`): the observer counts no witness draw, as the model then
+ * plays none. The daemons draw whatever the run (the draw is the protocol's), so an asked witness
+ * that happens to be drawn attaches its draw; leaving it uncounted keeps the engines comparable.
+ */
+export async function observeTrust (ops: HttpOperations, roots: readonly string[], now: number, options: { draws?: boolean } = {}): Promise<ObservedTrust> {
   let bytes = 0
   let records = 0
   const memories = new Map<string, MemoryRecord>()
@@ -149,7 +154,9 @@ export async function observeTrust (ops: HttpOperations, roots: readonly string[
       if (record.kind === 'memory') memories.set(verified.id, record)
       else if (record.kind === 'attestation') {
         const list = attestations.get(record.memory) ?? []
-        if (!list.some((a) => a.id === verified.id)) list.push({ id: verified.id, record })
+        const { draw, ...undrawn } = record
+        const counted = options.draws === false && draw !== undefined ? undrawn : record
+        if (!list.some((a) => a.id === verified.id)) list.push({ id: verified.id, record: counted })
         attestations.set(record.memory, list)
       } else if (record.kind === 'witness_request') {
         const list = requests.get(record.memory) ?? []
