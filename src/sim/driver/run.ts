@@ -108,7 +108,7 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   options.progress(`${scenario.name}: starting ${total} nodes (${options.runner})`)
   const checks = options.checks ?? true
   // Every daemon draws itself; private checks run on every node, or on none without the checks.
-  const pool = await options.createPool(total, checks ? {} : { spotCheckers: [] })
+  const pool = await options.createPool(total, checks ? {} : { privateCheckers: [] })
   let nodes: LiveNodes | undefined
   try {
     const driven = await drive({ scenario, plan, pool, progress: options.progress, checks, ...(options.advance === undefined ? {} : { advance: options.advance }) })

@@ -17,7 +17,7 @@ import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from '../../../src/trust/index.j
 const TOLERANCE = 0.01
 const METRICS = ['auc', 'falseAnchoredShare', 'falseAttestedShare', 'trueUnverifiedShare', 'meanTrustTrue', 'meanTrustFalse', 'sybilMeanTrust', 'sybilAttestedShare'] as const
 
-const createPool: RunScenarioOptions['createPool'] = async (count, { spotCheckers }) => await LocalPool.start({ count, ...(spotCheckers === undefined ? {} : { spotCheckers }) })
+const createPool: RunScenarioOptions['createPool'] = async (count, { privateCheckers }) => await LocalPool.start({ count, ...(privateCheckers === undefined ? {} : { privateCheckers }) })
 
 async function scenario (): Promise<ReturnType<typeof parseScenario>> {
   const small = await loadScenario('small')
