@@ -4,7 +4,7 @@ import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { LocalNode } from '../node/index.js'
-import type { AttestationRecord } from '../schema/index.js'
+import type { AttestationRecord, PrivateCheckState } from '../schema/index.js'
 import { PRIVATE_CHECK_MIN_REPUTATION } from './constants.js'
 import type { WitnessCounters } from './witness-counters.js'
 
@@ -34,6 +34,16 @@ export class PrivateCheckLog {
   }
 
   get (memory: string): PrivateCheckOutcome | undefined { return this.outcomes.get(memory) }
+
+  /**
+   * What the explanation says of `memory` (NodeTrust.usePrivateChecks): `asked`, `not-sampled` when
+   * the node's randomness said no; undefined when it did not decide (pending, a drawn answer came,
+   * no reputable witness to ask, its own memory, or forgotten).
+   */
+  stateOf (memory: string): PrivateCheckState | undefined {
+    const outcome = this.outcomes.get(memory)
+    return outcome === 'asked' ? 'asked' : outcome === 'not-asked' ? 'not-sampled' : undefined
+  }
 }
 
 export interface PrivateCheckInit {

@@ -230,11 +230,11 @@ export class LocalNode {
   }
 
   /**
-   * N̂, the node's estimate of the agents the witness draw chooses from: the distinct agents of its
-   * reputation graph (authors and witnesses it holds records of, and its roots); at least 1.
+   * N̂, the node's estimate of the agents the witness draw chooses from (NodeTrust.populationEstimate:
+   * the distinct identities of its reputation graph); at least 1, the smallest population a draw states.
    */
   async populationEstimate (): Promise<number> {
-    return Math.max(1, (await this.trust.reputableAgents(0)).length)
+    return Math.max(1, await this.trust.populationEstimate())
   }
 
   /**

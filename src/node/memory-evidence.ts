@@ -118,7 +118,7 @@ export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: N
 }
 
 /**
- * A stored attestation as trust evidence. Its witness draw's proof passed record-v1 R19 before it was
+ * A stored attestation as trust evidence. Its witness draw's proof was checked by record-v1 R19 before it was
  * stored, so its fraction is the proof's hash alone (RFC 9381 §5.2), kept by attestation id: a memory
  * is scored again at every batch that touches it, and a fraction never changes.
  */

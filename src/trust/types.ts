@@ -23,7 +23,7 @@ export interface AttestationEvidence {
   /**
    * The fraction u in [0, 1) of the attestation's witness draw (`record.draw`), present only when
    * its proof verified under the witness's key for this memory (record-v1 R19; src/draw verifyDraw,
-   * or the proof's hash for a record that passed R19 before it was stored). Absent: no draw counts,
+   * or the proof's hash for a record checked by R19 before it was stored). Absent: no draw counts,
    * whatever `record.draw` claims.
    */
   drawFraction?: number

@@ -9,8 +9,9 @@ import { startDaemon, type Daemon, type DaemonOptions } from '../../../src/daemo
 import { verifyDraw } from '../../../src/draw/index.js'
 import { decodeDidKey } from '../../../src/identity/index.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
-import { changeTrustRoot, initHome, nodePaths } from '../../../src/node/index.js'
+import { changeTrustRoot, initHome, nodePaths, setTrustPolicy } from '../../../src/node/index.js'
 import { verifyRecord } from '../../../src/record/index.js'
+import { runIsnad } from '../cli/run-cli.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../../src/schema/index.js'
 
 /*
@@ -92,10 +93,14 @@ afterEach(async () => {
 })
 
 describe('the witness draw on real daemons', () => {
-  it('draws every non-author agent of a small network: inbox shows it drawn, its attestation carries a draw a third node verifies; no request sent', async () => {
+  it('draws every non-author agent of a small network: inbox shows it drawn, its attestation carries the draw, a third node counts it (Attested under isnad-draw); no request sent', async () => {
     const [observerHome, authorHome, witnessHome] = [await home(), await home(), await home()]
     // The observer trusts the witness (reputation 1) and scores with isnad-draw.
     await changeTrustRoot(nodePaths(observerHome.home).data, 'added', witnessHome.agent, Date.now())
+    await setTrustPolicy(nodePaths(observerHome.home).data, 'isnad-draw')
+    // The witness knows the observer (a root): its estimate, 2, is one the observer's (3) accepts
+    // (population ≥ N̂ / 2); a witness that knew only itself would state 1, and be refused.
+    await changeTrustRoot(nodePaths(witnessHome.home).data, 'added', observerHome.agent, Date.now())
     const never = { random: () => 0.999_999 } // no private check: only the draw is at work
     const [observer, author, witness] = await network([observerHome, { privateChecks: never }], [authorHome, { privateChecks: never }], [witnessHome, { privateChecks: never }])
 
@@ -104,6 +109,12 @@ describe('the witness draw on real daemons', () => {
     const item = await until(async () => (await witness.ops.inbox()).find((i) => i.memory === memory.id), 'the drawn inbox item')
     expect(item).toMatchObject({ drawn: true, requester: authorHome.agent, to: [witnessHome.agent] })
     expect(item.request).toBeUndefined()
+    // `isnad inbox` (through the daemon's API) says it is drawn, not asked.
+    const cli = await runIsnad(['inbox'], { home: witnessHome.home })
+    expect(cli.code, cli.stderr).toBe(0)
+    expect(cli.stdout).toMatch(/^drawn /)
+    expect(cli.stdout).toContain(memory.id)
+    expect(cli.stdout).toContain('(drawn witness)')
     // The observer is drawn too (every agent but the author, on a network this small).
     await until(async () => (await observer.ops.inbox()).find((i) => i.memory === memory.id && i.drawn === true), 'the observer\'s drawn item')
     expect((await author.ops.inbox()).filter((i) => i.memory === memory.id), 'the author is never drawn').toEqual([])
@@ -118,6 +129,12 @@ describe('the witness draw on real daemons', () => {
     const fraction = verifyDraw(decodeDidKey(witnessHome.agent), memory.id, new Uint8Array(Buffer.from(attestation.draw!.proof, 'base64')))
     expect(fraction).toBeDefined()
     expect(fraction! * attestation.draw!.population).toBeLessThan(5)
+    // The third node counts it as drawn: Attested under isnad-draw through that confirm alone.
+    const trust = await until(async () => {
+      const t = await observer.ops.explainTrust(memory.id)
+      return t.level === 'Attested' ? t : undefined
+    }, 'Attested at the observer')
+    expect(trust.witness_selection).toMatchObject({ drawn: 1, asked: 0 })
     expect((await witness.ops.inbox()).filter((i) => i.memory === memory.id), 'answered: out of the inbox').toEqual([])
 
     // No daemon sent a witness request: not for drawn witnesses, not otherwise.
@@ -151,7 +168,10 @@ describe('the witness draw on real daemons', () => {
 
   it('private checks: with no drawn answer, asks one reputable witness when its randomness falls under the probability, and not otherwise', async () => {
     const [askingHome, quietHome, offHome, authorHome, witnessHome] = [await home(), await home(), await home(), await home(), await home()]
-    for (const h of [askingHome, quietHome, offHome]) await changeTrustRoot(nodePaths(h.home).data, 'added', witnessHome.agent, Date.now())
+    for (const h of [askingHome, quietHome, offHome]) {
+      await changeTrustRoot(nodePaths(h.home).data, 'added', witnessHome.agent, Date.now())
+      await setTrustPolicy(nodePaths(h.home).data, 'isnad-draw')
+    }
     // Nobody auto-answers: no drawn answer arrives, so each observer's private check is due.
     const [asking, quiet, off, author, witness] = await network(
       [askingHome, { privateChecks: { delayMs: 500, random: () => 0 } }],
@@ -168,6 +188,10 @@ describe('the witness draw on real daemons', () => {
     await until(async () => (await quiet.ops.networkStats()).witness?.private_checks.due === 1 ? true : undefined, 'the quiet node\'s check due')
     expect((await quiet.ops.networkStats()).witness?.private_checks.asked).toBe(0)
     expect((await off.ops.networkStats()).witness?.private_checks).toEqual({ due: 0, asked: 0 })
+    // The explanation says what each node did: asked, its coin said no, or nothing (private checks off).
+    expect((await asking.ops.explainTrust(memory.id)).witness_selection?.private_check).toBe('asked')
+    expect((await quiet.ops.explainTrust(memory.id)).witness_selection?.private_check).toBe('not-sampled')
+    expect((await off.ops.explainTrust(memory.id)).witness_selection?.private_check).toBeUndefined()
     await sleep(1000)
     const requests = (await heldAt(witness.ops, memory.id)).requests
     expect(requests.map((r) => r.record.requester), 'one request network-wide: the asking node\'s').toEqual([askingHome.agent])
