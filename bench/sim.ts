@@ -28,9 +28,9 @@ export async function benchSim (options: SimBenchOptions): Promise<Figure[]> {
     : full
   const say = (text: string): void => { progress(`12. ${text}`) }
   const threads = availableParallelism()
-  const createPool = async (count: number, { spotCheckers }: PoolRequest): Promise<ChildPool | LocalPool> => threads > 1
-    ? await ChildPool.start(count, threads, say, undefined, 'threads', spotCheckers)
-    : await LocalPool.start({ count, ...(spotCheckers === undefined ? {} : { spotCheckers }) })
+  const createPool = async (count: number, { privateCheckers }: PoolRequest): Promise<ChildPool | LocalPool> => threads > 1
+    ? await ChildPool.start(count, threads, say, undefined, 'threads', privateCheckers)
+    : await LocalPool.start({ count, ...(privateCheckers === undefined ? {} : { privateCheckers }) })
   const results = await runScenario(scenario, { runner: 'in-process', createPool, progress: say })
   const run = results.runs[0]
   if (run === undefined) throw new Error('the simulation produced no run')

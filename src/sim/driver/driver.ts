@@ -7,6 +7,7 @@ import { attestationKey, createObservations, type Observations } from './observa
 import type { Plan, PlannedAnswer, PlannedMemory, Scenario } from '../scenario/index.js'
 import type { NodePool } from '../pools/index.js'
 import { TopologyActions } from './topology-actions.js'
+import { CheckedAnswers } from './checked-answers.js'
 
 /*
  * Plays a plan on a pool of real nodes through their HTTP APIs: authors remember and ask for
@@ -48,9 +49,12 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
   const setupStart = performance.now()
   /** Requests at witnesses' inboxes (`memory|node`) and attestations at authors (`memory|witness did@node`). Closed when the run is measured, so nothing outlives the drive. */
   const arrivals = new Arrivals()
+  const byId = new Map<string, Observations['memories'][number]>()
+  let checked: CheckedAnswers | undefined
   const nodes = new LiveNodes(pool, (node, event, at) => {
     if (event.type === 'inbox') {
       arrivals.note(`${event.data.memory}|${node}`, at)
+      checked?.onInbox(node, event.data)
       return
     }
     const key = attestationKey(event.data.memory, event.data.witness)
@@ -68,6 +72,8 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
         if (root !== observer) await nodes.node(observer).ops.addTrustRoot(nodes.agent(root))
       }
     }
+    checked = new CheckedAnswers(scenario, plan, nodes, observations, (id) => byId.get(id))
+    observations.witnessLoad.checkingNodes = pool.size
   }
   const nodeNotes = new Set(Array.from({ length: pool.size }, (_, i) => pool.info(i).notes ?? []).flat())
   for (const note of nodeNotes) observations.notes.push(`nodes: ${note}`)
@@ -108,6 +114,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     try {
       const view = await author.ops.remember({ type: 'observation', summary: `simulated memory ${planned.serial} of ${scenario.name}`, tags: ['sim', scenario.name] }, author.signer)
       seen.id = view.id
+      byId.set(view.id, seen)
       if (planned.answers.length === 0) return
       const sentAt = performance.now()
       await author.ops.requestWitnesses({ memory: view.id, to: planned.answers.map((a) => nodes.agent(a.witness)) }, author.signer)
@@ -149,7 +156,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
       cpuPercent: Math.round((cpu.user + cpu.system) / 10 / (performance.now() - start))
     }
     const settleStart = performance.now()
-    const drained = Promise.all([events, ...plays]).then(() => true)
+    const drained = Promise.all([events, ...plays]).then(async () => { await checked?.drained() }).then(() => true)
     let timer: NodeJS.Timeout | undefined
     const inTime = await Promise.race([drained, new Promise<boolean>((resolve) => { timer = setTimeout(() => { resolve(false) }, DRAIN_TIMEOUT_MS) })])
     clearTimeout(timer)

@@ -83,14 +83,14 @@ export interface RunScenarioOptions {
   clock?: () => number
 }
 
-async function measure (plan: Plan, pool: NodePool, observations: Observations, nodes: LiveNodes, now: number): Promise<RunMetrics> {
+async function measure (plan: Plan, pool: NodePool, observations: Observations, nodes: LiveNodes, now: number, checks: boolean): Promise<RunMetrics> {
   const online = observations.onlineAtEnd
   const memoryCounts = await Promise.all(online.map(async (i) => (await nodes.node(i).ops.status()).records.memory))
   const views: TrustView[] = []
   let meanRecordBytes = 0
   for (const observer of plan.observers.filter((i) => nodes.isOnline(i))) {
     const roots = [observer, ...plan.trustRoots].map((i) => nodes.agent(i))
-    const observed = await observeTrust(nodes.node(observer).ops, roots, now)
+    const observed = await observeTrust(nodes.node(observer).ops, roots, now, { draws: checks })
     views.push(observed.view)
     meanRecordBytes = Math.max(meanRecordBytes, observed.meanRecordBytes)
   }
@@ -107,14 +107,14 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
   const plan = createPlan(scenario)
   options.progress(`${scenario.name}: starting ${total} nodes (${options.runner})`)
   const checks = options.checks ?? true
-  // No daemon spot-checks any more: the draw replaces them (the nodes run no spot-check service).
-  const pool = await options.createPool(total, { spotCheckers: [] })
+  // Every daemon draws itself; private checks run on every node, or on none without the checks.
+  const pool = await options.createPool(total, checks ? {} : { privateCheckers: [] })
   let nodes: LiveNodes | undefined
   try {
     const driven = await drive({ scenario, plan, pool, progress: options.progress, checks, ...(options.advance === undefined ? {} : { advance: options.advance }) })
     nodes = driven.nodes
     options.progress(`${scenario.name}: measuring trust at ${plan.observers.length} observers`)
-    const metrics = await measure(plan, pool, driven.observations, driven.nodes, (options.clock ?? Date.now)())
+    const metrics = await measure(plan, pool, driven.observations, driven.nodes, (options.clock ?? Date.now)(), checks)
     const roles: Partial<Record<Role, number>> = {}
     for (const role of plan.roles) roles[role] = (roles[role] ?? 0) + 1
     return {

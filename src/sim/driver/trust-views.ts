@@ -1,10 +1,10 @@
 import type { HttpOperations } from '../../api/client.js'
-import { nodeCryptoVerifier } from '../../native/index.js'
-import { verifyRecord, type VerifiedRecord } from '../../record/index.js'
+import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../native/index.js'
+import { decodeSignature, verifyRecord, type VerifiedRecord } from '../../record/index.js'
 import { scoreWithSetting, trustSettingFrom } from '../../reputation/index.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import { SCHEMA_TRUST_POLICY, TRUST_POLICIES, type TrustLevel, type TrustPolicy } from '../../trust/index.js'
-import { WITNESS_DRAW } from '../../draw/index.js'
+import { drawFractionOfProof, WITNESS_DRAW } from '../../draw/index.js'
 
 /*
  * What an observer node believes: every memory it holds with its evidence, exported through its HTTP
@@ -80,7 +80,7 @@ export function scoreTrustView (
   for (const [id, record] of memories) {
     const input = {
       memory: { id, record, signatureValid: true },
-      attestations: (attestations.get(id) ?? []).map((a) => drawn?.witnesses.get(id)?.has(a.record.witness) === true ? drawnEvidence(a, drawn.population) : { ...a, signatureValid: true }),
+      attestations: (attestations.get(id) ?? []).map((a) => drawn?.witnesses.get(id)?.has(a.record.witness) === true ? drawnEvidence(a, drawn.population) : provedEvidence(a)),
       // Who asked whom: the observer's own private checks are independent of the author.
       requests: (requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })),
       anchors: [],
@@ -121,8 +121,23 @@ function drawnEvidence (a: { id: string, record: AttestationRecord }, population
   }
 }
 
+/**
+ * An attestation verified here (its signature and, when it carries a draw, its proof: record-v1 R19),
+ * with its draw's fraction read from the verified proof, as a node scores a stored draw.
+ */
+function provedEvidence (a: { id: string, record: AttestationRecord }): { id: string, record: AttestationRecord, signatureValid: true, drawFraction?: number } {
+  const draw = a.record.draw
+  if (draw === undefined) return { ...a, signatureValid: true }
+  return { ...a, signatureValid: true, drawFraction: drawFractionOfProof(decodeSignature(draw.proof), NODE_RECORD_FAST_PATHS) }
+}
+
 /** The observer's trust in each memory it holds, under every registered policy, from its `roots`. */
-export async function observeTrust (ops: HttpOperations, roots: readonly string[], now: number): Promise<ObservedTrust> {
+/**
+ * `draws: false` (a run with `--no-checks`): the observer counts no witness draw, as the model then
+ * plays none. The daemons draw whatever the run (the draw is the protocol's), so an asked witness
+ * that happens to be drawn attaches its draw; leaving it uncounted keeps the engines comparable.
+ */
+export async function observeTrust (ops: HttpOperations, roots: readonly string[], now: number, options: { draws?: boolean } = {}): Promise<ObservedTrust> {
   let bytes = 0
   let records = 0
   const memories = new Map<string, MemoryRecord>()
@@ -139,7 +154,9 @@ export async function observeTrust (ops: HttpOperations, roots: readonly string[
       if (record.kind === 'memory') memories.set(verified.id, record)
       else if (record.kind === 'attestation') {
         const list = attestations.get(record.memory) ?? []
-        if (!list.some((a) => a.id === verified.id)) list.push({ id: verified.id, record })
+        const { draw, ...undrawn } = record
+        const counted = options.draws === false && draw !== undefined ? undrawn : record
+        if (!list.some((a) => a.id === verified.id)) list.push({ id: verified.id, record: counted })
         attestations.set(record.memory, list)
       } else if (record.kind === 'witness_request') {
         const list = requests.get(record.memory) ?? []

@@ -320,6 +320,15 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       // The request is signed and gossiped with its memory (gossip-v1's witness envelope).
       witnessRequestRecord(author, memory.id, planned.answers.map((a) => (agents[a.witness] as Agent).did), iso(created))
       checkCounts.requests++
+      // The request is a gossip message of its own at every node the memory reached (a record each node verifies).
+      const row = arrivals[serial]
+      if (row !== undefined) {
+        for (let j = 0; j < T; j++) {
+          if (Number.isNaN(row[j] as number) || tracked[j] === planned.author) continue
+          counters.byGossip[j]! += 1
+          counters.received[j]! += Math.max(1, topology.meshDegree[tracked[j] as number] as number)
+        }
+      }
       const witnesses = planned.answers.map((a) => a.witness)
       const distances = topology.distancesFrom(planned.author, witnesses)
       const bytes = memory.bytes.length

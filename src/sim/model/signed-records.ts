@@ -33,7 +33,7 @@ export interface Agent {
 export interface SignedBytes<R extends MemoryRecord | AttestationRecord | WitnessRequestRecord = MemoryRecord | AttestationRecord | WitnessRequestRecord> {
   id: string
   bytes: Uint8Array
-  /** The record signed, as built (what an observer's reputation reads during the run, spot-checks.ts). */
+  /** The record signed, as built (what a node's reputation reads during the run, private-checks.ts). */
   record: R
 }
 

@@ -55,8 +55,8 @@ export function serveChildPool (): void {
     void (async () => {
       try {
         if (message.method === 'start') {
-          const [count, linkConditions, spotCheckers] = message.args as [number, LinkConditions | null, number[] | null]
-          pool = await LocalPool.start({ count, ...(linkConditions === null ? {} : { linkConditions }), ...(spotCheckers === null ? {} : { spotCheckers }) })
+          const [count, linkConditions, privateCheckers] = message.args as [number, LinkConditions | null, number[] | null]
+          pool = await LocalPool.start({ count, ...(linkConditions === null ? {} : { linkConditions }), ...(privateCheckers === null ? {} : { privateCheckers }) })
           reply({ id: message.id, result: Array.from({ length: pool.size }, (_, i) => pool?.info(i)) })
           return
         }

@@ -89,8 +89,8 @@ export class ChildPool implements NodePool {
 
   private constructor (private readonly children: Child[], private readonly infos: SimNodeInfo[], private readonly kind: ChildKind) {}
 
-  /** `spotCheckers`: the nodes (global indices) whose daemons spot-check (LocalPoolOptions). @default every node */
-  static async start (count: number, processes: number, progress: (text: string) => void = () => {}, link?: LinkConditions, kind: ChildKind = 'processes', spotCheckers?: readonly number[]): Promise<ChildPool> {
+  /** `privateCheckers`: the nodes (global indices) whose daemons run private checks (LocalPoolOptions). @default every node */
+  static async start (count: number, processes: number, progress: (text: string) => void = () => {}, link?: LinkConditions, kind: ChildKind = 'processes', privateCheckers?: readonly number[]): Promise<ChildPool> {
     const entry = fileURLToPath(new URL('./child-host.js', import.meta.url))
     const n = Math.max(1, Math.min(processes, count))
     const children = Array.from({ length: n }, () => new Child(spawn(kind, entry)))
@@ -99,7 +99,7 @@ export class ChildPool implements NodePool {
       // Each child's nodes draw from their own streams of the seed (link-conditions.ts).
       const linkOf = (c: number): LinkConditions | null => link === undefined ? null : { ...link, seed: streamSeed(link.seed, -1 - c) }
       // Node i is child (i mod n)'s local node ⌊i / n⌋.
-      const checkersOf = (c: number): number[] | null => spotCheckers === undefined ? null : spotCheckers.filter((i) => i % n === c).map((i) => Math.floor(i / n))
+      const checkersOf = (c: number): number[] | null => privateCheckers === undefined ? null : privateCheckers.filter((i) => i % n === c).map((i) => Math.floor(i / n))
       const started = await Promise.all(children.map(async (child, c) => await child.call<SimNodeInfo[]>('start', sizes[c], linkOf(c), checkersOf(c))))
       progress(`${count} nodes started in ${n} ${kind === 'threads' ? 'worker threads' : 'processes'}`)
       const infos = Array.from({ length: count }, (_, i) => started[i % n]?.[Math.floor(i / n)] as SimNodeInfo)

@@ -109,8 +109,6 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
   const bootstrap = options.index === undefined ? [] : (await discoverNode(options.bootstrapName ?? 'bootstrap', { token, waiting })).multiaddrs
   const ip = await containerIp(options.name)
   const plan = options.index === undefined ? undefined : createPlan(options.scenario)
-  // As on the other runners (src/sim/driver run.ts): the observers spot-check, as `isnad start` does by default; the others do not.
-  const spotChecks = options.index !== undefined && (plan?.observers.includes(options.index) ?? false)
   const supervisor = await NodeSupervisor.start({
     start: async () => await startDaemon({
       home: options.home,
@@ -121,7 +119,6 @@ export async function runContainerNode (options: ContainerNodeOptions): Promise<
       apiBehindRelay: true,
       // A container's stderr is one of many in the run: its warnings and errors only.
       logger: createLogger({ level: 'warn', write: (line) => { options.log(line.trimEnd()) } }),
-      ...(spotChecks ? {} : { spotChecks: false as const }),
       ...(link === undefined ? {} : { linkConditions: { ...link, seed: streamSeed(link.seed, options.index ?? -1) } })
     }),
     token,

@@ -45,8 +45,8 @@ interface Slot {
   info: SimNodeInfo
   /** Counters of the node's earlier runs (a restart starts a fresh network). */
   past: NodeCounters
-  /** Whether its daemon runs the spot-check service (kept across restarts). */
-  spotChecks: boolean
+  /** Whether its daemon runs private checks (kept across restarts). */
+  privateChecks: boolean
 }
 
 export interface LocalPoolOptions {
@@ -57,21 +57,22 @@ export interface LocalPoolOptions {
   /** The scenario's latency and loss on every libp2p connection (node i draws from stream i of the seed). */
   linkConditions?: LinkConditions
   /**
-   * The nodes whose daemons run spot checks (docs/trust.md §5a), as `isnad start` does by default;
-   * the others run with `--no-spot-checks`. The driver passes the plan's observers (run.ts says why).
+   * The nodes whose daemons run private checks (docs/simulation.md, "The witness draw"), as
+   * `isnad start` does by default; the others run with `--no-private-checks`. The driver passes none
+   * for a run without the checks (run.ts).
    * @default every node (the daemon's default)
    */
-  spotCheckers?: readonly number[]
+  privateCheckers?: readonly number[]
 }
 
 function countersOf (network: Network): NodeCounters {
   return countersFrom(network.stats)
 }
 
-async function launch (home: string, agent: string, spotChecks: boolean, link?: LinkConditions): Promise<{ daemon: Daemon, info: SimNodeInfo }> {
+async function launch (home: string, agent: string, privateChecks: boolean, link?: LinkConditions): Promise<{ daemon: Daemon, info: SimNodeInfo }> {
   // apiPort 0: any free port, not kept — many nodes share this host, and a node that left must not
   // find "its" port taken by another when it joins again (a kept port would make that an error).
-  const daemon = await startDaemon({ home, listen: LOOPBACK, apiPort: 0, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, ...(spotChecks ? {} : { spotChecks: false }), ...(link === undefined ? {} : { linkConditions: link }) })
+  const daemon = await startDaemon({ home, listen: LOOPBACK, apiPort: 0, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, ...(privateChecks ? {} : { privateChecks: false }), ...(link === undefined ? {} : { linkConditions: link }) })
   const token = await readApiToken(nodePaths(home).data)
   return { daemon, info: { url: daemon.url, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent } }
 }
@@ -85,16 +86,16 @@ export class LocalPool implements NodePool {
   static async start (options: LocalPoolOptions): Promise<LocalPool> {
     const root = await mkdtemp(join(options.directory ?? tmpdir(), 'isnad-sim-'))
     const pool = new LocalPool(root, [], options.linkConditions)
-    const checkers = options.spotCheckers === undefined ? undefined : new Set(options.spotCheckers)
+    const checkers = options.privateCheckers === undefined ? undefined : new Set(options.privateCheckers)
     try {
       for (let at = 0; at < options.count; at += START_BATCH) {
         const batch = Array.from({ length: Math.min(START_BATCH, options.count - at) }, (_, k) => at + k)
         pool.slots.push(...await Promise.all(batch.map(async (i) => {
           const home = join(root, `node-${i}`)
           const agent = (await initHome(home)).defaultKey.did
-          const spotChecks = checkers?.has(i) ?? true
-          const { daemon, info } = await launch(home, agent, spotChecks, pool.linkOf(i))
-          return { home, agent, daemon, info, past: EMPTY_COUNTERS, spotChecks }
+          const privateChecks = checkers?.has(i) ?? true
+          const { daemon, info } = await launch(home, agent, privateChecks, pool.linkOf(i))
+          return { home, agent, daemon, info, past: EMPTY_COUNTERS, privateChecks }
         })))
         options.progress?.(`${pool.slots.length}/${options.count} nodes started`)
       }
@@ -140,7 +141,7 @@ export class LocalPool implements NodePool {
   async restart (index: number): Promise<SimNodeInfo> {
     const slot = this.slot(index)
     if (slot.daemon !== null) return slot.info
-    const { daemon, info } = await launch(slot.home, slot.agent, slot.spotChecks, this.linkOf(index))
+    const { daemon, info } = await launch(slot.home, slot.agent, slot.privateChecks, this.linkOf(index))
     slot.daemon = daemon
     slot.info = info
     return info

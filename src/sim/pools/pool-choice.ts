@@ -31,20 +31,20 @@ export function runnerOf (choice: Pick<PoolChoice, 'processes'>): 'processes' | 
 
 /** What a run asks of its pool besides the node count (src/sim/driver run.ts). */
 export interface PoolRequest {
-  /** The nodes whose daemons spot-check (LocalPoolOptions.spotCheckers). @default every node */
-  spotCheckers?: readonly number[]
+  /** The nodes whose daemons run private checks (LocalPoolOptions.privateCheckers). @default every node */
+  privateCheckers?: readonly number[]
 }
 
 /** The pool factory of a run of `scenario`: latency and loss on every link between its nodes. */
 export function poolFactory (scenario: Scenario, choice: PoolChoice): (count: number, request?: PoolRequest) => Promise<NodePool> {
   return async (count, request = {}) => {
-    const spotCheckers = request.spotCheckers
+    const privateCheckers = request.privateCheckers
     const link = linkConditionsOf(scenario)
     const processes = choice.processes ?? 1
-    if (processes > 1) return await ChildPool.start(count, processes, choice.progress, link, 'processes', spotCheckers)
+    if (processes > 1) return await ChildPool.start(count, processes, choice.progress, link, 'processes', privateCheckers)
     const threads = choice.threads ?? (count >= THREADED_FROM_NODES ? availableParallelism() : 1)
-    if (threads > 1) return await ChildPool.start(count, threads, choice.progress, link, 'threads', spotCheckers)
-    return await LocalPool.start({ count, progress: choice.progress, ...(link === undefined ? {} : { linkConditions: link }), ...(spotCheckers === undefined ? {} : { spotCheckers }) })
+    if (threads > 1) return await ChildPool.start(count, threads, choice.progress, link, 'threads', privateCheckers)
+    return await LocalPool.start({ count, progress: choice.progress, ...(link === undefined ? {} : { linkConditions: link }), ...(privateCheckers === undefined ? {} : { privateCheckers }) })
   }
 }
 

@@ -58,6 +58,20 @@ function policyCell (run: RunResult, policy: string): string {
   return [t.auc, t.falseAnchoredShare, t.falseAttestedShare, t.trueUnverifiedShare].map((v) => fixed(v)).join(' · ')
 }
 
+/** Gossip messages each node received per published memory (duplicates included): the witness draw's per-node cost. */
+export function messagesPerMemory (run: RunResult): number | null {
+  const published = run.metrics.memories.published
+  return run.metrics.perNode === null || published === 0 ? null : run.metrics.perNode.messagesMean / published
+}
+
+/** A run's per-node messages per memory, and on the model's row its difference from the real run's in %. */
+function messagesCell (run: RunResult, against?: RunResult): string {
+  const own = messagesPerMemory(run)
+  if (own === null) return '—'
+  const other = against === undefined ? null : messagesPerMemory(against)
+  return other === null || other === 0 ? own.toFixed(1) : `${own.toFixed(1)} (${own >= other ? '+' : ''}${((own / other - 1) * 100).toFixed(0)} %)`
+}
+
 function differenceCell (verdict: RowVerdict): string {
   const a = verdict.agreement
   const mark = !verdict.comparable ? `not held to the tolerance: real delivery incomplete (${verdict.realGaps.join(', ')})` : a.agree ? '✓' : '✗'
@@ -81,15 +95,15 @@ function slowCell (row: AgreementRow): string {
 /** The markdown table: one header, two rows per run (real nodes, model), columns per policy. */
 export function agreementTable (rows: readonly AgreementRow[], tolerance = AGREEMENT_TOLERANCE): string {
   const policies = [...new Set(rows.flatMap((r) => [...r.real.metrics.trust, ...r.model.metrics.trust].map((t) => t.policy)))]
-  const header = ['scenario', 'Sybils', 'nodes', 'engine', 's / sim. min', 'delivery mem. / att.', ...policies.map((p) => `${p}: AUC · F≥Anc · F≥Att · T Unv`), 'max \\|Δ\\|', 'wall s']
+  const header = ['scenario', 'Sybils', 'nodes', 'engine', 's / sim. min', 'delivery mem. / att.', ...policies.map((p) => `${p}: AUC · F≥Anc · F≥Att · T Unv`), 'max \\|Δ\\|', 'messages / node / memory', 'wall s']
   const lines = [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`]
   for (const row of rows) {
     const verdict = agreementVerdict(row, tolerance)
-    const cells = (run: RunResult, engine: string, diff: string, speed: string): string[] => [
-      row.scenario, String(run.sybils), String(run.nodes), engine, speed, delivery(run), ...policies.map((p) => policyCell(run, p)), diff, run.timings.totalSeconds.toFixed(1)
+    const cells = (run: RunResult, engine: string, diff: string, speed: string, messages: string): string[] => [
+      row.scenario, String(run.sybils), String(run.nodes), engine, speed, delivery(run), ...policies.map((p) => policyCell(run, p)), diff, messages, run.timings.totalSeconds.toFixed(1)
     ]
-    lines.push(`| ${cells(row.real, 'nodes', '', slowCell(row)).join(' | ')} |`)
-    lines.push(`| ${cells(row.model, 'model', differenceCell(verdict), String(row.secondsPerMinute)).join(' | ')} |`)
+    lines.push(`| ${cells(row.real, 'nodes', '', slowCell(row), messagesCell(row.real)).join(' | ')} |`)
+    lines.push(`| ${cells(row.model, 'model', differenceCell(verdict), String(row.secondsPerMinute), messagesCell(row.model, row.real)).join(' | ')} |`)
   }
   return lines.join('\n')
 }

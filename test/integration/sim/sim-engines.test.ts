@@ -17,7 +17,7 @@ import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from '../../../src/trust/index.j
 const TOLERANCE = 0.01
 const METRICS = ['auc', 'falseAnchoredShare', 'falseAttestedShare', 'trueUnverifiedShare', 'meanTrustTrue', 'meanTrustFalse', 'sybilMeanTrust', 'sybilAttestedShare'] as const
 
-const createPool: RunScenarioOptions['createPool'] = async (count, { spotCheckers }) => await LocalPool.start({ count, ...(spotCheckers === undefined ? {} : { spotCheckers }) })
+const createPool: RunScenarioOptions['createPool'] = async (count, { privateCheckers }) => await LocalPool.start({ count, ...(privateCheckers === undefined ? {} : { privateCheckers }) })
 
 async function scenario (): Promise<ReturnType<typeof parseScenario>> {
   const small = await loadScenario('small')
@@ -78,6 +78,10 @@ describe('the real-node and model engines', () => {
       expect(m.witness.attestationsPerMemory, results.engine).toBeLessThanOrEqual(10)
       expect(m.perNode?.messagesMean, results.engine).toBeGreaterThan(0)
     }
+    // Every daemon draws itself and checks privately; the driver answers the drawn items by role.
+    const r = onReal.runs[0]!.metrics
+    expect(r.witness.checkingNodes).toBe(12)
+    expect(r.witness.draw?.drawnAnswersPerMemory).toBeGreaterThan(1)
     const m = onModel.runs[0]!.metrics
     expect(m.witness.checkingNodes).toBe(12)
     expect(m.witness.draw?.drawnPerMemory).toBeGreaterThan(2)

@@ -30,7 +30,7 @@ async function run (sweep: number[] = [], progress: (line: string) => void = () 
   const swept = { ...scenario, metrics: { ...scenario.metrics, sybilSweep: sweep } }
   return await runScenario(swept, {
     runner: 'in-process',
-    createPool: async (count, { spotCheckers }) => await LocalPool.start({ count, ...(spotCheckers === undefined ? {} : { spotCheckers }) }),
+    createPool: async (count, { privateCheckers }) => await LocalPool.start({ count, ...(privateCheckers === undefined ? {} : { privateCheckers }) }),
     progress,
     ...(checks === undefined ? {} : { checks })
   })

@@ -89,10 +89,10 @@ describe('agreementTable', () => {
     const run = await realRun()
     const rows = [row(run, run), row(run, shifted(run, 'isnad-v0.1', { auc: 0.5604 }))]
     const table = agreementTable(rows).split('\n')
-    expect(table[0]).toBe('| scenario | Sybils | nodes | engine | s / sim. min | delivery mem. / att. | isnad-v0.1: AUC · F≥Anc · F≥Att · T Unv | isnad-reputation: AUC · F≥Anc · F≥Att · T Unv | max \\|Δ\\| | wall s |')
+    expect(table[0]).toBe('| scenario | Sybils | nodes | engine | s / sim. min | delivery mem. / att. | isnad-v0.1: AUC · F≥Anc · F≥Att · T Unv | isnad-reputation: AUC · F≥Anc · F≥Att · T Unv | max \\|Δ\\| | messages / node / memory | wall s |')
     expect(table).toHaveLength(2 + 4)
-    expect(table[2]).toBe(`| sybil-ring | 10 | 50 | nodes | 20 | 1 / 1 | 0.540 · 0.000 · 0.641 · 0.333 | ${policyCell(run, 1)} |  | ${run.timings.totalSeconds.toFixed(1)} |`)
-    expect(table[3]).toMatch(/^\| sybil-ring \| 10 \| 50 \| model \| 20 \| 1 \/ 1 \| .* \| 0\.0000 ✓ \| 0\.3 \|$/)
+    expect(table[2]).toBe(`| sybil-ring | 10 | 50 | nodes | 20 | 1 / 1 | 0.540 · 0.000 · 0.641 · 0.333 | ${policyCell(run, 1)} |  | ${messages(run)} | ${run.timings.totalSeconds.toFixed(1)} |`)
+    expect(table[3]).toMatch(/^\| sybil-ring \| 10 \| 50 \| model \| 20 \| 1 \/ 1 \| .* \| 0\.0000 ✓ \| [\d.]+ \(\+0 %\) \| 0\.3 \|$/)
     expect(table[5]).toContain('| 0.560 · 0.000 · 0.641 · 0.333 |')
     expect(table[5]).toContain('| 0.0200 (isnad-v0.1 auc) ✗ |')
     expect(agreementSummary(rows)).toBe(`1 of 2 runs agree within 0.01 (2 compared with full delivery); largest difference 0.0200; wall time ${(2 * run.timings.totalSeconds).toFixed(0)} s on real nodes (retries included), 0.6 s on the model.`)
@@ -112,4 +112,10 @@ describe('agreementTable', () => {
 function policyCell (run: RunResult, index: number): string {
   const t = run.metrics.trust[index]!
   return [t.auc, t.falseAnchoredShare, t.falseAttestedShare, t.trueUnverifiedShare].map((v) => v === null ? '—' : v.toFixed(3)).join(' · ')
+}
+
+/** Per-node messages per published memory as the table prints them (one decimal; — without counters). */
+function messages (run: RunResult): string {
+  const published = run.metrics.memories.published
+  return run.metrics.perNode === null || published === 0 ? '—' : (run.metrics.perNode.messagesMean / published).toFixed(1)
 }
