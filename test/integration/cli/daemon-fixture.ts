@@ -76,7 +76,7 @@ export async function deadPid (): Promise<number> {
 
 /**
  * CLI output with what differs between two homes made equal: the home's path, record ids, did:keys,
- * timestamps and signatures, so the same commands on two homes (one local, one through a daemon) compare whole.
+ * timestamps, signatures and witness-draw proofs (each home's agent draws with its own key), so the same commands on two homes (one local, one through a daemon) compare whole.
  */
 export function normalize (text: string, home: string): string {
   return text
@@ -86,4 +86,5 @@ export function normalize (text: string, home: string): string {
     .replace(/keys\/z[1-9A-HJ-NP-Za-km-z]+\.json/g, 'keys/<did>.json')
     .replace(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?Z/g, '<time>')
     .replace(/"signature": "[A-Za-z0-9+/_-]{86}"/g, '"signature": "<sig>"')
+    .replace(/"proof": "[A-Za-z0-9+/_-]{107}"/g, '"proof": "<proof>"')
 }
