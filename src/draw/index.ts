@@ -6,3 +6,4 @@
 export { DRAW_INPUT_TAG, WITNESS_DRAW, type WitnessDrawConstants } from './constants.js'
 export { drawFraction, drawFractionOfProof, drawInput, proveDraw, verifyDraw, type DrawPaths, type DrawProof } from './draw.js'
 export { acceptsPopulation, isDrawn, privateCheckProbability } from './rule.js'
+export { POPULATION_CLAIM_WINDOW, populationEstimate, statedPopulation, type PopulationClaim, type StatedPopulationInput } from './population.js'

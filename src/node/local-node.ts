@@ -231,7 +231,8 @@ export class LocalNode {
 
   /**
    * N̂, the node's estimate of the agents the witness draw chooses from (NodeTrust.populationEstimate:
-   * the distinct identities of its reputation graph); at least 1, the smallest population a draw states.
+   * the distinct identities of its reputation graph or the median population its reputable drawn
+   * witnesses stated, the larger); at least 1, the smallest population a draw states.
    */
   async populationEstimate (): Promise<number> {
     return Math.max(1, await this.trust.populationEstimate())

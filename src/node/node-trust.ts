@@ -3,6 +3,7 @@ import { isIsnadError } from '../errors/index.js'
 import { createKeystore } from '../keystore/index.js'
 import { keyEventsPath, type Keyring } from '../key-events/index.js'
 import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
 import type { PrivateCheckState, TrustPolicyName } from '../schema/index.js'
 import type { RecordStore, StoredRecord } from '../store/index.js'
 import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities } from '../trust/index.js'
@@ -90,7 +91,7 @@ export class NodeTrust {
     // Without roots (no agent of its own, none added) there is nothing to compute: skip loading the graph.
     const setting = (await this.reputation.rootDids()).length === 0
       ? settingOfTable(policy, undefined, identities)
-      : settingOfTable(policy, await table(identities), identities)
+      : settingOfTable(policy, await table(identities), identities, NODE_RECORD_FAST_PATHS)
     if (this.privateChecks !== undefined) setting.privateCheckOf = this.privateChecks
     return setting
   }
@@ -118,15 +119,16 @@ export class NodeTrust {
   }
 
   /**
-   * N̂, the node's estimate of the agents the witness draw chooses from (docs/trust.md §5a): the
-   * distinct agent identities of its reputation graph (src/reputation populationOf), read from the
-   * last table the node computed (ingest keeps it at most INGEST_REPUTATION_MAX_AGE_MS old on a large
-   * graph), so a call costs no rebuild; the first call computes one. 0 without roots (no graph).
+   * N̂, the node's estimate of the agents the witness draw chooses from (docs/trust.md §5a,
+   * witness-draw-v1 §6): the distinct agent identities of its reputation graph or the median
+   * population its reputable drawn witnesses stated, the larger (src/reputation populationOf), read
+   * from the last table the node computed (ingest keeps it at most INGEST_REPUTATION_MAX_AGE_MS old on
+   * a large graph), so a call costs no rebuild; the first call computes one. 0 without roots (no graph).
    */
   async populationEstimate (): Promise<number> {
     if ((await this.reputation.rootDids()).length === 0) return 0
     const last = this.reputation.lastTable()
-    if (last !== undefined) return populationOf(last)
+    if (last !== undefined) return populationOf(last, NODE_RECORD_FAST_PATHS)
     return (await this.storedSetting()).populationEstimate ?? 0
   }
 

@@ -1,5 +1,7 @@
+import type { DrawPaths, PopulationClaim } from '../draw/index.js'
 import { CONTRADICTION_WEIGHT, DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
 import { evidenceFactor, evidenceOf } from './evidence-factor.js'
+import { estimateOf } from './population.js'
 import { buildTrustGraph, type TrustGraph, type VoteGroup } from './vote-graph.js'
 import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
@@ -44,8 +46,11 @@ export interface ReputationTable {
    */
   endorses: (from: string, to: string) => boolean
   describe: (did: string) => AgentReputation
+  /** The populations the counted attestations' draws state (witness-draw-v1 W6), by identity. */
+  populationClaims: readonly PopulationClaim[]
+  /** N̂ (witness-draw-v1 W6a, population.ts), once per table; `paths` read the stored proofs (all agree). */
+  populationEstimate: (paths?: DrawPaths) => number
 }
-
 
 /**
  * Every agent's reputation from the roots over the graph of votes (docs/trust.md §3). Pure; the votes are
@@ -71,7 +76,8 @@ export function computeReputation (
       reference: Infinity,
       lookup: () => UNROOTED_REPUTATION,
       endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
-      describe: (did) => ({ did, reputation: UNROOTED_REPUTATION, rank: 0, root: false, path: null })
+      describe: (did) => ({ did, reputation: UNROOTED_REPUTATION, rank: 0, root: false, path: null }),
+      ...estimateOf(graph, votes, () => UNROOTED_REPUTATION)
     }
   }
   const rootIndexes = uniqueRoots.map((did) => graph.index.get(did) as number)
@@ -129,7 +135,8 @@ export function computeReputation (
           ? {}
           : { agreement: { agreed: Math.max(0, agreed[i] as number), contradicted: contradicted[i] as number, factor: debitFactor(agreed[i] as number, contradicted[i] as number) } })
       }
-    }
+    },
+    ...estimateOf(graph, votes, lookup)
   }
 }
 

@@ -1,3 +1,4 @@
+import type { DrawPaths } from '../draw/index.js'
 import type { PrivateCheckState, TrustPolicyName } from '../schema/index.js'
 import { computeTrust, type ComputeTrustOptions, type KeyIdentities, type ReputationLookup, type TrustInput, type TrustResult } from '../trust/index.js'
 import type { PageRankOptions } from './pagerank.js'
@@ -26,7 +27,8 @@ export interface TrustSetting {
   ownRequesters?: (did: string) => boolean
   /**
    * N̂, the node's estimate of the agents the witness draw chooses from (TrustInput.populationEstimate):
-   * the distinct agent identities of its reputation graph (populationOf). Absent without roots.
+   * its graph's agents or the reputable drawn witnesses' median stated population, the larger
+   * (populationOf). Absent without roots.
    */
   populationEstimate?: number
   /**
@@ -43,28 +45,33 @@ export interface TrustSpec {
   roots: readonly string[]
   identities?: KeyIdentities
   pageRank?: PageRankOptions
+  /** How stored draws' fractions are read for N̂ (populationOf). @default the portable ECVRF */
+  drawPaths?: DrawPaths
 }
 
 /** The setting of a computed reputation table (absent: the node has no roots). */
-export function settingOfTable (policy: TrustPolicyName, table: ReputationTable | undefined, identities?: KeyIdentities): TrustSetting {
+export function settingOfTable (policy: TrustPolicyName, table: ReputationTable | undefined, identities?: KeyIdentities, paths?: DrawPaths): TrustSetting {
   const setting: TrustSetting = { policy }
   if (identities !== undefined) setting.identities = identities
   if (table !== undefined && table.rooted) {
     setting.reputation = table.lookup
     setting.endorses = table.endorses
     setting.ownRequesters = ownRequestersOf(table.roots, identities)
-    setting.populationEstimate = populationOf(table)
+    setting.populationEstimate = populationOf(table, paths)
   }
   return setting
 }
 
 /**
- * N̂ (docs/trust.md §5a): the distinct agent identities of a reputation table's graph — the roots,
- * every witness and every attested author of the records the node holds, one per identity when a
- * keyring maps keys to identities. Read from the graph the table already holds: nothing is rebuilt.
+ * N̂ (docs/trust.md §5a, protocols/witness-draw-v1.md §6): the larger of the distinct agent identities
+ * of a reputation table's graph — the roots, every witness and every attested author of the records
+ * the node holds, one per identity when a keyring maps keys to identities — and the median of the
+ * populations the newest POPULATION_CLAIM_WINDOW reputable drawn witnesses stated (src/draw
+ * populationEstimate). Read from what the table already holds, once per table: nothing is rebuilt.
+ * `paths` reads stored proofs' fractions (the node's native path; every implementation agrees).
  */
-export function populationOf (table: Pick<ReputationTable, 'graph'>): number {
-  return table.graph.agents.length
+export function populationOf (table: Pick<ReputationTable, 'populationEstimate'>, paths?: DrawPaths): number {
+  return table.populationEstimate(paths)
 }
 
 /**
@@ -87,7 +94,7 @@ export function reputationFor (memories: Iterable<MemoryAttestations>, spec: Tru
 
 /** The setting a node with `spec` scores with, given every memory's votes it holds. */
 export function trustSettingFrom (memories: Iterable<MemoryAttestations>, spec: TrustSpec): TrustSetting {
-  return settingOfTable(spec.policy, reputationFor(memories, spec), spec.identities)
+  return settingOfTable(spec.policy, reputationFor(memories, spec), spec.identities, spec.drawPaths)
 }
 
 /** The evidence part of a TrustInput: what the setting adds is taken from the setting only. */

@@ -1,3 +1,4 @@
+import type { PopulationClaim } from '../draw/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { AttestationVerdict } from '../schema/index.js'
 import type { KeyIdentities } from '../trust/index.js'
@@ -23,6 +24,8 @@ export const VERDICT_CODES: Readonly<Record<AttestationVerdict, number>> = Objec
 export class VoteSet {
   /** Graph node names: identities (a key a resolver maps to an identity is interned as that identity). */
   readonly agents: string[] = []
+  /** The populations the counted attestations' draws state, by identity (N̂'s input, src/draw populationEstimate). */
+  readonly populationClaims: PopulationClaim[] = []
   /** Every DID seen (keys and identities) → its graph node · 2, plus 1 when a key log names the DID. */
   private readonly seen = new Map<string, number>()
   private keyBuffer = new Float64Array(1024)

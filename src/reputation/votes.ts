@@ -71,8 +71,13 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
     if (count > chosenVerdicts.length) chosenVerdicts = grown(chosenVerdicts, count)
     for (let i = 0; i < count; i++) {
       // Each verdict's code is looked up once per vote (a keyed lookup), not once per claim pass.
-      const verdict = VERDICT_CODES[(chosen[i] as StoredAttestation).record.attestation]
+      const { id, record } = chosen[i] as StoredAttestation
+      const verdict = VERDICT_CODES[record.attestation]
       chosenVerdicts[i] = verdict
+      // A counted attestation's draw states a population (witness-draw-v1 W6): N̂ reads it.
+      if (record.draw !== undefined) {
+        set.populationClaims.push({ id, witness: set.agents[chosenNodes[i] as number] as string, population: record.draw.population, at: Date.parse(record.witnessed_at), proof: record.draw.proof })
+      }
       set.add(chosenNodes[i] as number, authorNode, verdict)
       // The author's walk passes on to who confirmed it (never an endorsement: see ACKNOWLEDGE_CODE).
       if (verdict === VERDICT_CODES.confirm) set.add(authorNode, chosenNodes[i] as number, ACKNOWLEDGE_CODE)

@@ -3,7 +3,7 @@ import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/inde
 import type { AnchorRecord, AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import type { RecordLocation, StoredRecord, TrustEntry } from '../../store/index.js'
 import { Keyring } from '../../key-events/index.js'
-import { nodeCryptoVerifier } from '../../native/index.js'
+import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../native/index.js'
 import { trustSettingFrom, type MemoryAttestations } from '../../reputation/index.js'
 import { evidenceOf, scoreEvidence, trustEntryOf, type NodeTrustSetting } from '../memory-evidence.js'
 import { keyringIdentities } from '../node-trust.js'
@@ -66,7 +66,7 @@ export async function readForReindex (input: ReaderInput, send: (chunk: WireChun
   // chunk while the next is scored.
   const keyring = await Keyring.open({ file: input.trust.keyEvents, readOnly: true, verifier: nodeCryptoVerifier, clock: () => input.now })
   try {
-    const setting = trustSettingFrom(votingMemories(collected), { policy: input.trust.policy, roots: input.trust.roots, identities: keyringIdentities(keyring) })
+    const setting = trustSettingFrom(votingMemories(collected), { policy: input.trust.policy, roots: input.trust.roots, identities: keyringIdentities(keyring), drawPaths: NODE_RECORD_FAST_PATHS })
     const memories = [...collected.memories.values()]
     for (let at = 0; at < memories.length; at += input.batch) {
       const batch = memories.slice(at, at + input.batch)

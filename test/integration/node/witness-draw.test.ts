@@ -104,6 +104,73 @@ describe('the witness draw at a node', () => {
     }
   })
 
+  it('adopts the population its reputable drawn witnesses state when its graph is smaller, and is then not drawn at its own small count', async () => {
+    const root = createAgent(77)
+    const author = createAgent(78)
+    const witnesses = [createAgent(79), createAgent(80), createAgent(81)]
+    await changeTrustRoot(dataDir(), 'added', root.did, now)
+    await setTrustPolicy(dataDir(), 'isnad-draw')
+    const keystore = createKeystore({ directory: join(home, 'keys') })
+    const own = await keystore.load((await keystore.list())[0]?.did ?? '')
+    let median = 0
+    const node = await LocalNode.open({ home, clock })
+    try {
+      // The root confirms each witness's memory: all three are reputable at this node.
+      const known = witnesses.map((w, i) => createMemory(w, { summary: `witness ${i} once said this`, created_at: at(now) }))
+      await node.ingest(known.map((m) => m.signed))
+      now += 60_000
+      await node.ingest(known.map((m) => createAttestation(root, m.id, 'confirm', at(now)).signed))
+      const small = await node.populationEstimate()
+      // The node's own agent, the root and the three witnesses.
+      expect(small).toBe(5)
+
+      // A memory every witness is drawn for at a population well above the node's graph: each states
+      // the largest population its draw allows (what a node that knows a larger network states).
+      let memory = createMemory(author, { summary: 'the rollout reached every region', created_at: at(now) })
+      const largest = (w: TestAgent, id: string): number => {
+        const { fraction } = proveDraw(w.secretKey, id, 1)
+        let population = Math.min(4294967295, Math.max(1, Math.floor(5 / fraction)))
+        while (!proveDraw(w.secretKey, id, population).drawn) population--
+        return population
+      }
+      for (let n = 0; witnesses.some((w) => largest(w, memory.id) < 10); n++) {
+        memory = createMemory(author, { summary: `the rollout reached region ${n}`, created_at: at(now) })
+      }
+      const stated = witnesses.map((w) => largest(w, memory.id))
+      median = [...stated].sort((a, b) => a - b)[1] as number
+      await node.ingest([memory.signed])
+      now += 60_000
+      await node.ingest(witnesses.map((w, i) => drawnAttestation(w, memory.id, stated[i] as number).signed))
+      expect(await node.populationEstimate()).toBe(median)
+      // What scoring reads is the same estimate: the drawn answers count at it.
+      const explained = await node.explainTrust(memory.id)
+      expect(explained.witness_selection).toMatchObject({ population_estimate: median, drawn: 3 })
+      expect((await node.store.getTrust(memory.id))?.level).toBe(explained.level)
+
+      // A memory the node's own agent is drawn for at the small count (every agent is, at 5 ≤ size)
+      // but not at the adopted one: its attestation carries no draw.
+      let next = createMemory(author, { summary: 'a second rollout', created_at: at(now) })
+      for (let n = 0; proveDraw(own.secretKey, next.id, median).drawn; n++) {
+        next = createMemory(author, { summary: `a second rollout, attempt ${n}`, created_at: at(now) })
+      }
+      expect(proveDraw(own.secretKey, next.id, small).drawn).toBe(true)
+      await node.ingest([next.signed])
+      const attested = await node.attest({ memory: next.id, verdict: 'confirm' }, { did: own.did, secretKey: own.secretKey })
+      expect((await node.store.get(attested.id))?.signed.record).not.toHaveProperty('draw')
+      expect(await node.populationEstimate()).toBe(median)
+    } finally {
+      await node.close()
+    }
+    // A rebuild computes the same estimate from the ledger.
+    await reindex(home, clock)
+    const reopened = await LocalNode.open({ home, clock, mode: 'read' })
+    try {
+      expect(await reopened.populationEstimate()).toBe(median)
+    } finally {
+      await reopened.close()
+    }
+  })
+
   it('counts a witness this node asked privately, from the request it stored, and says so in the explanation', async () => {
     const root = createAgent(74)
     const author = createAgent(75)
