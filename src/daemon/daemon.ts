@@ -59,11 +59,6 @@ export interface DaemonOptions {
    */
   privateChecks?: { delayMs?: number, random?: () => number } | false
   /**
-   * @deprecated The service it turned off is gone; `false` turns private checks off, as
-   * `privateChecks: false` does. Kept for callers not yet moved to `privateChecks`.
-   */
-  spotChecks?: Record<string, unknown> | false
-  /**
    * The witness budget (docs/limits.md): memories of one author per hour and memories in all per
    * minute this node's witnesses take on (drawn, or asked by strangers). @default WITNESS_DRAW's
    */
@@ -173,7 +168,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const budget = new WitnessBudget({ perAuthorPerHour: WITNESS_DRAW.perAuthorPerHour, perMinute: WITNESS_DRAW.perMinute, ...options.witnessBudget })
   const counters = createWitnessCounters()
   const privateCheckLog = new PrivateCheckLog()
-  const privateChecks = options.privateChecks ?? (options.spotChecks === false ? false : {})
+  const privateChecks = options.privateChecks ?? {}
   const hostedAgents = hostedAgentsOf(keystore)
   const bind = (opened: LocalNode): LocalNode => {
     unsubscribe()

@@ -70,6 +70,23 @@ export function isAcceptedDraw (record: AttestationRecord, estimate: number): bo
   return isDrawn(fraction, draw.population)
 }
 
+/**
+ * Whether the drawn answers a node holds excuse its private check (witness-draw-v1 W8): an
+ * attestation by a witness other than the author, drawn at this node, by a witness whose reputation
+ * here is above 0. A drawn witness outside the node's reputation graph weighs nothing in its score,
+ * so its answer alone must not stop the node from checking. `weighs` is asked only about accepted
+ * draws, so the reputation table is read only when there is one.
+ */
+export async function hasWeightyDrawnAnswer (
+  attestations: readonly AttestationRecord[], author: string, estimate: number, weighs: (did: string) => Promise<boolean>
+): Promise<boolean> {
+  for (const a of attestations) {
+    if (a.witness === author || !isAcceptedDraw(a, estimate)) continue
+    if (await weighs(a.witness)) return true
+  }
+  return false
+}
+
 /** Starts the service; returns the function that stops it. */
 export function startPrivateChecks (init: PrivateCheckInit): () => void {
   const delayMs = init.delayMs ?? WITNESS_DRAW.privateCheckDelayMs
@@ -89,7 +106,8 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
     if (requester === undefined || own.includes(author)) { init.log.set(memory, 'not-needed'); return }
     const estimate = await init.population()
     const attestations = (await init.node.store.attestationsFor(memory)).map((a) => a.signed.record)
-    if (attestations.some((a) => a.witness !== author && isAcceptedDraw(a, estimate))) { init.log.set(memory, 'not-needed'); return }
+    const weighs = async (did: string): Promise<boolean> => (await init.node.trust.describe(did)).reputation > 0
+    if (await hasWeightyDrawnAnswer(attestations, author, estimate, weighs)) { init.log.set(memory, 'not-needed'); return }
     init.counters.private_checks.due++
     if (random() >= privateCheckProbability(estimate)) { init.log.set(memory, 'not-asked'); return }
     // The witness: reputable here, neither the author, one of ours, one the author asked, nor one that has answered already.

@@ -63,11 +63,3 @@ export const DEFAULT_TRUST_POLICY: TrustPolicyName = 'isnad-reputation'
 export const SCHEMA_TRUST_POLICY: TrustPolicyName = 'isnad-v0.1'
 
 export const DAY_MS = 24 * 60 * 60 * 1000
-
-/**
- * Deprecated: the spot checks the witness draw replaces (src/draw WITNESS_DRAW), kept until the
- * daemon's and the simulator's last uses are gone. How a node drew its spot checks: witnesses asked per memory received, more asked once when one of them
- * disputes, and the reputation a witness needs to be drawn (a confirm below it could not make a
- * memory Attested alone).
- */
-export const SPOT_CHECK_DRAW: Readonly<{ perMemory: number, escalation: number, minReputation: number }> = Object.freeze({ perMemory: 3, escalation: 2, minReputation: 0.5 })

@@ -13,7 +13,7 @@ export { drawnAttestations, type DrawnWitnesses } from './drawn-witnesses.js'
 export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'
 export {
   ATTESTED_THRESHOLD, ANCHORED_THRESHOLD, CONSENSUS_THRESHOLD, TRUST_LEVEL_THRESHOLDS, ISNAD_V01_WEIGHTS,
-  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY, SCHEMA_TRUST_POLICY, SPOT_CHECK_DRAW
+  MANY_CONFIRMS, MANY_ANCHORS, DEFAULT_REPUTATION, DEFAULT_TRUST_POLICY, SCHEMA_TRUST_POLICY
 } from './constants.js'
 export type {
   AcceptedAnchor, AcceptedAttestation, AnchorEvidence, AttestationEvidence, AttestationScoreNote, ComputeTrustOptions,
