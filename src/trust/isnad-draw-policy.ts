@@ -18,9 +18,13 @@ import type { AcceptedAttestation, AttestationScoreNote, CountedEvidence, Policy
  * - the confirm step takes C = I + min(O, I): the author's witnesses corroborate up to as much as
  *   the independent ones say, never in their place;
  * - every dispute costs 0.15 × rep, as in isnad-reputation;
- * - the evidence band allows Attested only when I ≥ MIN_CONFIRM_WEIGHT, I ≥ CONFIRM_MARGIN × DI (an
- *   independent dispute of like weight blocks it: the draw's honest witness disagrees) and
+ * - the evidence band allows Attested only when the drawn disputes weigh less than MIN_CONFIRM_WEIGHT
+ *   (DD = Σ rep of the drawn witnesses that dispute, whatever the drawn confirms weigh: an author that
+ *   grinds its memory's bytes can add drawn confirms by its colluders but cannot remove the honest
+ *   witnesses the draw selects, protocols/witness-draw-v1.md §12.1), I ≥ MIN_CONFIRM_WEIGHT,
+ *   I ≥ CONFIRM_MARGIN × DI (an independent dispute of like weight blocks it) and
  *   C ≥ CONFIRM_MARGIN × (DI + DO); it then counts the independent confirms and as many of the others.
+ *   A dispute by a witness the author chose, or one this node asked, is weighed by the margins only.
  *
  * No circle rule: the draw, not the witnesses' history, is what makes a confirm independent, so an
  * honest witness who happens to know the author costs nothing.
@@ -34,6 +38,8 @@ export const isnadDrawPolicy: TrustPolicy = Object.freeze({
     let otherWeight = 0
     let independentDisputes = 0
     let otherDisputes = 0
+    let drawnDisputes = 0
+    let drawnDisputers = 0
     let independentConfirms = 0
     let otherConfirms = 0
     let unweighted = 0
@@ -47,6 +53,10 @@ export const isnadDrawPolicy: TrustPolicy = Object.freeze({
       if (a.record.attestation === 'dispute') {
         if (independent) independentDisputes += rep
         else otherDisputes += rep
+        if (evidence.drawn.has(a.id) && rep > 0) {
+          drawnDisputes += rep
+          drawnDisputers++
+        }
         attestations.set(a.id, { points: roundTrustScore(-W.perDispute * rep), note: `dispute weighted by reputation ${rep}; witness ${who}` })
         continue
       }
@@ -70,6 +80,8 @@ export const isnadDrawPolicy: TrustPolicy = Object.freeze({
       if (independentConfirms + otherConfirms > 0) {
         result.evidenceNote = `no witness the author did not choose: the confirms of witnesses drawn for this memory or asked by this node weigh ${round(independentWeight)}, below ${MIN_CONFIRM_WEIGHT}; the author's own witnesses (${round(otherWeight)}) only corroborate; ${witnessSelection.reason}`
       }
+    } else if (drawnDisputes >= MIN_CONFIRM_WEIGHT) {
+      result.evidenceNote = `${drawnDisputeWords(drawnDisputers, drawnDisputes)}: drawn disputes block Attested because grinding can add drawn confirms but cannot remove honest drawn witnesses (drawn disputes weighing ${MIN_CONFIRM_WEIGHT} or more block it, whatever the drawn confirms weigh)`
     } else if (independentWeight < CONFIRM_MARGIN * independentDisputes) {
       result.evidenceNote = `the witnesses the author did not choose disagree: their confirms (${round(independentWeight)}) are not ${CONFIRM_MARGIN}× their disputes (${round(independentDisputes)})`
     } else if (confirmWeight < CONFIRM_MARGIN * disputeWeight) {
@@ -82,6 +94,11 @@ export const isnadDrawPolicy: TrustPolicy = Object.freeze({
     return result
   }
 })
+
+/** The drawn disputes that block Attested, in words: one witness's reputation, or their sum. */
+function drawnDisputeWords (count: number, weight: number): string {
+  return count === 1 ? `a drawn witness of reputation ${round(weight)} disputes` : `${count} drawn witnesses of reputation ${round(weight)} in all dispute`
+}
 
 /** Who selected an accepted attestation's witness, as its note says it. */
 function selectionNote (evidence: CountedEvidence, a: AcceptedAttestation): string {

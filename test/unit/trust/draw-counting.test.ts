@@ -45,6 +45,17 @@ function witnessWhere (prefix: string, population: number, drawn: boolean): Witn
   throw new Error(`no witness ${prefix}* with drawn = ${String(drawn)} at ${population}`)
 }
 
+/** `count` distinct witnesses (labels `prefix0`, `prefix1`, …) drawn for MEMORY at ESTIMATE. */
+function drawnWitnesses (prefix: string, count: number): Witness[] {
+  const found: Witness[] = []
+  for (let i = 0; i < 400 && found.length < count; i++) {
+    const w = witness(`${prefix}${i}`)
+    if (proveDraw(w.seed, MEMORY, ESTIMATE).drawn) found.push(w)
+  }
+  if (found.length < count) throw new Error(`only ${found.length} witnesses ${prefix}* drawn at ${ESTIMATE}`)
+  return found
+}
+
 /**
  * An attestation of MEMORY by `w` with a draw at `population` proved for `proofFor`, its fraction
  * set as a verifier sets it: verifyDraw under the witness's key for the attested memory.
@@ -188,12 +199,60 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     const confirm = drawnAttestation('a', drawnAt10, ESTIMATE)
     const dispute = drawnAttestation('b', honest, ESTIMATE, { verdict: 'dispute' })
     const result = score([confirm, dispute])
-    // I = 1, DI = 1: 0.2 + 0.2 + 0.1 − 0.15 = 0.35, in the Attested band; I < 2 × DI blocks it.
+    // I = 1, DI = 1: 0.2 + 0.2 + 0.1 − 0.15 = 0.35, in the Attested band; the drawn dispute (1 ≥ 0.5) blocks it.
     expect(result.score).toBe(0.35)
     expect(result.level).toBe('Unverified')
-    expect(result.level_basis?.reason).toMatch(/the witnesses the author did not choose disagree/)
+    expect(result.level_basis?.reason).toContain('a drawn witness of reputation 1 disputes: drawn disputes block Attested because grinding can add drawn confirms but cannot remove honest drawn witnesses')
     expect(noteOf(result, dispute.id)).toBe('dispute weighted by reputation 1; witness drawn for this memory')
     expect(result.witness_selection?.drawn).toBe(2)
+  })
+
+  describe('a drawn dispute blocks Attested whatever the drawn confirms weigh (grinding adds drawn confirms, never removes honest drawn witnesses)', () => {
+    // Six drawn colluders confirm at reputation 0.4 (what an author that grinds its memory's bytes
+    // gets drawn); the drawn disputes' weight DD must stay below MIN_CONFIRM_WEIGHT (0.5).
+    const colluders = drawnWitnesses('g', 6)
+    const [honest, second] = drawnWitnesses('h', 2) as [Witness, Witness]
+    const confirms = colluders.map((w, i) => drawnAttestation(`g${i}`, w, ESTIMATE))
+    const repOf = (reps: Map<string, number>): ReputationLookup => (agent) => agent === AUTHOR ? 0.5 : reps.get(agent) ?? 0.4
+
+    it('six drawn confirms of 0.4 against one drawn dispute of 0.6: not Attested, and the reason says what blocked', () => {
+      const dispute = drawnAttestation('h0', honest, ESTIMATE, { verdict: 'dispute' })
+      const result = score([...confirms, dispute], { reputation: repOf(new Map([[honest.did, 0.6]])) })
+      // I = 2.4 ≥ 2 × 0.6 and C = 2.4 ≥ 2 × 0.6: the margins alone would attest it. DD = 0.6 ≥ 0.5 blocks.
+      // 0.2 + (0.2 + 0.1 × 0.7) + 0.2 × 0.5 − 0.15 × 0.6 = 0.2 + 0.27 + 0.1 − 0.09 = 0.48, in the Attested band.
+      expect(result.score).toBe(0.48)
+      expect(result.level).toBe('Unverified')
+      expect(result.level_basis?.set_by).toBe('evidence')
+      expect(result.level_basis?.reason).toContain('a drawn witness of reputation 0.6 disputes: drawn disputes block Attested because grinding can add drawn confirms but cannot remove honest drawn witnesses')
+      expect(result.witness_selection?.drawn).toBe(7)
+    })
+
+    it('drawn disputes add up: two of 0.3 (0.6 in all) block as one of 0.6 does', () => {
+      const disputes = [drawnAttestation('h0', honest, ESTIMATE, { verdict: 'dispute' }), drawnAttestation('h1', second, ESTIMATE, { verdict: 'dispute' })]
+      const result = score([...confirms, ...disputes], { reputation: repOf(new Map([[honest.did, 0.3], [second.did, 0.3]])) })
+      // Same score as above: the disputes cost 0.15 × 0.6 = 0.09 → 0.48.
+      expect(result.score).toBe(0.48)
+      expect(result.level).toBe('Unverified')
+      expect(result.level_basis?.reason).toContain('2 drawn witnesses of reputation 0.6 in all dispute: drawn disputes block Attested')
+    })
+
+    it('a drawn dispute below the threshold does not block: 0.4 < 0.5, and the margins hold', () => {
+      const dispute = drawnAttestation('h0', honest, ESTIMATE, { verdict: 'dispute' })
+      const result = score([...confirms, dispute], { reputation: repOf(new Map([[honest.did, 0.4]])) })
+      // I = 2.4 ≥ 2 × 0.4: 0.2 + 0.27 + 0.1 − 0.06 = 0.51, Attested; six counted confirms.
+      expect(result.score).toBe(0.51)
+      expect(result.level).toBe('Attested')
+      expect(result.level_basis?.reason).toMatch(/6 counted confirms/)
+    })
+
+    it('a dispute by a witness the author chose (not drawn) does not block by this rule: only the margins weigh it', () => {
+      const chosen = attestationEvidence({ id: cid('x0'), witness: did('chosen-disputer'), verdict: 'dispute', memory: MEMORY })
+      const result = score([...confirms, chosen], { reputation: repOf(new Map([[did('chosen-disputer'), 0.6]])) })
+      // DD = 0, DO = 0.6: C = 2.4 ≥ 2 × 0.6. 0.2 + 0.27 + 0.1 − 0.09 = 0.48, Attested.
+      expect(result.score).toBe(0.48)
+      expect(result.level).toBe('Attested')
+      expect(noteOf(result, chosen.id)).toBe('dispute weighted by reputation 0.6; witness chosen by the author or unasked')
+    })
   })
 
   it('the author\'s witnesses corroborate a drawn confirm up to its weight', () => {
