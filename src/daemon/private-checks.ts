@@ -106,7 +106,7 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
     if (requester === undefined || own.includes(author)) { init.log.set(memory, 'not-needed'); return }
     const estimate = await init.population()
     const attestations = (await init.node.store.attestationsFor(memory)).map((a) => a.signed.record)
-    const weighs = async (did: string): Promise<boolean> => (await init.node.trust.describe(did)).reputation > 0
+    const weighs = async (did: string): Promise<boolean> => await init.node.trust.reputationOf(did) > 0
     if (await hasWeightyDrawnAnswer(attestations, author, estimate, weighs)) { init.log.set(memory, 'not-needed'); return }
     init.counters.private_checks.due++
     if (random() >= privateCheckProbability(estimate)) { init.log.set(memory, 'not-asked'); return }

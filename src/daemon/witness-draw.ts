@@ -109,10 +109,8 @@ export function startWitnessDraw (init: WitnessDrawInit): WitnessDraw {
   const admitRequest = async (requestId: string, item: InboxEntry): Promise<boolean> => {
     const agents = await init.hostedAgents()
     if (agents.includes(item.requester)) return true // the node's own agents' requests are not a stranger's
-    // Known: a trust path reaches it. The last table the node computed (ingest keeps it fresh) costs no rebuild.
-    const table = init.node.trust.reputation.lastTable()
-    const reputation = table === undefined ? (await init.node.trust.describe(item.requester)).reputation : table.lookup(item.requester)
-    if (reputation > 0) return true
+    // Known: a trust path reaches it.
+    if (await init.node.trust.reputationOf(item.requester) > 0) return true
     const memory = await init.node.store.getMemory(item.memory)
     const author = memory?.signed.record.author.agent_id ?? item.requester
     const refused = init.budget.take(item.memory, author, clock())

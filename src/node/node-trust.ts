@@ -134,13 +134,23 @@ export class NodeTrust {
 
   /**
    * The agents of the reputation graph whose reputation from the node's roots is at least `min`
-   * (what the spot-check service draws witnesses from, docs/trust.md §5a); none without roots.
+   * (what a private check draws its witness from, docs/trust.md §5a); none without roots.
    */
   async reputableAgents (min: number): Promise<string[]> {
     if ((await this.reputation.rootDids()).length === 0) return []
     const keyring = this.init.keyring?.()
     const table = await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))
     return table.graph.agents.filter((did) => table.lookup(did) >= min)
+  }
+
+  /**
+   * An agent's reputation from the last table the node computed (ingest keeps it fresh), so a call
+   * on a hot path costs no rebuild; the first call computes one. What the witness services ask:
+   * whether a requester is a stranger, whether a drawn answer weighs anything here.
+   */
+  async reputationOf (did: string): Promise<number> {
+    const last = this.reputation.lastTable()
+    return last === undefined ? (await this.describe(did)).reputation : last.lookup(did)
   }
 
   /** `get_reputation` of the provenance schema, with the rank and the path from a root. */

@@ -76,7 +76,7 @@ export function populationOf (table: Pick<ReputationTable, 'populationEstimate'>
 
 /**
  * The node's own requesters: its roots (its agents and the operator's roots), by key or identity. A
- * spot check they asked for is one the author did not choose (src/trust independent-witnesses.ts).
+ * private check they asked for is one the author did not choose (src/trust independent-witnesses.ts).
  */
 export function ownRequestersOf (roots: readonly string[], identities?: KeyIdentities): (did: string) => boolean {
   const own = new Set(roots)
