@@ -56,7 +56,7 @@ export function createProgram (out: Output, setExit: (code: number) => void): Co
   const program = new Command('isnad')
     .description('isnad: signed agent memories with witnesses, anchors and local trust')
     .version(VERSION)
-    .option('--home <dir>', 'node home holding .memory/ and keys/ (default: $ISNAD_HOME or the current directory)')
+    .option('--home <dir>', 'node home holding .memory/ and keys/ (default: $ISNAD_HOME, else ~/.isnad)')
     .option('--json', 'machine-readable output on stdout')
     .option('--passphrase-file <path>', 'file holding the passphrase of encrypted keys (else $ISNAD_PASSPHRASE)')
     .exitOverride()

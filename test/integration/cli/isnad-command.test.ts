@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { chmod, mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -93,6 +93,26 @@ describe('the isnad command outside the clone', () => {
     } finally {
       await client.close()
     }
+  }, 60_000)
+
+  it('keeps its home in ~/.isnad, not the directory it runs in, and says so where a node sits here', async () => {
+    const project = join(scratch, 'project')
+    await mkdir(project)
+    await exec('isnad', ['init'], { cwd: project, env })
+    const status = await exec('isnad', ['--json', 'status'], { cwd: project, env })
+    expect(JSON.parse(status.stdout)).toMatchObject({ home: join(scratch, '.isnad') })
+    await expect(stat(join(scratch, '.isnad', '.memory'))).resolves.toBeDefined()
+    await expect(stat(join(project, '.memory'))).rejects.toThrow()
+    expect(status.stderr).toBe('')
+
+    // A home made here by an older default: used with --home ., and named when not.
+    await exec('isnad', ['--home', '.', 'init'], { cwd: project, env })
+    const here = await exec('isnad', ['--json', 'status'], { cwd: project, env })
+    expect(JSON.parse(here.stdout)).toMatchObject({ home: join(scratch, '.isnad') })
+    expect(here.stderr).toContain(`the home is ${join(scratch, '.isnad')}; pass --home . (or set ISNAD_HOME) to use the one here`)
+    const chosen = await exec('isnad', ['--home', '.', '--json', 'status'], { cwd: project, env })
+    expect(JSON.parse(chosen.stdout)).toMatchObject({ home: project })
+    expect(chosen.stderr).toBe('')
   }, 60_000)
 
   it('says when the printed home is not a node home yet', async () => {
