@@ -22,8 +22,9 @@ import { registerStatus } from './commands/status.js'
 import { registerTransfer } from './commands/transfer.js'
 import { registerTrust } from './commands/trust.js'
 import { registerVerify } from './commands/verify.js'
+import { packageVersion } from './version.js'
 
-const VERSION = '0.1.0'
+const VERSION = packageVersion()
 
 /** The root options that take a value, so the command name is not mistaken for one. */
 /**
