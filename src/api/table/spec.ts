@@ -3,6 +3,7 @@ import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import { schemaError } from '../../record/index.js'
 import type { NodeOperations, Signer } from '../operations.js'
 import type { PeerControl } from '../peer-control.js'
+import { renamedArgumentHint } from './argument-rule.js'
 
 /*
  * One declaration per operation (docs/architecture.md, "One table of operations"). Each surface — the HTTP routes and their OpenAPI
@@ -49,7 +50,11 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   signs?: boolean
   /** Only reads: the CLI opens the data directory read-only; MCP marks the tool read-only. */
   readOnly?: boolean
-  /** Old input names still accepted, mapped onto their new names (documented in the field's description). */
+  /**
+   * Old input names still accepted, mapped onto their new names (documented in the field's
+   * description): a name a published surface (an HTTP body, MCP arguments) carried before the
+   * argument naming rule (argument-rule.ts) renamed it.
+   */
   aliases?: Readonly<Record<string, string>>
   /** Names a failed parse itself when its input has codes of its own (a bundle's envelope: BUNDLE_INVALID). */
   inputError?: (error: z.ZodError) => IsnadError | undefined
@@ -60,6 +65,11 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   mcp: { tool: string, title: string } | { excluded: string }
   /** The handler on the node. `input` is parsed; a signer is given when `signs`. */
   run: (node: OperationNode, input: z.output<I>, signer: Signer | undefined) => Promise<z.input<O>>
+}
+
+/** `{id}` → `id`, in order. */
+export function pathParamsOf (spec: Pick<OperationSpec, 'http'>): string[] {
+  return [...spec.http.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string)
 }
 
 /**
@@ -97,6 +107,10 @@ export function parseOperationInput<I extends z.ZodObject> (spec: OperationSpec<
   if (result.success) return result.data
   const own = spec.inputError?.(result.error)
   if (own !== undefined) throw own
+  const unknownKeys = result.error.issues.flatMap((i) => i.code === 'unrecognized_keys' && i.path.length === 0 ? i.keys : [])
+  const renamed = renamedArgumentHint(Object.keys(spec.input.shape), unknownKeys)
+  // A8: a caller that still says `memory` learns the new name instead of only "unrecognized key".
+  if (renamed !== undefined) throw new IsnadError('SCHEMA_INVALID', `${spec.name} input is invalid: ${renamed} (docs/architecture.md, "Argument names")`, { details: { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) } })
   const error = schemaError(result.error, `${spec.name} input`)
   const marked = result.error.issues.map(markedCodeOf).find((code) => code !== undefined)
   if (error.code === 'SCHEMA_INVALID' && marked !== undefined) {
@@ -104,6 +118,20 @@ export function parseOperationInput<I extends z.ZodObject> (spec: OperationSpec<
     throw new IsnadError(marked, `${spec.name} input is invalid: ${issue?.path.join('.') ?? ''}: ${issue?.message ?? 'invalid'}`, { details: error.details })
   }
   throw error
+}
+
+/** The zod type under optional / default / nullable wrappers. */
+export function baseTypeOf (schema: z.ZodType): string {
+  let def = (schema as { _zod: { def: { type: string, innerType?: z.ZodType } } })._zod.def
+  while ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType !== undefined) {
+    def = (def.innerType as unknown as { _zod: { def: { type: string, innerType?: z.ZodType } } })._zod.def
+  }
+  return def.type
+}
+
+function isListField (spec: OperationSpec, name: string): boolean {
+  const field = (spec.input.shape as Record<string, z.ZodType | undefined>)[name]
+  return field !== undefined && baseTypeOf(field) === 'array'
 }
 
 function withAliases (spec: OperationSpec, raw: unknown): unknown {
@@ -114,8 +142,8 @@ function withAliases (spec: OperationSpec, raw: unknown): unknown {
     if (name in value) throw new IsnadError('USAGE', `${spec.name}: give \`${name}\` (\`${old}\` is its old name), not both`)
     const given = value[old]
     delete value[old]
-    // The old name took one value or several; the new one is always a list.
-    value[name] = Array.isArray(given) ? given : [given]
+    // An old name may have taken one value where the new one takes a list (`tag` → `tags`).
+    value[name] = isListField(spec, name) && !Array.isArray(given) ? [given] : given
   }
   return value
 }
