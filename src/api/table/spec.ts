@@ -96,12 +96,15 @@ function markedCodeOf (issue: z.core.$ZodIssue): ErrorCode | undefined {
   return mark === CID_ISSUE.isnad || mark === DID_ISSUE.isnad ? mark : undefined
 }
 
+/** What the parse needs of an operation: also what an input outside the table (an MCP prompt's arguments) declares to be parsed alike. */
+export type ParsedInput<I extends z.ZodObject = z.ZodObject> = Pick<OperationSpec<I>, 'name' | 'input' | 'aliases' | 'inputError'>
+
 /**
  * The one parse every surface runs: old names mapped onto new ones, then the closed input schema.
  * A malformed record id is CID_INVALID, a malformed did:key DID_INVALID, a size limit
  * FIELD_TOO_LARGE, anything else SCHEMA_INVALID.
  */
-export function parseOperationInput<I extends z.ZodObject> (spec: OperationSpec<I>, raw: unknown): z.output<I> {
+export function parseOperationInput<I extends z.ZodObject> (spec: ParsedInput<I>, raw: unknown): z.output<I> {
   const value = withAliases(spec, raw)
   const result = spec.input.safeParse(value)
   if (result.success) return result.data
@@ -129,12 +132,12 @@ export function baseTypeOf (schema: z.ZodType): string {
   return def.type
 }
 
-function isListField (spec: OperationSpec, name: string): boolean {
+function isListField (spec: ParsedInput, name: string): boolean {
   const field = (spec.input.shape as Record<string, z.ZodType | undefined>)[name]
   return field !== undefined && baseTypeOf(field) === 'array'
 }
 
-function withAliases (spec: OperationSpec, raw: unknown): unknown {
+function withAliases (spec: ParsedInput, raw: unknown): unknown {
   if (spec.aliases === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw
   const value: Record<string, unknown> = { ...raw as Record<string, unknown> }
   for (const [old, name] of Object.entries(spec.aliases)) {
