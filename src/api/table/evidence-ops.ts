@@ -132,11 +132,10 @@ export const reindex = defineOperation({
 
 export const proveRecord = defineOperation({
   name: 'proveRecord',
-  summary: 'A self-contained proof that a record is in this node\'s signed Merkle log, against a checkpoint that covers it; check it with verify.',
+  summary: 'A self-contained proof that a record is in this node\'s signed Merkle log, against a checkpoint that covers it (signed now if the log grew since); check it with verify.',
   input: z.strictObject({ id: cidField('the record id (a CID, bafyrei…)') }),
   output: RecordInclusionResponseSchema,
   errors: ['CID_INVALID', 'NOT_FOUND'],
-  readOnly: true,
   http: { method: 'get', path: '/v1/ledger/prove/{id}', in: 'none' },
   cli: 'ledger prove',
   mcp: { tool: 'prove_record', title: 'Prove a record is in the log' },
@@ -149,7 +148,6 @@ export const latestCheckpoint = defineOperation({
   input: NoInput,
   output: SignedCheckpointResponseSchema,
   errors: ['NOT_FOUND'],
-  readOnly: true,
   http: { method: 'get', path: '/v1/ledger/checkpoint', in: 'none' },
   cli: 'ledger checkpoint',
   mcp: { tool: 'latest_checkpoint', title: 'Latest checkpoint' },

@@ -48,7 +48,7 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   errors: readonly ErrorCode[]
   /** Signs with a local key: the adapters resolve `as` / `passphrase` into a signer and wipe it after. */
   signs?: boolean
-  /** Only reads: the CLI opens the data directory read-only; MCP marks the tool read-only. */
+  /** Only reads: the CLI opens the data directory read-only; MCP marks the tool read-only. A handler that may sign (a fresh checkpoint) is not. */
   readOnly?: boolean
   /**
    * Old input names still accepted, mapped onto their new names (documented in the field's
