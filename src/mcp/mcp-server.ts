@@ -89,6 +89,9 @@ async function call (tool: Tool, args: Record<string, unknown>, init: McpServerI
   return await access.withOps(run, spec.readOnly === true ? 'read' : 'write')
 }
 
+/** How the operator lets the model anchor files, as a refusal names it (anchors-v1 §2.1). */
+const MCP_ANCHOR_DIR_FIX = '`--anchor-dir <dir>` in the arguments of `isnad mcp` (the MCP client\'s configuration)'
+
 /** Which node answers: the running daemon, else this process over the data directory. */
 async function viaOf (access: NodeAccess): Promise<NodeVia> {
   return (await access.daemon()) === null ? 'data directory' : 'daemon'
@@ -97,7 +100,7 @@ async function viaOf (access: NodeAccess): Promise<NodeVia> {
 /** The anchor tool's file evidence, checked before any node is asked: a daemon would apply only its own allowance. */
 async function allowAnchorFile (input: Record<string, unknown>, access: FileAnchorAccess | undefined): Promise<Record<string, unknown>> {
   const anchor = input.anchor as AnchorSource
-  const allowance = access ?? { forbidden: [], allowed: [] }
+  const allowance: FileAnchorAccess = { allowedBy: MCP_ANCHOR_DIR_FIX, ...(access ?? { forbidden: [], allowed: [] }) }
   // Checked here, before any node is asked: a daemon would apply only its own allowance. A git
   // repository is read like a file (anchors-v1 §2.1, F6).
   if (anchor.source === 'file') return { ...input, anchor: { ...anchor, path: await assertFileAnchorAllowed(anchor.path, allowance) } }

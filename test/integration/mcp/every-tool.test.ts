@@ -110,6 +110,10 @@ describe('every MCP tool, resource and prompt, through the SDK client', () => {
     await writeFile(join(docs, 'runbook.txt'), 'staging: connect the VPN first\n')
     const anchored = await call<EvidenceEnvelope & { anchor: string }>('anchor', { id: memory, anchor: { source: 'file', path: join(docs, 'runbook.txt') } })
     expect(anchored.memories[0]?.anchors).toEqual({ total: 1, verified: 1 })
+    // Outside the directories `isnad mcp --anchor-dir` allowed: the refusal says how to allow one.
+    await writeFile(join(home, 'elsewhere.txt'), 'not under docs/\n')
+    const outside = await client.callTool({ name: 'anchor', arguments: { id: memory, anchor: { source: 'file', path: join(home, 'elsewhere.txt') } } }) as CallToolResult
+    expect(textOf(outside)).toMatch(/^PATH_FORBIDDEN: .*allow its directory with `--anchor-dir <dir>` in the arguments of `isnad mcp`/)
     const { checks } = await call<{ checks: Array<{ id: string, state: string }> }>('check_anchors', { id: memory })
     expect(checks).toEqual([expect.objectContaining({ id: anchored.anchor, state: 'verified' })])
 
