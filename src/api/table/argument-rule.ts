@@ -39,7 +39,7 @@ export const ARGUMENT_NAMES: Readonly<Record<Exclude<ArgumentKind, 'other'>, Kin
 export const SEVERAL_BY_ROLE: ReadonlySet<string> = new Set(['to', 'derivedFrom'])
 
 /** A8: names this rule replaced, with the name to give instead. */
-export const RENAMED_ARGUMENTS: Readonly<Record<string, string>> = { memory: 'id', memoryId: 'id', memories: 'ids', cid: 'id', agent: 'did' }
+export const RENAMED_ARGUMENTS: Readonly<Record<string, string>> = { memory: 'id' }
 
 /** A8 at parse time: the hint for an unknown key that is a renamed argument of an input with these names. */
 export function renamedArgumentHint (inputNames: readonly string[], unknownKeys: readonly string[]): string | undefined {
