@@ -1,7 +1,6 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { ErrorCode, McpError, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate as ListedTemplate } from '@modelcontextprotocol/sdk/types.js'
-import { ApiError } from '../api/errors.js'
-import type { NodeOperations } from '../api/operations.js'
+import { ApiError, type NodeOperations } from '../api/index.js'
 import { OPERATION_SPECS, parseOperationInput } from '../api/table/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { MemoryView } from '../schema/index.js'
