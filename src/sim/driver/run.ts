@@ -141,8 +141,8 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
 }
 
 /** The progress of run `index` (1-based) of `tracker`'s runs: its lines say which run, phase, done/total and ETA. */
-export function trackedRun (tracker: SimProgress, index: number, scenario: Scenario, checks = true): Pick<RunScenarioOptions, 'progress' | 'advance'> {
-  tracker.startRun(index, { sybils: scenario.nodes.sybil, nodes: nodeCount(scenario.nodes), seed: scenario.seed, checks })
+export function trackedRun (tracker: SimProgress, index: number, scenario: Scenario, checks?: boolean): Pick<RunScenarioOptions, 'progress' | 'advance'> {
+  tracker.startRun(index, { sybils: scenario.nodes.sybil, nodes: nodeCount(scenario.nodes), seed: scenario.seed, ...(checks === undefined ? {} : { checks }) })
   return { progress: (text) => { tracker.line(text) }, advance: (share) => { tracker.advance(share) } }
 }
 
@@ -193,7 +193,9 @@ export async function runSweep (
   const tracker = new SimProgress(options.progress, plan.length)
   const runs: RunResult[] = []
   for (const [k, run] of plan.entries()) {
-    runs.push({ seed: run.scenario.seed, checks: run.checks, ...await runOne(run.scenario, trackedRun(tracker, k + 1, run.scenario, run.checks), run.checks) })
+    // Progress names the baseline's runs only where they run beside runs with the checks.
+    const tracked = trackedRun(tracker, k + 1, run.scenario, modes.length > 1 ? run.checks : undefined)
+    runs.push({ seed: run.scenario.seed, checks: run.checks, ...await runOne(run.scenario, tracked, run.checks) })
   }
   return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)(), checks, options.sampled), engine: options.engine }
 }
