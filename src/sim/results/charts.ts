@@ -51,7 +51,12 @@ export interface SweepPoint {
   high: number
   /** Seeds behind the point. */
   n: number
+  /** false: a run without the witness checks (the baseline), drawn dashed. @default true */
+  checks?: boolean
 }
+
+/** The baseline's lines are dashed, so a policy with and without the checks reads as a pair. */
+const CHECKS_DASH = { field: 'checks', type: 'nominal', title: null, scale: { domain: ['with the checks', 'without the checks'], range: [[1, 0], [6, 4]] } } as const
 
 /**
  * A quantity against a whole-number x (the Sybil count of a sweep), one line per series (policy, with
@@ -63,14 +68,15 @@ export function sweepSpec (title: string, xTitle: string, yTitle: string, points
   const y = { type: 'quantitative', title: yTitle, ...(share ? { scale: shareScale } : {}) } as const
   const color = { field: 'series', type: 'nominal', title: null } as const
   const spread = points.some((p) => p.n > 1)
+  const baseline = points.some((p) => p.checks === false)
   return {
     title,
     width: WIDTH,
     height: HEIGHT,
-    data: { values: points.map((p) => ({ ...p })) },
+    data: { values: points.map((p) => ({ ...p, checks: p.checks === false ? 'without the checks' : 'with the checks' })) },
     layer: [
       ...(spread ? [{ mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' }, color } } as const] : []),
-      { mark: { type: 'line', point: { size: 50, filled: true } }, encoding: { x, y: { ...y, field: 'mean' }, color, tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'mean', format: '.3f' }, { field: 'low', title: '95% CI low', format: '.3f' }, { field: 'high', title: '95% CI high', format: '.3f' }, { field: 'n', title: 'seeds' }] } }
+      { mark: { type: 'line', point: { size: 50, filled: true } }, encoding: { x, y: { ...y, field: 'mean' }, color, ...(baseline ? { strokeDash: CHECKS_DASH } : {}), tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'mean', format: '.3f' }, { field: 'low', title: '95% CI low', format: '.3f' }, { field: 'high', title: '95% CI high', format: '.3f' }, { field: 'n', title: 'seeds' }] } }
     ]
   } as TopLevelSpec
 }

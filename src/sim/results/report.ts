@@ -88,7 +88,7 @@ async function policyPlot (results: SimResults, group: RunGroup): Promise<Plot> 
 function sweepPoints (results: SimResults, metric: PolicyMetric): SweepPoint[] {
   return [...groupsBySybils(results), ...baselineGroups(results)].flatMap((group) => policiesOf(results).flatMap((policy) => {
     const spread = spreadOf(group, policy, metric)
-    return spread === null ? [] : [{ x: group.sybils, series: seriesName(results, policy, group.checks), ...interval(spread) }]
+    return spread === null ? [] : [{ x: group.sybils, series: seriesName(results, policy, group.checks), checks: group.checks, ...interval(spread) }]
   }))
 }
 

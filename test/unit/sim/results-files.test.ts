@@ -57,6 +57,9 @@ describe('the baseline without the checks', () => {
     const files = await plotFiles(results)
     expect(files.get('sybil-auc.svg')).toContain(`${DEFAULT_TRUST_POLICY} (default) without checks`)
     expect(files.get('policy-comparison.svg')).toContain(`${DEFAULT_TRUST_POLICY} (default) without checks`)
+    // the baseline's lines dashed, the others solid
+    expect(files.get('sybil-auc.svg')).toContain('stroke-dasharray="6,4"')
+    expect(files.get('sybil-auc.svg')).toContain('stroke-dasharray="1,0"')
     expect(html).toMatch(/Without the witness checks \(the baseline\), against the same 4 Sybils \(22%\): /)
     expect(html).toMatch(/without the checks, isnad-v0\.1&#39;s AUC went from/)
   })
