@@ -1,0 +1,256 @@
+import { ATTACH_FOLDER, VIEW_FOLDER_OF_TYPE, VIEWS_DIR } from './constants.js'
+import type { ReductionRecord, ReductionRecordV1, ReductionRecordV2 } from './reduction-record.js'
+import { attachmentIdOf, reductionIdOf } from '../ids.js'
+
+/**
+ * Checking `coordination/reducers.jsonl` against the view lines (docs/views.md, "Reductions"): every
+ * state a reducer line names must be reproduced by the lines it names, and the line a reader takes
+ * for each id (the newest in its shard) must be a state some reducer line names. Given the lines,
+ * no I/O: `ledger verify` reads each file once and hands them here.
+ *
+ * A round entry (v3) names the object and the reduction id only: the state is found by deriving
+ * reductionIdOf from the object's lines and its attachment's lines, `previous` being the object's
+ * newest entry earlier in the file. A state's lines are the newest of their ids when its round
+ * ran, so an object's states sit at non-decreasing places in its shards: the search starts where the
+ * object's previous state was found and only goes forward, which makes the usual check one hash.
+ * A per-state line (v1, v2) spells its hashes out: they must be there, and its id must derive from
+ * them.
+ */
+
+/** One view line as the check needs it: where it is, its id, its hash, and the memory it names (`source`). */
+export interface ViewLineRef {
+  line: number
+  offset: number
+  id: string
+  hash: string
+  /** The memory CID an object line names (`source`), or a v1 attachment (`memory`). */
+  memory?: string
+}
+
+/** One line of reducers.jsonl that passed its line checks, with where it is. */
+export interface ReducerLineRef {
+  line: number
+  offset: number
+  value: ReductionRecord | ReductionRecordV2 | ReductionRecordV1
+}
+
+export interface ReductionCheckInput {
+  /** The lines of reducers.jsonl, in file order. */
+  reducers: readonly ReducerLineRef[]
+  /** View shard (relative path, object and attachment shards alike) → its good lines, in file order. */
+  views: ReadonlyMap<string, readonly ViewLineRef[]>
+  /**
+   * Reductions a repair re-reduced because their lines were lost (a done `reduce_views` execution):
+   * a later state of the object that resolves stands for them, so they are not reported again.
+   */
+  settled?: ReadonlySet<string>
+}
+
+/** A state the view lines do not reproduce. */
+export interface UnresolvedReduction {
+  reduction: string
+  object: string
+  /** The object shard the reducer line names. */
+  shard: string
+  /** Where the reducer line is. */
+  line: number
+  offset: number
+  /** Which of the state's lines is missing or differs. */
+  missing: 'object' | 'attachment' | 'state'
+  /** The memory, when a line of the object (any) or the reducer line names it. */
+  memory?: string
+}
+
+/** The newest line of an id that no recorded state names: what readers take, unrecorded. */
+export interface UnrecordedLine {
+  file: string
+  line: number
+  offset: number
+  id: string
+  hash: string
+  memory?: string
+}
+
+export interface ReductionCheck {
+  /** Every state named, resolved or not. */
+  states: number
+  unresolved: UnresolvedReduction[]
+  unrecorded: UnrecordedLine[]
+}
+
+/** `views/attach/<scope>/<month>.jsonl` of an object shard `views/<folder>/<scope>/<month>.jsonl` (docs/views.md). */
+export function attachShardOf (objectShard: string): string | undefined {
+  const parts = objectShard.split('/')
+  if (parts.length !== 4 || parts[0] !== VIEWS_DIR) return undefined
+  return `${VIEWS_DIR}/${ATTACH_FOLDER}/${parts[2] as string}/${parts[3] as string}`
+}
+
+const OBJECT_FOLDERS: readonly string[] = Object.values(VIEW_FOLDER_OF_TYPE)
+
+interface Located { list: readonly ViewLineRef[], at: number }
+
+/** Lines by shard and id, in file order. */
+class LineIndex {
+  private readonly byShard = new Map<string, Map<string, ViewLineRef[]>>()
+
+  constructor (views: ReadonlyMap<string, readonly ViewLineRef[]>) {
+    for (const [shard, lines] of views) {
+      const ids = new Map<string, ViewLineRef[]>()
+      for (const line of lines) {
+        const list = ids.get(line.id)
+        if (list === undefined) ids.set(line.id, [line])
+        else list.push(line)
+      }
+      this.byShard.set(shard, ids)
+    }
+  }
+
+  lines (shard: string | undefined, id: string): readonly ViewLineRef[] {
+    return shard === undefined ? [] : this.byShard.get(shard)?.get(id) ?? []
+  }
+
+  /** Every id's newest line, per shard. */
+  * newest (): Generator<{ shard: string, line: ViewLineRef }> {
+    for (const [shard, ids] of this.byShard) {
+      for (const list of ids.values()) yield { shard, line: list[list.length - 1] as ViewLineRef }
+    }
+  }
+}
+
+/**
+ * Per object: the newest reduction before the current line, where its last resolved state's lines
+ * were found, and that state's number (1-based, in file order over all objects; 0: none).
+ */
+interface ObjectTrack { previous: string | undefined, objectAt: number, attachmentAt: number, resolvedAt: number }
+
+export function checkReductions (input: ReductionCheckInput): ReductionCheck {
+  const index = new LineIndex(input.views)
+  const tracks = new Map<string, ObjectTrack>()
+  /** `shard\0id\0hash` of every line a resolved state names. */
+  const recorded = new Set<string>()
+  const lost: Array<{ entry: UnresolvedReduction, at: number }> = []
+  let states = 0
+  const trackOf = (object: string): ObjectTrack => {
+    let track = tracks.get(object)
+    if (track === undefined) tracks.set(object, track = { previous: undefined, objectAt: 0, attachmentAt: -1, resolvedAt: 0 })
+    return track
+  }
+  for (const { line, offset, value } of input.reducers) {
+    for (const state of statesOf(value)) {
+      states++
+      const track = trackOf(state.object)
+      const attachShard = state.attachmentShard ?? attachShardOf(state.shard)
+      const objects = { list: index.lines(state.shard, state.object), at: track.objectAt }
+      const attachments = { list: index.lines(attachShard, attachmentIdOf(state.object)), at: track.attachmentAt }
+      const found = state.hashes === undefined
+        ? findState(state.object, state.reduction, track.previous, objects, attachments)
+        : findSpelledOut(state.object, state.reduction, state.hashes, objects, attachments)
+      if (found.missing === undefined) {
+        recorded.add(keyOf(state.shard, state.object, (objects.list[found.objectAt] as ViewLineRef).hash))
+        const attachment = found.attachmentAt < 0 ? undefined : attachments.list[found.attachmentAt]
+        if (attachment !== undefined && attachShard !== undefined) recorded.add(keyOf(attachShard, attachment.id, attachment.hash))
+        track.objectAt = Math.max(track.objectAt, found.objectAt)
+        track.attachmentAt = Math.max(track.attachmentAt, found.attachmentAt)
+        track.resolvedAt = states
+      } else {
+        const memory = state.memory ?? objects.list.find((l) => l.memory !== undefined)?.memory
+        const entry = { reduction: state.reduction, object: state.object, shard: state.shard, line, offset, missing: found.missing, ...(memory === undefined ? {} : { memory }) }
+        lost.push({ entry, at: states })
+      }
+      track.previous = state.reduction
+    }
+  }
+  // A settled state is not reported once a later state of its object resolves: that state stands for it.
+  const unresolved = lost.filter(({ entry, at }) => input.settled?.has(entry.reduction) !== true || (tracks.get(entry.object)?.resolvedAt ?? 0) <= at)
+    .map(({ entry }) => entry)
+  const unrecorded: UnrecordedLine[] = []
+  let objectOfAttachment: Map<string, string> | undefined
+  for (const { shard, line } of index.newest()) {
+    if (recorded.has(keyOf(shard, line.id, line.hash))) continue
+    let memory = line.memory
+    if (memory === undefined && line.id.startsWith('att_')) {
+      // A compact attachment names no memory: its object's lines do (the objects reducer lines name).
+      objectOfAttachment ??= new Map([...tracks.keys()].map((object) => [attachmentIdOf(object), object]))
+      const object = objectOfAttachment.get(line.id)
+      if (object !== undefined) memory = memoryOf(index, shard, object)
+    }
+    unrecorded.push({ file: shard, line: line.line, offset: line.offset, id: line.id, hash: line.hash, ...(memory === undefined ? {} : { memory }) })
+  }
+  unrecorded.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.offset - b.offset)
+  return { states, unresolved, unrecorded }
+}
+
+function keyOf (shard: string, id: string, hash: string): string {
+  return `${shard}\0${id}\0${hash}`
+}
+
+/** The memory an object's lines name, the object found through its attachment shard's scope and month. */
+function memoryOf (index: LineIndex, attachShard: string, object: string): string | undefined {
+  for (const folder of OBJECT_FOLDERS) {
+    const memory = index.lines(attachShard.replace(`/${ATTACH_FOLDER}/`, `/${folder}/`), object).find((l) => l.memory !== undefined)?.memory
+    if (memory !== undefined) return memory
+  }
+  return undefined
+}
+
+interface NamedState {
+  reduction: string
+  object: string
+  shard: string
+  /** v1, v2: the hashes the line spells out. */
+  hashes?: { object: string, attachment: string | undefined, previous: string | undefined }
+  attachmentShard?: string
+  memory?: string
+}
+
+/** The states one reducer line names, in order. */
+function statesOf (value: ReducerLineRef['value']): NamedState[] {
+  if (value.schema_version === 'isnad-reduction-v3') {
+    const out: NamedState[] = []
+    for (const [shard, objects] of Object.entries(value.reductions)) {
+      for (const [object, reduction] of Object.entries(objects)) out.push({ reduction, object, shard })
+    }
+    return out
+  }
+  const state: NamedState = {
+    reduction: value.id,
+    object: value.object,
+    shard: value.shard,
+    hashes: { object: value.object_hash, attachment: value.attachment_hash, previous: value.previous }
+  }
+  if (value.schema_version === 'isnad-reduction-v1') {
+    state.memory = value.memory
+    if (value.attachment_shard !== undefined) state.attachmentShard = value.attachment_shard
+  }
+  return [state]
+}
+
+interface Found { objectAt: number, attachmentAt: number, missing?: UnresolvedReduction['missing'] }
+
+/**
+ * The pair of lines (object line, attachment line or none) whose hashes give `reduction`, searched
+ * from where the object's previous state was found onwards.
+ */
+function findState (object: string, reduction: string, previous: string | undefined, objects: Located, attachments: Located): Found {
+  if (objects.list.length <= objects.at) return { objectAt: -1, attachmentAt: -1, missing: 'object' }
+  // -1: no attachment, possible only while none was found for an earlier state (evidence only grows)
+  const firstAttachment = attachments.at < 0 ? -1 : attachments.at
+  for (let o = objects.at; o < objects.list.length; o++) {
+    const hash = (objects.list[o] as ViewLineRef).hash
+    for (let a = firstAttachment; a < attachments.list.length; a++) {
+      const attachment = a < 0 ? undefined : (attachments.list[a] as ViewLineRef).hash
+      if (reductionIdOf(object, hash, attachment, previous) === reduction) return { objectAt: o, attachmentAt: a }
+    }
+  }
+  return { objectAt: -1, attachmentAt: -1, missing: 'state' }
+}
+
+/** A v1/v2 line: its object and attachment hashes must be lines of their shards, and its id must derive from them. */
+function findSpelledOut (object: string, reduction: string, hashes: NonNullable<NamedState['hashes']>, objects: Located, attachments: Located): Found {
+  if (reductionIdOf(object, hashes.object, hashes.attachment, hashes.previous) !== reduction) return { objectAt: -1, attachmentAt: -1, missing: 'state' }
+  const objectAt = objects.list.findIndex((l) => l.hash === hashes.object)
+  if (objectAt < 0) return { objectAt, attachmentAt: -1, missing: 'object' }
+  const attachmentAt = hashes.attachment === undefined ? -1 : attachments.list.findIndex((l) => l.hash === hashes.attachment)
+  if (hashes.attachment !== undefined && attachmentAt < 0) return { objectAt, attachmentAt, missing: 'attachment' }
+  return { objectAt, attachmentAt }
+}
