@@ -20,6 +20,9 @@ import { isShardPath } from './walk.js'
  * - Block findings: blocks that do not hash to their CID are set aside, a store LevelDB
  *   reports damaged is salvaged block by block, and the anchors concerned are checked again (the
  *   node's `repairBlocks`, after the reindex).
+ * - Views that disagree with coordination/reducers.jsonl (docs/views.md): a newest line no reduction
+ *   names is set aside while it keeps its hash, and the node reduces the memories concerned again,
+ *   last; the reductions whose lines were lost are settled by the objects' states after it.
  * Everything else stays `unresolved`: lost events, bad checkpoints, forks and damaged operational
  * ledgers need a person (or are facts the ledger must keep, like an equivocation).
  */

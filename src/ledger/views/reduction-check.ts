@@ -5,8 +5,9 @@ import { attachmentIdOf, reductionIdOf } from '../ids.js'
 /**
  * Checking `coordination/reducers.jsonl` against the view lines (docs/views.md, "Reductions"): every
  * state a reducer line names must be reproduced by the lines it names, and the line a reader takes
- * for each id (the newest in its shard) must be a state some reducer line names. Given the lines,
- * no I/O: `ledger verify` reads each file once and hands them here.
+ * for each id (the newest in its shard) must be a state some reducer line names, unless its
+ * object's newest state is reported already (one finding per damaged state, not one per line of it).
+ * Given the lines, no I/O: `ledger verify` reads each file once and hands them here.
  *
  * A round entry (v3) names the object and the reduction id only: the state is found by deriving
  * reductionIdOf from the object's lines and its attachment's lines, `previous` being the object's
@@ -121,7 +122,7 @@ class LineIndex {
  * Per object: the newest reduction before the current line, where its last resolved state's lines
  * were found, and that state's number (1-based, in file order over all objects; 0: none).
  */
-interface ObjectTrack { previous: string | undefined, objectAt: number, attachmentAt: number, resolvedAt: number }
+interface ObjectTrack { previous: string | undefined, objectAt: number, attachmentAt: number, resolvedAt: number, newestResolved: boolean }
 
 export function checkReductions (input: ReductionCheckInput): ReductionCheck {
   const index = new LineIndex(input.views)
@@ -132,7 +133,7 @@ export function checkReductions (input: ReductionCheckInput): ReductionCheck {
   let states = 0
   const trackOf = (object: string): ObjectTrack => {
     let track = tracks.get(object)
-    if (track === undefined) tracks.set(object, track = { previous: undefined, objectAt: 0, attachmentAt: -1, resolvedAt: 0 })
+    if (track === undefined) tracks.set(object, track = { previous: undefined, objectAt: 0, attachmentAt: -1, resolvedAt: 0, newestResolved: true })
     return track
   }
   for (const { line, offset, value } of input.reducers) {
@@ -152,7 +153,9 @@ export function checkReductions (input: ReductionCheckInput): ReductionCheck {
         track.objectAt = Math.max(track.objectAt, found.objectAt)
         track.attachmentAt = Math.max(track.attachmentAt, found.attachmentAt)
         track.resolvedAt = states
+        track.newestResolved = true
       } else {
+        track.newestResolved = false
         const memory = state.memory ?? objects.list.find((l) => l.memory !== undefined)?.memory
         const entry = { reduction: state.reduction, object: state.object, shard: state.shard, line, offset, missing: found.missing, ...(memory === undefined ? {} : { memory }) }
         lost.push({ entry, at: states })
@@ -167,13 +170,15 @@ export function checkReductions (input: ReductionCheckInput): ReductionCheck {
   let objectOfAttachment: Map<string, string> | undefined
   for (const { shard, line } of index.newest()) {
     if (recorded.has(keyOf(shard, line.id, line.hash))) continue
-    let memory = line.memory
-    if (memory === undefined && line.id.startsWith('att_')) {
-      // A compact attachment names no memory: its object's lines do (the objects reducer lines name).
-      objectOfAttachment ??= new Map([...tracks.keys()].map((object) => [attachmentIdOf(object), object]))
-      const object = objectOfAttachment.get(line.id)
-      if (object !== undefined) memory = memoryOf(index, shard, object)
+    let object: string | undefined = line.id
+    if (line.id.startsWith('att_')) {
+      objectOfAttachment ??= new Map([...tracks.keys()].map((o) => [attachmentIdOf(o), o]))
+      object = objectOfAttachment.get(line.id)
     }
+    // The object's newest state is reported unresolved already: its lines are what that finding is about.
+    if (object !== undefined && tracks.get(object)?.newestResolved === false) continue
+    // A compact attachment names no memory: its object's lines do (the objects reducer lines name).
+    const memory = line.memory ?? (object === undefined || object === line.id ? undefined : memoryOf(index, shard, object))
     unrecorded.push({ file: shard, line: line.line, offset: line.offset, id: line.id, hash: line.hash, ...(memory === undefined ? {} : { memory }) })
   }
   unrecorded.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.offset - b.offset)

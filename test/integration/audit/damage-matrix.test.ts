@@ -173,12 +173,22 @@ const DAMAGES: Damage[] = [
   // the views against coordination/reducers.jsonl (docs/views.md, "Reductions")
   ...['facts', 'attach'].map((kind): Damage => ({
     name: `a views/${kind} line rewritten with a valid hash (its state changed)`,
-    finds: ['reduction_unresolved', 'reduction_unrecorded'],
+    finds: ['reduction_unresolved'],
     apply: async (d) => await rewriteLine(await viewShard(d, kind), -1, (line) => {
       if (kind === 'attach') line.trust = { score: 1, level: 'Anchored' }
       else line.summary = 'a summary no memory has'
     })
   })),
+  {
+    name: 'a view line appended that no reduction names (a copy of the newest, its summary changed, a valid hash)',
+    finds: ['reduction_unrecorded'],
+    apply: async (d) => {
+      const file = await viewShard(d, 'decisions')
+      const newest = JSON.parse((await lines(file)).filter((l) => l.length > 0).at(-1) as string) as Record<string, unknown>
+      await appendFile(file, `${JSON.stringify(withHash({ ...newest, summary: 'a decision nobody took' }))}\n`)
+      return []
+    }
+  },
   {
     name: 'a view line deleted from the middle of a shard',
     finds: ['reduction_unresolved'],
@@ -191,7 +201,7 @@ const DAMAGES: Damage[] = [
   },
   {
     name: 'a reduction id in coordination/reducers.jsonl changed (the line\'s hash recomputed)',
-    finds: ['reduction_unresolved', 'reduction_unrecorded'],
+    finds: ['reduction_unresolved'],
     names: [FORGED_REDUCTION],
     apply: async (d) => await rewriteLine(reducersFile(d), -1, (line) => {
       const shards = line.reductions as Record<string, Record<string, string>>
