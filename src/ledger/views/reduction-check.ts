@@ -1,5 +1,5 @@
 import { ATTACH_FOLDER, VIEW_FOLDER_OF_TYPE, VIEWS_DIR } from './constants.js'
-import type { ReductionRecord, ReductionRecordV1, ReductionRecordV2 } from './reduction-record.js'
+import { statesOf, type NamedState, type ReductionRecord, type ReductionRecordV1, type ReductionRecordV2 } from './reduction-record.js'
 import { attachmentIdOf, reductionIdOf } from '../ids.js'
 
 /**
@@ -196,38 +196,6 @@ function memoryOf (index: LineIndex, attachShard: string, object: string): strin
     if (memory !== undefined) return memory
   }
   return undefined
-}
-
-interface NamedState {
-  reduction: string
-  object: string
-  shard: string
-  /** v1, v2: the hashes the line spells out. */
-  hashes?: { object: string, attachment: string | undefined, previous: string | undefined }
-  attachmentShard?: string
-  memory?: string
-}
-
-/** The states one reducer line names, in order. */
-function statesOf (value: ReducerLineRef['value']): NamedState[] {
-  if (value.schema_version === 'isnad-reduction-v3') {
-    const out: NamedState[] = []
-    for (const [shard, objects] of Object.entries(value.reductions)) {
-      for (const [object, reduction] of Object.entries(objects)) out.push({ reduction, object, shard })
-    }
-    return out
-  }
-  const state: NamedState = {
-    reduction: value.id,
-    object: value.object,
-    shard: value.shard,
-    hashes: { object: value.object_hash, attachment: value.attachment_hash, previous: value.previous }
-  }
-  if (value.schema_version === 'isnad-reduction-v1') {
-    state.memory = value.memory
-    if (value.attachment_shard !== undefined) state.attachmentShard = value.attachment_shard
-  }
-  return [state]
 }
 
 interface Found { objectAt: number, attachmentAt: number, missing?: UnresolvedReduction['missing'] }
