@@ -98,27 +98,23 @@ export async function executeRepair (plan: RepairPlan, init: ExecuteRepairInit):
       return `${found.detail}; ${await found.restore()}`
     }))
   }
+  // Then, in plan order, the blockstore and last the views, reduced from the store as the steps above left it.
   for (const { action, index } of indexed) {
-    if (action.kind !== 'repair_blocks') continue
-    const repairBlocks = init.repairBlocks
-    await record(index, action, await attempt(async () => {
-      if (repairBlocks === undefined) throw new Error('this repair was given no access to the blockstore')
-      return await repairBlocks(action)
-    }))
-  }
-  // Last: the views are reduced from the store as the steps above left it.
-  for (const { action, index } of indexed) {
-    if (action.kind !== 'reduce_views') continue
-    const reduceViews = init.reduceViews
-    await record(index, action, await attempt(async () => {
-      if (reduceViews === undefined) throw new Error('this repair was given no node to reduce the views with')
-      return await reduceViews(action)
-    }))
+    if (action.kind === 'repair_blocks') await record(index, action, await attemptHook(init.repairBlocks, action, 'no access to the blockstore'))
+    else if (action.kind === 'reduce_views') await record(index, action, await attemptHook(init.reduceViews, action, 'no node to reduce the views with'))
   }
   return { plan, executions }
 }
 
 type Outcome = Pick<Execution, 'status' | 'detail'>
+
+/** A node hook's outcome; a failure when the caller gave no hook. */
+async function attemptHook<A extends RepairAction> (run: ((action: A) => Promise<string>) | undefined, action: A, missing: string): Promise<Outcome> {
+  return await attempt(async () => {
+    if (run === undefined) throw new Error(`this repair was given ${missing}`)
+    return await run(action)
+  })
+}
 
 /** Actions the node carries out after the file actions, with the writer lock released (it opens the node). */
 const NODE_ACTIONS: ReadonlyArray<RepairAction['kind']> = ['reindex', 'repair_blocks', 'salvage_records', 'reduce_views']

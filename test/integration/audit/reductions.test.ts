@@ -1,11 +1,7 @@
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Command } from 'commander'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkIndex, registerLedgerAudit } from '../../../src/cli/commands/ledger-audit.js'
-import { createContext, type GlobalOptions } from '../../../src/cli/command-context.js'
-import { reportError, type Output } from '../../../src/cli/output.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import {
@@ -13,6 +9,7 @@ import {
 } from '../../../src/ledger/audit/index.js'
 import { buildReductionRound, objectIdOf, withHash } from '../../../src/ledger/views/index.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
+import { runLedgerCli } from './ledger-cli.js'
 import { reduceViewsAgain } from '../../../src/node/view-repair.js'
 
 /**
@@ -57,24 +54,7 @@ describe('the views against the reducer lines: verify, repair, restore', () => {
   const audit = async (home: string): Promise<AuditReport> => await auditDataDir({ dataDir: nodePaths(home).data, scope: 'default', verifier: nodeCryptoVerifier, now: Date.now })
   const kinds = (findings: readonly AuditFinding[]): string[] => findings.map((f) => f.kind).sort()
 
-  async function run (home: string, ...args: string[]): Promise<{ code: number, json: <T>() => T }> {
-    let stdout = ''
-    const out: Output = { json: true, stdout: (t) => { stdout += t + '\n' }, stderr: () => {} }
-    let code = 0
-    const program = new Command('isnad').option('--home <dir>').option('--json').exitOverride()
-    // the CLI's own hooks for everything but the reindex (as src/cli/index.ts wires it)
-    registerLedgerAudit(program.command('ledger'), (cmd) => createContext(cmd.optsWithGlobals<GlobalOptions>(), out), {
-      reindex: async (ctx) => { await reindex(ctx.home) },
-      indexCheck: checkIndex,
-      setExit: (c) => { code = c }
-    })
-    try {
-      await program.parseAsync(['node', 'isnad', '--home', home, '--json', ...args])
-    } catch (err) {
-      code = reportError(out, err)
-    }
-    return { code, json: <T>() => JSON.parse(stdout) as T }
-  }
+  const run = runLedgerCli
 
   it('a rewritten object line: verify names the state it no longer reproduces, repair writes the original line again', async () => {
     await using c = await copy()
