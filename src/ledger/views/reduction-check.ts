@@ -119,37 +119,39 @@ class LineIndex {
 }
 
 /**
- * Per object: the newest reduction before the current line, where its last resolved state's lines
- * were found, and that state's number (1-based, in file order over all objects; 0: none).
+ * Per object: the newest reduction before the current line, its attachment's id, where its last
+ * resolved state's lines were found (-1: none yet), and that state's number (1-based, in file order
+ * over all objects; 0: none).
  */
-interface ObjectTrack { previous: string | undefined, objectAt: number, attachmentAt: number, resolvedAt: number, newestResolved: boolean }
+interface ObjectTrack { previous: string | undefined, attachment: string, objectAt: number, attachmentAt: number, resolvedAt: number, newestResolved: boolean }
 
 export function checkReductions (input: ReductionCheckInput): ReductionCheck {
   const index = new LineIndex(input.views)
   const tracks = new Map<string, ObjectTrack>()
-  /** `shard\0id\0hash` of every line a resolved state names. */
-  const recorded = new Set<string>()
+  /** Every line a resolved state names. */
+  const recorded = new Set<ViewLineRef>()
   const lost: Array<{ entry: UnresolvedReduction, at: number }> = []
+  const attachShards = new Map<string, string | undefined>() // a home has a few shards, named by every state
   let states = 0
   const trackOf = (object: string): ObjectTrack => {
     let track = tracks.get(object)
-    if (track === undefined) tracks.set(object, track = { previous: undefined, objectAt: 0, attachmentAt: -1, resolvedAt: 0, newestResolved: true })
+    if (track === undefined) tracks.set(object, track = { previous: undefined, attachment: attachmentIdOf(object), objectAt: -1, attachmentAt: -1, resolvedAt: 0, newestResolved: true })
     return track
   }
   for (const { line, offset, value } of input.reducers) {
     for (const state of statesOf(value)) {
       states++
       const track = trackOf(state.object)
-      const attachShard = state.attachmentShard ?? attachShardOf(state.shard)
+      const attachShard = state.attachmentShard ?? attachShards.get(state.shard) ?? attachShards.set(state.shard, attachShardOf(state.shard)).get(state.shard)
       const objects = { list: index.lines(state.shard, state.object), at: track.objectAt }
-      const attachments = { list: index.lines(attachShard, attachmentIdOf(state.object)), at: track.attachmentAt }
+      const attachments = { list: index.lines(attachShard, track.attachment), at: track.attachmentAt }
       const found = state.hashes === undefined
         ? findState(state.object, state.reduction, track.previous, objects, attachments)
         : findSpelledOut(state.object, state.reduction, state.hashes, objects, attachments)
       if (found.missing === undefined) {
-        recorded.add(keyOf(state.shard, state.object, (objects.list[found.objectAt] as ViewLineRef).hash))
+        recorded.add(objects.list[found.objectAt] as ViewLineRef)
         const attachment = found.attachmentAt < 0 ? undefined : attachments.list[found.attachmentAt]
-        if (attachment !== undefined && attachShard !== undefined) recorded.add(keyOf(attachShard, attachment.id, attachment.hash))
+        if (attachment !== undefined) recorded.add(attachment)
         track.objectAt = Math.max(track.objectAt, found.objectAt)
         track.attachmentAt = Math.max(track.attachmentAt, found.attachmentAt)
         track.resolvedAt = states
@@ -169,10 +171,10 @@ export function checkReductions (input: ReductionCheckInput): ReductionCheck {
   const unrecorded: UnrecordedLine[] = []
   let objectOfAttachment: Map<string, string> | undefined
   for (const { shard, line } of index.newest()) {
-    if (recorded.has(keyOf(shard, line.id, line.hash))) continue
+    if (recorded.has(line)) continue
     let object: string | undefined = line.id
     if (line.id.startsWith('att_')) {
-      objectOfAttachment ??= new Map([...tracks.keys()].map((o) => [attachmentIdOf(o), o]))
+      objectOfAttachment ??= new Map([...tracks].map(([o, track]) => [track.attachment, o]))
       object = objectOfAttachment.get(line.id)
     }
     // The object's newest state is reported unresolved already: its lines are what that finding is about.
@@ -183,10 +185,6 @@ export function checkReductions (input: ReductionCheckInput): ReductionCheck {
   }
   unrecorded.sort((a, b) => a.file < b.file ? -1 : a.file > b.file ? 1 : a.offset - b.offset)
   return { states, unresolved, unrecorded }
-}
-
-function keyOf (shard: string, id: string, hash: string): string {
-  return `${shard}\0${id}\0${hash}`
 }
 
 /** The memory an object's lines name, the object found through its attachment shard's scope and month. */
@@ -201,21 +199,39 @@ function memoryOf (index: LineIndex, attachShard: string, object: string): strin
 interface Found { objectAt: number, attachmentAt: number, missing?: UnresolvedReduction['missing'] }
 
 /**
- * The pair of lines (object line, attachment line or none) whose hashes give `reduction`, searched
- * from where the object's previous state was found onwards.
+ * The pair of lines (object line, attachment line or none) whose hashes give `reduction`, from where
+ * the object's previous state was found onwards: the next line first (the usual new state), then
+ * the same (a line the round left unchanged), then the later ones.
  */
 function findState (object: string, reduction: string, previous: string | undefined, objects: Located, attachments: Located): Found {
-  if (objects.list.length <= objects.at) return { objectAt: -1, attachmentAt: -1, missing: 'object' }
-  // -1: no attachment, possible only while none was found for an earlier state (evidence only grows)
-  const firstAttachment = attachments.at < 0 ? -1 : attachments.at
-  for (let o = objects.at; o < objects.list.length; o++) {
+  if (objects.list.length === 0) return { objectAt: -1, attachmentAt: -1, missing: 'object' }
+  for (let i = 0; i <= triesOf(objects, false); i++) {
+    const o = placeAt(objects.at, i, false)
+    if (o >= objects.list.length) continue
     const hash = (objects.list[o] as ViewLineRef).hash
-    for (let a = firstAttachment; a < attachments.list.length; a++) {
+    // attachment -1: none, possible only while none was found for an earlier state (evidence only grows)
+    for (let j = 0; j <= triesOf(attachments, true); j++) {
+      const a = placeAt(attachments.at, j, true)
+      if (a >= attachments.list.length) continue
       const attachment = a < 0 ? undefined : (attachments.list[a] as ViewLineRef).hash
       if (reductionIdOf(object, hash, attachment, previous) === reduction) return { objectAt: o, attachmentAt: a }
     }
   }
   return { objectAt: -1, attachmentAt: -1, missing: 'state' }
+}
+
+/** How many places placeAt gives for a list (one more may be past its end). */
+function triesOf ({ list, at }: Located, none: boolean): number {
+  return at < 0 ? list.length + (none ? 1 : 0) : list.length - at
+}
+
+/**
+ * The `k`th place to try after `at`: at + 1, at, at + 2, at + 3, … (-1: nothing found yet: from the
+ * first place, or from none when `none`). Past the end when there is none left.
+ */
+function placeAt (at: number, k: number, none: boolean): number {
+  if (at < 0) return k - (none ? 1 : 0)
+  return k === 0 ? at + 1 : k === 1 ? at : at + k
 }
 
 /** A v1/v2 line: its object and attachment hashes must be lines of their shards, and its id must derive from them. */
