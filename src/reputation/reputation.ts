@@ -24,6 +24,13 @@ export interface AgentReputation {
    * Absent for roots and when unrooted.
    */
   agreement?: { agreed: number, contradicted: number, factor: number }
+  /**
+   * The walk's standing before the debit and the evidence factor: reputation = standing ×
+   * agreement.factor × evidence.factor. Absent for roots and when unrooted.
+   */
+  standing?: number
+  /** The reputable evidence E behind the agent and E / (E + k) (docs/trust.md §3). Absent for roots and when unrooted. */
+  evidence?: { backing: number, factor: number }
 }
 
 export interface ReputationTable {
@@ -133,7 +140,11 @@ export function computeReputation (
         path: i === undefined ? null : pathTo(graph, parents, i),
         ...(i === undefined || rootSet.has(identityOf(did))
           ? {}
-          : { agreement: { agreed: Math.max(0, agreed[i] as number), contradicted: contradicted[i] as number, factor: debitFactor(agreed[i] as number, contradicted[i] as number) } })
+          : {
+              agreement: { agreed: Math.max(0, agreed[i] as number), contradicted: contradicted[i] as number, factor: debitFactor(agreed[i] as number, contradicted[i] as number) },
+              standing: standing[i] as number,
+              evidence: { backing: evidence[i] as number, factor: evidenceFactor(evidence[i] as number) }
+            })
       }
     },
     ...estimateOf(graph, votes, lookup)
