@@ -95,7 +95,7 @@ function reputationStep (reputation: number): TrustContribution {
   return {
     factor: 'author_reputation',
     points: roundTrustScore(W.authorReputation * reputation),
-    reason: `${W.authorReputation} × author reputation ${reputation}`
+    reason: `${W.authorReputation} × author reputation ${roundTrustScore(reputation)}`
   }
 }
 
