@@ -96,12 +96,12 @@ afterAll(async () => {
 describe('url anchors against a local HTTP server (anchors-v1 V3)', () => {
   it('verified, then drift after the page changed (re-checked at read time), then unreachable', async () => {
     const memory = await node.remember({ type: 'fact', summary: 'the page says so' }, signer)
-    const before = memory.trust as { factors: { anchor_count: number }, score: number }
+    const before = memory.trust as { factors: { anchor_count: number }, score: number, points: number }
     const { id, view } = await node.addAnchor({ source: 'url', memory: memory.id, url: `${base}/moved` }, signer)
     expect(anchorOf(view, id).verification).toMatchObject({ state: 'verified', checked_at: '2026-03-01T12:00:00.000Z' })
-    const trusted = view.trust as { factors: { anchor_count: number }, score: number }
+    const trusted = view.trust as { factors: { anchor_count: number }, score: number, points: number }
     expect(trusted.factors.anchor_count).toBe(1)
-    expect(trusted.score).toBeCloseTo(before.score + 0.2)
+    expect(trusted.points).toBeCloseTo(before.points + 0.2)
     expect((await node.query({ tags: [] })).items.find((i) => i.id === memory.id)?.trust).toBeCloseTo(trusted.score)
 
     page = 'the page was edited'
