@@ -74,7 +74,7 @@ describe('isnad CLI', () => {
       expect((await runIsnad(['id', 'list', '--json'], { home })).json<unknown[]>()).toHaveLength(2)
     })
 
-    it('remember prints the provenance-schema view with trust 0.4, Unverified (signature + 0.2 × reputation 1, no witness)', () => {
+    it('remember prints the provenance-schema view with trust 0.2999, Unverified (0.4 points: signature + 0.2 × reputation 1; no witness, so held at the top of Unverified)', () => {
       expect(memory.content.tags).toEqual(['ci', 'speed'])
       expect(memory.witnesses).toEqual([])
       // The default policy (issue 18): the author is the node's own agent, a root (reputation 1), but
@@ -82,7 +82,7 @@ describe('isnad CLI', () => {
       expect(memory.trust).toMatchObject({ score: 0.2999, points: 0.4, level: 'Unverified', policy: 'isnad-reputation' })
     })
 
-    it('attest moves trust to 0.6 and show lists the witness; a second verdict replaces the first', async () => {
+    it('attest moves trust to 0.5999 Attested (0.6 points) and show lists the witness; a second verdict replaces the first', async () => {
       const confirm = await runIsnad(['attest', memory.id, 'confirm', '--as', witness, '--notes', 'seen', '--json'], { home })
       expect(confirm.code, confirm.stderr).toBe(0)
       const shown = MemoryViewSchema.parse((await runIsnad(['show', memory.id, '--json'], { home })).json())
