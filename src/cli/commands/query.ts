@@ -95,7 +95,7 @@ function minTrustOf (opts: QueryOptions): number | undefined {
 function renderSelection (selected: SelectedMemory[]): string {
   if (selected.length === 0) return 'no memories selected'
   return selected.map((s) => [
-    `${s.confidence.toFixed(2)} ${s.verified ? 'verified' : 'UNVERIFIED'} ${s.ref.worldId}` +
+    `${formatTrustScore(s.confidence)} ${s.verified ? 'verified' : 'UNVERIFIED'} ${s.ref.worldId}` +
       (s.evidence === undefined ? '' : `  (${s.evidence.method} by ${s.evidence.verifiedBy} at ${new Date(s.evidence.verifiedAt).toISOString()})`),
     `    ${s.reason}`
   ].join('\n')).join('\n')
