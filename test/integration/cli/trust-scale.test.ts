@@ -75,5 +75,5 @@ describe('one trust scale, in the README walkthrough', () => {
       expect((await runIsnad(['import', join(dir, 'att.json')], { home: carol })).code).toBe(0)
       await checkedExplanation(carol, m)
     })
-  }, 240_000)
+  }, 480_000)
 })
