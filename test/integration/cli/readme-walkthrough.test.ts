@@ -26,9 +26,9 @@ describe('README walkthrough', () => {
     if (scratch !== undefined) await rm(scratch, { recursive: true, force: true })
 
     expect(code, stderr).toBe(0)
-    expect(stdout).toMatch(/trust 0\.40 Unverified/)
-    expect(stdout).toMatch(/trust 0\.60 Attested/)
-    expect(stdout).toMatch(/^0\.60 Attested +bafyrei\S+ +\[insight\] Memory synthesis is harder/m)
+    expect(stdout).toMatch(/trust 0\.29 Unverified/)
+    expect(stdout).toMatch(/trust 0\.59 Attested/)
+    expect(stdout).toMatch(/^0\.59 Attested +bafyrei\S+ +\[insight\] Memory synthesis is harder/m)
     expect(stdout).toContain('valid bundle (2 records)')
     expect(stdout).toContain('INVALID bundle (2 records)')
     expect(stdout.match(/exit status 1/g)).toHaveLength(2)

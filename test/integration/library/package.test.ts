@@ -42,8 +42,8 @@ describe('the packed isnad package', () => {
     await writeFile(join(project, 'example.ts'), example ?? '')
     const { stdout } = await run(process.execPath, [join(project, 'example.ts')], { cwd: project })
     const lines = stdout.trim().split('\n')
-    expect(lines[0]).toMatch(/^bafyrei[a-z2-7]+ Unverified 0\.4$/) // the default policy: the node's own agent (reputation 1), nobody witnessed it yet
-    expect(lines).toContain('1 memory tagged billing with trust >= 0.3')
+    expect(lines[0]).toMatch(/^bafyrei[a-z2-7]+ Unverified 0\.29 \(0\.4 points\)$/) // the default policy: the node's own agent (reputation 1), nobody witnessed it yet
+    expect(lines).toContain('1 memory tagged billing with trust >= 0.2')
     expect(lines.at(-1)).toMatch(/^signature valid, signed by did:key:z/)
   })
 
