@@ -186,8 +186,6 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   const budget = new WitnessBudget(draw, size)
   const checkCounts: CheckCounts = { requests: 0, drawn: 0, drawnAnswers: 0, privateChecks: 0, lacking: 0, privateUnasked: 0, budgetSkipped: 0, checkingNodes: checksOn ? size : 0 }
   const checkRandom = createFastRandom(scenario.seed, 5)
-  const membersOf = new Map<Role, number[]>()
-  plan.roles.forEach((role, i) => { const list = membersOf.get(role); if (list === undefined) membersOf.set(role, [i]); else list.push(i) })
   const datedAt = new Map<number, number>()
   /** Published attestations' message indexes, in publication order (what an observer may hold). */
   const publishedAttestations: number[] = []
