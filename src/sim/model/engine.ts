@@ -277,8 +277,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   }
 
   /**
-   * The memory's drawn witnesses (draw-sampling.ts): each non-author agent with probability
-   * size / N, a grinding author's circle at the best of its attempts. Each learns it is drawn when
+   * The memory's drawn witnesses (draw-sampling.ts): each other agent of the author's shard with
+   * probability size / (N / c), a grinding author's circle in that shard at the best of its attempts. Each learns it is drawn when
    * the memory reaches it and answers by its role; a late publisher's circle answers with the memory.
    */
   const playDraw = (serial: number, now: number, late: boolean): void => {
