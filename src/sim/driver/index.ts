@@ -6,3 +6,4 @@ export {
 } from './run.js'
 export { median, percentile, rocAuc } from './stats.js'
 export { scoreTrustView, trustPolicies, type TrustView } from './trust-views.js'
+export type { NodeSpread, ShardingSummary } from './sharding.js'

@@ -127,6 +127,11 @@ export interface MetricsInput {
   observations: Observations
   /** One per observer that was online at the end. */
   views: TrustView[]
+  /**
+   * The memory ids each view is judged on, by view (a sharded node's: its home shards'); absent: every
+   * published memory, a memory the observer lacks counting as trust 0.
+   */
+  judged?: ReadonlyArray<ReadonlySet<string>>
   /** Memories held by each node online at the end. */
   memoryCounts: number[]
   counters: NodeCounters[]
@@ -186,17 +191,18 @@ function witnessLoadMetrics (load: WitnessLoad, published: number): Pick<RunMetr
   }
 }
 
-/** Trust against ground truth at every observer, pooled; a memory an observer lacks counts as trust 0, Unverified. */
+/** Trust against ground truth at every observer, pooled over the memories each is judged on; a memory an observer lacks counts as trust 0, Unverified. */
 function policyAccuracy (policy: string, input: MetricsInput): PolicyAccuracy {
   const scored: Array<{ truth: boolean, sybil: boolean, score: number, level: TrustLevel }> = []
-  for (const view of input.views) {
+  input.views.forEach((view, v) => {
     const scores = view.get(policy)
+    const judged = input.judged?.[v]
     for (const m of input.observations.memories) {
-      if (m.id === undefined) continue
+      if (m.id === undefined || (judged !== undefined && !judged.has(m.id))) continue
       const found = scores?.get(m.id)
       scored.push({ truth: m.truth, sybil: input.plan.roles[m.author] === 'sybil', score: found?.score ?? 0, level: found?.level ?? 'Unverified' })
     }
-  }
+  })
   const truths = scored.filter((s) => s.truth)
   const falses = scored.filter((s) => !s.truth)
   const sybils = scored.filter((s) => s.sybil)

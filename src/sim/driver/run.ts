@@ -1,4 +1,5 @@
 import { performance } from 'node:perf_hooks'
+import type { ShardingSummary } from './sharding.js'
 import { drive } from './driver.js'
 import type { LiveNodes } from './live-nodes.js'
 import { computeMetrics, type RunMetrics } from './metrics.js'
@@ -40,6 +41,8 @@ export interface RunResult {
   /** Planned links that dropped during the run and were redialled. */
   relinks: number
   metrics: RunMetrics
+  /** The shards the model engine played and their cost per node (sharding.ts); absent on real nodes. */
+  sharding?: ShardingSummary
   notes: string[]
 }
 

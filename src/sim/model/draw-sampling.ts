@@ -12,7 +12,7 @@ import { createFastRandom, type FastRandom } from './fast-random.js'
  */
 
 /** What the results say the model samples instead of computing. */
-export const DRAW_SAMPLED = 'drawn sets sampled, not computed: per memory a Binomial(N − 1, min(1, size / N)) count of distinct non-author agents, seeded by the memory (no ECVRF evaluated or proved; the model marks drawn attestations for scoring); a grinding author keeps the best of its attempts over its circle only'
+export const DRAW_SAMPLED = 'drawn sets sampled, not computed: per memory a Binomial(n − 1, min(1, size / (N / c))) count of distinct non-author agents of the author\'s shard (n its agents, c the shard count: the whole network below 256 agents), seeded by the memory (no ECVRF evaluated or proved; the model marks drawn attestations for scoring); a grinding author keeps the best of its attempts over its circle only'
 
 /** A stream for memory `serial` of a scenario seeded `seed`: the same memory draws the same witnesses. */
 export function memoryRandom (seed: number, serial: number): FastRandom {

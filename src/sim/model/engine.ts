@@ -12,6 +12,7 @@ import { WitnessBudget } from './witness-budget.js'
 import type { MemoryAttestations, StoredAttestation } from '../../reputation/index.js'
 import type { WitnessRequestRecord } from '../../schema/index.js'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
+import { ShardLayout } from './shard-layout.js'
 
 /*
  * The model engine's run in virtual time: the plan's memories, witness requests, answers, churn and
@@ -53,6 +54,8 @@ export interface ModelCounters {
   byGossip: Float64Array
   /** Per tracked node: records received by sync-v1 catch-up. */
   bySync: Float64Array
+  /** Per tracked node: witness requests received (and stored) on its shards. */
+  requests: Float64Array
 }
 
 /** The witness checks the network played (docs/simulation.md, "The witness draw"). */
@@ -76,8 +79,11 @@ export interface CheckCounts {
 }
 
 export interface ModelRun {
+  scenario: Scenario
   plan: Plan
   agents: Agent[]
+  /** The shards and each node's subscriptions (shard-layout.ts). */
+  shards: ShardLayout
   /** Tracked nodes, ascending; observers among them. */
   tracked: number[]
   /** Signed records by message index: memories 0..M-1 by serial, then attestations by answer slot; undefined if never published. */
@@ -143,6 +149,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   const setupStart = performance.now()
   const size = plan.roles.length
   const agents = agentsOf(scenario.seed, size)
+  const shards = new ShardLayout(plan, agents.map((a) => a.did), scenario.sharding)
   const topology = new ModelTopology(size, plan.edges, createFastRandom(scenario.seed, 1))
   const links = new LinkModel(scenario, createFastRandom(scenario.seed, 2))
   const tracked = trackedNodes(plan, size, scenario.seed)
@@ -179,8 +186,6 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   const budget = new WitnessBudget(draw, size)
   const checkCounts: CheckCounts = { requests: 0, drawn: 0, drawnAnswers: 0, privateChecks: 0, lacking: 0, privateUnasked: 0, budgetSkipped: 0, checkingNodes: checksOn ? size : 0 }
   const checkRandom = createFastRandom(scenario.seed, 5)
-  const membersOf = new Map<Role, number[]>()
-  plan.roles.forEach((role, i) => { const list = membersOf.get(role); if (list === undefined) membersOf.set(role, [i]); else list.push(i) })
   const datedAt = new Map<number, number>()
   /** Published attestations' message indexes, in publication order (what an observer may hold). */
   const publishedAttestations: number[] = []
@@ -191,7 +196,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   const requestEpoch = new Int32Array(slotWitness.length)
   const requestDone = new Uint8Array(slotWitness.length)
   const holders = new Holders(size)
-  const counters: ModelCounters = { received: new Float64Array(T), byGossip: new Float64Array(T), bySync: new Float64Array(T) }
+  const counters: ModelCounters = { received: new Float64Array(T), byGossip: new Float64Array(T), bySync: new Float64Array(T), requests: new Float64Array(T) }
   const run = {
     requestDelays: [] as number[], roundTrips: [] as number[], missedAnswers: 0, problems: new Map<number, string>(), notes: [] as string[]
   }
@@ -214,20 +219,24 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     return row
   }
 
-  /** Publishes message `index` from `source` at `now`: gossip to its component, arrivals at the tracked nodes. */
-  const publish = (index: number, source: number, now: number): HolderGroup => {
+  /**
+   * Publishes message `index` from `source` at `now` on `shard`'s topic: gossip to that shard's
+   * subscribers in its component (and the publisher), arrivals at the tracked ones.
+   */
+  const publish = (index: number, source: number, now: number, shard: number): HolderGroup => {
     publishedAt[index] = now
     const bytes = (records[index] as SignedBytes).bytes.length
     const component = topology.component[source] as number
     const group = holders.groupOf(topology.epoch, component, function * () {
-      for (let v = 0; v < size; v++) if (topology.component[v] === component && topology.online[v] === 1) yield v
-    })
+      for (let v = 0; v < size; v++) if (topology.component[v] === component && topology.online[v] === 1 && (v === source || shards.subscribes(v, shard))) yield v
+    }, shard, shards.count)
     group.messages.push(index)
     if (index >= M) publishedAttestations.push(index)
     const row = rowOf(index)
     for (let j = 0; j < T; j++) {
       const node = tracked[j] as number
       if (node === source) { row[j] = now; continue }
+      if (!shards.subscribes(node, shard)) continue
       const d = topology.publishDistance(source, node)
       if (d === UNREACHABLE) continue
       row[j] = now + links.path(hopsOf(d), repairsOf(d), bytes)
@@ -268,20 +277,23 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   }
 
   /**
-   * The memory's drawn witnesses (draw-sampling.ts): each non-author agent with probability
-   * size / N, a grinding author's circle at the best of its attempts. Each learns it is drawn when
+   * The memory's drawn witnesses (draw-sampling.ts): each other agent of the author's shard with
+   * probability size / (N / c), a grinding author's circle in that shard at the best of its attempts. Each learns it is drawn when
    * the memory reaches it and answers by its role; a late publisher's circle answers with the memory.
    */
   const playDraw = (serial: number, now: number, late: boolean): void => {
     const planned = plan.memories[serial] as PlannedMemory
     const authorRole = plan.roles[planned.author] as Role
     const random = memoryRandom(scenario.seed, serial)
-    const agentsButAuthor: AgentList = { length: size - 1, at: (i) => i < planned.author ? i : i + 1 }
+    // The draw is shard-local: the agents of the author's shard, each witness stating the shard's population N / c.
+    const shard = shards.members[shards.shardOfAuthor(planned.author)] as number[]
+    const candidates = shard.filter((i) => i !== planned.author)
+    const agentsButAuthor: AgentList = { length: candidates.length, at: (i) => candidates[i] as number }
     const grinds = authorRole === 'grinder' || authorRole === 'late-publisher'
-    const circle = grinds ? (membersOf.get(authorRole) ?? []).filter((i) => i !== planned.author) : []
+    const circle = grinds ? candidates.filter((i) => plan.roles[i] === authorRole) : []
     const drawn = sampleDrawn(random, {
       agents: agentsButAuthor,
-      p: drawProbability(draw.size, size),
+      p: drawProbability(draw.size, size / shards.count),
       ...(grinds ? { circle: { members: { length: circle.length, at: (i) => circle[i] as number }, attempts: scenario.behaviour.grindAttempts } } : {})
     })
     drawnOf[serial] = drawn
@@ -315,21 +327,22 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     if (late) datedAt.set(serial, created)
     const memory = memoryRecord(author, scenario.name, serial, iso(created))
     records[serial] = memory
-    const group = publish(serial, planned.author, now)
+    const group = publish(serial, planned.author, now, shards.shardOfAuthor(planned.author))
     if (planned.answers.length > 0) {
       // The request is signed and gossiped with its memory (gossip-v1's witness envelope).
       witnessRequestRecord(author, memory.id, planned.answers.map((a) => (agents[a.witness] as Agent).did), iso(created))
       checkCounts.requests++
-      // The request is a gossip message of its own at every node the memory reached (a record each node verifies).
-      const row = arrivals[serial]
-      if (row !== undefined) {
-        for (let j = 0; j < T; j++) {
-          if (Number.isNaN(row[j] as number) || tracked[j] === planned.author) continue
-          counters.byGossip[j]! += 1
-          counters.received[j]! += Math.max(1, topology.meshDegree[tracked[j] as number] as number)
-        }
-      }
       const witnesses = planned.answers.map((a) => a.witness)
+      // The request is a gossip message of its own (a record each node verifies) at every node of the
+      // author's shard and of each addressed witness's home shard that it reaches.
+      const requestShards = shards.requestShards(planned.author, witnesses)
+      for (let j = 0; j < T; j++) {
+        const node = tracked[j] as number
+        if (node === planned.author || !shards.receivesAny(node, requestShards) || topology.publishDistance(planned.author, node) === UNREACHABLE) continue
+        counters.byGossip[j]! += 1
+        counters.requests[j]! += 1
+        counters.received[j]! += Math.max(1, topology.meshDegree[node] as number)
+      }
       const distances = topology.distancesFrom(planned.author, witnesses)
       const bytes = memory.bytes.length
       const authorRole = plan.roles[planned.author] as Role
@@ -366,7 +379,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     answered.add(pair)
     const index = M + slot
     records[index] = attestationRecord(agents[witness] as Agent, (records[memory] as SignedBytes).id, verdict, iso(witnessedAt))
-    publish(index, witness, now)
+    publish(index, witness, now, shards.shardOfAuthor(planned.author))
     attestationsOf[memory]?.push(index)
     if (slotKind[slot] === SLOT.drawn) checkCounts.drawnAnswers++
     return true
@@ -408,7 +421,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       if (!drawnAnswers.some((index) => arrivalAt({ arrivals }, index, j) <= deadline)) lacking.push(j)
     }
     let onlineOthers = 0
-    if (size > T) for (let v = 0; v < size; v++) if (topology.online[v] === 1 && column[v] === -1 && topology.component[v] === topology.component[planned.author]) onlineOthers++
+    const shard = shards.shardOfAuthor(planned.author)
+    if (size > T) for (let v = 0; v < size; v++) if (topology.online[v] === 1 && column[v] === -1 && topology.component[v] === topology.component[planned.author] && shards.subscribes(v, shard)) onlineOthers++
     const othersLacking = holding === 0 ? 0 : Math.round(onlineOthers * lacking.length / holding)
     const total = lacking.length + othersLacking
     checkCounts.lacking += total
@@ -424,7 +438,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
       } else {
         let guard = 0
         do asker = Math.floor(checkRandom.next() * size)
-        while ((column[asker] !== -1 || topology.online[asker] !== 1 || asker === planned.author) && guard++ < 1000)
+        while ((column[asker] !== -1 || topology.online[asker] !== 1 || asker === planned.author || !shards.subscribes(asker, shard)) && guard++ < 10_000)
         askedAt = now
       }
       const observer = isObserver[asker] === 1
@@ -450,6 +464,15 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
 
   /** sync-v1 over `pairs` ([puller, peer]) at `now`: the pullers gain whole groups. */
   const sync = (pairs: ReadonlyArray<readonly [number, number]>, now: number): void => {
+    const pendingFor = (group: HolderGroup, node: number): void => {
+      if (group.pending.length === 0) return
+      group.pending = group.pending.filter((slot) => {
+        if (slotWitness[slot] !== node) return true
+        const memory = slotMemory[slot] as number
+        if (now <= (publishedAt[memory] as number) + inboxWaitMs) requestArrived(slot, now + links.sync(1024))
+        return false
+      })
+    }
     holders.sync(pairs, (group, node) => {
       const j = column[node] as number
       if (j >= 0) {
@@ -460,14 +483,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
           counters.bySync[j]! += 1
         }
       }
-      if (group.pending.length === 0) return
-      group.pending = group.pending.filter((slot) => {
-        if (slotWitness[slot] !== node) return true
-        const memory = slotMemory[slot] as number
-        if (now <= (publishedAt[memory] as number) + inboxWaitMs) requestArrived(slot, now + links.sync(1024))
-        return false
-      })
-    })
+      pendingFor(group, node)
+    }, (group, node) => shards.subscribes(node, group.shard), pendingFor)
   }
 
   const bothWays = (pairs: Array<readonly [number, number]>): Array<readonly [number, number]> => pairs.flatMap(([a, b]) => [[a, b], [b, a]] as const)
@@ -539,8 +556,10 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   for (const row of arrivals) if (row !== undefined) for (const value of row) if (value > measuredAt) measuredAt = value
   for (let index = 0; index < records.length; index++) if (publishedAt[index] === undefined) publishedAt[index] = Number.NaN
   return {
+    scenario,
     plan,
     agents,
+    shards,
     tracked,
     records,
     publishedAt,

@@ -4,6 +4,7 @@ import { runSweep, type RunResult, type SimResults } from '../driver/index.js'
 import { playModel, type ModelOptions } from './engine.js'
 import { DRAW_SAMPLED } from './draw-sampling.js'
 import { measureModel } from './measure.js'
+import { shardingNotes } from './shard-measure.js'
 
 /**
  * The model engine (docs/simulation.md, "The model engine"): the same scenario and plan as the real
@@ -20,6 +21,8 @@ export { DRAW_SAMPLED, binomial, distinctPositions, drawProbability, memoryRando
 export { MODEL_DRAW_DEFAULTS, privateCheckProbability, type DrawDefaults } from './draw-settings.js'
 export { WitnessBudget, type BudgetLimits } from './witness-budget.js'
 export { measureModel, type ModelMeasurement } from './measure.js'
+export { ShardLayout, followsOf } from './shard-layout.js'
+export { judgedMemories, shardedMemoryDelivery, shardingNotes, shardingSummary, storedRecordsAt } from './shard-measure.js'
 
 /** One run of a scenario on the model engine, as a RunResult like the real engines'. */
 export function runModelOnce (scenario: Scenario, progress: (text: string) => void, options: ModelOptions = {}): RunResult {
@@ -35,6 +38,7 @@ export function runModelOnce (scenario: Scenario, progress: (text: string) => vo
   const cpu = process.cpuUsage(cpuStart)
   const notes = [
     ...played.notes,
+    ...shardingNotes(played),
     `model engine: ${played.events} events in virtual time; delivery and latency measured at ${played.tracked.length} of ${plan.roles.length} nodes; ${measured.verifications.count} signatures verified (${(measured.verifications.ms / Math.max(1, measured.verifications.count) * 1000).toFixed(0)} µs each, ${'node:crypto'})`
   ]
   return {
@@ -51,6 +55,7 @@ export function runModelOnce (scenario: Scenario, progress: (text: string) => vo
     driverLoad: { eventLoopLagP50Ms: 0, eventLoopLagMaxMs: 0, cpuPercent: Math.round((cpu.user + cpu.system) / 10 / wall) },
     relinks: 0,
     metrics: measured.metrics,
+    sharding: measured.sharding,
     notes
   }
 }

@@ -6,7 +6,9 @@ import {
   cdfOfSorted, computeMetrics, percentilesOfSorted, type RunMetrics, createObservations, type Observations, scoreTrustView, trustPolicies, type TrustView
 } from '../driver/index.js'
 import type { NodeCounters } from '../pools/index.js'
+import type { ShardingSummary } from '../driver/index.js'
 import { arrivalAt, MODEL_EPOCH_MS, type ModelRun } from './engine.js'
+import { judgedMemories, shardedMemoryDelivery, shardingSummary } from './shard-measure.js'
 
 /*
  * The model engine's measurements, with the real engines' own code: each observer's records are the
@@ -18,6 +20,8 @@ import { arrivalAt, MODEL_EPOCH_MS, type ModelRun } from './engine.js'
 
 export interface ModelMeasurement {
   metrics: RunMetrics
+  /** The shards played and what they cost each measured node. */
+  sharding: ShardingSummary
   /** Signature checks made, and their total wall time (ms): the figure of the verifier's cost. */
   verifications: { count: number, ms: number }
   settleSeconds: number
@@ -64,11 +68,14 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     if (id !== undefined && witnesses.length > 0) drawnWitnesses.set(id, new Set(witnesses.map((w) => run.agents[w]?.did as string)))
   })
   const views: TrustView[] = []
+  // Each observer is judged on its home shards' memories: a sharded node holds no other.
+  const judged: Array<Set<string>> = []
   let bytes = 0
   let counted = 0
   for (const observer of plan.observers) {
     if (run.onlineAtEnd[observer] !== 1) continue
     const j = tracked.indexOf(observer)
+    judged.push(judgedMemories(run, observer))
     const memories = new Map<string, MemoryRecord>()
     const attestations = new Map<string, Array<{ id: string, record: AttestationRecord }>>()
     for (let index = 0; index < records.length; index++) {
@@ -141,7 +148,7 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     cpuMs: verifyCost * ((run.counters.byGossip[j] as number) + (run.counters.bySync[j] as number))
   }))
   const metrics = computeMetrics({
-    plan, observations, views, memoryCounts, counters, meanRecordBytes: counted === 0 ? 0 : bytes / counted, policies: trustPolicies().map((p) => p.name)
+    plan, observations, views, judged, memoryCounts, counters, meanRecordBytes: counted === 0 ? 0 : bytes / counted, policies: trustPolicies().map((p) => p.name)
   })
   // Attestation delivery and gossip latency at the tracked nodes online at the end (the witness
   // excluded): millions of samples at 10,000 agents, gathered in one typed array and sorted once.
@@ -156,13 +163,15 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     const row = run.arrivals[index]
     if (Number.isNaN(sent) || sent === undefined || row === undefined) continue
     const witness = run.slotWitness[slot] as number
+    const shard = run.shards.shardOfAuthor(plan.memories[run.slotMemory[slot] as number]?.author as number)
     if (arrived + onlineColumns.length > latencies.length) {
       const grown = new Float64Array(latencies.length * 2 + onlineColumns.length)
       grown.set(latencies.subarray(0, arrived))
       latencies = grown
     }
     for (let k = 0; k < onlineColumns.length; k++) {
-      if (onlineNodes[k] === witness) continue
+      // Expected at the subscribers of the memory's shard (the witness's own copy aside).
+      if (onlineNodes[k] === witness || !run.shards.subscribes(onlineNodes[k] as number, shard)) continue
       expected++
       const at = row[onlineColumns[k] as number] as number
       if (at === at) latencies[arrived++] = at - sent
@@ -172,5 +181,8 @@ export function measureModel (run: ModelRun): ModelMeasurement {
   metrics.delivery.attestationRatio = expected === 0 ? null : Math.round(arrived / expected * 1e4) / 1e4
   metrics.delivery.latencyMs = percentilesOfSorted(sorted)
   metrics.delivery.latencyCdf = cdfOfSorted(sorted)
-  return { metrics, verifications: { count: verdicts.size, ms: verifyMs }, settleSeconds: (performance.now() - start) / 1000 }
+  // A node holds its shards' memories, not the network's: delivery is of those.
+  metrics.delivery.memoryRatio = shardedMemoryDelivery(run, online)
+  const sharding = shardingSummary(run, run.scenario, online, judged.map((ids) => ids.size))
+  return { metrics, sharding, verifications: { count: verdicts.size, ms: verifyMs }, settleSeconds: (performance.now() - start) / 1000 }
 }

@@ -10,3 +10,4 @@ export {
   MAX_REAL_NODES, ROLES, ScenarioSchema, linkConditionsOf, nodeCount, parseScenario, parseScenarioText, readScenarioFile, withSybils, type Role, type Scenario, type ScenarioInput
 } from './scenario.js'
 export { createSimRandom, type SimRandom } from './seeded-random.js'
+export { DEFAULT_FOLLOWS_PER_AGENT, DEFAULT_MAX_SHARDS, ShardingSchema, type ShardingSettings } from './sharding.js'

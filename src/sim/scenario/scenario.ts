@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
+import { ShardingSchema } from './sharding.js'
 import { IsnadError } from '../../errors/index.js'
 import { shapesTraffic, type LinkConditions } from '../../net/index.js'
 
@@ -139,7 +140,9 @@ export const ScenarioSchema = z.strictObject({
   churn: z.array(ChurnEventSchema).max(1000).default([]),
   partitions: z.array(PartitionSchema).max(100).default([]),
   network: NetworkSchema.default(NetworkSchema.parse({})),
-  metrics: MetricsSchema.default(MetricsSchema.parse({}))
+  metrics: MetricsSchema.default(MetricsSchema.parse({})),
+  /** What the model engine's nodes follow and subscribe to (sharding.ts). */
+  sharding: ShardingSchema.default(ShardingSchema.parse({}))
 }).superRefine((s, ctx) => {
   const total = nodeCount(s.nodes)
   if (total < 2) ctx.addIssue({ code: 'custom', path: ['nodes'], message: 'a scenario needs at least 2 nodes' })
