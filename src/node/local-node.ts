@@ -20,7 +20,8 @@ import { Journal, type JournalBatch } from './journal/journal.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
-import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
+import { DEFAULT_SCOPE, followsPath, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
+import { FollowStore } from './follows.js'
 import { queryPage, type QueryResultItem } from './query-page.js'
 import { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
 import { storedAnchors } from './anchor-sweep.js'
@@ -150,9 +151,18 @@ export class LocalNode {
     await this.keyEvents?.idle()
   }
 
+  /** The authors and tags the node follows (follows.ts), opened on first use and closed with the node. */
+  async follows (): Promise<FollowStore> {
+    this.followStore ??= FollowStore.open(followsPath(this.paths))
+    return await this.followStore
+  }
+
+  private followStore: Promise<FollowStore> | undefined
+
   async close (): Promise<void> {
     try {
       await this.keyEvents?.stop()
+      await this.followStore?.then(async (follows) => { await follows.close() }, () => {})
       await (this.keyring as Keyring | undefined)?.close()
       await this.anchors.close()
       if (this.journal === null) await this.state.close()

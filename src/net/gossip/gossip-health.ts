@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { ALL_TOPICS } from './constants.js'
 import type { Network } from '../index.js'
 
 /**
@@ -32,7 +31,7 @@ export function isGossipHealthSource (value: object): value is GossipHealthSourc
 
 export const OFFLINE_HEALTH: GossipHealth = { running: false, peers: [], topics: [] }
 
-export function gossipHealthOf (network: Pick<Network, 'libp2p' | 'peerScore' | 'penalty' | 'meshPeers'>): GossipHealth {
+export function gossipHealthOf (network: Pick<Network, 'libp2p' | 'peerScore' | 'penalty' | 'meshPeers' | 'topics'>): GossipHealth {
   const addresses = new Map<string, string[]>()
   for (const c of network.libp2p.getConnections()) {
     const id = c.remotePeer.toString()
@@ -41,6 +40,6 @@ export function gossipHealthOf (network: Pick<Network, 'libp2p' | 'peerScore' | 
   return {
     running: true,
     peers: [...addresses].map(([id, addrs]) => ({ id, addresses: addrs, score: network.peerScore(id), penalty: network.penalty(id) })),
-    topics: ALL_TOPICS.map((topic) => ({ topic, mesh_peers: network.meshPeers(topic).length }))
+    topics: network.topics().map((topic) => ({ topic, mesh_peers: network.meshPeers(topic).length }))
   }
 }

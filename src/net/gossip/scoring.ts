@@ -1,5 +1,6 @@
 import type { PeerScoreParams, PeerScoreThresholds, TopicScoreParams } from '@libp2p/gossipsub/score'
-import { ACCEPT_PX_THRESHOLD, ALL_TOPICS, GOSSIP_THRESHOLD, GRAYLIST_THRESHOLD, INVALID_MESSAGE_DECAY, INVALID_MESSAGE_WEIGHT, OPPORTUNISTIC_GRAFT_THRESHOLD, PENALTY_HALF_LIFE_MS, PUBLISH_THRESHOLD } from './constants.js'
+import { ACCEPT_PX_THRESHOLD, GOSSIP_THRESHOLD, GRAYLIST_THRESHOLD, INVALID_MESSAGE_DECAY, INVALID_MESSAGE_WEIGHT, OPPORTUNISTIC_GRAFT_THRESHOLD, PENALTY_HALF_LIFE_MS, PUBLISH_THRESHOLD } from './constants.js'
+import { allowedGossipTopics } from './shard-routing.js'
 
 /** gossip-v1 §6: the thresholds every isnad node uses. */
 export const SCORE_THRESHOLDS: PeerScoreThresholds = {
@@ -45,7 +46,8 @@ export interface ScoreParamsInit {
 
 export function createScoreParams (init: ScoreParamsInit): Partial<PeerScoreParams> {
   return {
-    topics: Object.fromEntries(ALL_TOPICS.map((topic) => [topic, TOPIC_PARAMS])),
+    // gossip-v1 §6: every topic alike, each shard's too (P4 must count invalid messages on all of them).
+    topics: Object.fromEntries(allowedGossipTopics().map((topic) => [topic, TOPIC_PARAMS])),
     topicScoreCap: 10,
     appSpecificScore: init.appSpecificScore,
     appSpecificWeight: 1,
