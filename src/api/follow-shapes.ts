@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { FollowSchema } from '../node/follows.js'
+import { FollowSchema } from '../schema/index.js'
 import { didKey } from '../schema/index.js'
 
 /* What `follow` takes and returns on every surface (src/api/table/follow-ops.ts; protocols/gossip-v1.md "Shards"). */

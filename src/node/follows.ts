@@ -1,7 +1,7 @@
 import { Level } from 'level'
 import { z } from 'zod'
 import { IsnadError } from '../errors/index.js'
-import { boundedText, didKey, isoTimestamp, MAX_TAG_BYTES } from '../schema/index.js'
+import { isoTimestamp, type Follow } from '../schema/index.js'
 
 /*
  * What the node follows besides its own agents (protocols/gossip-v1.md "Shards", sync-v1 §9): authors,
@@ -12,15 +12,6 @@ import { boundedText, didKey, isoTimestamp, MAX_TAG_BYTES } from '../schema/inde
 
 /** @default 1024 — follows a node keeps: each is a sync interest asked of every peer. */
 export const MAX_FOLLOWS = 1024
-
-/** A tag as record-v1 R3 allows one. */
-export const followTag = boundedText(MAX_TAG_BYTES, { min: 1 }).regex(/^\S+$/u, 'must not contain whitespace')
-
-export const FollowSchema = z.union([
-  z.strictObject({ did: didKey.describe('a followed author'), since: isoTimestamp.describe('when the node began to follow it') }),
-  z.strictObject({ tag: followTag.describe('a followed tag'), since: isoTimestamp.describe('when the node began to follow it') })
-]).meta({ id: 'Follow' })
-export type Follow = z.infer<typeof FollowSchema>
 
 /** One interest: an author by did, or a tag. */
 export type Interest = { did: string } | { tag: string }

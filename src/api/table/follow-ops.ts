@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { followTag } from '../../node/follows.js'
+import { followTag } from '../../schema/index.js'
 import { MAX_REQUEST_BYTES } from '../constants.js'
 import { FOLLOW_ACTIONS, FollowsSchema, type FollowInput } from '../follow-shapes.js'
 import { didField } from './fields.js'
