@@ -30,7 +30,7 @@ export const PRIVATE_CHECK_MIN_REPUTATION = 0.5
 
 /**
  * @default 8 — the most shards a node subscribes to (protocols/gossip-v1.md "Shards"): its agents'
- * shards first, then its followed authors'; a followed author beyond it is served by sync, not gossip.
+ * shards first, then its followed authors'; a followed author beyond it is not gossiped to the node (sync brings it).
  * What a node receives by gossip is then at most this many shards' traffic whatever the network's size.
  */
 export const DEFAULT_MAX_SHARDS = 8

@@ -3,7 +3,7 @@ import { boundedText, didKey, isoTimestamp } from './primitives.js'
 import { MAX_TAG_BYTES } from './record-limits.js'
 
 /*
- * A follow (protocols/gossip-v1.md "Shards", sync-v1 §9): an author the node follows by did, or a
+ * A follow (protocols/gossip-v1.md §11.4): an author the node follows by did, or a
  * tag, and since when. Kept by the node (src/node/follows.ts), returned by the `follow` operation.
  */
 

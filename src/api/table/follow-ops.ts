@@ -5,7 +5,7 @@ import { FOLLOW_ACTIONS, FollowsSchema, type FollowInput } from '../follow-shape
 import { didField } from './fields.js'
 import { defineOperation } from './spec.js'
 
-/* Interests (protocols/gossip-v1.md "Shards", sync-v1 §9): what the node follows besides its own agents. */
+/* Interests (protocols/gossip-v1.md §11.4): what the node follows besides its own agents. */
 
 const FollowInputSchema = z.strictObject({
   action: z.enum(FOLLOW_ACTIONS).describe('`add` or `remove` one follow (give `did` or `tag`), or `list` them (give neither)'),
@@ -19,7 +19,7 @@ const FollowInputSchema = z.strictObject({
 
 export const follow = defineOperation({
   name: 'follow',
-  summary: 'Follow an author (its shard is gossiped to this node, its records synced) or a tag (synced from peers), stop following one, or list the follows; returns the follows after the change.',
+  summary: 'Follow an author (its shard is gossiped to this node) or a tag (kept for sync, which today brings peers\' whole logs), stop following one, or list the follows; returns the follows after the change.',
   input: FollowInputSchema,
   output: FollowsSchema,
   errors: ['SCHEMA_INVALID', 'DID_INVALID', 'ALREADY_EXISTS', 'NOT_FOUND', 'USAGE'],

@@ -9,7 +9,7 @@ import { runsOperation } from '../operation-command.js'
  */
 export function registerFollow (program: Command, context: (cmd: Command) => CommandContext): void {
   runsOperation(program.command('follow')
-    .description('follow an author (its shard comes by gossip, its records by sync) or a tag (synced from peers); list or remove follows')
+    .description('follow an author (its shard comes to this node by gossip) or a tag; list or remove follows')
     .argument('<action>', 'add, remove or list')
     .argument('[did]', 'the author (did:key) to add or remove')
     .option('--tag <tag>', 'a tag to add or remove instead of an author'), context, {
