@@ -1,14 +1,13 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode } from '../../../src/library.js'
-import { createMcpServer, type NodeAccess } from '../../../src/mcp/index.js'
 import { createAgent } from '../../fixtures/records.js'
 import { runIsnad } from '../cli/run-cli.js'
 import { startApi, type ApiFixture } from './api-fixture.js'
+import { connectMcp } from './mcp-fixture.js'
 
 /*
  * `follow` (the table's one operation for add, remove and list; protocols/gossip-v1.md "Shards") on
@@ -26,17 +25,7 @@ describe('follow on every surface', () => {
 
   beforeAll(async () => {
     api = await startApi()
-    const access: NodeAccess = {
-      daemon: async () => null,
-      withOps: async (fn) => await fn(api.operations),
-      signerDid: async (as) => as ?? api.author,
-      withSigner: async (ops, did, fn) => await fn(await ops.resolveSigner(did))
-    }
-    const server = createMcpServer({ access: () => access, version: 'test' })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    mcp = new Client({ name: 'follow', version: '1.0.0' })
-    await mcp.connect(clientSide)
+    mcp = await connectMcp(api, 'follow')
   })
 
   afterAll(async () => {

@@ -8,6 +8,7 @@ import { IsnadError } from '../../../src/errors/index.js'
 import { startDaemon, type Daemon, type DaemonOptions } from '../../../src/daemon/index.js'
 import { initHome, nodePaths } from '../../../src/node/index.js'
 import { shardOf, shardTopic } from '../../../src/shard/index.js'
+import { eventually } from '../../fixtures/eventually.js'
 
 /*
  * Shards on real daemons over libp2p on 127.0.0.1 with LevelDB in temp dirs (protocols/gossip-v1.md
@@ -41,14 +42,9 @@ async function start (h: Home, options: Partial<DaemonOptions> = {}): Promise<St
   return { daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(h.home).data) }) }
 }
 
-async function until<T> (probe: () => Promise<T | undefined> | T | undefined, what: string, ms = 20_000): Promise<T> {
-  const deadline = Date.now() + ms
-  for (;;) {
-    const value = await probe()
-    if (value !== undefined) return value
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
-    await new Promise((resolve) => setTimeout(resolve, 50))
-  }
+/** Polls `probe` until it gives something (gossip is asynchronous). */
+async function until<T> (probe: () => Promise<T | undefined> | T | undefined, what: string, ms?: number): Promise<T> {
+  return await eventually(what, async () => await probe(), (value) => value !== undefined, ms) as T
 }
 
 async function sleep (ms: number): Promise<void> { await new Promise((resolve) => setTimeout(resolve, ms)) }
