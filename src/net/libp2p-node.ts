@@ -11,7 +11,7 @@ import { webSockets } from '@libp2p/websockets'
 import { yamux } from '@libp2p/yamux'
 import { createLibp2p } from 'libp2p'
 import {
-  allowedGossipTopics, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES, fastMsgIdFn, messageIdToString, msgIdFn, SCORE_THRESHOLDS
+  ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES, fastMsgIdFn, messageIdToString, msgIdFn, SCORE_THRESHOLDS
 } from './gossip/index.js'
 import { shapesTraffic, type LinkConditions, shapedTransport } from './link/index.js'
 import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits/index.js'
@@ -67,7 +67,7 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
         msgIdFn,
         fastMsgIdFn,
         msgIdToStrFn: messageIdToString,
-        allowedTopics: [...allowedGossipTopics()], // gossip-v1 "Shards": every shard's topics
+        allowedTopics: [...ALL_TOPICS],
         maxInboundDataLength: MAX_GOSSIP_FRAME_BYTES, // gossip-v1 G1: the frame, not the data
         allowPublishToZeroTopicPeers: true,
         ignoreDuplicatePublishError: true,

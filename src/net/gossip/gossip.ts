@@ -10,6 +10,7 @@ import type { NetContext } from '../net-context.js'
 import type { GossipDecision, GossipValidator } from './gossip-validate.js'
 import { isFrameViolation, watchGossipReadErrors } from './gossip-streams.js'
 import { encodeWitnessEnvelope } from '../wire/index.js'
+import { admitGossipTopics } from './topic-admission.js'
 import { initialHome, memoryAuthorOfBytes, TOPIC_KIND_OF_RECORD, topicsOfDids, witnessRequestDids } from './shard-routing.js'
 
 export interface PublishOutcome {
@@ -35,6 +36,8 @@ export class GossipRouter {
   /** The topics joined now: the network-wide ones and those of the home shards. */
   private readonly joined = new Set<string>()
   private current: HomeShards
+  /** Gives a joined topic its score parameters (topic-admission.ts). */
+  private readonly scoreTopic: (topic: string) => void
 
   constructor (
     private readonly context: NetContext,
@@ -43,6 +46,8 @@ export class GossipRouter {
     private readonly track: (task: Promise<unknown>) => void
   ) {
     this.current = initialHome(context.libp2p.peerId.toString())
+    // Before libp2p starts: a peer's subscriptions to shard topics are kept from its first RPC.
+    this.scoreTopic = admitGossipTopics(pubsub)
   }
 
   start (): void {
@@ -133,6 +138,7 @@ export class GossipRouter {
 
   private join (topics: readonly string[]): void {
     for (const topic of topics) {
+      this.scoreTopic(topic)
       this.pubsub.topicValidators.set(topic, this.validate)
       this.pubsub.subscribe(topic)
       this.joined.add(topic)

@@ -1,6 +1,5 @@
 import type { PeerScoreParams, PeerScoreThresholds, TopicScoreParams } from '@libp2p/gossipsub/score'
-import { ACCEPT_PX_THRESHOLD, GOSSIP_THRESHOLD, GRAYLIST_THRESHOLD, INVALID_MESSAGE_DECAY, INVALID_MESSAGE_WEIGHT, OPPORTUNISTIC_GRAFT_THRESHOLD, PENALTY_HALF_LIFE_MS, PUBLISH_THRESHOLD } from './constants.js'
-import { allowedGossipTopics } from './shard-routing.js'
+import { ACCEPT_PX_THRESHOLD, ALL_TOPICS, GOSSIP_THRESHOLD, GRAYLIST_THRESHOLD, INVALID_MESSAGE_DECAY, INVALID_MESSAGE_WEIGHT, OPPORTUNISTIC_GRAFT_THRESHOLD, PENALTY_HALF_LIFE_MS, PUBLISH_THRESHOLD } from './constants.js'
 
 /** gossip-v1 §6: the thresholds every isnad node uses. */
 export const SCORE_THRESHOLDS: PeerScoreThresholds = {
@@ -17,7 +16,7 @@ export const SCORE_THRESHOLDS: PeerScoreThresholds = {
  * must not be punished; invalid messages (P4) cost much, so a peer sending records with bad
  * signatures falls below the gossip threshold at the first and is graylisted at the second.
  */
-const TOPIC_PARAMS: TopicScoreParams = {
+export const TOPIC_PARAMS: TopicScoreParams = {
   topicWeight: 1,
   timeInMeshWeight: 0.001,
   timeInMeshQuantum: 1000,
@@ -46,8 +45,8 @@ export interface ScoreParamsInit {
 
 export function createScoreParams (init: ScoreParamsInit): Partial<PeerScoreParams> {
   return {
-    // gossip-v1 §6: every topic alike, each shard's too (P4 must count invalid messages on all of them).
-    topics: Object.fromEntries(allowedGossipTopics().map((topic) => [topic, TOPIC_PARAMS])),
+    // gossip-v1 §6: every topic alike; a shard's topics get the same when the node joins them (topic-admission.ts).
+    topics: Object.fromEntries(ALL_TOPICS.map((topic) => [topic, TOPIC_PARAMS])),
     topicScoreCap: 10,
     appSpecificScore: init.appSpecificScore,
     appSpecificWeight: 1,

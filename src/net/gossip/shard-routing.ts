@@ -1,6 +1,6 @@
 import { decodeSignedRecord } from '../../record/index.js'
 import type { RecordKind } from '../../schema/index.js'
-import { homeShards, shardOf, shardTopic, SHARD_TOPIC_KINDS, SHARDS, type HomeShards, type ShardTopicKind } from '../../shard/index.js'
+import { homeShards, parseShardTopic, shardOf, shardTopic, type HomeShards, type ShardTopicKind } from '../../shard/index.js'
 import { TOPICS } from './constants.js'
 
 /*
@@ -51,23 +51,12 @@ export function witnessRequestDids (request: Uint8Array, memory: Uint8Array): st
 }
 
 
+
 /**
- * Every topic a node may meet: the key logs' and every shard's of every count up to SHARDS.maxCount
- * (8,191 shards × 5 kinds). gossipsub keeps subscriptions and messages only on allowed topics; a
- * node publishes on shards it does not subscribe to (a witness's, a followed author's), so it must
- * track peers' subscriptions to all of them. Computed once.
+ * Whether `topic` is a gossip-v1 topic: the key logs' or any shard's of any count (§11.2). A node
+ * publishes on shards it does not subscribe to (an addressed witness's) and must track which peers
+ * do, so every shard topic is allowed, not only its own.
  */
-export function allowedGossipTopics (): readonly string[] {
-  allowed ??= Object.freeze([TOPICS.keyEvents, ...everyShardTopic()])
-  return allowed
-}
-
-let allowed: readonly string[] | undefined
-
-function everyShardTopic (): string[] {
-  const topics: string[] = []
-  for (let count = 1; count <= SHARDS.maxCount; count *= 2) {
-    for (let shard = 0; shard < count; shard++) for (const kind of SHARD_TOPIC_KINDS) topics.push(shardTopic(count, shard, kind))
-  }
-  return topics
+export function isGossipTopic (topic: string): boolean {
+  return topic === TOPICS.keyEvents || parseShardTopic(topic) !== undefined
 }
