@@ -9,7 +9,7 @@ import { DrawnInbox, LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions 
 import { startApiOnKeptPort } from './api-port.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
 import { DEFAULT_DAEMON_LISTEN, DEFAULT_MAX_SHARDS, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
-import { startShardService, type ShardService } from './shards.js'
+import { startShardService, type ShardService } from './home-shards.js'
 import type { KeyInfo } from '../keystore/index.js'
 import { explainListenError } from './listen-errors.js'
 import { logPeerEvents } from './peer-log.js'

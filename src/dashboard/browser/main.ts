@@ -5,7 +5,7 @@ import { byId, h, replaceChildren, safeText } from './dom.js'
 import { createInboxPanel } from './inbox.js'
 import { createMemoriesPanel } from './memories.js'
 import { createNetworkPanel } from './network.js'
-import { createFollowsPanel } from './follows.js'
+import { createFollowsPanel } from './follows-panel.js'
 import { escapeBidiControls } from './text.js'
 
 /*

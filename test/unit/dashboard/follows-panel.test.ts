@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { describeFollows } from '../../../src/dashboard/browser/follows.js'
+import { describeFollows } from '../../../src/dashboard/browser/follows-panel.js'
 
-/* The dashboard's follows section (follows.ts): what the node follows and how gossip serves it. */
+/* The dashboard's follows section (follows-panel.ts): what the node follows and how gossip serves it. */
 
 const A = 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK'
 const B = 'did:key:z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG'
