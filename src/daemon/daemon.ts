@@ -8,7 +8,7 @@ import { createNetwork, gossipHealthOf, OFFLINE_HEALTH, type ConnectionMonitorSe
 import { DrawnInbox, LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
 import { startApiOnKeptPort } from './api-port.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
-import { DEFAULT_DAEMON_LISTEN, DEFAULT_MAX_SHARDS, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { DAEMON_ANCHOR_DIR_FIX, DEFAULT_DAEMON_LISTEN, DEFAULT_MAX_SHARDS, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
 import { startShardService, type ShardService } from './home-shards.js'
 import type { KeyInfo } from '../keystore/index.js'
 import { explainListenError } from './listen-errors.js'
@@ -166,7 +166,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const keystore: Keystore = createKeystore({ directory: paths.keys })
   const hub = createApiEventHub()
   // Whoever holds the token must not make the daemon publish the user's files: none unless allowed.
-  const anchors: NodeAnchorOptions = { ...options.anchors, fileDirs: options.anchors?.fileDirs ?? [] }
+  const anchors: NodeAnchorOptions = { fileDirsAllowedBy: DAEMON_ANCHOR_DIR_FIX, ...options.anchors, fileDirs: options.anchors?.fileDirs ?? [] }
   const openNode = async (): Promise<LocalNode> => await LocalNode.open({ home: options.home, anchors })
   let node = await openNode()
   let unsubscribe = (): void => {}
