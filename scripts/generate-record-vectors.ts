@@ -241,6 +241,9 @@ function validVectors (): ValidVector[] {
     valid('attestation/with-draw', 'Bob confirms the example memory as a witness the draw selected: his ECVRF proof for it (protocols/vectors/draw/draw.json bob/memory/example) and his population estimate (R19).', attestation({
       draw: { population: 100, proof: drawProof(bob, EXAMPLE_ID) }
     }), bob),
+    valid('attestation/with-draw-shards', 'Bob drawn within 4 shards (R19, witness-draw-v1 W12): his population is his estimate of the agents of the author\'s shard; `shards` is part of what the signature covers.', attestation({
+      draw: { population: 25, proof: drawProof(bob, EXAMPLE_ID), shards: 4 }
+    }), bob),
     valid('attestation/draw-population-at-limit', 'A draw claiming MAX_DRAW_POPULATION (2³² − 1: a 4-byte CBOR integer).', attestation({
       attestation: 'dispute', draw: { population: MAX_DRAW_POPULATION, proof: drawProof(bob, EXAMPLE_ID) }
     }), bob),
@@ -354,6 +357,9 @@ function schemaVectors (): void {
   bad('schema/draw-population-above-limit', 'R4', S, 'A draw population of MAX_DRAW_POPULATION + 1: a range, not a size limit.', attestation({ draw: { population: MAX_DRAW_POPULATION + 1, proof } }), bob)
   bad('schema/draw-population-fraction', 'R4', S, 'A draw population of 10.5.', attestation({ draw: { population: 10.5, proof } }), bob)
   bad('schema/draw-proof-short', 'R2', S, 'A proof of 106 characters (not 80 bytes).', attestation({ draw: { population: 100, proof: proof.slice(1) } }), bob)
+  bad('schema/draw-shards-one', 'R4', S, 'draw.shards 1: absent is 1, so one meaning has one encoding.', attestation({ draw: { population: 100, proof, shards: 1 } }), bob)
+  bad('schema/draw-shards-not-power-of-two', 'R4', S, 'draw.shards 6: shard counts are powers of two.', attestation({ draw: { population: 100, proof, shards: 6 } }), bob)
+  bad('schema/draw-shards-above-limit', 'R4', S, 'draw.shards 8192: above the largest shard count, 4096.', attestation({ draw: { population: 100, proof, shards: 8192 } }), bob)
   bad('schema/draw-unknown-field', 'R2', S, 'The draw map is closed: a fraction beside the proof is refused.', attestation({ draw: { population: 100, proof, fraction: 0.25 } }), bob)
   bad('schema/anchor-hash-uppercase', 'R13', S, 'hash is <algorithm>:<lower-case hex>.', anchor({ hash: 'SHA256:ABCDEF' }), carol)
   bad('schema/anchor-hash-no-algorithm', 'R13', S, 'hash names its algorithm.', anchor({ hash: 'abcdef' }), carol)

@@ -6,6 +6,7 @@ import type { z } from 'zod'
 import type { NodeOperations, WitnessRequestInput } from './api/operations.js'
 import { OPERATION_SPECS, parseOperationInput, runOperation, type OperationName, type OperationSpec } from './api/table/index.js'
 import type { InboxItem, WitnessRequestResult } from './api/network-shapes.js'
+import type { FollowInput, Follows } from './api/follow-shapes.js'
 import { readApiToken } from './api/token.js'
 import { IsnadError } from './errors/index.js'
 import type { SelectedMemory, SelectRequest } from './fdr/index.js'
@@ -74,6 +75,11 @@ export interface IsnadNode {
   exportBundle: (ids: readonly string[]) => Promise<Bundle>
   importBundle: (bundle: Bundle) => Promise<IngestResult>
   /**
+   * What the node follows besides its own agents: `{ action: 'add', did }` (an author: its shard
+   * is gossiped to the node), `{ action: 'add', tag }` (kept for sync), `remove`, or `list`.
+   */
+  follow: (input: FollowInput) => Promise<Follows>
+  /**
    * Any operation of the table (src/api/table) by its name, with the input and output every other
    * surface uses (the HTTP body, the MCP arguments): `node.run('reputation', { did })`. The input is
    * parsed as the API parses it (unknown keys refused, CID_INVALID for a malformed id, …); a
@@ -139,6 +145,7 @@ export async function createNode (options: CreateNodeOptions): Promise<IsnadNode
     verify: async (document) => await run('verify', { document: document as Record<string, unknown> }),
     exportBundle: async (ids) => await run('exportBundle', { ids: [...ids] }),
     importBundle: async (bundle) => await run('importBundle', { bundle }),
+    follow: async (input) => await run('follow', input),
     run,
     close: async () => {
       closed = true

@@ -16,6 +16,7 @@ import { OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationName,
 import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './operations.js'
 import type { NetworkStats, PeerControl, PeerSync } from './peer-control.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
+import type { FollowInput, Follows } from './follow-shapes.js'
 import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from './response-shapes.js'
 
 /** @default 60000 — the longest a request may take, body included (a reindex or an 8 MiB import are the slow ones). */
@@ -119,6 +120,7 @@ export class HttpOperations implements NodeOperations, PeerControl {
 
   async select (request: SelectRequest): Promise<SelectedMemory[]> { return (await this.call('select', request)).selected }
 
+  async follow (input: FollowInput): Promise<Follows> { return await this.call('follow', input) }
   async listTrustRoots (): Promise<TrustRoot[]> { return (await this.call('listTrustRoots', {})).roots }
 
   async addTrustRoot (did: string): Promise<TrustRoot[]> { return (await this.call('addTrustRoot', { did })).roots }

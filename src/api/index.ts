@@ -9,6 +9,7 @@ export type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from
 export { createLocalOperations, LocalOperations, type LocalOperationsInit } from './local-operations.js'
 export * from './constants.js'
 export * from './network-shapes.js'
+export { FOLLOW_ACTIONS, FollowGossipSchema, FollowsSchema, type FollowAction, type FollowGossip, type FollowInput, type Follows } from './follow-shapes.js'
 export { isPeerControl, type NetworkStats, type PeerControl, type PeerSync } from './peer-control.js'
 export type { KeyInfoJson, NodeStatus, ObserveOutcome, QueryPageJson, ReindexResult } from './response-shapes.js'
 export { API_ANONYMOUS_REQUEST_BURST, API_ANONYMOUS_REQUESTS_PER_SECOND, API_REQUEST_BURST, API_REQUESTS_PER_SECOND, rateLimit, type RateLimitInit } from './rate-limit.js'

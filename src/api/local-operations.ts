@@ -8,6 +8,7 @@ import {
 } from '../key-events/index.js'
 import type { KeyInfo, Keystore } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
+import type { FollowInput, Follows } from './follow-shapes.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import {
   LocalNode, exportBundle, reindex, selectOnNode, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput, type Signer
@@ -136,6 +137,15 @@ export class LocalOperations implements NodeOperations {
 
   async removeTrustRoot (did: string): Promise<TrustRoot[]> {
     return await this.withNode(async (node) => await node.trust.reputation.removeTrustRoot(did))
+  }
+
+  async follow (input: FollowInput): Promise<Follows> {
+    return await this.withNode(async (node) => {
+      const follows = await node.follows()
+      if (input.action === 'add') await follows.add('did' in input ? { did: input.did } : { tag: input.tag }, node.now())
+      if (input.action === 'remove') await follows.remove('did' in input ? { did: input.did } : { tag: input.tag })
+      return { follows: await follows.list() }
+    })
   }
 
   async reputation (did: string): Promise<AgentReputation> {

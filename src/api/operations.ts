@@ -8,6 +8,7 @@ import type { AttestInput, IngestResult, QueryResultItem, RememberInput, Signer 
 import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../store/index.js'
 import type { DocumentReport } from '../memory-view/index.js'
+import type { FollowInput, Follows } from './follow-shapes.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
 import type { NodeStatus, ObserveOutcome, ReindexResult } from './response-shapes.js'
 
@@ -78,6 +79,11 @@ export interface NodeOperations {
   addTrustRoot: (did: string) => Promise<TrustRoot[]>
   /** `isnad trust root remove`: NOT_FOUND when it is not one; the roots after the change. */
   removeTrustRoot: (did: string) => Promise<TrustRoot[]>
+  /**
+   * `isnad follow add|remove|list`: the authors and tags the node follows besides its own agents
+   * (ALREADY_EXISTS, NOT_FOUND); the follows after the change.
+   */
+  follow: (input: FollowInput) => Promise<Follows>
   /** `get_reputation` (`isnad trust reputation`): reputation, rank and path from a root. */
   reputation: (did: string) => Promise<AgentReputation>
 

@@ -5,6 +5,7 @@ import { EXIT_OK, EXIT_USAGE, createOutput, reportError, type Output } from './o
 import { registerAnchor } from './commands/anchor.js'
 import { registerAttest } from './commands/attest.js'
 import { registerConfig } from './commands/config.js'
+import { registerFollow } from './commands/follow.js'
 import { registerId } from './commands/id.js'
 import { registerInit } from './commands/init.js'
 import { registerLedger, runReindex } from './commands/ledger.js'
@@ -78,6 +79,7 @@ export function createProgram (out: Output, setExit: (code: number) => void): Co
   registerAnchor(program, context)
   registerShow(program, context)
   registerTrust(program, context)
+  registerFollow(program, context)
   registerQuery(program, context)
   registerVerify(program, context, setExit)
   registerTransfer(program, context)

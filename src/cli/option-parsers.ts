@@ -1,6 +1,7 @@
 import { readFile, stat } from 'node:fs/promises'
 import { InvalidArgumentError } from 'commander'
 import { IsnadError } from '../errors/index.js'
+import { isShardCount, SHARDS } from '../shard/index.js'
 import type { Bundle } from '../schema/index.js'
 import { parseBundleEnvelope, parseJson } from '../memory-view/index.js'
 
@@ -20,6 +21,13 @@ export function parseUnitInterval (value: string): number {
 export function parsePositiveInt (value: string): number {
   const number = Number(value)
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a positive integer')
+  return number
+}
+
+/** `--shard-count`: a power of two from 1 to SHARDS.maxCount (protocols/gossip-v1.md "Shards"). */
+export function parseShardCount (value: string): number {
+  const number = Number(value)
+  if (!isShardCount(number)) throw new InvalidArgumentError(`must be a power of two from 1 to ${SHARDS.maxCount}`)
   return number
 }
 

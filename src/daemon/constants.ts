@@ -29,6 +29,13 @@ export const PEER_KEY_FILE = 'peer.key'
 export const PRIVATE_CHECK_MIN_REPUTATION = 0.5
 
 /**
+ * @default 8 — the most shards a node subscribes to (protocols/gossip-v1.md "Shards"): its agents'
+ * shards first, then its followed authors'; a followed author beyond it is not gossiped to the node (sync brings it).
+ * What a node receives by gossip is then at most this many shards' traffic whatever the network's size.
+ */
+export const DEFAULT_MAX_SHARDS = 8
+
+/**
  * How the operator lets a daemon read files for its API clients (anchors-v1 §2.1), as a refusal
  * names it: the home's `anchor-dir` setting, which the daemon reads when it starts
  * (docs/configuration.md), or `isnad start`'s flag of the same name; never a flag of `isnad anchor`.

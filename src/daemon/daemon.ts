@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import { findDaemon, removeDaemonFile, writeDaemonFile } from '../api/daemon-file.js'
-import { createApiEventHub, LocalOperations, loadOrCreateApiToken, type NetworkStats, type NodeStatus, type PeerInfo, type PeerSync } from '../api/index.js'
+import { createApiEventHub, LocalOperations, loadOrCreateApiToken, type CreateKeyInput, type FollowInput, type Follows, type NetworkStats, type NodeStatus, type PeerInfo, type PeerSync } from '../api/index.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 import { silentLogger, type Logger } from '../log/index.js'
@@ -8,7 +8,9 @@ import { createNetwork, gossipHealthOf, OFFLINE_HEALTH, type ConnectionMonitorSe
 import { DrawnInbox, LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
 import { startApiOnKeptPort } from './api-port.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
-import { DAEMON_ANCHOR_DIR_FIX, DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { DAEMON_ANCHOR_DIR_FIX, DEFAULT_DAEMON_LISTEN, DEFAULT_MAX_SHARDS, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { startShardService, type ShardService } from './home-shards.js'
+import type { KeyInfo } from '../keystore/index.js'
 import { explainListenError } from './listen-errors.js'
 import { logPeerEvents } from './peer-log.js'
 import { startKeyLogPublisher } from './key-log-publisher.js'
@@ -76,6 +78,14 @@ export interface DaemonOptions {
   linkConditions?: LinkConditions
   /** Liveness pings of every connection (src/net/limits/connection-pings.ts). @default a ping every 10 s; a failed ping closes the connection */
   connectionMonitor?: ConnectionMonitorSettings
+  /**
+   * A fixed shard count (protocols/gossip-v1.md "Shards"; `--shard-count`): a power of two from 1 to
+   * 4096. For tests and operators: a real network's count follows its size (shardCountFor(N̂)), and a
+   * network of a dozen nodes has count 1. @default from the node's population estimate
+   */
+  shardCount?: number
+  /** The most shards the node subscribes to (`--max-shards`). @default DEFAULT_MAX_SHARDS */
+  maxShards?: number
 }
 
 export interface Daemon {
@@ -93,6 +103,23 @@ export interface Daemon {
 class DaemonOperations extends LocalOperations {
   network: Network | undefined
   witness: WitnessCounters | undefined
+  shards: ShardService | undefined
+
+  /** A follow changes the gossip subscriptions at once (protocols/gossip-v1.md "Shards"). */
+  override async follow (input: FollowInput): Promise<Follows> {
+    const result = await super.follow(input)
+    if (this.shards === undefined) return result
+    if (input.action !== 'list') await this.shards.refresh()
+    return { ...result, gossip: this.shards.gossip() }
+  }
+
+  /** A new agent's shard becomes a home shard at once. */
+  override async createKey (input: CreateKeyInput): Promise<KeyInfo> {
+    const key = await super.createKey(input)
+    await this.shards?.refresh()
+    return key
+  }
+
   override async peers (): Promise<PeerInfo[]> {
     const libp2p = this.network?.libp2p
     if (libp2p === undefined) return []
@@ -199,9 +226,19 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   })
   ops.network = network
   ops.witness = counters
+  const shards = startShardService({
+    network,
+    node: () => node,
+    hostedAgents,
+    ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount }),
+    maxShards: options.maxShards ?? DEFAULT_MAX_SHARDS,
+    logger: logger.child({ component: 'net' })
+  })
+  ops.shards = shards
   const multiaddrs = (): string[] => network.multiaddrs().map((m) => m.toString())
   let api: Awaited<ReturnType<typeof startApiOnKeptPort>>
   try {
+    await shards.refresh() // the home shards before the API takes a request
     const token = await loadOrCreateApiToken(paths.data)
     api = await startApiOnKeptPort(paths.data, options.apiPort, { node: ops, token, events: hub, log: logger, hostNames: options.apiHostNames ?? [], anyHost: options.apiBehindRelay === true })
     await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
@@ -218,6 +255,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const stopHeartbeat = startPeriodic(() => {
     void (async () => {
       await node.writer.heartbeat({ peers: network.libp2p.getConnections().length })
+      await shards.refresh() // N̂ grew: the count may have doubled (gossip-v1 "Shards")
       // The log grew since the last checkpoint: sign one and gossip it (transparency-v1, gossip-v1 §5).
       const latest = await node.writer.state.latestCheckpoint()
       const checkpoint = await node.writer.checkpoint()

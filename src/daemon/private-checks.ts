@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { acceptsPopulation, drawFractionOfProof, isDrawn, privateCheckProbability, WITNESS_DRAW } from '../draw/index.js'
+import { acceptsPopulation, drawFractionOfProof, drawShardRefusal, isDrawn, privateCheckProbability, shardEstimate, WITNESS_DRAW } from '../draw/index.js'
 import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
@@ -62,10 +62,14 @@ export interface PrivateCheckInit {
   random?: () => number
 }
 
-/** Whether `draw` (an attestation's, verified at ingest) counts as drawn at a node whose estimate is `estimate`. */
-export function isAcceptedDraw (record: AttestationRecord, estimate: number): boolean {
+/**
+ * Whether `draw` (an attestation's, verified at ingest) of a memory of `author` counts as drawn at a
+ * node whose estimate is `estimate` (W7, W12, W5).
+ */
+export function isAcceptedDraw (record: AttestationRecord, estimate: number, author: string): boolean {
   const draw = record.draw
-  if (draw === undefined || !acceptsPopulation(draw.population, estimate)) return false
+  if (draw === undefined || drawShardRefusal(estimate, draw.shards, record.witness, author) !== undefined) return false
+  if (!acceptsPopulation(draw.population, shardEstimate(estimate, draw.shards))) return false
   const fraction = drawFractionOfProof(new Uint8Array(Buffer.from(draw.proof, 'base64')), NODE_RECORD_FAST_PATHS)
   return isDrawn(fraction, draw.population)
 }
@@ -81,7 +85,7 @@ export async function hasWeightyDrawnAnswer (
   attestations: readonly AttestationRecord[], author: string, estimate: number, weighs: (did: string) => Promise<boolean>
 ): Promise<boolean> {
   for (const a of attestations) {
-    if (a.witness === author || !isAcceptedDraw(a, estimate)) continue
+    if (a.witness === author || !isAcceptedDraw(a, estimate, author)) continue
     if (await weighs(a.witness)) return true
   }
   return false

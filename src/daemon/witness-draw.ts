@@ -1,4 +1,4 @@
-import { proveDraw } from '../draw/index.js'
+import { drawScopeOf, proveDraw, type DrawScope } from '../draw/index.js'
 import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
@@ -50,19 +50,22 @@ export function startWitnessDraw (init: WitnessDrawInit): WitnessDraw {
     })
   }
 
-  /** Which of the node's agents the draw chose for `memory`, with the population each was drawn with. */
-  const drawnAgents = async (memory: string, author: string): Promise<Array<{ did: string, population: number }>> => {
+  /** Which of the node's agents the draw chose for `memory`, with the scope each was drawn in. */
+  const drawnAgents = async (memory: string, author: string): Promise<Array<{ did: string, scope: DrawScope }>> => {
     const agents = (await init.hostedAgents()).filter((did) => did !== author)
     if (agents.length === 0) return []
     init.counters.memories++
-    const population = await init.population()
-    const drawn: Array<{ did: string, population: number }> = []
+    const estimate = await init.population()
+    const drawn: Array<{ did: string, scope: DrawScope }> = []
     for (const did of agents) {
+      // W12: only the agents of the author's shard are drawn (the others hold its memory only by a follow).
+      const scope = drawScopeOf(estimate, did, author)
+      if (scope === undefined) continue
       // An encrypted key needs its passphrase: that agent is not drawn on this node (it can still answer requests).
       const key = await init.keystore.load(did).catch(() => null)
       if (key === null) continue
       try {
-        if (proveDraw(key.secretKey, memory, population, NODE_RECORD_FAST_PATHS).drawn) drawn.push({ did, population })
+        if (proveDraw(key.secretKey, memory, scope.population, NODE_RECORD_FAST_PATHS).drawn) drawn.push({ did, scope })
       } finally {
         key.secretKey.fill(0)
       }
@@ -81,7 +84,7 @@ export function startWitnessDraw (init: WitnessDrawInit): WitnessDraw {
     }
     init.counters.drawn++
     const at = new Date(clock()).toISOString()
-    for (const { did, population } of drawn) init.inbox.add(memory, author, did, population, at)
+    for (const { did, scope } of drawn) init.inbox.add(memory, author, did, scope, at)
     const agents = await init.hostedAgents()
     const item = await init.inbox.entry(memory, init.node.store, agents)
     if (item !== null) await announceItem(init, item, agents)

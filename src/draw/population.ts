@@ -22,6 +22,8 @@ export interface PopulationClaim {
   witness: string
   /** `draw.population`. */
   population: number
+  /** `draw.shards` (absent: 1): the network the claim speaks for is population × shards (W12). */
+  shards?: number
   /** `witnessed_at`, in ms since the epoch: which claims are the newest. */
   at: number
   /** `draw.proof`, unpadded base64, verified at ingest (record-v1 R19). */
@@ -42,7 +44,7 @@ export interface StatedPopulationInput {
 }
 
 /**
- * The median of the populations reputable drawn witnesses stated (W6a): the claims are taken newest
+ * The median of the networks reputable drawn witnesses stated (W6a; population × shards, W12): the claims are taken newest
  * first (by `at`, then by id), one per witness (its newest that counts), each only when the witness's
  * reputation is above 0 and its draw drew it at the population it states (W5: its fraction is below
  * size / population), until `window` witnesses are taken; the lower median of their populations.
@@ -61,7 +63,7 @@ export function statedPopulation (claims: readonly PopulationClaim[], input: Sta
     const fraction = input.fractionOf(claim)
     if (fraction === undefined || !isDrawn(fraction, claim.population)) continue
     taken.add(claim.witness)
-    stated.push(claim.population)
+    stated.push(claim.population * (claim.shards ?? 1)) // W12: a shard's population speaks for shards × it
   }
   if (stated.length === 0) return undefined
   stated.sort((a, b) => a - b)

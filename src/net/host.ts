@@ -36,6 +36,12 @@ export interface NetHost {
    * after them (sync-v1 §3). Cursors are positions in this node's own log, opaque to its peers.
    */
   recordsSince: (cursor: number, limit: number) => Promise<RecordPage>
+  /**
+   * The author of a stored memory, or null (gossip-v1 "Shards": an attestation or anchor travels on
+   * the shard of its memory's author). Optional: without it, attestations and anchors are published
+   * on this node's first shard and accepted on any.
+   */
+  memoryAuthor?: (memoryId: string) => Promise<string | null>
   /** The cursor saved for a peer's log (sync-v1 §4), or null before the first sync with it. */
   loadCursor: (peerId: string) => Promise<number | null>
   saveCursor: (peerId: string, cursor: number) => Promise<void>

@@ -7,10 +7,11 @@ import { nodeCryptoVerifier } from '../native/index.js'
 import type { KeyLog, Keyring } from '../key-events/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import type { RecordKind } from '../schema/index.js'
+import type { HomeShards } from '../shard/index.js'
 import { DEFAULT_LISTEN } from './constants.js'
 import { FETCH_TIMEOUT_MS } from './fetch/index.js'
 import { MAX_CONNECTIONS, DEFAULT_CONNECTION_MONITOR, type ConnectionMonitorSettings } from './limits/index.js'
-import { SEEN_TTL_MS, type Topic, PeerPenalties, createScoreParams } from './gossip/index.js'
+import { SEEN_TTL_MS, PeerPenalties, createScoreParams } from './gossip/index.js'
 import { SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS } from './sync/index.js'
 import type { NetStats } from './net-context.js'
 import type { BlockFetchResult, FetchResult } from './fetch/index.js'
@@ -48,7 +49,13 @@ export interface Network {
   /** Gossips an identity's whole key log (gossip-v1 §9). */
   publishKeyLog: (log: KeyLog) => Promise<PublishOutcome>
   /** Publishes bytes unchecked: tests and tools only. */
-  publishRaw: (topic: Topic, data: Uint8Array) => Promise<PublishOutcome>
+  publishRaw: (topic: string, data: Uint8Array) => Promise<PublishOutcome>
+  /** The node's home shards (gossip-v1 "Shards"): the count it publishes under and the shards it subscribes to. */
+  readonly home: HomeShards
+  /** Moves the node's subscriptions to other home shards (its agents or follows changed, or its count). */
+  setHome: (home: HomeShards) => void
+  /** The gossip topics the node subscribes to now. */
+  topics: () => string[]
   /** Fetches records by id from a peer; verified new ones are handed to the host (source `fetch`). */
   fetch: (peer: PeerId | string, ids: readonly string[]) => Promise<FetchResult>
   /** Fetches blocks of anchored content by CID from a peer, each re-hashed against its CID (fetch-v1 §8). */
@@ -60,7 +67,7 @@ export interface Network {
   peerScore: (peer: PeerId | string) => number
   /** Application penalty of a peer for fetch/sync violations (≥ 0, decaying). */
   penalty: (peer: PeerId | string) => number
-  meshPeers: (topic: Topic) => string[]
+  meshPeers: (topic: string) => string[]
   /** Graceful stop: in-flight exchanges aborted, pending hand-overs awaited, libp2p stopped. */
   stop: () => Promise<void>
 }

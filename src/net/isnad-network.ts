@@ -9,7 +9,7 @@ import type { SignedCheckpoint } from '../merkle/index.js'
 import type { VerifiedRecord } from '../record/index.js'
 import type { RecordKind } from '../schema/index.js'
 import {
-  DISCONNECT_PENALTY, STREAM_VIOLATION_PENALTY, TOPICS, type Topic, GossipRouter, type PublishOutcome, GossipValidator, USEFUL_PEER_TAG, USEFUL_PEER_TAG_VALUE, UsefulPeers, type PeerPenalties
+  DISCONNECT_PENALTY, STREAM_VIOLATION_PENALTY, TOPICS, GossipRouter, type PublishOutcome, GossipValidator, USEFUL_PEER_TAG, USEFUL_PEER_TAG_VALUE, UsefulPeers, type PeerPenalties
 } from './gossip/index.js'
 import { DISCOVERY_DIAL_BELOW } from './constants.js'
 import {
@@ -27,6 +27,7 @@ import {
 import type { IsnadLibp2p } from './libp2p-node.js'
 import type { Network } from './index.js'
 import { RecordGate } from './record-gate.js'
+import type { HomeShards } from '../shard/index.js'
 
 export interface NetworkParts {
   libp2p: IsnadLibp2p
@@ -167,8 +168,22 @@ export class IsnadNetwork implements Network {
     return await this.gossip.publish(TOPICS.keyEvents, encodeKeyLog(log))
   }
 
-  async publishRaw (topic: Topic, data: Uint8Array): Promise<PublishOutcome> {
+  async publishRaw (topic: string, data: Uint8Array): Promise<PublishOutcome> {
     return await this.gossip.publish(topic, data)
+  }
+
+  /** The node's shards (gossip-v1 "Shards"): what it subscribes to, and the count it publishes under. */
+  get home (): HomeShards {
+    return this.gossip.home
+  }
+
+  setHome (home: HomeShards): void {
+    this.gossip.setHome(home)
+  }
+
+  /** The gossip topics this node subscribes to now. */
+  topics (): string[] {
+    return this.gossip.topics
   }
 
   /** Fetches records from a peer, verifies them and hands the new ones to the host (fetch-v1 §4). */
@@ -216,7 +231,7 @@ export class IsnadNetwork implements Network {
     return this.parts.penalties.total(peer.toString())
   }
 
-  meshPeers (topic: Topic): string[] {
+  meshPeers (topic: string): string[] {
     const pubsub = this.libp2p.services.pubsub
     return isScored(pubsub) ? pubsub.getMeshPeers(topic) : []
   }

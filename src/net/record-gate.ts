@@ -98,6 +98,11 @@ export class RecordGate {
     return this.recent.get(id)?.bytes
   }
 
+  /** A record verified recently by this gate (its author, its kind), before the host stored it. */
+  recentRecord (id: string): VerifiedRecord | undefined {
+    return this.recent.get(id)
+  }
+
   /** Remembers a record this node verified or built itself (its own publications). */
   remember (record: VerifiedRecord): void {
     this.recent.set(record.id, record)

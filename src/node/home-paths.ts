@@ -63,3 +63,12 @@ export function homePrivatePaths (paths: NodePaths): { forbidden: string[], secr
     secrets: [paths.keys, resolve(paths.data, 'api.token')]
   }
 }
+
+/**
+ * The authors and tags the node follows (src/node/follows.ts): a LevelDB of its own, beside the
+ * index and not in it, since reindex rebuilds the index from the ledgers and a follow is the
+ * operator's choice, not derived from records.
+ */
+export function followsPath (paths: NodePaths): string {
+  return resolve(paths.data, 'follows')
+}

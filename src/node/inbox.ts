@@ -1,3 +1,4 @@
+import type { DrawScope } from '../draw/index.js'
 import type { ContentType, WitnessRequestRecord } from '../schema/index.js'
 import type { RecordStore } from '../store/index.js'
 
@@ -88,8 +89,8 @@ export const DRAWN_INBOX_SIZE = 4096
 interface Drawn {
   memory: string
   author: string
-  /** The drawn local agents and the population each was drawn with. */
-  agents: Map<string, number>
+  /** The drawn local agents and the scope (shards, population) each was drawn in. */
+  agents: Map<string, DrawScope>
   created_at: string
 }
 
@@ -106,16 +107,16 @@ export class DrawnInbox {
 
   constructor (private readonly size = DRAWN_INBOX_SIZE) {}
 
-  /** Agent `did` was drawn for `memory` with `population` at `createdAt` (ISO). */
-  add (memory: string, author: string, did: string, population: number, createdAt: string): void {
-    const entry = this.drawn.get(memory) ?? { memory, author, agents: new Map<string, number>(), created_at: createdAt }
-    entry.agents.set(did, population)
+  /** Agent `did` was drawn for `memory` in `scope` at `createdAt` (ISO). */
+  add (memory: string, author: string, did: string, scope: DrawScope, createdAt: string): void {
+    const entry = this.drawn.get(memory) ?? { memory, author, agents: new Map<string, DrawScope>(), created_at: createdAt }
+    entry.agents.set(did, scope)
     this.drawn.set(memory, entry)
     while (this.drawn.size > this.size) this.drawn.delete(this.drawn.keys().next().value as string)
   }
 
-  /** The population `did` was drawn with for `memory`, when it was drawn here. */
-  populationOf (memory: string, did: string): number | undefined {
+  /** The scope `did` was drawn in for `memory`, when it was drawn here. */
+  scopeOf (memory: string, did: string): DrawScope | undefined {
     return this.drawn.get(memory)?.agents.get(did)
   }
 

@@ -15,3 +15,4 @@ export { NodeTrust, setTrustPolicy, type NodeTrustInit, type TrustSetting } from
 export type { RecordSource } from './journal/record-events.js'
 // The node as the network layer's host (src/net NetHost), which the daemon hands its network.
 export { createNodeHost } from './net-host.js'
+export { FollowStore, MAX_FOLLOWS, followedAuthors, followedTags, type Interest } from './follows.js'

@@ -6,7 +6,7 @@ import { Keyring, keyEventsPath } from '../key-events/index.js'
 import { signRecordVerified } from '../record/index.js'
 import { homeNodeTrust, type NodeTrust } from './node-trust.js'
 import { rescoreOnKeyEvents } from './key-event-rescore.js'
-import { proveDraw } from '../draw/index.js'
+import { drawScopeOf, proveDraw } from '../draw/index.js'
 import type {
   AnchorRecord, AttestationDraw, AttestationRecord, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
@@ -21,7 +21,8 @@ import { reindexHome, type ReindexResult } from './reindex/reindex.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
-import { DEFAULT_SCOPE, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
+import { DEFAULT_SCOPE, followsPath, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
+import { FollowStore } from './follows.js'
 import { queryPage, type QueryResultItem } from './query-page.js'
 import { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
 import { storedAnchors } from './anchor-sweep.js'
@@ -150,9 +151,18 @@ export class LocalNode {
     await this.keyEvents?.idle()
   }
 
+  /** The authors and tags the node follows (follows.ts), opened on first use and closed with the node. */
+  async follows (): Promise<FollowStore> {
+    this.followStore ??= FollowStore.open(followsPath(this.paths))
+    return await this.followStore
+  }
+
+  private followStore: Promise<FollowStore> | undefined
+
   async close (): Promise<void> {
     try {
       await this.keyEvents?.stop()
+      await this.followStore?.then(async (follows) => { await follows.close() }, () => {})
       await (this.keyring as Keyring | undefined)?.close()
       await this.anchors.close()
       if (this.journal === null) await this.state.close()
@@ -222,7 +232,7 @@ export class LocalNode {
       ...(input.notes === undefined ? {} : { notes: input.notes }),
       ...(input.claims === undefined || input.claims.length === 0 ? {} : { claims: input.claims })
     }
-    const draw = await this.drawOf(input.memory, signer)
+    const draw = await this.drawOf(input.memory, signer, memory.signed.record.author.agent_id)
     if (draw !== undefined) record.draw = draw
     const made = signRecordVerified(record, signer.secretKey, NODE_RECORD_FAST_PATHS)
     await this.pipeline.accept([made], 'local')
@@ -239,15 +249,17 @@ export class LocalNode {
   }
 
   /**
-   * The draw an attestation by `signer` carries (record-v1 R19, protocols/witness-draw-v1.md): the
-   * population the agent was drawn with on this node's daemon (DrawnInbox), else the node's estimate
-   * now; none when the draw did not choose the agent for this memory at that population.
+   * The draw an attestation by `signer` carries (record-v1 R19, protocols/witness-draw-v1.md): in the
+   * scope the agent was drawn in on this node's daemon (DrawnInbox), else in the scope of the node's
+   * estimate now (W12: within the author's shard); none when the agent is outside the author's shard
+   * or the draw did not choose it for this memory at that population.
    */
-  private async drawOf (memory: string, signer: Signer): Promise<AttestationDraw | undefined> {
-    const population = this.drawnInbox?.populationOf(memory, signer.did) ?? await this.populationEstimate()
-    const { proof, drawn } = proveDraw(signer.secretKey, memory, population, NODE_RECORD_FAST_PATHS)
+  private async drawOf (memory: string, signer: Signer, author: string): Promise<AttestationDraw | undefined> {
+    const scope = this.drawnInbox?.scopeOf(memory, signer.did) ?? drawScopeOf(await this.populationEstimate(), signer.did, author)
+    if (scope === undefined) return undefined
+    const { proof, drawn } = proveDraw(signer.secretKey, memory, scope.population, NODE_RECORD_FAST_PATHS)
     if (!drawn) return undefined
-    return { population, proof: Buffer.from(proof).toString('base64').replace(/=+$/, '') }
+    return { population: scope.population, proof: Buffer.from(proof).toString('base64').replace(/=+$/, ''), ...(scope.shards === 1 ? {} : { shards: scope.shards }) }
   }
 
   /**

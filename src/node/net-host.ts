@@ -28,6 +28,7 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
       const stored = await node.store.getBytesMany(ids)
       return { records: stored.filter((bytes) => bytes !== undefined), next }
     },
+    memoryAuthor: async (id) => (await node.store.getMemory(id))?.signed.record.author.agent_id ?? null,
     loadCursor: async (peerId) => await node.writer.state.syncCursor(peerId),
     saveCursor: async (peerId, cursor) => { await node.writer.saveSyncCursor(peerId, cursor) },
     getBlock: async (cid) => await current().anchors.blocks.get(cid),

@@ -76,7 +76,7 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       chosenVerdicts[i] = verdict
       // A counted attestation's draw states a population (witness-draw-v1 W6): N̂ reads it.
       if (record.draw !== undefined) {
-        set.populationClaims.push({ id, witness: set.agents[chosenNodes[i] as number] as string, population: record.draw.population, at: Date.parse(record.witnessed_at), proof: record.draw.proof })
+        set.populationClaims.push({ id, witness: set.agents[chosenNodes[i] as number] as string, population: record.draw.population, ...(record.draw.shards === undefined ? {} : { shards: record.draw.shards }), at: Date.parse(record.witnessed_at), proof: record.draw.proof })
       }
       set.add(chosenNodes[i] as number, authorNode, verdict)
       // The author's walk passes on to who confirmed it (never an endorsement: see ACKNOWLEDGE_CODE).

@@ -43,3 +43,6 @@ export const MAX_CLOCK_SKEW_MS = 15 * 60 * 1000
 export const MAX_BUNDLE_BYTES = 8 * 1024 * 1024
 /** @default 4096 — records in one bundle. */
 export const MAX_BUNDLE_RECORDS = 4096
+
+/** @default 4096 — the largest `draw.shards` (record-v1 R19): the largest shard count (gossip-v1 §11). */
+export const MAX_DRAW_SHARDS = 4096

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import {
-  MAX_BODY_BYTES, MAX_CLAIM_BYTES, MAX_DRAW_POPULATION, MAX_CLAIMS, MAX_CONTEXT_FIELD_BYTES, MAX_DERIVED_FROM, MAX_HASH_BYTES,
+  MAX_BODY_BYTES, MAX_CLAIM_BYTES, MAX_DRAW_POPULATION, MAX_DRAW_SHARDS, MAX_CLAIMS, MAX_CONTEXT_FIELD_BYTES, MAX_DERIVED_FROM, MAX_HASH_BYTES,
   MAX_NOTES_BYTES, MAX_REFERENCE_BYTES, MAX_REQUEST_WITNESSES, MAX_SUMMARY_BYTES, MAX_TAG_BYTES, MAX_TAGS
 } from './record-limits.js'
 import { anyCid, boundedText, didKey, instantOrder, isoTimestamp, recordCid, signatureBase64, vrfProofBase64 } from './primitives.js'
@@ -72,7 +72,13 @@ export const AttestationDrawSchema = z.strictObject({
   /** The witness's estimate of how many agents could be drawn (record-v1 R4: an integer, 1 to MAX_DRAW_POPULATION). */
   population: z.number().int().min(1).max(MAX_DRAW_POPULATION),
   /** Unpadded base64 of the 80-byte ECVRF proof (RFC 9381) of the draw input under `witness`'s key. */
-  proof: vrfProofBase64
+  proof: vrfProofBase64,
+  /**
+   * The shard count the witness was drawn within (record-v1 R19, witness-draw-v1 W12): its population
+   * is then its estimate of the agents of the memory's author's shard. Absent: 1, the whole network
+   * (so an attestation drawn before shards keeps its bytes and id). A power of two from 2 to 4096.
+   */
+  shards: z.number().int().min(2).max(MAX_DRAW_SHARDS).refine((n) => (n & (n - 1)) === 0, 'must be a power of two').optional()
 })
 
 export const AttestationRecordSchema = z.strictObject({

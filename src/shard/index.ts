@@ -5,3 +5,6 @@
  */
 export { SHARD_TAG, SHARDS, type ShardConstants } from './constants.js'
 export { acceptsShardCount, isShardCount, shardCountFor, shardCountsAccepted, shardOf } from './shard.js'
+export {
+  SHARD_TOPIC_KINDS, homeShards, parseShardTopic, shardTopic, shardTopicsOf, type HomeShards, type ShardTopic, type ShardTopicKind
+} from './topics.js'

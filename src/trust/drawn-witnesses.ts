@@ -1,5 +1,6 @@
-import { acceptsPopulation, isDrawn, WITNESS_DRAW } from '../draw/index.js'
+import { acceptsPopulation, drawShardRefusal, isDrawn, shardEstimate, WITNESS_DRAW } from '../draw/index.js'
 import { instantOf } from './evidence-order.js'
+import type { AttestationDraw } from '../schema/index.js'
 import type { AcceptedAttestation, KeyIdentities, MemoryEvidence } from './types.js'
 
 /** Which accepted attestations the witness draw selected for this memory at this node, and why the others' draws did not count. */
@@ -38,17 +39,31 @@ export function drawnAttestations (
       // among many, for being drawn for it (witness-draw-v1 §12.7).
       refusals.set(id, `its draw is by a key its identity's key log introduced at ${new Date(introduced).toISOString()}, ` +
         `not before the memory was created (${memory.record.created_at}): a key chosen after a memory can be ground to be drawn`)
-    } else if (estimate === undefined) {
-      refusals.set(id, 'this node has no population estimate to judge its draw by')
-    } else if (!acceptsPopulation(draw.population, estimate)) {
-      refusals.set(id, `its draw claims a population of ${draw.population}, below this node's estimate ${estimate} / ${WITNESS_DRAW.populationSlack}`)
-    } else if (!isDrawn(drawFraction, draw.population)) {
-      refusals.set(id, `its draw fraction ${round(drawFraction)} is not below ${WITNESS_DRAW.size} / ${draw.population}`)
     } else {
-      drawn.add(id)
+      const refusal = estimateRefusal(draw, drawFraction, estimate, record.witness, memory)
+      if (refusal === undefined) drawn.add(id)
+      else refusals.set(id, refusal)
     }
   }
   return { drawn, refusals }
+}
+
+/**
+ * Why a verified draw does not count at a node whose estimate is `estimate` (W7, W12, W5), or
+ * undefined when it does: within shards this node accepts, at a population it accepts for one such
+ * shard, below size / population.
+ */
+function estimateRefusal (draw: AttestationDraw, fraction: number, estimate: number | undefined, witness: string, memory: MemoryEvidence): string | undefined {
+  if (estimate === undefined) return 'this node has no population estimate to judge its draw by'
+  // W12: a draw within a shard counts where that shard is one this node's count accepts.
+  const shards = drawShardRefusal(estimate, draw.shards, witness, memory.record.author.agent_id)
+  if (shards !== undefined) return shards
+  const scoped = shardEstimate(estimate, draw.shards)
+  if (!acceptsPopulation(draw.population, scoped)) {
+    return `its draw claims a population of ${draw.population}${draw.shards === undefined ? '' : ` in one of ${draw.shards} shards`}, below this node's estimate ${scoped} / ${WITNESS_DRAW.populationSlack}`
+  }
+  if (!isDrawn(fraction, draw.population)) return `its draw fraction ${round(fraction)} is not below ${WITNESS_DRAW.size} / ${draw.population}`
+  return undefined
 }
 
 /**

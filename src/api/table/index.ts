@@ -1,4 +1,5 @@
 import { addAnchor, checkAnchors, exportBundle, importBundle, latestCheckpoint, observeCheckpoint, proveRecord, reindex, verify } from './evidence-ops.js'
+import { follow } from './follow-ops.js'
 import { createKey, delegateKey, keyInfo, listKeys, revokeKey, rotateKey, status } from './key-ops.js'
 import { attest, explainTrust, query, remember, select, show } from './memory-ops.js'
 import {
@@ -18,7 +19,7 @@ export const OPERATION_SPECS = {
   status, listKeys, keyInfo, createKey, rotateKey, revokeKey, delegateKey,
   remember, show, explainTrust, query, attest, select,
   addAnchor, checkAnchors, verify, exportBundle, importBundle,
-  listTrustRoots, addTrustRoot, removeTrustRoot, reputation,
+  listTrustRoots, addTrustRoot, removeTrustRoot, reputation, follow,
   reindex, proveRecord, latestCheckpoint, observeCheckpoint,
   requestWitnesses, inbox, peers, connectPeer, disconnectPeer, syncPeers, networkStats, gossipHealth
 } as const

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import type { NodeAnchorOptions } from '../../node/index.js'
 import type { CommandContext } from '../command-context.js'
-import { collect, parsePositiveInt } from '../option-parsers.js'
+import { collect, parsePositiveInt, parseShardCount } from '../option-parsers.js'
 
 interface StartOptions {
   listen?: string[]
@@ -18,6 +18,8 @@ interface StartOptions {
   logLevel?: string
   anchorDir?: string[]
   apiHostName?: string[]
+  shardCount?: number
+  maxShards?: number
 }
 
 /**
@@ -40,6 +42,8 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
     .option('--git-repo <path>', 'a local git repository searched for git_commit anchors (repeatable)', collect)
     .option('--log-level <level>', 'what the log on stderr (JSON lines) shows: error, warn, info or debug (default: $ISNAD_LOG_LEVEL, else info)')
     .option('--anchor-url-allow <host|cidr>', 'a host name, address or CIDR range that url anchors from peers may reach although not public (repeatable; anchors-v1 §9)', collect)
+    .option('--shard-count <count>', 'a fixed shard count, a power of two 1-4096, for tests and operators (default: from the network\'s size; protocols/gossip-v1.md "Shards")', parseShardCount)
+    .option('--max-shards <n>', 'the most shards this node subscribes to: its agents\' and its followed authors\' (default 8)', parsePositiveInt)
     .option('--anchor-dir <dir>', 'a directory file anchors asked through the API may be read from (repeatable; default none; never keys/ or .memory/; anchors-v1 §2.1)', collect)
     .action(async (flags: StartOptions, cmd: Command) => {
       const ctx = context(cmd)
@@ -72,6 +76,8 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
         ...(opts.autoConfirmFrom === undefined ? {} : { autoConfirmFrom: opts.autoConfirmFrom }),
         ...(opts.privateChecks === false ? { privateChecks: false as const } : {}),
         ...(Object.keys(anchors).length === 0 ? {} : { anchors }),
+        ...(opts.shardCount === undefined ? {} : { shardCount: opts.shardCount }),
+        ...(opts.maxShards === undefined ? {} : { maxShards: opts.maxShards }),
         logger
       })
       const dashboard = `${daemon.url}/dashboard/`

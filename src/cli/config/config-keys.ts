@@ -5,6 +5,7 @@ import { parseApiHostNames } from '../../api/host-guard.js'
 import { isIsnadError } from '../../errors/index.js'
 import { isDidKey } from '../../identity/index.js'
 import { LOG_LEVELS } from '../../log/index.js'
+import { isShardCount, SHARDS } from '../../shard/index.js'
 
 /*
  * The keys of a node home's configuration file (docs/configuration.md): each one is a flag of
@@ -88,6 +89,8 @@ export const CONFIG_KEYS: readonly ConfigKey[] = [
   key({ key: 'git-repo', kind: 'list', paths: true, schema: list(nonEmpty), description: 'local git repositories searched for git_commit anchors' }),
   key({ key: 'log-level', kind: 'word', schema: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }), description: 'what the log on stderr shows: error, warn, info or debug (default info)' }),
   key({ key: 'anchor-url-allow', kind: 'list', schema: list(nonEmpty.superRefine(judgedBy((entry) => parseUrlAllowance([entry])))), description: 'host names, addresses or CIDR ranges that url anchors from peers may reach although not public' }),
+  key({ key: 'shard-count', kind: 'integer', schema: z.number().int().refine(isShardCount, `must be a power of two from 1 to ${SHARDS.maxCount}`), description: 'a fixed shard count, for tests and operators (default: from the network\'s size)' }),
+  key({ key: 'max-shards', kind: 'integer', schema: z.number().int().min(1, 'must be a positive number of shards'), description: 'the most shards this node subscribes to (default 8)' }),
   key({ key: 'anchor-dir', kind: 'list', paths: true, schema: list(nonEmpty), description: 'directories file anchors asked through the API may be read from (default none)' })
 ]
 

@@ -5,6 +5,7 @@ import { byId, h, replaceChildren, safeText } from './dom.js'
 import { createInboxPanel } from './inbox.js'
 import { createMemoriesPanel } from './memories.js'
 import { createNetworkPanel } from './network.js'
+import { createFollowsPanel } from './follows-panel.js'
 import { escapeBidiControls } from './text.js'
 
 /*
@@ -78,8 +79,9 @@ async function start (): Promise<void> {
   const memories = createMemoriesPanel(api, report, () => agents)
   const inbox = createInboxPanel(api, { report, attested: (memory) => { void memories.load(); void memories.open(memory) } })
   const network = createNetworkPanel(api, report)
-  clearPanels = () => { memories.clear(); inbox.clear(); network.clear() }
-  const loadAll = async (): Promise<void> => { await Promise.all([memories.load(), inbox.load(), network.load()]) }
+  const follows = createFollowsPanel(api, report)
+  clearPanels = () => { memories.clear(); inbox.clear(); network.clear(); follows.clear() }
+  const loadAll = async (): Promise<void> => { await Promise.all([memories.load(), inbox.load(), network.load(), follows.load()]) }
   byId('refresh').addEventListener('click', () => {
     banner.hidden = true
     void refresh(api, loadAll)

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { ALL_TOPICS } from './constants.js'
 import type { Network } from '../index.js'
+import { parseShardTopic } from '../../shard/index.js'
 
 /**
  * Gossip health for the dashboard: each connected peer with its gossipsub score (negative after
@@ -32,7 +32,16 @@ export function isGossipHealthSource (value: object): value is GossipHealthSourc
 
 export const OFFLINE_HEALTH: GossipHealth = { running: false, peers: [], topics: [] }
 
-export function gossipHealthOf (network: Pick<Network, 'libp2p' | 'peerScore' | 'penalty' | 'meshPeers'>): GossipHealth {
+/**
+ * The topics whose mesh matters: the network-wide ones and those of the node's own count. Those of
+ * the neighbouring counts (gossip-v1 "Shards": listened to so nodes with other estimates still
+ * meet) are usually empty and would only raise false alarms.
+ */
+function topicsOfHealth (network: Pick<Network, 'topics' | 'home'>): string[] {
+  return network.topics().filter((topic) => (parseShardTopic(topic)?.count ?? network.home.count) === network.home.count)
+}
+
+export function gossipHealthOf (network: Pick<Network, 'libp2p' | 'peerScore' | 'penalty' | 'meshPeers' | 'topics' | 'home'>): GossipHealth {
   const addresses = new Map<string, string[]>()
   for (const c of network.libp2p.getConnections()) {
     const id = c.remotePeer.toString()
@@ -41,6 +50,6 @@ export function gossipHealthOf (network: Pick<Network, 'libp2p' | 'peerScore' | 
   return {
     running: true,
     peers: [...addresses].map(([id, addrs]) => ({ id, addresses: addrs, score: network.peerScore(id), penalty: network.penalty(id) })),
-    topics: ALL_TOPICS.map((topic) => ({ topic, mesh_peers: network.meshPeers(topic).length }))
+    topics: topicsOfHealth(network).map((topic) => ({ topic, mesh_peers: network.meshPeers(topic).length }))
   }
 }

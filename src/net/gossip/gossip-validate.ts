@@ -5,12 +5,13 @@ import { decodeKeyLog, MAX_KEY_LOG_BYTES, type Keyring } from '../../key-events/
 import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint, type VerifiedCheckpoint } from '../../merkle/index.js'
 import { cidString, type VerifiedRecord } from '../../record/index.js'
 import { sameBytes } from '../../native/index.js'
-import type { RecordKind } from '../../schema/index.js'
 import { BoundedMap } from '../bounded-map.js'
-import { MAX_CHECKPOINT_AGE_MS, MAX_CHECKPOINT_BYTES, SEEN_CHECKPOINTS_SIZE, TOPICS, type Topic } from './constants.js'
+import { parseShardTopic, shardOf, type ShardTopic } from '../../shard/index.js'
+import { MAX_CHECKPOINT_AGE_MS, MAX_CHECKPOINT_BYTES, SEEN_CHECKPOINTS_SIZE, TOPICS } from './constants.js'
 import type { NetHost } from '../host.js'
 import { peekRecordId, type GateResult, type RecordGate } from '../record-gate.js'
 import { decodeWitnessEnvelope } from '../wire/index.js'
+import { RECORD_OF_TOPIC_KIND } from './shard-routing.js'
 
 /**
  * The verdict on one gossip message (gossip-v1 §3): `accept` carries what verification produced,
@@ -38,12 +39,6 @@ export interface GossipValidatorInit {
   onAccepted?: (from: string) => void
 }
 
-const KIND_OF_TOPIC: Partial<Record<Topic, RecordKind>> = {
-  [TOPICS.memories]: 'memory',
-  [TOPICS.attestations]: 'attestation',
-  [TOPICS.anchors]: 'anchor'
-}
-
 /** Topic validators of gossip-v1 §3, independent of libp2p so they can be tested alone. */
 export class GossipValidator {
   private readonly seenCheckpoints = new BoundedMap<string, true>(SEEN_CHECKPOINTS_SIZE)
@@ -57,24 +52,37 @@ export class GossipValidator {
   }
 
   private async decide (topic: string, data: Uint8Array, from: string): Promise<GossipDecision> {
-    if (topic === TOPICS.witnessRequests) return await this.witnessRequest(data)
-    if (topic === TOPICS.checkpoints) return this.checkpoint(data)
     if (topic === TOPICS.keyEvents) return await this.keyLog(data)
-    const kind = KIND_OF_TOPIC[topic as Topic]
+    const shard = parseShardTopic(topic) // gossip-v1 "Shards": count 1's topics are §2's
+    if (shard === undefined) return { result: 'reject', reason: `unknown topic ${topic}` }
+    if (shard.kind === 'witness-requests') return await this.witnessRequest(data, shard)
+    if (shard.kind === 'checkpoints') return this.checkpoint(data, shard)
+    const kind = RECORD_OF_TOPIC_KIND[shard.kind]
     if (kind === undefined) return { result: 'reject', reason: `unknown topic ${topic}` }
     const checked = await this.init.gate.check(data, kind) // gossip-v1 R1–R7
     if (checked.status !== 'verified' && checked.status !== 'cached') return decisionOf(checked)
     const { record } = checked.record.signed
-    if ((record.kind === 'attestation' || record.kind === 'anchor') && !await this.isKnown(record.memory)) {
-      // gossip-v1 R10: fetched and stored before this message is forwarded, so the next hop can
-      // fetch it from this node. A memory no peer has does not make the attestation invalid.
-      await this.init.resolveMemory(record.memory, from)
+    if (record.kind === 'memory' && !inShard(record.author.agent_id, shard)) {
+      // gossip-v1 R15: the sender had the author in the record and could have checked.
+      return { result: 'reject', reason: `a memory of ${record.author.agent_id} travels on its shard ${shardOf(record.author.agent_id, shard.count)} of ${shard.count}, not ${shard.shard}` }
+    }
+    if (record.kind === 'attestation' || record.kind === 'anchor') {
+      if (!await this.isKnown(record.memory)) {
+        // gossip-v1 R10: fetched and stored before this message is forwarded, so the next hop can
+        // fetch it from this node. A memory no peer has does not make the attestation invalid.
+        await this.init.resolveMemory(record.memory, from)
+      }
+      // gossip-v1 R16: judged by the memory, which a relay may not have held: Ignore, not Reject.
+      const author = await this.memoryAuthor(record.memory)
+      if (author !== undefined && !inShard(author, shard)) {
+        return { result: 'ignore', reason: `${record.kind} ${checked.id} is of a memory by ${author}, not of shard ${shard.shard} of ${shard.count}` }
+      }
     }
     return { result: 'accept', records: [checked.record] }
   }
 
   /** gossip-v1 §4, R8–R9. */
-  private async witnessRequest (data: Uint8Array): Promise<GossipDecision> {
+  private async witnessRequest (data: Uint8Array, shard: ShardTopic): Promise<GossipDecision> {
     let envelope
     try {
       envelope = decodeWitnessEnvelope(data)
@@ -99,13 +107,19 @@ export class GossipValidator {
     if (record.expires_at !== undefined && Date.parse(record.expires_at) <= this.init.clock()) {
       return { result: 'ignore', reason: `witness request ${request.id} expired at ${record.expires_at}` } // R9
     }
+    // gossip-v1 R15: the envelope names its author (in the memory) and its witnesses.
+    const author = memory.status === 'known' ? await this.memoryAuthor(memory.id) : memoryAuthorOf(memory.record)
+    const dids = [...(author === undefined ? [] : [author]), ...record.witnesses ?? []]
+    if (author !== undefined && !dids.some((did) => inShard(did, shard))) {
+      return { result: 'reject', reason: `witness request ${request.id} is neither of its author's shard nor of an addressed witness's (shard ${shard.shard} of ${shard.count})` }
+    }
     // A memory verified earlier but not stored yet goes with the request; the host tolerates duplicates.
     const records = memory.status === 'known' ? [request.record] : [memory.record, request.record]
     return { result: 'accept', records }
   }
 
   /** gossip-v1 §5, R11–R12: one signed checkpoint per message. */
-  private checkpoint (data: Uint8Array): GossipDecision {
+  private checkpoint (data: Uint8Array, shard: ShardTopic): GossipDecision {
     if (data.length > MAX_CHECKPOINT_BYTES) return { result: 'reject', reason: `checkpoint of ${data.length} bytes exceeds ${MAX_CHECKPOINT_BYTES}` }
     let value: unknown
     try {
@@ -117,6 +131,9 @@ export class GossipValidator {
     if (!parsed.success) return { result: 'reject', reason: 'checkpoint does not match its schema' }
     if (!sameBytes(dagCbor.encode(parsed.data), data)) return { result: 'reject', reason: 'checkpoint is not in canonical form' }
     const id = cidString(checkpointCidOf(parsed.data.record))
+    if (!inShard(parsed.data.record.log, shard)) {
+      return { result: 'reject', reason: `checkpoint ${id} of ${parsed.data.record.log} is not of shard ${shard.shard} of ${shard.count}` } // R15
+    }
     if (this.seenCheckpoints.has(id)) return { result: 'ignore', reason: `checkpoint ${id} already seen` }
     const now = this.init.clock()
     if (Date.parse(parsed.data.record.created_at) < now - MAX_CHECKPOINT_AGE_MS) {
@@ -154,11 +171,28 @@ export class GossipValidator {
     }
   }
 
+  /** The author of a memory verified recently or stored; undefined when this node holds neither. */
+  private async memoryAuthor (memoryId: string): Promise<string | undefined> {
+    const recent = this.init.gate.recentRecord(memoryId)
+    if (recent !== undefined) return memoryAuthorOf(recent)
+    return await this.init.host.memoryAuthor?.(memoryId) ?? undefined
+  }
+
   private async isKnown (memoryId: string): Promise<boolean> {
     if (this.init.gate.recentBytes(memoryId) !== undefined) return true
     const [known] = await this.init.host.has([memoryId])
     return known === true
   }
+}
+
+/** Whether `did`'s records travel on the shard a topic names. */
+function inShard (did: string, topic: ShardTopic): boolean {
+  return shardOf(did, topic.count) === topic.shard
+}
+
+function memoryAuthorOf (record: VerifiedRecord): string | undefined {
+  const { record: body } = record.signed
+  return body.kind === 'memory' ? body.author.agent_id : undefined
 }
 
 function decisionOf (checked: Exclude<GateResult, { status: 'verified' | 'cached' }>): GossipDecision {

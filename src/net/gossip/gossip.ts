@@ -2,25 +2,26 @@ import { TopicValidatorResult, type GossipSub, type GossipsubMessage, type Messa
 import type { PeerId } from '@libp2p/interface'
 import { IsnadError } from '../../errors/index.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
-import { encodeCanonical } from '../../record/index.js'
+import { decodeSignedRecord, encodeCanonical } from '../../record/index.js'
 import type { RecordKind } from '../../schema/index.js'
-import { ALL_TOPICS, MAX_GOSSIP_FRAME_BYTES, TOPICS, type Topic } from './constants.js'
+import { shardTopicsOf, shardTopic, type HomeShards } from '../../shard/index.js'
+import { MAX_GOSSIP_FRAME_BYTES, TOPICS } from './constants.js'
 import type { NetContext } from '../net-context.js'
 import type { GossipDecision, GossipValidator } from './gossip-validate.js'
 import { isFrameViolation, watchGossipReadErrors } from './gossip-streams.js'
 import { encodeWitnessEnvelope } from '../wire/index.js'
+import { admitGossipTopics } from './topic-admission.js'
+import { initialHome, memoryAuthorOfBytes, TOPIC_KIND_OF_RECORD, topicsOfDids, witnessRequestDids } from './shard-routing.js'
 
 export interface PublishOutcome {
-  topic: Topic
-  /** Peers the message was sent to (0 when this node has no peer on the topic yet). */
+  /** The topic it went on (the first, for a witness request sent on several shards). */
+  topic: string
+  /** Peers the message was sent to (0 when this node has no peer on the topic yet), summed over its topics. */
   recipients: number
 }
 
-const TOPIC_OF_KIND: Record<Exclude<RecordKind, 'witness_request'>, Topic> = {
-  memory: TOPICS.memories,
-  attestation: TOPICS.attestations,
-  anchor: TOPICS.anchors
-}
+/** Topics every node joins whatever its shards (gossip-v1 "Shards": key logs are network-wide). */
+const NETWORK_WIDE_TOPICS: readonly string[] = [TOPICS.keyEvents]
 
 type Accepted = Extract<GossipDecision, { result: 'accept' }>
 
@@ -32,19 +33,25 @@ export class GossipRouter {
   /** Verdicts between the validator and delivery, keyed by gossipsub's message object. */
   private readonly accepted = new WeakMap<Message, Accepted>()
   private unwatch: () => void = () => {}
+  /** The topics joined now: the network-wide ones and those of the home shards. */
+  private readonly joined = new Set<string>()
+  private current: HomeShards
+  /** Gives a joined topic its score parameters (topic-admission.ts). */
+  private readonly scoreTopic: (topic: string) => void
 
   constructor (
     private readonly context: NetContext,
     private readonly pubsub: GossipSub,
     private readonly validator: GossipValidator,
     private readonly track: (task: Promise<unknown>) => void
-  ) {}
+  ) {
+    this.current = initialHome(context.libp2p.peerId.toString())
+    // Before libp2p starts: a peer's subscriptions to shard topics are kept from its first RPC.
+    this.scoreTopic = admitGossipTopics(pubsub)
+  }
 
   start (): void {
-    for (const topic of ALL_TOPICS) {
-      this.pubsub.topicValidators.set(topic, this.validate)
-      this.pubsub.subscribe(topic)
-    }
+    this.join([...NETWORK_WIDE_TOPICS, ...shardTopicsOf(this.current)])
     this.pubsub.addEventListener('gossipsub:message', this.deliver)
     this.unwatch = watchGossipReadErrors(this.pubsub, this.streamFailed)
   }
@@ -52,31 +59,90 @@ export class GossipRouter {
   stop (): void {
     this.unwatch()
     this.pubsub.removeEventListener('gossipsub:message', this.deliver)
-    for (const topic of ALL_TOPICS) this.pubsub.topicValidators.delete(topic)
+    for (const topic of this.joined) this.pubsub.topicValidators.delete(topic)
   }
 
-  /** Publishes a stored memory, attestation or anchor (its canonical signed bytes) on its topic. */
+  /** The node's shards now (gossip-v1 "Shards"). */
+  get home (): HomeShards {
+    return this.current
+  }
+
+  /** The topics this node subscribes to now. */
+  get topics (): string[] {
+    return [...this.joined]
+  }
+
+  /**
+   * Moves the node to other home shards: joins the topics it lacks, then leaves those it no longer
+   * needs (so no message of a shard kept in both is missed in between). Published from now on
+   * under `home.count`.
+   */
+  setHome (home: HomeShards): void {
+    this.current = home
+    const wanted = new Set([...NETWORK_WIDE_TOPICS, ...shardTopicsOf(home)])
+    this.join([...wanted].filter((topic) => !this.joined.has(topic)))
+    for (const topic of [...this.joined]) {
+      if (wanted.has(topic)) continue
+      this.pubsub.unsubscribe(topic)
+      this.pubsub.topicValidators.delete(topic)
+      this.joined.delete(topic)
+    }
+  }
+
+  /**
+   * Publishes a stored memory, attestation or anchor (its canonical signed bytes) on the topic of
+   * its memory's author's shard under this node's count.
+   */
   async publishRecord (kind: RecordKind, bytes: Uint8Array): Promise<PublishOutcome> {
     if (kind === 'witness_request') {
       throw new IsnadError('USAGE', 'a witness request is published with its memory: use publishWitnessRequest')
     }
-    return await this.publish(TOPIC_OF_KIND[kind], bytes)
+    const topicKind = TOPIC_KIND_OF_RECORD[kind]
+    const { count } = this.current
+    if (count === 1) return await this.publish(shardTopic(1, 0, topicKind), bytes)
+    const author = kind === 'memory' ? memoryAuthorOfBytes(bytes) : await this.authorOfEvidence(bytes)
+    if (author === undefined) return await this.publish(shardTopic(count, this.current.shards[0] ?? 0, topicKind), bytes)
+    return await this.publishAll(topicsOfDids(count, topicKind, [author]), bytes)
   }
 
-  /** gossip-v1 §4: the request and the memory it names, in one envelope. */
+  /** gossip-v1 §4: the request and the memory it names, in one envelope, on the author's and each addressed witness's shard. */
   async publishWitnessRequest (request: Uint8Array, memory: Uint8Array): Promise<PublishOutcome> {
-    return await this.publish(TOPICS.witnessRequests, encodeWitnessEnvelope(request, memory))
+    const { count } = this.current
+    const topics = count === 1 ? [TOPICS.witnessRequests] : topicsOfDids(count, 'witness-requests', witnessRequestDids(request, memory))
+    return await this.publishAll(topics, encodeWitnessEnvelope(request, memory))
   }
 
-  /** gossip-v1 §5. */
+  /** gossip-v1 §5: on the shard of the log's signer. */
   async publishCheckpoint (checkpoint: SignedCheckpoint): Promise<PublishOutcome> {
-    return await this.publish(TOPICS.checkpoints, encodeCanonical(checkpoint))
+    return await this.publishAll(topicsOfDids(this.current.count, 'checkpoints', [checkpoint.record.log]), encodeCanonical(checkpoint))
   }
 
   /** Publishes bytes as they are: for tests and tools that need to send what validators refuse. */
-  async publish (topic: Topic, data: Uint8Array): Promise<PublishOutcome> {
+  async publish (topic: string, data: Uint8Array): Promise<PublishOutcome> {
     const { recipients } = await this.pubsub.publish(topic, data)
     return { topic, recipients: recipients.length }
+  }
+
+  private async publishAll (topics: readonly string[], data: Uint8Array): Promise<PublishOutcome> {
+    let recipients = 0
+    for (const topic of topics) recipients += (await this.publish(topic, data)).recipients
+    return { topic: topics[0] ?? '', recipients }
+  }
+
+  /** The author of the memory an attestation's or anchor's bytes name, as this node stores it. */
+  private async authorOfEvidence (bytes: Uint8Array): Promise<string | undefined> {
+    const { record } = decodeSignedRecord(bytes)
+    if (record.kind !== 'attestation' && record.kind !== 'anchor') return undefined
+    return await this.context.host.memoryAuthor?.(record.memory) ?? undefined
+  }
+
+  private join (topics: readonly string[]): void {
+    for (const topic of topics) {
+      this.scoreTopic(topic)
+      this.pubsub.topicValidators.set(topic, this.validate)
+      this.pubsub.subscribe(topic)
+      this.joined.add(topic)
+    }
   }
 
   private readonly validate: TopicValidatorFn = async (peer, message) => {

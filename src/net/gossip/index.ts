@@ -8,3 +8,4 @@ export { fastMsgIdFn, messageIdOf, messageIdToString, msgIdFn } from './message-
 export {
   PeerPenalties, SCORE_THRESHOLDS, USEFUL_PEER_TAG, USEFUL_PEER_TAG_VALUE, UsefulPeers, createScoreParams
 } from './scoring.js'
+export { initialHome, isGossipTopic } from './shard-routing.js'

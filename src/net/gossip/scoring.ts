@@ -16,7 +16,7 @@ export const SCORE_THRESHOLDS: PeerScoreThresholds = {
  * must not be punished; invalid messages (P4) cost much, so a peer sending records with bad
  * signatures falls below the gossip threshold at the first and is graylisted at the second.
  */
-const TOPIC_PARAMS: TopicScoreParams = {
+export const TOPIC_PARAMS: TopicScoreParams = {
   topicWeight: 1,
   timeInMeshWeight: 0.001,
   timeInMeshQuantum: 1000,
@@ -45,6 +45,7 @@ export interface ScoreParamsInit {
 
 export function createScoreParams (init: ScoreParamsInit): Partial<PeerScoreParams> {
   return {
+    // gossip-v1 §6: every topic alike; a shard's topics get the same when the node joins them (topic-admission.ts).
     topics: Object.fromEntries(ALL_TOPICS.map((topic) => [topic, TOPIC_PARAMS])),
     topicScoreCap: 10,
     appSpecificScore: init.appSpecificScore,

@@ -25,6 +25,7 @@ const ROUTES = [
   'GET /v1/reputation/{did}',
   'POST /v1/verify',
   'POST /v1/export',
+  'POST /v1/follows',
   'POST /v1/import',
   'POST /v1/ledger/reindex',
   'GET /v1/ledger/prove/{id}',

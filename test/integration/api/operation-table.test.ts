@@ -1,8 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Command } from 'commander'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { httpRequestOf } from '../../../src/api/client.js'
@@ -11,8 +10,8 @@ import { createProgram } from '../../../src/cli/index.js'
 import { bindingOf } from '../../../src/cli/operation-command.js'
 import { createOutput } from '../../../src/cli/output.js'
 import { createNode, type IsnadNode } from '../../../src/library.js'
-import { createMcpServer, type NodeAccess } from '../../../src/mcp/index.js'
 import { startApi, type ApiFixture } from './api-fixture.js'
+import { connectMcp } from './mcp-fixture.js'
 
 /*
  * issue 21 item 1: the table of operations walked against every surface. Each operation must be a
@@ -66,17 +65,7 @@ describe('the table of operations, on every surface', () => {
     api = await startApi()
     document = await (await api.call('GET', '/v1/openapi.json')).json() as typeof document
     // The MCP server over the same operations the API serves, through the SDK's in-memory transport.
-    const access: NodeAccess = {
-      daemon: async () => null,
-      withOps: async (fn) => await fn(api.operations),
-      signerDid: async (as) => as ?? api.author,
-      withSigner: async (ops, did, fn) => await fn(await ops.resolveSigner(did))
-    }
-    const server = createMcpServer({ access: () => access, version: 'test' })
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
-    await server.connect(serverSide)
-    mcp = new Client({ name: 'table-walk', version: '1.0.0' })
-    await mcp.connect(clientSide)
+    mcp = await connectMcp(api, 'table-walk')
     tools = (await mcp.listTools()).tools as typeof tools
     // The library refuses bad input before it reaches a node: a home of its own, never opened.
     libraryHome = await mkdtemp(join(tmpdir(), 'isnad-table-'))

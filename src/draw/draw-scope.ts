@@ -1,0 +1,46 @@
+import { acceptsShardCount, shardCountFor, shardOf } from '../shard/index.js'
+
+/*
+ * The draw within a shard (protocols/witness-draw-v1.md W12): once a network has shards, a memory
+ * travels on its author's shard only, so its witnesses are drawn from the agents of that shard. A
+ * witness states the count it drew within (`draw.shards`, absent: 1) and its estimate of that
+ * shard's agents (`draw.population`). Pure: no clock, no randomness, no I/O.
+ */
+
+/** How a witness draws for a memory: within `shards` shards, at `population` (its estimate of the shard's agents). */
+export interface DrawScope {
+  shards: number
+  population: number
+}
+
+/**
+ * The scope a witness whose network estimate is `estimate` draws in for a memory of `author`: its
+ * count c = shardCountFor(estimate) and population max(1, ⌊estimate / c⌋); undefined when the witness
+ * is not in the author's shard under c (it is never drawn for that memory, and never receives it by
+ * gossip).
+ */
+export function drawScopeOf (estimate: number, witness: string, author: string): DrawScope | undefined {
+  const shards = shardCountFor(estimate)
+  if (shards > 1 && shardOf(witness, shards) !== shardOf(author, shards)) return undefined
+  return { shards, population: Math.max(1, Math.floor(estimate / shards)) }
+}
+
+/**
+ * W12: why a node whose network estimate is `estimate` does not count a draw stated within `shards`
+ * (absent: 1) by `witness` for a memory of `author`, or undefined when the shards are acceptable: a
+ * count within a factor 2 of the node's own (shardCountFor(estimate)), and the witness in the
+ * author's shard under it. The population is judged separately, against estimate / shards
+ * (shardEstimate).
+ */
+export function drawShardRefusal (estimate: number, shards: number | undefined, witness: string, author: string): string | undefined {
+  const stated = shards ?? 1
+  const own = shardCountFor(estimate)
+  if (!acceptsShardCount(stated, own)) return `its draw is within ${stated} shard(s), and this node's count is ${own} (accepted: ${Math.max(1, own / 2)} to ${own * 2})`
+  if (stated > 1 && shardOf(witness, stated) !== shardOf(author, stated)) return `its witness is not in the author's shard under ${stated} shards`
+  return undefined
+}
+
+/** A node's estimate of the agents of one shard of `shards`: its network estimate over the count. */
+export function shardEstimate (estimate: number, shards: number | undefined): number {
+  return estimate / (shards ?? 1)
+}

@@ -1,0 +1,20 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
+import { createMcpServer, type NodeAccess } from '../../../src/mcp/index.js'
+import type { ApiFixture } from './api-fixture.js'
+
+/** An MCP client of a server over the fixture's operations (the ones its API serves), through the SDK's in-memory transport. */
+export async function connectMcp (api: ApiFixture, name: string): Promise<Client> {
+  const access: NodeAccess = {
+    daemon: async () => null,
+    withOps: async (fn) => await fn(api.operations),
+    signerDid: async (as) => as ?? api.author,
+    withSigner: async (ops, did, fn) => await fn(await ops.resolveSigner(did))
+  }
+  const server = createMcpServer({ access: () => access, version: 'test' })
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()
+  await server.connect(serverSide)
+  const client = new Client({ name, version: '1.0.0' })
+  await client.connect(clientSide)
+  return client
+}
