@@ -17,6 +17,7 @@ import type { BlockFetchResult, FetchResult } from './fetch/index.js'
 import type { PublishOutcome } from './gossip/index.js'
 import type { NetHost } from './host.js'
 import { createLibp2pNode, type IsnadLibp2p } from './libp2p-node.js'
+import { openDhtDatastore } from './content-routing/index.js'
 import type { LinkConditions } from './link/index.js'
 import { IsnadNetwork } from './isnad-network.js'
 import { loadOrCreatePeerKey, peerKeyFromBytes } from './peer-key.js'
@@ -25,7 +26,7 @@ import type { SyncResult } from './sync/index.js'
 
 /*
  * The network layer of an isnad node: gossip (protocols/gossip-v1.md), fetch
- * (fetch-v1.md) and sync (sync-v1.md) over js-libp2p 3. It verifies every record it receives once
+ * (fetch-v1.md), sync (sync-v1.md) and content routing (content-routing-v1.md) over js-libp2p 3. It verifies every record it receives once
  * and hands verified records to a NetHost, which the node implements.
  */
 
@@ -111,6 +112,12 @@ export interface NetworkInit {
   linkConditions?: LinkConditions
   /** Liveness pings of every connection (connection-pings.ts). @default DEFAULT_CONNECTION_MONITOR: a ping every 10 s, a failed ping closes the connection */
   connectionMonitor?: ConnectionMonitorSettings
+  /**
+   * The DHT (protocols/content-routing-v1.md): `datastorePath`, a LevelDB directory for its provider
+   * records, so what this node announced is re-provided after a restart (memory when absent); `k`,
+   * Kademlia's k, smaller only in tests and benches that need many hops. @default memory, k DHT_K
+   */
+  dht?: { datastorePath?: string, k?: number }
 }
 
 /** Creates (and by default starts) the network layer of a node. */
@@ -119,6 +126,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
   const verifier = init.verifier ?? nodeCryptoVerifier
   const privateKey = await peerKeyOf(init)
   const penalties = new PeerPenalties(clock)
+  const datastore = init.dht?.datastorePath === undefined ? undefined : await openDhtDatastore(init.dht.datastorePath)
   const libp2p = await createLibp2pNode({
     privateKey,
     listen: init.listen ?? DEFAULT_LISTEN,
@@ -132,8 +140,9 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     }),
     seenTtlMs: init.seenTtlMs ?? SEEN_TTL_MS,
     heartbeatIntervalMs: init.heartbeatIntervalMs ?? 1000,
-    ...(init.linkConditions === undefined ? {} : { linkConditions: init.linkConditions })
-  })
+    ...(init.linkConditions === undefined ? {} : { linkConditions: init.linkConditions }),
+    dht: { ...(init.dht?.k === undefined ? {} : { k: init.dht.k }), ...(datastore === undefined ? {} : { datastore }) }
+  }).catch(async (err: unknown) => { await datastore?.close(); throw err })
   const network = new IsnadNetwork({
     libp2p,
     verifier,
@@ -147,7 +156,9 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     syncOnConnect: init.syncOnConnect ?? true,
     mdns: init.mdns ?? false,
     fetchTimeoutMs: init.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
-    sync: { pageSize: init.syncPageSize ?? SYNC_PAGE_SIZE, pageTimeoutMs: init.syncPageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS }
+    sync: { pageSize: init.syncPageSize ?? SYNC_PAGE_SIZE, pageTimeoutMs: init.syncPageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS },
+    // The DHT's LevelDB closes after libp2p stopped the DHT (its re-provide runs until then).
+    ...(datastore === undefined ? {} : { afterStop: async () => { await datastore.close() } })
   })
   if (init.start !== false) await network.start()
   return network
@@ -180,6 +191,10 @@ export {
   decodeWitnessEnvelope, encodeWitnessEnvelope, FetchRequestSchema, SyncHeaderSchema, SyncRequestSchema, WitnessEnvelopeSchema
 } from './wire/index.js'
 export { IsnadNetwork } from './isnad-network.js'
+export {
+  ContentRouter, DHT_K, DHT_PROTOCOL, FIND_PROVIDERS_TIMEOUT_MS, HopCounter, MAX_PROVIDERS_ASKED,
+  type ContentRouterOptions, type FoundProvider, type ProvideStats, type RoutedFetch, type RoutedNetwork
+} from './content-routing/index.js'
 export {
   createLinkSchedule, retransmissionDelayMs, retransmissionTimeoutMs, shapesTraffic, streamSeed, DUPACK_THRESHOLD, MAX_RETRANSMISSIONS, MAX_RTO_MS, MIN_RTO_MS, SEGMENT_BYTES,
   type LinkConditions, type LinkSchedule

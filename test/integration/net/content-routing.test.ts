@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import type { SingleKadDHT } from '@libp2p/kad-dht'
+import { CID } from 'multiformats/cid'
+import { kadLineKeys } from '../../../bench/kad-line.js'
+import { IsnadError } from '../../../src/errors/index.js'
+import { ContentRouter } from '../../../src/net/index.js'
+import { createAgent, createMemory } from '../../fixtures/records.js'
+import { MemoryHost } from './fixtures/memory-host.js'
+import { connect, startNode, stopAll, verified, waitFor, type TestNode } from './fixtures/harness.js'
+
+/*
+ * content-routing-v1 with real libp2p nodes on 127.0.0.1: twelve nodes in a Kademlia line
+ * (bench/kad-line.ts), each dialled only to its neighbours, so the reader at one end starts with a
+ * routing table of its neighbour (and what its first self-query adds, at most a node further on) and
+ * the holder at the other end is many DHT hops away. Nothing is gossiped or synced: the reader can
+ * only learn the memory by its CID, through the DHT.
+ */
+
+const LINE = 12
+
+function routingTableSize (node: TestNode<MemoryHost>): number {
+  return (node.network.libp2p.services.dht as SingleKadDHT).routingTable.size
+}
+
+describe('a memory found by CID through the DHT, twelve nodes in a line (content-routing-v1)', () => {
+  const memory = createMemory(createAgent(41))
+  let line: Array<TestNode<MemoryHost>> = []
+  let routers: ContentRouter[] = []
+
+  beforeAll(async () => {
+    const keys = await kadLineKeys(CID.parse(memory.id), LINE)
+    line = await Promise.all(keys.map(async (peerKey, i) => await startNode(`N${i}`, new MemoryHost(), { peerKey, syncOnConnect: false })))
+    routers = line.map((node) => new ContentRouter(node.network))
+    for (let i = 0; i + 1 < LINE; i++) await connect(line[i]!, line[i + 1]!)
+    // The DHT adds a peer to its routing table once identify says it speaks the DHT protocol.
+    await waitFor('neighbours in every routing table', () => line.every((node, i) => routingTableSize(node) >= (i === 0 || i === LINE - 1 ? 1 : 2)))
+  }, 60_000)
+
+  afterAll(async () => {
+    for (const router of routers) router.stop()
+    await stopAll(line)
+  })
+
+  it('finds the holder ≥ 3 hops away, fetches the memory with fetch-v1 and stores it verified', async () => {
+    const reader = line[0]!
+    const holder = line[LINE - 1]!
+    holder.host.putLocal(verified(memory.signed))
+    routers[LINE - 1]!.provide([CID.parse(memory.id)])
+    await routers[LINE - 1]!.settled()
+    expect(routers[LINE - 1]!.stats).toMatchObject({ provided: 1, failed: 0, dropped: 0 })
+    expect(reader.network.libp2p.getConnections(holder.network.peerId)).toHaveLength(0)
+    expect(reader.host.records.has(memory.id)).toBe(false)
+
+    const found = await routers[0]!.fetchRecord(memory.id)
+
+    expect(found.from).toBe(holder.network.peerId.toString())
+    expect(found.providers).toEqual([found.from])
+    expect(found.hops).toBeGreaterThanOrEqual(3)
+    expect(found.queried).toBeGreaterThanOrEqual(found.hops)
+    expect(reader.host.records.get(memory.id)?.id).toBe(memory.id)
+    expect(reader.host.deliveries.get(memory.id)).toEqual(['fetch'])
+    // fetch-v1 verified it: its signature was checked on the reader, once.
+    expect(reader.verifier.total).toBe(1)
+  }, 60_000)
+
+  it('is NOT_FOUND when no node provides the CID', async () => {
+    const nobody = createMemory(createAgent(42))
+    const failure = await routers[0]!.fetchRecord(nobody.id).catch((err: unknown) => err)
+    expect(failure).toBeInstanceOf(IsnadError)
+    expect((failure as IsnadError).code).toBe('NOT_FOUND')
+    expect(line[0]!.host.records.has(nobody.id)).toBe(false)
+  }, 30_000)
+
+  it('passes over a provider that announces a CID it does not hold', async () => {
+    const other = createMemory(createAgent(43))
+    const liar = line[5]!
+    const holder = line[8]!
+    holder.host.putLocal(verified(other.signed))
+    routers[5]!.provide([CID.parse(other.id)]) // announced, never stored
+    routers[8]!.provide([CID.parse(other.id)])
+    await Promise.all([routers[5]!.settled(), routers[8]!.settled()])
+    const found = await routers[2]!.fetchRecord(other.id)
+    expect(found.from).toBe(holder.network.peerId.toString())
+    expect(found.providers.filter((p) => p !== found.from)).toEqual(found.providers.includes(liar.network.peerId.toString()) ? [liar.network.peerId.toString()] : [])
+    expect(line[2]!.host.records.has(other.id)).toBe(true)
+  }, 60_000)
+})
