@@ -27,3 +27,6 @@ export const PEER_KEY_FILE = 'peer.key'
  * (private-checks.ts): below it, its confirm could not make a memory Attested alone.
  */
 export const PRIVATE_CHECK_MIN_REPUTATION = 0.5
+
+/** The DHT's LevelDB in `.memory/` (protocols/content-routing-v1.md §4): provider records, this node's own included. */
+export const DHT_DIRECTORY = 'dht'

@@ -4,11 +4,13 @@ import { createApiEventHub, LocalOperations, loadOrCreateApiToken, type NetworkS
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 import { silentLogger, type Logger } from '../log/index.js'
-import { createNetwork, gossipHealthOf, OFFLINE_HEALTH, type ConnectionMonitorSettings, type GossipHealth, type LinkConditions, type Network } from '../net/index.js'
+import { ContentRouter, createNetwork, gossipHealthOf, OFFLINE_HEALTH, type ConnectionMonitorSettings, type GossipHealth, type LinkConditions, type Network } from '../net/index.js'
 import { DrawnInbox, LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
+import type { MemoryView } from '../schema/index.js'
 import { startApiOnKeptPort } from './api-port.js'
+import { showHeldOrRouted, startContentAnnouncer } from './content-routing.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
-import { DEFAULT_DAEMON_LISTEN, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { DEFAULT_DAEMON_LISTEN, DHT_DIRECTORY, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
 import { explainListenError } from './listen-errors.js'
 import { logPeerEvents } from './peer-log.js'
 import { startKeyLogPublisher } from './key-log-publisher.js'
@@ -83,6 +85,8 @@ export interface Daemon {
   peerId: string
   multiaddrs: () => string[]
   network: Network
+  /** Content routing by CID (protocols/content-routing-v1.md): what it announced, lookups. */
+  content: ContentRouter
   /** What the witness service did since the start (also in GET /v1/network/stats `witness`). */
   witness: Readonly<WitnessCounters>
   /** Graceful stop: API, network, then the node (instance.stopped, checkpoint). Idempotent. */
@@ -93,6 +97,10 @@ export interface Daemon {
 class DaemonOperations extends LocalOperations {
   network: Network | undefined
   witness: WitnessCounters | undefined
+  content: ContentRouter | undefined
+  /** A memory this node does not hold is looked up by its CID through the DHT (content-routing-v1 C7). */
+  override async show (id: string): Promise<MemoryView> { return await showHeldOrRouted(id, async () => await super.show(id), this.content) }
+
   override async peers (): Promise<PeerInfo[]> {
     const libp2p = this.network?.libp2p
     if (libp2p === undefined) return []
@@ -154,6 +162,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       bootstrap: bootstrap.map((b) => b.address),
       mdns: options.mdns ?? false,
       keyring: () => node.keyring,
+      dht: { datastorePath: join(paths.data, DHT_DIRECTORY) },
       ...(options.linkConditions === undefined ? {} : { linkConditions: options.linkConditions }),
       ...(options.connectionMonitor === undefined ? {} : { connectionMonitor: options.connectionMonitor })
     })
@@ -163,6 +172,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     throw await explainListenError(err, listen)
   }
   const stopPeerLog = logPeerEvents(network, logger.child({ component: 'net' }))
+  const router = new ContentRouter(network)
   // The witness service's state outlives a reopened node (`isnad ledger reindex` through the API).
   const drawnInbox = new DrawnInbox()
   const budget = new WitnessBudget({ perAuthorPerHour: WITNESS_DRAW.perAuthorPerHour, perMinute: WITNESS_DRAW.perMinute, ...options.witnessBudget })
@@ -181,10 +191,11 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
+    const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records })
     const stopPrivateChecks = privateChecks === false
       ? () => {}
       : startPrivateChecks({ node: opened, keystore, hostedAgents, population, log: privateCheckLog, counters, logger: witnessLog, ...privateChecks })
-    unsubscribe = () => { stopRecords(); stopKeyLogs(); draw.stop(); stopPrivateChecks() }
+    unsubscribe = () => { stopRecords(); stopKeyLogs(); stopAnnouncer(); draw.stop(); stopPrivateChecks() }
     opened.anchors.useNetwork(network) // cid anchors: missing blocks are asked from peers (fetch-v1 §8)
     node = opened
     return opened
@@ -199,6 +210,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   })
   ops.network = network
   ops.witness = counters
+  ops.content = router
   const multiaddrs = (): string[] => network.multiaddrs().map((m) => m.toString())
   let api: Awaited<ReturnType<typeof startApiOnKeptPort>>
   try {
@@ -207,6 +219,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
   } catch (err) {
     stopPeerLog()
+    router.stop()
     await network.stop()
     unsubscribe()
     await host.close()
@@ -236,6 +249,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       await removeDaemonFile(paths.data)
       await api.close()
       stopPeerLog()
+      router.stop()
       await network.stop()
       unsubscribe()
       await host.close()
@@ -245,7 +259,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     await stopping
   }
   logger.info('daemon started', { peer: network.peerId.toString(), addrs: multiaddrs(), api: api.url, dashboard: `${api.url}/dashboard/`, pid: process.pid })
-  return { url: api.url, peerId: network.peerId.toString(), multiaddrs, network, witness: counters, stop }
+  return { url: api.url, peerId: network.peerId.toString(), multiaddrs, network, content: router, witness: counters, stop }
 }
 
 /**
