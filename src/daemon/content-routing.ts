@@ -1,14 +1,17 @@
+import type { PeerId } from '@libp2p/interface'
 import { CID } from 'multiformats/cid'
+import type { BlockFetcher, BlockStore } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
-import type { ContentRouter, RoutedFetch } from '../net/index.js'
-import type { LocalNode } from '../node/index.js'
+import type { ContentRouter, Network, RoutedFetch } from '../net/index.js'
+import { peerBlockFetcher, type LocalNode } from '../node/index.js'
 import type { MemoryOrigin, MemoryView } from '../schema/index.js'
 import type { StoredRecord } from '../store/index.js'
 
 /*
  * The daemon's side of content routing (protocols/content-routing-v1.md): what it announces as records
- * are stored (C2), and `show` of a memory it does not hold (C7).
+ * are stored (C2), `show` of a memory it does not hold (C7), and blocks of anchored content asked
+ * from the providers of their root (C6).
  */
 
 export interface ContentAnnouncerInit {
@@ -67,4 +70,46 @@ function fetchedOrigin (found: RoutedFetch): MemoryOrigin {
     hops: found.hops,
     reason: `fetched by its CID through the DHT from ${found.from} (its provider record was ${hops}): it lies outside what this node follows, so its trust counts only the evidence this node holds, not the attestations and anchors other nodes may hold`
   }
+}
+
+/** Providers that served blocks lately, asked first for the next levels of a DAG (only its root is announced). */
+const RECENT_BLOCK_PROVIDERS = 8
+
+/**
+ * C6 for blocks: missing blocks are asked from connected peers first (anchors-v1 §3); what they lack
+ * from the providers that served blocks lately, then from the providers of the first missing CID that
+ * the DHT finds (a cid anchor's root, announced by its holders, C2). Every block is re-hashed.
+ */
+export function routedBlockFetcher (network: Pick<Network, 'fetchBlocks' | 'libp2p'>, router: ContentRouter, blocks: BlockStore): BlockFetcher {
+  const connected = peerBlockFetcher(network, blocks)
+  const recent: PeerId[] = []
+  const remember = (peer: PeerId): void => {
+    const at = recent.findIndex((p) => p.equals(peer))
+    if (at >= 0) recent.splice(at, 1)
+    recent.unshift(peer)
+    recent.length = Math.min(recent.length, RECENT_BLOCK_PROVIDERS)
+  }
+  return async (cids, signal) => {
+    await connected(cids, signal)
+    let missing = await absent(blocks, cids)
+    if (missing.length > 0 && recent.length > 0) {
+      await peerBlockFetcher(network, blocks, () => [...recent])(missing, signal)
+      missing = await absent(blocks, missing)
+    }
+    if (missing.length === 0 || signal.aborted) return
+    for await (const { peer } of router.findProviders(missing[0]!, { signal })) {
+      if (peer.multiaddrs.length > 0) await network.libp2p.peerStore.merge(peer.id, { multiaddrs: peer.multiaddrs })
+      await peerBlockFetcher(network, blocks, () => [peer.id])(missing, signal)
+      const left = await absent(blocks, missing)
+      if (left.length < missing.length) remember(peer.id)
+      missing = left
+      if (missing.length === 0) break
+    }
+  }
+}
+
+async function absent (blocks: BlockStore, cids: readonly CID[]): Promise<CID[]> {
+  const missing: CID[] = []
+  for (const cid of cids) if (!await blocks.has(cid)) missing.push(cid)
+  return missing
 }

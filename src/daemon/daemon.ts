@@ -8,7 +8,7 @@ import { ContentRouter, createNetwork, gossipHealthOf, OFFLINE_HEALTH, type Conn
 import { DrawnInbox, LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
 import type { MemoryView } from '../schema/index.js'
 import { startApiOnKeptPort } from './api-port.js'
-import { showHeldOrRouted, startContentAnnouncer } from './content-routing.js'
+import { routedBlockFetcher, showHeldOrRouted, startContentAnnouncer } from './content-routing.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
 import { DEFAULT_DAEMON_LISTEN, DHT_DIRECTORY, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
 import { explainListenError } from './listen-errors.js'
@@ -196,7 +196,8 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       ? () => {}
       : startPrivateChecks({ node: opened, keystore, hostedAgents, population, log: privateCheckLog, counters, logger: witnessLog, ...privateChecks })
     unsubscribe = () => { stopRecords(); stopKeyLogs(); stopAnnouncer(); draw.stop(); stopPrivateChecks() }
-    opened.anchors.useNetwork(network) // cid anchors: missing blocks are asked from peers (fetch-v1 §8)
+    // cid anchors: missing blocks are asked from peers, then from the DHT's providers (fetch-v1 §8, content-routing-v1 C6)
+    opened.anchors.setBlockFetcher(routedBlockFetcher(network, router, opened.anchors.blocks))
     node = opened
     return opened
   }

@@ -115,9 +115,11 @@ export interface NetworkInit {
   /**
    * The DHT (protocols/content-routing-v1.md): `datastorePath`, a LevelDB directory for its provider
    * records, so what this node announced is re-provided after a restart (memory when absent); `k`,
-   * Kademlia's k, smaller only in tests and benches that need many hops. @default memory, k DHT_K
+   * Kademlia's k, smaller only in tests and benches that need many hops. `false`: no DHT, so the
+   * node makes no connection but those it is told to (tests of gossip and sync over a fixed topology:
+   * a DHT dials peers its lookups find). @default memory, k DHT_K
    */
-  dht?: { datastorePath?: string, k?: number }
+  dht?: { datastorePath?: string, k?: number } | false
 }
 
 /** Creates (and by default starts) the network layer of a node. */
@@ -126,7 +128,8 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
   const verifier = init.verifier ?? nodeCryptoVerifier
   const privateKey = await peerKeyOf(init)
   const penalties = new PeerPenalties(clock)
-  const datastore = init.dht?.datastorePath === undefined ? undefined : await openDhtDatastore(init.dht.datastorePath)
+  const dht = init.dht === false ? undefined : init.dht ?? {}
+  const datastore = dht?.datastorePath === undefined ? undefined : await openDhtDatastore(dht.datastorePath)
   const libp2p = await createLibp2pNode({
     privateKey,
     listen: init.listen ?? DEFAULT_LISTEN,
@@ -141,7 +144,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     seenTtlMs: init.seenTtlMs ?? SEEN_TTL_MS,
     heartbeatIntervalMs: init.heartbeatIntervalMs ?? 1000,
     ...(init.linkConditions === undefined ? {} : { linkConditions: init.linkConditions }),
-    dht: { ...(init.dht?.k === undefined ? {} : { k: init.dht.k }), ...(datastore === undefined ? {} : { datastore }) }
+    dht: dht === undefined ? false : { ...(dht.k === undefined ? {} : { k: dht.k }), ...(datastore === undefined ? {} : { datastore }) }
   }).catch(async (err: unknown) => { await datastore?.close(); throw err })
   const network = new IsnadNetwork({
     libp2p,
@@ -192,8 +195,7 @@ export {
 } from './wire/index.js'
 export { IsnadNetwork } from './isnad-network.js'
 export {
-  ContentRouter, DHT_K, DHT_PROTOCOL, FIND_PROVIDERS_TIMEOUT_MS, HopCounter, MAX_PROVIDERS_ASKED,
-  type ContentRouterOptions, type FoundProvider, type ProvideStats, type RoutedFetch, type RoutedNetwork
+  ContentRouter, HopCounter, type ContentRouterOptions, type FoundProvider, type ProvideStats, type RoutedFetch, type RoutedNetwork
 } from './content-routing/index.js'
 export {
   createLinkSchedule, retransmissionDelayMs, retransmissionTimeoutMs, shapesTraffic, streamSeed, DUPACK_THRESHOLD, MAX_RETRANSMISSIONS, MAX_RTO_MS, MIN_RTO_MS, SEGMENT_BYTES,

@@ -23,8 +23,8 @@ export interface NetServices extends Record<string, unknown> {
   identify: Identify
   ping: Ping
   pubsub: GossipSub
-  /** Content routing by CID (protocols/content-routing-v1.md). */
-  dht: KadDHT
+  /** Content routing by CID (protocols/content-routing-v1.md); absent on a node made without it. */
+  dht?: KadDHT
 }
 
 export type IsnadLibp2p = Libp2p<NetServices>
@@ -41,8 +41,8 @@ export interface Libp2pNodeOptions {
   heartbeatIntervalMs: number
   /** Simulated latency and loss on every libp2p connection (docs/simulation.md); none when absent. */
   linkConditions?: LinkConditions
-  /** The DHT's k and datastore (content-routing-v1 §1). @default k 20, memory */
-  dht?: DhtServiceOptions
+  /** The DHT's k and datastore (content-routing-v1 §1); `false`: no DHT. @default k 20, memory */
+  dht?: DhtServiceOptions | false
 }
 
 /**
@@ -87,7 +87,7 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
         heartbeatInterval: options.heartbeatIntervalMs,
         idontwantMinDataSize: IDONTWANT_MIN_DATA_BYTES // gossip-v1 §3
       }),
-      dht: dhtService(options.dht)
+      ...(options.dht === false ? {} : { dht: dhtService(options.dht) })
     }
   })
 }

@@ -8,7 +8,7 @@ import { HopCounter } from './hop-counter.js'
 
 /** What the router needs of the network: its libp2p node with the DHT, and fetch-v1 (verify, store). */
 export interface RoutedNetwork {
-  readonly libp2p: Libp2p<{ dht: KadDHT }>
+  readonly libp2p: Libp2p<{ dht?: KadDHT }>
   fetch: (peer: PeerId | string, ids: readonly string[]) => Promise<FetchResult>
 }
 
@@ -114,7 +114,7 @@ export class ContentRouter {
     const lookup = AbortSignal.any([this.controller.signal, AbortSignal.timeout(this.lookupTimeoutMs), ...(signal === undefined ? [] : [signal])])
     const seen = new Set<string>()
     try {
-      for await (const event of this.network.libp2p.services.dht.findProviders(cid, { signal: lookup }) as AsyncIterable<QueryEvent>) {
+      for await (const event of this.dht.findProviders(cid, { signal: lookup }) as AsyncIterable<QueryEvent>) {
         hops.observe(event)
         if (event.name !== 'PROVIDER') continue
         for (const peer of event.providers) {
@@ -168,6 +168,12 @@ export class ContentRouter {
     this.notifyIdle()
   }
 
+  private get dht (): KadDHT {
+    const dht = this.network.libp2p.services.dht
+    if (dht === undefined) throw new IsnadError('USAGE', 'this node runs no DHT (it was made with dht: false)')
+    return dht
+  }
+
   private pump (): void {
     while (this.running < this.concurrency && this.waiting.size > 0 && !this.controller.signal.aborted) {
       const [key, cid] = this.waiting.entries().next().value as [string, CID]
@@ -186,7 +192,7 @@ export class ContentRouter {
       // kad-dht stores the provider record locally first, then at the k closest peers it finds.
       const signal = AbortSignal.any([this.controller.signal, AbortSignal.timeout(PROVIDE_TIMEOUT_MS)])
       let stored = 0
-      for await (const event of this.network.libp2p.services.dht.provide(cid, { signal })) {
+      for await (const event of this.dht.provide(cid, { signal })) {
         if (event.name === 'PEER_RESPONSE' && event.messageName === 'ADD_PROVIDER') stored++
       }
       // Kept locally only (no DHT peer took it): the DHT's re-provide tries again on its schedule.

@@ -43,7 +43,7 @@ describe('show of a memory this node does not hold, through the DHT (content-rou
   }
 
   beforeAll(async () => {
-    relay = await startNode('relay', new UnlistedHost(), { syncOnConnect: false })
+    relay = await startNode('relay', new UnlistedHost(), { syncOnConnect: false, dht: {} })
     author = await start()
     await waitFor('the author connected to the relay', () => relay.network.libp2p.getPeers().length === 1)
   }, 60_000)

@@ -2,6 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { SingleKadDHT } from '@libp2p/kad-dht'
 import { CID } from 'multiformats/cid'
 import { kadLineKeys } from '../../../bench/kad-line.js'
+import { decode as decodeDagPb } from '@ipld/dag-pb'
+import { createMemoryBlockStore, importUnixfs } from '../../../src/anchor/index.js'
+import { routedBlockFetcher } from '../../../src/daemon/content-routing.js'
 import { IsnadError } from '../../../src/errors/index.js'
 import { ContentRouter } from '../../../src/net/index.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'
@@ -29,7 +32,7 @@ describe('a memory found by CID through the DHT, twelve nodes in a line (content
 
   beforeAll(async () => {
     const keys = await kadLineKeys(CID.parse(memory.id), LINE)
-    line = await Promise.all(keys.map(async (peerKey, i) => await startNode(`N${i}`, new MemoryHost(), { peerKey, syncOnConnect: false })))
+    line = await Promise.all(keys.map(async (peerKey, i) => await startNode(`N${i}`, new MemoryHost(), { peerKey, syncOnConnect: false, dht: {} })))
     routers = line.map((node) => new ContentRouter(node.network))
     for (let i = 0; i + 1 < LINE; i++) await connect(line[i]!, line[i + 1]!)
     // The DHT adds a peer to its routing table once identify says it speaks the DHT protocol.
@@ -83,5 +86,26 @@ describe('a memory found by CID through the DHT, twelve nodes in a line (content
     expect(found.from).toBe(holder.network.peerId.toString())
     expect(found.providers.filter((p) => p !== found.from)).toEqual(found.providers.includes(liar.network.peerId.toString()) ? [liar.network.peerId.toString()] : [])
     expect(line[2]!.host.records.has(other.id)).toBe(true)
+  }, 60_000)
+
+  it('fetches the blocks of anchored content from the provider of its root, level by level (C6)', async () => {
+    const served = createMemoryBlockStore()
+    const bytes = new Uint8Array(800_000).map((_, i) => (i * 2654435761) >>> 24)
+    const root = (await importUnixfs(bytes, served.importTarget)).cid
+    const holder = line[10]!
+    Object.assign(holder.host, { getBlock: async (cid: CID) => await served.get(cid) }) // fetch-v1 §8 serves from it
+    routers[10]!.provide([root])
+    await routers[10]!.settled()
+    const reader = line[1]!
+    expect(reader.network.libp2p.getConnections(holder.network.peerId)).toHaveLength(0)
+    const local = createMemoryBlockStore()
+    const fetcher = routedBlockFetcher(reader.network, routers[1]!, local)
+
+    await fetcher([root], AbortSignal.timeout(20_000))
+    const leaves = decodeDagPb((await local.get(root))!).Links.map((link) => link.Hash)
+    expect(leaves.length).toBeGreaterThan(1)
+    await fetcher(leaves, AbortSignal.timeout(20_000)) // only the root is announced: the provider that served it is asked
+
+    for (const cid of [root, ...leaves]) expect(Buffer.from((await local.get(cid))!)).toEqual(Buffer.from((await served.get(cid))!))
   }, 60_000)
 })

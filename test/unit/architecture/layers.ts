@@ -116,7 +116,7 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
  * through the part's index.ts.
  */
 export const PARTS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['net', ['gossip', 'fetch', 'sync', 'wire', 'limits', 'link']],
+  ['net', ['gossip', 'fetch', 'sync', 'wire', 'limits', 'link', 'content-routing']],
   ['sim', ['scenario', 'pools', 'driver', 'results', 'model']]
 ])
 
