@@ -33,7 +33,9 @@ describe('a memory found by CID through the DHT, twelve nodes in a line (content
   beforeAll(async () => {
     const keys = await kadLineKeys(CID.parse(memory.id), LINE)
     line = await Promise.all(keys.map(async (peerKey, i) => await startNode(`N${i}`, new MemoryHost(), { peerKey, syncOnConnect: false, dht: {} })))
-    routers = line.map((node) => new ContentRouter(node.network))
+    // A line has no second route: every hop is a dial on a CPU shared with other tests, so a lookup
+    // gets more than FIND_PROVIDERS_TIMEOUT_MS here (bench/content-routing.ts measures its real time).
+    routers = line.map((node) => new ContentRouter(node.network, { lookupTimeoutMs: 30_000 }))
     for (let i = 0; i + 1 < LINE; i++) await connect(line[i]!, line[i + 1]!)
     // The DHT adds a peer to its routing table once identify says it speaks the DHT protocol.
     await waitFor('neighbours in every routing table', () => line.every((node, i) => routingTableSize(node) >= (i === 0 || i === LINE - 1 ? 1 : 2)))
@@ -92,14 +94,24 @@ describe('a memory found by CID through the DHT, twelve nodes in a line (content
     const served = createMemoryBlockStore()
     const bytes = new Uint8Array(800_000).map((_, i) => (i * 2654435761) >>> 24)
     const root = (await importUnixfs(bytes, served.importTarget)).cid
-    const holder = line[10]!
-    Object.assign(holder.host, { getBlock: async (cid: CID) => await served.get(cid) }) // fetch-v1 §8 serves from it
-    routers[10]!.provide([root])
-    await routers[10]!.settled()
-    const reader = line[1]!
+    // The line is ordered for the memory's key, not this one: holder and reader hang off the same node.
+    const hub = line[5]!
+    const holder = await startNode('H', Object.assign(new MemoryHost(), { getBlock: async (cid: CID) => await served.get(cid) }), { syncOnConnect: false, dht: {} })
+    const reader = await startNode('R', new MemoryHost(), { syncOnConnect: false, dht: {} })
+    line.push(holder, reader) // stopped with the line
+    const [holderRouter, readerRouter] = [new ContentRouter(holder.network), new ContentRouter(reader.network)]
+    routers.push(holderRouter, readerRouter)
+    await connect(holder, hub)
+    await connect(reader, hub)
+    await waitFor('the hub in both routing tables', () => routingTableSize(holder) >= 1 && routingTableSize(reader) >= 1)
+    holderRouter.provide([root])
+    await holderRouter.settled()
+    expect(holderRouter.stats.provided).toBe(1)
+    // The reader's own DHT queries may have dialled the holder: only the hub, which lacks the blocks, stays connected.
+    await reader.network.libp2p.hangUp(holder.network.peerId)
     expect(reader.network.libp2p.getConnections(holder.network.peerId)).toHaveLength(0)
     const local = createMemoryBlockStore()
-    const fetcher = routedBlockFetcher(reader.network, routers[1]!, local)
+    const fetcher = routedBlockFetcher(reader.network, readerRouter, local)
 
     await fetcher([root], AbortSignal.timeout(20_000))
     const leaves = decodeDagPb((await local.get(root))!).Links.map((link) => link.Hash)

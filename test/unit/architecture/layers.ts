@@ -133,5 +133,6 @@ export const AROUND_PART_INDEX_EXCEPTIONS: readonly string[] = [
   'net/constants.ts -> net/fetch/constants.ts',
   'net/constants.ts -> net/sync/constants.ts',
   'net/constants.ts -> net/limits/constants.ts',
+  'net/constants.ts -> net/content-routing/constants.ts',
   'net/gossip/constants.ts -> net/wire/constants.ts'
 ]
