@@ -163,7 +163,10 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     // The DHT's LevelDB closes after libp2p stopped the DHT (its re-provide runs until then).
     ...(datastore === undefined ? {} : { afterStop: async () => { await datastore.close() } })
   })
-  if (init.start !== false) await network.start()
+  if (init.start !== false) {
+    // A start that fails (a busy port) leaves nothing open: the next start may open the DHT's LevelDB.
+    await network.start().catch(async (err: unknown) => { await datastore?.close().catch(() => {}); throw err })
+  }
   return network
 }
 

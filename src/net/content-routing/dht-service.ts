@@ -1,4 +1,4 @@
-import type { AbortOptions } from '@libp2p/interface'
+import { KEEP_ALIVE, type AbortOptions, type PeerStore } from '@libp2p/interface'
 import { kadDHT, passthroughMapper, type KadDHT, type KadDHTComponents } from '@libp2p/kad-dht'
 import { LevelDatastore } from 'datastore-level'
 import { DHT_K, DHT_PROTOCOL } from './constants.js'
@@ -19,7 +19,8 @@ export interface DhtServiceOptions {
  * the public IPFS DHT; server mode from the start, because isnad nodes are dialable on the addresses
  * they listen on, loopback and LAN included (kad-dht would otherwise stay a client until it sees a
  * public address); and every address kept in the peer records it exchanges (the default mapper drops
- * private ones, which would leave loopback and LAN networks with no route at all).
+ * private ones, which would leave loopback and LAN networks with no route at all). It keeps no peer
+ * alive (see withoutKeepAlive).
  */
 export function dhtService (options: DhtServiceOptions = {}): (components: KadDHTComponents) => KadDHT {
   const create = kadDHT({
@@ -32,11 +33,37 @@ export function dhtService (options: DhtServiceOptions = {}): (components: KadDH
     metricsPrefix: 'isnad_dht'
   })
   const datastore = options.datastore
-  if (datastore === undefined) return create
-  // Only the DHT's records go to the LevelDB: libp2p's peer store stays in memory as before.
-  return (components) => create(new Proxy(components, {
-    get: (target, property, receiver) => property === 'datastore' ? datastore : Reflect.get(target, property, receiver) as unknown
-  }))
+  return (components) => {
+    const peerStore = withoutKeepAlive(components.peerStore)
+    return create(new Proxy(components, {
+      get: (target, property, receiver) => {
+        if (property === 'peerStore') return peerStore
+        // Only the DHT's records go to the LevelDB: libp2p's peer store stays in memory as before.
+        if (property === 'datastore' && datastore !== undefined) return datastore
+        return Reflect.get(target, property, receiver) as unknown
+      }
+    }))
+  }
+}
+
+/**
+ * The peer store as the DHT sees it, minus the keep-alive tags it puts on its 20 closest peers: with
+ * them libp2p re-dials those peers whenever they disconnect, so an operator's `isnad peers disconnect`
+ * would not hold and the connection pruner (docs/limits.md) could not let them go. Lookups dial the
+ * peers they need; the DHT's routing table keeps its peers whether connected or not.
+ */
+function withoutKeepAlive (peerStore: PeerStore): PeerStore {
+  const merge: PeerStore['merge'] = async (peer, data, options) => {
+    const tags = data.tags === undefined ? undefined : Object.fromEntries(Object.entries(data.tags).filter(([name]) => !name.startsWith(KEEP_ALIVE)))
+    return await peerStore.merge(peer, tags === undefined ? data : { ...data, tags }, options)
+  }
+  return new Proxy(peerStore, {
+    get: (target, property) => {
+      if (property === 'merge') return merge
+      const value = Reflect.get(target, property, target) as unknown
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value
+    }
+  })
 }
 
 /** Opens the DHT's LevelDB directory (created when missing). */
