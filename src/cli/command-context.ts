@@ -1,10 +1,12 @@
+import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
+import { resolve } from 'node:path'
 import type { NodeOperations, Signer } from '../api/operations.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 // The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
 // blocks), which a command loads only when it opens the node (see withOps).
-import { nodePaths, resolveHome } from '../node/home-paths.js'
+import { DATA_DIR_NAME, nodePaths, resolveHome } from '../node/home-paths.js'
 import type { KeyOperations } from './open-local.js'
 import type { Output } from './output.js'
 
@@ -39,8 +41,9 @@ export interface CommandContext {
   passphrase: () => Promise<string | undefined>
 }
 
-export function createContext (options: GlobalOptions, out: Output, env: NodeJS.ProcessEnv = process.env): CommandContext {
-  const home = resolveHome(options.home, env)
+export function createContext (options: GlobalOptions, out: Output, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): CommandContext {
+  const home = resolveHome(options.home, env, cwd)
+  noteHomeHere(options, env, cwd, home, out)
   const paths = nodePaths(home)
   let keystore: Keystore | undefined
   const getKeystore = (): Keystore => (keystore ??= createKeystore({ directory: paths.keys }))
@@ -107,4 +110,15 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     },
     passphrase
   }
+}
+
+/**
+ * A home used to default to the current directory. When the current directory holds a node's data
+ * but no --home or $ISNAD_HOME names it, say which home this command uses instead, and how to use the
+ * one here, rather than silently showing an empty node.
+ */
+function noteHomeHere (options: GlobalOptions, env: NodeJS.ProcessEnv, cwd: string, home: string, out: Output): void {
+  if (options.home !== undefined || (env.ISNAD_HOME !== undefined && env.ISNAD_HOME !== '')) return
+  if (resolve(cwd) === home || !existsSync(resolve(cwd, DATA_DIR_NAME))) return
+  out.stderr(`isnad: note: this directory holds a node's ${DATA_DIR_NAME}/, but the home is ${home}; pass --home . (or set ISNAD_HOME) to use the one here`)
 }

@@ -22,8 +22,9 @@ import { registerStatus } from './commands/status.js'
 import { registerTransfer } from './commands/transfer.js'
 import { registerTrust } from './commands/trust.js'
 import { registerVerify } from './commands/verify.js'
+import { packageVersion } from './version.js'
 
-const VERSION = '0.1.0'
+const VERSION = packageVersion()
 
 /** The root options that take a value, so the command name is not mistaken for one. */
 /**
@@ -56,7 +57,7 @@ export function createProgram (out: Output, setExit: (code: number) => void): Co
   const program = new Command('isnad')
     .description('isnad: signed agent memories with witnesses, anchors and local trust')
     .version(VERSION)
-    .option('--home <dir>', 'node home holding .memory/ and keys/ (default: $ISNAD_HOME or the current directory)')
+    .option('--home <dir>', 'node home holding .memory/ and keys/ (default: $ISNAD_HOME, else ~/.isnad)')
     .option('--json', 'machine-readable output on stdout')
     .option('--passphrase-file <path>', 'file holding the passphrase of encrypted keys (else $ISNAD_PASSPHRASE)')
     .exitOverride()

@@ -1,4 +1,4 @@
-import { IsnadError } from './index.js'
+import { IsnadError } from './isnad-error.js'
 
 /*
  * A full disk named as such (docs/configuration.md, "A full disk"). The ledgers acknowledge a line

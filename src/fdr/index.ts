@@ -14,7 +14,7 @@ export {
 } from './authority.js'
 export {
   createMemorySelector, CANDIDATE_FACTOR, DEFAULT_SELECT_LIMIT, MAX_SCANNED, MAX_SELECT_LIMIT, MAX_SUCCESSOR_HOPS,
-  type SelectionRequest, type SelectionResult, type SelectorInit, type SelectRequest
+  type SelectionResult, type SelectorInit, type SelectRequest
 } from './selector.js'
 export { createRecordMemoryStore, type RecordMemoryStoreInit } from './record-memory-store.js'
 export { verifyFdrDocument, isFdrDocument, type FdrReport } from './verify-fdr-document.js'

@@ -1,6 +1,5 @@
 import type { MemoryRecord, TrustResult } from '../schema/index.js'
-import type { SelectionRequest } from './selector.js'
-import type { World } from './types.js'
+import type { SelectionRequest, World } from './types.js'
 
 /** Every word occurs in the summary, the body or a tag (case-insensitive). */
 export function matchesText (record: MemoryRecord, words: readonly string[]): boolean {

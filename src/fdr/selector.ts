@@ -1,22 +1,8 @@
 import { IsnadError } from '../errors/index.js'
-import type { ContentType, TrustResult } from '../schema/index.js'
+import type { TrustResult } from '../schema/index.js'
 import type { MemoryQuery, RecordStore } from '../store/index.js'
 import { matchesText, reasonOf } from './reason.js'
-import type { ActorRef, MemoryStore, MemoryTrace, MemoryVerifier, SelectedMemory, VerificationMethod, World, WorldId } from './types.js'
-
-export interface SelectionRequest {
-  /** Who selects (M-9: the evidence's verifiedBy, the trace's selector). */
-  selector: ActorRef
-  /** Words that must all appear in the summary, body or tags (case-insensitive); empty: any. */
-  query?: string
-  tags?: string[]
-  author?: string
-  type?: ContentType
-  /** On the score under the node's policy, recomputed at selection. */
-  minTrust?: number
-  /** @default DEFAULT_SELECT_LIMIT */
-  limit?: number
-}
+import type { MemoryStore, MemoryTrace, MemoryVerifier, SelectedMemory, SelectionRequest, VerificationMethod, World, WorldId } from './types.js'
 
 /** A selection on a node (src/node/select.ts): a SelectionRequest and the method of its evidence. */
 export interface SelectRequest extends SelectionRequest {

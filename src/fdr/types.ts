@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { RecordInclusionSchema, type RecordInclusion } from '../merkle/index.js'
-import type { AnchorRecord, AttestationRecord, MemoryRecord, SignedRecord } from '../schema/index.js'
+import type { AnchorRecord, AttestationRecord, ContentType, MemoryRecord, SignedRecord } from '../schema/index.js'
 
 /*
  * The FDR-Memory v1.2.0 types (decision record §6), as zod schemas because selections and proofs
@@ -101,3 +101,17 @@ export interface MemoryVerifier {
 }
 
 export { RecordInclusionSchema }
+
+export interface SelectionRequest {
+  /** Who selects (M-9: the evidence's verifiedBy, the trace's selector). */
+  selector: ActorRef
+  /** Words that must all appear in the summary, body or tags (case-insensitive); empty: any. */
+  query?: string
+  tags?: string[]
+  author?: string
+  type?: ContentType
+  /** On the score under the node's policy, recomputed at selection. */
+  minTrust?: number
+  /** @default DEFAULT_SELECT_LIMIT */
+  limit?: number
+}

@@ -7,7 +7,7 @@ import {
   DEFAULT_KEY_FILE, DEFAULT_SCRYPT_N, DEFAULT_SCRYPT_P, DEFAULT_SCRYPT_R, KEYFILE_EXTENSION, KEYFILE_FORMAT,
   KEYFILE_MODE, MAX_DEFAULT_FILE_BYTES, MAX_KEYFILE_BYTES, MAX_LABEL_BYTES, SEED_BYTES
 } from './constants.js'
-import type { CreateKeyOptions, InvalidKeyFile, KeyInfo, Keystore, KeystoreInit, LoadedKey } from './index.js'
+import type { CreateKeyOptions, InvalidKeyFile, KeyInfo, Keystore, KeystoreInit, LoadedKey } from './types.js'
 import {
   decodeBase64, encodeBase64, keyFileInvalid, keyFileNameOf, KeyLabelSchema, parseKeyFile, ScryptCostSchema,
   serializeKeyFile, type KeyFile, type ScryptCost
@@ -192,4 +192,8 @@ export class FileKeystore implements Keystore {
 /** Keys are found by file name, so a file whose did differs from its name could never be loaded. */
 function misnamed (file: string, did: string): IsnadError {
   return keyFileInvalid(file, `it holds ${did}, not the did its name says`, { did })
+}
+
+export function createKeystore (init: KeystoreInit): Keystore {
+  return new FileKeystore(init)
 }

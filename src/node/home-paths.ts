@@ -1,3 +1,4 @@
+import { homedir } from 'node:os'
 import { resolve } from 'node:path'
 
 /** The data directory name inside a node home (the format spec's runtime root). */
@@ -17,13 +18,19 @@ export interface NodePaths {
   keys: string
 }
 
+/** The node home when neither `--home` nor `$ISNAD_HOME` names one: `~/.isnad`. */
+export const DEFAULT_HOME_NAME = '.isnad'
+
 /**
- * A node's home holds `.memory/` and `keys/` (docs/architecture.md, "The data directory"). It is `--home`, else `$ISNAD_HOME`,
- * else the current directory, so an agent working in a project keeps its memory beside it.
+ * A node's home holds `.memory/` and `keys/` (docs/architecture.md, "The data directory"). It is
+ * `--home`, else `$ISNAD_HOME`, else `~/.isnad`: never the directory a command happens to run in, so
+ * a clone's `git clean -fdx` or a project's clean-up cannot delete the keys. A relative `--home` or
+ * `$ISNAD_HOME` is taken from the current directory.
  */
-export function resolveHome (flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+export function resolveHome (flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd(), home = homedir()): string {
   const fromEnv = env.ISNAD_HOME === '' ? undefined : env.ISNAD_HOME
-  return resolve(cwd, flag ?? fromEnv ?? '.')
+  const named = flag ?? fromEnv
+  return named === undefined ? resolve(home, DEFAULT_HOME_NAME) : resolve(cwd, named)
 }
 
 export function nodePaths (home: string): NodePaths {

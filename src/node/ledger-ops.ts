@@ -3,23 +3,10 @@ import { nodeCryptoVerifier } from '../native/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import { LocalNode } from './local-node.js'
 import { JournalState } from './journal/journal-state.js'
-import { reindexHome, type ReindexResult } from './reindex/reindex.js'
-import { DEFAULT_SCOPE, journalIndexPath, nodePaths } from './home-paths.js'
+import { journalIndexPath, nodePaths } from './home-paths.js'
 
-/**
- * `isnad ledger reindex`: rebuilds the index from the ledgers, then records the reconciliation as a
- * `memory.reconciled` event through a normal writing session.
- */
-export async function reindex (home: string, clock: () => number = Date.now, scope = DEFAULT_SCOPE): Promise<ReindexResult> {
-  const result = await reindexHome(nodePaths(home), scope, clock)
-  const node = await LocalNode.open({ home, clock, scope })
-  try {
-    await node.writer.recordReconciled({ reason: 'reindex', ...result })
-  } finally {
-    await node.close()
-  }
-  return result
-}
+/** `isnad ledger reindex`, with the ledger commands (it lives beside LocalNode, which runs it on an outdated index). */
+export { reindex } from './local-node.js'
 
 async function withState<T> (home: string, fn: (state: JournalState) => Promise<T>): Promise<T> {
   const state = await JournalState.open(journalIndexPath(nodePaths(home)))

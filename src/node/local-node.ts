@@ -17,6 +17,7 @@ import { scoreEvidence, viewOf } from './memory-evidence.js'
 import { IngestPipeline, type IngestResult } from './pipeline/pipeline.js'
 import { inboxItemOf, readInbox, type DrawnInbox, type InboxEntry } from './inbox.js'
 import { Journal, type JournalBatch } from './journal/journal.js'
+import { reindexHome, type ReindexResult } from './reindex/reindex.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './log-key.js'
@@ -75,7 +76,6 @@ export class LocalNode {
       if (options.store !== undefined || !(err instanceof IsnadError && err.code === 'INDEX_OUTDATED')) throw err
       // The index is derived from the ledgers (docs/architecture.md, "The data directory"): one written by an older isnad is rebuilt
       // rather than refused, as `isnad ledger reindex` would (recorded as memory.reconciled).
-      const { reindex } = await import('./ledger-ops.js')
       await reindex(options.home, clock, options.scope)
       return await LocalNode.open(options)
     }
@@ -369,4 +369,20 @@ async function assertInitialized (paths: NodePaths): Promise<void> {
 export async function createHomeDirectories (paths: NodePaths): Promise<void> {
   await mkdir(paths.index, { recursive: true })
   await mkdir(paths.keys, { recursive: true, mode: 0o700 })
+}
+
+/**
+ * `isnad ledger reindex`: rebuilds the index from the ledgers, then records the reconciliation as a
+ * `memory.reconciled` event through a normal writing session. Beside LocalNode because opening a node
+ * on an index an older isnad wrote does the same.
+ */
+export async function reindex (home: string, clock: () => number = Date.now, scope = DEFAULT_SCOPE): Promise<ReindexResult> {
+  const result = await reindexHome(nodePaths(home), scope, clock)
+  const node = await LocalNode.open({ home, clock, scope })
+  try {
+    await node.writer.recordReconciled({ reason: 'reindex', ...result })
+  } finally {
+    await node.close()
+  }
+  return result
 }

@@ -1,8 +1,9 @@
+import { join } from 'node:path'
 import { Level } from 'level'
 import { asIndexError, indexCorruptError, isLevelCorruption } from './damage.js'
 import { diskFullError, isDiskFull, IsnadError } from '../../errors/index.js'
 import { RECORD_KINDS, type IsnadRecord, type MemoryRecord, type RecordKind } from '../../schema/index.js'
-import { BULK_WRITE_BUFFER_BYTES, GET_MANY_CHUNK } from '../constants.js'
+import { BULK_WRITE_BUFFER_BYTES, GET_MANY_CHUNK, INDEX_DIRECTORY } from '../constants.js'
 import type { Link } from '../prepare.js'
 import { assertTrustEntry, decodeStoredRecord, linksOf, prepareRecords } from '../prepare.js'
 import { normalizeQuery } from '../query-plan.js'
@@ -302,4 +303,14 @@ function openError (location: string, err: unknown): IsnadError {
 /** The record a stored record links from by `link` (its memory, the memory it supersedes), if any. */
 function linksFrom (record: IsnadRecord, link: Link): string | undefined {
   return linksOf(record).find((l) => l.link === link)?.from
+}
+
+/** Where a data directory keeps its LevelDB indexes (docs/architecture.md): `<dataDir>/.memory/index`. */
+export function indexLocationOf (dataDir: string): string {
+  return join(dataDir, ...INDEX_DIRECTORY.split('/'))
+}
+
+/** A RecordStore over LevelDB at `init.location`; call `open()` before use. */
+export function createLevelRecordStore (init: LevelRecordStoreInit): RecordStore {
+  return new LevelRecordStore(init)
 }

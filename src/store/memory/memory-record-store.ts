@@ -153,3 +153,8 @@ function addTo (index: Map<string, Set<string>>, key: string, id: string): void 
   if (ids === undefined) index.set(key, new Set([id]))
   else ids.add(id)
 }
+
+/** A RecordStore held in memory (tests, simulations); call `open()` before use. */
+export function createMemoryRecordStore (): RecordStore {
+  return new MemoryRecordStore()
+}

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process'
-import { chmod, mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promises'
+import { readFileSync } from 'node:fs'
+import { chmod, mkdir, mkdtemp, realpath, rm, stat, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { isAbsolute, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -9,6 +10,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { McpClientConfig } from '../../../src/cli/mcp-client-config.js'
 import { ensureBuilt } from '../../fixtures/build-dist.js'
 import { REPO } from './run-cli.js'
+
+/** The version the CLI prints is package.json's, declared nowhere else. */
+const PACKAGE_VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version
 
 /*
  * The README's recipes from outside the clone (issue 19): `isnad` put on PATH the way `npm link` does
@@ -53,7 +57,7 @@ describe('the isnad command outside the clone', () => {
 
   it('runs on the clone\'s Node 22 through the links, whatever node is on PATH', async () => {
     const version = await exec('isnad', ['--version'], { cwd: elsewhere, env })
-    expect(version.stdout).toBe('0.1.0\n')
+    expect(version.stdout).toBe(`${PACKAGE_VERSION}\n`)
     const home = join(scratch, 'home')
     await exec('isnad', ['--home', home, 'init'], { cwd: elsewhere, env })
     const status = await exec('isnad', ['--home', home, '--json', 'status'], { cwd: elsewhere, env })
@@ -62,7 +66,7 @@ describe('the isnad command outside the clone', () => {
 
   it('prints nothing but its output: no npm in between, no EBADENGINE warning, nothing on stderr', async () => {
     const version = await exec('isnad', ['--version'], { cwd: elsewhere, env })
-    expect(version.stdout).toBe('0.1.0\n')
+    expect(version.stdout).toBe(`${PACKAGE_VERSION}\n`)
     expect(version.stderr).toBe('')
     const config = await exec('isnad', ['--home', join(scratch, 'quiet-home'), 'config', 'show'], { cwd: elsewhere, env })
     expect(config.stderr).toBe('')
@@ -93,6 +97,26 @@ describe('the isnad command outside the clone', () => {
     } finally {
       await client.close()
     }
+  }, 60_000)
+
+  it('keeps its home in ~/.isnad, not the directory it runs in, and says so where a node sits here', async () => {
+    const project = join(scratch, 'project')
+    await mkdir(project)
+    await exec('isnad', ['init'], { cwd: project, env })
+    const status = await exec('isnad', ['--json', 'status'], { cwd: project, env })
+    expect(JSON.parse(status.stdout)).toMatchObject({ home: join(scratch, '.isnad') })
+    await expect(stat(join(scratch, '.isnad', '.memory'))).resolves.toBeDefined()
+    await expect(stat(join(project, '.memory'))).rejects.toThrow()
+    expect(status.stderr).toBe('')
+
+    // A home made here by an older default: used with --home ., and named when not.
+    await exec('isnad', ['--home', '.', 'init'], { cwd: project, env })
+    const here = await exec('isnad', ['--json', 'status'], { cwd: project, env })
+    expect(JSON.parse(here.stdout)).toMatchObject({ home: join(scratch, '.isnad') })
+    expect(here.stderr).toContain(`the home is ${join(scratch, '.isnad')}; pass --home . (or set ISNAD_HOME) to use the one here`)
+    const chosen = await exec('isnad', ['--home', '.', '--json', 'status'], { cwd: project, env })
+    expect(JSON.parse(chosen.stdout)).toMatchObject({ home: project })
+    expect(chosen.stderr).toBe('')
   }, 60_000)
 
   it('says when the printed home is not a node home yet', async () => {

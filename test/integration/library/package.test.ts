@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt, REPO } from '../../fixtures/build-dist.js'
 
 /*
- * The library as a user gets it (issue 8 §2): `npm pack`, unpacked into a project's node_modules as
+ * The library as a user gets it: `npm pack`, unpacked into a project's node_modules as
  * `isnad`, imported by name through the package's `exports`, and the README's example run as it is.
  * The project sits under test-artifacts/ (git-ignored) so the package's own dependencies resolve
  * from the repository's node_modules, as npm would have installed them beside it.
@@ -58,11 +58,11 @@ describe('the packed isnad package', () => {
       await writeFile(join(project, file), `${code}\nexport {}\n`)
       return file
     }))
-    await writeFile(join(project, 'tsconfig.readme.json'), JSON.stringify({
-      compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: ['node'] },
-      files
-    }))
-    const tsc = run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(project, 'tsconfig.readme.json')], { cwd: project })
+    // The tsconfig.json the README gives a user's project, as it is, with the blocks as its files.
+    const tsconfig = /<!-- library-tsconfig -->\n```json\n([\s\S]*?)```/.exec(readme)?.[1]
+    expect(tsconfig).toBeDefined()
+    await writeFile(join(project, 'tsconfig.readme.json'), JSON.stringify({ ...JSON.parse(tsconfig ?? '{}') as object, files }))
+    const tsc = run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(project, 'tsconfig.readme.json'), '--strict', '--noEmit'], { cwd: project })
     // tsc reports its errors on stdout: show them when it fails.
     await expect(tsc.catch((err: { stdout?: string }) => { throw new Error(err.stdout ?? String(err)) })).resolves.toBeDefined()
   }, 60_000)

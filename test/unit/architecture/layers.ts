@@ -6,7 +6,7 @@
 export const LAYERS: ReadonlyArray<{ name: string, folders: readonly string[] }> = [
   { name: 'base', folders: ['errors', 'log', 'fs'] },
   // Pure: no Node built-in, no storage, no network, no clock, no module-level mutable state.
-  { name: 'core', folders: ['schema', 'identity', 'record', 'draw', 'trust', 'reputation', 'merkle', 'memory-view', 'fdr'] },
+  { name: 'core', folders: ['schema', 'identity', 'record', 'draw', 'shard', 'trust', 'reputation', 'merkle', 'memory-view', 'fdr'] },
   // The Node fast paths of the core (OpenSSL, libsodium, verifier threads), injected into it.
   { name: 'native', folders: ['native'] },
   { name: 'storage', folders: ['store', 'anchor', 'keystore', 'ledger', 'key-events'] },

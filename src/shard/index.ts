@@ -1,0 +1,7 @@
+/*
+ * Shards (protocols/gossip-v1.md, "Shards"): a network's records travel on a bounded set of shards,
+ * each agent's in the shard its did hashes to, so a node receives its shards' traffic, not the whole
+ * network's. Pure: no clock, no randomness, no I/O.
+ */
+export { SHARD_TAG, SHARDS, type ShardConstants } from './constants.js'
+export { acceptsShardCount, isShardCount, shardCountFor, shardCountsAccepted, shardOf } from './shard.js'
