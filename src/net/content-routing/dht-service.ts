@@ -28,6 +28,10 @@ export function dhtService (options: DhtServiceOptions = {}): (components: KadDH
     clientMode: false,
     peerInfoMapper: passthroughMapper,
     kBucketSize: options.k ?? DHT_K,
+    // A lookup asks the routing table as it is, without waiting for the node's first self-query (kad-dht
+    // holds every query until it ran): a node that just connected looks up at once, and one with no
+    // DHT peer at all answers NOT_FOUND at once instead of at the lookup's time limit.
+    allowQueryWithZeroPeers: true,
     logPrefix: 'libp2p:isnad-dht',
     datastorePrefix: '/isnad-dht',
     metricsPrefix: 'isnad_dht'
