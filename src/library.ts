@@ -39,6 +39,11 @@ export interface CreateNodeOptions {
 /** Which agent key signs: `as` (a did:key of this home), else the home's default key. */
 export interface SignAs { as?: string }
 
+/** An operation's input with the names every surface uses (the table's; docs/architecture.md, "Argument names"). */
+export type OperationInput<N extends OperationName> = z.input<(typeof OPERATION_SPECS)[N]['input']>
+/** A signing operation's input without the signer's fields: `as` comes apart (SignAs), the passphrase from createNode. */
+export type SignedInput<N extends OperationName> = Omit<OperationInput<N>, 'as' | 'passphrase'>
+
 /**
  * A node for TypeScript programs: the CLI's operations as methods. Retrieved memories
  * are evidence with their trust, not instructions (FDR-Memory M-1): read `view.trust` before use.
@@ -49,17 +54,19 @@ export interface IsnadNode {
   readonly via: 'daemon' | 'data directory'
   /** Everything else the node can do (ledger proofs, checkpoints, keys, peers). */
   readonly operations: NodeOperations
-  remember: (input: RememberInput, signer?: SignAs) => Promise<MemoryView>
+  remember: (input: SignedInput<'remember'>, signer?: SignAs) => Promise<MemoryView>
   show: (id: string) => Promise<MemoryView>
   query: (query?: MemoryQuery) => Promise<{ items: QueryResultItem[], next?: string }>
   explainTrust: (id: string) => Promise<TrustResult>
-  attest: (input: AttestInput, signer?: SignAs) => Promise<{ id: string, view: MemoryView }>
-  requestWitnesses: (input: WitnessRequestInput, signer?: SignAs) => Promise<WitnessRequestResult>
+  /** Witnesses the memory `id`: `{ id, verdict, notes?, claims? }`. */
+  attest: (input: SignedInput<'attest'>, signer?: SignAs) => Promise<{ id: string, view: MemoryView }>
+  /** Asks witnesses of the memory `id`: `{ id, to?, expiresAt? }`. */
+  requestWitnesses: (input: SignedInput<'requestWitnesses'>, signer?: SignAs) => Promise<WitnessRequestResult>
   inbox: () => Promise<InboxItem[]>
-  /** Signs an anchor tying a memory to outside evidence (a file, CID, git commit, URL, …). */
-  addAnchor: (input: AddAnchorInput, signer?: SignAs) => Promise<{ id: string, view: MemoryView }>
-  /** Checks anchors against their evidence now (one memory's, or every one). */
-  checkAnchors: (memory?: string) => Promise<AnchorCheck[]>
+  /** Signs an anchor tying the memory `id` to outside evidence: `{ id, anchor: { source: 'file', path } }` (or a CID, git commit, URL, …). */
+  addAnchor: (input: SignedInput<'addAnchor'>, signer?: SignAs) => Promise<{ id: string, view: MemoryView }>
+  /** Checks anchors against their evidence now (the memory `id`'s, or every one). */
+  checkAnchors: (id?: string) => Promise<AnchorCheck[]>
   /** FDR-Memory selection: memories with reason, confidence, verified and evidence; traced in the ledger. */
   select: (request: SelectRequest) => Promise<SelectedMemory[]>
   /** Checks a memory view, export bundle or inclusion proof with nothing but the document. */
@@ -72,7 +79,7 @@ export interface IsnadNode {
    * parsed as the API parses it (unknown keys refused, CID_INVALID for a malformed id, …); a
    * signing operation signs as `as` (else the default key) with the `passphrase` given to createNode.
    */
-  run: <N extends OperationName>(name: N, input: z.input<(typeof OPERATION_SPECS)[N]['input']>) => Promise<z.output<(typeof OPERATION_SPECS)[N]['output']>>
+  run: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<z.output<(typeof OPERATION_SPECS)[N]['output']>>
   /** Releases the data directory (and its writer lock). Idempotent. */
   close: () => Promise<void>
 }
@@ -123,11 +130,11 @@ export async function createNode (options: CreateNodeOptions): Promise<IsnadNode
     },
     requestWitnesses: async (input, signer = {}) => await run('requestWitnesses', { ...input, ...signer }),
     inbox: async () => (await run('inbox', {})).items,
-    addAnchor: async ({ memory, ...anchor }, signer = {}) => {
-      const result = await run('addAnchor', { memory, anchor, ...signer })
+    addAnchor: async (input, signer = {}) => {
+      const result = await run('addAnchor', { ...input, ...signer })
       return { id: result.anchor, view: result.memory }
     },
-    checkAnchors: async (memory) => (await run('checkAnchors', memory === undefined ? {} : { memory })).checks,
+    checkAnchors: async (id) => (await run('checkAnchors', id === undefined ? {} : { id })).checks,
     select: async (request) => (await run('select', request)).selected,
     verify: async (document) => await run('verify', { document: document as Record<string, unknown> }),
     exportBundle: async (ids) => await run('exportBundle', { ids: [...ids] }),

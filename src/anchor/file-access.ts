@@ -24,6 +24,12 @@ export interface FileAnchorAccess {
   secrets?: readonly string[]
   /** Directories files may be read from; undefined: anywhere but `forbidden`. An empty list: nowhere. */
   allowed?: readonly string[] | undefined
+  /**
+   * How the operator allows a directory, as a refusal names it: the command that does it where the
+   * refused caller runs (`isnad config set anchor-dir <dir>` for a daemon, `isnad mcp --anchor-dir
+   * <dir>` for the MCP server). @default 'the node\'s `anchor-dir` setting'
+   */
+  allowedBy?: string
 }
 
 /** A file anchor's file, opened: read it through `handle` (not its path, which may change meanwhile). */
@@ -68,9 +74,10 @@ async function assertPlace (shown: string, realPath: string, access: FileAnchorA
   for (const dir of access.allowed) {
     if (isWithin(realPath, await realOrResolved(dir))) return
   }
+  const allow = access.allowedBy ?? 'the node\'s `anchor-dir` setting'
   throw forbidden(shown, access.allowed.length === 0
-    ? 'this node reads no files for API and MCP clients (allow a directory with --anchor-dir)'
-    : 'it is outside the directories allowed with --anchor-dir')
+    ? `this node reads no files for API and MCP clients; allow a directory with ${allow}`
+    : `it is outside the directories this node reads for API and MCP clients; allow its directory with ${allow}`)
 }
 
 /**

@@ -12,8 +12,7 @@ import type { DocumentReport } from '../memory-view/index.js'
 import type { z } from 'zod'
 import type { GossipHealth } from '../net/gossip/gossip-health.js'
 import { ApiError } from './errors.js'
-import { OPERATION_SPECS, parseOperationInput, type OperationName, type OperationSpec } from './table/index.js'
-import { pathParamsOf } from './table/http.js'
+import { OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationName, type OperationSpec } from './table/index.js'
 import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './operations.js'
 import type { NetworkStats, PeerControl, PeerSync } from './peer-control.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
@@ -103,19 +102,19 @@ export class HttpOperations implements NodeOperations, PeerControl {
     return await this.call('query', query)
   }
 
-  async attest (input: AttestInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
-    const result = await this.call('attest', { ...input, ...this.fieldsOf(signer) })
+  async attest ({ memory, ...input }: AttestInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+    const result = await this.call('attest', { id: memory, ...input, ...this.fieldsOf(signer) })
     return { id: result.attestation, view: result.memory }
   }
 
   async addAnchor (input: AddAnchorInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
     const { memory, ...anchor } = input
-    const result = await this.call('addAnchor', { memory, anchor, ...this.fieldsOf(signer) })
+    const result = await this.call('addAnchor', { id: memory, anchor, ...this.fieldsOf(signer) })
     return { id: result.anchor, view: result.memory }
   }
 
   async checkAnchors (memory?: string): Promise<AnchorCheck[]> {
-    return (await this.call('checkAnchors', memory === undefined ? {} : { memory })).checks
+    return (await this.call('checkAnchors', memory === undefined ? {} : { id: memory })).checks
   }
 
   async select (request: SelectRequest): Promise<SelectedMemory[]> { return (await this.call('select', request)).selected }
@@ -144,8 +143,8 @@ export class HttpOperations implements NodeOperations, PeerControl {
     return (await this.call('observeCheckpoint', { checkpoint })).outcome
   }
 
-  async requestWitnesses (input: WitnessRequestInput, signer: Signer): Promise<WitnessRequestResult> {
-    return await this.call('requestWitnesses', { ...input, ...this.fieldsOf(signer) })
+  async requestWitnesses ({ memory, ...input }: WitnessRequestInput, signer: Signer): Promise<WitnessRequestResult> {
+    return await this.call('requestWitnesses', { id: memory, ...input, ...this.fieldsOf(signer) })
   }
 
   async inbox (): Promise<InboxItem[]> { return (await this.call('inbox', {})).items }

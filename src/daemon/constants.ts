@@ -30,3 +30,10 @@ export const PRIVATE_CHECK_MIN_REPUTATION = 0.5
 
 /** The DHT's LevelDB in `.memory/` (protocols/content-routing-v1.md §4): provider records, this node's own included. */
 export const DHT_DIRECTORY = 'dht'
+
+/**
+ * How the operator lets a daemon read files for its API clients (anchors-v1 §2.1), as a refusal
+ * names it: the home's `anchor-dir` setting, which the daemon reads when it starts
+ * (docs/configuration.md), or `isnad start`'s flag of the same name; never a flag of `isnad anchor`.
+ */
+export const DAEMON_ANCHOR_DIR_FIX = '`isnad config set anchor-dir <dir>` and a restart of the daemon (or `isnad start --anchor-dir <dir>`)'

@@ -10,7 +10,7 @@ import type { MemoryView } from '../schema/index.js'
 import { startApiOnKeptPort } from './api-port.js'
 import { routedBlockFetcher, showHeldOrRouted, startContentAnnouncer } from './content-routing.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
-import { DEFAULT_DAEMON_LISTEN, DHT_DIRECTORY, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { DAEMON_ANCHOR_DIR_FIX, DEFAULT_DAEMON_LISTEN, DHT_DIRECTORY, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
 import { explainListenError } from './listen-errors.js'
 import { logPeerEvents } from './peer-log.js'
 import { startKeyLogPublisher } from './key-log-publisher.js'
@@ -147,7 +147,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const keystore: Keystore = createKeystore({ directory: paths.keys })
   const hub = createApiEventHub()
   // Whoever holds the token must not make the daemon publish the user's files: none unless allowed.
-  const anchors: NodeAnchorOptions = { ...options.anchors, fileDirs: options.anchors?.fileDirs ?? [] }
+  const anchors: NodeAnchorOptions = { fileDirsAllowedBy: DAEMON_ANCHOR_DIR_FIX, ...options.anchors, fileDirs: options.anchors?.fileDirs ?? [] }
   const openNode = async (): Promise<LocalNode> => await LocalNode.open({ home: options.home, anchors })
   let node = await openNode()
   let unsubscribe = (): void => {}

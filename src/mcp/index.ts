@@ -1,3 +1,7 @@
 export { createMcpServer, type McpServerInit, type NodeAccess } from './mcp-server.js'
 export * from './evidence-envelope.js'
 export { toolInputOf } from './tools.js'
+export { CHAIN_KIND, chainOfView, type MemoryChain, type WitnessLink, type AnchorLink } from './chain.js'
+export { LEVEL_GUIDE, levelGuideText, type LevelGuide } from './level-guide.js'
+export { WEIGH_MEMORY } from './prompts.js'
+export { RESOURCE_TEMPLATES } from './resources.js'

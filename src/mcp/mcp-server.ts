@@ -1,11 +1,16 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import {
+  CallToolRequestSchema, ErrorCode, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult
+} from '@modelcontextprotocol/sdk/types.js'
 import { assertFileAnchorAllowed, type AnchorSource, type FileAnchorAccess } from '../anchor/index.js'
 import type { NodeOperations, Signer } from '../api/operations.js'
 import { ApiError } from '../api/errors.js'
 import { IsnadError } from '../errors/index.js'
 import { EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
 import { parseOperationInput } from '../api/table/index.js'
+import { getPrompt, PROMPTS, WEIGH_MEMORY } from './prompts.js'
+import { listMemoryResources, readResource, RESOURCE_TEMPLATES, type ReadNode } from './resources.js'
 import { PRESENTERS, TOOLS, plain, toolListOf, type Tool } from './tools.js'
 
 /**
@@ -33,16 +38,19 @@ export interface McpServerInit {
 }
 
 /**
- * An MCP server exposing the node as tools; connect it to a transport. The SDK's
- * low-level Server with our own `tools/list` and `tools/call`, both derived from the table of
+ * An MCP server exposing the node as tools, resources and a prompt; connect it to a transport. The
+ * SDK's low-level Server with our own `tools/list` and `tools/call`, both derived from the table of
  * operations: the list is the table's inputs as JSON Schema, and a call is parsed by the table's
  * parse (parseOperationInput), so a bad argument gets the same code here as over HTTP or the CLI —
  * CID_INVALID, FIELD_TOO_LARGE, SCHEMA_INVALID for an unknown key — rather than the SDK's own text.
+ * The resources are each memory and its isnad chain (resources.ts); the prompt, how to weigh a
+ * memory by its trust level (prompts.ts).
  */
 export function createMcpServer (init: McpServerInit): Server {
   const server = new Server({ name: 'isnad', version: init.version }, {
-    capabilities: { tools: {} },
-    instructions: `Tools of an isnad node: signed agent memories with witnesses, anchors and local trust. ${EVIDENCE_NOTICE}`
+    capabilities: { tools: {}, resources: {}, prompts: {} },
+    instructions: 'Tools of an isnad node: signed agent memories with witnesses, anchors and local trust. ' +
+      `Each memory is also a resource (isnad://memory/{id}, and its isnad chain at isnad://memory/{id}/chain); the prompt ${WEIGH_MEMORY} says how to weigh a memory by its trust level. ${EVIDENCE_NOTICE}`
   })
   const list = toolListOf(TOOLS)
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: list }))
@@ -52,6 +60,16 @@ export function createMcpServer (init: McpServerInit): Server {
     if (tool === undefined) return { isError: true, content: [{ type: 'text', text: new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`).message }] }
     return await answer(async () => await call(tool, request.params.arguments ?? {}, init))
   })
+  const read: ReadNode = async (fn) => {
+    const access = init.access()
+    const via = await viaOf(access)
+    return await access.withOps(async (ops) => await fn(ops, via), 'read')
+  }
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }))
+  server.setRequestHandler(ListResourcesRequestSchema, async (request) => await listMemoryResources(read, request.params?.cursor))
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => await readResource(read, request.params.uri))
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: PROMPTS }))
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => await getPrompt(read, request.params.name, request.params.arguments))
   return server
 }
 
@@ -61,7 +79,7 @@ async function call (tool: Tool, args: Record<string, unknown>, init: McpServerI
   let input = parseOperationInput(spec, args) as Record<string, unknown>
   if (spec.name === 'addAnchor') input = await allowAnchorFile(input, init.anchorFiles)
   const access = init.access()
-  const source: NodeVia = (await access.daemon()) === null ? 'data directory' : 'daemon'
+  const source = await viaOf(access)
   const present = PRESENTERS[spec.name] ?? plain
   const run = async (ops: NodeOperations): Promise<object> => {
     if (spec.signs !== true) return await present(await spec.run(ops, input, undefined), { ops, source })
@@ -71,10 +89,18 @@ async function call (tool: Tool, args: Record<string, unknown>, init: McpServerI
   return await access.withOps(run, spec.readOnly === true ? 'read' : 'write')
 }
 
+/** How the operator lets the model anchor files, as a refusal names it (anchors-v1 §2.1). */
+const MCP_ANCHOR_DIR_FIX = '`--anchor-dir <dir>` in the arguments of `isnad mcp` (the MCP client\'s configuration)'
+
+/** Which node answers: the running daemon, else this process over the data directory. */
+async function viaOf (access: NodeAccess): Promise<NodeVia> {
+  return (await access.daemon()) === null ? 'data directory' : 'daemon'
+}
+
 /** The anchor tool's file evidence, checked before any node is asked: a daemon would apply only its own allowance. */
 async function allowAnchorFile (input: Record<string, unknown>, access: FileAnchorAccess | undefined): Promise<Record<string, unknown>> {
   const anchor = input.anchor as AnchorSource
-  const allowance = access ?? { forbidden: [], allowed: [] }
+  const allowance: FileAnchorAccess = { allowedBy: MCP_ANCHOR_DIR_FIX, ...(access ?? { forbidden: [], allowed: [] }) }
   // Checked here, before any node is asked: a daemon would apply only its own allowance. A git
   // repository is read like a file (anchors-v1 §2.1, F6).
   if (anchor.source === 'file') return { ...input, anchor: { ...anchor, path: await assertFileAnchorAllowed(anchor.path, allowance) } }

@@ -35,6 +35,8 @@ export interface NodeAnchorOptions {
    * a daemon passes its operator's list, empty by default. @default undefined
    */
   fileDirs?: readonly string[]
+  /** How the operator widens `fileDirs`, named in a refusal (FileAnchorAccess.allowedBy). */
+  fileDirsAllowedBy?: string
 }
 
 /**
@@ -77,7 +79,11 @@ export class NodeAnchors {
   private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
 
   private constructor (readonly blocks: BlockStore, private readonly states: AnchorStateStore, private readonly parts: NodeAnchorsParts, options: NodeAnchorOptions, paths: NodePaths) {
-    this.files = { ...homePrivatePaths(paths), allowed: options.fileDirs?.map((dir) => resolve(dir)) }
+    this.files = {
+      ...homePrivatePaths(paths),
+      allowed: options.fileDirs?.map((dir) => resolve(dir)),
+      ...(options.fileDirsAllowedBy === undefined ? {} : { allowedBy: options.fileDirsAllowedBy })
+    }
     this.verifier = new AnchorVerifier({
       checkers: createAnchorCheckers({
         blocks,

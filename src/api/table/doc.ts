@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { pathParamsOf } from './http.js'
+import { pathParamsOf } from './spec.js'
 import { OPERATIONS } from './index.js'
 import type { OperationSpec } from './spec.js'
 

@@ -8,7 +8,7 @@ import {
   RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema
 } from '../response-shapes.js'
 import { bundleEnvelopeError } from '../../memory-view/index.js'
-import { cidField, NoInput, signerFields } from './fields.js'
+import { cidField, NoInput, OLD_NAME_MEMORY, signerFields } from './fields.js'
 import { defineOperation } from './spec.js'
 
 /* Evidence and its transport: anchors (anchors-v1), verify / export / import (record-v1 §6), the ledger (transparency-v1). */
@@ -31,7 +31,7 @@ export const addAnchor = defineOperation({
   name: 'addAnchor',
   summary: 'Sign an anchor tying a stored memory to outside evidence (a file, a CID, a git commit, a URL, a Moltbook post, a blockchain reference); returns the anchor id and the memory\'s new view with each anchor\'s verification state.',
   input: z.strictObject({
-    memory: cidField('the id of the stored memory to anchor'),
+    id: cidField(`the id of the stored memory to anchor${OLD_NAME_MEMORY}`),
     anchor: AnchorSourceSchema.describe('where the evidence comes from, by `source`: file {path}, cid {cid}, git {repository, commit, path?}, url {url}, moltbook {url}, blockchain {…}'),
     ...signerFields
   }),
@@ -41,11 +41,12 @@ export const addAnchor = defineOperation({
   }),
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'CID_INVALID', 'NOT_FOUND', 'USAGE', 'PATH_FORBIDDEN', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG'],
   signs: true,
-  http: { method: 'post', path: '/v1/memories/{memory}/anchors', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  aliases: { memory: 'id' },
+  http: { method: 'post', path: '/v1/memories/{id}/anchors', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
   cli: 'anchor add',
   mcp: { tool: 'anchor', title: 'Anchor' },
-  run: async (node, { memory, anchor }, signer) => {
-    const result = await node.addAnchor({ ...anchor, memory }, signer!)
+  run: async (node, { id, anchor }, signer) => {
+    const result = await node.addAnchor({ ...anchor, memory: id }, signer!)
     return { anchor: result.id, memory: result.view }
   }
 })
@@ -53,13 +54,14 @@ export const addAnchor = defineOperation({
 export const checkAnchors = defineOperation({
   name: 'checkAnchors',
   summary: 'Check a memory\'s anchors (or every anchor) against their evidence now: verified, mismatch, unreachable or unverifiable, and why.',
-  input: z.strictObject({ memory: cidField('only this memory\'s anchors; absent: every anchor').optional() }),
+  input: z.strictObject({ id: cidField(`only the anchors of the memory with this id; absent: every anchor${OLD_NAME_MEMORY}`).optional() }),
+  aliases: { memory: 'id' },
   output: z.strictObject({ checks: z.array(AnchorCheckSchema) }),
   errors: ['CID_INVALID', 'NOT_FOUND'],
   http: { method: 'post', path: '/v1/anchors/check', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
   cli: 'anchor check',
   mcp: { tool: 'check_anchors', title: 'Check anchors' },
-  run: async (node, { memory }) => ({ checks: await node.checkAnchors(memory) satisfies AnchorCheck[] })
+  run: async (node, { id }) => ({ checks: await node.checkAnchors(id) satisfies AnchorCheck[] })
 })
 
 export const verify = defineOperation({
@@ -130,11 +132,10 @@ export const reindex = defineOperation({
 
 export const proveRecord = defineOperation({
   name: 'proveRecord',
-  summary: 'A self-contained proof that a record is in this node\'s signed Merkle log, against a checkpoint that covers it; check it with verify.',
+  summary: 'A self-contained proof that a record is in this node\'s signed Merkle log, against a checkpoint that covers it (signed now if the log grew since); check it with verify.',
   input: z.strictObject({ id: cidField('the record id (a CID, bafyrei…)') }),
   output: RecordInclusionResponseSchema,
   errors: ['CID_INVALID', 'NOT_FOUND'],
-  readOnly: true,
   http: { method: 'get', path: '/v1/ledger/prove/{id}', in: 'none' },
   cli: 'ledger prove',
   mcp: { tool: 'prove_record', title: 'Prove a record is in the log' },
@@ -147,7 +148,6 @@ export const latestCheckpoint = defineOperation({
   input: NoInput,
   output: SignedCheckpointResponseSchema,
   errors: ['NOT_FOUND'],
-  readOnly: true,
   http: { method: 'get', path: '/v1/ledger/checkpoint', in: 'none' },
   cli: 'ledger checkpoint',
   mcp: { tool: 'latest_checkpoint', title: 'Latest checkpoint' },

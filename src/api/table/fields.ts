@@ -14,7 +14,8 @@ export function cidField (description: string): z.ZodString {
   return recordCid.refine(isRecordCid, { message: 'not a record id (a CID like bafyrei…)', params: CID_ISSUE }).describe(description)
 }
 
-const DID_KEY = /^did:key:z[1-9A-HJ-NP-Za-km-z]+$/
+/** A did:key's pattern (Ed25519, base58btc multibase). */
+export const DID_KEY = /^did:key:z[1-9A-HJ-NP-Za-km-z]+$/
 
 /** A did:key (Ed25519, base58btc); a malformed one is DID_INVALID. */
 export function didField (description: string): z.ZodString {
@@ -33,6 +34,12 @@ export const signerFields = {
   as: didField('did:key of the local agent that signs; absent: the home\'s default key').optional(),
   passphrase: passphrase.describe('unlocks the signing key when it is passphrase-encrypted; never stored or logged (MCP never takes it: the server reads it from its own configuration)').optional()
 }
+
+/**
+ * The memory an operation acts on was `memory` in HTTP bodies and MCP arguments before the argument
+ * naming rule made it `id` (argument-rule.ts A2); those operations still take the old name (`aliases`).
+ */
+export const OLD_NAME_MEMORY = ' (old name: `memory`, still accepted)'
 
 /** An input with no fields. */
 export const NoInput = z.strictObject({})

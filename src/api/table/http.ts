@@ -7,7 +7,7 @@ import { ErrorBodySchema } from '../response-shapes.js'
 import type { ApiApp } from '../routes/common.js'
 import { limitBody } from '../routes/common.js'
 import { OPERATIONS } from './index.js'
-import { parseOperationInput, runOperation, type OperationNode, type OperationSpec } from './spec.js'
+import { baseTypeOf, parseOperationInput, pathParamsOf, runOperation, type OperationNode, type OperationSpec } from './spec.js'
 
 /*
  * The HTTP routes and their OpenAPI entries, derived from the table. Each route collects its raw
@@ -15,11 +15,6 @@ import { parseOperationInput, runOperation, type OperationNode, type OperationSp
  * every other surface runs, so an unknown key, a bad CID or an oversized field gets the same code
  * here as through the CLI or MCP.
  */
-
-/** `{id}` → `id`, in order. */
-export function pathParamsOf (spec: OperationSpec): string[] {
-  return [...spec.http.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string)
-}
 
 /** OpenAPI `/v1/memories/{id}` → hono `/v1/memories/:id`. */
 function honoPath (path: string): string {
@@ -44,22 +39,14 @@ async function readJsonBody (c: Context): Promise<unknown> {
   }
 }
 
-/** The zod type under optional / default wrappers. */
-function baseTypeOf (schema: z.ZodType): string {
-  let def = (schema as { _zod: { def: { type: string, innerType?: z.ZodType } } })._zod.def
-  while ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType !== undefined) {
-    def = (def.innerType as unknown as { _zod: { def: { type: string, innerType?: z.ZodType } } })._zod.def
-  }
-  return def.type
-}
-
 /** A query string as the input object: lists for list fields, numbers for number fields, text otherwise. */
 export function queryInputOf (spec: OperationSpec, entries: Record<string, string[]>): Record<string, unknown> {
   const shape = spec.input.shape as Record<string, z.ZodType>
   const value: Record<string, unknown> = {}
   for (const [key, values] of Object.entries(entries)) {
-    const field = shape[key]
-    const type = field === undefined ? (spec.aliases?.[key] === undefined ? 'unknown' : 'array') : baseTypeOf(field)
+    // An old name (`tag`) is read as the field it stands for (`tags`).
+    const field = shape[key] ?? shape[spec.aliases?.[key] ?? '']
+    const type = field === undefined ? 'unknown' : baseTypeOf(field)
     if (type === 'array') value[key] = values
     else {
       const one: string | string[] = values.length === 1 ? values[0] as string : values

@@ -8,7 +8,7 @@ import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustResultResponseSchema
 } from '../response-shapes.js'
-import { cidField, didField, signerFields, timeField } from './fields.js'
+import { cidField, didField, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation } from './spec.js'
 
 /* The memory operations: remember, show, explain, query, attest, select (record-v1, docs/fdr-compliance.md). */
@@ -92,7 +92,7 @@ export const query = defineOperation({
 })
 
 const attestInput = z.strictObject({
-  memory: cidField('the id of the stored memory to witness'),
+  id: cidField(`the id of the stored memory to witness${OLD_NAME_MEMORY}`),
   verdict: AttestationRecordSchema.shape.attestation.describe('confirm: it is right; dispute: it is wrong; partial: only the `claims` hold'),
   notes: AttestationRecordSchema.shape.notes.describe('why, in the witness\'s words'),
   claims: AttestationRecordSchema.shape.claims.describe('with partial only: the aspects the witness confirms'),
@@ -108,11 +108,12 @@ export const attest = defineOperation({
   output: AttestResultSchema,
   errors: [...SIGNING, 'NOT_FOUND', 'SELF_ATTESTATION'],
   signs: true,
-  http: { method: 'post', path: '/v1/memories/{memory}/attestations', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  aliases: { memory: 'id' },
+  http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
   cli: 'attest',
   mcp: { tool: 'attest', title: 'Attest' },
-  run: async (node, { as: _as, passphrase: _p, ...input }, signer) => {
-    const result = await node.attest(input, signer!)
+  run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => {
+    const result = await node.attest({ memory: id, ...input }, signer!)
     return { attestation: result.id, memory: result.view }
   }
 })

@@ -8,7 +8,7 @@ import {
   SyncPeersBodySchema
 } from '../peer-control.js'
 import { InboxSchema, PeersSchema, WitnessRequestResultSchema } from '../network-shapes.js'
-import { cidField, didField, NoInput, signerFields, timeField } from './fields.js'
+import { cidField, didField, NoInput, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, peerControlOf } from './spec.js'
 
 /* Trust roots and reputation (docs/trust.md §2, §3); witness requests, the inbox and the network (gossip-v1). */
@@ -71,7 +71,7 @@ export const requestWitnesses = defineOperation({
   name: 'requestWitnesses',
   summary: 'Sign and publish a witness request for a stored memory: addressed to `to`, or open to any peer. Answers arrive as attestations.',
   input: z.strictObject({
-    memory: cidField('the id of the stored memory to have witnessed'),
+    id: cidField(`the id of the stored memory to have witnessed${OLD_NAME_MEMORY}`),
     to: z.array(didField('a witness')).min(1).max(MAX_REQUEST_WITNESSES)
       .refine((to) => new Set(to).size === to.length, { message: 'witnesses must be unique' })
       .describe(`the agents asked (did:key, unique, at most ${MAX_REQUEST_WITNESSES}); absent: an open request any node may answer`).optional(),
@@ -81,11 +81,12 @@ export const requestWitnesses = defineOperation({
   output: WitnessRequestResultSchema,
   errors: ['SCHEMA_INVALID', 'CID_INVALID', 'NOT_FOUND', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG'],
   signs: true,
+  aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/witness-requests', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
   cli: 'witness request',
   mcp: { tool: 'request_witnesses', title: 'Request witnesses' },
-  run: async (node, { memory, to, expiresAt }, signer) => await node.requestWitnesses({
-    memory, ...(to === undefined ? {} : { to }), ...(expiresAt === undefined ? {} : { expiresAt })
+  run: async (node, { id, to, expiresAt }, signer) => await node.requestWitnesses({
+    memory: id, ...(to === undefined ? {} : { to }), ...(expiresAt === undefined ? {} : { expiresAt })
   }, signer!)
 })
 

@@ -3,6 +3,7 @@ import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import { schemaError } from '../../record/index.js'
 import type { NodeOperations, Signer } from '../operations.js'
 import type { PeerControl } from '../peer-control.js'
+import { renamedArgumentHint } from './argument-rule.js'
 
 /*
  * One declaration per operation (docs/architecture.md, "One table of operations"). Each surface — the HTTP routes and their OpenAPI
@@ -47,9 +48,13 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   errors: readonly ErrorCode[]
   /** Signs with a local key: the adapters resolve `as` / `passphrase` into a signer and wipe it after. */
   signs?: boolean
-  /** Only reads: the CLI opens the data directory read-only; MCP marks the tool read-only. */
+  /** Only reads: the CLI opens the data directory read-only; MCP marks the tool read-only. A handler that may sign (a fresh checkpoint) is not. */
   readOnly?: boolean
-  /** Old input names still accepted, mapped onto their new names (documented in the field's description). */
+  /**
+   * Old input names still accepted, mapped onto their new names (documented in the field's
+   * description): a name a published surface (an HTTP body, MCP arguments) carried before the
+   * argument naming rule (argument-rule.ts) renamed it.
+   */
   aliases?: Readonly<Record<string, string>>
   /** Names a failed parse itself when its input has codes of its own (a bundle's envelope: BUNDLE_INVALID). */
   inputError?: (error: z.ZodError) => IsnadError | undefined
@@ -60,6 +65,11 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   mcp: { tool: string, title: string } | { excluded: string }
   /** The handler on the node. `input` is parsed; a signer is given when `signs`. */
   run: (node: OperationNode, input: z.output<I>, signer: Signer | undefined) => Promise<z.input<O>>
+}
+
+/** `{id}` → `id`, in order. */
+export function pathParamsOf (spec: Pick<OperationSpec, 'http'>): string[] {
+  return [...spec.http.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1] as string)
 }
 
 /**
@@ -86,17 +96,24 @@ function markedCodeOf (issue: z.core.$ZodIssue): ErrorCode | undefined {
   return mark === CID_ISSUE.isnad || mark === DID_ISSUE.isnad ? mark : undefined
 }
 
+/** What the parse needs of an operation: also what an input outside the table (an MCP prompt's arguments) declares to be parsed alike. */
+export type ParsedInput<I extends z.ZodObject = z.ZodObject> = Pick<OperationSpec<I>, 'name' | 'input' | 'aliases' | 'inputError'>
+
 /**
  * The one parse every surface runs: old names mapped onto new ones, then the closed input schema.
  * A malformed record id is CID_INVALID, a malformed did:key DID_INVALID, a size limit
  * FIELD_TOO_LARGE, anything else SCHEMA_INVALID.
  */
-export function parseOperationInput<I extends z.ZodObject> (spec: OperationSpec<I>, raw: unknown): z.output<I> {
+export function parseOperationInput<I extends z.ZodObject> (spec: ParsedInput<I>, raw: unknown): z.output<I> {
   const value = withAliases(spec, raw)
   const result = spec.input.safeParse(value)
   if (result.success) return result.data
   const own = spec.inputError?.(result.error)
   if (own !== undefined) throw own
+  const unknownKeys = result.error.issues.flatMap((i) => i.code === 'unrecognized_keys' && i.path.length === 0 ? i.keys : [])
+  const renamed = renamedArgumentHint(Object.keys(spec.input.shape), unknownKeys)
+  // A8: a caller that still says `memory` learns the new name instead of only "unrecognized key".
+  if (renamed !== undefined) throw new IsnadError('SCHEMA_INVALID', `${spec.name} input is invalid: ${renamed} (docs/architecture.md, "Argument names")`, { details: { issues: result.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) } })
   const error = schemaError(result.error, `${spec.name} input`)
   const marked = result.error.issues.map(markedCodeOf).find((code) => code !== undefined)
   if (error.code === 'SCHEMA_INVALID' && marked !== undefined) {
@@ -106,7 +123,21 @@ export function parseOperationInput<I extends z.ZodObject> (spec: OperationSpec<
   throw error
 }
 
-function withAliases (spec: OperationSpec, raw: unknown): unknown {
+/** The zod type under optional / default / nullable wrappers. */
+export function baseTypeOf (schema: z.ZodType): string {
+  let def = (schema as { _zod: { def: { type: string, innerType?: z.ZodType } } })._zod.def
+  while ((def.type === 'optional' || def.type === 'default' || def.type === 'nullable') && def.innerType !== undefined) {
+    def = (def.innerType as unknown as { _zod: { def: { type: string, innerType?: z.ZodType } } })._zod.def
+  }
+  return def.type
+}
+
+function isListField (spec: ParsedInput, name: string): boolean {
+  const field = (spec.input.shape as Record<string, z.ZodType | undefined>)[name]
+  return field !== undefined && baseTypeOf(field) === 'array'
+}
+
+function withAliases (spec: ParsedInput, raw: unknown): unknown {
   if (spec.aliases === undefined || typeof raw !== 'object' || raw === null || Array.isArray(raw)) return raw
   const value: Record<string, unknown> = { ...raw as Record<string, unknown> }
   for (const [old, name] of Object.entries(spec.aliases)) {
@@ -114,8 +145,8 @@ function withAliases (spec: OperationSpec, raw: unknown): unknown {
     if (name in value) throw new IsnadError('USAGE', `${spec.name}: give \`${name}\` (\`${old}\` is its old name), not both`)
     const given = value[old]
     delete value[old]
-    // The old name took one value or several; the new one is always a list.
-    value[name] = Array.isArray(given) ? given : [given]
+    // An old name may have taken one value where the new one takes a list (`tag` → `tags`).
+    value[name] = isListField(spec, name) && !Array.isArray(given) ? [given] : given
   }
   return value
 }

@@ -64,7 +64,7 @@ export function registerAnchor (program: Command, context: (cmd: Command) => Com
     .action(async (memory: string, opts: AddOptions, cmd: Command) => {
       const ctx = context(cmd)
       const source = anchorSourceOf(opts)
-      const input = await inputFor('addAnchor', { memory, anchor: source, ...(opts.as === undefined ? {} : { as: opts.as }) })
+      const input = await inputFor('addAnchor', { id: memory, anchor: source, ...(opts.as === undefined ? {} : { as: opts.as }) })
       await ctx.signerDid(opts.as)
       await assertAnchorable(ctx, { ...source, memory })
       const result = await runParsed(ctx, await specOf('addAnchor'), input) as OperationOutput<'addAnchor'>
@@ -76,7 +76,7 @@ export function registerAnchor (program: Command, context: (cmd: Command) => Com
     .argument('[memory]', 'only this memory\'s anchors')
     .action(async (memory: string | undefined, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const { checks } = await invoke(ctx, 'checkAnchors', memory === undefined ? {} : { memory })
+      const { checks } = await invoke(ctx, 'checkAnchors', memory === undefined ? {} : { id: memory })
       emit(ctx.out, { checks }, () => renderChecks(checks))
     })
 }

@@ -19,7 +19,7 @@ export function registerAttest (program: Command, context: (cmd: Command) => Com
     .action(async (memory: string, verdict: AttestationVerdict, opts: { notes?: string, claim?: string[], as?: string, quiet?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
       const input = await inputFor('attest', {
-        memory,
+        id: memory,
         verdict,
         ...(opts.notes === undefined ? {} : { notes: opts.notes }),
         ...(opts.claim === undefined ? {} : { claims: opts.claim }),

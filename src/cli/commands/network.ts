@@ -63,7 +63,7 @@ export function registerNetwork (program: Command, context: (cmd: Command) => Co
     .option('--expires <time>', 'when the request lapses (ISO-8601 UTC)', timestamp)
     .option('-q, --quiet', 'print only the request\'s id'), context, {
     operation: 'requestWitnesses',
-    args: ['memory'],
+    args: ['id'],
     rename: { expires: 'expiresAt' },
     local: ['quiet'],
     render: (result, opts) => opts.quiet === true ? result.id : renderRequest(result)

@@ -87,7 +87,7 @@ describe('GET /v1/events and the network routes', () => {
   it('POST /v1/witness-requests signs a request, which reaches the inbox and the event stream', async () => {
     const { reader } = await SseReader.open(`${api.url}/v1/events`, api.token)
     try {
-      const created = await jsonOf<WitnessRequestResult>(await api.call('POST', '/v1/witness-requests', { memory: memory.id, to: [api.witness] }))
+      const created = await jsonOf<WitnessRequestResult>(await api.call('POST', '/v1/witness-requests', { id: memory.id, to: [api.witness] }))
       expect(created).toMatchObject({ status: 201, body: { record: { kind: 'witness_request', memory: memory.id, requester: api.author, witnesses: [api.witness] } } })
       expect(await reader.next()).toMatchObject({ event: 'inbox', data: { request: created.body.id, memory: memory.id, to: [api.witness], summary: 'watch this' } })
       const inbox = await jsonOf<{ items: InboxItem[] }>(await api.call('GET', '/v1/inbox'))

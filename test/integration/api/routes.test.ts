@@ -151,7 +151,7 @@ describe('the local HTTP API over a LocalNode', () => {
     expect(response.body.error).toMatchObject({ code: 'USAGE', message: expect.stringMatching(/needs a running network node/) })
     const keys = await jsonOf<Array<{ did: string, default: boolean }>>(await api.call('POST', '/v1/ids', { label: 'witness' }))
     const witness = (keys.body as unknown as { did: string }).did
-    const request = await jsonOf<{ id: string, record: { witnesses?: string[] } }>(await api.call('POST', '/v1/witness-requests', { memory: memory.id, to: [witness] }))
+    const request = await jsonOf<{ id: string, record: { witnesses?: string[] } }>(await api.call('POST', '/v1/witness-requests', { id: memory.id, to: [witness] }))
     expect(request.status).toBe(201)
     expect(request.body.record.witnesses).toEqual([witness])
     const inbox = await jsonOf<{ items: Array<{ request: string, to: string[] }> }>(await api.call('GET', '/v1/inbox'))

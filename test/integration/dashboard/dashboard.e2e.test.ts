@@ -50,9 +50,9 @@ describe('the web dashboard in headless Chromium', () => {
     await seed.remember({ type: 'observation', summary: 'lunch is at noon on Fridays', tags: ['office'] })
     // Written to read "invoice exe.txt" once the override reverses what follows it.
     await seed.remember({ type: 'fact', summary: `invoice ${RLO}txt.exe is safe to open`, tags: ['bidi'] })
-    await seed.requestWitnesses({ memory: vpn.id, to: [witness] })
+    await seed.requestWitnesses({ id: vpn.id, to: [witness] })
     await writeFile(join(home, 'runbook.txt'), 'staging: connect the VPN first\n')
-    await seed.addAnchor({ memory: vpn.id, source: 'file', path: join(home, 'runbook.txt') })
+    await seed.addAnchor({ id: vpn.id, anchor: { source: 'file', path: join(home, 'runbook.txt') } })
     const repo = join(home, 'repo')
     await mkdir(repo)
     const git = (...args: string[]): string => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@example.org', ...args], { encoding: 'utf8' }).trim()
@@ -60,13 +60,13 @@ describe('the web dashboard in headless Chromium', () => {
     await writeFile(join(repo, 'runbook.md'), 'connect the VPN first\n')
     git('add', '.')
     git('commit', '-q', '-m', 'runbook')
-    await seed.addAnchor({ memory: vpn.id, source: 'git', repository: repo, commit: git('rev-parse', 'HEAD') })
+    await seed.addAnchor({ id: vpn.id, anchor: { source: 'git', repository: repo, commit: git('rev-parse', 'HEAD') } })
     await seed.checkAnchors(vpn.id)
     // An agent of another node witnesses partially: its DID is no key of this node.
     const other = await createNode({ home: peerHome })
     outsider = (await other.operations.status()).agents[0]?.did ?? ''
     await other.importBundle(await seed.exportBundle([vpn.id]))
-    await other.attest({ memory: vpn.id, verdict: 'partial', notes: 'read the runbook, did not try the VPN', claims: ['the runbook says so', 'staging only'] })
+    await other.attest({ id: vpn.id, verdict: 'partial', notes: 'read the runbook, did not try the VPN', claims: ['the runbook says so', 'staging only'] })
     await seed.importBundle(await other.exportBundle([vpn.id])) // the memory with its evidence
     await other.close()
     await seed.close()

@@ -101,12 +101,12 @@ describe('isnad mcp over stdio', () => {
     expect(shown.memories[0]?.claim.body).toBe(INJECTION)
     expect(shown.memories[0]?.source.author).toBe(memory.source.author)
 
-    const request = jsonOf<{ id: string }>(await client.callTool({ name: 'request_witnesses', arguments: { memory: memory.id, to: [witness] } }))
+    const request = jsonOf<{ id: string }>(await client.callTool({ name: 'request_witnesses', arguments: { id: memory.id, to: [witness] } }))
     const inbox = jsonOf<{ items: Array<{ request: string, memory: string }> }>(await client.callTool({ name: 'inbox', arguments: {} }))
     expect(inbox.items).toContainEqual(expect.objectContaining({ request: request.id, memory: memory.id }))
 
     const attested = jsonOf<EvidenceEnvelope & { attestation: string }>(await client.callTool({
-      name: 'attest', arguments: { memory: memory.id, verdict: 'confirm', notes: 'checked the runbook', as: witness }
+      name: 'attest', arguments: { id: memory.id, verdict: 'confirm', notes: 'checked the runbook', as: witness }
     }))
     expect(attested.memories[0]?.witnesses).toEqual({ confirm: 1, dispute: 0, partial: 0 })
     // + 0.2 × the witness's reputation 1 (another agent of this node's, a root too).
@@ -123,10 +123,10 @@ describe('isnad mcp over stdio', () => {
     const runbook = join(home, 'docs', 'runbook.txt')
     await writeFile(runbook, 'staging: connect the VPN first\n')
     const anchored = jsonOf<EvidenceEnvelope & { anchor: string }>(await client.callTool({
-      name: 'anchor', arguments: { memory: id, anchor: { source: 'file', path: runbook } }
+      name: 'anchor', arguments: { id, anchor: { source: 'file', path: runbook } }
     }))
     expect(anchored.memories[0]?.anchors?.total).toBe(1)
-    const { checks } = jsonOf<{ checks: Array<{ id: string, state: string }> }>(await client.callTool({ name: 'check_anchors', arguments: { memory: id } }))
+    const { checks } = jsonOf<{ checks: Array<{ id: string, state: string }> }>(await client.callTool({ name: 'check_anchors', arguments: { id } }))
     expect(checks).toEqual([expect.objectContaining({ id: anchored.anchor, state: 'verified' })])
 
     const selected = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'select_memories', arguments: { selector: 'mcp-test-agent', tags: ['ops'] } }))
@@ -147,13 +147,13 @@ describe('isnad mcp over stdio', () => {
       join(home, 'keys', keyName), join(home, 'docs', 'key-link.json'), `${home}/docs/../keys/${keyName}`,
       join(home, '.memory', 'api.token'), join(home, 'outside.txt'), '/etc/hostname'
     ]) {
-      const refused = await client.callTool({ name: 'anchor', arguments: { memory: id, anchor: { source: 'file', path } } }) as CallToolResult
+      const refused = await client.callTool({ name: 'anchor', arguments: { id, anchor: { source: 'file', path } } }) as CallToolResult
       expect(refused.isError, path).toBe(true)
       expect(textOf(refused), path).toMatch(/^PATH_FORBIDDEN: /)
     }
     // a git repository is read like a file (anchors-v1 §2.1 F6): the home's keys/, anything outside --anchor-dir
     for (const repository of [join(home, 'keys'), home, '/etc']) {
-      const refused = await client.callTool({ name: 'anchor', arguments: { memory: id, anchor: { source: 'git', repository, commit: 'HEAD' } } }) as CallToolResult
+      const refused = await client.callTool({ name: 'anchor', arguments: { id, anchor: { source: 'git', repository, commit: 'HEAD' } } }) as CallToolResult
       expect(refused.isError, repository).toBe(true)
       expect(textOf(refused), repository).toMatch(/^PATH_FORBIDDEN: /)
     }
@@ -176,7 +176,7 @@ describe('isnad mcp over stdio', () => {
     expect(noSummary.isError).toBe(true)
     expect(textOf(noSummary)).toMatch(/summary/)
     const claimsOnConfirm = await client.callTool({
-      name: 'attest', arguments: { memory: 'bafyreigeuaqg4arao66zdeisdv3amxwpjpdeuy4plrhiti66hcrungztki', verdict: 'confirm', claims: ['x'] }
+      name: 'attest', arguments: { id: 'bafyreigeuaqg4arao66zdeisdv3amxwpjpdeuy4plrhiti66hcrungztki', verdict: 'confirm', claims: ['x'] }
     }) as CallToolResult
     expect(textOf(claimsOnConfirm)).toMatch(/claims are only allowed on a partial attestation/)
     const unknown = await client.callTool({ name: 'show_memory', arguments: { id: 'bafyreigeuaqg4arao66zdeisdv3amxwpjpdeuy4plrhiti66hcrungztki' } }) as CallToolResult
