@@ -151,7 +151,8 @@ async function main (): Promise<void> {
     const base = await loadScenario(name)
     const chosen = scales.byName.get(name) ?? scales.all
     for (const swept of sweepOf(withTimeScale(base, chosen), 1)) {
-      const point: Scenario = { ...swept, metrics: { ...swept.metrics, sybilSweep: [] } }
+      // One run per point: the sweep's counts are points of their own, and the baseline is --no-checks here.
+      const point: Scenario = { ...swept, metrics: { ...swept.metrics, sybilSweep: [], baseline: false } }
       const label = `${name} (${swept.nodes.sybil} Sybils)`
       const dir = join(out, `${name}-sybils-${swept.nodes.sybil}`)
       const publishable = publishableMemories(createPlan(point))

@@ -4,6 +4,7 @@ import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../store/i
 import {
   computeReputation, reputationFor, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
 } from '../reputation/index.js'
+import { IsnadError } from '../errors/index.js'
 import { changeTrustRoot, readTrustRoots } from './trust-roots-file.js'
 
 export interface ReputationServiceInit {
@@ -57,7 +58,27 @@ export class ReputationService {
 
   constructor (private readonly init: ReputationServiceInit) {}
 
+  /**
+   * Every root the reputation walks from, as `trust root list` shows them (docs/trust.md §2): the
+   * node's own agents first (roots without configuration), then the roots the operator added, oldest
+   * first. An own agent the operator also added is listed once, as an own agent.
+   */
   async trustRoots (): Promise<TrustRoot[]> {
+    const own = await this.ownAgents()
+    const ownSet = new Set(own)
+    const added = await this.addedRoots()
+    const addedAt = new Map(added.map((r) => [r.did, r.added_at]))
+    return [
+      ...own.map((did): TrustRoot => {
+        const at = addedAt.get(did)
+        return at === undefined ? { did, source: 'own-agent' } : { did, source: 'own-agent', added_at: at }
+      }),
+      ...added.filter((r) => !ownSet.has(r.did))
+    ]
+  }
+
+  /** The roots the operator added (the roots file). */
+  private async addedRoots (): Promise<TrustRoot[]> {
     this.roots ??= await readTrustRoots(this.init.dataDir)
     return this.roots
   }
@@ -72,19 +93,25 @@ export class ReputationService {
 
   /** Every root the reputation walks from: the operator's roots and the node's own agents. */
   async rootDids (): Promise<string[]> {
-    return [...new Set([...(await this.trustRoots()).map((r) => r.did), ...(await this.ownAgents())])].sort()
+    return [...new Set([...(await this.addedRoots()).map((r) => r.did), ...(await this.ownAgents())])].sort()
   }
 
+  /** Adds an operator root; returns every root after the change (trustRoots). */
   async addTrustRoot (did: string): Promise<TrustRoot[]> {
+    if ((await this.ownAgents()).includes(did)) throw new IsnadError('ALREADY_EXISTS', `${did} is already a trust root: it is one of this node's own agents`, { details: { did } })
     this.roots = await changeTrustRoot(this.init.dataDir, 'added', did, this.init.clock())
     this.invalidate()
-    return this.roots
+    return await this.trustRoots()
   }
 
+  /** Removes an operator root (an own agent stays a root while its key is in the keystore); returns every root after. */
   async removeTrustRoot (did: string): Promise<TrustRoot[]> {
+    if ((await this.ownAgents()).includes(did) && !(await this.addedRoots()).some((r) => r.did === did)) {
+      throw new IsnadError('USAGE', `${did} is one of this node's own agents: a trust root while its key is in the keystore, not one the operator can remove`, { details: { did } })
+    }
     this.roots = await changeTrustRoot(this.init.dataDir, 'removed', did, this.init.clock())
     this.invalidate()
-    return this.roots
+    return await this.trustRoots()
   }
 
   /**

@@ -43,7 +43,7 @@ export async function readTrustRoots (dataDir: string): Promise<TrustRoot[]> {
       })
     }
     const { kind, did, ts } = entry.value
-    if (kind === 'added') roots.set(did, { did, added_at: ts })
+    if (kind === 'added') roots.set(did, { did, source: 'added', added_at: ts })
     else roots.delete(did)
   }
   return [...roots.values()]
@@ -69,7 +69,7 @@ export async function changeTrustRoot (dataDir: string, kind: TrustRootLine['kin
   } finally {
     await appender.close()
   }
-  return kind === 'added' ? [...roots, { did, added_at: ts }] : roots.filter((r) => r.did !== did)
+  return kind === 'added' ? [...roots, { did, source: 'added', added_at: ts }] : roots.filter((r) => r.did !== did)
 }
 
 async function exists (path: string): Promise<boolean> {

@@ -12,6 +12,7 @@ export { computeReputation, debitFactor, type AgentReputation, type ReputationTa
 export { shortestPathsFrom } from './shortest-paths.js'
 export { attackFlow, regionBound, sybilBound, type RegionBoundInput, type SybilBound, type SybilBoundInput } from './bound.js'
 export { collectVotes, votesOf, type MemoryAttestations, type StoredAttestation } from './votes.js'
-export { AgentReputationSchema, TrustRootSchema, type TrustRoot } from './trust-route-shapes.js'
+export { AgentReputationSchema, TRUST_ROOT_SOURCES, TrustRootSchema, type TrustRoot } from './trust-route-shapes.js'
 export { ownRequestersOf, populationOf, reputationFor, scoreWithSetting, settingOfTable, trustSettingFrom, type ScoringInput, type TrustSetting, type TrustSpec } from './scoring.js'
 export { evidenceFactor, evidenceOf } from './evidence-factor.js'
+export { agentLines, rootLines, rootsHeadline } from './explanation-text.js'

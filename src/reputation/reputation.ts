@@ -6,25 +6,11 @@ import { buildTrustGraph, type TrustGraph, type VoteGroup } from './vote-graph.j
 import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './shortest-paths.js'
+import type { AgentReputation } from './trust-route-shapes.js'
 import { referenceRankOf, standingOf } from './standing.js'
 
-/** What the node knows about one agent's standing, for `get_reputation` and `trust explain`. */
-export interface AgentReputation {
-  did: string
-  /** In [0, 1]: 1 for a root, 0 for an agent no trust path reaches. */
-  reputation: number
-  /** Stationary probability of the personalised walk (sums to 1 over all agents); 0 when unrooted. */
-  rank: number
-  root: boolean
-  /** Root first, then each endorsed agent, ending with `did`; null when no path exists (or no roots). */
-  path: string[] | null
-  /**
-   * The debit (docs/trust.md §3): the reputation of the agents that agreed with this agent's verdicts and of
-   * those that contradicted them, and the factor A / (A + λ·X) its walk standing was multiplied by.
-   * Absent for roots and when unrooted.
-   */
-  agreement?: { agreed: number, contradicted: number, factor: number }
-}
+/** What the node knows about one agent's standing, for `get_reputation` and `trust explain` (its schema: trust-route-shapes.ts). */
+export type { AgentReputation }
 
 export interface ReputationTable {
   /** False when the node has no trust roots: every agent then has UNROOTED_REPUTATION. */
@@ -133,7 +119,10 @@ export function computeReputation (
         path: i === undefined ? null : pathTo(graph, parents, i),
         ...(i === undefined || rootSet.has(identityOf(did))
           ? {}
-          : { agreement: { agreed: Math.max(0, agreed[i] as number), contradicted: contradicted[i] as number, factor: debitFactor(agreed[i] as number, contradicted[i] as number) } })
+          : {
+              agreement: { agreed: Math.max(0, agreed[i] as number), contradicted: contradicted[i] as number, factor: debitFactor(agreed[i] as number, contradicted[i] as number) },
+              standing: standing[i] as number, evidence: { backing: evidence[i] as number, factor: evidenceFactor(evidence[i] as number) }
+            })
       }
     },
     ...estimateOf(graph, votes, lookup)

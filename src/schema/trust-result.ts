@@ -126,6 +126,7 @@ export type TrustLevelRule = (typeof TRUST_LEVEL_RULES)[number]
  * counted confirm, Anchored a verified anchor too, Consensus three counted confirms and an anchor).
  */
 export const TrustLevelBasisSchema = z.strictObject({
+  /** The band the points reach (TrustResult.points; the score's own band in results stored before points existed). */
   score_level: z.enum(TRUST_LEVELS),
   evidence_level: z.enum(TRUST_LEVELS),
   set_by: z.enum(TRUST_LEVEL_RULES),
@@ -165,7 +166,17 @@ export const WitnessSelectionSchema = z.strictObject({
 })
 
 export const TrustResultSchema = z.strictObject({
+  /**
+   * The trust score on one scale with the level (docs/trust.md §1): the points held within the
+   * level's band, so its band is always the level and ordering by it never puts a lower level above a higher.
+   */
   score: z.number().min(0).max(1),
+  /**
+   * The algorithm's sum clamped to [0, 1], before the level's band holds it (absent in results
+   * stored by versions where the score was the points). `score` is below it only when the evidence
+   * (or too little to judge) set a lower level than the points' band.
+   */
+  points: z.number().min(0).max(1).optional(),
   level: z.enum(TRUST_LEVELS),
   policy: z.enum(TRUST_POLICY_NAMES),
   computed_at: isoTimestamp,
@@ -199,7 +210,10 @@ export const TrustResultSchema = z.strictObject({
     }
   }
   const sum = roundTrustScore(result.contributions.reduce((total, c) => total + c.points, 0))
-  const unclamped = result.unclamped_score ?? result.score
+  const unclamped = result.unclamped_score ?? result.points ?? result.score
+  if (result.points !== undefined && result.score > result.points) {
+    ctx.addIssue({ code: 'custom', path: ['score'], message: `score ${result.score} is above the points ${result.points}` })
+  }
   if (sum !== unclamped) {
     ctx.addIssue({ code: 'custom', path: ['contributions'], message: `contributions sum to ${sum}, not ${unclamped}` })
   }

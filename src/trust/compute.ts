@@ -1,7 +1,7 @@
 import { roundTrustScore, type CountedAttestation, type TrustFactors, type TrustLevelBasis, type TrustResult } from '../schema/index.js'
 import { DAY_MS, SCHEMA_TRUST_POLICY } from './constants.js'
 import { countEvidence } from './count-evidence.js'
-import { evidenceLevelOf, evidenceReason, lowerLevel, trustLevelOf } from './level.js'
+import { evidenceLevelOf, evidenceReason, lowerLevel, topOfLevel, trustLevelOf } from './level.js'
 import { instantOf } from './evidence-order.js'
 import { getTrustPolicy } from './policies.js'
 import type { ComputeTrustOptions, CountedEvidence, PolicyScore, TrustInput } from './types.js'
@@ -22,12 +22,16 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
   let sum = 0
   for (const { points } of scored.contributions) sum += points
   const unclamped = roundTrustScore(sum)
-  // The schema's `max(0.0, min(1.0, score))`.
-  const score = Math.min(1, Math.max(0, unclamped))
-  const basis = levelBasisOf(score, scored, evidence.anchors.length)
+  // The schema's `max(0.0, min(1.0, score))`: the points.
+  const points = Math.min(1, Math.max(0, unclamped))
+  const level = scored.insufficient === undefined ? lowerLevel(trustLevelOf(points), evidenceLevelOf({ confirms: scored.countedConfirms, anchors: evidence.anchors.length })) : 'Unverified'
+  // One scale (docs/trust.md §1): the score is the points held within the level's band, so the score
+  // alone says the level, and ordering or filtering by score never puts a lower level above a higher.
+  const score = Math.min(points, topOfLevel(level))
   const result: TrustResult = {
     score,
-    level: scored.insufficient === undefined ? lowerLevel(basis.score_level, basis.evidence_level) : 'Unverified',
+    points,
+    level,
     policy: policy.name,
     computed_at: new Date(input.now).toISOString(),
     factors: factorsOf(evidence),
@@ -41,37 +45,39 @@ export function computeTrust (input: TrustInput, options: ComputeTrustOptions = 
       anchors: [...evidence.refusedAnchors]
     }
   }
-  if (score !== unclamped) {
+  if (points !== unclamped) {
     result.clamped = true
     result.unclamped_score = unclamped
   }
-  result.level_basis = basis
+  result.level_basis = levelBasisOf(points, score, scored, evidence.anchors.length)
   if (scored.insufficient !== undefined) result.insufficient = scored.insufficient
   if (scored.witnessSelection !== undefined) result.witness_selection = scored.witnessSelection
   return result
 }
 
 /**
- * The level is the lower of the score's band and the evidence band (docs/trust.md §1), so a memory no
- * witness confirmed is never Attested however its author's reputation lifts its score; the basis
- * says which rule set it. A policy with too little to judge (no roots, no path) says Unverified.
+ * The level is the lower of the points' band and the evidence band (docs/trust.md §1), so a memory no
+ * witness confirmed is never Attested however its author's reputation lifts its points; the basis
+ * says which rule set it and, when the score is held below the points, at what. A policy with too
+ * little to judge (no roots, no path) says Unverified.
  */
-function levelBasisOf (score: number, scored: PolicyScore, anchors: number): TrustLevelBasis {
+function levelBasisOf (points: number, score: number, scored: PolicyScore, anchors: number): TrustLevelBasis {
   const held = { confirms: scored.countedConfirms, anchors }
-  const scoreLevel = trustLevelOf(score)
+  const pointsLevel = trustLevelOf(points)
   const evidenceLevel = evidenceLevelOf(held)
   const because = (level: typeof evidenceLevel): string => evidenceReason(level, held) + (scored.evidenceNote === undefined ? '' : ` (${scored.evidenceNote})`)
+  const heldAt = score < points ? `; the score is held at ${score}, the top of Unverified` : ''
   if (scored.insufficient !== undefined) {
-    return { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'insufficient', reason: `too little to judge: ${scored.insufficient.reason}` }
+    return { score_level: pointsLevel, evidence_level: evidenceLevel, set_by: 'insufficient', reason: `too little to judge: ${scored.insufficient.reason}${heldAt}` }
   }
-  const lower = lowerLevel(scoreLevel, evidenceLevel)
-  const scoreReason = `score ${score} is in the ${scoreLevel} band`
-  if (scoreLevel === evidenceLevel) {
-    return { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'both', reason: `${scoreReason}, and the evidence allows ${evidenceLevel}: ${because(evidenceLevel)}` }
+  const lower = lowerLevel(pointsLevel, evidenceLevel)
+  const pointsReason = `points ${points} are in the ${pointsLevel} band`
+  if (pointsLevel === evidenceLevel) {
+    return { score_level: pointsLevel, evidence_level: evidenceLevel, set_by: 'both', reason: `${pointsReason}, and the evidence allows ${evidenceLevel}: ${because(evidenceLevel)}` }
   }
   return lower === evidenceLevel
-    ? { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'evidence', reason: `${scoreReason}, but the evidence allows only ${evidenceLevel}: ${because(evidenceLevel)}` }
-    : { score_level: scoreLevel, evidence_level: evidenceLevel, set_by: 'score', reason: `${scoreReason}; the evidence would allow ${evidenceLevel} (${because(evidenceLevel)})` }
+    ? { score_level: pointsLevel, evidence_level: evidenceLevel, set_by: 'evidence', reason: `${pointsReason}, but the evidence allows only ${evidenceLevel}: ${because(evidenceLevel)}; the score is held at ${score}, the top of ${evidenceLevel}` }
+    : { score_level: pointsLevel, evidence_level: evidenceLevel, set_by: 'score', reason: `${pointsReason}; the evidence would allow ${evidenceLevel} (${because(evidenceLevel)})` }
 }
 
 function factorsOf (evidence: CountedEvidence): TrustFactors {

@@ -57,7 +57,7 @@ export const isnadDrawPolicy: TrustPolicy = Object.freeze({
           drawnDisputes += rep
           drawnDisputers++
         }
-        attestations.set(a.id, { points: roundTrustScore(-W.perDispute * rep), note: `dispute weighted by reputation ${rep}; witness ${who}` })
+        attestations.set(a.id, { points: roundTrustScore(-W.perDispute * rep), note: `dispute weighted by reputation ${round(rep)}; witness ${who}` })
         continue
       }
       const weight = weightOf(a, rep)

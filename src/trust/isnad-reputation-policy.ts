@@ -56,11 +56,11 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
     for (const a of evidence.attestations) {
       const reputation = checkedReputation(evidence.reputation, a.record.witness)
       if (mutual.has(a.id)) {
-        attestations.set(a.id, { points: 0, note: `not counted: the author vouches for ${a.record.witness} (it confirmed memories of that witness, directly or through one agent), and mutual vouching is not independent evidence (witness reputation ${reputation})` })
+        attestations.set(a.id, { points: 0, note: `not counted: the author vouches for ${a.record.witness} (it confirmed memories of that witness, directly or through one agent), and mutual vouching is not independent evidence (witness reputation ${round(reputation)})` })
         continue
       }
       if (cliqueOnly && a.record.attestation !== 'dispute') {
-        attestations.set(a.id, { points: 0, note: `not counted: every other confirmer of this memory is vouched for by its author, so this confirm agrees with the author's circle alone (witness reputation ${reputation})` })
+        attestations.set(a.id, { points: 0, note: `not counted: every other confirmer of this memory is vouched for by its author, so this confirm agrees with the author's circle alone (witness reputation ${round(reputation)})` })
         continue
       }
       const rep = reputation
@@ -70,7 +70,7 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
       if (a.record.attestation === 'confirm' && rep > 0) countedConfirms++
       if (a.record.attestation === 'dispute') {
         disputeWeight += rep
-        attestations.set(a.id, { points: roundTrustScore(-W.perDispute * rep), note: `dispute weighted by reputation ${rep}` })
+        attestations.set(a.id, { points: roundTrustScore(-W.perDispute * rep), note: `dispute weighted by reputation ${round(rep)}` })
       } else {
         confirmWeight += weight
         attestations.set(a.id, { note: noteOf(a, rep, weight) })
@@ -84,7 +84,7 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
     const contested = !short && confirmWeight < CONFIRM_MARGIN * disputeWeight
     const result: PolicyScore = { contributions, attestations, countedConfirms: short || contested ? 0 : countedConfirms }
     if (countedConfirms > 0 && short) {
-      result.evidenceNote = `too little confirm weight: the counted confirms' reputations sum to ${round(confirmWeight)}, below ${MIN_CONFIRM_WEIGHT}`
+      result.evidenceNote = `too little confirm weight: the accepted confirms and partials weigh ${round(confirmWeight)} in all (Σ reputation, a partial half), below ${MIN_CONFIRM_WEIGHT}`
     } else if (countedConfirms > 0 && contested) {
       result.evidenceNote = `contested: the confirms' reputation (${round(confirmWeight)}) is not ${CONFIRM_MARGIN}× the disputes' (${round(disputeWeight)})`
     }
@@ -115,8 +115,8 @@ export function weightOf (a: AcceptedAttestation, rep: number): number {
 
 export function noteOf (a: AcceptedAttestation, rep: number, weight: number): string {
   return a.record.attestation === 'partial'
-    ? `partial: half a confirm, weight ${PARTIAL_WEIGHT} × reputation ${rep} = ${round(weight)}`
-    : `confirm weighted by reputation ${rep}`
+    ? `partial: half a confirm, weight ${PARTIAL_WEIGHT} × reputation ${round(rep)} = ${round(weight)}`
+    : `confirm weighted by reputation ${round(rep)}`
 }
 
 /**
@@ -132,7 +132,7 @@ export function reputationContributions (evidence: CountedEvidence, confirms: Tr
     {
       factor: 'author_reputation',
       points: roundTrustScore(W.authorReputation * evidence.authorReputation),
-      reason: `${W.authorReputation} × author reputation ${evidence.authorReputation}`
+      reason: `${W.authorReputation} × author reputation ${round(evidence.authorReputation)}`
     },
     {
       factor: 'disputes',

@@ -32,7 +32,7 @@ export const isnadV01Policy: TrustPolicy = Object.freeze({
       disputeStep(disputes)
     ]
     // A confirm has no points of its own: confirms score as a group (≥1, ≥3), see `confirms`.
-    // Every counted confirm is a witness for the evidence band: the schema's algorithm counts heads.
+    // Every accepted confirm is a witness for the evidence band: the schema's algorithm counts heads.
     if (disputes === 0 && confirms === evidence.attestations.length) return { contributions, attestations: NO_NOTES, countedConfirms: confirms }
     const attestations = new Map<string, AttestationScoreNote>()
     for (const { id, record } of evidence.attestations) {
@@ -72,10 +72,10 @@ function confirmStep (confirms: number): TrustContribution {
 
 function confirmReason (confirms: number): string {
   return confirms === 0
-    ? `no counted confirm (+${W.firstConfirm} for ≥1)`
+    ? `no accepted confirm (+${W.firstConfirm} for ≥1)`
     : confirms < MANY_CONFIRMS
-      ? `${confirms} counted confirm${confirms === 1 ? '' : 's'}: +${W.firstConfirm} for ≥1 (+${W.manyConfirms} more at ≥${MANY_CONFIRMS})`
-      : `${confirms} counted confirms: +${W.firstConfirm} for ≥1, +${W.manyConfirms} for ≥${MANY_CONFIRMS}`
+      ? `${confirms} accepted confirm${confirms === 1 ? '' : 's'}: +${W.firstConfirm} for ≥1 (+${W.manyConfirms} more at ≥${MANY_CONFIRMS})`
+      : `${confirms} accepted confirms: +${W.firstConfirm} for ≥1, +${W.manyConfirms} for ≥${MANY_CONFIRMS}`
 }
 
 export function anchorStep (anchors: number): TrustContribution {
@@ -85,17 +85,17 @@ export function anchorStep (anchors: number): TrustContribution {
 
 function anchorReason (anchors: number): string {
   return anchors === 0
-    ? `no counted anchor (+${W.firstAnchor} for ≥1)`
+    ? `no accepted anchor (+${W.firstAnchor} for ≥1)`
     : anchors < MANY_ANCHORS
-      ? `${anchors} counted anchor${anchors === 1 ? '' : 's'}: +${W.firstAnchor} for ≥1 (+${W.manyAnchors} more at ≥${MANY_ANCHORS})`
-      : `${anchors} counted anchors: +${W.firstAnchor} for ≥1, +${W.manyAnchors} for ≥${MANY_ANCHORS}`
+      ? `${anchors} accepted anchor${anchors === 1 ? '' : 's'}: +${W.firstAnchor} for ≥1 (+${W.manyAnchors} more at ≥${MANY_ANCHORS})`
+      : `${anchors} accepted anchors: +${W.firstAnchor} for ≥1, +${W.manyAnchors} for ≥${MANY_ANCHORS}`
 }
 
 function reputationStep (reputation: number): TrustContribution {
   return {
     factor: 'author_reputation',
     points: roundTrustScore(W.authorReputation * reputation),
-    reason: `${W.authorReputation} × author reputation ${reputation}`
+    reason: `${W.authorReputation} × author reputation ${roundTrustScore(reputation)}`
   }
 }
 
@@ -109,6 +109,6 @@ function disputeStep (disputes: number): TrustContribution {
 
 function disputeReason (disputes: number): string {
   return disputes === 0
-    ? `no counted dispute (−${W.perDispute} each)`
-    : `${disputes} counted dispute${disputes === 1 ? '' : 's'} × −${W.perDispute}`
+    ? `no accepted dispute (−${W.perDispute} each)`
+    : `${disputes} accepted dispute${disputes === 1 ? '' : 's'} × −${W.perDispute}`
 }

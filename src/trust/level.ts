@@ -1,5 +1,5 @@
-import type { TrustLevel } from '../schema/index.js'
-import { MANY_CONFIRMS, TRUST_LEVEL_THRESHOLDS } from './constants.js'
+import { TRUST_LEVELS, TRUST_SCORE_DECIMALS, roundTrustScore, type TrustLevel } from '../schema/index.js'
+import { ANCHORED_THRESHOLD, ATTESTED_THRESHOLD, CONSENSUS_THRESHOLD, MANY_CONFIRMS, TRUST_LEVEL_THRESHOLDS } from './constants.js'
 
 /** The provenance schema's level of a score in [0, 1]; a score on a bound takes the higher level. */
 export function trustLevelOf (score: number): TrustLevel {
@@ -31,19 +31,52 @@ export function evidenceLevelOf ({ confirms, anchors }: LevelEvidence): TrustLev
   return confirms >= MANY_CONFIRMS ? 'Consensus' : 'Anchored'
 }
 
-const RANK: Readonly<Record<TrustLevel, number>> = { Unverified: 0, Attested: 1, Anchored: 2, Consensus: 3 }
-
-export function lowerLevel (a: TrustLevel, b: TrustLevel): TrustLevel {
-  return RANK[a] <= RANK[b] ? a : b
+/** A level's place on the scale, Unverified 0 to Consensus 3: what trust order compares first. */
+export function levelRank (level: TrustLevel): number {
+  return TRUST_LEVELS.indexOf(level)
 }
 
-/** Why the evidence band stops where it does: the missing piece of the next rung. */
+export function lowerLevel (a: TrustLevel, b: TrustLevel): TrustLevel {
+  return levelRank(a) <= levelRank(b) ? a : b
+}
+
+/** One unit of a 4-decimal score (TRUST_SCORE_DECIMALS). */
+const SCORE_UNIT = 10 ** -TRUST_SCORE_DECIMALS
+
+/**
+ * The highest score a level's band holds, at 4 decimals: the next level's lower bound less one unit
+ * (Unverified 0.2999, Attested 0.5999, Anchored 0.7999), 1 for Consensus. A memory's score is held
+ * at or below its level's top (docs/trust.md §1, "one scale"), so the score alone says the level.
+ */
+export function topOfLevel (level: TrustLevel): number {
+  const next = NEXT_BOUND[level]
+  return next === undefined ? 1 : roundTrustScore(next - SCORE_UNIT)
+}
+
+const NEXT_BOUND: Readonly<Record<TrustLevel, number | undefined>> = {
+  Unverified: ATTESTED_THRESHOLD, Attested: ANCHORED_THRESHOLD, Anchored: CONSENSUS_THRESHOLD, Consensus: undefined
+}
+
+/** The lowest score of a level's band: its threshold (0 for Unverified). What `--min-level` asks for. */
+export function bottomOfLevel (level: TrustLevel): number {
+  return TRUST_LEVEL_THRESHOLDS.find(([l]) => l === level)?.[1] ?? 0
+}
+
+/**
+ * Why the evidence band stops where it does: the missing piece of the next rung. "A witness" is a
+ * confirm the policy counts for the level (PolicyScore.countedConfirms), which can be fewer than the
+ * confirms accepted by the counting rules (a reputation-weighted policy counts only those that weigh).
+ */
 export function evidenceReason (level: TrustLevel, { confirms, anchors }: LevelEvidence): string {
   switch (level) {
-    case 'Unverified': return 'no counted confirm: self-reported only (Attested needs at least one counted confirm)'
-    case 'Attested': return `${confirms} counted confirm${confirms === 1 ? '' : 's'} but no verified anchor (Anchored needs one)`
-    case 'Anchored': return `${confirms} counted confirm${confirms === 1 ? '' : 's'} and ${anchors} verified anchor${anchors === 1 ? '' : 's'} ` +
-      `(Consensus needs ${MANY_CONFIRMS} counted confirms and an anchor)`
-    case 'Consensus': return `${confirms} counted confirms and ${anchors} verified anchor${anchors === 1 ? '' : 's'}`
+    case 'Unverified': return 'no confirm counts as a witness: self-reported only (Attested needs at least one)'
+    case 'Attested': return `${witnesses(confirms)} but no verified anchor (Anchored needs one)`
+    case 'Anchored': return `${witnesses(confirms)} and ${anchors} verified anchor${anchors === 1 ? '' : 's'} ` +
+      `(Consensus needs ${MANY_CONFIRMS} witnesses and an anchor)`
+    case 'Consensus': return `${witnesses(confirms)} and ${anchors} verified anchor${anchors === 1 ? '' : 's'}`
   }
+}
+
+function witnesses (confirms: number): string {
+  return confirms === 1 ? '1 confirm counts as a witness' : `${confirms} confirms count as witnesses`
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod'
 import { SelectRequestSchema, SelectedMemorySchema } from '../../fdr/index.js'
 import {
-  AttestationRecordSchema, CONTENT_TYPES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema
+  AttestationRecordSchema, CONTENT_TYPES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema, TRUST_LEVELS
 } from '../../schema/index.js'
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../store/constants.js'
+import { bottomOfLevel } from '../../trust/index.js'
 import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustResultResponseSchema
@@ -73,7 +74,8 @@ export const query = defineOperation({
   summary: 'Memories by tags, minimum trust, type, author and time; most trusted and newest first, one page at a time.',
   input: z.strictObject({
     tags: z.array(tag).max(16).describe('only memories carrying every one of these tags (old name: `tag`, still accepted)').optional(),
-    minTrust: z.number().min(0).max(1).describe('only memories whose trust score is at least this, 0 to 1').optional(),
+    minTrust: z.number().min(0).max(1).describe('only memories whose trust score is at least this, 0 to 1 (the score is held within its level\'s band, so 0.6 means Anchored or above)').optional(),
+    minLevel: z.enum(TRUST_LEVELS).describe(`only memories at this trust level or above: ${TRUST_LEVELS.join(' < ')}`).optional(),
     type: z.enum(CONTENT_TYPES).describe(`only this kind of memory: ${CONTENT_TYPES.join(', ')}`).optional(),
     author: didField('only memories signed by this did:key').optional(),
     since: timeField('only memories created at or after this time').optional(),
@@ -88,7 +90,8 @@ export const query = defineOperation({
   http: { method: 'get', path: '/v1/memories', in: 'query' },
   cli: 'query',
   mcp: { tool: 'query_memories', title: 'Query memories' },
-  run: async (node, input) => await node.query(input)
+  // One scale (docs/trust.md §1): a level is the scores from its lower bound up, so a level bound is a score bound.
+  run: async (node, { minLevel, ...input }) => await node.query(minLevel === undefined ? input : { ...input, minTrust: Math.max(input.minTrust ?? 0, bottomOfLevel(minLevel)) })
 })
 
 const attestInput = z.strictObject({

@@ -72,7 +72,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
     })
 
   ledger.command('repair')
-    .description('plan and carry out repairs of the findings: set bad lines aside (the rest stay), quarantine damaged archives, recover torn tails, reindex (exit 0 only when healthy afterwards)')
+    .description('plan and carry out repairs of the findings: set bad lines aside (the rest stay), quarantine damaged archives, recover torn tails, reindex, reduce views again (exit 0 only when healthy afterwards)')
     .option('--dry-run', 'print the plan, change nothing')
     .option('--scope <scope>', 'the node scope (default: _meta/policy.json default_scope)')
     .action(async (opts: ScopeOptions & { dryRun?: boolean }, cmd: Command) => {
@@ -96,6 +96,7 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
         reindex: async () => { await hooks.reindex(ctx) },
         repairBlocks: async (action) => await repairBlocks(ctx, action),
         salvageRecords: async () => await (await import('../../node/record-salvage.js')).salvageLostRecords(ctx.home, ledgerIds, clock),
+        reduceViews: async (action) => await (await import('../../node/view-repair.js')).reduceViewsAgain(ctx.home, action),
         now: clock
       })
       // What is left is what a new audit finds: lost events, set-aside lines not yet
@@ -198,7 +199,11 @@ function renderReport (report: AuditReport): string {
 function renderPlan (plan: RepairPlan): string {
   const lines = [`plan ${plan.id}: ${plan.actions.length} actions, ${plan.unresolved.length} findings unresolved`]
   for (const action of plan.actions) {
-    const what = 'file' in action ? ` ${action.file}` : action.kind === 'repair_blocks' ? ` ${blocksPlanned(action)}` : ''
+    const what = 'file' in action
+      ? ` ${action.file}`
+      : action.kind === 'repair_blocks'
+        ? ` ${blocksPlanned(action)}`
+        : action.kind === 'reduce_views' ? ` ${action.memories.length + action.objects.length} memories, ${action.settle.length} lost states` : ''
     lines.push(`  ${action.kind}${what}`)
   }
   if (plan.unresolved.length > 0) lines.push(`  unresolved (need a person): ${plan.unresolved.join(', ')}`)

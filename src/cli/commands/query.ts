@@ -2,8 +2,9 @@ import type { Command } from 'commander'
 import { InvalidArgumentError } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import { MAX_SELECT_LIMIT, type SelectedMemory, type SelectRequest } from '../../fdr/index.js'
-import { CONTENT_TYPES, isIsoTimestamp } from '../../schema/index.js'
+import { CONTENT_TYPES, TRUST_LEVELS, isIsoTimestamp, type TrustLevel } from '../../schema/index.js'
 import type { MemoryQuery } from '../../store/index.js'
+import { bottomOfLevel, formatTrustScore } from '../../trust/index.js'
 import type { CommandContext } from '../command-context.js'
 import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
@@ -12,6 +13,7 @@ import { choice, collect, parsePositiveInt, parseUnitInterval } from '../option-
 /** The store's query, except that the repeatable option is `--tag` (one tag each), plus selection. */
 type QueryOptions = Omit<MemoryQuery, 'tags'> & {
   tag?: string[]
+  minLevel?: TrustLevel
   select?: boolean
   text?: string
   selector?: string
@@ -29,7 +31,8 @@ export function registerQuery (program: Command, context: (cmd: Command) => Comm
   program.command('query')
     .description('memories by tags, minimum trust, type, author and time; most trusted and newest first')
     .option('--tag <tag>', 'required tag (repeatable: all must match)', collect)
-    .option('--min-trust <0..1>', 'minimum trust score', parseUnitInterval)
+    .option('--min-trust <0..1>', 'minimum trust score (held within its level\'s band: 0.3 is Attested or above)', parseUnitInterval)
+    .option('--min-level <level>', `minimum trust level: ${TRUST_LEVELS.join(' < ')}`, choice(TRUST_LEVELS))
     .option('-t, --type <type>', 'content type', choice(CONTENT_TYPES))
     .option('--author <did>', 'author did:key')
     .option('--since <time>', 'created at or after (ISO-8601 UTC)', timestamp)
@@ -55,7 +58,7 @@ export function registerQuery (program: Command, context: (cmd: Command) => Comm
       emit(ctx.out, page, () => {
         if (page.items.length === 0) return 'no memories match'
         const lines = page.items.map((m) =>
-          `${m.trust.toFixed(2)} ${m.level.padEnd(10)} ${m.id}  [${m.type}] ${m.summary}${m.tags.length === 0 ? '' : `  #${m.tags.join(' #')}`}`)
+          `${formatTrustScore(m.trust)} ${m.level.padEnd(10)} ${m.id}  [${m.type}] ${m.summary}${m.tags.length === 0 ? '' : `  #${m.tags.join(' #')}`}`)
         if (page.next !== undefined) lines.push(`more: --cursor ${page.next}`)
         return lines.join('\n')
       })
@@ -68,13 +71,14 @@ async function runSelect (ctx: CommandContext, opts: QueryOptions): Promise<void
     throw new IsnadError('USAGE', '--since, --until and --cursor do not go with --select')
   }
   if (opts.limit !== undefined && opts.limit > MAX_SELECT_LIMIT) throw new IsnadError('USAGE', `--select takes at most ${MAX_SELECT_LIMIT} results`)
+  const minTrust = minTrustOf(opts)
   const request: SelectRequest = {
     selector: opts.selector ?? await ctx.signerDid(),
     ...(opts.text === undefined ? {} : { query: opts.text }),
     ...(opts.tag === undefined ? {} : { tags: opts.tag }),
     ...(opts.author === undefined ? {} : { author: opts.author }),
     ...(opts.type === undefined ? {} : { type: opts.type }),
-    ...(opts.minTrust === undefined ? {} : { minTrust: opts.minTrust }),
+    ...(minTrust === undefined ? {} : { minTrust }),
     ...(opts.limit === undefined ? {} : { limit: opts.limit }),
     ...(opts.method === undefined ? {} : { method: opts.method })
   }
@@ -82,10 +86,16 @@ async function runSelect (ctx: CommandContext, opts: QueryOptions): Promise<void
   emit(ctx.out, selected, () => renderSelection(selected))
 }
 
+/** --min-level as a score bound (a level is the scores from its lower bound up), the stricter of the two. */
+function minTrustOf (opts: QueryOptions): number | undefined {
+  if (opts.minLevel === undefined) return opts.minTrust
+  return Math.max(opts.minTrust ?? 0, bottomOfLevel(opts.minLevel))
+}
+
 function renderSelection (selected: SelectedMemory[]): string {
   if (selected.length === 0) return 'no memories selected'
   return selected.map((s) => [
-    `${s.confidence.toFixed(2)} ${s.verified ? 'verified' : 'UNVERIFIED'} ${s.ref.worldId}` +
+    `${formatTrustScore(s.confidence)} ${s.verified ? 'verified' : 'UNVERIFIED'} ${s.ref.worldId}` +
       (s.evidence === undefined ? '' : `  (${s.evidence.method} by ${s.evidence.verifiedBy} at ${new Date(s.evidence.verifiedAt).toISOString()})`),
     `    ${s.reason}`
   ].join('\n')).join('\n')

@@ -17,7 +17,7 @@ async function simulation (): Promise<typeof import('../../sim/index.js')> {
   return await import('../../sim/index.js')
 }
 
-interface RunOptions { processes?: number, threads?: number, out?: string, engine: string, seeds?: number, secondsPerMinute?: number, checks: boolean, draw: boolean }
+interface RunOptions { processes?: number, threads?: number, out?: string, engine: string, seeds?: number, secondsPerMinute?: number, checks: boolean, draw: boolean, baseline?: boolean, portRange?: string }
 
 const ENGINES = ['nodes', 'model'] as const
 
@@ -32,13 +32,15 @@ function parseSecondsPerMinute (value: string): number {
 export const RESULTS_BEGIN = '----- results.json -----'
 export const RESULTS_END = '----- end of results.json -----'
 
-function summary (results: SimResults, paths: { json: string, csv: string, html: string }): string {
+function summary (results: SimResults, paths: { json: string, csv: string, summary: string, html: string }): string {
+  // The model engine's milliseconds are virtual; its seconds are the computation's.
+  const ms = results.engine === 'model' ? 'virtual ms' : 'ms'
   const lines = results.runs.flatMap((run) => [
-    `${run.nodes} nodes (${run.sybils} Sybils), ${run.timings.totalSeconds} s: memory delivery ${run.metrics.delivery.memoryRatio ?? '—'}, attestation delivery ${run.metrics.delivery.attestationRatio ?? '—'}, gossip p50 ${run.metrics.delivery.latencyMs.p50 ?? '—'} ms, witness RTT p50 ${run.metrics.witness.roundTripMs.p50 ?? '—'} ms`,
-    `  witness checks: ${results.checks == null ? 'none (--no-checks)' : `the draw (${results.checks.size} expected per memory) and private checks at ${run.metrics.witness.checkingNodes ?? 0} nodes`}; per memory network-wide ${run.metrics.witness.requestsPerMemory ?? '—'} requests, ${run.metrics.witness.attestationsPerMemory ?? '—'} attestations`,
+    `${run.nodes} nodes (${run.sybils} Sybils), seed ${run.seed ?? results.scenario.seed}, ${run.timings.totalSeconds} s: memory delivery ${run.metrics.delivery.memoryRatio ?? '—'}, attestation delivery ${run.metrics.delivery.attestationRatio ?? '—'}, gossip p50 ${run.metrics.delivery.latencyMs.p50 ?? '—'} ${ms}, witness RTT p50 ${run.metrics.witness.roundTripMs.p50 ?? '—'} ${ms}`,
+    `  witness checks: ${results.checks == null || run.checks === false ? `none (${results.checks == null ? '--no-checks' : 'the baseline'})` : `the draw (${results.checks.size} expected per memory) and private checks at ${run.metrics.witness.checkingNodes ?? 0} nodes`}; per memory network-wide ${run.metrics.witness.requestsPerMemory ?? '—'} requests, ${run.metrics.witness.attestationsPerMemory ?? '—'} attestations`,
     ...run.metrics.trust.map((t) => `  ${t.policy}: AUC ${t.auc ?? '—'}, false ≥ Anchored ${t.falseAnchoredShare ?? '—'}, true Unverified ${t.trueUnverifiedShare ?? '—'}, Sybil mean trust ${t.sybilMeanTrust ?? '—'}`)
   ])
-  return [...lines, `results: ${paths.json}`, `csv:     ${paths.csv}`, `report:  ${paths.html}`].join('\n')
+  return [...lines, `results: ${paths.json}`, `csv:     ${paths.csv}`, `summary: ${paths.summary}`, `report:  ${paths.html}`].join('\n')
 }
 
 export function registerSim (program: Command, context: (cmd: Command) => CommandContext): void {
@@ -54,20 +56,26 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .option('--seconds-per-minute <s>', 'play the schedule at this many real seconds per simulated minute instead of the scenario\'s timeScale (slower gives a loaded machine time to deliver everything)', parseSecondsPerMinute)
     .option('--no-checks', 'play the network without the witness checks every node runs by default (drawn witnesses answering each memory, private checks where no drawn answer came), to see what they buy')
     .option('--no-draw', 'the same as --no-checks')
+    .option('--baseline', 'also play every run without the witness checks, as a line of its own in the report, CSV and plots: what the checks buy (the scenario\'s metrics.baseline sets it too)')
+    .option('--port-range <from>-<to>', 'real nodes only: bind every node\'s libp2p and HTTP API ports inside this range (two per node), e.g. 40000-40999')
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
-      const { loadScenario, poolFactory, runModelScenario, runnerOf, runScenario, withTimeScale, writeResults } = await simulation()
+      const { checkPortRange, loadScenario, nodeCount, parsePortRange, poolFactory, runModelScenario, runnerOf, runScenario, sweepOf, withTimeScale, writeResults } = await simulation()
       const ctx = context(cmd)
       if (!(ENGINES as readonly string[]).includes(opts.engine)) throw new IsnadError('USAGE', `unknown engine ${JSON.stringify(opts.engine)}; known: ${ENGINES.join(', ')}`)
+      const portRange = opts.portRange === undefined ? undefined : parsePortRange(opts.portRange)
+      if (portRange !== undefined && opts.engine === 'model') throw new IsnadError('USAGE', '--port-range is for real nodes: the model engine binds no port')
       const scenario = withTimeScale(await loadScenario(path), opts.secondsPerMinute)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
       const seeds = opts.seeds ?? 1
       const checks = opts.checks && opts.draw
-      const choice = { progress, ...(opts.processes === undefined ? {} : { processes: opts.processes }), ...(opts.threads === undefined ? {} : { threads: opts.threads }) }
+      const baseline = opts.baseline === true ? { baseline: true } : {}
+      const choice = { progress, ...(opts.processes === undefined ? {} : { processes: opts.processes }), ...(opts.threads === undefined ? {} : { threads: opts.threads }), ...(portRange === undefined ? {} : { portRange }) }
+      if (portRange !== undefined) checkPortRange(portRange, choice, sweepOf(scenario, 1).map((s) => nodeCount(s.nodes)))
       const results = opts.engine === 'model'
-        ? await runModelScenario(scenario, { progress, seeds, checks })
-        : await runScenario(scenario, { seeds, runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress, checks })
+        ? await runModelScenario(scenario, { progress, seeds, checks, ...baseline })
+        : await runScenario(scenario, { seeds, runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress, checks, ...baseline })
       const paths = await writeResults(results, resolve(opts.out ?? `sim-results/${scenario.name}`))
-      emit(ctx.out, { paths, engine: results.engine, defaultPolicy: results.defaultPolicy, checks: results.checks ?? null, runs: results.runs.map((r) => ({ seed: r.seed, nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))
+      emit(ctx.out, { paths, engine: results.engine, defaultPolicy: results.defaultPolicy, checks: results.checks ?? null, runs: results.runs.map((r) => ({ seed: r.seed, checks: r.checks ?? results.checks != null, nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))
     })
 
   sim.command('compose <scenario>')
@@ -142,6 +150,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
         ...trackedRun(new SimProgress(progress, 1), 1, scenario)
       })
       if (scenario.metrics.sybilSweep.length > 0) run.notes.push('the Sybil sweep needs other node counts: run it with `isnad sim run`')
+      if (scenario.metrics.baseline) run.notes.push('the baseline without the witness checks needs another run: run it with `isnad sim run`')
       const results = resultsOf(scenario, 'docker', [run], Date.now())
       const paths = await writeResults(results, resolve(opts.out))
       ctx.out.stdout(summary(results, paths))

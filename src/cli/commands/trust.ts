@@ -3,7 +3,7 @@ import type { NodeOperations } from '../../api/operations.js'
 import { IsnadError } from '../../errors/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
 import { nodePaths } from '../../node/home-paths.js'
-import type { AgentReputation, TrustRoot } from '../../reputation/index.js'
+import { agentLines, rootLines, rootsHeadline, type AgentReputation, type TrustRoot } from '../../reputation/index.js'
 import { TRUST_POLICY_NAMES, type TrustResult } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
 import { inputFor, invoke } from '../invoke.js'
@@ -101,20 +101,15 @@ async function explain (ops: NodeOperations, id: string): Promise<TrustExplanati
 
 async function changeRoots (ctx: CommandContext, name: 'addTrustRoot' | 'removeTrustRoot' | 'listTrustRoots', input: { did?: string }): Promise<void> {
   const { roots } = name === 'listTrustRoots' ? await invoke(ctx, name, {}) : await invoke(ctx, name, { did: input.did ?? '' })
-  emit(ctx.out, { roots }, () => roots.length === 0
-    ? 'no trust roots: every agent has reputation 0.5 (docs/trust.md)'
-    : roots.map((r) => `${r.did}  since ${r.added_at}`).join('\n'))
+  emit(ctx.out, { roots }, () => rootLines(roots).join('\n'))
 }
 
 function describeAgent (rep: AgentReputation): string {
-  const path = rep.path === null ? 'no trust path from a root' : rep.path.join(' → ')
-  return `${rep.did}  reputation ${rep.reputation.toFixed(4)}${rep.root ? ' (root)' : ''}  rank ${rep.rank.toExponential(3)}\n    ${path}`
+  return agentLines(rep).join('\n')
 }
 
 function renderExplanation ({ reputation: { roots, agents }, ...trust }: TrustExplanation): string {
-  const lines = [renderTrust(trust), '', roots.length === 0
-    ? 'reputation: this node has no trust roots, so every agent has 0.5 (`isnad trust root add <did>`)'
-    : `reputation from ${roots.length} trust root${roots.length === 1 ? '' : 's'}:`]
-  for (const rep of Object.values(agents)) lines.push(`  ${describeAgent(rep)}`)
+  const lines = [renderTrust(trust), '', rootsHeadline(roots)]
+  for (const rep of Object.values(agents)) lines.push(...agentLines(rep).map((l) => `  ${l}`))
   return lines.join('\n')
 }

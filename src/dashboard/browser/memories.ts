@@ -1,9 +1,10 @@
 import type { QueryResultItem } from '../../node/index.js'
 import { CONTENT_TYPES, type Bundle, type MemoryView, type TrustResult } from '../../schema/index.js'
+import { explanationLines, formatTrustScore, type ExplanationLineKind } from '../../trust/index.js'
 import type { LocalAgent } from './agents.js'
 import type { Api } from './api.js'
 import { buildChain } from './chain.js'
-import { agentTag, byId, h, replaceChildren, safeText, shortId } from './dom.js'
+import { agentTag, byId, h, replaceChildren, safeText } from './dom.js'
 import { drawChain } from './graph.js'
 
 /*
@@ -52,7 +53,7 @@ export function createMemoriesPanel (api: Api, report: (err: unknown) => void, a
     }
     replaceChildren(list, ...shown.map((m) => {
       const item = h('button', { class: 'memory-item', 'data-testid': 'memory-item', 'data-id': m.id, type: 'button' },
-        h('span', { class: `level level-${m.level}` }, `${m.level} ${m.trust.toFixed(2)}`),
+        h('span', { class: `level level-${m.level}` }, `${m.level} ${formatTrustScore(m.trust)}`),
         h('span', { class: 'type' }, m.type),
         safeText(m.summary, { class: 'summary', 'data-testid': 'memory-summary' }),
         safeText(m.tags.map((t) => `#${t}`).join(' '), { class: 'tags' }),
@@ -131,17 +132,23 @@ function renderDetail (detail: HTMLElement, view: MemoryView, bundle: Bundle, tr
   detail.hidden = false
 }
 
+/**
+ * The node's trust explanation, in the same words as `trust explain` (src/trust explanationLines):
+ * the headline, then a paragraph per statement, the contributions as a table, refusals as a list.
+ */
 function renderTrust (trust: TrustResult): HTMLElement {
+  const lines = explanationLines(trust)
+  const of = (...kinds: ExplanationLineKind[]): string[] => lines.filter((l) => kinds.includes(l.kind)).map((l) => l.text)
   const rows = trust.contributions.map((c) => h('tr', {}, h('td', { class: 'points' }, `${c.points >= 0 ? '+' : ''}${c.points.toFixed(2)}`), h('td', {}, safeText(c.reason))))
-  const refused = [
-    ...trust.refused.attestations.map((a) => `attestation by ${shortId(a.witness)}: ${a.code} — ${a.reason}`),
-    ...trust.refused.anchors.map((a) => `anchor ${shortId(a.id)}: ${a.code} — ${a.reason}`)
-  ]
+  const accepted = of('accepted-attestation', 'accepted-anchor')
+  const refused = of('refused-attestation', 'refused-anchor')
   return h('div', { class: 'trust', 'data-testid': 'trust-explanation' },
-    h('p', {}, h('strong', {}, `${trust.score.toFixed(2)} ${trust.level}`), ` · policy ${trust.policy} · computed by this node at ${trust.computed_at}`),
+    h('p', {}, h('strong', {}, `${formatTrustScore(trust.score)} ${trust.level}`), ` · policy ${trust.policy} · computed by this node at ${trust.computed_at}`),
     // Too little to judge is said plainly, never shown as a confident level.
-    trust.insufficient === undefined ? null : h('p', { class: 'insufficient', 'data-testid': 'trust-insufficient' }, safeText(`too little to judge (${trust.insufficient.code}): ${trust.insufficient.reason}`)),
-    trust.level_basis === undefined ? null : h('p', { class: 'level-basis' }, safeText(`level: ${trust.level_basis.reason}`)),
+    ...of('insufficient').map((text) => h('p', { class: 'insufficient', 'data-testid': 'trust-insufficient' }, safeText(text))),
+    ...of('level').map((text) => h('p', { class: 'level-basis' }, safeText(text))),
+    ...of('witnesses', 'clamped').map((text) => h('p', {}, safeText(text))),
     h('table', {}, h('tbody', {}, ...rows)),
+    accepted.length === 0 ? null : h('div', {}, h('h4', {}, 'accepted'), h('ul', {}, ...accepted.map((r) => h('li', {}, safeText(r))))),
     refused.length === 0 ? null : h('div', {}, h('h4', {}, 'refused'), h('ul', {}, ...refused.map((r) => h('li', {}, safeText(r))))))
 }

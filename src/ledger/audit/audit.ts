@@ -9,6 +9,7 @@ import { auditScopeEvents, type ScopeAudit } from './event-audit.js'
 import { CheckpointRegistry } from './log-audit.js'
 import { auditOperational, auditViews, type OperationalFacts } from './operational.js'
 import { QuarantineIndex } from './quarantine-index.js'
+import { auditReductions } from './reduction-audit.js'
 import { LedgerFactsCollector, type LedgerFacts } from './ledger-facts.js'
 import type { AuditFinding, FindingKind, HealthStatus, LcMark, Severity } from './governance-lines.js'
 import { walkLedgerTree } from './walk.js'
@@ -84,7 +85,7 @@ export async function auditDataDir (init: AuditInit): Promise<AuditReport> {
   const tree = await walkLedgerTree(init.dataDir)
   for (const rel of tree.unknown) ctx.sink.add({ kind: 'unknown_file', file: rel, message: `${rel} is not a shard this ledger writes (a leftover or a stray file)` })
   const facts = await auditOperational(ctx, tree)
-  await auditViews(ctx, tree)
+  auditReductions(ctx, facts, await auditViews(ctx, tree))
   const options = {
     verifier: init.verifier, now, checkRecords: init.checkRecords ?? true,
     registry: new CheckpointRegistry(init.verifier), quarantine: new QuarantineIndex(tree.quarantined)

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { ID_PREFIXES, isoTimestamp, lineHash, scopeName, typedId } from '../../schema/index.js'
+import { ID_PREFIXES, isoTimestamp, lineHash, scopeName, typedId, viewObjectId } from '../../schema/index.js'
 import { TornTailFindingSchema } from '../coordination-schema.js'
 import { MAX_FINDING_REFS } from './constants.js'
 
@@ -22,6 +22,8 @@ export const FINDING_KINDS = [
   'instance_unregistered', 'run_unregistered',
   // the Merkle log (transparency-v1)
   'record_invalid', 'pack_invalid', 'checkpoint_invalid', 'checkpoint_size', 'checkpoint_root', 'equivocation',
+  // the views against coordination/reducers.jsonl (docs/views.md, "Reductions")
+  'reduction_unresolved', 'reduction_unrecorded',
   // the rest of the directory
   'evidence_missing', 'index_mismatch', 'index_missing', 'index_corrupt',
   // the blockstore of anchored content, evidence/blocks
@@ -85,11 +87,16 @@ export type Scorecard = z.infer<typeof ScorecardSchema>
 export const RepairActionSchema = z.discriminatedUnion('kind', [
   z.strictObject({ kind: z.literal('reindex') }),
   z.strictObject({ kind: z.literal('quarantine'), file: z.string().min(1), reason: z.string().min(1) }),
-  /** Single bad lines of a live shard: 1-based line numbers with their byte offsets. */
+  /**
+   * Single bad lines of a live shard: 1-based line numbers with their byte offsets. A line that passes
+   * its checks (a view line no reduction names) carries the `hash` it had, which it must still have.
+   */
   z.strictObject({
     kind: z.literal('set_aside'),
     file: z.string().min(1),
-    lines: z.array(z.strictObject({ line: z.number().int().min(1), offset: z.number().int().min(0), reason: z.string().min(1) })).min(1)
+    lines: z.array(z.strictObject({
+      line: z.number().int().min(1), offset: z.number().int().min(0), reason: z.string().min(1), hash: lineHash.optional()
+    })).min(1)
   }),
   z.strictObject({ kind: z.literal('recover_tail'), file: z.string().min(1) }),
   /** Records the index holds and the ledger lost: saved from the index before the reindex, imported again after it. */
@@ -105,6 +112,18 @@ export const RepairActionSchema = z.discriminatedUnion('kind', [
     set_aside: z.array(z.string().min(1)),
     salvage: z.boolean(),
     recheck: z.array(z.string().min(1))
+  }),
+  /**
+   * Views the reducer lines and the view lines disagree on (docs/views.md): the memories reduced
+   * again by the node (those named, and those whose object ids are named where no line named the
+   * memory), which writes their lines and records their states; `settle` the reductions whose
+   * lines were lost, which the object's state after the repair stands for from then on.
+   */
+  z.strictObject({
+    kind: z.literal('reduce_views'),
+    memories: z.array(z.string().min(1)),
+    objects: z.array(viewObjectId),
+    settle: z.array(typedId(ID_PREFIXES.reduction))
   })
 ])
 export type RepairAction = z.infer<typeof RepairActionSchema>

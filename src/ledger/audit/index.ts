@@ -17,7 +17,7 @@ export {
 export type { AuditStats } from './audit-context.js'
 export { writeAuditResults, scorecardOf, type AuditResults, type WriteAuditResultsOptions } from './results.js'
 export { planRepair, type PlanRepairOptions } from './repair-plan.js'
-export { executeRepair, type BlockRepair, type ExecuteRepairInit, type RepairOutcome } from './repair-execute.js'
+export { executeRepair, type BlockRepair, type ExecuteRepairInit, type RepairOutcome, type ViewRepair } from './repair-execute.js'
 export { archiveShards, type ArchiveInit, type ArchiveResult, type ArchivedShard } from './archive.js'
 export { withWriterLock } from './repair-lock.js'
 export { restoreSetAside, type RestoreInit, type RestoreResult } from './restore.js'

@@ -3,9 +3,9 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { errnoOf } from '../../fs/index.js'
 import { LEDGER_FILES, type InstanceLine, type LeaseLine, type TornTailFinding } from '../index.js'
-import { monthOf } from '../views/index.js'
+import { monthOf, type ReducerLineRef, type ViewLineRef } from '../views/index.js'
 import { scanFile, type AuditContext } from './audit-context.js'
-import type { Scorecard } from './governance-lines.js'
+import type { Execution, Scorecard } from './governance-lines.js'
 import { operationalValidator, viewValidator } from './validators.js'
 import type { LedgerTree, ViewShardFile } from './walk.js'
 
@@ -25,12 +25,21 @@ export interface OperationalFacts {
   tornTails: TornTailFinding[]
   /** The newest scorecard that passed its checks: the regression baseline. */
   baseline: Scorecard | undefined
+  /** The good lines of coordination/reducers.jsonl, in order: what the views are checked against. */
+  reducers: ReducerLineRef[]
+  /** Reductions a done `reduce_views` repair settled (their lines were lost; the object's later state stands for them). */
+  settled: Set<string>
 }
 
 export async function auditOperational (ctx: AuditContext, tree: LedgerTree): Promise<OperationalFacts> {
-  const facts: OperationalFacts = { instances: new Set(), seenRuns: new Set(), leasedRuns: new Set(), tornTails: [], baseline: undefined }
+  const facts: OperationalFacts = {
+    instances: new Set(), seenRuns: new Set(), leasedRuns: new Set(), tornTails: [], baseline: undefined, reducers: [], settled: new Set()
+  }
   for (const rel of tree.operational) {
-    for await (const { value } of scanFile(ctx, rel, operationalValidator(rel))) collect(facts, rel, value)
+    for await (const { value, line, offset } of scanFile(ctx, rel, operationalValidator(rel))) {
+      if (rel === LEDGER_FILES.reducers) facts.reducers.push({ line, offset, value: value as ReducerLineRef['value'] })
+      else collect(facts, rel, value)
+    }
   }
   for (const torn of facts.tornTails) await checkEvidence(ctx, torn)
   return facts
@@ -49,6 +58,9 @@ function collect (facts: OperationalFacts, rel: string, value: unknown): void {
     if ('evidence' in line) facts.tornTails.push(line as TornTailFinding)
   } else if (rel === LEDGER_FILES.scorecards) {
     facts.baseline = value as Scorecard
+  } else if (rel === LEDGER_FILES.executions) {
+    const { action, status } = value as Execution
+    if (action.kind === 'reduce_views' && status === 'done') for (const id of action.settle) facts.settled.add(id)
   }
 }
 
@@ -67,16 +79,27 @@ async function checkEvidence (ctx: AuditContext, torn: TornTailFinding): Promise
   }
 }
 
-/** spec §4, §6: each view line sits in the shard of its own type, scope and UTC month. */
-export async function auditViews (ctx: AuditContext, tree: LedgerTree): Promise<void> {
+/**
+ * spec §4, §6: each view line sits in the shard of its own type, scope and UTC month. Returns each
+ * shard's good lines (id, hash, place, memory), which the reduction check compares with the reducer
+ * lines: the views are read once.
+ */
+export async function auditViews (ctx: AuditContext, tree: LedgerTree): Promise<Map<string, ViewLineRef[]>> {
+  const views = new Map<string, ViewLineRef[]>()
   for (const shard of tree.views) {
+    const lines: ViewLineRef[] = []
+    views.set(shard.rel, lines)
     for await (const { value, offset, line } of scanFile(ctx, shard.rel, viewValidator(shard.folder))) {
       const misplaced = misplacedView(value, shard)
       if (misplaced !== undefined) {
         ctx.sink.add({ kind: 'misplaced_line', file: shard.rel, offset, line, message: `line ${line} is a view line of ${misplaced}, not of this shard` })
       }
+      // an object's memory is its `source`, a v1 attachment's its `memory`
+      const memory = value.source ?? value.memory
+      lines.push({ line, offset, id: value.id, hash: value.hash, ...(memory === undefined ? {} : { memory }) })
     }
   }
+  return views
 }
 
 function misplacedView (value: { scope?: string, ts?: string, type?: string }, shard: ViewShardFile): string | undefined {

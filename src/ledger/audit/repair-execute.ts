@@ -17,7 +17,8 @@ import { parseShardPath, type ViewFolder } from './walk.js'
  * `governance/actions/plans.jsonl`, performs its file actions under the writer lock, one execution
  * line each in `executions.jsonl` as soon as it is done (so a crash midway leaves a true record),
  * then releases the lock and calls the node's `reindex`, which rebuilds the index from what the
- * ledgers now hold. A failed action is recorded as `failed` and the rest still run.
+ * ledgers now hold, then its salvage, blockstore and view repairs. A failed action is recorded as
+ * `failed` and the rest still run.
  */
 
 export interface ExecuteRepairInit {
@@ -38,7 +39,12 @@ export interface ExecuteRepairInit {
   salvageRecords?: () => Promise<{ detail: string, restore: () => Promise<string> }>
   /** The node's blockstore repair (src/node/block-repair.ts); without it a `repair_blocks` action fails. */
   repairBlocks?: BlockRepair
+  /** The node's reduction of the memories a `reduce_views` action names (src/node/view-repair.ts); without it the action fails. */
+  reduceViews?: ViewRepair
 }
+
+/** Reduces again the memories of a `reduce_views` action, last; returns what it wrote and what it could not find. */
+export type ViewRepair = (action: Extract<RepairAction, { kind: 'reduce_views' }>) => Promise<string>
 
 /** Carries out a `repair_blocks` action after the reindex; returns what it did (the blocks set aside and lost, the anchors' new states). */
 export type BlockRepair = (action: Extract<RepairAction, { kind: 'repair_blocks' }>) => Promise<string>
@@ -68,7 +74,7 @@ export async function executeRepair (plan: RepairPlan, init: ExecuteRepairInit):
   }
   // The governance ledgers this repair appends to are recovered before anything is appended to them.
   const first = indexed.filter((a) => isGovernanceTail(a.action)).sort((a, b) => governanceRank(a.action) - governanceRank(b.action))
-  const rest = indexed.filter((a) => !['reindex', 'repair_blocks', 'salvage_records'].includes(a.action.kind) && !isGovernanceTail(a.action))
+  const rest = indexed.filter((a) => !NODE_ACTIONS.includes(a.action.kind) && !isGovernanceTail(a.action))
   await underWriterLock(init.dataDir, init.holdsLock ?? false, async () => {
     const recovery = init.recovery ?? standaloneRecovery(init.dataDir, now)
     const early: Array<{ index: number, action: RepairAction, result: Outcome }> = []
@@ -92,18 +98,26 @@ export async function executeRepair (plan: RepairPlan, init: ExecuteRepairInit):
       return `${found.detail}; ${await found.restore()}`
     }))
   }
+  // Then, in plan order, the blockstore and last the views, reduced from the store as the steps above left it.
   for (const { action, index } of indexed) {
-    if (action.kind !== 'repair_blocks') continue
-    const repairBlocks = init.repairBlocks
-    await record(index, action, await attempt(async () => {
-      if (repairBlocks === undefined) throw new Error('this repair was given no access to the blockstore')
-      return await repairBlocks(action)
-    }))
+    if (action.kind === 'repair_blocks') await record(index, action, await attemptHook(init.repairBlocks, action, 'no access to the blockstore'))
+    else if (action.kind === 'reduce_views') await record(index, action, await attemptHook(init.reduceViews, action, 'no node to reduce the views with'))
   }
   return { plan, executions }
 }
 
 type Outcome = Pick<Execution, 'status' | 'detail'>
+
+/** A node hook's outcome; a failure when the caller gave no hook. */
+async function attemptHook<A extends RepairAction> (run: ((action: A) => Promise<string>) | undefined, action: A, missing: string): Promise<Outcome> {
+  return await attempt(async () => {
+    if (run === undefined) throw new Error(`this repair was given ${missing}`)
+    return await run(action)
+  })
+}
+
+/** Actions the node carries out after the file actions, with the writer lock released (it opens the node). */
+const NODE_ACTIONS: ReadonlyArray<RepairAction['kind']> = ['reindex', 'repair_blocks', 'salvage_records', 'reduce_views']
 
 /** An action's outcome: its detail when done, the error's message when it failed. */
 async function attempt (fn: () => Promise<string>): Promise<Outcome> {
@@ -127,7 +141,7 @@ function isGovernanceTail (action: RepairAction): boolean {
 
 async function perform (dataDir: string, action: RepairAction, recovery: RecoveryContext): Promise<string> {
   if (action.kind === 'set_aside') {
-    const result = await setAsideLines(dataDir, action.file, new Map(action.lines.map((l) => [l.line, { offset: l.offset, reason: l.reason }])), validatorOf(action.file))
+    const result = await setAsideLines(dataDir, action.file, new Map(action.lines.map((l) => [l.line, { offset: l.offset, reason: l.reason, ...(l.hash === undefined ? {} : { hash: l.hash }) }])), validatorOf(action.file))
     if (result === undefined) return `${action.file}: the lines are not where the plan saw them (gone already)`
     const names = result.lines.flatMap((l) => l.names)
     return `set aside ${result.lines.length} line${result.lines.length === 1 ? '' : 's'} (${result.lines.map((l) => l.line).join(', ')}) of ${action.file} in ${result.file}` +

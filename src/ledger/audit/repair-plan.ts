@@ -20,6 +20,9 @@ import { isShardPath } from './walk.js'
  * - Block findings: blocks that do not hash to their CID are set aside, a store LevelDB
  *   reports damaged is salvaged block by block, and the anchors concerned are checked again (the
  *   node's `repairBlocks`, after the reindex).
+ * - Views that disagree with coordination/reducers.jsonl (docs/views.md): a newest line no reduction
+ *   names is set aside while it keeps its hash, and the node reduces the memories concerned again,
+ *   last; the reductions whose lines were lost are settled by the objects' states after it.
  * Everything else stays `unresolved`: lost events, bad checkpoints, forks and damaged operational
  * ledgers need a person (or are facts the ledger must keep, like an equivocation).
  */
@@ -48,13 +51,19 @@ function wantsSetAside (finding: AuditFinding): boolean {
   return QUARANTINE_KINDS.has(finding.kind) && !finding.file.endsWith('.gz') && finding.line !== undefined && finding.offset !== undefined
 }
 
+type SetAsideLine = Extract<RepairAction, { kind: 'set_aside' }>['lines'][number]
+
 export function planRepair (report: AuditReport, options: PlanRepairOptions): RepairPlan {
-  const setAside = new Map<string, Map<number, { line: number, offset: number, reason: string }>>()
+  const setAside = new Map<string, Map<number, SetAsideLine>>()
   for (const finding of report.findings) {
-    if (!isShardPath(finding.file) || !wantsSetAside(finding)) continue
-    const lines = setAside.get(finding.file) ?? new Map<number, { line: number, offset: number, reason: string }>()
+    const unrecorded = isUnrecordedLine(finding)
+    if (!isShardPath(finding.file) || !(wantsSetAside(finding) || unrecorded)) continue
+    const lines = setAside.get(finding.file) ?? new Map<number, SetAsideLine>()
     setAside.set(finding.file, lines)
-    if (!lines.has(finding.line as number)) lines.set(finding.line as number, { line: finding.line as number, offset: finding.offset as number, reason: `${finding.kind}: ${finding.message}` })
+    const line: SetAsideLine = { line: finding.line as number, offset: finding.offset as number, reason: `${finding.kind}: ${finding.message}` }
+    // a good line goes for what it is: only while it still has the hash verify saw (reduction-audit.ts: refs [id, hash, memory?])
+    if (unrecorded) line.hash = finding.refs?.[1] as string
+    if (!lines.has(line.line)) lines.set(line.line, line)
   }
   const quarantine = new Map<string, string>()
   for (const finding of report.findings) {
@@ -85,11 +94,15 @@ export function planRepair (report: AuditReport, options: PlanRepairOptions): Re
       recheck: [...new Set(blocks.flatMap((f) => f.refs ?? []))].sort()
     })
   }
+  // Last: the views are reduced from the store as the repair left it (records salvaged, anchors checked again).
+  const views = reduceViewsOf(report.findings)
+  if (views !== undefined) actions.push(views)
   // A quarantine settles the bad lines of its shard; the events they held stay lost (lc gaps, checkpoints).
   const resolved = (f: AuditFinding): boolean =>
     (quarantine.has(f.file) && (QUARANTINE_KINDS.has(f.kind) || f.kind === 'torn_tail')) ||
     (setAside.has(f.file) && (wantsSetAside(f) || f.kind === 'torn_tail')) ||
-    (f.kind === 'torn_tail' && tails.has(f.file)) || (INDEX_KINDS.has(f.kind) && reindex) || BLOCK_KINDS.has(f.kind)
+    (f.kind === 'torn_tail' && tails.has(f.file)) || (INDEX_KINDS.has(f.kind) && reindex) || BLOCK_KINDS.has(f.kind) ||
+    (REDUCTION_KINDS.has(f.kind) && views !== undefined)
   const ts = new Date(options.now()).toISOString()
   const findings = report.findings.map((f) => f.id)
   return withLineHash({
@@ -100,3 +113,35 @@ export function planRepair (report: AuditReport, options: PlanRepairOptions): Re
     unresolved: report.findings.filter((f) => !resolved(f)).map((f) => f.id)
   })
 }
+
+/** Findings about the views against the reducer lines (reduction-audit.ts): the node reduces the memories again. */
+const REDUCTION_KINDS: ReadonlySet<FindingKind> = new Set<FindingKind>(['reduction_unresolved', 'reduction_unrecorded'])
+
+/** A located view line no reduction names, with the hash verify saw: set aside, its memory reduced again. */
+function isUnrecordedLine (finding: AuditFinding): boolean {
+  return finding.kind === 'reduction_unrecorded' && finding.line !== undefined && finding.offset !== undefined && finding.refs?.[1] !== undefined
+}
+
+/**
+ * The `reduce_views` action of the reduction findings: the memories they name (refs: `[reduction,
+ * object, memory?]` of an unresolved state, `[id, hash, memory?]` of an unrecorded line), the object
+ * ids whose memory no line named (the node finds it), and the unresolved reductions, which the
+ * objects' states after the repair stand for.
+ */
+function reduceViewsOf (findings: readonly AuditFinding[]): RepairAction | undefined {
+  const memories = new Set<string>()
+  const objects = new Set<string>()
+  const settle = new Set<string>()
+  for (const f of findings) {
+    if (!REDUCTION_KINDS.has(f.kind)) continue
+    const [first, second, memory] = f.refs ?? []
+    const object = f.kind === 'reduction_unresolved' ? second : first
+    if (f.kind === 'reduction_unresolved' && first !== undefined) settle.add(first)
+    if (memory !== undefined) memories.add(memory)
+    else if (object !== undefined && OBJECT_ID.test(object)) objects.add(object)
+  }
+  if (memories.size + objects.size + settle.size === 0) return undefined
+  return { kind: 'reduce_views', memories: [...memories].sort(), objects: [...objects].sort(), settle: [...settle].sort() }
+}
+
+const OBJECT_ID = /^(fac|dec|com)_[a-z2-7]{26}$/

@@ -137,11 +137,12 @@ async function freeSetAsidePath (dataDir: string, rel: string): Promise<string> 
 
 /**
  * Sets aside the lines of `rel` whose 1-based numbers (and byte offsets, which must still match:
- * the plan was made from this file) are in `bad`; every other line stays. Undefined when the shard
+ * the plan was made from this file) are in `bad` and that still fail their check, or still have the
+ * `hash` given for them (good lines set aside for what they are, not for their bytes); every other line stays. Undefined when the shard
  * is gone or none of the lines is where the plan saw it.
  */
 export async function setAsideLines (
-  dataDir: string, rel: string, bad: ReadonlyMap<number, { offset: number, reason: string }>, validate: LineValidator<unknown>
+  dataDir: string, rel: string, bad: ReadonlyMap<number, { offset: number, reason: string, hash?: string }>, validate: LineValidator<unknown>
 ): Promise<SetAsideResult | undefined> {
   const path = join(dataDir, ...rel.split('/'))
   if (!await pathExists(path)) return undefined
@@ -160,7 +161,9 @@ export async function setAsideLines (
     const check = wanted === undefined || wanted.offset !== raw.offset ? undefined : checkLine(raw.bytes, validate)
     const lc = check?.ok === true ? lcOf(check.value) : undefined
     const outOfOrder = wanted?.reason.startsWith('lc_order') === true && lc !== undefined && lc <= lastLc
-    if (wanted !== undefined && check !== undefined && (!check.ok || outOfOrder)) {
+    // A good line the plan named by its hash (a view line no reduction names) goes only if it still has it.
+    const named = wanted?.hash !== undefined && check?.ok === true && (check.value as { hash?: unknown } | null)?.hash === wanted.hash
+    if (wanted !== undefined && check !== undefined && (!check.ok || outOfOrder || named)) {
       aside.push(lineEntry(rel, raw, wanted.reason))
       continue
     }

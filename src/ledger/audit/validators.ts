@@ -38,8 +38,11 @@ const validateViewObject = hashedLineValidator(ViewObjectSchema)
 // Both forms: the compact lines and those written before it (docs/views.md).
 const validateAttachment = hashedLineValidator(AnyAttachmentSchema) as LineValidator<ViewLinePlace>
 
-/** What placing a view line in its shard reads (operational.ts): a compact attachment has none of it. */
-export interface ViewLinePlace { scope?: string, ts?: string, type?: string }
+/**
+ * What placing a view line in its shard reads (operational.ts), a compact attachment has none of it;
+ * and what checking it against the reducer lines reads: its id, hash and memory.
+ */
+export interface ViewLinePlace { id: string, hash: string, scope?: string, ts?: string, type?: string, source?: string, memory?: string }
 
 /**
  * spec §6 objects in facts/, decisions/, commitments/; isnad's attachments in attach/ (a compact one

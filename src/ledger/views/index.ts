@@ -22,6 +22,10 @@ export {
   type ReducedEventDraft
 } from './reduction-record.js'
 export { monthOf, viewShardPath, attachShardPath } from './view-shards.js'
+export {
+  checkReductions, attachShardOf,
+  type ReductionCheck, type ReductionCheckInput, type ReducerLineRef, type ViewLineRef, type UnresolvedReduction, type UnrecordedLine
+} from './reduction-check.js'
 export { hashLine, withHash, isLineHashValid, type HashLine } from './view-line-hash.js'
 export { deriveTypedId, objectIdOf, attachmentIdOf, reductionIdOf } from '../ids.js'
 export { createViewWriter, type ViewWriter, type ViewWriterInit, type ViewWriteResult, type ViewRoundResult } from './writer.js'

@@ -80,6 +80,39 @@ export type ReductionRecordV1 = z.infer<typeof ReductionRecordV1Schema>
 /** Any form: what `ledger verify` checks a line of reducers.jsonl against ("read every form forever"). */
 export const AnyReductionRecordSchema = z.discriminatedUnion('schema_version', [ReductionRecordSchema, ReductionRecordV2Schema, ReductionRecordV1Schema])
 
+/** A state a reducer line names (statesOf). */
+export interface NamedState {
+  reduction: string
+  object: string
+  shard: string
+  /** v1, v2: the hashes the line spells out. */
+  hashes?: { object: string, attachment: string | undefined, previous: string | undefined }
+  attachmentShard?: string
+  memory?: string
+}
+
+/** The states one reducer line names, in order. */
+export function statesOf (value: ReductionRecord | ReductionRecordV2 | ReductionRecordV1): NamedState[] {
+  if (value.schema_version === 'isnad-reduction-v3') {
+    const out: NamedState[] = []
+    for (const [shard, objects] of Object.entries(value.reductions)) {
+      for (const [object, reduction] of Object.entries(objects)) out.push({ reduction, object, shard })
+    }
+    return out
+  }
+  const state: NamedState = {
+    reduction: value.id,
+    object: value.object,
+    shard: value.shard,
+    hashes: { object: value.object_hash, attachment: value.attachment_hash, previous: value.previous }
+  }
+  if (value.schema_version === 'isnad-reduction-v1') {
+    state.memory = value.memory
+    if (value.attachment_shard !== undefined) state.attachmentShard = value.attachment_shard
+  }
+  return [state]
+}
+
 /** Where a reduction's lines go, relative to the data directory. */
 export interface ReductionFiles {
   object: string

@@ -291,6 +291,14 @@ export class Journal implements RecordJournal<JournalBatch> {
     void settling.finally(() => this.settling.delete(settling))
   }
 
+  /**
+   * Reduces these memories again now, reading their evidence from the store (`ledger repair`: their
+   * view lines were lost, or no reducer line names them); resolves when the round is written.
+   */
+  async reduceAgain (memoryIds: Iterable<string>): Promise<void> {
+    await this.reductions.request(memoryIds, new Map())
+  }
+
   /** The pipeline is idle: held view rounds may run (ReductionRounds.release). */
   releaseViews (): void {
     this.reductions.release()

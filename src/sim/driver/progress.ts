@@ -14,6 +14,8 @@ export interface RunLabel {
   sybils?: number
   nodes?: number
   seed?: number
+  /** false: a baseline run without the witness checks (the line says so). */
+  checks?: boolean
 }
 
 export class SimProgress {
@@ -41,6 +43,7 @@ export class SimProgress {
       parts.push(`sybil ${label.sybils}${share}`)
     }
     if (label.seed !== undefined) parts.push(`seed ${label.seed}`)
+    if (label.checks === false) parts.push('no checks')
     this.label = parts.join(' · ')
   }
 

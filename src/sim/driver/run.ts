@@ -26,6 +26,11 @@ export type EngineName = 'nodes' | 'model'
 export interface RunResult {
   /** The scenario's seed for this run (`--seeds N` runs seeds s, s+1, …, s+N−1). Absent in older results. */
   seed?: number
+  /**
+   * Whether the run played the witness checks every node runs by default (false: the baseline of
+   * `isnad sim run --baseline` or `--no-checks`). Absent in older results: the results' `checks` says.
+   */
+  checks?: boolean
   nodes: number
   sybils: number
   roles: Partial<Record<Role, number>>
@@ -50,9 +55,10 @@ export interface SimResults {
   /** The seeds run, in order (one unless `--seeds N`). */
   seeds?: number[]
   /**
-   * The witness checks every node ran (docs/simulation.md, "The witness draw"): the draw's settings,
+   * The witness checks the runs played (docs/simulation.md, "The witness draw"): the draw's settings,
    * and `sampled`, what the engine samples instead of computing (the model engine's drawn sets); null:
-   * none (`isnad sim run --no-checks`). Absent in results written before the draw.
+   * none (`isnad sim run --no-checks`). Absent in results written before the draw. With a baseline
+   * some runs played without them: each run's `checks` says which.
    */
   checks?: (WitnessDrawConstants & { sampled: string | null }) | null
   generatedAt: string
@@ -61,10 +67,10 @@ export interface SimResults {
    * (each run names its seed and Sybil count).
    */
   runs: RunResult[]
-  /** Each (Sybil count, policy) over the seeds: every seed's figure and their spread (spread.ts). */
+  /** Each (checks, Sybil count, policy) over the seeds: every seed's figure, their spread and 95 % interval (spread.ts). */
   spread?: PolicySpread[]
   /** Sybil influence as the Sybil count grows: one point per run (seed) and policy. */
-  sybilCurve: Array<{ sybils: number, seed?: number, policy: string, sybilMeanTrust: number | null, sybilAttestedShare: number | null, falseAnchoredShare: number | null, auc: number | null }>
+  sybilCurve: Array<{ sybils: number, seed?: number, checks?: boolean, policy: string, sybilMeanTrust: number | null, sybilAttestedShare: number | null, falseAnchoredShare: number | null, auc: number | null }>
 }
 
 export interface RunScenarioOptions {
@@ -135,13 +141,13 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
 }
 
 /** The progress of run `index` (1-based) of `tracker`'s runs: its lines say which run, phase, done/total and ETA. */
-export function trackedRun (tracker: SimProgress, index: number, scenario: Scenario): Pick<RunScenarioOptions, 'progress' | 'advance'> {
-  tracker.startRun(index, { sybils: scenario.nodes.sybil, nodes: nodeCount(scenario.nodes), seed: scenario.seed })
+export function trackedRun (tracker: SimProgress, index: number, scenario: Scenario, checks?: boolean): Pick<RunScenarioOptions, 'progress' | 'advance'> {
+  tracker.startRun(index, { sybils: scenario.nodes.sybil, nodes: nodeCount(scenario.nodes), seed: scenario.seed, ...(checks === undefined ? {} : { checks }) })
   return { progress: (text) => { tracker.line(text) }, advance: (share) => { tracker.advance(share) } }
 }
 
 export async function runScenario (scenario: Scenario, options: RunScenarioOptions & { seeds?: number }): Promise<SimResults> {
-  return await runSweep(scenario, { ...options, engine: 'nodes' }, async (s, tracked) => await runOnce(s, { ...options, ...tracked }))
+  return await runSweep(scenario, { ...options, engine: 'nodes' }, async (s, tracked, checks) => await runOnce(s, { ...options, ...tracked, checks }))
 }
 
 /** The scenarios of a sweep over seeds and Sybil counts, in the order they run. */
@@ -160,34 +166,44 @@ export interface SweepOptions {
   /** Seeds s, s+1, …, s+seeds−1 of the scenario's seed s. @default 1 */
   seeds?: number
   clock?: () => number
-  /** Whether the runs played the witness checks (recorded in the results). @default true */
+  /** Whether the runs play the witness checks (recorded in the results). @default true */
   checks?: boolean
+  /**
+   * Also play every run without the checks, the baseline that shows what they buy (`isnad sim run
+   * --baseline`; ignored without the checks). @default the scenario's `metrics.baseline`
+   */
+  baseline?: boolean
   /** What the engine samples instead of computing (the model engine's drawn sets), for the results. */
   sampled?: string
 }
 
 /**
- * Every run of a scenario's sweep (seeds × Sybil counts) with `runOne`, and their results document.
- * `runOne` gets the run's progress callbacks (run k of n, phase, ETA) to pass on.
+ * Every run of a scenario's sweep (seeds × Sybil counts, each also without the checks when the
+ * baseline is asked for) with `runOne`, and their results document. `runOne` gets the run's progress
+ * callbacks (run k of n, phase, ETA) to pass on, and whether the run plays the checks.
  */
 export async function runSweep (
   scenario: Scenario,
   options: SweepOptions,
-  runOne: (scenario: Scenario, tracked: Pick<RunScenarioOptions, 'progress' | 'advance'>) => Promise<RunResult>
+  runOne: (scenario: Scenario, tracked: Pick<RunScenarioOptions, 'progress' | 'advance'>, checks: boolean) => Promise<RunResult>
 ): Promise<SimResults> {
-  const plan = sweepOf(scenario, options.seeds ?? 1)
+  const checks = options.checks ?? true
+  const modes = checks && (options.baseline ?? scenario.metrics.baseline) ? [true, false] : [checks]
+  const plan = sweepOf(scenario, options.seeds ?? 1).flatMap((s) => modes.map((played) => ({ scenario: s, checks: played })))
   const tracker = new SimProgress(options.progress, plan.length)
   const runs: RunResult[] = []
-  for (const [k, s] of plan.entries()) {
-    runs.push({ seed: s.seed, ...await runOne(s, trackedRun(tracker, k + 1, s)) })
+  for (const [k, run] of plan.entries()) {
+    // Progress names the baseline's runs only where they run beside runs with the checks.
+    const tracked = trackedRun(tracker, k + 1, run.scenario, modes.length > 1 ? run.checks : undefined)
+    runs.push({ seed: run.scenario.seed, checks: run.checks, ...await runOne(run.scenario, tracked, run.checks) })
   }
-  return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)(), options.checks ?? true, options.sampled), engine: options.engine }
+  return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)(), checks, options.sampled), engine: options.engine }
 }
 
-/** The results document of finished runs. */
+/** The results document of finished runs; `checks`: whether the runs that do not say played the checks. */
 export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResult[], now: number, checks = true, sampled?: string): SimResults {
   const sybilCurve = [...runs].sort((a, b) => a.sybils - b.sybils || (a.seed ?? 0) - (b.seed ?? 0)).flatMap((run) => run.metrics.trust.map((t) => ({
-    sybils: run.sybils, ...(run.seed === undefined ? {} : { seed: run.seed }), policy: t.policy, sybilMeanTrust: t.sybilMeanTrust, sybilAttestedShare: t.sybilAttestedShare, falseAnchoredShare: t.falseAnchoredShare, auc: t.auc
+    sybils: run.sybils, ...(run.seed === undefined ? {} : { seed: run.seed }), checks: run.checks ?? checks, policy: t.policy, sybilMeanTrust: t.sybilMeanTrust, sybilAttestedShare: t.sybilAttestedShare, falseAnchoredShare: t.falseAnchoredShare, auc: t.auc
   })))
   return {
     format: 'isnad-sim-results/1',
@@ -201,6 +217,6 @@ export function resultsOf (scenario: Scenario, runner: RunnerName, runs: RunResu
     generatedAt: new Date(now).toISOString(),
     runs,
     sybilCurve,
-    spread: spreadsOf(runs, DEFAULT_TRUST_POLICY)
+    spread: spreadsOf(runs, DEFAULT_TRUST_POLICY, checks)
   }
 }

@@ -61,7 +61,7 @@ function round1 (value: number): number {
 
 /** A scenario's whole sweep (seeds × Sybil counts) on the model engine. */
 /** `checks`: every node runs the default witness checks, as daemons do (false: `isnad sim run --no-checks`). @default true */
-export async function runModelScenario (scenario: Scenario, options: { progress: (text: string) => void, seeds?: number, clock?: () => number, checks?: boolean }): Promise<SimResults> {
-  const model: ModelOptions = { checks: options.checks ?? true }
-  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options, sampled: DRAW_SAMPLED }, async (s, tracked) => runModelOnce(s, tracked.progress, model))
+/** `baseline`: every run also without the checks (SweepOptions). */
+export async function runModelScenario (scenario: Scenario, options: { progress: (text: string) => void, seeds?: number, clock?: () => number, checks?: boolean, baseline?: boolean }): Promise<SimResults> {
+  return await runSweep(scenario, { runner: 'model', engine: 'model', ...options, sampled: DRAW_SAMPLED }, async (s, tracked, checks) => runModelOnce(s, tracked.progress, { checks }))
 }

@@ -2,6 +2,7 @@ import { parentPort } from 'node:worker_threads'
 import type { LinkConditions } from '../../net/index.js'
 import { LocalPool } from './local-pool.js'
 import type { NodePool } from './pool.js'
+import type { PortRange } from './port-range.js'
 
 /*
  * The body of one child process of `isnad sim run --processes N` or worker thread of `--threads N`
@@ -55,8 +56,8 @@ export function serveChildPool (): void {
     void (async () => {
       try {
         if (message.method === 'start') {
-          const [count, linkConditions, privateCheckers] = message.args as [number, LinkConditions | null, number[] | null]
-          pool = await LocalPool.start({ count, ...(linkConditions === null ? {} : { linkConditions }), ...(privateCheckers === null ? {} : { privateCheckers }) })
+          const [count, linkConditions, privateCheckers, portRange] = message.args as [number, LinkConditions | null, number[] | null, PortRange | null]
+          pool = await LocalPool.start({ count, ...(linkConditions === null ? {} : { linkConditions }), ...(privateCheckers === null ? {} : { privateCheckers }), ...(portRange === null ? {} : { portRange }) })
           reply({ id: message.id, result: Array.from({ length: pool.size }, (_, i) => pool?.info(i)) })
           return
         }

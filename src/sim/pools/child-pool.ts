@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads'
 import { streamSeed, type LinkConditions } from '../../net/index.js'
 import { meshesConnected, type NodeMesh } from './mesh.js'
 import { nodeAt, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
+import { splitPortRange, type PortRange } from './port-range.js'
 
 /*
  * The pool of nodes spread over children (child-host.ts), each a LocalPool of real daemons on
@@ -89,10 +90,15 @@ export class ChildPool implements NodePool {
 
   private constructor (private readonly children: Child[], private readonly infos: SimNodeInfo[], private readonly kind: ChildKind) {}
 
-  /** `privateCheckers`: the nodes (global indices) whose daemons run private checks (LocalPoolOptions). @default every node */
-  static async start (count: number, processes: number, progress: (text: string) => void = () => {}, link?: LinkConditions, kind: ChildKind = 'processes', privateCheckers?: readonly number[]): Promise<ChildPool> {
+  /**
+   * `privateCheckers`: the nodes (global indices) whose daemons run private checks (LocalPoolOptions). @default every node
+   * `portRange`: every node's ports from it, each child from its own slice. @default any free ports
+   */
+  static async start (count: number, processes: number, progress: (text: string) => void = () => {}, link?: LinkConditions, kind: ChildKind = 'processes', privateCheckers?: readonly number[], portRange?: PortRange): Promise<ChildPool> {
     const entry = fileURLToPath(new URL('./child-host.js', import.meta.url))
     const n = Math.max(1, Math.min(processes, count))
+    // Refused before any child starts when the range cannot hold the nodes.
+    const slices = portRange === undefined ? undefined : splitPortRange(portRange, n, count)
     const children = Array.from({ length: n }, () => new Child(spawn(kind, entry)))
     const sizes = children.map((_, c) => Math.floor(count / n) + (c < count % n ? 1 : 0))
     try {
@@ -100,7 +106,7 @@ export class ChildPool implements NodePool {
       const linkOf = (c: number): LinkConditions | null => link === undefined ? null : { ...link, seed: streamSeed(link.seed, -1 - c) }
       // Node i is child (i mod n)'s local node ⌊i / n⌋.
       const checkersOf = (c: number): number[] | null => privateCheckers === undefined ? null : privateCheckers.filter((i) => i % n === c).map((i) => Math.floor(i / n))
-      const started = await Promise.all(children.map(async (child, c) => await child.call<SimNodeInfo[]>('start', sizes[c], linkOf(c), checkersOf(c))))
+      const started = await Promise.all(children.map(async (child, c) => await child.call<SimNodeInfo[]>('start', sizes[c], linkOf(c), checkersOf(c), slices?.[c] ?? null)))
       progress(`${count} nodes started in ${n} ${kind === 'threads' ? 'worker threads' : 'processes'}`)
       const infos = Array.from({ length: count }, (_, i) => started[i % n]?.[Math.floor(i / n)] as SimNodeInfo)
       return new ChildPool(children, infos, kind)

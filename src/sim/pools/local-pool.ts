@@ -5,6 +5,8 @@ import { readApiToken } from '../../api/index.js'
 import { startDaemon, type Daemon } from '../../daemon/index.js'
 import { TOPICS, streamSeed, type ConnectionMonitorSettings, type LinkConditions, type Network } from '../../net/index.js'
 import { initHome, nodePaths } from '../../node/index.js'
+import { isIsnadError } from '../../errors/index.js'
+import { PortAllocator, splitPortRange, type PortRange } from './port-range.js'
 import { meshesConnected, meshesOf, type NodeMesh } from './mesh.js'
 import { EMPTY_COUNTERS, addCounters, countersFrom, nodeAt, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 
@@ -47,6 +49,8 @@ interface Slot {
   past: NodeCounters
   /** Whether its daemon runs private checks (kept across restarts). */
   privateChecks: boolean
+  /** The ports it holds of the pool's range (none without one). */
+  ports: number[]
 }
 
 export interface LocalPoolOptions {
@@ -63,16 +67,39 @@ export interface LocalPoolOptions {
    * @default every node (the daemon's default)
    */
   privateCheckers?: readonly number[]
+  /** Every node's libp2p and API ports from this range (`isnad sim run --port-range`). @default any free ports */
+  portRange?: PortRange
 }
 
 function countersOf (network: Network): NodeCounters {
   return countersFrom(network.stats)
 }
 
-async function launch (home: string, agent: string, privateChecks: boolean, link?: LinkConditions): Promise<{ daemon: Daemon, info: SimNodeInfo }> {
-  // apiPort 0: any free port, not kept — many nodes share this host, and a node that left must not
-  // find "its" port taken by another when it joins again (a kept port would make that an error).
-  const daemon = await startDaemon({ home, listen: LOOPBACK, apiPort: 0, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, ...(privateChecks ? {} : { privateChecks: false }), ...(link === undefined ? {} : { linkConditions: link }) })
+/** Tries of other ports when a port of the range was taken by another process between its try and the bind. */
+const PORT_RETRIES = 5
+
+/**
+ * A daemon on two ports of `ports` (libp2p, API), else on any free ones; with its ports. A port
+ * another process took meanwhile (ADDRESS_IN_USE) is given back and two others taken.
+ */
+async function launch (home: string, agent: string, privateChecks: boolean, link: LinkConditions | undefined, ports: PortAllocator | undefined): Promise<{ daemon: Daemon, info: SimNodeInfo, ports: number[] }> {
+  for (let attempt = 0; ; attempt++) {
+    const taken = ports === undefined ? [] : [await ports.take(), await ports.take()]
+    try {
+      return { ...await launchOn(home, agent, privateChecks, link, taken), ports: taken }
+    } catch (err) {
+      for (const port of taken) ports?.release(port)
+      if (ports === undefined || attempt >= PORT_RETRIES || !isIsnadError(err, 'ADDRESS_IN_USE')) throw err
+    }
+  }
+}
+
+async function launchOn (home: string, agent: string, privateChecks: boolean, link: LinkConditions | undefined, [p2pPort, apiPort]: number[]): Promise<{ daemon: Daemon, info: SimNodeInfo }> {
+  // Without a range, apiPort 0: any free port, not kept — many nodes share this host, and a node that
+  // left must not find "its" port taken by another when it joins again (a kept port would make that
+  // an error). With one, each start names its ports, so a node that joins again takes fresh ones.
+  const listen = p2pPort === undefined ? LOOPBACK : [`/ip4/127.0.0.1/tcp/${p2pPort}`]
+  const daemon = await startDaemon({ home, listen, apiPort: apiPort ?? 0, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, ...(privateChecks ? {} : { privateChecks: false }), ...(link === undefined ? {} : { linkConditions: link }) })
   const token = await readApiToken(nodePaths(home).data)
   return { daemon, info: { url: daemon.url, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent } }
 }
@@ -81,11 +108,13 @@ export class LocalPool implements NodePool {
   readonly controls = true
   private readonly cpuStart = process.cpuUsage()
 
-  private constructor (private readonly root: string, private readonly slots: Slot[], private readonly link?: LinkConditions) {}
+  private constructor (private readonly root: string, private readonly slots: Slot[], private readonly link?: LinkConditions, private readonly ports?: PortAllocator) {}
 
   static async start (options: LocalPoolOptions): Promise<LocalPool> {
+    // Refused before anything starts when the range cannot hold the nodes.
+    const ports = options.portRange === undefined ? undefined : new PortAllocator(splitPortRange(options.portRange, 1, options.count)[0] as PortRange)
     const root = await mkdtemp(join(options.directory ?? tmpdir(), 'isnad-sim-'))
-    const pool = new LocalPool(root, [], options.linkConditions)
+    const pool = new LocalPool(root, [], options.linkConditions, ports)
     const checkers = options.privateCheckers === undefined ? undefined : new Set(options.privateCheckers)
     try {
       for (let at = 0; at < options.count; at += START_BATCH) {
@@ -94,8 +123,8 @@ export class LocalPool implements NodePool {
           const home = join(root, `node-${i}`)
           const agent = (await initHome(home)).defaultKey.did
           const privateChecks = checkers?.has(i) ?? true
-          const { daemon, info } = await launch(home, agent, privateChecks, pool.linkOf(i))
-          return { home, agent, daemon, info, past: EMPTY_COUNTERS, privateChecks }
+          const { daemon, info, ports: held } = await launch(home, agent, privateChecks, pool.linkOf(i), ports)
+          return { home, agent, daemon, info, past: EMPTY_COUNTERS, privateChecks, ports: held }
         })))
         options.progress?.(`${pool.slots.length}/${options.count} nodes started`)
       }
@@ -136,14 +165,17 @@ export class LocalPool implements NodePool {
     const daemon = slot.daemon
     slot.daemon = null
     await daemon.stop()
+    for (const port of slot.ports) this.ports?.release(port)
+    slot.ports = []
   }
 
   async restart (index: number): Promise<SimNodeInfo> {
     const slot = this.slot(index)
     if (slot.daemon !== null) return slot.info
-    const { daemon, info } = await launch(slot.home, slot.agent, slot.privateChecks, this.linkOf(index))
+    const { daemon, info, ports } = await launch(slot.home, slot.agent, slot.privateChecks, this.linkOf(index), this.ports)
     slot.daemon = daemon
     slot.info = info
+    slot.ports = ports
     return info
   }
 

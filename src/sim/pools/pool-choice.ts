@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os'
 import { ChildPool } from './child-pool.js'
 import { LocalPool } from './local-pool.js'
 import type { NodePool } from './pool.js'
+import { splitPortRange, type PortRange } from './port-range.js'
 import { linkConditionsOf, parseScenario, type Scenario } from '../scenario/index.js'
 
 /*
@@ -21,6 +22,8 @@ export interface PoolChoice {
   processes?: number
   /** Worker threads to spread the nodes over (ignored with processes > 1). @default one per core from THREADED_FROM_NODES nodes, else 1 */
   threads?: number
+  /** Every node's libp2p and API ports from this range (`--port-range`). @default any free ports */
+  portRange?: PortRange
   progress: (text: string) => void
 }
 
@@ -40,12 +43,26 @@ export function poolFactory (scenario: Scenario, choice: PoolChoice): (count: nu
   return async (count, request = {}) => {
     const privateCheckers = request.privateCheckers
     const link = linkConditionsOf(scenario)
-    const processes = choice.processes ?? 1
-    if (processes > 1) return await ChildPool.start(count, processes, choice.progress, link, 'processes', privateCheckers)
-    const threads = choice.threads ?? (count >= THREADED_FROM_NODES ? availableParallelism() : 1)
-    if (threads > 1) return await ChildPool.start(count, threads, choice.progress, link, 'threads', privateCheckers)
-    return await LocalPool.start({ count, progress: choice.progress, ...(link === undefined ? {} : { linkConditions: link }), ...(privateCheckers === undefined ? {} : { privateCheckers }) })
+    const { kind, parts } = spreadOf(choice, count)
+    if (kind !== 'in-process') return await ChildPool.start(count, parts, choice.progress, link, kind, privateCheckers, choice.portRange)
+    return await LocalPool.start({ count, progress: choice.progress, ...(link === undefined ? {} : { linkConditions: link }), ...(privateCheckers === undefined ? {} : { privateCheckers }), ...(choice.portRange === undefined ? {} : { portRange: choice.portRange }) })
   }
+}
+
+/** Where a run of `count` nodes goes: child processes, worker threads, or this thread alone. */
+function spreadOf (choice: PoolChoice, count: number): { kind: 'processes' | 'threads' | 'in-process', parts: number } {
+  const processes = choice.processes ?? 1
+  if (processes > 1) return { kind: 'processes', parts: Math.min(processes, count) }
+  const threads = choice.threads ?? (count >= THREADED_FROM_NODES ? availableParallelism() : 1)
+  return threads > 1 ? { kind: 'threads', parts: Math.min(threads, count) } : { kind: 'in-process', parts: 1 }
+}
+
+/**
+ * Refuses (USAGE) a port range too small for the largest run of a sweep, before any node starts: a
+ * sweep's later, larger runs must not fail after its first ones have run.
+ */
+export function checkPortRange (range: PortRange, choice: PoolChoice, nodeCounts: readonly number[]): void {
+  for (const count of nodeCounts) splitPortRange(range, spreadOf(choice, count).parts, count)
 }
 
 /**

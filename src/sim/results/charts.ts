@@ -46,29 +46,37 @@ export interface SweepPoint {
   x: number
   series: string
   mean: number
-  min: number
-  max: number
+  /** The 95 % confidence interval of the mean over the seeds (the mean itself with one seed). */
+  low: number
+  high: number
   /** Seeds behind the point. */
   n: number
+  /** false: a run without the witness checks (the baseline), drawn dashed. @default true */
+  checks?: boolean
 }
 
+/** The baseline's lines are dashed, so a policy with and without the checks reads as a pair. */
+const CHECKS_DASH = { field: 'checks', type: 'nominal', title: null, scale: { domain: ['with the checks', 'without the checks'], range: [[1, 0], [6, 4]] } } as const
+
 /**
- * A quantity against a whole-number x (the Sybil count of a sweep), one line per series (policy)
- * through the means over seeds, with a bar from the lowest to the highest seed where there are several.
+ * A quantity against a whole-number x (the Sybil count of a sweep), one line per series (policy, with
+ * or without the checks) through the means over seeds, with a bar over the 95 % confidence interval
+ * of the mean where there are several seeds.
  */
 export function sweepSpec (title: string, xTitle: string, yTitle: string, points: readonly SweepPoint[], share = true): TopLevelSpec {
   const x = { field: 'x', type: 'quantitative', title: xTitle, axis: wholeNumberAxis, scale: { zero: false, nice: false, padding: 12 } } as const
   const y = { type: 'quantitative', title: yTitle, ...(share ? { scale: shareScale } : {}) } as const
   const color = { field: 'series', type: 'nominal', title: null } as const
   const spread = points.some((p) => p.n > 1)
+  const baseline = points.some((p) => p.checks === false)
   return {
     title,
     width: WIDTH,
     height: HEIGHT,
-    data: { values: points.map((p) => ({ ...p })) },
+    data: { values: points.map((p) => ({ ...p, checks: p.checks === false ? 'without the checks' : 'with the checks' })) },
     layer: [
-      ...(spread ? [{ mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x, y: { ...y, field: 'min' }, y2: { field: 'max' }, color } } as const] : []),
-      { mark: { type: 'line', point: { size: 50, filled: true } }, encoding: { x, y: { ...y, field: 'mean' }, color, tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'mean', format: '.3f' }, { field: 'n', title: 'seeds' }] } }
+      ...(spread ? [{ mark: { type: 'rule', strokeWidth: 1.5 }, encoding: { x, y: { ...y, field: 'low' }, y2: { field: 'high' }, color } } as const] : []),
+      { mark: { type: 'line', point: { size: 50, filled: true } }, encoding: { x, y: { ...y, field: 'mean' }, color, ...(baseline ? { strokeDash: CHECKS_DASH } : {}), tooltip: [{ field: 'series' }, { field: 'x' }, { field: 'mean', format: '.3f' }, { field: 'low', title: '95% CI low', format: '.3f' }, { field: 'high', title: '95% CI high', format: '.3f' }, { field: 'n', title: 'seeds' }] } }
     ]
   } as TopLevelSpec
 }
@@ -77,12 +85,13 @@ export interface GroupedBar {
   category: string
   group: string
   mean: number
-  min: number
-  max: number
+  /** The 95 % confidence interval of the mean over the seeds (the mean itself with one seed). */
+  low: number
+  high: number
   n: number
 }
 
-/** Bars per category, one per group side by side (xOffset), with the seeds' range where there are several. */
+/** Bars per category, one per group side by side (xOffset), with the 95 % confidence interval where there are several seeds. */
 export function groupedBarSpec (title: string, xTitle: string, yTitle: string, bars: readonly GroupedBar[], options: { share?: boolean, categories?: readonly string[], counts?: boolean, colours?: Readonly<Record<string, string>> } = {}): TopLevelSpec {
   const x = { field: 'category', type: 'nominal', title: xTitle, axis: { labelAngle: 0, labelLimit: 0 }, ...(options.categories === undefined ? {} : { sort: [...options.categories] }) } as const
   const y = { type: 'quantitative', title: yTitle, ...(options.share === true ? { scale: shareScale } : {}), ...(options.counts === true ? { axis: wholeNumberAxis } : {}) } as const
@@ -97,7 +106,7 @@ export function groupedBarSpec (title: string, xTitle: string, yTitle: string, b
     data: { values: bars.map((b) => ({ ...b })) },
     layer: [
       { mark: { type: 'bar' }, encoding: { x, xOffset, y: { ...y, field: 'mean' }, color, tooltip: [{ field: 'category' }, { field: 'group' }, { field: 'mean', format: '.3f' }] } },
-      ...(spread ? [{ mark: { type: 'rule', color: '#333' }, encoding: { x, xOffset, y: { ...y, field: 'min' }, y2: { field: 'max' } } } as const] : [])
+      ...(spread ? [{ mark: { type: 'rule', color: '#333' }, encoding: { x, xOffset, y: { ...y, field: 'low' }, y2: { field: 'high' } } } as const] : [])
     ]
   } as TopLevelSpec
 }

@@ -1,31 +1,31 @@
 import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { cdfSpec, groupedBarSpec, renderSvg, sweepSpec, type GroupedBar, type SweepPoint } from './charts.js'
-import { defaultPolicyOf, engineOf, findings, groupsBySybils, mainGroup, policiesOf, seedOf, seedsOf, spreadOf, type PolicyMetric, type RunGroup } from './results-findings.js'
+import { GLOSSARY } from './glossary.js'
+import { baselineGroups, checksOf, defaultPolicyOf, engineOf, findings, groupsBySybils, mainGroup, policiesOf, seedOf, seedsOf, spreadOf, type PolicyMetric, type RunGroup, type Spread } from './results-findings.js'
+import { csvCell, summaryCsv } from './summary-csv.js'
 import type { RunResult, SimResults } from '../driver/index.js'
 
 /*
  * The outputs of a simulation (docs/simulation.md, "Output"): results.json (everything), results.csv
- * (one row per run and trust policy) and report.html, one self-contained page (no script, nothing
+ * (one row per run and trust policy), summary.csv (one row per point of the sweep and policy: means
+ * and 95 % intervals over the seeds) and report.html, one self-contained page (no script, nothing
  * fetched) that opens with what the runs found in words (findings.ts), then plots rendered to SVG by
- * Vega-Lite (charts.ts) and the tables behind them. Several seeds show as ranges (min–max over the
- * seeds) around the means.
+ * Vega-Lite (charts.ts), the tables behind them and a glossary of every term (glossary.ts). Several
+ * seeds show as 95 % confidence intervals around the means; runs without the witness checks (the
+ * baseline) as their own series beside the runs with them.
  */
 const CSV_COLUMNS = [
-  'scenario', 'runner', 'nodes', 'sybils', 'policy', 'auc', 'false_anchored_share', 'false_attested_share', 'true_unverified_share',
+  'scenario', 'runner', 'seed', 'checks', 'nodes', 'sybils', 'policy', 'auc', 'false_anchored_share', 'false_attested_share', 'true_unverified_share',
   'mean_trust_true', 'mean_trust_false', 'sybil_mean_trust', 'memories_published', 'memory_delivery', 'attestation_delivery',
   'latency_p50_ms', 'latency_p99_ms', 'witness_rtt_p50_ms', 'witness_rtt_p99_ms', 'messages_per_node', 'payload_bytes_per_node',
   'cpu_ms_per_node', 'total_seconds', 'driver_lag_p50_ms'
 ] as const
 
-function csvCell (value: unknown): string {
-  const text = value === null || value === undefined ? '' : String(value)
-  return /[",\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text
-}
-
+/** One row per run and policy; `seed` and `checks` (true / false) tell the runs of a sweep apart. */
 export function resultsCsv (results: SimResults): string {
   const rows = results.runs.flatMap((run) => run.metrics.trust.map((t) => [
-    results.scenario.name, results.runner, run.nodes, run.sybils, t.policy, t.auc, t.falseAnchoredShare, t.falseAttestedShare, t.trueUnverifiedShare,
+    results.scenario.name, results.runner, seedOf(results, run), checksOf(results, run), run.nodes, run.sybils, t.policy, t.auc, t.falseAnchoredShare, t.falseAttestedShare, t.trueUnverifiedShare,
     t.meanTrustTrue, t.meanTrustFalse, t.sybilMeanTrust, run.metrics.memories.published, run.metrics.delivery.memoryRatio, run.metrics.delivery.attestationRatio,
     run.metrics.delivery.latencyMs.p50, run.metrics.delivery.latencyMs.p99, run.metrics.witness.roundTripMs.p50, run.metrics.witness.roundTripMs.p99,
     run.metrics.perNode?.messagesMean, run.metrics.perNode?.payloadBytesMean, run.metrics.perNode?.cpuMsMean, run.timings.totalSeconds, run.driverLoad.eventLoopLagP50Ms
@@ -50,30 +50,45 @@ function figureOf (plot: Plot): string {
   return `<figure class="plot" data-plot="${plot.kind}">${plot.svg}</figure>`
 }
 
-const POLICY_METRICS: ReadonlyArray<[PolicyMetric, string]> = [['auc', 'AUC'], ['falseAttestedShare', 'false ≥ Attested'], ['trueUnverifiedShare', 'true left Unverified']]
+const POLICY_METRICS: ReadonlyArray<[PolicyMetric, string]> = [['auc', 'AUC'], ['falseAttestedShare', 'false ≥ Attested'], ['trueUnverifiedShare', 'true Unverified']]
 
-function seriesName (results: SimResults, policy: string): string {
-  return policy === defaultPolicyOf(results) ? `${policy} (default)` : policy
+/** A policy's name in legends and tables: "(default)" after the default, "without checks" on the baseline's. */
+function seriesName (results: SimResults, policy: string, checks = true): string {
+  const name = policy === defaultPolicyOf(results) ? `${policy} (default)` : policy
+  return checks ? name : `${name} without checks`
 }
 
-/** The policies side by side on the scenario as written: AUC and the two error shares, with the seeds' range. */
+/** A spread as a plot's mean and interval: the 95 % CI over several seeds, the mean itself with one. */
+function interval (spread: Spread): { mean: number, low: number, high: number, n: number } {
+  return { mean: spread.mean, low: spread.ci95?.low ?? spread.mean, high: spread.ci95?.high ?? spread.mean, n: spread.n }
+}
+
+/** The groups a plot or table shows: the runs with the checks, then the baseline's without them. */
+function seriesGroups (results: SimResults, main: RunGroup | undefined): RunGroup[] {
+  const baseline = main === undefined ? undefined : baselineGroups(results).find((g) => g.sybils === main.sybils)
+  return [main, baseline].filter((g): g is RunGroup => g !== undefined)
+}
+
+/** The policies side by side on the scenario as written (and its baseline): AUC and the two error shares, with the 95 % CI. */
 async function policyPlot (results: SimResults, group: RunGroup): Promise<Plot> {
   const bars: GroupedBar[] = []
   for (const [metric, label] of POLICY_METRICS) {
-    for (const policy of policiesOf(results)) {
-      const spread = spreadOf(group, policy, metric)
-      if (spread !== null) bars.push({ category: label, group: seriesName(results, policy), ...spread })
+    for (const g of seriesGroups(results, group)) {
+      for (const policy of policiesOf(results)) {
+        const spread = spreadOf(g, policy, metric)
+        if (spread !== null) bars.push({ category: label, group: seriesName(results, policy, g.checks), ...interval(spread) })
+      }
     }
   }
   const svg = await renderSvg(groupedBarSpec(`trust policies against the ground truth (${group.sybils} Sybils)`, '', 'share / AUC', bars, { share: true, categories: POLICY_METRICS.map(([, l]) => l) }))
   return { kind: 'policy-comparison', file: 'policy-comparison.svg', svg }
 }
 
-/** A policy metric against the Sybil count: one point per Sybil count of the sweep, the seeds' range as a bar. */
+/** A policy metric against the Sybil count: one point per Sybil count, policy and checks, the 95 % CI as a bar. */
 function sweepPoints (results: SimResults, metric: PolicyMetric): SweepPoint[] {
-  return groupsBySybils(results).flatMap((group) => policiesOf(results).flatMap((policy) => {
+  return [...groupsBySybils(results), ...baselineGroups(results)].flatMap((group) => policiesOf(results).flatMap((policy) => {
     const spread = spreadOf(group, policy, metric)
-    return spread === null ? [] : [{ x: group.sybils, series: seriesName(results, policy), ...spread }]
+    return spread === null ? [] : [{ x: group.sybils, series: seriesName(results, policy, group.checks), checks: group.checks, ...interval(spread) }]
   }))
 }
 
@@ -102,7 +117,7 @@ async function trustPlots (results: SimResults, group: RunGroup): Promise<Plot[]
     const sum = (side: 'true' | 'false', bin: number): number => group.runs.reduce((total, r) => total + (r.metrics.trust.find((t) => t.policy === policy)?.histogram[side][bin] ?? 0), 0)
     const bars: GroupedBar[] = bins.flatMap((category, i) => (['true', 'false'] as const).map((side) => {
       const value = sum(side, i)
-      return { category, group: `${side} memories`, mean: value, min: value, max: value, n: 1 }
+      return { category, group: `${side} memories`, mean: value, low: value, high: value, n: 1 }
     }))
     const svg = await renderSvg(groupedBarSpec(`trust distribution, ${seriesName(results, policy)}`, 'trust score', 'observer × memory pairs', bars, { categories: bins, counts: true, colours: TRUTH_COLOURS }))
     return { kind: 'trust-distribution', file: `trust-${policy}.svg`, svg }
@@ -118,32 +133,62 @@ function runDetails (run: RunResult, title: string): string {
     `<p>${run.nodes} nodes (${Object.entries(run.roles).map(([r, n]) => `${n} ${r}`).join(', ')}); observers ${run.observers.join(', ')}; ` +
     `setup ${run.timings.setupSeconds.toFixed(1)} s, activity ${run.timings.activitySeconds.toFixed(1)} s, total ${run.timings.totalSeconds} s; ` +
     `driver during the activity: event-loop lag p50 ${run.driverLoad.eventLoopLagP50Ms} ms, max ${run.driverLoad.eventLoopLagMaxMs} ms, CPU ${run.driverLoad.cpuPercent}%; ${run.relinks} dropped links redialled.</p>` +
-    table(['memories published', 'true', 'false', 'memory delivery', 'attestation delivery', 'gossip p50 ms', 'p90', 'p99', 'request → inbox p50 ms', 'witness RTT p50 ms', 'p99', 'missed answers'],
+    table(['memories published', 'true memories', 'false memories', 'memory delivery', 'attestation delivery', 'gossip p50 ms', 'gossip p90 ms', 'gossip p99 ms', 'request → inbox p50 ms', 'witness RTT p50 ms', 'witness RTT p99 ms', 'missed answers'],
       [[m.memories.published, m.memories.true, m.memories.false, m.delivery.memoryRatio, m.delivery.attestationRatio, m.delivery.latencyMs.p50, m.delivery.latencyMs.p90,
         m.delivery.latencyMs.p99, m.witness.requestDelayMs.p50, m.witness.roundTripMs.p50, m.witness.roundTripMs.p99, m.witness.missedAnswers]]) +
+    table(['requests / memory', 'attestations / memory', 'checking nodes'], [[m.witness.requestsPerMemory, m.witness.attestationsPerMemory, m.witness.checkingNodes]]) +
     table(['policy', 'AUC', 'false ≥ Anchored', 'false ≥ Attested', 'true Unverified', 'mean trust (true)', 'mean trust (false)', 'Sybil mean trust'],
       m.trust.map((t) => [t.policy, t.auc, t.falseAnchoredShare, t.falseAttestedShare, t.trueUnverifiedShare, t.meanTrustTrue, t.meanTrustFalse, t.sybilMeanTrust])) +
     (m.perNode === null
       ? '<p>Per-node messages, bytes and CPU: not measured by this runner.</p>'
-      : table(['messages / node', 'max', 'payload bytes / node', 'verifications / node', 'CPU ms / node'],
+      : table(['messages / node', 'messages / node (max)', 'payload bytes / node', 'verifications / node', 'CPU ms / node'],
         [[m.perNode.messagesMean, m.perNode.messagesMax, m.perNode.payloadBytesMean, m.perNode.verificationsMean, m.perNode.cpuMsMean]])) +
     (run.notes.length === 0 ? '' : `<ul class="notes">${run.notes.map((n) => `<li>${escapeHtml(n)}</li>`).join('')}</ul>`)
 }
 
-/** Every run in one table: Sybils, seed, delivery and each policy's AUC. */
+const checksWord = (checks: boolean): string => checks ? 'with' : 'without'
+
+/** Every run in one table: Sybils, seed, checks, delivery and each policy's AUC. */
 function runsTable (results: SimResults): string {
   const policies = policiesOf(results)
-  return table(['Sybils', 'nodes', 'seed', 'memories', 'memory delivery', 'attestation delivery', 'gossip p50 ms', 'total s', ...policies.map((p) => `AUC ${p}`)],
-    [...results.runs].sort((a, b) => a.sybils - b.sybils || seedOf(results, a) - seedOf(results, b)).map((r) => [
-      r.sybils, r.nodes, seedOf(results, r), r.metrics.memories.published, r.metrics.delivery.memoryRatio, r.metrics.delivery.attestationRatio,
+  return table(['Sybils', 'nodes', 'seed', 'checks', 'memories', 'memory delivery', 'attestation delivery', 'gossip p50 ms', 'total s', ...policies.map((p) => `AUC ${p}`)],
+    [...results.runs].sort((a, b) => Number(checksOf(results, b)) - Number(checksOf(results, a)) || a.sybils - b.sybils || seedOf(results, a) - seedOf(results, b)).map((r) => [
+      r.sybils, r.nodes, seedOf(results, r), checksWord(checksOf(results, r)), r.metrics.memories.published, r.metrics.delivery.memoryRatio, r.metrics.delivery.attestationRatio,
       r.metrics.delivery.latencyMs.p50, r.timings.totalSeconds, ...policies.map((p) => r.metrics.trust.find((t) => t.policy === p)?.auc)
     ]))
 }
 
+/** A mean over the seeds with its 95 % CI and range: "0.540 (95% CI 0.416–0.665; 0.490–0.590)". */
 function spreadCell (group: RunGroup, policy: string, metric: PolicyMetric): string {
   const s = spreadOf(group, policy, metric)
   if (s === null) return '—'
-  return s.n > 1 ? `${s.mean.toFixed(3)} (${s.min.toFixed(3)}–${s.max.toFixed(3)})` : s.mean.toFixed(3)
+  const ci = s.ci95
+  return ci === null ? s.mean.toFixed(3) : `${s.mean.toFixed(3)} (95% CI ${ci.low.toFixed(3)}–${ci.high.toFixed(3)}; ${s.min.toFixed(3)}–${s.max.toFixed(3)})`
+}
+
+/** The policies' table of the scenario as written: one row per policy, and per policy without the checks. */
+function policyTable (results: SimResults, main: RunGroup): string {
+  return table(['policy', 'checks', 'seeds', ...POLICY_METRICS.map(([, l]) => l), 'false ≥ Anchored', 'Sybil mean trust'], seriesGroups(results, main).flatMap((g) => policiesOf(results).map((p) =>
+    [seriesName(results, p), checksWord(g.checks), g.runs.length, ...POLICY_METRICS.map(([m]) => spreadCell(g, p, m)), spreadCell(g, p, 'falseAnchoredShare'), spreadCell(g, p, 'sybilMeanTrust')])))
+}
+
+function sweepTable (results: SimResults): string {
+  const groups = [...groupsBySybils(results), ...baselineGroups(results)]
+  return table(['Sybils', 'share of nodes', 'checks', 'seeds', 'policy', 'AUC', 'Sybil mean trust', 'false ≥ Attested', 'false ≥ Anchored', 'true Unverified'], groups.flatMap((g) => policiesOf(results).map((p) =>
+    [g.sybils, `${Math.round(g.sybils / g.nodes * 100)}%`, checksWord(g.checks), g.runs.length, p, spreadCell(g, p, 'auc'), spreadCell(g, p, 'sybilMeanTrust'), spreadCell(g, p, 'falseAttestedShare'), spreadCell(g, p, 'falseAnchoredShare'), spreadCell(g, p, 'trueUnverifiedShare')])))
+}
+
+/** How the schedule was played: on real nodes at the time scale, on the model engine in virtual time. */
+function timeWording (results: SimResults): string {
+  const s = results.scenario
+  const perMinute = s.timeScale.realSecondsPerMinute
+  if (engineOf(results) !== 'model') return `${s.durationMinutes} simulated minutes at ${perMinute} real s per simulated minute`
+  const inbox = 180 / perMinute
+  return `${s.durationMinutes} simulated minutes in virtual time (the model engine keeps its own clock, so its latencies are virtual milliseconds; the scenario's time scale, ${perMinute} real s per simulated minute on real nodes, only sets how long a witness waits for a request as the real driver would, 180 real s = ${Number(inbox.toFixed(2))} simulated minutes)`
+}
+
+function glossaryHtml (): string {
+  return `<dl class="glossary">${GLOSSARY.map((e) => `<dt>${escapeHtml(e.term)}</dt><dd>${escapeHtml(e.meaning)}</dd>`).join('')}</dl>`
 }
 
 /** All the plots of the report, in page order. */
@@ -158,23 +203,22 @@ export async function reportHtml (results: SimResults): Promise<string> {
   const s = results.scenario
   const main = mainGroup(results)
   const plots = await plotsOf(results)
-  const groups = groupsBySybils(results)
   const engine = engineOf(results)
   const seeds = seedsOf(results)
   const first = main?.runs[0]
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>isnad simulation: ${escapeHtml(s.name)}</title>
-<style>body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:1100px}p.findings{font-size:16px;max-width:60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}figure.plot{display:inline-block;margin:.5em}section{border-top:1px solid #ddd;margin-top:1em}</style>
+<style>body{font:14px/1.45 system-ui,sans-serif;margin:2em;max-width:1100px}p.findings{font-size:16px;max-width:60em}table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}th{background:#f4f4f4}figure.plot{display:inline-block;margin:.5em}section{border-top:1px solid #ddd;margin-top:1em}dl.glossary dt{font-weight:bold;margin-top:.4em}dl.glossary dd{margin-left:1.5em;max-width:60em}</style>
 </head><body><h1>isnad simulation: ${escapeHtml(s.name)}</h1>
 <p class="findings">${escapeHtml(findings(results))}</p>
 <p>${escapeHtml(s.description)}</p>
-<p>${engine === undefined ? '' : `Engine <b>${escapeHtml(engine)}</b>, r`}${engine === undefined ? 'R' : ''}unner <b>${escapeHtml(results.runner)}</b>; seed${seeds.length === 1 ? '' : 's'} ${seeds.join(', ')}; ${s.durationMinutes} simulated minutes at ${s.timeScale.realSecondsPerMinute} real s per minute; trust policies: ${policiesOf(results).map((p) => escapeHtml(seriesName(results, p))).join(', ')}; generated ${escapeHtml(results.generatedAt)}.</p>
+<p>${engine === undefined ? '' : `Engine <b>${escapeHtml(engine)}</b>, r`}${engine === undefined ? 'R' : ''}unner <b>${escapeHtml(results.runner)}</b>; seed${seeds.length === 1 ? '' : 's'} ${seeds.join(', ')}; ${escapeHtml(timeWording(results))}; trust policies: ${policiesOf(results).map((p) => escapeHtml(seriesName(results, p))).join(', ')}; generated ${escapeHtml(results.generatedAt)}.</p>
 <section><h2>Trust policies</h2>
 ${plots.policy === null ? '' : figureOf(plots.policy)}
-${main === undefined ? '' : table(['policy', ...POLICY_METRICS.map(([, l]) => l), 'Sybil mean trust'], policiesOf(results).map((p) => [seriesName(results, p), ...POLICY_METRICS.map(([m]) => spreadCell(main, p, m)), spreadCell(main, p, 'sybilMeanTrust')]))}
+${main === undefined ? '' : policyTable(results, main)}
 </section>
 ${plots.sweep.length === 0 ? '' : `<section><h2>Sybil sweep</h2>
 ${plots.sweep.map(figureOf).join('\n')}
-${table(['Sybils', 'share of nodes', 'seeds', 'policy', 'AUC', 'Sybil mean trust', 'false ≥ Attested', 'false ≥ Anchored'], groups.flatMap((g) => policiesOf(results).map((p) => [g.sybils, `${Math.round(g.sybils / g.nodes * 100)}%`, g.runs.length, p, spreadCell(g, p, 'auc'), spreadCell(g, p, 'sybilMeanTrust'), spreadCell(g, p, 'falseAttestedShare'), spreadCell(g, p, 'falseAnchoredShare')])))}
+${sweepTable(results)}
 </section>`}
 <section><h2>Delivery and latency</h2>
 ${plots.latency === null ? '<p>No attestation was delivered: no latency to plot.</p>' : figureOf(plots.latency)}
@@ -183,6 +227,9 @@ ${first === undefined ? '' : runDetails(first, `the scenario as written, seed ${
 </section>
 <section><h2>All runs</h2>
 ${runsTable(results)}
+</section>
+<section><h2>Glossary</h2>
+${glossaryHtml()}
 </section>
 </body></html>
 `
@@ -197,13 +244,14 @@ export async function plotFiles (results: SimResults): Promise<Map<string, strin
 
 /**
  * Writes results.json (unless `json` is false: a re-render keeps the file it read), results.csv,
- * report.html and plots/*.svg into `directory`; their paths.
+ * summary.csv, report.html and plots/*.svg into `directory`; their paths.
  */
-export async function writeResults (results: SimResults, directory: string, json = true): Promise<{ json: string, csv: string, html: string }> {
+export async function writeResults (results: SimResults, directory: string, json = true): Promise<{ json: string, csv: string, summary: string, html: string }> {
   await mkdir(join(directory, 'plots'), { recursive: true })
-  const paths = { json: join(directory, 'results.json'), csv: join(directory, 'results.csv'), html: join(directory, 'report.html') }
+  const paths = { json: join(directory, 'results.json'), csv: join(directory, 'results.csv'), summary: join(directory, 'summary.csv'), html: join(directory, 'report.html') }
   if (json) await writeFile(paths.json, JSON.stringify(results, null, 2) + '\n')
   await writeFile(paths.csv, resultsCsv(results))
+  await writeFile(paths.summary, summaryCsv(results))
   await writeFile(paths.html, await reportHtml(results))
   for (const [name, svg] of await plotFiles(results)) await writeFile(join(directory, 'plots', name), svg)
   return paths

@@ -1,10 +1,12 @@
 import type { PolicyAccuracy, RunResult } from '../driver/index.js'
 import { median } from '../driver/index.js'
+import { confidence95, type ConfidenceInterval } from './confidence.js'
 
 /*
  * Figures over several seeds (`isnad sim run --seeds N`): for each point of the Sybil sweep and each
  * policy, every seed's value of each trust metric and their spread (n, min, median, max, mean and
- * sample standard deviation), so a reader sees how much of a difference is the seed's. Pure.
+ * sample standard deviation, and the 95 % confidence interval of the mean), so a reader sees how much
+ * of a difference is the seed's. Runs with and without the witness checks are summarised apart. Pure.
  */
 
 /** The trust metrics summarised over seeds: PolicyAccuracy's numeric fields. */
@@ -24,6 +26,8 @@ export interface Spread {
   mean: number | null
   /** Sample standard deviation (n − 1); null below two values. */
   sd: number | null
+  /** The 95 % confidence interval of the mean (Student's t, confidence.ts); null below two values. */
+  ci95: ConfidenceInterval | null
 }
 
 export interface PolicySpread {
@@ -31,6 +35,8 @@ export interface PolicySpread {
   sybils: number
   nodes: number
   sybilShare: number
+  /** Whether these runs played the witness checks (false: the baseline without them). */
+  checks: boolean
   policy: string
   /** Whether `policy` is the node's default (SimResults.defaultPolicy). */
   isDefault: boolean
@@ -46,7 +52,7 @@ function round (value: number): number {
 export function spreadOf (values: ReadonlyArray<number | null>): Spread {
   const present = values.filter((v): v is number => v !== null)
   const n = present.length
-  if (n === 0) return { values: [...values], n, min: null, median: null, max: null, mean: null, sd: null }
+  if (n === 0) return { values: [...values], n, min: null, median: null, max: null, mean: null, sd: null, ci95: null }
   const mean = present.reduce((a, b) => a + b, 0) / n
   const sd = n < 2 ? null : Math.sqrt(present.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1))
   return {
@@ -56,22 +62,33 @@ export function spreadOf (values: ReadonlyArray<number | null>): Spread {
     median: round(median(present)),
     max: Math.max(...present),
     mean: round(mean),
-    sd: sd === null ? null : round(sd)
+    sd: sd === null ? null : round(sd),
+    ci95: confidence95(present)
   }
 }
 
-/** One entry per (Sybil count, policy), Sybil counts ascending, policies in the runs' order. */
-export function spreadsOf (runs: readonly RunResult[], defaultPolicy: string): PolicySpread[] {
-  const bySybils = new Map<number, RunResult[]>()
-  for (const run of runs) bySybils.set(run.sybils, [...(bySybils.get(run.sybils) ?? []), run])
-  return [...bySybils.keys()].sort((a, b) => a - b).flatMap((sybils) => {
-    const group = bySybils.get(sybils) ?? []
+/**
+ * One entry per (checks, Sybil count, policy): the runs with the checks first, then the baseline
+ * without them; Sybil counts ascending, policies in the runs' order. A run that does not say whether
+ * it played the checks played `checks` (the results' setting).
+ */
+export function spreadsOf (runs: readonly RunResult[], defaultPolicy: string, checks = true): PolicySpread[] {
+  const groups = new Map<string, { checks: boolean, sybils: number, runs: RunResult[] }>()
+  for (const run of runs) {
+    const played = run.checks ?? checks
+    const key = `${played ? 0 : 1}|${run.sybils}`
+    const group = groups.get(key) ?? { checks: played, sybils: run.sybils, runs: [] }
+    group.runs.push(run)
+    groups.set(key, group)
+  }
+  const ordered = [...groups.values()].sort((a, b) => Number(b.checks) - Number(a.checks) || a.sybils - b.sybils)
+  return ordered.flatMap(({ checks: played, sybils, runs: group }) => {
     const policies = group[0]?.metrics.trust.map((t) => t.policy) ?? []
     const nodes = group[0]?.nodes ?? 0
     return policies.map((policy) => {
       const accuracies = group.map((run) => run.metrics.trust.find((t) => t.policy === policy))
       const metrics = Object.fromEntries(SPREAD_METRICS.map((key) => [key, spreadOf(accuracies.map((a) => a?.[key] ?? null))])) as Record<SpreadMetric, Spread>
-      return { sybils, nodes, sybilShare: nodes === 0 ? 0 : round(sybils / nodes), policy, isDefault: policy === defaultPolicy, seeds: group.map((run) => run.seed ?? 0), metrics }
+      return { sybils, nodes, sybilShare: nodes === 0 ? 0 : round(sybils / nodes), checks: played, policy, isDefault: policy === defaultPolicy, seeds: group.map((run) => run.seed ?? 0), metrics }
     })
   })
 }

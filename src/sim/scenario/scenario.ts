@@ -120,7 +120,9 @@ const MetricsSchema = z.strictObject({
   /** Honest agents every observer trusts as reputation roots (src/reputation), besides itself. */
   trustRoots: z.number().int().min(0).max(64).default(5),
   /** Extra runs with these Sybil counts (the rest of the scenario unchanged): the Sybil-influence curve. */
-  sybilSweep: z.array(count).max(12).default([])
+  sybilSweep: z.array(count).max(12).default([]),
+  /** Also play every run without the witness checks: the baseline that shows what they buy (`isnad sim run --baseline`). */
+  baseline: z.boolean().default(false)
 })
 
 export const ScenarioSchema = z.strictObject({

@@ -3,6 +3,7 @@ import { createHttpOperations } from '../../../src/api/client.js'
 import type { NodeOperations } from '../../../src/api/index.js'
 import { createAuthority, createMemoryVerifier } from '../../../src/fdr/index.js'
 import { codeOfAsync } from '../../fixtures/error-code.js'
+import { createAgent } from '../../fixtures/records.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 
@@ -26,9 +27,15 @@ describe('trust and select over the API', () => {
     const view = await ops.remember({ type: 'fact', summary: 'the canary takes 9 minutes', tags: ['ops'] }, author)
     await ops.attest({ memory: view.id, verdict: 'confirm' }, witness)
 
-    expect((await ops.addTrustRoot(fixture.witness)).map((r) => r.did)).toEqual([fixture.witness])
+    // The node's own agents are roots without configuration, listed first; the operator's follow.
+    const own = (await ops.listTrustRoots()).map((r) => r.did)
+    expect(own).toEqual(expect.arrayContaining([fixture.author, fixture.witness]))
+    expect((await ops.listTrustRoots()).every((r) => r.source === 'own-agent')).toBe(true)
+    const outsider = createAgent(41).did
+    expect((await ops.addTrustRoot(outsider)).map((r) => r.did)).toEqual([...own, outsider])
+    expect(await codeOfAsync(async () => await ops.addTrustRoot(outsider))).toBe('ALREADY_EXISTS')
     expect(await codeOfAsync(async () => await ops.addTrustRoot(fixture.witness))).toBe('ALREADY_EXISTS')
-    expect((await ops.listTrustRoots()).map((r) => r.did)).toEqual([fixture.witness])
+    expect(await jsonOf(await fixture.call('GET', '/v1/trust/roots'))).toMatchObject({ status: 200, body: { roots: [...own.map((did) => ({ did, source: 'own-agent' })), { did: outsider, source: 'added' }] } })
     const rep = await ops.reputation(fixture.author)
     // The author is one of the node's own agents: a root without configuration (issue 18).
     expect(rep.root).toBe(true)
@@ -39,8 +46,9 @@ describe('trust and select over the API', () => {
     expect(selected.map((s) => [s.ref.worldId, s.verified, s.evidence?.verifiedBy])).toEqual([[view.id, true, fixture.author]])
     expect(createAuthority({ verifier: createMemoryVerifier({ signatures: nodeCryptoVerifier }) }).check(selected).accepted).toBe(true)
 
-    expect(await ops.removeTrustRoot(fixture.witness)).toEqual([])
-    expect(await codeOfAsync(async () => await ops.removeTrustRoot(fixture.witness))).toBe('NOT_FOUND')
+    expect((await ops.removeTrustRoot(outsider)).map((r) => r.did)).toEqual(own)
+    expect(await codeOfAsync(async () => await ops.removeTrustRoot(outsider))).toBe('NOT_FOUND')
+    expect(await codeOfAsync(async () => await ops.removeTrustRoot(fixture.witness))).toBe('USAGE')
   })
 
   it('refuses bad input with a stable code', async () => {

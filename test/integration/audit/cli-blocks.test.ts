@@ -1,15 +1,12 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Command } from 'commander'
 import { Level } from 'level'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blockKeyOf, blockLinks, parseCid } from '../../../src/anchor/index.js'
-import { checkIndex, registerLedgerAudit } from '../../../src/cli/commands/ledger-audit.js'
-import { createContext, type GlobalOptions } from '../../../src/cli/command-context.js'
-import { reportError, type Output } from '../../../src/cli/output.js'
 import { createKeystore } from '../../../src/keystore/index.js'
-import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
+import { initHome, LocalNode, nodePaths } from '../../../src/node/index.js'
+import { runLedgerCli } from './ledger-cli.js'
 
 /**
  * `isnad ledger verify | repair` with their default blockstore hooks (issue 22 §2): a flipped byte
@@ -38,23 +35,7 @@ describe('ledger verify and repair read the blockstore', () => {
   }, 60_000)
   afterAll(async () => { await rm(home, { recursive: true, force: true }) })
 
-  async function run (...args: string[]): Promise<{ code: number, json: <T>() => T }> {
-    let stdout = ''
-    const out: Output = { json: true, stdout: (t) => { stdout += t + '\n' }, stderr: () => {} }
-    let code = 0
-    const program = new Command('isnad').option('--home <dir>').option('--json').exitOverride()
-    registerLedgerAudit(program.command('ledger'), (cmd) => createContext(cmd.optsWithGlobals<GlobalOptions>(), out), {
-      reindex: async (ctx) => { await reindex(ctx.home) },
-      indexCheck: checkIndex,
-      setExit: (c) => { code = c }
-    })
-    try {
-      await program.parseAsync(['node', 'isnad', '--home', home, '--json', ...args])
-    } catch (err) {
-      code = reportError(out, err)
-    }
-    return { code, json: <T>() => JSON.parse(stdout) as T }
-  }
+  const run = async (...args: string[]): ReturnType<typeof runLedgerCli> => await runLedgerCli(home, ...args)
 
   it('finds a damaged block, sets it aside, and the anchor is checked again', async () => {
     const clean = await run('ledger', 'verify')

@@ -8,9 +8,11 @@ import { blockKeyOf, blockLinks, parseCid } from '../../../src/anchor/index.js'
 import { nodeCryptoVerifier } from '../../../src/native/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { auditDataDir, executeRepair, planRepair, writeAuditResults, type AuditReport } from '../../../src/ledger/audit/index.js'
+import { withHash } from '../../../src/ledger/views/index.js'
 import { checkBlockstore } from '../../../src/node/block-check.js'
 import { repairBlocks } from '../../../src/node/block-repair.js'
 import { salvageLostRecords } from '../../../src/node/record-salvage.js'
+import { reduceViewsAgain } from '../../../src/node/view-repair.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
 
@@ -47,6 +49,8 @@ interface Damage {
   apply: (dataDir: string, p: Pristine) => Promise<string[]>
   /** Finding kinds `ledger verify` must report. */
   finds: string[]
+  /** What `ledger verify`'s findings must name (a reduction it cannot reproduce). */
+  names?: string[]
   /** Finding kinds of which `ledger verify` must report at least one. */
   findsOneOf?: string[]
   /** The anchor's state after repair: a damaged block with no peer to send a good copy leaves it unreachable. @default 'verified' */
@@ -122,6 +126,29 @@ async function truncateMidFile (file: string): Promise<string[]> {
   return all.slice(keep).flatMap((l) => recordsOf(l))
 }
 
+/** Rewrites line `index` (negative: from the end) of a JSONL file with `edit`, its spec §8 hash recomputed: a consistent rewrite. */
+async function rewriteLine (file: string, index: number, edit: (line: Record<string, unknown>) => void): Promise<string[]> {
+  const all = (await lines(file)).filter((l) => l.length > 0)
+  const at = index < 0 ? all.length + index : index
+  const line = JSON.parse(all[at] as string) as Record<string, unknown>
+  edit(line)
+  all[at] = JSON.stringify(withHash(line))
+  await writeFile(file, `${all.join('\n')}\n`)
+  return []
+}
+
+/** Deletes line `index` (negative: from the end) of a JSONL file: no trace is left in the file. */
+async function deleteLine (file: string, index: number): Promise<string[]> {
+  const all = (await lines(file)).filter((l) => l.length > 0)
+  all.splice(index < 0 ? all.length + index : index, 1)
+  await writeFile(file, `${all.join('\n')}\n`)
+  return []
+}
+
+const FORGED_REDUCTION = 'red_aaaaaaaaaaaaaaaaaaaaaaaaaa'
+
+const reducersFile = (dataDir: string): string => join(dataDir, 'coordination', 'reducers.jsonl')
+
 async function withBlocks (dataDir: string, fn: (db: Level<string, Uint8Array>) => Promise<void>): Promise<void> {
   const db = new Level<string, Uint8Array>(join(dataDir, 'evidence', 'blocks'), { createIfMissing: false, valueEncoding: 'view' })
   await db.open()
@@ -138,9 +165,52 @@ const DAMAGES: Damage[] = [
   // The index still holds the record: repair saves it from there and imports it again.
   { name: 'a flipped byte in a streams/ line (a batch: a memory.packed event)', finds: ['hash_mismatch'], salvaged: true, apply: async (d) => await flipIn(await streamShard(d), 'memory.packed', 2) },
   { name: 'a flipped byte in a bus/ line (a witness request)', finds: ['hash_mismatch'], salvaged: true, apply: async (d) => await flipIn(await busShard(d), 'memory.witness_requested') },
+  // The first line of a view shard is an object's first state, which a reducer line names: lost with
+  // the line set aside, it is settled by repair, which reduces the memory again.
   ...['facts', 'decisions', 'commitments', 'attach'].map((kind): Damage => ({
-    name: `a flipped byte in a views/${kind} line`, finds: ['hash_mismatch'], apply: async (d) => await flipIn(await viewShard(d, kind), undefined)
+    name: `a flipped byte in a views/${kind} line`, finds: ['hash_mismatch', 'reduction_unresolved'], apply: async (d) => await flipIn(await viewShard(d, kind), undefined)
   })),
+  // the views against coordination/reducers.jsonl (docs/views.md, "Reductions")
+  ...['facts', 'attach'].map((kind): Damage => ({
+    name: `a views/${kind} line rewritten with a valid hash (its state changed)`,
+    finds: ['reduction_unresolved'],
+    apply: async (d) => await rewriteLine(await viewShard(d, kind), -1, (line) => {
+      if (kind === 'attach') line.trust = { score: 1, level: 'Anchored' }
+      else line.summary = 'a summary no memory has'
+    })
+  })),
+  {
+    name: 'a view line appended that no reduction names (a copy of the newest, its summary changed, a valid hash)',
+    finds: ['reduction_unrecorded'],
+    apply: async (d) => {
+      const file = await viewShard(d, 'decisions')
+      const newest = JSON.parse((await lines(file)).filter((l) => l.length > 0).at(-1) as string) as Record<string, unknown>
+      await appendFile(file, `${JSON.stringify(withHash({ ...newest, summary: 'a decision nobody took' }))}\n`)
+      return []
+    }
+  },
+  {
+    name: 'a view line deleted from the middle of a shard',
+    finds: ['reduction_unresolved'],
+    apply: async (d) => await deleteLine(await viewShard(d, 'facts'), 1)
+  },
+  {
+    name: 'the last line of coordination/reducers.jsonl deleted',
+    finds: ['reduction_unrecorded'],
+    apply: async (d) => await deleteLine(reducersFile(d), -1)
+  },
+  {
+    name: 'a reduction id in coordination/reducers.jsonl changed (the line\'s hash recomputed)',
+    finds: ['reduction_unresolved'],
+    names: [FORGED_REDUCTION],
+    apply: async (d) => await rewriteLine(reducersFile(d), -1, (line) => {
+      const shards = line.reductions as Record<string, Record<string, string>>
+      const [objects] = Object.values(shards)
+      const [object] = Object.keys(objects ?? {})
+      if (objects === undefined || object === undefined) throw new Error('the last reducer line is a round line')
+      objects[object] = FORGED_REDUCTION
+    })
+  },
   { name: 'a garbage line in the middle of a streams/ shard', finds: ['json_invalid'], apply: async (d) => await insertGarbage(await streamShard(d)) },
   { name: 'a garbage line in the middle of a bus/ shard', finds: ['json_invalid'], apply: async (d) => await insertGarbage(await busShard(d)) },
   ...['facts', 'decisions', 'commitments', 'attach'].map((kind): Damage => ({
@@ -162,7 +232,7 @@ const DAMAGES: Damage[] = [
     apply: async (d) => await truncateMidFile(await streamShard(d)),
     after: { errors: ['lc_gap', 'lc_regressed'] }
   },
-  { name: 'a views/ shard truncated in the middle', finds: ['torn_tail'], apply: async (d) => await truncateMidFile(await viewShard(d, 'decisions')) },
+  { name: 'a views/ shard truncated in the middle', finds: ['torn_tail', 'reduction_unresolved'], apply: async (d) => await truncateMidFile(await viewShard(d, 'decisions')) },
   // the index
   { name: 'a deleted index', finds: ['index_missing'], apply: async (d) => { await rm(join(d, 'index'), { recursive: true }); return [] } },
   {
@@ -341,6 +411,7 @@ describe('the damage matrix (issue 22 §2): each damage is found by verify and f
         expect(found.status, damage.name).not.toBe('healthy')
         const kinds = found.findings.map((f) => f.kind)
         for (const kind of damage.finds) expect(kinds, damage.name).toContain(kind)
+        for (const name of damage.names ?? []) expect(found.findings.map((f) => f.message).join('\n'), damage.name).toContain(name)
         if (damage.findsOneOf !== undefined) expect(kinds.some((kind) => damage.findsOneOf?.includes(kind)), `${damage.name}: ${kinds.join(', ')}`).toBe(true)
 
         const plan = planRepair(found, { now: Date.now })
@@ -348,7 +419,8 @@ describe('the damage matrix (issue 22 §2): each damage is found by verify and f
           dataDir: nodePaths(home).data,
           reindex: async () => { await reindex(home) },
           repairBlocks: async (action) => await repairBlocks(home, action),
-          salvageRecords: async () => await salvageLostRecords(home, ledgerIds.value)
+          salvageRecords: async () => await salvageLostRecords(home, ledgerIds.value),
+          reduceViews: async (action) => await reduceViewsAgain(home, action)
         })
         expect(outcome.executions.filter((e) => e.status === 'failed'), damage.name).toEqual([])
         // the records whose bytes were destroyed are named, by verify's findings or by the repair

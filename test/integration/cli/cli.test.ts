@@ -74,21 +74,21 @@ describe('isnad CLI', () => {
       expect((await runIsnad(['id', 'list', '--json'], { home })).json<unknown[]>()).toHaveLength(2)
     })
 
-    it('remember prints the provenance-schema view with trust 0.4, Unverified (signature + 0.2 × reputation 1, no witness)', () => {
+    it('remember prints the provenance-schema view with trust 0.2999, Unverified (0.4 points: signature + 0.2 × reputation 1; no witness, so held at the top of Unverified)', () => {
       expect(memory.content.tags).toEqual(['ci', 'speed'])
       expect(memory.witnesses).toEqual([])
       // The default policy (issue 18): the author is the node's own agent, a root (reputation 1), but
       // nobody has witnessed the memory, so the evidence holds it at Unverified.
-      expect(memory.trust).toMatchObject({ score: 0.4, level: 'Unverified', policy: 'isnad-reputation' })
+      expect(memory.trust).toMatchObject({ score: 0.2999, points: 0.4, level: 'Unverified', policy: 'isnad-reputation' })
     })
 
-    it('attest moves trust to 0.6 and show lists the witness; a second verdict replaces the first', async () => {
+    it('attest moves trust to 0.5999 Attested (0.6 points) and show lists the witness; a second verdict replaces the first', async () => {
       const confirm = await runIsnad(['attest', memory.id, 'confirm', '--as', witness, '--notes', 'seen', '--json'], { home })
       expect(confirm.code, confirm.stderr).toBe(0)
       const shown = MemoryViewSchema.parse((await runIsnad(['show', memory.id, '--json'], { home })).json())
       expect(shown.witnesses.map((w) => [w.agent_id, w.attestation, w.notes])).toEqual([[witness, 'confirm', 'seen']])
       // + 0.2 × the witness's reputation 1 (bob is an agent of this node too, so a root).
-      expect(shown.trust).toMatchObject({ score: 0.6, level: 'Attested' })
+      expect(shown.trust).toMatchObject({ score: 0.5999, points: 0.6, level: 'Attested' })
       const explain = (await runIsnad(['trust', 'explain', memory.id, '--json'], { home })).json<{ factors: { confirm_count: number } }>()
       expect(explain.factors.confirm_count).toBe(1)
       // One vote per witness: bob's newer dispute replaces his confirm (0.2 + 0.2 − 0.15 × 1), then he confirms again.
@@ -97,7 +97,7 @@ describe('isnad CLI', () => {
       expect(disputed.score).toBe(0.25)
       expect(disputed.refused.attestations.map((a) => a.code)).toEqual(['SUPERSEDED_BY_NEWER'])
       await runIsnad(['attest', memory.id, 'confirm', '--as', witness, '--quiet'], { home })
-      expect((await runIsnad(['trust', 'explain', memory.id, '--json'], { home })).json<{ score: number }>().score).toBe(0.6)
+      expect((await runIsnad(['trust', 'explain', memory.id, '--json'], { home })).json<{ score: number }>().score).toBe(0.5999)
     })
 
     it('query filters by tag and minimum trust', async () => {
@@ -140,7 +140,7 @@ describe('isnad CLI', () => {
         expect({ ...b, trust: undefined }).toEqual({ ...a, trust: undefined })
         // Trust is the observer's (its roots are its own agents): here the author and bob are roots,
         // there strangers no trust path reaches — the signature alone, and too little to judge.
-        expect(a.trust).toMatchObject({ score: 0.6, level: 'Attested' })
+        expect(a.trust).toMatchObject({ score: 0.5999, level: 'Attested' })
         expect(b.trust).toMatchObject({ score: 0.2, level: 'Unverified' })
         const there = (await runIsnad(['trust', 'explain', memory.id, '--json'], { home: other })).json<{ insufficient?: { code: string } }>()
         expect(there.insufficient?.code).toBe('NO_PATH')

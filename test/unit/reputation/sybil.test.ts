@@ -23,7 +23,7 @@ const ROUNDING_SLACK = 6 * 0.00005 * 2
 /** A memory by `author` with the given votes, scored under isnad-reputation with `table`. */
 function scoreOf (table: ReputationTable, author: string, votes: Array<[string, 'confirm' | 'dispute' | 'partial']>): number {
   const attestations: AttestationEvidence[] = votes.map(([witness, verdict], i) => attestationEvidence({ id: `a${i}`, witness, verdict }))
-  return computeTrust({ memory: memoryEvidence({ author }), attestations, anchors: [], reputation: table.lookup, now: NOW }, { policy: 'isnad-reputation' }).score
+  return computeTrust({ memory: memoryEvidence({ author }), attestations, anchors: [], reputation: table.lookup, now: NOW }, { policy: 'isnad-reputation' }).points ?? NaN
 }
 
 /** The false memory of Sybil 0, confirmed by every other Sybil. */
@@ -44,10 +44,10 @@ describe('Sybil resistance of isnad-reputation', () => {
       now: NOW
     }, { policy: 'isnad-reputation' })
     expect(confirmed.factors.confirm_count).toBe(SYBILS - 1) // every confirm is counted …
-    expect(confirmed.score).toBe(selfReported) // … and weighs nothing
+    expect(confirmed.points).toBe(selfReported) // … and weighs nothing
     expect(confirmed.level).toBe('Unverified')
     // Under isnad-v0.1, which counts heads, the same ring reaches 0.6 (Anchored).
-    expect(computeTrust({ memory: memoryEvidence({ author: sybil(0) }), attestations: confirmed.counted.attestations.map((a, i) => attestationEvidence({ id: `a${i}`, witness: a.witness })), anchors: [], now: NOW }).score).toBe(0.6)
+    expect(computeTrust({ memory: memoryEvidence({ author: sybil(0) }), attestations: confirmed.counted.attestations.map((a, i) => attestationEvidence({ id: `a${i}`, witness: a.witness })), anchors: [], now: NOW }).points).toBe(0.6)
   })
 
   it.each([1, 4, 16, 64])('%i attack edges give the Sybils at most the region bound, linear in the agents fooled', (g) => {

@@ -27,11 +27,13 @@ describe('findings in words', () => {
   it('says which policy held against the Sybil ring, with the figures of an older one-seed file', async () => {
     const text = findings(await sybilRing())
     expect(text).toMatch(/^Against a ring of 10 Sybils \(20% of 50 nodes\), the default policy isnad-v0\.1 fell to chance, ranking true against false memories with AUC 0\.54 \(a coin: 0\.5\) and rating 64% of false memories Attested or better; isnad-reputation barely beat chance, ranking true above false memories with AUC 0\.67/)
-    expect(text).toContain("As the Sybils grew from 0 to 20 (0%–33% of the nodes), isnad-v0.1's AUC went from 0.54 at 10 to 0.44 at 20, below chance from 20 Sybils (33%); isnad-reputation's AUC went from 0.67 at 10 to 0.80 at 20.")
+    expect(text).toContain("As the Sybils grew from 0 to 20 (0%–33% of the nodes), isnad-v0.1's AUC went from 0.54 at 10 to 0.44 at 20, no longer holding (AUC below 0.9) from 10 Sybils (20%), below chance from 20 Sybils (33%); isnad-reputation's AUC went from 0.67 at 10 to 0.80 at 20, no longer holding (AUC below 0.9) from 10 Sybils (20%).")
+    // A file from before the baseline: no sentence about what the checks bought.
+    expect(text).not.toContain('Without the witness checks')
     expect(text).toContain('Played on real nodes (processes runner) with 1 seed (2)')
   })
 
-  it('gives means and ranges over seeds, and follows the file\'s default policy and engine', async () => {
+  it('gives means and 95% confidence intervals over seeds, and follows the file\'s default policy and engine', async () => {
     const results = { ...withSeeds(await sybilRing()), defaultPolicy: 'isnad-reputation', engine: 'model' as const }
     const group = groupsBySybils(results).find((g) => g.sybils === 10)!
     expect(group.runs).toHaveLength(3)
@@ -39,8 +41,11 @@ describe('findings in words', () => {
     expect(auc.n).toBe(3)
     expect(auc.mean).toBeCloseTo(0.5404, 4)
     expect(auc.max - auc.min).toBeCloseTo(0.1, 6)
+    // Student's t with 2 degrees of freedom: 0.5404 ± 4.3027 · 0.05 / √3.
+    expect(auc.ci95?.low).toBeCloseTo(0.5404 - 0.1242, 3)
+    expect(auc.ci95?.high).toBeCloseTo(0.5404 + 0.1242, 3)
     const text = findings(results)
-    expect(text).toMatch(/^Against a ring of 10 Sybils \(20% of 50 nodes\), the default policy isnad-reputation barely beat chance, ranking true above false memories with AUC 0\.67 \(0\.62–0\.72 over 3 seeds\)/)
+    expect(text).toMatch(/^Against a ring of 10 Sybils \(20% of 50 nodes\), the default policy isnad-reputation barely beat chance, ranking true above false memories with AUC 0\.67 \(95% CI 0\.55–0\.79, 3 seeds\)/)
     expect(text).toContain('Played on the model engine with 3 seeds (1, 2, 3)')
   })
 })
@@ -61,13 +66,13 @@ describe('report.html and the plot files', () => {
     expect(files.get('sybil-auc.svg')).not.toContain('mark-rule role-mark')
   })
 
-  it('draws the seeds\' range as bars when there are several, and the same page from the same file', async () => {
+  it('draws the 95% confidence intervals as bars when there are several seeds, and the same page from the same file', async () => {
     const results = withSeeds(await sybilRing())
     const files = await plotFiles(results)
     expect(files.get('sybil-auc.svg')).toContain('mark-rule role-mark')
     expect(files.get('policy-comparison.svg')).toContain('mark-rule role-mark')
     const html = await reportHtml(results)
-    expect(html).toContain('0.540 (0.490–0.590)')
+    expect(html).toContain('0.540 (95% CI 0.416–0.665; 0.490–0.590)')
     expect(await reportHtml(results)).toBe(html)
   })
 

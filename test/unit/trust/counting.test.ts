@@ -99,7 +99,7 @@ describe('attestation counting rules', () => {
     for (const r of result.refused.attestations) {
       expect(r.reason, `${c.name}: the reason for ${r.code} names the attestation`).toContain(r.id)
     }
-    expect(result.score, `${c.name}: score`).toBe(c.score)
+    expect(result.points, `${c.name}: score`).toBe(c.score)
   })
 
   it('timestamps compare as instants, not strings (…05:00.500Z is after …05:00Z)', () => {
@@ -134,7 +134,7 @@ describe('attestation counting rules', () => {
     expect(signature?.points, 'unsigned memory: signature points').toBe(0)
     expect(signature?.reason, 'unsigned memory: reason').toMatch(/does not verify: the \+0\.2 is not given/)
     expect(result.factors.signature_valid, 'unsigned memory: factor').toBe(false)
-    expect(result.score, 'unsigned memory: only 0.2 × 0.5 reputation').toBe(0.1)
+    expect(result.points, 'unsigned memory: only 0.2 × 0.5 reputation').toBe(0.1)
   })
 
   it('explains every step of the algorithm, in the schema\'s order', () => {
@@ -196,7 +196,7 @@ describe('anchor counting rules', () => {
     for (const r of result.refused.anchors) {
       expect(r.reason, `${c.name}: the reason for ${r.code} names the anchor`).toContain(r.id)
     }
-    expect(result.score, `${c.name}: score`).toBe(c.score)
+    expect(result.points, `${c.name}: score`).toBe(c.score)
     expect(result.factors.anchor_count, `${c.name}: anchor_count`).toBe(c.counted.length)
   })
 

@@ -93,7 +93,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     expect(a.drawFraction).toBeLessThan(5 / ESTIMATE)
     const result = score([a])
     // I = 1, O = 0, C = 1: 0.2 + 0.2 + 0 + 0.2 × 0.5 = 0.5.
-    expect(result.score).toBe(0.5)
+    expect(result.points).toBe(0.5)
     expect(result.level).toBe('Attested')
     expect(noteOf(result, a.id)).toBe('confirm weighted by reputation 1; witness drawn for this memory')
     expect(result.witness_selection).toEqual({
@@ -107,7 +107,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     expect(a.drawFraction).toBeGreaterThanOrEqual(5 / ESTIMATE)
     const result = score([a])
     // I = 0, O = 1, C = 0 + min(1, 0) = 0: 0.2 + 0 + 0.1 = 0.3, Unverified by the evidence.
-    expect(result.score).toBe(0.3)
+    expect(result.points).toBe(0.3)
     expect(result.level).toBe('Unverified')
     expect(noteOf(result, a.id)).toMatch(/^confirm weighted by reputation 1; witness chosen by the author or unasked \(its draw fraction 0\.\d+ is not below 5 \/ 10\)$/)
     expect(result.level_basis?.reason).toMatch(/no witness the author did not choose/)
@@ -118,7 +118,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     // Drawn at its own claim of 10 (u < 0.5), but this node estimates 100: 10 × 2 < 100.
     const a = drawnAttestation('a', drawnAt10, ESTIMATE)
     const result = score([a], { populationEstimate: 100 })
-    expect(result.score).toBe(0.3)
+    expect(result.points).toBe(0.3)
     expect(result.level).toBe('Unverified')
     expect(noteOf(result, a.id)).toContain('its draw claims a population of 10, below this node\'s estimate 100 / 2')
     // At the edge: 10 × 2 = 20 ≥ 20 is accepted.
@@ -129,7 +129,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     const a = drawnAttestation('a', drawnAt10, ESTIMATE, { proofFor: OTHER_MEMORY })
     expect(a.drawFraction).toBeUndefined()
     const result = score([a])
-    expect(result.score).toBe(0.3)
+    expect(result.points).toBe(0.3)
     expect(result.level).toBe('Unverified')
     expect(noteOf(result, a.id)).toContain('its draw proof was not verified for this memory')
   })
@@ -145,7 +145,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     const result = score([a], { identities })
     expect(result.refused.attestations.map((r) => r.code)).toEqual(['KEY_NOT_VALID'])
     // Only the signature and the author's reputation: 0.2 + 0.1.
-    expect(result.score).toBe(0.3)
+    expect(result.points).toBe(0.3)
     expect(result.level).toBe('Unverified')
     expect(result.witness_selection?.drawn).toBe(0)
   })
@@ -167,7 +167,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
       // The attestation is accepted (the key could sign at T0 + 5 min) but is the author's: I = 0, O = 1,
       // C = 0: 0.2 + 0 + 0.1 = 0.3, Unverified by the evidence.
       expect(result.refused.attestations).toEqual([])
-      expect(result.score).toBe(0.3)
+      expect(result.points).toBe(0.3)
       expect(result.level).toBe('Unverified')
       expect(result.witness_selection?.drawn).toBe(0)
       expect(noteOf(result, a.id)).toBe(
@@ -186,7 +186,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
       const a = drawnAttestation('a', drawnAt10, ESTIMATE)
       const before = score([a], { identities: delegatedAt(T0 - 1) })
       expect(before.level).toBe('Attested')
-      expect(before.score).toBe(0.5)
+      expect(before.points).toBe(0.5)
       expect(noteOf(before, a.id)).toBe('confirm weighted by reputation 1; witness drawn for this memory')
       expect(score([a], { identities: delegatedAt(-Infinity) }).level).toBe('Attested')
       const unnamed: KeyIdentities = { identityOf: (d) => d, named: () => false, refusalAt: () => undefined, introducedAt: () => undefined }
@@ -200,7 +200,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     const dispute = drawnAttestation('b', honest, ESTIMATE, { verdict: 'dispute' })
     const result = score([confirm, dispute])
     // I = 1, DI = 1: 0.2 + 0.2 + 0.1 − 0.15 = 0.35, in the Attested band; the drawn dispute (1 ≥ 0.5) blocks it.
-    expect(result.score).toBe(0.35)
+    expect(result.points).toBe(0.35)
     expect(result.level).toBe('Unverified')
     expect(result.level_basis?.reason).toContain('a drawn witness of reputation 1 disputes: drawn disputes block Attested because grinding can add drawn confirms but cannot remove honest drawn witnesses')
     expect(noteOf(result, dispute.id)).toBe('dispute weighted by reputation 1; witness drawn for this memory')
@@ -220,7 +220,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
       const result = score([...confirms, dispute], { reputation: repOf(new Map([[honest.did, 0.6]])) })
       // I = 2.4 ≥ 2 × 0.6 and C = 2.4 ≥ 2 × 0.6: the margins alone would attest it. DD = 0.6 ≥ 0.5 blocks.
       // 0.2 + (0.2 + 0.1 × 0.7) + 0.2 × 0.5 − 0.15 × 0.6 = 0.2 + 0.27 + 0.1 − 0.09 = 0.48, in the Attested band.
-      expect(result.score).toBe(0.48)
+      expect(result.points).toBe(0.48)
       expect(result.level).toBe('Unverified')
       expect(result.level_basis?.set_by).toBe('evidence')
       expect(result.level_basis?.reason).toContain('a drawn witness of reputation 0.6 disputes: drawn disputes block Attested because grinding can add drawn confirms but cannot remove honest drawn witnesses')
@@ -231,7 +231,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
       const disputes = [drawnAttestation('h0', honest, ESTIMATE, { verdict: 'dispute' }), drawnAttestation('h1', second, ESTIMATE, { verdict: 'dispute' })]
       const result = score([...confirms, ...disputes], { reputation: repOf(new Map([[honest.did, 0.3], [second.did, 0.3]])) })
       // Same score as above: the disputes cost 0.15 × 0.6 = 0.09 → 0.48.
-      expect(result.score).toBe(0.48)
+      expect(result.points).toBe(0.48)
       expect(result.level).toBe('Unverified')
       expect(result.level_basis?.reason).toContain('2 drawn witnesses of reputation 0.6 in all dispute: drawn disputes block Attested')
     })
@@ -240,16 +240,16 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
       const dispute = drawnAttestation('h0', honest, ESTIMATE, { verdict: 'dispute' })
       const result = score([...confirms, dispute], { reputation: repOf(new Map([[honest.did, 0.4]])) })
       // I = 2.4 ≥ 2 × 0.4: 0.2 + 0.27 + 0.1 − 0.06 = 0.51, Attested; six counted confirms.
-      expect(result.score).toBe(0.51)
+      expect(result.points).toBe(0.51)
       expect(result.level).toBe('Attested')
-      expect(result.level_basis?.reason).toMatch(/6 counted confirms/)
+      expect(result.level_basis?.reason).toMatch(/6 confirms count as witnesses/)
     })
 
     it('a dispute by a witness the author chose (not drawn) does not block by this rule: only the margins weigh it', () => {
       const chosen = attestationEvidence({ id: cid('x0'), witness: did('chosen-disputer'), verdict: 'dispute', memory: MEMORY })
       const result = score([...confirms, chosen], { reputation: repOf(new Map([[did('chosen-disputer'), 0.6]])) })
       // DD = 0, DO = 0.6: C = 2.4 ≥ 2 × 0.6. 0.2 + 0.27 + 0.1 − 0.09 = 0.48, Attested.
-      expect(result.score).toBe(0.48)
+      expect(result.points).toBe(0.48)
       expect(result.level).toBe('Attested')
       expect(noteOf(result, chosen.id)).toBe('dispute weighted by reputation 0.6; witness chosen by the author or unasked')
     })
@@ -260,7 +260,7 @@ describe('isnad-draw: which witnesses are drawn for a memory', () => {
     const chosen = [1, 2, 3].map((i) => attestationEvidence({ id: cid(`c${i}`), witness: did(`chosen-${i}`), memory: MEMORY }))
     const result = score([drawn, ...chosen])
     // I = 1, O = 3, C = 1 + min(3, 1) = 2: 0.2 + 0.2 + 0.05 + 0.1 = 0.55; counted confirms 1 + 1 = 2.
-    expect(result.score).toBe(0.55)
+    expect(result.points).toBe(0.55)
     expect(result.level).toBe('Attested')
   })
 
@@ -305,7 +305,7 @@ describe('isnad-draw: what the explanation says of private checks', () => {
   it('a privately asked witness\'s confirm makes the memory Attested at the node that asked, noted "asked by this node"', () => {
     const a = attestationEvidence({ id: cid('p'), witness: asked.did, memory: MEMORY, at: T0 + minutes(5) })
     const result = score([a], { requests: [request([asked.did])], ownRequesters: own, privateCheck: 'asked' })
-    expect(result.score).toBe(0.5)
+    expect(result.points).toBe(0.5)
     expect(result.level).toBe('Attested')
     expect(noteOf(result, a.id)).toBe('confirm weighted by reputation 1; witness asked by this node')
     expect(result.witness_selection).toMatchObject({ drawn: 0, asked: 1, private_check: 'asked' })

@@ -45,14 +45,14 @@ describe('isnad-draw, witnesses this node asked', () => {
   it('leaves a memory confirmed only by witnesses its author chose Unverified, where isnad-reputation attests it', () => {
     const result = score(chosen(3), [])
     // C = 0 + min(3, 0) = 0: 0.2 signature + 0 + 0.2 × 0.5 author = 0.3.
-    expect(result.score).toBe(0.3)
+    expect(result.points).toBe(0.3)
     expect(points(result, 'confirms')).toBe(0)
     expect(result.level).toBe('Unverified')
     expect(result.level_basis?.set_by).toBe('evidence')
     expect(result.level_basis?.reason).toMatch(/no witness the author did not choose/)
     // The same evidence under isnad-reputation: C = 3, 0.2 + 0.3 + 0.1 = 0.6, Attested by evidence.
     const reputation = score(chosen(3), [], 'isnad-reputation')
-    expect(reputation.score).toBe(0.6)
+    expect(reputation.points).toBe(0.6)
     expect(reputation.level).toBe('Attested')
   })
 
@@ -61,10 +61,10 @@ describe('isnad-draw, witnesses this node asked', () => {
     const result = score([asked, ...chosen(2)], [request('r1', ['drawn'])])
     // I = 1, O = 2: C = 1 + min(2, 1) = 2 → 0.2 + 0.1 × (2 − 1)/2 = 0.25; 0.2 + 0.25 + 0.1 = 0.55.
     expect(points(result, 'confirms')).toBe(0.25)
-    expect(result.score).toBe(0.55)
+    expect(result.points).toBe(0.55)
     expect(result.level).toBe('Attested')
     // One independent confirm and one of the author's witnesses it backs.
-    expect(result.level_basis?.reason).toMatch(/2 counted confirms/)
+    expect(result.level_basis?.reason).toMatch(/2 confirms count as witnesses/)
     expect(result.counted.attestations.find((a) => a.id === 'i0')?.note).toMatch(/asked by this node/)
     expect(result.counted.attestations.find((a) => a.id === 'c0')?.note).toMatch(/chosen by the author/)
   })
@@ -81,7 +81,7 @@ describe('isnad-draw, witnesses this node asked', () => {
     for (const [label, r] of cases) {
       const result = score([asked], [r])
       // I = 0: C = 0, 0.2 + 0.1 = 0.3, Unverified by evidence.
-      expect(result.score, label).toBe(0.3)
+      expect(result.points, label).toBe(0.3)
       expect(result.level, label).toBe('Unverified')
     }
     // A request made at the very instant of the verdict counts (created_at ≤ witnessed_at).
@@ -97,13 +97,13 @@ describe('isnad-draw, witnesses this node asked', () => {
     const dispute2 = attestationEvidence({ id: 'i2', witness: 'w2', verdict: 'dispute' })
     const blocked = score([confirm1, dispute2, ...chosen(2)], requests)
     // I = 1, DI = 1: 1 < 2 × 1. C = 1 + min(2, 1) = 2 → 0.25; 0.2 + 0.25 + 0.1 − 0.15 = 0.4 (Attested band).
-    expect(blocked.score).toBe(0.4)
+    expect(blocked.points).toBe(0.4)
     expect(blocked.level).toBe('Unverified')
     expect(blocked.level_basis?.reason).toMatch(/the witnesses the author did not choose disagree/)
     const confirm3 = attestationEvidence({ id: 'i3', witness: 'w3' })
     const outweighed = score([confirm1, dispute2, confirm3], requests)
     // I = 2, DI = 1: 2 ≥ 2. C = 2 → 0.25; 0.2 + 0.25 + 0.1 − 0.15 = 0.4.
-    expect(outweighed.score).toBe(0.4)
+    expect(outweighed.points).toBe(0.4)
     expect(outweighed.level).toBe('Attested')
   })
 
@@ -112,7 +112,7 @@ describe('isnad-draw, witnesses this node asked', () => {
     const disputes = [attestationEvidence({ id: 'd0', witness: 'x0', verdict: 'dispute' }), attestationEvidence({ id: 'd1', witness: 'x1', verdict: 'dispute' })]
     const result = score([asked, ...disputes], [request('r', ['drawn'])])
     // I = 1, DI = 0, D = 2: C = 1 < 2 × 2. 0.2 + 0.2 + 0.1 − 0.3 = 0.2.
-    expect(result.score).toBe(0.2)
+    expect(result.points).toBe(0.2)
     expect(result.level).toBe('Unverified')
     expect(result.level_basis?.reason).toMatch(/contested/)
   })

@@ -31,7 +31,7 @@ describe('trust counts identities, not keys (issue 9)', () => {
     expect(byIdentity.counted.attestations.map((a) => a.id)).toEqual(['a2'])
     expect(byIdentity.refused.attestations).toMatchObject([{ id: 'a1', code: 'SUPERSEDED_BY_NEWER', superseded_by: 'a2' }])
     // Vector: signature 0.2 + author reputation 0.5·0.2 − one dispute 0.15 = 0.15.
-    expect(byIdentity.score).toBe(0.15)
+    expect(byIdentity.points).toBe(0.15)
     // Without a keyring the two keys are two witnesses (the behaviour before issue 9).
     expect(trustOf(both, false).factors.witness_count).toBe(2)
   })
@@ -40,7 +40,7 @@ describe('trust counts identities, not keys (issue 9)', () => {
     const result = trustOf([attestationEvidence({ id: 'self', witness: 'a-phone' })])
     expect(result.factors.witness_count).toBe(0)
     expect(result.refused.attestations).toMatchObject([{ id: 'self', code: 'SELF_ATTESTATION' }])
-    expect(result.score).toBe(0.3)
+    expect(result.points).toBe(0.3)
   })
 
   it('a key revoked as compromised since T: what it signed after T does not count, what it signed before does', () => {

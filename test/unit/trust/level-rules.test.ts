@@ -43,7 +43,7 @@ describe('computeTrust: the level says which rule set it, under every policy', (
     // 0.2 + 0.2 × 1 = 0.4: Attested by score, but nobody confirmed it.
     for (const policy of ['isnad-v0.1', 'isnad-reputation'] as const) {
       const result = computeTrust(input({ rep: 1 }), { policy })
-      expect(result.score, `${policy}: score`).toBe(0.4)
+      expect(result.points, `${policy}: score`).toBe(0.4)
       expect(result.level, `${policy}: level`).toBe('Unverified')
       expect(result.level_basis, `${policy}: basis`).toMatchObject({ score_level: 'Attested', evidence_level: 'Unverified', set_by: 'evidence' })
       expect(TrustResultSchema.safeParse(result).error, `${policy}: parses`).toBeUndefined()

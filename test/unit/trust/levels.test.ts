@@ -66,7 +66,7 @@ const scoreCases: ScoreCase[] = [
 describe('computeTrust scores at the boundaries', () => {
   it.each(scoreCases)('$name', (c) => {
     const result = computeTrust(c.input)
-    expect(result.score, `${c.name}: score`).toBe(c.score)
+    expect(result.points, `${c.name}: score`).toBe(c.score)
     expect(result.level, `${c.name}: level`).toBe(c.level)
     expect(result.clamped, `${c.name}: clamped`).toBe(c.clampedFrom === undefined ? undefined : true)
     expect(result.unclamped_score, `${c.name}: unclamped_score`).toBe(c.clampedFrom)
@@ -86,7 +86,7 @@ describe('computeTrust scores at the boundaries', () => {
       score: () => ({ contributions: [{ factor: 'confirms', points: 1.25, reason: 'test' }], attestations: new Map(), countedConfirms: 3 })
     }
     const result = computeTrust(input({ rep: 0.5, anchors: anchors(1) }), { policy: generous })
-    expect([result.score, result.clamped, result.unclamped_score], 'custom policy: clamped from 1.25').toStrictEqual([1, true, 1.25])
+    expect([result.points, result.clamped, result.unclamped_score], 'custom policy: clamped from 1.25').toStrictEqual([1, true, 1.25])
     expect(result.level, 'custom policy: level').toBe('Consensus')
   })
 })

@@ -18,12 +18,12 @@ function score (attestations: AttestationEvidence[], reputation: ReputationLooku
 
 describe('isnad-reputation', () => {
   it('equals isnad-v0.1 at its steps (0, 1, ≥3 confirms) when every witness has reputation 1, and interpolates at 2', () => {
-    expect(score(confirms(2), reputations({}, 1)).score).toBe(score(confirms(2), reputations({}, 1), 'isnad-v0.1').score + 0.05)
+    expect(score(confirms(2), reputations({}, 1)).points).toBe((score(confirms(2), reputations({}, 1), 'isnad-v0.1').points ?? NaN) + 0.05)
     for (const n of [0, 1, 3, 5]) {
       const full = reputations({}, 1)
       const a = score(confirms(n), full)
       const b = score(confirms(n), full, 'isnad-v0.1')
-      expect(a.score, `${n} confirms`).toBe(b.score)
+      expect(a.points, `${n} confirms`).toBe(b.points)
       expect(a.contributions.map((c) => c.points)).toEqual(b.contributions.map((c) => c.points))
     }
   })
@@ -48,17 +48,17 @@ describe('isnad-reputation', () => {
     const unknown = confirms(50, 'confirm', 'u')
     const dispute = attestationEvidence({ id: 'd1', witness: 'reputable', verdict: 'dispute', at: T0 + minutes(6) })
     const rep = reputations({ reputable: 1, author: 0.5 })
-    const alone = score([], rep).score
+    const alone = score([], rep).points ?? NaN
     const result = score([...unknown, dispute], rep)
-    expect(result.score).toBe(Math.round((alone - 0.15) * 1e4) / 1e4)
+    expect(result.points).toBe(Math.round((alone - 0.15) * 1e4) / 1e4)
     expect(result.counted.attestations.find((a) => a.id === 'd1')?.points).toBe(-0.15)
     // Under isnad-v0.1 the same fifty unknown keys outvote it.
-    expect(score([...unknown, dispute], rep, 'isnad-v0.1').score).toBeGreaterThan(alone)
+    expect(score([...unknown, dispute], rep, 'isnad-v0.1').points).toBeGreaterThan(alone)
   })
 
   it('a dispute by an unknown key costs nothing', () => {
     const rep = reputations({ author: 0.5 })
-    expect(score([attestationEvidence({ id: 'd1', witness: 'nobody', verdict: 'dispute' })], rep).score).toBe(score([], rep).score)
+    expect(score([attestationEvidence({ id: 'd1', witness: 'nobody', verdict: 'dispute' })], rep).points).toBe(score([], rep).points)
   })
 
   it('produces a valid TrustResult naming its policy', () => {

@@ -96,12 +96,12 @@ const cases: ExampleCase[] = [
 describe('isnad-v0.1 on the provenance schema\'s examples', () => {
   it.each(cases)('$name', (c) => {
     const result = computeTrust(c.input)
-    expect(result.score, `${c.name}: score (the schema's text says ${c.schemaSays})`).toBe(c.score)
-    expect(result.score, `${c.name}: differs from the schema's printed score`).not.toBe(c.schemaSays)
+    expect(result.points, `${c.name}: score (the schema's text says ${c.schemaSays})`).toBe(c.score)
+    expect(result.points, `${c.name}: differs from the schema's printed score`).not.toBe(c.schemaSays)
     expect(result.level, `${c.name}: level`).toBe(c.level)
     expect(result.level_basis?.score_level, `${c.name}: the score's band`).toBe('Attested')
     expect(result.level_basis?.set_by, `${c.name}: which rule set the level`).toBe(c.setBy)
-    expect(result.level_basis?.reason, `${c.name}: the reason names the missing witness`).toContain('no counted confirm')
+    expect(result.level_basis?.reason, `${c.name}: the reason names the missing witness`).toContain('no confirm counts as a witness')
     expect(result.policy, `${c.name}: policy`).toBe('isnad-v0.1')
     expect(result.computed_at, `${c.name}: computed_at`).toBe('2026-02-05T16:15:00.000Z')
     expect(result.factors, `${c.name}: the schema's factor names`).toMatchObject(c.factors)

@@ -72,8 +72,8 @@ describe('counting many and few attestations', () => {
         const confirms = result.factors.confirm_count
         const disputes = result.factors.dispute_count
         const reason = (factor: string): string => result.contributions.find((c) => c.factor === factor)?.reason ?? ''
-        expect(reason('confirms')).toBe(confirms === 0 ? 'no counted confirm (+0.2 for ≥1)' : confirms < 3 ? `${confirms} counted confirm${confirms === 1 ? '' : 's'}: +0.2 for ≥1 (+0.1 more at ≥3)` : `${confirms} counted confirms: +0.2 for ≥1, +0.1 for ≥3`)
-        expect(reason('disputes')).toBe(disputes === 0 ? 'no counted dispute (−0.15 each)' : `${disputes} counted dispute${disputes === 1 ? '' : 's'} × −0.15`)
+        expect(reason('confirms')).toBe(confirms === 0 ? 'no accepted confirm (+0.2 for ≥1)' : confirms < 3 ? `${confirms} accepted confirm${confirms === 1 ? '' : 's'}: +0.2 for ≥1 (+0.1 more at ≥3)` : `${confirms} accepted confirms: +0.2 for ≥1, +0.1 for ≥3`)
+        expect(reason('disputes')).toBe(disputes === 0 ? 'no accepted dispute (−0.15 each)' : `${disputes} accepted dispute${disputes === 1 ? '' : 's'} × −0.15`)
       }
     }
   })

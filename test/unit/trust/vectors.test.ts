@@ -31,6 +31,7 @@ const Vector = z.strictObject({
   anchors: z.array(Anchor),
   expected: z.strictObject({
     score: z.number(),
+    points: z.number(),
     level: z.enum(TRUST_LEVELS),
     unclamped_score: z.number().optional(),
     counted: z.strictObject({ attestations: z.array(z.string()), anchors: z.array(z.string()) }),
@@ -93,6 +94,7 @@ describe('trust vectors isnad-v0.1', () => {
   it.each(file.vectors)('$id', (v) => {
     const result = computeTrust(inputOf(v))
     expect(result.score, `${v.id}: score`).toBe(v.expected.score)
+    expect(result.points, `${v.id}: points`).toBe(v.expected.points)
     expect(result.level, `${v.id}: level`).toBe(v.expected.level)
     expect(result.unclamped_score, `${v.id}: unclamped_score`).toBe(v.expected.unclamped_score)
     expect(result.counted.attestations.map((a) => a.id).sort(), `${v.id}: counted attestations`).toStrictEqual(v.expected.counted.attestations)

@@ -98,8 +98,9 @@ describe('sweeps and spreads', () => {
   })
 
   it('computes min, median, max, mean and sample standard deviation, skipping missing values', () => {
-    expect(spreadOf([0.5, null, 0.7, 0.9])).toEqual({ values: [0.5, null, 0.7, 0.9], n: 3, min: 0.5, median: 0.7, max: 0.9, mean: 0.7, sd: 0.2 })
-    expect(spreadOf([0.25])).toEqual({ values: [0.25], n: 1, min: 0.25, median: 0.25, max: 0.25, mean: 0.25, sd: null })
-    expect(spreadOf([null])).toEqual({ values: [null], n: 0, min: null, median: null, max: null, mean: null, sd: null })
+    // 95 % CI: 0.7 ± t(0.975, 2) · 0.2 / √3 = 0.7 ± 0.4968, cut to [0, 1].
+    expect(spreadOf([0.5, null, 0.7, 0.9])).toEqual({ values: [0.5, null, 0.7, 0.9], n: 3, min: 0.5, median: 0.7, max: 0.9, mean: 0.7, sd: 0.2, ci95: { low: 0.2032, high: 1 } })
+    expect(spreadOf([0.25])).toEqual({ values: [0.25], n: 1, min: 0.25, median: 0.25, max: 0.25, mean: 0.25, sd: null, ci95: null })
+    expect(spreadOf([null])).toEqual({ values: [null], n: 0, min: null, median: null, max: null, mean: null, sd: null, ci95: null })
   })
 })
