@@ -35,7 +35,7 @@ async function round (seed: number): Promise<RoundResult> {
   const node = await startSyncNode('burst-b')
   const foreign = new BenchHost()
   const verifier = new CountingVerifier()
-  const publisher = await createNetwork({ host: foreign, verifier, listen: ['/ip4/127.0.0.1/tcp/0'], syncOnConnect: false })
+  const publisher = await createNetwork({ host: foreign, verifier, listen: ['/ip4/127.0.0.1/tcp/0'], syncOnConnect: false, dht: false })
   try {
     await publisher.dial(node.network.multiaddrs()[0] ?? node.network.peerId)
     await waitForMeshes([publisher, node.network], [TOPICS.memories], 30_000)

@@ -47,7 +47,7 @@ function absolute (at: number): number {
 async function startNode (): Promise<Node> {
   const host = new BenchHost()
   const verifier = new CountingVerifier()
-  const network = await createNetwork({ host, verifier, listen: ['/ip4/127.0.0.1/tcp/0'] })
+  const network = await createNetwork({ host, verifier, listen: ['/ip4/127.0.0.1/tcp/0'], dht: false })
   return { network, host, verifier }
 }
 

@@ -68,7 +68,7 @@ async function startGossipNode (): Promise<GossipNode> {
   const host = new BenchHost()
   const verifier = new CountingVerifier()
   // The daemon's settings (heartbeat 1 s, sync on connect) but TCP on loopback only.
-  const network = await createNetwork({ host, verifier, listen: ['/ip4/127.0.0.1/tcp/0'] })
+  const network = await createNetwork({ host, verifier, listen: ['/ip4/127.0.0.1/tcp/0'], dht: false })
   return { network, host, verifier }
 }
 

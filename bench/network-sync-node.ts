@@ -42,7 +42,7 @@ export async function startSyncNode (label: string, { checkSignatures = true }: 
   const node = await LocalNode.open({ home: dir.path })
   const host = createNodeHost(() => node)
   const verifier = new CountingVerifier()
-  const network = await createNetwork({ host, verifier: checkSignatures ? verifier : ACCEPT_UNCHECKED, listen: LOOPBACK, syncOnConnect: false })
+  const network = await createNetwork({ host, verifier: checkSignatures ? verifier : ACCEPT_UNCHECKED, listen: LOOPBACK, syncOnConnect: false, dht: false })
   return {
     node,
     network,

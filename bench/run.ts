@@ -21,6 +21,7 @@ import { benchSimModel } from './sim-model.js'
 import { benchCliStartup } from './cli-startup.js'
 import { benchWitnessCost } from './witness-cost.js'
 import { benchVrf, VRF_SUBJECTS } from './vrf.js'
+import { benchContentRouting } from './content-routing.js'
 import { describeMachine, formatTable, type Figure, type Results } from './report.js'
 import { interleave, median, percentile, type RoundResult } from './stats.js'
 
@@ -40,7 +41,7 @@ const quick = process.argv.includes('--quick')
  * `--only=1,3` runs those figures only (development; nothing is written to bench/results.json).
  * @default every figure
  */
-const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16']
+const ALL_FIGURES = ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13', '14', '15', '16', '17']
 const only = new Set((process.argv.find((a) => a.startsWith('--only='))?.slice('--only='.length).split(',') ?? ALL_FIGURES).map(Number))
 const partial = only.size < ALL_FIGURES.length
 const SIZES = quick
@@ -193,6 +194,8 @@ async function main (): Promise<void> {
   if (only.has(15)) figures.push(...await benchWitnessCost({ sizes: quick ? [8, 16] : [8, 16, 32], memories: quick ? 2 : 3, progress }))
   // The witness draw's ECVRF (protocols/witness-draw-v1.md).
   if (only.has(16)) await runVrf(figures)
+  // Content routing by CID through the DHT (protocols/content-routing-v1.md): a 12-node Kademlia line.
+  if (only.has(17)) figures.push(...await benchContentRouting({ line: 12, samples: quick ? 7 : 21, progress }))
   const results: Results = {
     date: new Date().toISOString(),
     command: `npm run bench${process.argv.length > 2 ? ' -- ' + process.argv.slice(2).join(' ') : ''}`,

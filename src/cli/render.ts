@@ -29,6 +29,8 @@ export function renderView (view: MemoryView, { explain = false } = {}): string 
   }
   lines.push(`  anchors ${view.anchors.length === 0 ? 'none' : ''}`)
   for (const a of view.anchors) lines.push(`    ${a.type} ${a.reference}  (${a.verification.state})`)
+  // content-routing-v1 C7: a memory fetched by CID from outside the node's interests says so.
+  if (view.origin !== undefined) lines.push(`  origin  ${view.origin.reason}`)
   if (trust.success) {
     lines.push(explain ? renderTrust(trust.data).split('\n').map((l) => `  ${l}`).join('\n') : `  trust ${formatTrustScore(trust.data.score)} ${trust.data.level}`)
   }

@@ -28,6 +28,9 @@ export const PEER_KEY_FILE = 'peer.key'
  */
 export const PRIVATE_CHECK_MIN_REPUTATION = 0.5
 
+/** The DHT's LevelDB in `.memory/` (protocols/content-routing-v1.md §4): provider records, this node's own included. */
+export const DHT_DIRECTORY = 'dht'
+
 /**
  * @default 8 — the most shards a node subscribes to (protocols/gossip-v1.md "Shards"): its agents'
  * shards first, then its followed authors'; a followed author beyond it is not gossiped to the node (sync brings it).

@@ -4,11 +4,13 @@ import { createApiEventHub, LocalOperations, loadOrCreateApiToken, type CreateKe
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 import { silentLogger, type Logger } from '../log/index.js'
-import { createNetwork, gossipHealthOf, OFFLINE_HEALTH, type ConnectionMonitorSettings, type GossipHealth, type LinkConditions, type Network } from '../net/index.js'
+import { ContentRouter, createNetwork, gossipHealthOf, OFFLINE_HEALTH, type ConnectionMonitorSettings, type GossipHealth, type LinkConditions, type Network } from '../net/index.js'
 import { DrawnInbox, LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions } from '../node/index.js'
+import type { MemoryView } from '../schema/index.js'
 import { startApiOnKeptPort } from './api-port.js'
+import { routedBlockFetcher, showHeldOrRouted, startContentAnnouncer } from './content-routing.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
-import { DAEMON_ANCHOR_DIR_FIX, DEFAULT_DAEMON_LISTEN, DEFAULT_MAX_SHARDS, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
+import { DAEMON_ANCHOR_DIR_FIX, DEFAULT_DAEMON_LISTEN, DEFAULT_MAX_SHARDS, DHT_DIRECTORY, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
 import { startShardService, type ShardService } from './home-shards.js'
 import type { KeyInfo } from '../keystore/index.js'
 import { explainListenError } from './listen-errors.js'
@@ -93,6 +95,8 @@ export interface Daemon {
   peerId: string
   multiaddrs: () => string[]
   network: Network
+  /** Content routing by CID (protocols/content-routing-v1.md): what it announced, lookups. */
+  content: ContentRouter
   /** What the witness service did since the start (also in GET /v1/network/stats `witness`). */
   witness: Readonly<WitnessCounters>
   /** Graceful stop: API, network, then the node (instance.stopped, checkpoint). Idempotent. */
@@ -104,6 +108,7 @@ class DaemonOperations extends LocalOperations {
   network: Network | undefined
   witness: WitnessCounters | undefined
   shards: ShardService | undefined
+  content: ContentRouter | undefined
 
   /** A follow changes the gossip subscriptions at once (protocols/gossip-v1.md "Shards"). */
   override async follow (input: FollowInput): Promise<Follows> {
@@ -119,6 +124,9 @@ class DaemonOperations extends LocalOperations {
     await this.shards?.refresh()
     return key
   }
+
+  /** A memory this node does not hold is looked up by its CID through the DHT (content-routing-v1 C7). */
+  override async show (id: string): Promise<MemoryView> { return await showHeldOrRouted(id, async () => await super.show(id), this.content) }
 
   override async peers (): Promise<PeerInfo[]> {
     const libp2p = this.network?.libp2p
@@ -181,6 +189,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       bootstrap: bootstrap.map((b) => b.address),
       mdns: options.mdns ?? false,
       keyring: () => node.keyring,
+      dht: { datastorePath: join(paths.data, DHT_DIRECTORY) },
       ...(options.linkConditions === undefined ? {} : { linkConditions: options.linkConditions }),
       ...(options.connectionMonitor === undefined ? {} : { connectionMonitor: options.connectionMonitor })
     })
@@ -190,6 +199,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     throw await explainListenError(err, listen)
   }
   const stopPeerLog = logPeerEvents(network, logger.child({ component: 'net' }))
+  const router = new ContentRouter(network)
   // The witness service's state outlives a reopened node (`isnad ledger reindex` through the API).
   const drawnInbox = new DrawnInbox()
   const budget = new WitnessBudget({ perAuthorPerHour: WITNESS_DRAW.perAuthorPerHour, perMinute: WITNESS_DRAW.perMinute, ...options.witnessBudget })
@@ -208,11 +218,13 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
+    const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records })
     const stopPrivateChecks = privateChecks === false
       ? () => {}
       : startPrivateChecks({ node: opened, keystore, hostedAgents, population, log: privateCheckLog, counters, logger: witnessLog, ...privateChecks })
-    unsubscribe = () => { stopRecords(); stopKeyLogs(); draw.stop(); stopPrivateChecks() }
-    opened.anchors.useNetwork(network) // cid anchors: missing blocks are asked from peers (fetch-v1 §8)
+    unsubscribe = () => { stopRecords(); stopKeyLogs(); stopAnnouncer(); draw.stop(); stopPrivateChecks() }
+    // cid anchors: missing blocks are asked from peers, then from the DHT's providers (fetch-v1 §8, content-routing-v1 C6)
+    opened.anchors.setBlockFetcher(routedBlockFetcher(network, router, opened.anchors.blocks))
     node = opened
     return opened
   }
@@ -235,6 +247,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     logger: logger.child({ component: 'net' })
   })
   ops.shards = shards
+  ops.content = router
   const multiaddrs = (): string[] => network.multiaddrs().map((m) => m.toString())
   let api: Awaited<ReturnType<typeof startApiOnKeptPort>>
   try {
@@ -244,6 +257,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
   } catch (err) {
     stopPeerLog()
+    router.stop()
     await network.stop()
     unsubscribe()
     await host.close()
@@ -274,6 +288,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       await removeDaemonFile(paths.data)
       await api.close()
       stopPeerLog()
+      router.stop()
       await network.stop()
       unsubscribe()
       await host.close()
@@ -283,7 +298,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     await stopping
   }
   logger.info('daemon started', { peer: network.peerId.toString(), addrs: multiaddrs(), api: api.url, dashboard: `${api.url}/dashboard/`, pid: process.pid })
-  return { url: api.url, peerId: network.peerId.toString(), multiaddrs, network, witness: counters, stop }
+  return { url: api.url, peerId: network.peerId.toString(), multiaddrs, network, content: router, witness: counters, stop }
 }
 
 /**

@@ -1,7 +1,8 @@
 /*
  * Protocol ids, topics and every limit of the network layer (protocols/gossip-v1.md,
- * fetch-v1.md, sync-v1.md). The documents are normative; these constants are their values. Each
- * part keeps its own in its constants.ts (gossip/, wire/, fetch/, sync/, limits/); this file holds
+ * fetch-v1.md, sync-v1.md, content-routing-v1.md). The documents are normative; these constants are
+ * their values. Each part keeps its own in its constants.ts (gossip/, wire/, fetch/, sync/, limits/,
+ * content-routing/); this file holds
  * what the parts share and re-exports theirs, so the whole list is read from one place.
  */
 
@@ -10,6 +11,7 @@ export * from './wire/constants.js'
 export * from './fetch/constants.js'
 export * from './sync/constants.js'
 export * from './limits/constants.js'
+export * from './content-routing/constants.js'
 
 /** Default listen addresses: loopback only, an ephemeral TCP port and an ephemeral WebSocket port. */
 export const DEFAULT_LISTEN = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws'] as const

@@ -18,6 +18,7 @@ import type { BlockFetchResult, FetchResult } from './fetch/index.js'
 import type { PublishOutcome } from './gossip/index.js'
 import type { NetHost } from './host.js'
 import { createLibp2pNode, type IsnadLibp2p } from './libp2p-node.js'
+import { openDhtDatastore } from './content-routing/index.js'
 import type { LinkConditions } from './link/index.js'
 import { IsnadNetwork } from './isnad-network.js'
 import { loadOrCreatePeerKey, peerKeyFromBytes } from './peer-key.js'
@@ -26,7 +27,7 @@ import type { SyncResult } from './sync/index.js'
 
 /*
  * The network layer of an isnad node: gossip (protocols/gossip-v1.md), fetch
- * (fetch-v1.md) and sync (sync-v1.md) over js-libp2p 3. It verifies every record it receives once
+ * (fetch-v1.md), sync (sync-v1.md) and content routing (content-routing-v1.md) over js-libp2p 3. It verifies every record it receives once
  * and hands verified records to a NetHost, which the node implements.
  */
 
@@ -118,6 +119,14 @@ export interface NetworkInit {
   linkConditions?: LinkConditions
   /** Liveness pings of every connection (connection-pings.ts). @default DEFAULT_CONNECTION_MONITOR: a ping every 10 s, a failed ping closes the connection */
   connectionMonitor?: ConnectionMonitorSettings
+  /**
+   * The DHT (protocols/content-routing-v1.md): `datastorePath`, a LevelDB directory for its provider
+   * records, so what this node announced is re-provided after a restart (memory when absent); `k`,
+   * Kademlia's k, smaller only in tests and benches that need many hops. `false`: no DHT, so the
+   * node makes no connection but those it is told to (tests of gossip and sync over a fixed topology:
+   * a DHT dials peers its lookups find). @default memory, k DHT_K
+   */
+  dht?: { datastorePath?: string, k?: number } | false
 }
 
 /** Creates (and by default starts) the network layer of a node. */
@@ -126,6 +135,8 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
   const verifier = init.verifier ?? nodeCryptoVerifier
   const privateKey = await peerKeyOf(init)
   const penalties = new PeerPenalties(clock)
+  const dht = init.dht === false ? undefined : init.dht ?? {}
+  const datastore = dht?.datastorePath === undefined ? undefined : await openDhtDatastore(dht.datastorePath)
   const libp2p = await createLibp2pNode({
     privateKey,
     listen: init.listen ?? DEFAULT_LISTEN,
@@ -139,8 +150,9 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     }),
     seenTtlMs: init.seenTtlMs ?? SEEN_TTL_MS,
     heartbeatIntervalMs: init.heartbeatIntervalMs ?? 1000,
-    ...(init.linkConditions === undefined ? {} : { linkConditions: init.linkConditions })
-  })
+    ...(init.linkConditions === undefined ? {} : { linkConditions: init.linkConditions }),
+    dht: dht === undefined ? false : { ...(dht.k === undefined ? {} : { k: dht.k }), ...(datastore === undefined ? {} : { datastore }) }
+  }).catch(async (err: unknown) => { await datastore?.close(); throw err })
   const network = new IsnadNetwork({
     libp2p,
     verifier,
@@ -154,9 +166,14 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     syncOnConnect: init.syncOnConnect ?? true,
     mdns: init.mdns ?? false,
     fetchTimeoutMs: init.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
-    sync: { pageSize: init.syncPageSize ?? SYNC_PAGE_SIZE, pageTimeoutMs: init.syncPageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS }
+    sync: { pageSize: init.syncPageSize ?? SYNC_PAGE_SIZE, pageTimeoutMs: init.syncPageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS },
+    // The DHT's LevelDB closes after libp2p stopped the DHT (its re-provide runs until then).
+    ...(datastore === undefined ? {} : { afterStop: async () => { await datastore.close() } })
   })
-  if (init.start !== false) await network.start()
+  if (init.start !== false) {
+    // A start that fails (a busy port) leaves nothing open: the next start may open the DHT's LevelDB.
+    await network.start().catch(async (err: unknown) => { await datastore?.close().catch(() => {}); throw err })
+  }
   return network
 }
 
@@ -187,6 +204,9 @@ export {
   decodeWitnessEnvelope, encodeWitnessEnvelope, FetchRequestSchema, SyncHeaderSchema, SyncRequestSchema, WitnessEnvelopeSchema
 } from './wire/index.js'
 export { IsnadNetwork } from './isnad-network.js'
+export {
+  ContentRouter, HopCounter, type ContentRouterOptions, type FoundProvider, type ProvideStats, type RoutedFetch, type RoutedNetwork
+} from './content-routing/index.js'
 export {
   createLinkSchedule, retransmissionDelayMs, retransmissionTimeoutMs, shapesTraffic, streamSeed, DUPACK_THRESHOLD, MAX_RETRANSMISSIONS, MAX_RTO_MS, MIN_RTO_MS, SEGMENT_BYTES,
   type LinkConditions, type LinkSchedule

@@ -43,6 +43,8 @@ export interface NetworkParts {
   keyring: () => Keyring | undefined
   maxConnections: number
   connectionMonitor: ConnectionMonitorSettings
+  /** Closes what outlives libp2p's stop (the DHT's LevelDB, content-routing-v1 §4). */
+  afterStop?: () => Promise<void>
 }
 
 /** gossipsub's implementation has scores and meshes; its published interface does not say so. */
@@ -142,6 +144,7 @@ export class IsnadNetwork implements Network {
     this.controller.abort()
     await Promise.allSettled([...this.tasks])
     await this.libp2p.stop()
+    await this.parts.afterStop?.()
   }
 
   multiaddrs (): Multiaddr[] {

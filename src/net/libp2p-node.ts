@@ -2,6 +2,7 @@ import { bootstrap } from '@libp2p/bootstrap'
 import { StrictNoSign, gossipsub, type GossipSub } from '@libp2p/gossipsub'
 import type { PeerScoreParams } from '@libp2p/gossipsub/score'
 import { identify, type Identify } from '@libp2p/identify'
+import type { KadDHT } from '@libp2p/kad-dht'
 import type { Libp2p, PrivateKey, Transport } from '@libp2p/interface'
 import { mdns } from '@libp2p/mdns'
 import { noise } from '@libp2p/noise'
@@ -13,6 +14,7 @@ import { createLibp2p } from 'libp2p'
 import {
   ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES, fastMsgIdFn, messageIdToString, msgIdFn, SCORE_THRESHOLDS
 } from './gossip/index.js'
+import { dhtService, type DhtServiceOptions } from './content-routing/index.js'
 import { shapesTraffic, type LinkConditions, shapedTransport } from './link/index.js'
 import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits/index.js'
 
@@ -21,6 +23,8 @@ export interface NetServices extends Record<string, unknown> {
   identify: Identify
   ping: Ping
   pubsub: GossipSub
+  /** Content routing by CID (protocols/content-routing-v1.md); absent on a node made without it. */
+  dht?: KadDHT
 }
 
 export type IsnadLibp2p = Libp2p<NetServices>
@@ -37,11 +41,14 @@ export interface Libp2pNodeOptions {
   heartbeatIntervalMs: number
   /** Simulated latency and loss on every libp2p connection (docs/simulation.md); none when absent. */
   linkConditions?: LinkConditions
+  /** The DHT's k and datastore (content-routing-v1 §1); `false`: no DHT. @default k 20, memory */
+  dht?: DhtServiceOptions | false
 }
 
 /**
  * A libp2p 3 node as gossip-v1 §1 describes it: TCP and WebSockets, Noise, Yamux, identify, ping,
- * bootstrap and mDNS discovery, and gossipsub configured per gossip-v1 §3 and §6. Not started.
+ * bootstrap and mDNS discovery, gossipsub configured per gossip-v1 §3 and §6, and the isnad DHT
+ * (content-routing-v1 §1). Not started.
  */
 export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<IsnadLibp2p> {
   return await createLibp2p<NetServices>({
@@ -79,7 +86,8 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
         seenTTL: options.seenTtlMs,
         heartbeatInterval: options.heartbeatIntervalMs,
         idontwantMinDataSize: IDONTWANT_MIN_DATA_BYTES // gossip-v1 §3
-      })
+      }),
+      ...(options.dht === false ? {} : { dht: dhtService(options.dht) })
     }
   })
 }

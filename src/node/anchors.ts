@@ -1,5 +1,6 @@
 import { resolve } from 'node:path'
 import type { CID } from 'multiformats/cid'
+import type { PeerId } from '@libp2p/interface'
 import {
   AnchorVerifier, MAX_BLOCK_PEERS, MAX_FETCH_BLOCKS, createAnchorCheckers, createLevelBlockStore, createLevelStateStore, parseUrlAllowance, verificationOf,
   type AnchorCheck, type AnchorOrigin, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type FileAnchorAccess, type UrlLimits
@@ -280,13 +281,16 @@ function eventPayloadOf (check: AnchorCheck): Record<string, unknown> & { anchor
 }
 
 /**
- * Missing blocks asked from up to MAX_BLOCK_PEERS connected peers in batches of MAX_FETCH_BLOCKS;
- * each block received was re-hashed by the fetch client and is hashed again as it is stored.
+ * Missing blocks asked from `peers` (up to MAX_BLOCK_PEERS connected peers unless given: the daemon
+ * also asks the providers content routing finds) in batches of MAX_FETCH_BLOCKS; each block received
+ * was re-hashed by the fetch client and is hashed again as it is stored.
  */
-export function peerBlockFetcher (network: Pick<Network, 'fetchBlocks' | 'libp2p'>, blocks: BlockStore): BlockFetcher {
+export function peerBlockFetcher (
+  network: Pick<Network, 'fetchBlocks' | 'libp2p'>, blocks: BlockStore, peers: () => readonly PeerId[] = () => network.libp2p.getPeers().slice(0, MAX_BLOCK_PEERS)
+): BlockFetcher {
   return async (cids, signal) => {
     let missing: CID[] = [...cids]
-    for (const peer of network.libp2p.getPeers().slice(0, MAX_BLOCK_PEERS)) {
+    for (const peer of peers()) {
       if (missing.length === 0 || signal.aborted) break
       const still: CID[] = []
       for (let i = 0; i < missing.length; i += MAX_FETCH_BLOCKS) {

@@ -41,6 +41,23 @@ export const AnchorViewSchema = z.strictObject({
 })
 
 /**
+ * How a memory this node did not hold reached it for this view (protocols/content-routing-v1.md C7):
+ * found by its CID through the DHT and fetched from a provider, so it lies outside what the node
+ * follows and comes with only the evidence that provider sent. Absent for memories the node held.
+ */
+export const MemoryOriginSchema = z.strictObject({
+  kind: z.literal('fetched'),
+  /** The peer id of the provider that served it. */
+  from: z.string().min(1).max(128),
+  /** The providers asked, in order, the last one `from`. */
+  providers: z.array(z.string().min(1).max(128)).min(1).max(16),
+  /** DHT hops from this node to the peer that held the provider record. */
+  hops: z.number().int().min(0),
+  reason: z.string().min(1)
+})
+export type MemoryOrigin = z.infer<typeof MemoryOriginSchema>
+
+/**
  * The memory view: exactly the provenance schema's JSON shape (record-v1 §7). Witnesses, anchors and
  * trust are gathered after creation, so they sit outside the author's signature; each witness and
  * anchor carries its own. `verify` rebuilds every record from this shape and checks it (record-v1 §7).
@@ -68,7 +85,9 @@ export const MemoryViewSchema = z.strictObject({
     chain_depth: z.number().int().min(0)
   }),
   /** Computed locally by the node that printed the view; a verifier recomputes it. */
-  trust: z.unknown()
+  trust: z.unknown(),
+  /** Present when this view fetched the memory from outside the node's interests (content-routing-v1 C7). */
+  origin: MemoryOriginSchema.optional()
 })
 export type MemoryView = z.infer<typeof MemoryViewSchema>
 

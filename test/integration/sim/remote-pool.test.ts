@@ -1,3 +1,5 @@
+import { generateKeyPair } from '@libp2p/crypto/keys'
+import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { performance } from 'node:perf_hooks'
 import { tmpdir } from 'node:os'
@@ -66,7 +68,9 @@ describe('RemotePool (docker runner) over HTTP', () => {
   it('refuses a malformed address and reports an unreachable peer with stable codes', async () => {
     const http = createHttpOperations({ url: infos[0]!.url, token: infos[0]!.token })
     await expect(http.connectPeer('not-an-address')).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
-    await expect(http.connectPeer(`/ip4/127.0.0.1/tcp/${await freePort()}/p2p/${infos[2]!.peerId}`)).rejects.toMatchObject({ code: 'PEER_UNREACHABLE' })
+    // A peer no node runs: node 2 itself may already be connected to node 0 through the DHT.
+    const nobody = peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()
+    await expect(http.connectPeer(`/ip4/127.0.0.1/tcp/${await freePort()}/p2p/${nobody}`)).rejects.toMatchObject({ code: 'PEER_UNREACHABLE' })
     await expect(orderNode(infos[0]!.control!, 'x'.repeat(43), 'status')).rejects.toThrow(/token/)
   })
 

@@ -117,7 +117,7 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
  * through the part's index.ts.
  */
 export const PARTS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['net', ['gossip', 'fetch', 'sync', 'wire', 'limits', 'link']],
+  ['net', ['gossip', 'fetch', 'sync', 'wire', 'limits', 'link', 'content-routing']],
   ['sim', ['scenario', 'pools', 'driver', 'results', 'model']]
 ])
 
@@ -134,5 +134,6 @@ export const AROUND_PART_INDEX_EXCEPTIONS: readonly string[] = [
   'net/constants.ts -> net/fetch/constants.ts',
   'net/constants.ts -> net/sync/constants.ts',
   'net/constants.ts -> net/limits/constants.ts',
+  'net/constants.ts -> net/content-routing/constants.ts',
   'net/gossip/constants.ts -> net/wire/constants.ts'
 ]
