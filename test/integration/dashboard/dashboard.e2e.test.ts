@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createNode } from '../../../src/index.js'
+import { bottomOfLevel, levelRank, topOfLevel, TRUST_LEVELS, type TrustLevel } from '../../../src/trust/index.js'
 import { launchChromium } from '../../fixtures/browser.js'
 import { ensureBuilt, REPO } from '../../fixtures/build-dist.js'
 import { runIsnad } from '../cli/run-cli.js'
@@ -101,6 +102,19 @@ describe('the web dashboard in headless Chromium', () => {
     const { page, errors } = await openPage(url)
     await expect.poll(async () => await page.getByTestId('memory-item').count()).toBe(3)
     await expect.poll(async () => await page.getByTestId('gossip-health').count()).toBe(1)
+    // One trust scale: each memory's score lies in its level's band, and no memory sits above one
+    // of a higher level.
+    const shown = (await page.locator('[data-testid="memory-item"] .level').allTextContents()).map((text) => {
+      const [level, score] = text.split(' ') as [TrustLevel, string]
+      return { level, score: Number(score) }
+    })
+    expect(shown).toHaveLength(3)
+    for (const { level, score } of shown) {
+      expect(TRUST_LEVELS).toContain(level)
+      expect(score).toBeGreaterThanOrEqual(bottomOfLevel(level))
+      expect(score).toBeLessThanOrEqual(topOfLevel(level))
+    }
+    expect(shown.map(({ level }) => levelRank(level))).toEqual(shown.map(({ level }) => levelRank(level)).sort((a, b) => b - a))
     // The token left the address bar once the page had it.
     expect(page.url()).not.toContain('token')
 
