@@ -122,8 +122,13 @@ describe('every MCP tool, resource and prompt, through the SDK client', () => {
     expect(trust.counted.anchors.map((a) => a.id)).toEqual([anchored.anchor])
     const reputation = await call<{ did: string, score: number }>('get_reputation', { did: witness })
     expect(reputation.did).toBe(witness)
-    const { roots } = await call<{ roots: unknown[] }>('list_trust_roots')
-    expect(roots).toEqual([])
+    // The node's own agents are its roots, listed as such; none added by the operator.
+    const { roots } = await call<{ roots: Array<{ did: string, source: string }> }>('list_trust_roots')
+    expect(roots.map((r) => r.source)).toEqual(['own-agent', 'own-agent'])
+    expect(roots.map((r) => r.did)).toContain(witness)
+
+    const followed = await call<{ follows: Array<{ tag?: string }> }>('follow', { action: 'add', tag: 'ops' })
+    expect(followed.follows).toContainEqual(expect.objectContaining({ tag: 'ops' }))
 
     const selected = await call<EvidenceEnvelope>('select_memories', { selector: 'every-tool-test', tags: ['ops'] })
     expect(selected.memories.map((m) => m.id)).toEqual([memory])
@@ -187,6 +192,16 @@ describe('every MCP tool, resource and prompt, through the SDK client', () => {
     expect(second.nextCursor).toBeUndefined()
     expect(new Set([...first.resources, ...second.resources].map((r) => r.uri)).size).toBe(51)
   }, 60_000)
+
+  it('orders memories by trust, never a lower level above a higher one, and filters by level', async () => {
+    // After the paging test: the anchored memory and 50 unwitnessed notes.
+    const all = await call<EvidenceEnvelope>('query_memories', { limit: 100 })
+    const levels = all.memories.map((m) => TRUST_LEVELS.indexOf(m.trust?.level ?? 'Unverified'))
+    expect(all.memories[0]?.id).toBe(memory)
+    expect(levels).toEqual([...levels].sort((a, b) => b - a))
+    const attested = await call<EvidenceEnvelope>('query_memories', { minLevel: 'Attested' })
+    expect(attested.memories.map((m) => m.id)).toEqual([memory])
+  })
 
   it('prompts how to weigh a memory by its level, with the memory\'s chain when given its id', async () => {
     const { prompts } = await client.listPrompts()
