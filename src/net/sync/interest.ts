@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { didKey, followTag, type IsnadRecord, type MemoryRecord } from '../../schema/index.js'
-import { isShardCount, shardOf } from '../../shard/index.js'
+import { isShardCount, shardOf, type HomeShards } from '../../shard/index.js'
 
 /*
  * What a node asks a peer to sync: its interests (protocols/sync-v1.md, "Interests"). Its home
@@ -49,14 +49,32 @@ export function memoryMatches (interests: SyncInterests, memory: MemoryFacts): b
   return memory.tags.some((tag) => interests.tags.includes(tag))
 }
 
+/** Whether the interests' shards are every shard of their count (count 1: the whole network is one shard). */
+export function coversEveryShard (interests: SyncInterests): boolean {
+  return interests.shards.indexes.length === interests.shards.count
+}
+
 /**
  * Whether `record` is among `interests`: a memory by its own facts, any other record by the facts
  * of the memory it points at (`memoryOf`: null when the serving node does not hold that memory,
- * and then the record does not match: nothing says whose it is).
+ * and then the record matches only interests that cover every shard: nothing says whose it is).
  */
 export function recordMatches (interests: SyncInterests, record: IsnadRecord, memoryOf: MemoryFacts | null): boolean {
   if (record.kind === 'memory') return memoryMatches(interests, memoryFacts(record))
-  return memoryOf !== null && memoryMatches(interests, memoryOf)
+  return memoryOf === null ? coversEveryShard(interests) : memoryMatches(interests, memoryOf)
+}
+
+/**
+ * A node's interests: its home shards under its count, the followed authors its shards left out
+ * (HomeShards.left: within its shards, an author is already matched by shard), and its followed
+ * tags; each list cut at what one request may name.
+ */
+export function interestsOf (home: HomeShards, tags: readonly string[]): SyncInterests {
+  return {
+    shards: { count: home.count, indexes: home.shards.slice(0, MAX_INTEREST_SHARDS) },
+    authors: [...new Set(home.left)].slice(0, MAX_INTEREST_NAMES),
+    tags: [...new Set(tags)].slice(0, MAX_INTEREST_NAMES)
+  }
 }
 
 /** One interest alone: the key its cursor is saved under, and how it joins a group's interests. */
