@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { acceptsPopulation, drawFractionOfProof, drawShardRefusal, isDrawn, privateCheckProbability, shardEstimate, WITNESS_DRAW } from '../draw/index.js'
+import { acceptsPopulation, drawFractionOfProof, drawShardRefusal, holdersEstimate, isDrawn, privateCheckProbability, shardEstimate, WITNESS_DRAW } from '../draw/index.js'
 import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
@@ -11,7 +11,8 @@ import type { WitnessCounters } from './witness-counters.js'
 /*
  * Private checks (protocols/witness-draw-v1.md): `privateCheckDelayMs` after a memory arrives from
  * the network, when this node holds no drawn answer it accepts, it asks — with probability
- * privateCheckProbability(N̂), so about one node in the whole network asks per memory — one
+ * privateCheckProbability(N̂ / shard count), so about one of the nodes that hold a memory (its
+ * shard's) asks per memory — one
  * reputable witness of its own choosing, with a request its own agent signs. That witness counts
  * as independent at this node only (the own-request rule, src/trust). What the node decided is kept
  * (PrivateCheckLog) for the explanation: an unchecked memory says that no private check was made.
@@ -113,7 +114,7 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
     const weighs = async (did: string): Promise<boolean> => await init.node.trust.reputationOf(did) > 0
     if (await hasWeightyDrawnAnswer(attestations, author, estimate, weighs)) { init.log.set(memory, 'not-needed'); return }
     init.counters.private_checks.due++
-    if (random() >= privateCheckProbability(estimate)) { init.log.set(memory, 'not-asked'); return }
+    if (random() >= privateCheckProbability(holdersEstimate(estimate))) { init.log.set(memory, 'not-asked'); return }
     // The witness: reputable here, neither the author, one of ours, one the author asked, nor one that has answered already.
     const asked = (await init.node.store.witnessRequestsFor(memory))
       .filter((r) => r.signed.record.requester === author)

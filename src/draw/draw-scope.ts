@@ -44,3 +44,12 @@ export function drawShardRefusal (estimate: number, shards: number | undefined, 
 export function shardEstimate (estimate: number, shards: number | undefined): number {
   return estimate / (shards ?? 1)
 }
+
+/**
+ * W8: the agents a node expects to hold a memory, of which about privateChecks should check it
+ * privately: its network estimate over its shard count (a memory travels on its author's shard
+ * only), so the network as a whole checks a memory about privateChecks times whatever its size.
+ */
+export function holdersEstimate (estimate: number): number {
+  return estimate / shardCountFor(estimate)
+}

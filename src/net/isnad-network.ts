@@ -25,7 +25,7 @@ import {
   ConnectionPings, type ConnectionMonitorSettings, PROTOCOL_RATE_LIMITS, RateLimiter, rateLimitedHandler, ConnectionGuard
 } from './limits/index.js'
 import type { IsnadLibp2p } from './libp2p-node.js'
-import type { Network } from './index.js'
+import type { Network } from './network.js'
 import { RecordGate } from './record-gate.js'
 import type { HomeShards } from '../shard/index.js'
 

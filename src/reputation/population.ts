@@ -1,6 +1,6 @@
 import { drawFractionOfProof, populationEstimate, type DrawPaths, type PopulationClaim } from '../draw/index.js'
 import { PORTABLE_FAST_PATHS, decodeSignature } from '../record/index.js'
-import type { ReputationTable } from './reputation.js'
+import type { ReputationTable } from './reputation-table.js'
 import type { TrustGraph, VoteGroup } from './vote-graph.js'
 import { VoteSet } from './vote-set.js'
 

@@ -1,4 +1,3 @@
-import type { DrawPaths, PopulationClaim } from '../draw/index.js'
 import { CONTRADICTION_WEIGHT, DEFAULT_DAMPING, UNROOTED_REPUTATION } from './constants.js'
 import { evidenceFactor, evidenceOf } from './evidence-factor.js'
 import { estimateOf } from './population.js'
@@ -8,35 +7,10 @@ import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './shortest-paths.js'
 import type { AgentReputation } from './trust-route-shapes.js'
 import { referenceRankOf, standingOf } from './standing.js'
+import type { ReputationTable } from './reputation-table.js'
 
 /** What the node knows about one agent's standing, for `get_reputation` and `trust explain` (its schema: trust-route-shapes.ts). */
-export type { AgentReputation }
-
-export interface ReputationTable {
-  /** False when the node has no trust roots: every agent then has UNROOTED_REPUTATION. */
-  rooted: boolean
-  roots: readonly string[]
-  damping: number
-  iterations: number
-  graph: TrustGraph
-  rank: Float64Array
-  /** π_ref: reputation is min(1, rank / reference) before the debit (Infinity when unrooted or nobody is reached). */
-  reference: number
-  /** The ReputationLookup src/trust's policies take. */
-  lookup: (did: string) => number
-  /**
-   * Whether `from` vouches for `to` directly or through one other agent: an endorsement edge from → to
-   * or from → x → to (it confirmed more of their memories than it disputed). src/trust does not count
-   * a confirm by a witness its author vouches for so (a clique confirming itself is not independent).
-   * Never true of a root `to` (inCircle): the node chose its roots, the author did not.
-   */
-  endorses: (from: string, to: string) => boolean
-  describe: (did: string) => AgentReputation
-  /** The populations the counted attestations' draws state (witness-draw-v1 W6), by identity. */
-  populationClaims: readonly PopulationClaim[]
-  /** N̂ (witness-draw-v1 W6a, population.ts), once per table; `paths` read the stored proofs (all agree). */
-  populationEstimate: (paths?: DrawPaths) => number
-}
+export type { AgentReputation, ReputationTable }
 
 /**
  * Every agent's reputation from the roots over the graph of votes (docs/trust.md §3). Pure; the votes are

@@ -1,5 +1,5 @@
 import { REFERENCE_MASS_SHARE } from './constants.js'
-import type { ReputationTable } from './reputation.js'
+import type { ReputationTable } from './reputation-table.js'
 
 /** Reputation in [0, 1] from a rank and the reference rank π_ref (see standingOf). */
 export function reputationOfRank (rank: number, reference: number): number {

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import type { Network } from '../index.js'
-import { parseShardTopic } from '../../shard/index.js'
+import { parseShardTopic, type HomeShards } from '../../shard/index.js'
 
 /**
  * Gossip health for the dashboard: each connected peer with its gossipsub score (negative after
@@ -32,16 +31,26 @@ export function isGossipHealthSource (value: object): value is GossipHealthSourc
 
 export const OFFLINE_HEALTH: GossipHealth = { running: false, peers: [], topics: [] }
 
+/** What gossip health reads of a running network (src/net's Network has it). */
+export interface GossipState {
+  readonly libp2p: { getConnections: () => ReadonlyArray<{ remotePeer: { toString: () => string }, remoteAddr: { toString: () => string } }> }
+  readonly home: HomeShards
+  peerScore: (peer: string) => number
+  penalty: (peer: string) => number
+  meshPeers: (topic: string) => string[]
+  topics: () => string[]
+}
+
 /**
  * The topics whose mesh matters: the network-wide ones and those of the node's own count. Those of
  * the neighbouring counts (gossip-v1 "Shards": listened to so nodes with other estimates still
  * meet) are usually empty and would only raise false alarms.
  */
-function topicsOfHealth (network: Pick<Network, 'topics' | 'home'>): string[] {
+function topicsOfHealth (network: Pick<GossipState, 'topics' | 'home'>): string[] {
   return network.topics().filter((topic) => (parseShardTopic(topic)?.count ?? network.home.count) === network.home.count)
 }
 
-export function gossipHealthOf (network: Pick<Network, 'libp2p' | 'peerScore' | 'penalty' | 'meshPeers' | 'topics' | 'home'>): GossipHealth {
+export function gossipHealthOf (network: GossipState): GossipHealth {
   const addresses = new Map<string, string[]>()
   for (const c of network.libp2p.getConnections()) {
     const id = c.remotePeer.toString()

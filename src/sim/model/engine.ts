@@ -13,6 +13,7 @@ import type { MemoryAttestations, StoredAttestation } from '../../reputation/ind
 import type { WitnessRequestRecord } from '../../schema/index.js'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
 import { ShardLayout } from './shard-layout.js'
+import { holdersEstimate } from '../../draw/index.js'
 
 /*
  * The model engine's run in virtual time: the plan's memories, witness requests, answers, churn and
@@ -402,7 +403,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   /**
    * The private checks of memory `serial`: the nodes that hold it and, its delay after it reached
    * each, hold no drawn witness's answer (exact at the tracked nodes, the same share of the others);
-   * of those a Binomial(lacking, privateCheckProbability(N)) number ask, chosen at random, each one
+   * of those a Binomial(lacking, privateCheckProbability(N / shard count)) number ask, chosen at random, each one
    * reputable witness of its own.
    */
   const playChecks = (serial: number, now: number): void => {
@@ -426,7 +427,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     const othersLacking = holding === 0 ? 0 : Math.round(onlineOthers * lacking.length / holding)
     const total = lacking.length + othersLacking
     checkCounts.lacking += total
-    const askers = distinctPositions(checkRandom, total, binomial(checkRandom, total, privateCheckProbability(size, draw)))
+    const askers = distinctPositions(checkRandom, total, binomial(checkRandom, total, privateCheckProbability(holdersEstimate(size), draw)))
     const excluded = new Set([...planned.answers.map((a) => a.witness), ...(attestationsOf[serial] ?? []).map((index) => slotWitness[index - M] as number)])
     for (const position of askers) {
       let asker: number

@@ -78,7 +78,7 @@ export function shardingNotes (run: ModelRun): string[] {
     `shards: ${shards.count} from ${size} agents (src/shard shardCountFor); every node's estimate is the exact size, so every record travels under count ${shards.count} and the other accepted counts (${shards.acceptedCounts.filter((c) => c !== shards.count).join(', ')}) carry nothing`,
     'shards: a shard topic\'s own mesh is not modelled; a record reaches exactly its shard\'s subscribers, after the delay of its path over the network\'s mesh',
     'shards: a reconnecting node syncs its shards from its own peers only (a daemon asks peers that hold them)',
-    'shards: only the observers\' reputation views are sharded; the other nodes choose a private check\'s witness by the trust roots\' reputation over every record, and each holder checks with probability 1/N as today',
+    'shards: only the observers\' reputation views are sharded; the other nodes choose a private check\'s witness by the trust roots\' reputation over every record',
     'shards: each observer\'s trust is judged on the memories of its home shards'
   ]
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { drawScopeOf, drawShardRefusal, shardEstimate, statedPopulation, type PopulationClaim } from '../../../src/draw/index.js'
+import { drawScopeOf, drawShardRefusal, holdersEstimate, privateCheckProbability, shardEstimate, statedPopulation, WITNESS_DRAW, type PopulationClaim } from '../../../src/draw/index.js'
 import { shardOf } from '../../../src/shard/index.js'
 
 /* witness-draw-v1 W12, pure: the scope a witness draws in, which shard counts a node accepts, N̂ from stated shards. */
@@ -36,6 +36,15 @@ describe('drawShardRefusal', () => {
   it('judges a population against the shard\'s share of the estimate', () => {
     expect(shardEstimate(1024, 8)).toBe(128)
     expect(shardEstimate(1024, undefined)).toBe(1024)
+  })
+
+  it('expects a memory\'s holders to be its shard\'s agents, so about one of them checks it privately (W8)', () => {
+    expect(holdersEstimate(200)).toBe(200) // one shard: the whole network holds it
+    expect(holdersEstimate(600)).toBe(150) // 4 shards
+    expect(holdersEstimate(10_000)).toBe(10_000 / 64)
+    for (const estimate of [200, 600, 10_000, 100_000]) {
+      expect(holdersEstimate(estimate) * privateCheckProbability(holdersEstimate(estimate))).toBeCloseTo(WITNESS_DRAW.privateChecks, 12)
+    }
   })
 })
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createPlan, parseScenario, type Scenario } from '../../../../src/sim/index.js'
-import { arrivalAt, followsOf, judgedMemories, playModel, runModelOnce, ShardLayout, SLOT, storedRecordsAt } from '../../../../src/sim/model/index.js'
+import { arrivalAt, followsOf, judgedMemories, MODEL_DRAW_DEFAULTS, playModel, runModelOnce, ShardLayout, SLOT, storedRecordsAt } from '../../../../src/sim/model/index.js'
 import { shardCountFor, shardOf } from '../../../../src/shard/index.js'
 
 /*
@@ -107,6 +107,17 @@ describe('a sharded model run', () => {
     }
     expect(delivered).toBeGreaterThan(1000)
     expect(withheld).toBeGreaterThan(1000)
+  })
+
+  it('has about one holder check privately per memory when no drawn witness answers, as in one shard', () => {
+    // A draw of almost nobody: every holder (its shard's nodes) lacks a drawn answer and asks with probability c/N.
+    const undrawn = playModel(scenario, plan, quiet, { draw: { ...MODEL_DRAW_DEFAULTS, size: 1e-6 } })
+    const perMemory = (undrawn.checks.privateChecks + undrawn.checks.privateUnasked) / plan.memories.length
+    expect(undrawn.checks.drawn).toBe(0)
+    // The holders are the shard's nodes plus the nodes of other shards that follow the author (about
+    // 1.5 shards a node here), so a little over one check per memory; with 1/N it would be ~0.4.
+    expect(perMemory).toBeGreaterThan(0.8)
+    expect(perMemory).toBeLessThan(2)
   })
 
   it('draws every witness from the author\'s shard, about `size` of them per memory', () => {
