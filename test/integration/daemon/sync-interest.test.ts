@@ -67,12 +67,14 @@ afterEach(async () => {
 })
 
 /** A holder in shard 0 with memories by an author in shard 2 and one in shard 3, tagged or not, and attestations. */
-async function holderWithLog (): Promise<{ holder: Started, followed: string, ids: Record<string, string> }> {
+type LogIds = Record<'later' | 'byFollowed' | 'byFollowedToo' | 'tagged' | 'untagged' | 'own', string>
+
+async function holderWithLog (): Promise<{ holder: Started, followed: string, ids: LogIds }> {
   const holder = await startIn(0)
   const [followed, other] = [await agentIn(holder, 2), await agentIn(holder, 3)]
   const say = async (as: string, summary: string, tags: string[] = []): Promise<string> =>
     (await holder.ops.remember({ type: 'fact', summary, tags }, await holder.ops.resolveSigner(as))).id
-  const ids = {
+  const ids: LogIds = {
     // Written first: a tag followed later must be synced from the start of the log.
     later: await say(holder.agent, 'the staging cluster moved to the new rack', ['staging']),
     byFollowed: await say(followed, 'the release train leaves on thursdays'),
