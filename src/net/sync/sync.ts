@@ -17,7 +17,7 @@ import { matchingRecordsSince } from './interest-page.js'
 /** The outcome of one sync run with one peer (sync-v1 §4). */
 export interface SyncResult {
   peer: string
-  /** The saved cursor before and after the run. */
+  /** The saved cursor before and after the run; by interest (§9), the lowest before and the highest after. */
   from: number
   to: number
   pages: number
