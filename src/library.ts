@@ -76,7 +76,7 @@ export interface IsnadNode {
   importBundle: (bundle: Bundle) => Promise<IngestResult>
   /**
    * What the node follows besides its own agents: `{ action: 'add', did }` (an author: its shard
-   * is gossiped to the node), `{ action: 'add', tag }` (kept for sync), `remove`, or `list`.
+   * is gossiped to the node), `{ action: 'add', tag }` (synced by interest from peers), `remove`, or `list`.
    */
   follow: (input: FollowInput) => Promise<Follows>
   /**

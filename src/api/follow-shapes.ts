@@ -13,7 +13,7 @@ export const FollowGossipSchema = z.strictObject({
   count: z.number().int().min(1),
   /** Its home shards under that count: its agents' and the followed authors' (at most `max-shards`). */
   shards: z.array(z.number().int().min(0)),
-  /** Followed authors whose shard did not fit within `max-shards`: not gossiped to this node; only sync (a peer's whole log) brings them. */
+  /** Followed authors whose shard did not fit within `max-shards`: not gossiped to this node; only sync by interest brings them. */
   by_sync: z.array(didKey)
 }).meta({ id: 'FollowGossip' })
 

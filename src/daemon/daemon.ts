@@ -115,6 +115,8 @@ class DaemonOperations extends LocalOperations {
     const result = await super.follow(input)
     if (this.shards === undefined) return result
     if (input.action !== 'list') await this.shards.refresh()
+    // A new follow is caught up from each peer's log at once, from its start (sync-v1 §9).
+    if (input.action === 'add') void this.network?.syncAll()
     return { ...result, gossip: this.shards.gossip() }
   }
 
@@ -187,6 +189,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       listen,
       ...(options.announce === undefined ? {} : { announce: options.announce }),
       bootstrap: bootstrap.map((b) => b.address),
+      syncAfterHome: true, // a first sync asks for the home shards, not the whole log (sync-v1 §9)
       mdns: options.mdns ?? false,
       keyring: () => node.keyring,
       dht: { datastorePath: join(paths.data, DHT_DIRECTORY) },

@@ -31,6 +31,7 @@ export interface ShardService {
 
 export function startShardService (init: ShardServiceInit): ShardService {
   let running: Promise<HomeShards> = Promise.resolve(init.network.home)
+  let first = true
   const compute = async (): Promise<HomeShards> => {
     const node = init.node()
     const count = init.shardCount ?? shardCountFor(await node.populationEstimate())
@@ -38,8 +39,11 @@ export function startShardService (init: ShardServiceInit): ShardService {
     const dids = [...await init.hostedAgents(), ...followedAuthors(follows)]
     const home = homeShards(dids, count, init.maxShards, init.network.peerId.toString())
     const before = init.network.home
-    if (!sameHome(before, home)) {
-      init.network.setHome(home)
+    const changed = !sameHome(before, home)
+    // The first one is set even when unchanged: the network's syncs wait for it (sync-v1 §9).
+    if (changed || first) init.network.setHome(home)
+    first = false
+    if (changed) {
       init.logger.info('gossip shards changed', { count: home.count, shards: home.shards, by_sync: home.left, was: { count: before.count, shards: before.shards } })
     }
     return home

@@ -40,6 +40,11 @@ export interface NetworkInit {
   maxConnections?: number
   /** Sync with every peer that speaks sync-v1 once it is identified. @default true */
   syncOnConnect?: boolean
+  /**
+   * Syncs wait until setHome is first called: a sync asks peers for the home shards' records
+   * (sync-v1 §9), and a daemon computes them after its network started. @default false
+   */
+  syncAfterHome?: boolean
   /** gossipsub seen-cache TTL. @default SEEN_TTL_MS */
   seenTtlMs?: number
   /** gossipsub heartbeat. @default 1000 */
@@ -108,6 +113,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     penalties,
     clock,
     syncOnConnect: init.syncOnConnect ?? true,
+    syncAfterHome: init.syncAfterHome ?? false,
     mdns: init.mdns ?? false,
     fetchTimeoutMs: init.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
     sync: { pageSize: init.syncPageSize ?? SYNC_PAGE_SIZE, pageTimeoutMs: init.syncPageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS },

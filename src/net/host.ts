@@ -42,6 +42,11 @@ export interface NetHost {
    * on this node's first shard and accepted on any.
    */
   memoryAuthor?: (memoryId: string) => Promise<string | null>
+  /**
+   * The tags the node follows: asked of peers by sync by interest (sync-v1 §9). Optional: without
+   * it, a node asks for its shards and the authors they left out.
+   */
+  followedTags?: () => Promise<string[]>
   /** The cursor saved for a peer's log (sync-v1 §4), or null before the first sync with it. */
   loadCursor: (peerId: string) => Promise<number | null>
   saveCursor: (peerId: string, cursor: number) => Promise<void>

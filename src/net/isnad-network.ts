@@ -16,7 +16,7 @@ import {
   FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_PEERS, MAX_INBOUND_FETCH_STREAMS, FETCH_BLOCKS_PROTOCOL, createFetchHandler, fetchBlocks, fetchRecords, type BlockFetchResult, type FetchResult
 } from './fetch/index.js'
 import {
-  MAX_INBOUND_SYNC_STREAMS, SYNC_PROTOCOL, createSyncHandler, syncWithPeer, type SyncOptions, type SyncResult
+  MAX_INBOUND_SYNC_STREAMS, SYNC_INTEREST_PROTOCOL, SYNC_PROTOCOL, createInterestSyncHandler, createSyncHandler, interestsOf, syncWithPeer, type SyncOptions, type SyncResult
 } from './sync/index.js'
 import { AcceptBatcher } from './accept-batcher.js'
 import type { NetContext, NetStats } from './net-context.js'
@@ -37,6 +37,8 @@ export interface NetworkParts {
   penalties: PeerPenalties
   clock: () => number
   syncOnConnect: boolean
+  /** Syncs wait for the first setHome: their interests are the home shards (sync-v1 §9). */
+  syncAfterHome: boolean
   mdns: boolean
   fetchTimeoutMs: number
   sync: SyncOptions
@@ -65,6 +67,9 @@ export class IsnadNetwork implements Network {
   private readonly tasks = new Set<Promise<unknown>>()
   private readonly syncs = new Map<string, Promise<SyncResult>>()
   private readonly resolving = new Map<string, Promise<boolean>>()
+  /** Resolved by the first setHome, or at once when syncs need not wait for it (NetworkParts.syncAfterHome). */
+  private readonly homeKnown: Promise<void>
+  private markHomeKnown: () => void = () => {}
   /** Connections already synced: identify runs again on every identify push, sync once. */
   private readonly syncedConnections = new Set<string>()
   /** Peers that delivered valid gossip, tagged so the connection pruner keeps them (eclipse resistance). */
@@ -76,6 +81,7 @@ export class IsnadNetwork implements Network {
 
   constructor (parts: NetworkParts) {
     this.parts = parts
+    this.homeKnown = parts.syncAfterHome ? new Promise((resolve) => { this.markHomeKnown = resolve }) : Promise.resolve()
     this.libp2p = parts.libp2p
     this.usefulPeers = new UsefulPeers(async (peer, ttl) => {
       await parts.libp2p.peerStore.merge(peerIdFromString(peer), { tags: { [USEFUL_PEER_TAG]: { value: USEFUL_PEER_TAG_VALUE, ttl } } })
@@ -124,6 +130,7 @@ export class IsnadNetwork implements Network {
     await this.libp2p.handle(FETCH_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
     await this.libp2p.handle(FETCH_BLOCKS_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs, { blocks: true }), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
     await this.libp2p.handle(SYNC_PROTOCOL, rateLimitedHandler(createSyncHandler(this.context), syncLimiter, limited), { maxInboundStreams: MAX_INBOUND_SYNC_STREAMS })
+    await this.libp2p.handle(SYNC_INTEREST_PROTOCOL, rateLimitedHandler(createInterestSyncHandler(this.context), syncLimiter, limited), { maxInboundStreams: MAX_INBOUND_SYNC_STREAMS })
     this.libp2p.addEventListener('peer:identify', this.onIdentify)
     this.libp2p.addEventListener('peer:discovery', this.onDiscovery)
     this.libp2p.addEventListener('connection:close', this.onClose)
@@ -142,6 +149,7 @@ export class IsnadNetwork implements Network {
     this.pings.stop()
     this.gossip.stop()
     this.controller.abort()
+    this.markHomeKnown() // a sync still waiting for the home ends with the aborted network
     await Promise.allSettled([...this.tasks])
     await this.libp2p.stop()
     await this.parts.afterStop?.()
@@ -182,6 +190,7 @@ export class IsnadNetwork implements Network {
 
   setHome (home: HomeShards): void {
     this.gossip.setHome(home)
+    this.markHomeKnown()
   }
 
   /** The gossip topics this node subscribes to now. */
@@ -207,7 +216,12 @@ export class IsnadNetwork implements Network {
     const key = id.toString()
     const running = this.syncs.get(key)
     if (running !== undefined) return await running
-    const run = syncWithPeer(this.context, id, this.parts.sync).finally(() => { this.syncs.delete(key) })
+    const run = (async () => {
+      await this.homeKnown
+      // sync-v1 §9: what this node wants, as of this run: its shards, the follows they left out, its tags.
+      const interests = interestsOf(this.gossip.home, await this.context.host.followedTags?.() ?? [])
+      return await syncWithPeer(this.context, id, this.parts.sync, interests)
+    })().finally(() => { this.syncs.delete(key) })
     this.syncs.set(key, run)
     return await run
   }

@@ -5,9 +5,8 @@ import { isoTimestamp, type Follow } from '../schema/index.js'
 
 /*
  * What the node follows besides its own agents (protocols/gossip-v1.md §11.4): authors,
- * whose shard the node subscribes to (within max-shards), and tags. sync-v1 has no interest filter
- * yet: a sync brings a peer's whole log, followed or not, so a tag follow and an author beyond
- * max-shards are served by that whole-log catch-up only. Kept in a LevelDB of its own (home-paths.ts
+ * whose shard the node subscribes to (within max-shards), and tags. A tag follow and an author beyond
+ * max-shards are served by sync by interest (protocols/sync-v1.md §9) only. Kept in a LevelDB of its own (home-paths.ts
  * followsPath), one key per follow, so a follow survives restarts and reindex.
  */
 

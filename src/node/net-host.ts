@@ -1,5 +1,6 @@
 import type { VerifiedCheckpoint } from '../merkle/index.js'
 import type { AcceptSource, NetHost, RecordPage } from '../net/index.js'
+import { followedTags } from './follows.js'
 import type { LocalNode } from './local-node.js'
 
 /**
@@ -29,6 +30,7 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
       return { records: stored.filter((bytes) => bytes !== undefined), next }
     },
     memoryAuthor: async (id) => (await node.store.getMemory(id))?.signed.record.author.agent_id ?? null,
+    followedTags: async () => followedTags(await (await current().follows()).list()),
     loadCursor: async (peerId) => await node.writer.state.syncCursor(peerId),
     saveCursor: async (peerId, cursor) => { await node.writer.saveSyncCursor(peerId, cursor) },
     getBlock: async (cid) => await current().anchors.blocks.get(cid),

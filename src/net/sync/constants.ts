@@ -24,3 +24,16 @@ export const MAX_SYNC_PAGES = 10_000
 export const SYNC_PAGES_AHEAD = 2
 /** @default 2 — concurrent inbound sync streams per connection. */
 export const MAX_INBOUND_SYNC_STREAMS = 2
+/** sync-v1 §9: sync by interest, beside SYNC_PROTOCOL (which stays served for older nodes). */
+export const SYNC_INTEREST_PROTOCOL = '/isnad/sync/2.0.0'
+/**
+ * @default 163840 — a sync-by-interest request frame (sync-v1 L6): room for MAX_INTEREST_NAMES
+ * authors (~58 bytes each) and as many tags (at most 66 bytes each), with the shards.
+ */
+export const MAX_SYNC_INTEREST_REQUEST_BYTES = 160 * 1024
+/**
+ * @default 4096 — log entries a server reads for one sync-by-interest request (sync-v1 L7): it
+ * answers with what matched among them and the cursor after them, so a request for little of a
+ * long log costs a bounded scan, and the client asks again from there.
+ */
+export const MAX_SYNC_SCAN = 4096

@@ -1,2 +1,3 @@
 export * from './constants.js'
-export { createSyncHandler, syncWithPeer, type SyncOptions, type SyncResult } from './sync.js'
+export { createInterestSyncHandler, createSyncHandler, syncWithPeer, type SyncOptions, type SyncResult } from './sync.js'
+export { interestsOf, MAX_INTEREST_NAMES, MAX_INTEREST_SHARDS, type SyncInterests } from './interest.js'

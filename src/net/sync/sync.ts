@@ -1,17 +1,23 @@
 import type { Connection, PeerId, Stream } from '@libp2p/interface'
+import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError } from '../../errors/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
 import {
   MAX_RECORD_FRAME_BYTES, MAX_SYNC_PAGE_SIZE, FrameReader, isViolation, sendFrames, withDeadline, SyncHeaderSchema, SyncRequestSchema, decodeWire, encodeWire
 } from '../wire/index.js'
-import { MAX_SYNC_CONTROL_BYTES, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD, SYNC_PROTOCOL } from './constants.js'
+import {
+  MAX_SYNC_CONTROL_BYTES, MAX_SYNC_INTEREST_REQUEST_BYTES, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_INTEREST_PROTOCOL, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD, SYNC_PROTOCOL
+} from './constants.js'
 import { deadline, type NetContext } from '../net-context.js'
+import type { RecordPage } from '../host.js'
 import type { GateResult } from '../record-gate.js'
+import { coversEveryShard, groupByCursor, interestKeys, SyncInterestsSchema, type SyncInterests } from './interest.js'
+import { matchingRecordsSince } from './interest-page.js'
 
 /** The outcome of one sync run with one peer (sync-v1 §4). */
 export interface SyncResult {
   peer: string
-  /** The saved cursor before and after the run. */
+  /** The saved cursor before and after the run; by interest (§9), the lowest before and the highest after. */
   from: number
   to: number
   pages: number
@@ -28,17 +34,35 @@ export interface SyncOptions {
   pageTimeoutMs?: number
 }
 
-/** The server side of `/isnad/sync/1.0.0` (sync-v1 §3). */
+/** The server side of `/isnad/sync/1.0.0` (sync-v1 §3): the whole log. */
 export function createSyncHandler (context: NetContext, timeoutMs = SYNC_PAGE_TIMEOUT_MS): (stream: Stream, connection: Connection) => Promise<void> {
+  return serveSync(context, timeoutMs, MAX_SYNC_CONTROL_BYTES, async (frame) => {
+    const { cursor, limit } = decodeWire(frame, SyncRequestSchema, 'sync request', MAX_SYNC_CONTROL_BYTES) // S1
+    return { limit, page: await context.host.recordsSince(cursor, Math.min(limit, MAX_SYNC_PAGE_SIZE)) }
+  })
+}
+
+/** The server side of `/isnad/sync/2.0.0` (sync-v1 §9): the records of the log that match the client's interests. */
+export function createInterestSyncHandler (context: NetContext, timeoutMs = SYNC_PAGE_TIMEOUT_MS): (stream: Stream, connection: Connection) => Promise<void> {
+  return serveSync(context, timeoutMs, MAX_SYNC_INTEREST_REQUEST_BYTES, async (frame) => {
+    const { cursor, limit, interests } = decodeWire(frame, SyncInterestRequestSchema, 'sync request', MAX_SYNC_INTEREST_REQUEST_BYTES) // S9
+    return { limit, page: await matchingRecordsSince(context.host, interests, cursor, Math.min(limit, MAX_SYNC_PAGE_SIZE)) }
+  })
+}
+
+/** One request frame, one page (S2): the part both versions share. */
+function serveSync (
+  context: NetContext, timeoutMs: number, maxRequestBytes: number,
+  answer: (request: Uint8Array) => Promise<{ limit: number, page: RecordPage }>
+): (stream: Stream, connection: Connection) => Promise<void> {
   return async (stream, connection) => {
     const signal = deadline(context, timeoutMs)
     try {
       await withDeadline(stream, signal, async () => {
-        const reader = new FrameReader(stream, MAX_SYNC_CONTROL_BYTES, signal)
-        const frame = await reader.next(MAX_SYNC_CONTROL_BYTES)
+        const reader = new FrameReader(stream, maxRequestBytes, signal)
+        const frame = await reader.next(maxRequestBytes)
         if (frame === null) throw new IsnadError('DECODE_FAILED', 'sync stream closed before its request', { details: { violation: true } })
-        const { cursor, limit } = decodeWire(frame, SyncRequestSchema, 'sync request', MAX_SYNC_CONTROL_BYTES) // S1
-        const page = await context.host.recordsSince(cursor, Math.min(limit, MAX_SYNC_PAGE_SIZE))
+        const { limit, page } = await answer(frame)
         if (page.records.length > limit) throw new IsnadError('IO_ERROR', `the host returned ${page.records.length} records, ${limit} asked`)
         await sendFrames(stream, [encodeWire({ count: page.records.length, next: page.next }), ...page.records], signal) // S2
         await stream.close({ signal })
@@ -51,14 +75,20 @@ export function createSyncHandler (context: NetContext, timeoutMs = SYNC_PAGE_TI
   }
 }
 
-/** One page from `peer`: the records after `cursor` in its log, and the cursor after them (sync-v1 §4). */
-export async function requestPage (context: NetContext, peer: PeerId, cursor: number, limit: number, timeoutMs: number): Promise<{ records: Uint8Array[], next: number }> {
+/** sync-v1 §9, S9: a sync-by-interest request. */
+const SyncInterestRequestSchema = SyncRequestSchema.extend({ interests: SyncInterestsSchema })
+
+/**
+ * One page from `peer`: the records after `cursor` in its log, and the cursor after them (sync-v1
+ * §4); with `interests`, by `/isnad/sync/2.0.0`: only the records that match them (§9).
+ */
+export async function requestPage (context: NetContext, peer: PeerId, cursor: number, limit: number, timeoutMs: number, interests?: SyncInterests): Promise<RecordPage> {
   const signal = deadline(context, timeoutMs)
-  const stream = await context.libp2p.dialProtocol(peer, SYNC_PROTOCOL, { signal })
+  const stream = await context.libp2p.dialProtocol(peer, interests === undefined ? SYNC_PROTOCOL : SYNC_INTEREST_PROTOCOL, { signal })
   try {
     const reader = new FrameReader(stream, MAX_SYNC_CONTROL_BYTES, signal)
     return await withDeadline(stream, signal, async () => {
-      await sendFrames(stream, [encodeWire({ cursor, limit })], signal)
+      await sendFrames(stream, [interests === undefined ? encodeWire({ cursor, limit }) : dagCbor.encode({ cursor, limit, interests })], signal)
       await stream.close({ signal })
       const first = await reader.next(MAX_SYNC_CONTROL_BYTES)
       if (first === null) throw violation('sync response without a header')
@@ -82,9 +112,53 @@ export async function requestPage (context: NetContext, peer: PeerId, cursor: nu
 }
 
 /**
- * Catches up with `peer` from the cursor saved for it (sync-v1 §4): page after page, each verified
- * (S7), handed to the host, then the cursor saved (S8), until a page comes back short. An invalid
- * record ends the run without saving that page's cursor; the pages before it stay saved.
+ * Catches up with `peer` (sync-v1 §4). Given the node's `interests` and a peer that speaks
+ * `/isnad/sync/2.0.0`, by interest (§9): each interest from the cursor saved for it with that peer
+ * (0 for a new one), interests at the same cursor in one run. Else, or when the interests cover
+ * every shard (count 1: the whole log is what the node wants), the whole log by
+ * `/isnad/sync/1.0.0` from the cursor saved for the peer.
+ */
+export async function syncWithPeer (context: NetContext, peer: PeerId, options: SyncOptions = {}, interests?: SyncInterests): Promise<SyncResult> {
+  const peerKey = peer.toString()
+  if (interests === undefined || coversEveryShard(interests) || !await speaks(context, peer, SYNC_INTEREST_PROTOCOL)) {
+    const from = await context.host.loadCursor(peerKey) ?? 0
+    const run = await catchUp(context, peer, from, options, undefined, async (next) => { await context.host.saveCursor(peerKey, next) })
+    return { peer: peerKey, from, ...run }
+  }
+  const saved = new Map<string, number | null>()
+  for (const key of interestKeys(interests)) saved.set(key, await context.host.loadCursor(interestCursorKey(peerKey, key)))
+  const groups = groupByCursor(interests, (key) => saved.get(key) ?? null)
+  const result: SyncResult = { peer: peerKey, from: groups[0]?.cursor ?? 0, to: 0, pages: 0, received: 0, accepted: 0 }
+  for (const group of groups) {
+    const run = await catchUp(context, peer, group.cursor, options, group.interests, async (next) => {
+      for (const key of group.keys) await context.host.saveCursor(interestCursorKey(peerKey, key), next)
+    })
+    result.to = Math.max(result.to, run.to)
+    result.pages += run.pages
+    result.received += run.received
+    result.accepted += run.accepted
+  }
+  return result
+}
+
+/** Where the cursor of one interest with one peer is kept: beside the peer's whole-log cursor, under its own key. */
+function interestCursorKey (peerKey: string, interestKey: string): string {
+  return `${peerKey}#${interestKey}`
+}
+
+/** Whether identify reported that `peer` speaks `protocol`. */
+async function speaks (context: NetContext, peer: PeerId, protocol: string): Promise<boolean> {
+  try {
+    return (await context.libp2p.peerStore.get(peer)).protocols.includes(protocol)
+  } catch {
+    return false
+  }
+}
+
+/**
+ * One catch-up run from `from` (sync-v1 §4): page after page, each verified (S7), handed to the
+ * host, then its cursor saved by `save` (S8), until the run is over. An invalid record ends the run
+ * without saving that page's cursor; the pages before it stay saved.
  *
  * Pipelined (sync-v1 §4, "pages ahead"): the next page is asked for as soon as a full page has
  * arrived, and each page's signatures are checked (on the thread pool) as soon as it arrives, while
@@ -92,13 +166,13 @@ export async function requestPage (context: NetContext, peer: PeerId, cursor: nu
  * network, verification and the host's write path all work at once. Pages are still accepted, and
  * cursors saved, strictly in order.
  */
-export async function syncWithPeer (context: NetContext, peer: PeerId, options: SyncOptions = {}): Promise<SyncResult> {
+async function catchUp (
+  context: NetContext, peer: PeerId, from: number, options: SyncOptions, interests: SyncInterests | undefined, save: (next: number) => Promise<void>
+): Promise<Omit<SyncResult, 'peer' | 'from'>> {
   const pageSize = Math.min(options.pageSize ?? SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE)
   const timeoutMs = options.pageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS
-  const peerKey = peer.toString()
-  const from = await context.host.loadCursor(peerKey) ?? 0
-  const result: SyncResult = { peer: peerKey, from, to: from, pages: 0, received: 0, accepted: 0 }
-  const pages = new PageWindow(context, peer, pageSize, timeoutMs)
+  const result = { to: from, pages: 0, received: 0, accepted: 0 }
+  const pages = new PageWindow(context, peer, pageSize, timeoutMs, interests)
   pages.start(from)
   // The page being stored, whose cursor is saved once it is: the next page's store starts while
   // this one finishes (its Merkle leaves, views and cursor wait on I/O that the next page's
@@ -123,7 +197,7 @@ export async function syncWithPeer (context: NetContext, peer: PeerId, options: 
       const stored = previous.then(async () => {
         await storing
         result.accepted += fresh.length
-        if (page.next !== result.to) await context.host.saveCursor(peerKey, page.next)
+        if (page.next !== result.to) await save(page.next)
         result.to = page.next
       })
       stored.catch(() => undefined) // awaited by the next page, or at the end of the run
@@ -163,7 +237,9 @@ class PageWindow {
     private readonly context: NetContext,
     private readonly peer: PeerId,
     private readonly pageSize: number,
-    private readonly timeoutMs: number
+    private readonly timeoutMs: number,
+    /** Absent: the whole log (sync-v1 §3); present: the records matching them (§9). */
+    private readonly interests?: SyncInterests
   ) {}
 
   start (cursor: number): void {
@@ -193,10 +269,11 @@ class PageWindow {
     const limit = Math.min(this.pageSize, SYNC_FIRST_PAGE_SIZE * 2 ** Math.min(this.requested, 16))
     this.requested++
     const page = (async (): Promise<ReceivedPage> => {
-      const { records, next } = await requestPage(this.context, this.peer, cursor, limit, this.timeoutMs)
+      const { records, next } = await requestPage(this.context, this.peer, cursor, limit, this.timeoutMs, this.interests)
       const checked = records.length === 0 ? Promise.resolve([]) : this.context.gate.checkMany(records)
       checked.catch(() => undefined) // awaited by take's caller, or dropped when the run ended first
-      const full = records.length === limit && next !== cursor && this.requested < MAX_SYNC_PAGES
+      // By interest, a short page may end at the server's scan bound, not at the end of its log (S10).
+      const full = (records.length === limit || this.interests !== undefined) && next !== cursor && this.requested < MAX_SYNC_PAGES
       if (full) this.requestWhenRoom(next)
       else this.ended = true
       this.wake()
