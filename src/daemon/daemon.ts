@@ -78,6 +78,12 @@ export interface DaemonOptions {
   logger?: Logger
   /** Simulated latency and loss on the node's libp2p connections (simulations only, docs/simulation.md). */
   linkConditions?: LinkConditions
+  /**
+   * Content routing by CID through the DHT (protocols/content-routing-v1.md). Off only where many
+   * daemons share one process for a simulation, which measures gossip, sync and trust, not lookups
+   * (its results say so). @default true
+   */
+  contentRouting?: boolean
   /** Liveness pings of every connection (src/net/limits/connection-pings.ts). @default a ping every 10 s; a failed ping closes the connection */
   connectionMonitor?: ConnectionMonitorSettings
   /**
@@ -192,7 +198,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       syncAfterHome: true, // a first sync asks for the home shards, not the whole log (sync-v1 §9)
       mdns: options.mdns ?? false,
       keyring: () => node.keyring,
-      dht: { datastorePath: join(paths.data, DHT_DIRECTORY) },
+      dht: options.contentRouting === false ? false : { datastorePath: join(paths.data, DHT_DIRECTORY) },
       ...(options.linkConditions === undefined ? {} : { linkConditions: options.linkConditions }),
       ...(options.connectionMonitor === undefined ? {} : { connectionMonitor: options.connectionMonitor })
     })

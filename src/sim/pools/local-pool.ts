@@ -94,14 +94,21 @@ async function launch (home: string, agent: string, privateChecks: boolean, link
   }
 }
 
+/**
+ * Daemons sharing one process run without the content-routing DHT: with it, a 10-node run took over
+ * twice as long (its lookups and provider records between every pair of nodes), and a scenario
+ * measures gossip, sync and trust, which do not use it. Container runs keep it.
+ */
+const WITHOUT_CONTENT_ROUTING = 'the daemons ran without content routing by CID (the DHT of protocols/content-routing-v1.md), which a daemon runs by default: nothing in a scenario looks a record up by CID'
+
 async function launchOn (home: string, agent: string, privateChecks: boolean, link: LinkConditions | undefined, [p2pPort, apiPort]: number[]): Promise<{ daemon: Daemon, info: SimNodeInfo }> {
   // Without a range, apiPort 0: any free port, not kept — many nodes share this host, and a node that
   // left must not find "its" port taken by another when it joins again (a kept port would make that
   // an error). With one, each start names its ports, so a node that joins again takes fresh ones.
   const listen = p2pPort === undefined ? LOOPBACK : [`/ip4/127.0.0.1/tcp/${p2pPort}`]
-  const daemon = await startDaemon({ home, listen, apiPort: apiPort ?? 0, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, ...(privateChecks ? {} : { privateChecks: false }), ...(link === undefined ? {} : { linkConditions: link }) })
+  const daemon = await startDaemon({ home, listen, apiPort: apiPort ?? 0, connectionMonitor: SIMULATED_CONNECTION_MONITOR, heartbeatMs: SIMULATED_HEARTBEAT_MS, contentRouting: false, ...(privateChecks ? {} : { privateChecks: false }), ...(link === undefined ? {} : { linkConditions: link }) })
   const token = await readApiToken(nodePaths(home).data)
-  return { daemon, info: { url: daemon.url, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent } }
+  return { daemon, info: { url: daemon.url, token, peerId: daemon.peerId, multiaddrs: daemon.multiaddrs(), agent, notes: [WITHOUT_CONTENT_ROUTING] } }
 }
 
 export class LocalPool implements NodePool {
