@@ -11,7 +11,7 @@ import { TOPIC_PARAMS } from './scoring.js'
  * the topics a node is subscribed to: messages on others are not validated).
  */
 
-/** The gossipsub fields this module adjusts (a GossipSub of @libp2p/gossipsub 14 has both). */
+/** The gossipsub fields this module adjusts (a GossipSub of @libp2p/gossipsub 17 has both). */
 interface AdmissionFields {
   allowedTopics: { has: (topic: string) => boolean } | null
   score: { params: { topics: Record<string, TopicScoreParams> } }
