@@ -16,8 +16,9 @@ describe('renderTrust', () => {
 
   it('names the rule that set the level of an unwitnessed memory', () => {
     const text = renderTrust(computeTrust({ memory: memoryEvidence(), attestations: [], anchors: [], now: NOW }))
-    expect(text).toMatch(/^trust 0\.30 Unverified/)
-    expect(text).toContain('level: score 0.3 is in the Attested band, but the evidence allows only Unverified')
+    expect(text).toMatch(/^trust 0\.29 Unverified/)
+    expect(text).toContain('level: points 0.3 are in the Attested band, but the evidence allows only Unverified')
+    expect(text).toContain('the score is held at 0.2999, the top of Unverified')
     expect(text).not.toContain('too little to judge')
   })
 })
