@@ -6,7 +6,7 @@ import {
   CONTENT_TYPES, encodeDidKey, encodeSignature, keyPairFromSeed, recordCidOf, signingInputFor, signRecord,
   type AttestationRecord, type AttestationVerdict, type ContentType, type IsnadRecord, type MemoryRecord
 } from '../src/index.js'
-import type { StoredRecord } from '../src/store/index.js'
+import type { StoredRecord } from '../src/record-index/index.js'
 import { pick } from './stats.js'
 
 /** An agent key in both forms: the seed for @noble/curves and OpenSSL's KeyObjects. */

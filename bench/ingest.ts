@@ -3,7 +3,7 @@ import {
   ATTESTATION_VERDICTS, encodeSignedRecord, nodeCryptoVerifier, signRecord, type AttestationVerdict
 } from '../src/index.js'
 import { gatherEvidence, IngestPipeline, initHome, LocalNode, scoreEvidence } from '../src/node/index.js'
-import { createLevelRecordStore, type RecordStore } from '../src/store/index.js'
+import { createLevelRecordStore, type RecordStore } from '../src/record-index/index.js'
 import {
   attestationRecord, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast,
   type BenchAgent

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { openEventLedger, type EventInput } from '../src/ledger/index.js'
 import { verifyRecordBytes } from '../src/record/index.js'
-import { nodeCryptoVerifier } from '../src/native/index.js'
+import { nodeCryptoVerifier } from '../src/fast-crypto/index.js'
 import { batchEventsOf, recordEventOf, recordsOfEvent } from '../src/node/journal/record-events.js'
-import type { StoredRecord } from '../src/store/index.js'
+import type { StoredRecord } from '../src/record-index/index.js'
 import { createAttestationWorkload } from './ingest.js'
 
 /*

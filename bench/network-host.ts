@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import type { SignatureVerifier } from '../src/identity/index.js'
-import { nodeCryptoVerifier } from '../src/native/index.js'
+import { nodeCryptoVerifier } from '../src/fast-crypto/index.js'
 import type { AcceptSource, NetHost, RecordPage } from '../src/net/index.js'
 import type { VerifiedRecord } from '../src/record/index.js'
 
@@ -17,7 +17,7 @@ export class CountingVerifier implements SignatureVerifier {
   /**
    * The node's record fast paths, as the daemon's verifier (nodeCryptoVerifier) brings them to the
    * network's record gate; without them the gate ran the portable paths, which no daemon does.
-   * Records verified whole on the verifier threads (src/native/record-threads.ts) are not counted.
+   * Records verified whole on the verifier threads (src/fast-crypto/record-threads.ts) are not counted.
    */
   readonly recordFastPaths = nodeCryptoVerifier.recordFastPaths
   readonly calls = new Map<string, number>()

@@ -3,8 +3,8 @@ import { Level } from 'level'
 import {
   CONTENT_TYPES, nobleVerifier, nodeCryptoVerifier, trustLevelOf, verifyRecord, type ContentType, type MemoryRecord
 } from '../src/index.js'
-import { idKey, LATIN1, prefixEnd } from '../src/store/level/binary-keys.js'
-import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord, type TrustEntry } from '../src/store/index.js'
+import { idKey, LATIN1, prefixEnd } from '../src/record-index/level/binary-keys.js'
+import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord, type TrustEntry } from '../src/record-index/index.js'
 import {
   assertSameSignatures, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast, type BenchAgent
 } from './fixtures.js'
@@ -20,7 +20,7 @@ import { createRandom, pick, shuffle } from './stats.js'
 const DAY_MS = 86_400_000
 const PUT_BATCH = 1000
 const MIN_TRUSTS = [0, 0.2, 0.3, 0.5, 0.6, 0.8, 0.9]
-/** Where the store keeps one small value per memory (src/store/level/key-layout.ts): the raw read's range. */
+/** Where the store keeps one small value per memory (src/record-index/level/key-layout.ts): the raw read's range. */
 const RAW_RANGE_PREFIX = '!m!'
 const RAW_RANGE_ENTRIES = 50
 

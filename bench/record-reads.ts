@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { decodeSignedRecord } from '../src/record/index.js'
 import { initHome, LocalNode } from '../src/node/index.js'
-import { createLevelRecordStore, type RecordStore } from '../src/store/index.js'
+import { createLevelRecordStore, type RecordStore } from '../src/record-index/index.js'
 import { createAttestationWorkload } from './ingest.js'
 import { createRandom, median, percentile } from './stats.js'
 

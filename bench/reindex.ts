@@ -1,7 +1,7 @@
 import { openEventLedger, writePackFile } from '../src/ledger/index.js'
 import { initHome, nodePaths, LocalNode } from '../src/node/index.js'
 import { batchEventsOf } from '../src/node/journal/record-events.js'
-import type { StoredRecord } from '../src/store/index.js'
+import type { StoredRecord } from '../src/record-index/index.js'
 import { reindexHome } from '../src/node/reindex/reindex.js'
 import { attestationRecord, createAgent, createTagSampler, createTempDir, memoryRecord, sampleTags, signFast } from './fixtures.js'
 import type { Figure } from './report.js'

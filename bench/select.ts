@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { createMemoryVerifier, type VerificationProof } from '../src/fdr/index.js'
-import { nodeCryptoVerifier } from '../src/native/index.js'
+import { nodeCryptoVerifier } from '../src/fast-crypto/index.js'
 import { LocalNode, initHome, selectOnNode } from '../src/node/index.js'
 import { createSignedInputs, rawVerifyMeasure } from './crypto.js'
 import { createTempDir } from './fixtures.js'

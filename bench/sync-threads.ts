@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import { performance } from 'node:perf_hooks'
-import { useRecordThreads } from '../src/native/index.js'
+import { useRecordThreads } from '../src/fast-crypto/index.js'
 import { createWorkload } from './network-sync.js'
 import { countRecords, startSyncNode } from './network-sync-node.js'
 import type { StartedPeer, SyncWorkerRequest } from './network-sync-worker.js'

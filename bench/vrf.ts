@@ -1,12 +1,12 @@
 import { drawInput, ecvrfProofToHash, ecvrfProve, ecvrfVerify, recordCidOf } from '../src/index.js'
-import { vrfBackend, vrfProofToHashNative, vrfProveNative, vrfVerifyNative } from '../src/native/index.js'
+import { vrfBackend, vrfProofToHashNative, vrfProveNative, vrfVerifyNative } from '../src/fast-crypto/index.js'
 import { createSignedInputs, rawVerifyMeasure } from './crypto.js'
 import { createAgent, memoryRecord, type BenchAgent } from './fixtures.js'
 import { createRandom, interleave, timeBoxed, type Measure, type RoundResult } from './stats.js'
 
 /*
  * Figure 16: the witness draw's ECVRF (RFC 9381 ECVRF-EDWARDS25519-SHA512-TAI, protocols/witness-draw-v1.md)
- * per second, portable (@noble/curves) and the node's (libsodium, src/native/vrf-native.ts). A node
+ * per second, portable (@noble/curves) and the node's (libsodium, src/fast-crypto/vrf-native.ts). A node
  * proves once per memory it receives (is it drawn?) and verifies every drawn attestation it ingests;
  * proof to hash is the fraction of a stored attestation. Inputs are real draw inputs (the tag and a
  * memory's CID) over a few keys. The baseline is figure 1's: OpenSSL Ed25519 verifications.

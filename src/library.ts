@@ -15,7 +15,7 @@ import {
   LocalNode, initHome, nodePaths, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput
 } from './node/index.js'
 import type { Bundle, MemoryView, TrustResult } from './schema/index.js'
-import type { MemoryQuery } from './store/index.js'
+import type { MemoryQuery } from './record-index/index.js'
 import type { DocumentReport } from './memory-view/index.js'
 
 export type { AddAnchorInput, AnchorCheck, SelectedMemory, SelectRequest }

@@ -1,7 +1,7 @@
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { diskFullError, isDiskFull, IsnadError, type ErrorCode } from '../errors/index.js'
-import { indexCorruptError, isLevelCorruption } from '../store/level/damage.js'
+import { indexCorruptError, isLevelCorruption } from '../record-index/level/damage.js'
 
 /** Codes only the HTTP layer produces, beside the node's own (src/errors). */
 export const API_ERROR_CODES = [

@@ -1,7 +1,7 @@
 import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
 import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { nodeCryptoVerifier } from '../native/index.js'
+import { nodeCryptoVerifier } from '../fast-crypto/index.js'
 import { IsnadError } from '../errors/index.js'
 import {
   delegateKey, revokeKey, rotateKey, type DelegateKeyInput, type KeyEventResult, type LifecycleContext, type RevokeKeyInput, type RotateKeyInput
@@ -14,7 +14,7 @@ import {
   LocalNode, exportBundle, reindex, selectOnNode, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput, type Signer
 } from '../node/index.js'
 import type { AttestationRecord, Bundle, MemoryView, TrustResult } from '../schema/index.js'
-import type { MemoryQuery } from '../store/index.js'
+import type { MemoryQuery } from '../record-index/index.js'
 import { verifyDocument, type DocumentReport } from '../memory-view/index.js'
 import type { ApiEventHub } from './node-events.js'
 import { ReadWriteGate } from './gate.js'

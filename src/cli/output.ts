@@ -1,6 +1,6 @@
 import { ApiError } from '../api/errors.js'
 import { diskFullError, isDiskFull, IsnadError } from '../errors/index.js'
-import { indexCorruptError, isLevelCorruption } from '../store/level/damage.js'
+import { indexCorruptError, isLevelCorruption } from '../record-index/level/damage.js'
 
 /** Where a command writes: data to stdout, logs and errors to stderr (STYLE: data on stdout). */
 export interface Output {

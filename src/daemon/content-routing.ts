@@ -6,7 +6,7 @@ import type { Logger } from '../log/index.js'
 import type { ContentRouter, Network, RoutedFetch } from '../net/index.js'
 import { peerBlockFetcher, type LocalNode } from '../node/index.js'
 import type { MemoryOrigin, MemoryView } from '../schema/index.js'
-import type { StoredRecord } from '../store/index.js'
+import type { StoredRecord } from '../record-index/index.js'
 
 /*
  * The daemon's side of content routing (protocols/content-routing-v1.md): what it announces as records

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto'
 import { acceptsPopulation, drawFractionOfProof, drawShardRefusal, holdersEstimate, isDrawn, privateCheckProbability, shardEstimate, WITNESS_DRAW } from '../draw/index.js'
-import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../fast-crypto/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { LocalNode } from '../node/index.js'

@@ -6,7 +6,7 @@ import type { Network, PublishOutcome } from '../net/index.js'
 import type { InboxEntry, LocalNode, RecordSource } from '../node/index.js'
 import { announceItem } from './inbox-announcer.js'
 import { encodeSignedRecord } from '../record/index.js'
-import type { StoredRecord } from '../store/index.js'
+import type { StoredRecord } from '../record-index/index.js'
 
 export interface PublisherInit {
   node: LocalNode

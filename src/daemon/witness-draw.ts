@@ -1,5 +1,5 @@
 import { drawScopeOf, proveDraw, type DrawScope } from '../draw/index.js'
-import { NODE_RECORD_FAST_PATHS } from '../native/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../fast-crypto/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { DrawnInbox, InboxEntry, LocalNode } from '../node/index.js'

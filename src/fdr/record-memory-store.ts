@@ -1,7 +1,7 @@
 import { isRecordCid } from '../schema/index.js'
 import type { RecordInclusion } from '../merkle/index.js'
 import type { MemoryRecord } from '../schema/index.js'
-import type { RecordStore, StoredRecord } from '../store/index.js'
+import type { RecordStore, StoredRecord } from '../record-index/index.js'
 import type { MemoryStore, World, WorldId } from './types.js'
 
 export interface RecordMemoryStoreInit {

@@ -13,7 +13,7 @@ import { decodeAcceptablePublicKey, ED25519_SECRET_KEY_BYTES, type EdwardsPoint 
  * Proving multiplies points by the secret scalar and the nonce with @noble/curves' constant-time
  * multiplication (the arithmetic mod q is BigInt, as in that library's own signing); verifying uses
  * the faster variable-time one, as everything it touches is public. The node's fast path (libsodium,
- * src/native/vrf-native.ts) is injected through RecordFastPaths and gives the same bytes on every input.
+ * src/fast-crypto/vrf-native.ts) is injected through RecordFastPaths and gives the same bytes on every input.
  */
 
 /** suite_string of ECVRF-EDWARDS25519-SHA512-TAI (RFC 9381 §5.5). */

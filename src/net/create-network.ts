@@ -1,7 +1,7 @@
 import { generateKeyPair } from '@libp2p/crypto/keys'
 import type { PrivateKey } from '@libp2p/interface'
 import type { SignatureVerifier } from '../identity/index.js'
-import { nodeCryptoVerifier } from '../native/index.js'
+import { nodeCryptoVerifier } from '../fast-crypto/index.js'
 import type { Keyring } from '../key-events/index.js'
 import { DEFAULT_LISTEN } from './constants.js'
 import { FETCH_TIMEOUT_MS } from './fetch/index.js'

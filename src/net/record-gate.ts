@@ -1,7 +1,7 @@
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
-import { cidOfBytesNative, sameBytes } from '../native/index.js'
+import { cidOfBytesNative, sameBytes } from '../fast-crypto/index.js'
 import { MAX_RECORD_BYTES, type RecordKind, type SignedRecord } from '../schema/index.js'
 import { BoundedMap } from './bounded-map.js'
 import { VERIFIED_CACHE_SIZE, VERIFY_CONCURRENCY } from './constants.js'

@@ -1,5 +1,5 @@
 import type { AnchorRecord } from '../schema/index.js'
-import type { RecordStore, StoredRecord } from '../store/index.js'
+import type { RecordStore, StoredRecord } from '../record-index/index.js'
 import type { JournalState } from './journal/journal-state.js'
 
 /**

@@ -5,7 +5,7 @@ import { blockKeyOf, blockLinks, blockMatches, cidOfBlockKey, isUnixfsBlockCid, 
 import { IsnadError } from '../errors/index.js'
 import { pathExists } from '../fs/index.js'
 import type { BlockCheckResult, BlockIssue, BlockScan, VerifiedCidAnchor } from '../ledger/audit/index.js'
-import { isLevelCorruption } from '../store/index.js'
+import { isLevelCorruption } from '../record-index/index.js'
 import { blockStorePath } from './anchors.js'
 import { nodePaths } from './home-paths.js'
 

@@ -5,7 +5,7 @@ import { blockKeyOf, blockMatches, cidOfBlockKey, createLevelBlockStore, parseCi
 import { pathExists, syncDirectory } from '../fs/index.js'
 import type { RepairAction } from '../ledger/audit/index.js'
 import type { AnchorRecord } from '../schema/index.js'
-import type { StoredRecord } from '../store/index.js'
+import type { StoredRecord } from '../record-index/index.js'
 import { blockStorePath } from './anchors.js'
 import { LocalNode } from './local-node.js'
 import { nodePaths } from './home-paths.js'

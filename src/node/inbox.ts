@@ -1,6 +1,6 @@
 import type { DrawScope } from '../draw/index.js'
 import type { ContentType, WitnessRequestRecord } from '../schema/index.js'
-import type { RecordStore } from '../store/index.js'
+import type { RecordStore } from '../record-index/index.js'
 
 /*
  * The inbox (gossip-v1 §4, §10): witness requests waiting for this node's agents, read from the journal's

@@ -5,7 +5,7 @@ import type { IndexIssue, LedgerFacts } from '../ledger/audit/index.js'
 import { hashToHex } from '../merkle/index.js'
 import { encodeSignedRecord } from '../record/index.js'
 import { SignedRecordSchema, type RecordKind } from '../schema/index.js'
-import { createLevelRecordStore, isLevelCorruption, type RecordStore } from '../store/index.js'
+import { createLevelRecordStore, isLevelCorruption, type RecordStore } from '../record-index/index.js'
 import { JournalState } from './journal/journal-state.js'
 import { journalIndexPath, nodePaths, recordIndexPath } from './home-paths.js'
 

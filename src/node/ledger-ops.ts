@@ -1,5 +1,5 @@
 import { IsnadError } from '../errors/index.js'
-import { nodeCryptoVerifier } from '../native/index.js'
+import { nodeCryptoVerifier } from '../fast-crypto/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import { LocalNode } from './local-node.js'
 import { JournalState } from './journal/journal-state.js'

@@ -1,6 +1,6 @@
 import type { SignatureVerifier } from '../identity/index.js'
 import type { AttestationVerdict, ContentType } from '../schema/index.js'
-import type { RecordStore } from '../store/index.js'
+import type { RecordStore } from '../record-index/index.js'
 import type { NodeAnchorOptions } from './anchors.js'
 
 /* What LocalNode is opened with and what its write operations take (split out of local-node.ts). */

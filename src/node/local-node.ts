@@ -1,7 +1,7 @@
 import { mkdir, stat } from 'node:fs/promises'
 import { prepareAnchorClaim, type AddAnchorInput, type AnchorCheck } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
-import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../native/index.js'
+import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../fast-crypto/index.js'
 import { Keyring, keyEventsPath } from '../key-events/index.js'
 import { signRecordVerified } from '../record/index.js'
 import { homeNodeTrust, type NodeTrust } from './node-trust.js'
@@ -10,7 +10,7 @@ import { drawScopeOf, proveDraw } from '../draw/index.js'
 import type {
   AnchorRecord, AttestationDraw, AttestationRecord, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
-import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../store/index.js'
+import { createLevelRecordStore, type MemoryQuery, type RecordStore, type StoredRecord } from '../record-index/index.js'
 import type { TrustResult } from '../trust/index.js'
 import { NodeAnchors } from './anchors.js'
 import { scoreEvidence, viewOf } from './memory-evidence.js'

@@ -1,5 +1,5 @@
 import type { ContentType, MemoryRecord } from '../schema/index.js'
-import type { MemoryQuery, RecordStore, StoredRecord } from '../store/index.js'
+import type { MemoryQuery, RecordStore, StoredRecord } from '../record-index/index.js'
 import { TRUST_LEVELS, type TrustLevel } from '../trust/index.js'
 import type { NodeAnchors } from './anchors.js'
 

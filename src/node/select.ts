@@ -1,6 +1,6 @@
 import { IsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { nodeCryptoVerifier } from '../native/index.js'
+import { nodeCryptoVerifier } from '../fast-crypto/index.js'
 import { canonicalJson, sha256Hex } from '../ledger/index.js'
 import { hashToHex, proveRecordInclusion, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
 import {

@@ -26,7 +26,7 @@ export type RecordBytesVerdict =
  * encoder, Buffer.compare, a did:key cache) is injected through the verifier, so this folder
  * imports no Node built-in and holds no state of its own, and runs in a browser as it is.
  * Every implementation gives the same results as PORTABLE_FAST_PATHS on every input
- * (test/unit/native/fast-paths.test.ts).
+ * (test/unit/fast-crypto/fast-paths.test.ts).
  */
 export interface RecordFastPaths {
   /** SHA-256 of a record's canonical bytes, for its CID (record-v1 R1). */

@@ -3,7 +3,7 @@ import { StreamMessageEvent } from '@libp2p/interface'
 import fc from 'fast-check'
 import * as lp from 'it-length-prefixed'
 import { describe, expect, it } from 'vitest'
-import { nodeCryptoVerifier } from '../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../src/fast-crypto/index.js'
 import { Keyring, encodeKeyLog } from '../../src/key-events/index.js'
 import { createCheckpoint, hashLeaf, signCheckpoint } from '../../src/merkle/index.js'
 import {

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { nodeCryptoVerifier } from '../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../src/fast-crypto/index.js'
 import {
   decodeSignedRecord, encodeSignedRecord, parseSignedRecord, verifyRecord, verifyRecordBytes, verifyRecordBytesAsync
 } from '../../src/record/index.js'

@@ -3,7 +3,7 @@ import { SelectRequestSchema, SelectedMemorySchema } from '../../fdr/index.js'
 import {
   AttestationRecordSchema, CONTENT_TYPES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema, TRUST_LEVELS
 } from '../../schema/index.js'
-import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../store/constants.js'
+import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../record-index/constants.js'
 import { bottomOfLevel } from '../../trust/index.js'
 import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {

@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
 import { isIsnadError } from '../../errors/index.js'
 import type { SignatureVerifier } from '../../identity/index.js'
-import { nodeCryptoVerifier } from '../../native/index.js'
+import { nodeCryptoVerifier } from '../../fast-crypto/index.js'
 import {
   archiveShards, auditDataDir, executeRepair, planRepair, restoreSetAside, scorecardOf, writeAuditResults,
   type ArchiveResult, type AuditFinding, type AuditReport, type BlockCheckResult, type IndexIssue, type LedgerFacts, type RepairAction, type RepairOutcome, type RepairPlan, type VerifiedCidAnchor

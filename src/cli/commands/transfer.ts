@@ -32,7 +32,7 @@ export function registerTransfer (program: Command, context: (cmd: Command) => C
       const bundle = parseBundle(await readInput(file, MAX_BUNDLE_BYTES))
       // Every record verified before the node is opened for writing (docs/threat-model.md, "Damage to the data directory"): a refused
       // bundle leaves the data directory byte for byte as it was; ingest checks them again.
-      const { nodeCryptoVerifier } = await import('../../native/index.js')
+      const { nodeCryptoVerifier } = await import('../../fast-crypto/index.js')
       const { verifyRecordAsync } = await import('../../record/index.js')
       const now = Date.now()
       const verdicts = await Promise.allSettled(bundle.records.map(async (record) => await verifyRecordAsync(record, { verifier: nodeCryptoVerifier, now })))

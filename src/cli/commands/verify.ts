@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 // The module itself: the fdr index also loads the node (LevelDB, anchors), which verify never opens.
 import { isFdrDocument, verifyFdrDocument, type FdrReport } from '../../fdr/verify-fdr-document.js'
-import { nodeCryptoVerifier } from '../../native/index.js'
+import { nodeCryptoVerifier } from '../../fast-crypto/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import { parseJson, verifyDocument } from '../../memory-view/index.js'
 import type { CommandContext } from '../command-context.js'

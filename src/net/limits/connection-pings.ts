@@ -2,7 +2,7 @@ import type { Connection, Logger } from '@libp2p/interface'
 import { PING_PROTOCOL } from '@libp2p/ping'
 import { byteStream } from '@libp2p/utils'
 import { randomBytes } from 'node:crypto'
-import { sameBytes } from '../../native/index.js'
+import { sameBytes } from '../../fast-crypto/index.js'
 
 /*
  * Liveness pings of every open connection, spread over the interval. libp2p's own connection monitor

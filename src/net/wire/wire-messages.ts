@@ -2,7 +2,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { z } from 'zod'
 import { IsnadError } from '../../errors/index.js'
 import { schemaError } from '../../record/index.js'
-import { sameBytes } from '../../native/index.js'
+import { sameBytes } from '../../fast-crypto/index.js'
 import { recordCid } from '../../schema/index.js'
 import { MAX_ENVELOPE_BYTES, MAX_FETCH_IDS, MAX_SYNC_PAGE_SIZE } from './constants.js'
 

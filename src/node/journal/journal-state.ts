@@ -3,7 +3,7 @@ import { diskFullError, isDiskFull, IsnadError } from '../../errors/index.js'
 import type { IdempotencyIndex } from '../../ledger/index.js'
 import { cidOfLeafData, leafDataOfCid, openMerkleLog, RECORD_LEAF_CODEC, type LevelNodeDb, type MerkleLog, type MerkleNodeStore, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import { asIndexError, BULK_WRITE_BUFFER_BYTES, indexCorruptError, isLevelCorruption, LATIN1, WriteBatch, type StoredRecord } from '../../store/index.js'
+import { asIndexError, BULK_WRITE_BUFFER_BYTES, indexCorruptError, isLevelCorruption, LATIN1, WriteBatch, type StoredRecord } from '../../record-index/index.js'
 import { nativeMerkleHasher } from './merkle-hasher.js'
 
 const INDEXED_LC = 'indexed_lc'

@@ -5,7 +5,7 @@ import {
 import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
-import { SerialQueue, type RecordLocation, type RecordStore, type StoredRecord } from '../../store/index.js'
+import { SerialQueue, type RecordLocation, type RecordStore, type StoredRecord } from '../../record-index/index.js'
 import type { NodeTrustSetting, ScoredEvidence } from '../memory-evidence.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home-paths.js'

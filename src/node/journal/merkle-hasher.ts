@@ -4,7 +4,7 @@ import { HASH_BYTES, merkleHasherOf } from '../../merkle/index.js'
 /*
  * RFC 6962 §2.1 hashing with SHA-256 from node:crypto (OpenSSL, one call per hash) for the node's
  * Merkle log: the same bytes as the merkle folder's @noble/hashes functions, which stay the default
- * there because that folder also runs in a browser (like src/native/native-cid.ts for record ids).
+ * there because that folder also runs in a browser (like src/fast-crypto/native-cid.ts for record ids).
  *
  * The digest comes back as a 'binary' (latin1) string, one character per byte, and is copied into
  * Node's shared buffer pool: about half the CPU of asking hash() for a Buffer, which allocates an

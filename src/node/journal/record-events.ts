@@ -6,7 +6,7 @@ import {
 } from '../../ledger/index.js'
 import { encodeCanonical } from '../../record/index.js'
 import { SignedRecordSchema, type EventType, type IsnadRecord, type LedgerEvent, type SignedRecord } from '../../schema/index.js'
-import type { StoredRecord } from '../../store/index.js'
+import type { StoredRecord } from '../../record-index/index.js'
 
 /** Where a record came from; kept in its event so an auditor can tell authored from received. */
 export const RECORD_SOURCES = ['local', 'import', 'gossip', 'fetch', 'sync', 'replay'] as const

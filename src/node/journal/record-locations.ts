@@ -4,7 +4,7 @@ import {
   dataRelative, inlineCarAt, PACK_EVENT_TYPE, packFileName, PackPayloadSchema, readPackBlocks, type AppendResult, type BuiltPack, type PackPayload
 } from '../../ledger/index.js'
 import type { LedgerEvent } from '../../schema/index.js'
-import type { RecordLocation, StoredRecord } from '../../store/index.js'
+import type { RecordLocation, StoredRecord } from '../../record-index/index.js'
 import { packRecordsOf, recordsOfEvent } from './record-events.js'
 
 /*

@@ -4,7 +4,7 @@ import {
   type Reduction, type ViewRules, type ViewWriter
 } from '../../ledger/views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
-import type { RecordStore, StoredRecord } from '../../store/index.js'
+import type { RecordStore, StoredRecord } from '../../record-index/index.js'
 import { gatherEvidence, scoreEvidence, type NodeTrustSetting, type ScoredEvidence } from '../memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'

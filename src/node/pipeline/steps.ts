@@ -1,7 +1,7 @@
 import { IsnadError } from '../../errors/index.js'
 import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../../record/index.js'
 import type { MemoryRecord, SignedRecord } from '../../schema/index.js'
-import type { RecordStore, StoredRecord } from '../../store/index.js'
+import type { RecordStore, StoredRecord } from '../../record-index/index.js'
 import { EvidenceCache, evidenceOf, gatherEvidence, type MemoryEvidence } from '../memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 
@@ -21,7 +21,7 @@ export const RESCORE_CONCURRENCY = 64
 
 /**
  * @default 256 — records of one batch being verified at the same time (verifyAsync; on verifier
- * threads for nodeCryptoVerifier, src/native/verify-threads.ts, and received bytes verified whole
+ * threads for nodeCryptoVerifier, src/fast-crypto/verify-threads.ts, and received bytes verified whole
  * there, record-threads.ts): enough to keep every thread busy while this one stores the previous
  * batch. At 64, bytes verified whole on the threads left them idle between round trips (figure 3
  * fell to 0.57–0.61× raw verify against 0.73–1.01× for the old build; at 256, 0.56–0.68× against

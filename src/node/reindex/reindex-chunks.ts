@@ -2,7 +2,7 @@ import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import type { ScopeSnapshot } from '../../ledger/event-reader.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, MemoryRecord, SignedRecord, TrustPolicyName } from '../../schema/index.js'
-import type { RecordLocation, StoredRecord, TrustEntry } from '../../store/index.js'
+import type { RecordLocation, StoredRecord, TrustEntry } from '../../record-index/index.js'
 
 /*
  * What the reindex reader thread (reindex-worker.ts) sends the rebuilding thread, a few thousand

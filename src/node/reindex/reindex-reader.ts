@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads'
 import { IsnadError } from '../../errors/index.js'
-import { startModuleWorker } from '../../native/index.js'
+import { startModuleWorker } from '../../fast-crypto/index.js'
 import { decodeChunk, errorOfWire, type ReadChunk, type ReaderInput, type ReaderMessage, type RebuildMessage } from './reindex-chunks.js'
 
 /**

@@ -1,5 +1,5 @@
 import type { HttpOperations } from '../../api/client.js'
-import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../native/index.js'
+import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../fast-crypto/index.js'
 import { decodeSignature, verifyRecord, type VerifiedRecord } from '../../record/index.js'
 import { scoreWithSetting, trustSettingFrom } from '../../reputation/index.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'

@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { nodeCryptoVerifier } from '../../native/index.js'
+import { nodeCryptoVerifier } from '../../fast-crypto/index.js'
 import { verifyRecordBytes, type VerifiedRecord } from '../../record/index.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import {

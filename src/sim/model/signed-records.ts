@@ -1,6 +1,6 @@
 import { createHash, createPublicKey, sign, type KeyObject } from 'node:crypto'
 import { encodeDidKey } from '../../identity/index.js'
-import { privateKeyOfSeed } from '../../native/index.js'
+import { privateKeyOfSeed } from '../../fast-crypto/index.js'
 import { encodeSignature, encodeSignedRecord, recordCidOf, schemaError, signingInputFor } from '../../record/index.js'
 import { SCHEMAS_BY_KIND, type AttestationRecord, type MemoryRecord, type WitnessRequestRecord } from '../../schema/index.js'
 import type { PlannedVerdict } from '../scenario/index.js'

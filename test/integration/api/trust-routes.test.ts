@@ -4,7 +4,7 @@ import type { NodeOperations } from '../../../src/api/index.js'
 import { createAuthority, createMemoryVerifier } from '../../../src/fdr/index.js'
 import { codeOfAsync } from '../../fixtures/error-code.js'
 import { createAgent } from '../../fixtures/records.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 
 /** Issue 6's operations over HTTP, through the client the CLI uses against a daemon: routes and client together. */

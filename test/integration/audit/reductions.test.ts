@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKeystore } from '../../../src/keystore/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   auditDataDir, executeRepair, planRepair, restoreSetAside, SetAsideLineSchema, type AuditFinding, type AuditReport
 } from '../../../src/ledger/audit/index.js'

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { encodeDidKey, keyPairFromSeed, signBytes } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { createKeystore, DEFAULT_SCRYPT_N, type Keystore } from '../../../src/keystore/index.js'
 import { codeOf, keyFilePath, readJson, seedOf } from './helpers.js'
 

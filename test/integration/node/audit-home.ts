@@ -1,5 +1,5 @@
 import { auditDataDir, type AuditReport } from '../../../src/ledger/audit/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { nodePaths } from '../../../src/node/index.js'
 import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
 

@@ -9,7 +9,7 @@ import {
 } from '../../../src/node/index.js'
 import {
   createLevelRecordStore, createMemoryRecordStore, type RecordStore, type StoredRecord
-} from '../../../src/store/index.js'
+} from '../../../src/record-index/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*

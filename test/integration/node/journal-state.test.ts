@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { Level } from 'level'
 import { MerkleLog, RECORD_LEAF_CODEC, computeRoot, createLevelNodeStore, createMemoryNodeStore, hashLeaf, leafDataOfCid, proveConsistency, proveInclusion } from '../../../src/merkle/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
-import { LATIN1 } from '../../../src/store/index.js'
+import { LATIN1 } from '../../../src/record-index/index.js'
 import { nativeMerkleHasher } from '../../../src/node/journal/merkle-hasher.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'
 

@@ -10,7 +10,7 @@ import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { batchEventsOf, recordEventId, recordEventOf } from '../../../src/node/journal/record-events.js'
 import { auditHome } from './audit-home.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
-import { createLevelRecordStore } from '../../../src/store/index.js'
+import { createLevelRecordStore } from '../../../src/record-index/index.js'
 
 const alice = createAgent(20)
 const bob = createAgent(21)

@@ -4,16 +4,16 @@ import { join } from 'node:path'
 import { Level } from 'level'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { verifyRecordInclusion } from '../../../src/merkle/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { LocalNode, nodePaths, proveRecord } from '../../../src/node/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
-import { INDEX_FORMAT } from '../../../src/store/index.js'
+import { INDEX_FORMAT } from '../../../src/record-index/index.js'
 import { auditHome } from './audit-home.js'
 
 /*
  * A home whose index is of layout 6, the last with text keys (test/fixtures/home-layout6, written by
  * the build of bf168af: make-fixture.mjs). Layout 7 (binary keys, scope numbers, the Merkle log's
- * leaves in its columns: src/store/level/format.ts) reads nothing of it: the node rebuilds the
+ * leaves in its columns: src/record-index/level/format.ts) reads nothing of it: the node rebuilds the
  * index once when it opens, and everything the index serves answers as before — queries (a tag
  * outside ASCII too), successors, witnesses, sync-v1's records in log order, inclusion proofs,
  * `ledger verify`.

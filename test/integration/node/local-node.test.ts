@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { IsnadError, nobleVerifier, nodeCryptoVerifier, verifyDocument, type TrustResult } from '../../../src/index.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
-import { createMemoryRecordStore } from '../../../src/store/index.js'
+import { createMemoryRecordStore } from '../../../src/record-index/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 
 const NOW = Date.parse('2026-02-06T00:00:00Z')

@@ -8,12 +8,12 @@ import { archiveShards } from '../../../src/ledger/audit/index.js'
 import { LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 import { auditHome } from './audit-home.js'
 import { createAgent, createAttestation, createMemory, createWitnessRequest } from '../../fixtures/records.js'
-import { INDEX_FORMAT } from '../../../src/store/index.js'
-import { LATIN1 } from '../../../src/store/level/binary-keys.js'
+import { INDEX_FORMAT } from '../../../src/record-index/index.js'
+import { LATIN1 } from '../../../src/record-index/level/binary-keys.js'
 
 /*
  * Issue 20, each record stored once: the index keeps where a record's bytes are in the ledger's
- * packs (store/level/record-location.ts), not the bytes, and every read takes them from there and
+ * packs (record-index/level/record-location.ts), not the bytes, and every read takes them from there and
  * hashes them against the record's id. The home is the fixture of 40f8ecc (per-record events of
  * the layout before packs, whose records stay held in the index) plus new batches: pages inline in
  * their events and a page large enough to be a pack file.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { ReputationService } from '../../../src/node/reputation-service.js'
-import { createMemoryRecordStore, type RecordStore } from '../../../src/store/index.js'
+import { createMemoryRecordStore, type RecordStore } from '../../../src/record-index/index.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 const NOW = Date.parse('2026-02-06T12:00:00Z')

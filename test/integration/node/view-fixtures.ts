@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import type { ViewReducer } from '../../../src/node/journal/view-reducer.js'
-import { createLevelRecordStore, indexLocationOf, type RecordStore } from '../../../src/store/index.js'
+import { createLevelRecordStore, indexLocationOf, type RecordStore } from '../../../src/record-index/index.js'
 
 /** Fixtures of the ViewReducer suites: a temporary home with a LevelDB record store, and what was written there. */
 

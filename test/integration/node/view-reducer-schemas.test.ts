@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { AttachmentSchema, ReductionRecordSchema, isLineHashValid } from '../../../src/ledger/views/index.js'
 import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
 import { ViewObjectSchema, type ContentType } from '../../../src/schema/index.js'
-import type { StoredRecord } from '../../../src/store/index.js'
+import type { StoredRecord } from '../../../src/record-index/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory, type TestAgent } from '../../fixtures/records.js'
 import { recoveryOf, useStoreHome, viewFiles } from './view-fixtures.js'
 

@@ -7,7 +7,7 @@ import {
 } from '../../../src/draw/index.js'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { ecvrfProofToHash, publicKeyOfSeed } from '../../../src/identity/index.js'
-import { NODE_RECORD_FAST_PATHS } from '../../../src/native/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../../../src/fast-crypto/index.js'
 import { fromHex, readVectorFile, toHex } from '../identity/vectors.js'
 
 interface DrawVector {
@@ -246,7 +246,7 @@ describe('proveDraw and verifyDraw', () => {
 
 describe('the draw over many witnesses (seeded: the same keys every run, so it cannot flake)', () => {
   // 2,000 witnesses with keys from SHA-256("isnad draw witness " + i): their fractions for one memory,
-  // proved by libsodium for speed (it gives the portable bytes: test/unit/native/vrf-native.test.ts).
+  // proved by libsodium for speed (it gives the portable bytes: test/unit/fast-crypto/vrf-native.test.ts).
   const WITNESSES = 2000
   const fractions = Array.from({ length: WITNESSES }, (_, i) =>
     proveDraw(sha256(new TextEncoder().encode(`isnad draw witness ${i}`)), MEMORY, WITNESSES, NODE_RECORD_FAST_PATHS).fraction)

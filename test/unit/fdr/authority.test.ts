@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createAuthority, createMemoryVerifier, type SelectedMemory } from '../../../src/fdr/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { createWorld } from './fixtures.js'
 
 /*

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createMemoryVerifier, type VerificationMethod, type World } from '../../../src/fdr/index.js'
 import { nobleVerifier } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { createAgent, createAttestation } from '../../fixtures/records.js'
 import { createWorld } from './fixtures.js'
 

@@ -5,7 +5,7 @@ import { readVectorFile } from './vectors.js'
 
 /*
  * ECVRF test material shared by the portable tests (ecvrf.test.ts) and the libsodium fast path's
- * (test/unit/native/vrf-native.test.ts).
+ * (test/unit/fast-crypto/vrf-native.test.ts).
  */
 
 export interface EcvrfVector {

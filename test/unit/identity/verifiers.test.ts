@@ -4,9 +4,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { createNobleVerifier, keyPairFromSeed, nobleVerifier, publicKeyOfSeed, signBytes, verifySignatureAsync, type SignatureVerifier } from '../../../src/identity/index.js'
-import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../../src/native/index.js'
+import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { GROUP_ORDER_LE, hasCanonicalScalar } from '../../../src/identity/ed25519.js'
-import { signatureBackend, sodiumVerify } from '../../../src/native/index.js'
+import { signatureBackend, sodiumVerify } from '../../../src/fast-crypto/index.js'
 import { fromHex, readVectorFile, toHex, type Ed25519Vector, type Ed25519VectorFile } from './vectors.js'
 
 const L = 2n ** 252n + 27742317777372353535851937790883648493n
@@ -176,7 +176,7 @@ describe('hasCanonicalScalar (RFC 8032 §5.1.7 step 1, byte comparison)', () => 
   })
 })
 
-describe('libsodium in front of OpenSSL (src/native/sodium.ts)', () => {
+describe('libsodium in front of OpenSSL (src/fast-crypto/sodium.ts)', () => {
   const verdicts = (v: Ed25519Vector): { sodium: boolean | undefined, node: boolean } => ({
     sodium: sodiumVerify(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key)),
     node: nodeCryptoVerifier.verify(fromHex(v.signature), fromHex(v.message), fromHex(v.public_key))

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { nobleVerifier } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   applyKeyEvents, keyStatusAt, mergeKeyLog, parseKeyLog, type KeyLogState
 } from '../../../src/key-events/index.js'

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { codeOf } from '../../fixtures/error-code.js'
 import { nobleVerifier, type SignatureVerifier } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { encodeCanonical } from '../../../src/record/index.js'
 import { RecordSchema } from '../../../src/schema/index.js'
 import {

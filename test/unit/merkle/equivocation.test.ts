@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { codeOf } from '../../fixtures/error-code.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   consistencyProofFromJson, createCheckpoint, detectEquivocation, hashFromHex, hashLeaf, proveConsistency,
   signCheckpoint, verifyMisbehaviourEvidence, computeRoot, type SignedCheckpoint

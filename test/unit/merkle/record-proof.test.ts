@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { codeOf } from '../../fixtures/error-code.js'
 import { nobleVerifier } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   MerkleLog, createCheckpoint, createMemoryNodeStore, leafDataOfCid, proveRecordInclusion, signCheckpoint,
   verifyRecordInclusion, type RecordInclusion

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { evidenceOf } from '../../../src/node/memory-evidence.js'
 import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../../src/schema/index.js'
-import type { StoredRecord } from '../../../src/store/index.js'
+import type { StoredRecord } from '../../../src/record-index/index.js'
 
 /*
  * evidenceOf adds a batch's pending attestations and anchors of a memory to its stored ones, except

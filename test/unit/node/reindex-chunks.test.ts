@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { IsnadError, isIsnadError } from '../../../src/errors/index.js'
 import type { LedgerEvent, MemoryRecord } from '../../../src/schema/index.js'
-import { prepareRecords, type PreparedRecord, type StoredRecord } from '../../../src/store/index.js'
+import { prepareRecords, type PreparedRecord, type StoredRecord } from '../../../src/record-index/index.js'
 import { EventsChunkBuilder, decodeChunk, errorOfWire, memoriesChunk, wireError } from '../../../src/node/reindex/reindex-chunks.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { IsnadError } from '../../../src/errors/index.js'
 import { decodeDidKey, encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
 import { cidOfBytes, cidString, decodeSignature, domainTagOf, encodeCanonical, encodeSignature, encodeSignedRecord, recordCidOf, signRecord } from '../../../src/record/index.js'
-import { SIGNER_KEY_CACHE_SIZE } from '../../../src/native/index.js'
-import { signerKeyOf } from '../../../src/native/index.js'
+import { SIGNER_KEY_CACHE_SIZE } from '../../../src/fast-crypto/index.js'
+import { signerKeyOf } from '../../../src/fast-crypto/index.js'
 import {
   MAX_BODY_BYTES, MAX_CLAIM_BYTES, MAX_CLAIMS, MAX_CONTEXT_FIELD_BYTES, MAX_DERIVED_FROM, MAX_NOTES_BYTES,
   MAX_RECORD_BYTES, MAX_REQUEST_WITNESSES, MAX_SUMMARY_BYTES, MAX_TAG_BYTES, MAX_TAGS, type AttestationRecord,

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { nobleVerifier } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   decodeSignedRecord, encodeCanonical, encodeSignedRecord, recordCidOf, signRecord, verifyRecord, verifyRecordBytes, type RecordVerifier
 } from '../../../src/record/index.js'

@@ -1,7 +1,7 @@
 import * as dagCbor from '@ipld/dag-cbor'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   cborTextHeaderLength, encodeCanonical, encodeSignedRecord, encodeSignedRecordBytes, recordBytesIn, signedRecordSize,
   signRecordVerified, verifiedIdOf, verifyRecordBytes

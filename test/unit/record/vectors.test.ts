@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError, type ErrorCode } from '../../../src/errors/index.js'
 import { nobleVerifier, type SignatureVerifier } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   decodeSignedRecord, encodeCanonical, encodeSignedRecord, signingInputFor, signRecord, verifyRecord,
   verifyRecordAsync, verifyRecordBytes, verifyRecordBytesAsync, type VerifyRecordOptions

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { DRAW_INPUT_TAG, drawInput, proveDraw } from '../../../src/draw/index.js'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { nobleVerifier } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   encodeCanonical, encodeSignature, encodeSignedRecord, RECORD_DRAW_INPUT_TAG, recordCidOf, signingInputWithTag, signRecord,
   verifyRecord, verifyRecordAsync, verifyRecordBytes, verifyRecordBytesAsync, type RecordVerifier

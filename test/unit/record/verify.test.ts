@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { nobleVerifier } from '../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   encodeSignedRecord, isRecordSignatureValid, parseSignedRecord, verifiedIdOf, verifyRecord, verifyRecordAsync, verifyRecordBytes,
   verifyRecordBytesAsync

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { drawFractionOfProof, proveDraw, WITNESS_DRAW } from '../../../src/draw/index.js'
-import { NODE_RECORD_FAST_PATHS } from '../../../src/native/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../../../src/fast-crypto/index.js'
 import { encodeSignature } from '../../../src/record/index.js'
 import { populationOf, reputationFor, trustSettingFrom, type MemoryAttestations, type StoredAttestation } from '../../../src/reputation/index.js'
 import type { AttestationRecord } from '../../../src/schema/index.js'

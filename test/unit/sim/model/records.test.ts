@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { keyPairFromSeed, encodeDidKey } from '../../../../src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../../src/native/index.js'
+import { nodeCryptoVerifier } from '../../../../src/fast-crypto/index.js'
 import { decodeSignedRecord, encodeSignedRecord, signRecord, verifyRecordBytes } from '../../../../src/record/index.js'
 import { agentSeedOf, agentsOf, attestationRecord, memoryRecord, witnessRequestRecord } from '../../../../src/sim/model/signed-records.js'
 
