@@ -5,7 +5,7 @@ import {
 } from '../../ledger/views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../record-index/index.js'
-import { gatherEvidence, scoreEvidence, type NodeTrustSetting, type ScoredEvidence } from '../memory-evidence.js'
+import { gatherEvidence, scoreEvidence, type NodeTrustSetting, type ScoredEvidence } from '../trust/memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'
 

@@ -9,12 +9,12 @@ import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { auditDataDir, executeRepair, planRepair, writeAuditResults, type AuditReport } from '../../../src/ledger/audit/index.js'
 import { withHash } from '../../../src/ledger/views/index.js'
-import { checkBlockstore } from '../../../src/node/block-check.js'
-import { repairBlocks } from '../../../src/node/block-repair.js'
-import { salvageLostRecords } from '../../../src/node/record-salvage.js'
-import { reduceViewsAgain } from '../../../src/node/view-repair.js'
+import { checkBlockstore } from '../../../src/node/audit/block-check.js'
+import { repairBlocks } from '../../../src/node/audit/block-repair.js'
+import { salvageLostRecords } from '../../../src/node/audit/record-salvage.js'
+import { reduceViewsAgain } from '../../../src/node/audit/view-repair.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
-import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
+import { checkIndexAgainstLedger } from '../../../src/node/audit/index-check.js'
 
 /**
  * The damage matrix, fast form (issue 22 §2, docs/threat-model.md "Damage to the data directory"):

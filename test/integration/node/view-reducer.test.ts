@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { gatherEvidence, scoreEvidence, type ScoredEvidence } from '../../../src/node/memory-evidence.js'
+import { gatherEvidence, scoreEvidence, type ScoredEvidence } from '../../../src/node/trust/memory-evidence.js'
 import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
 import type { StoredRecord } from '../../../src/record-index/index.js'
 import { salienceOf } from '../../../src/ledger/views/index.js'

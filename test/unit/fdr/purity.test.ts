@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { describePurity } from '../../fixtures/purity.js'
 
 // M-8: the Verifier is pure. The folder holds the impure layers too (the Store, the Selector and
-// the Selector on a node is src/node/select.ts): those are named; everything else imports no store, node, ledger, clock or randomness.
+// the Selector on a node is src/node/records/select.ts): those are named; everything else imports no store, node, ledger, clock or randomness.
 describePurity({
   title: 'src/fdr is pure but for its Store and Selector',
   folder: 'src/fdr/',

@@ -1,12 +1,12 @@
-import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView, WitnessRequestRecord } from '../schema/index.js'
-import { MAX_QUERY_LIMIT, putRecent, useRecent, type RecordStore, type StoredRecord, type TrustEntry } from '../record-index/index.js'
-import { scoreWithSetting, type TrustSetting } from '../reputation/index.js'
-import type { AttestationEvidence, TrustResult } from '../trust/index.js'
-import { drawFractionOfProof } from '../draw/index.js'
-import { NODE_RECORD_FAST_PATHS } from '../fast-crypto/index.js'
-import { decodeSignature } from '../record/index.js'
-import { buildMemoryView } from '../memory-view/index.js'
-import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from './constants.js'
+import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView, WitnessRequestRecord } from '../../schema/index.js'
+import { MAX_QUERY_LIMIT, putRecent, useRecent, type RecordStore, type StoredRecord, type TrustEntry } from '../../record-index/index.js'
+import { scoreWithSetting, type TrustSetting } from '../../reputation/index.js'
+import type { AttestationEvidence, TrustResult } from '../../trust/index.js'
+import { drawFractionOfProof } from '../../draw/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../../fast-crypto/index.js'
+import { decodeSignature } from '../../record/index.js'
+import { buildMemoryView } from '../../memory-view/index.js'
+import { MAX_LINEAGE_DEPTH, UNCHECKED_ANCHOR_REASON } from '../constants.js'
 
 
 /** Everything the node knows about one memory, gathered from the store. */

@@ -1,5 +1,5 @@
-import type { Keyring } from '../key-events/index.js'
-import type { RecordStore } from '../record-index/index.js'
+import type { Keyring } from '../../key-events/index.js'
+import type { RecordStore } from '../../record-index/index.js'
 import { rescoreStoredTrust, type NodeTrustSetting } from './memory-evidence.js'
 
 export interface KeyEventRescoreInit {

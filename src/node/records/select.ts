@@ -1,13 +1,13 @@
-import { IsnadError } from '../errors/index.js'
-import type { SignatureVerifier } from '../identity/index.js'
-import { nodeCryptoVerifier } from '../fast-crypto/index.js'
-import { canonicalJson, sha256Hex } from '../ledger/index.js'
-import { hashToHex, proveRecordInclusion, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
+import { IsnadError } from '../../errors/index.js'
+import type { SignatureVerifier } from '../../identity/index.js'
+import { nodeCryptoVerifier } from '../../fast-crypto/index.js'
+import { canonicalJson, sha256Hex } from '../../ledger/index.js'
+import { hashToHex, proveRecordInclusion, type RecordInclusion, type SignedCheckpoint } from '../../merkle/index.js'
 import {
   createMemorySelector, createMemoryVerifier, createRecordMemoryStore, type MemoryTrace, type SelectionResult, type SelectRequest
-} from '../fdr/index.js'
-import { evidenceOf, findSupersededBy, scoreEvidence } from './memory-evidence.js'
-import type { LocalNode } from './local-node.js'
+} from '../../fdr/index.js'
+import { evidenceOf, findSupersededBy, scoreEvidence } from '../trust/memory-evidence.js'
+import type { LocalNode } from '../local-node.js'
 
 /**
  * `select` on a node opened for writing (every selection's trace goes to its ledger, M-2): the FDR

@@ -1,6 +1,6 @@
-import type { AnchorRecord } from '../schema/index.js'
-import type { RecordStore, StoredRecord } from '../record-index/index.js'
-import type { JournalState } from './journal/journal-state.js'
+import type { AnchorRecord } from '../../schema/index.js'
+import type { RecordStore, StoredRecord } from '../../record-index/index.js'
+import type { JournalState } from '../journal/journal-state.js'
 
 /**
  * Every stored anchor, in journal order, for `isnad anchor check` over all memories

@@ -1,8 +1,8 @@
-import { IsnadError } from '../errors/index.js'
-import { BUNDLE_FORMAT, MAX_BUNDLE_BYTES, type Bundle } from '../schema/index.js'
-import { parseBundleEnvelope, parseJson } from '../memory-view/index.js'
-import type { IngestResult } from './pipeline/index.js'
-import type { LocalNode } from './local-node.js'
+import { IsnadError } from '../../errors/index.js'
+import { BUNDLE_FORMAT, MAX_BUNDLE_BYTES, type Bundle } from '../../schema/index.js'
+import { parseBundleEnvelope, parseJson } from '../../memory-view/index.js'
+import type { IngestResult } from '../pipeline/index.js'
+import type { LocalNode } from '../local-node.js'
 
 /** An export bundle of the given memories with all their evidence (record-v1 §6). */
 export async function exportBundle (node: LocalNode, ids: readonly string[]): Promise<Bundle> {

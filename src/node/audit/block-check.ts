@@ -1,13 +1,13 @@
 import { join } from 'node:path'
 import { Level } from 'level'
 import type { CID } from 'multiformats/cid'
-import { blockKeyOf, blockLinks, blockMatches, cidOfBlockKey, isUnixfsBlockCid, MAX_DAG_BLOCKS, parseCid } from '../anchor/index.js'
-import { IsnadError } from '../errors/index.js'
-import { pathExists } from '../fs/index.js'
-import type { BlockCheckResult, BlockIssue, BlockScan, VerifiedCidAnchor } from '../ledger/audit/index.js'
-import { isLevelCorruption } from '../record-index/index.js'
-import { blockStorePath } from './anchors.js'
-import { nodePaths } from './home-paths.js'
+import { blockKeyOf, blockLinks, blockMatches, cidOfBlockKey, isUnixfsBlockCid, MAX_DAG_BLOCKS, parseCid } from '../../anchor/index.js'
+import { IsnadError } from '../../errors/index.js'
+import { pathExists } from '../../fs/index.js'
+import type { BlockCheckResult, BlockIssue, BlockScan, VerifiedCidAnchor } from '../../ledger/audit/index.js'
+import { isLevelCorruption } from '../../record-index/index.js'
+import { blockStorePath } from '../anchors/anchors.js'
+import { nodePaths } from '../home/home-paths.js'
 
 /**
  * The blockstore half of `isnad ledger verify` (docs/threat-model.md, "Damage to the data directory"): `.memory/evidence/blocks`, the content

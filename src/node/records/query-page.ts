@@ -1,7 +1,7 @@
-import type { ContentType, MemoryRecord } from '../schema/index.js'
-import type { MemoryQuery, RecordStore, StoredRecord } from '../record-index/index.js'
-import { TRUST_LEVELS, type TrustLevel } from '../trust/index.js'
-import type { NodeAnchors } from './anchors.js'
+import type { ContentType, MemoryRecord } from '../../schema/index.js'
+import type { MemoryQuery, RecordStore, StoredRecord } from '../../record-index/index.js'
+import { TRUST_LEVELS, type TrustLevel } from '../../trust/index.js'
+import type { NodeAnchors } from '../anchors/anchors.js'
 
 /*
  * `query`: a page of the store's query, each memory with its trust as it is now (anchors re-checked

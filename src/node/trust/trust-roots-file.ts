@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { IsnadError } from '../errors/index.js'
-import { JsonlAppender, hashedLineValidator, readEntries, withLineHash } from '../ledger/index.js'
-import type { TrustRoot } from '../reputation/index.js'
-import { didKey, isoTimestamp, lineHash } from '../schema/index.js'
+import { IsnadError } from '../../errors/index.js'
+import { JsonlAppender, hashedLineValidator, readEntries, withLineHash } from '../../ledger/index.js'
+import type { TrustRoot } from '../../reputation/index.js'
+import { didKey, isoTimestamp, lineHash } from '../../schema/index.js'
 
 /**
  * The operator's trust roots (docs/trust.md §2), kept as an append-only operational ledger beside the

@@ -1,8 +1,8 @@
-import type { RepairAction } from '../ledger/audit/index.js'
-import { objectIdOf } from '../ledger/views/index.js'
-import { VIEW_OBJECT_TYPES } from '../schema/index.js'
-import type { RecordStore } from '../record-index/index.js'
-import { LocalNode } from './local-node.js'
+import type { RepairAction } from '../../ledger/audit/index.js'
+import { objectIdOf } from '../../ledger/views/index.js'
+import { VIEW_OBJECT_TYPES } from '../../schema/index.js'
+import type { RecordStore } from '../../record-index/index.js'
+import { LocalNode } from '../local-node.js'
 
 /**
  * `isnad ledger repair` for the views (docs/views.md, "Reductions"; docs/threat-model.md): the

@@ -1,14 +1,14 @@
 import { join } from 'node:path'
-import { isIsnadError } from '../errors/index.js'
-import { createKeystore } from '../keystore/index.js'
-import { keyEventsPath, type Keyring } from '../key-events/index.js'
-import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../ledger/meta/index.js'
-import { NODE_RECORD_FAST_PATHS } from '../fast-crypto/index.js'
-import type { PrivateCheckState, TrustPolicyName } from '../schema/index.js'
-import type { RecordStore, StoredRecord } from '../record-index/index.js'
-import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities } from '../trust/index.js'
-import { populationOf, settingOfTable, type AgentReputation, type ReputationTable, type TrustSetting } from '../reputation/index.js'
-import type { NodePaths } from './home-paths.js'
+import { isIsnadError } from '../../errors/index.js'
+import { createKeystore } from '../../keystore/index.js'
+import { keyEventsPath, type Keyring } from '../../key-events/index.js'
+import { META_DIR, metaFileText, readPolicy, writeMetaFile } from '../../ledger/meta/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../../fast-crypto/index.js'
+import type { PrivateCheckState, TrustPolicyName } from '../../schema/index.js'
+import type { RecordStore, StoredRecord } from '../../record-index/index.js'
+import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities } from '../../trust/index.js'
+import { populationOf, settingOfTable, type AgentReputation, type ReputationTable, type TrustSetting } from '../../reputation/index.js'
+import type { NodePaths } from '../home/home-paths.js'
 import { ReputationService } from './reputation-service.js'
 import { readTrustRoots } from './trust-roots-file.js'
 
@@ -39,7 +39,7 @@ export function homeNodeTrust (
 }
 
 /** The policy and reputation a node scores with (src/reputation TrustSetting, scoreWithSetting's). */
-export type { TrustSetting } from '../reputation/index.js'
+export type { TrustSetting } from '../../reputation/index.js'
 
 /**
  * A node's trust setting (docs/trust.md §1): the policy named in `_meta/policy.json` (`trust_policy`, a

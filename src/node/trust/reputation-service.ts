@@ -1,10 +1,10 @@
-import type { AttestationRecord } from '../schema/index.js'
-import { SCHEMA_TRUST_POLICY, type KeyIdentities } from '../trust/index.js'
-import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../record-index/index.js'
+import type { AttestationRecord } from '../../schema/index.js'
+import { SCHEMA_TRUST_POLICY, type KeyIdentities } from '../../trust/index.js'
+import { MAX_QUERY_LIMIT, type RecordStore, type StoredRecord } from '../../record-index/index.js'
 import {
   computeReputation, reputationFor, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
-} from '../reputation/index.js'
-import { IsnadError } from '../errors/index.js'
+} from '../../reputation/index.js'
+import { IsnadError } from '../../errors/index.js'
 import { changeTrustRoot, readTrustRoots } from './trust-roots-file.js'
 
 export interface ReputationServiceInit {

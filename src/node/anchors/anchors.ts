@@ -4,17 +4,17 @@ import type { PeerId } from '@libp2p/interface'
 import {
   AnchorVerifier, MAX_BLOCK_PEERS, MAX_FETCH_BLOCKS, createAnchorCheckers, createLevelBlockStore, createLevelStateStore, parseUrlAllowance, verificationOf,
   type AnchorCheck, type AnchorOrigin, type AnchorStateStore, type AnchorTarget, type BlockchainVerifier, type BlockFetcher, type BlockStore, type FileAnchorAccess, type UrlLimits
-} from '../anchor/index.js'
-import { IsnadError } from '../errors/index.js'
-import { createKeystore } from '../keystore/index.js'
-import type { Network } from '../net/index.js'
-import type { AnchorRecord, MemoryRecord } from '../schema/index.js'
-import type { RecordStore, StoredRecord, TrustEntry } from '../record-index/index.js'
-import type { TrustResult } from '../trust/index.js'
-import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from './memory-evidence.js'
-import type { Journal } from './journal/journal.js'
-import type { IngestPipeline } from './pipeline/pipeline.js'
-import { homePrivatePaths, type NodePaths } from './home-paths.js'
+} from '../../anchor/index.js'
+import { IsnadError } from '../../errors/index.js'
+import { createKeystore } from '../../keystore/index.js'
+import type { Network } from '../../net/index.js'
+import type { AnchorRecord, MemoryRecord } from '../../schema/index.js'
+import type { RecordStore, StoredRecord, TrustEntry } from '../../record-index/index.js'
+import type { TrustResult } from '../../trust/index.js'
+import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from '../trust/memory-evidence.js'
+import type { Journal } from '../journal/journal.js'
+import type { IngestPipeline } from '../pipeline/pipeline.js'
+import { homePrivatePaths, type NodePaths } from '../home/home-paths.js'
 
 /** Anchor settings of a node (anchors-v1 §4–§5). */
 export interface NodeAnchorOptions {

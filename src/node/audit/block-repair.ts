@@ -1,14 +1,14 @@
 import { mkdir, open, rename } from 'node:fs/promises'
 import { dirname, join, relative } from 'node:path'
 import { Level } from 'level'
-import { blockKeyOf, blockMatches, cidOfBlockKey, createLevelBlockStore, parseCid } from '../anchor/index.js'
-import { pathExists, syncDirectory } from '../fs/index.js'
-import type { RepairAction } from '../ledger/audit/index.js'
-import type { AnchorRecord } from '../schema/index.js'
-import type { StoredRecord } from '../record-index/index.js'
-import { blockStorePath } from './anchors.js'
-import { LocalNode } from './local-node.js'
-import { nodePaths } from './home-paths.js'
+import { blockKeyOf, blockMatches, cidOfBlockKey, createLevelBlockStore, parseCid } from '../../anchor/index.js'
+import { pathExists, syncDirectory } from '../../fs/index.js'
+import type { RepairAction } from '../../ledger/audit/index.js'
+import type { AnchorRecord } from '../../schema/index.js'
+import type { StoredRecord } from '../../record-index/index.js'
+import { blockStorePath } from '../anchors/anchors.js'
+import { LocalNode } from '../local-node.js'
+import { nodePaths } from '../home/home-paths.js'
 
 /**
  * `isnad ledger repair` for the blockstore (docs/threat-model.md, "Damage to the data directory"), after the reindex. What the node does

@@ -1,5 +1,5 @@
-import { createKeystore } from '../keystore/index.js'
-import type { LogSigner } from './journal/journal.js'
+import { createKeystore } from '../../keystore/index.js'
+import type { LogSigner } from '../journal/journal.js'
 import { nodeKeysPath, type NodePaths } from './home-paths.js'
 
 /**

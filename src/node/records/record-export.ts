@@ -1,5 +1,5 @@
-import type { MemoryRecord, SignedRecord } from '../schema/index.js'
-import type { RecordStore, StoredRecord } from '../record-index/index.js'
+import type { MemoryRecord, SignedRecord } from '../../schema/index.js'
+import type { RecordStore, StoredRecord } from '../../record-index/index.js'
 
 /**
  * The signed records of the given memories and all their evidence (attestations, anchors, witness

@@ -1,11 +1,11 @@
 import { mkdir, open } from 'node:fs/promises'
 import { join, relative } from 'node:path'
-import { pathExists, syncDirectory } from '../fs/index.js'
-import { BUNDLE_FORMAT, type Bundle } from '../schema/index.js'
-import { createLevelRecordStore } from '../record-index/index.js'
-import { JournalState } from './journal/journal-state.js'
-import { LocalNode } from './local-node.js'
-import { journalIndexPath, nodePaths, recordIndexPath } from './home-paths.js'
+import { pathExists, syncDirectory } from '../../fs/index.js'
+import { BUNDLE_FORMAT, type Bundle } from '../../schema/index.js'
+import { createLevelRecordStore } from '../../record-index/index.js'
+import { JournalState } from '../journal/journal-state.js'
+import { LocalNode } from '../local-node.js'
+import { journalIndexPath, nodePaths, recordIndexPath } from '../home/home-paths.js'
 
 /**
  * `isnad ledger repair` for records the ledger lost while the index still holds them (docs/threat-model.md, "Damage to the data directory": a
