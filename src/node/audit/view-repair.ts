@@ -1,5 +1,5 @@
 import type { RepairAction } from '../../ledger/audit/index.js'
-import { objectIdOf } from '../../ledger/views/index.js'
+import { objectIdOf } from '../../ledger/object-views/index.js'
 import { VIEW_OBJECT_TYPES } from '../../schema/index.js'
 import type { RecordStore } from '../../record-index/index.js'
 import { LocalNode } from '../local-node.js'

@@ -7,7 +7,7 @@ import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   auditDataDir, executeRepair, planRepair, restoreSetAside, SetAsideLineSchema, type AuditFinding, type AuditReport
 } from '../../../src/ledger/audit/index.js'
-import { buildReductionRound, objectIdOf, withHash } from '../../../src/ledger/views/index.js'
+import { buildReductionRound, objectIdOf, withHash } from '../../../src/ledger/object-views/index.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 import { runLedgerCli } from './ledger-cli.js'
 import { reduceViewsAgain } from '../../../src/node/audit/view-repair.js'

@@ -43,7 +43,7 @@ function sourcesUnder (folder: string): Array<[string, string]> {
 }
 
 describe('M-10: projections and the pure core never reach the memory layer', () => {
-  // The views reducer (src/ledger/views, the node's projection of events into views/) and every
+  // The views reducer (src/ledger/object-views, the node's projection of events into views/) and every
   // folder below the node: none may import src/fdr, so no projection can depend on a selection.
   it.each(['ledger', 'memory-view', 'trust', 'record-index', 'merkle', 'record', 'schema', 'identity', 'reputation'])('src/%s', (folder) => {
     for (const [name, text] of sourcesUnder(folder)) expect(/from '(\.\.\/)+fdr\//.test(text), `${name} imports src/fdr`).toBe(false)

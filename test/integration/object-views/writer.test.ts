@@ -7,9 +7,9 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   AnyReductionRecordSchema, AttachmentSchema, createFsAppend, MAX_REDUCTIONS_PER_EVENT, createViewWriter, hashLine, isLineHashValid, reduceMemory, ReductionRecordSchema,
   reductionIdOf, type AppendLines, type ReduceInput
-} from '../../../src/ledger/views/index.js'
+} from '../../../src/ledger/object-views/index.js'
 import { ViewObjectSchema } from '../../../src/schema/index.js'
-import { EVIDENCE, inputOf, memoryOf, TRUST } from '../../unit/views/fixtures.js'
+import { EVIDENCE, inputOf, memoryOf, TRUST } from '../../unit/object-views/fixtures.js'
 
 /** Reductions on disk (spec §4, §10, §11): idempotent appends, crash retries, and grep-able views. */
 

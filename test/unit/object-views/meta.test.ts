@@ -3,7 +3,7 @@ import { z } from 'zod'
 import {
   buildMetaFiles, buildPolicy, metaFileText, NodePolicySchema, viewRulesOf
 } from '../../../src/ledger/meta/index.js'
-import { DEFAULT_VIEW_RULES, VIEW_REDUCER, VIEW_RULES_VERSION } from '../../../src/ledger/views/index.js'
+import { DEFAULT_VIEW_RULES, VIEW_REDUCER, VIEW_RULES_VERSION } from '../../../src/ledger/object-views/index.js'
 import { EVENT_TYPES, EventSchema, ID_PREFIXES, ViewObjectSchema } from '../../../src/schema/index.js'
 
 /** `_meta/` contents (spec §3): what each of the four files says. */

@@ -5,8 +5,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import {
   buildMetaFiles, META_FILE_NAMES, metaFileText, readPolicy, writeMetaFiles
 } from '../../../src/ledger/meta/index.js'
-import { hashLine, reduceMemory, withHash } from '../../../src/ledger/views/index.js'
-import { EVIDENCE, inputOf, memoryOf } from '../../unit/views/fixtures.js'
+import { hashLine, reduceMemory, withHash } from '../../../src/ledger/object-views/index.js'
+import { EVIDENCE, inputOf, memoryOf } from '../../unit/object-views/fixtures.js'
 import { checkJsonSchema } from './json-schema-check.js'
 
 /** `_meta/` on disk (spec §3): written from the code's contracts, only when changed, read back strictly. */

@@ -2,7 +2,7 @@ import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type Eve
 import {
   ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, reducedEventsOf, viewEvidenceOf, viewTrustOf,
   type Reduction, type ViewRules, type ViewWriter
-} from '../../ledger/views/index.js'
+} from '../../ledger/object-views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../record-index/index.js'
 import { gatherEvidence, scoreEvidence, type NodeTrustSetting, type ScoredEvidence } from '../trust/memory-evidence.js'

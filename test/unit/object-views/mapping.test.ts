@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   objectIdOf, reduceMemory, salienceOf, type ViewTrust
-} from '../../../src/ledger/views/index.js'
+} from '../../../src/ledger/object-views/index.js'
 import { CONTENT_TYPES, ViewObjectSchema, type ContentType, type ViewObjectType } from '../../../src/schema/index.js'
 import { inputOf, memoryOf, TRUST } from './fixtures.js'
 

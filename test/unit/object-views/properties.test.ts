@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import {
   AttachmentSchema, buildAttachment, buildReductionRound, isLineHashValid, objectIdOf, reduceMemory, ReductionRecordSchema, reductionFilesOf, roundEntryOf
-} from '../../../src/ledger/views/index.js'
+} from '../../../src/ledger/object-views/index.js'
 import { ViewObjectSchema } from '../../../src/schema/index.js'
 import { reduceInput } from './arbitraries.js'
 

@@ -47,7 +47,7 @@ export interface ReduceOptions {
    * Check the object and attachment against their zod schemas before returning them. The node's own
    * reducer turns this off: its inputs are records the store validated at ingest, its own scope and
    * event ids, and no hints, and what it builds from them is not a trust boundary (the parse costs
-   * about a third of the reduction's CPU and allocation). test/unit/views/properties.test.ts and
+   * about a third of the reduction's CPU and allocation). test/unit/object-views/properties.test.ts and
    * test/integration/node/view-reducer-schemas.test.ts check that output against the schemas
    * instead; readers of view files parse every line (ledger/audit).
    * @default true

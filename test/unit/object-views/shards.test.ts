@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   AnyReductionRecordSchema, attachShardPath, buildReductionRound, MAX_REDUCTIONS_PER_EVENT, monthOf, reducedEventsOf, reduceMemory,
   ReductionRecordSchema, reductionFilesOf, reductionIdOf, roundEntryOf, viewShardPath, isLineHashValid
-} from '../../../src/ledger/views/index.js'
+} from '../../../src/ledger/object-views/index.js'
 import { EVIDENCE, inputOf, memoryOf } from './fixtures.js'
 
 /** Spec §4 shard paths, §10 coordination/reducers.jsonl, §5 the memory.reduced event. */

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { VIEW_REDUCER, deriveTypedId } from '../../../src/ledger/views/index.js'
+import { VIEW_REDUCER, deriveTypedId } from '../../../src/ledger/object-views/index.js'
 
 /*
  * deriveTypedId (src/ledger/ids.ts) against its definition written the plain way (a string,

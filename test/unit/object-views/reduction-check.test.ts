@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   attachmentIdOf, attachShardOf, buildReductionRound, checkReductions, objectIdOf, reductionIdOf,
   type ReducerLineRef, type ReductionCheck, type ViewLineRef
-} from '../../../src/ledger/views/index.js'
+} from '../../../src/ledger/object-views/index.js'
 
 /**
  * The check `ledger verify` makes of coordination/reducers.jsonl against the view lines

@@ -1,6 +1,6 @@
 import { recordCidOf } from '../../../src/record/index.js'
 import type { ContentType, MemoryRecord } from '../../../src/schema/index.js'
-import type { ReduceInput, ReducibleMemory, ViewEvidence, ViewTrust } from '../../../src/ledger/views/index.js'
+import type { ReduceInput, ReducibleMemory, ViewEvidence, ViewTrust } from '../../../src/ledger/object-views/index.js'
 
 /**
  * Small factories for reducer tests. Memories carry their real CID (record-v1 §2.3) and a dummy

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import {
   AttachmentSchema, attachmentIdOf, reduceMemory, type ViewHints
-} from '../../../src/ledger/views/index.js'
+} from '../../../src/ledger/object-views/index.js'
 import { ViewObjectSchema } from '../../../src/schema/index.js'
 import { EVENT, EVENT2, EVIDENCE, inputOf, memoryOf, TRUST, WITNESS } from './fixtures.js'
 

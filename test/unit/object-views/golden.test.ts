@@ -5,7 +5,7 @@ import { hashLine as ledgerHashLine } from '../../../src/ledger/index.js'
 import {
   AnyAttachmentSchema, AnyReductionRecordSchema, AttachmentSchema, AttachmentV1Schema, attachmentIdOf, buildReductionRound, deriveTypedId, isLineHashValid,
   objectIdOf, reduceMemory, reducedEventsOf, reductionIdOf, roundEntryOf, type HashLine
-} from '../../../src/ledger/views/index.js'
+} from '../../../src/ledger/object-views/index.js'
 import { reduceInput } from './arbitraries.js'
 import { EVIDENCE, inputOf, memoryOf } from './fixtures.js'
 

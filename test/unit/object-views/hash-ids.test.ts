@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import {
   attachmentIdOf, deriveTypedId, hashLine, isLineHashValid, objectIdOf, reduceMemory, reductionIdOf, withHash, type HashLine
-} from '../../../src/ledger/views/index.js'
+} from '../../../src/ledger/object-views/index.js'
 import { ViewObjectSchema } from '../../../src/schema/index.js'
 import { EVIDENCE, inputOf, memoryOf } from './fixtures.js'
 

@@ -4,7 +4,7 @@ import {
   ANCHOR_STATES, ANCHOR_TYPES, ATTESTATION_VERDICTS, CONTENT_TYPES, TRUST_LEVELS, VIEW_OBJECT_TYPES, VISIBILITIES,
   type MemoryRecord
 } from '../../../src/schema/index.js'
-import type { ReduceInput, ViewHints } from '../../../src/ledger/views/index.js'
+import type { ReduceInput, ViewHints } from '../../../src/ledger/object-views/index.js'
 import { AUTHOR, SIGNATURE, WITNESS } from './fixtures.js'
 
 /** fast-check arbitraries of reducer inputs: any schema-valid memory, evidence, trust and hints. */
