@@ -4,7 +4,7 @@ import { request as httpRequest } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createApiServer, createLocalOperations, loadOrCreateApiToken } from '../src/api/index.js'
+import { createApiServer, createLocalOperations, loadOrCreateApiToken } from '../src/http/index.js'
 import { createKeystore } from '../src/keystore/index.js'
 import { LocalNode, initHome } from '../src/node/index.js'
 

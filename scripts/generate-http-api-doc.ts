@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { withRouteTable } from '../src/api/table/doc.js'
+import { withRouteTable } from '../src/operations/table/doc.js'
 
 /** dist/scripts/ → the repository root (the script runs compiled). */
 const FILE = new URL('../../protocols/http-api.md', import.meta.url)

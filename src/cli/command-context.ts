@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { NodeOperations, Signer } from '../api/operations.js'
+import type { NodeOperations, Signer } from '../operations/node-operations.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 // The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
@@ -63,7 +63,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
   const findOperations = async (): Promise<NodeOperations | null> => {
     // Loaded on first use, not on every CLI start-up (`--help`, `--version` never reach here).
     const [{ findDaemon }, { createHttpOperations }, { readApiToken }] = await Promise.all([
-      import('../api/daemon-file.js'), import('../api/client.js'), import('../api/token.js')
+      import('../http/daemon-file.js'), import('../http/client.js'), import('../http/token.js')
     ])
     const info = await findDaemon(paths.data)
     if (info === null) return null

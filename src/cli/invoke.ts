@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import type { OPERATION_SPECS, OperationName, OperationSpec } from '../api/table/index.js'
+import type { OPERATION_SPECS, OperationName, OperationSpec } from '../operations/table/index.js'
 import type { CommandContext } from './command-context.js'
 
 /*
@@ -10,7 +10,7 @@ import type { CommandContext } from './command-context.js'
  * loaded when a command runs (its schemas reach the anchor and FDR modules), not on every start-up.
  */
 
-const table = async (): Promise<typeof import('../api/table/index.js')> => await import('../api/table/index.js')
+const table = async (): Promise<typeof import('../operations/table/index.js')> => await import('../operations/table/index.js')
 
 type Spec<N extends OperationName> = (typeof OPERATION_SPECS)[N]
 export type OperationInput<N extends OperationName> = z.input<Spec<N>['input']>

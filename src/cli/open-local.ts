@@ -1,5 +1,5 @@
-import { LocalOperations } from '../api/local-operations.js'
-import type { NodeOperations } from '../api/operations.js'
+import { LocalOperations } from '../operations/local-operations.js'
+import type { NodeOperations } from '../operations/node-operations.js'
 import type { Keystore } from '../keystore/index.js'
 import { LocalNode } from '../node/index.js'
 

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { findDaemon, removeDaemonFile, writeDaemonFile } from '../api/daemon-file.js'
-import { createApiEventHub, LocalOperations, loadOrCreateApiToken, type CreateKeyInput, type FollowInput, type Follows, type NetworkStats, type NodeStatus, type PeerInfo, type PeerSync } from '../api/index.js'
+import { findDaemon, removeDaemonFile, writeDaemonFile } from '../http/daemon-file.js'
+import { createApiEventHub, LocalOperations, loadOrCreateApiToken, type CreateKeyInput, type FollowInput, type Follows, type NetworkStats, type NodeStatus, type PeerInfo, type PeerSync } from '../http/index.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 import { silentLogger, type Logger } from '../log/index.js'

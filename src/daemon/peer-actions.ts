@@ -1,5 +1,5 @@
 import { multiaddr } from '@multiformats/multiaddr'
-import type { NetworkStats, PeerSync } from '../api/index.js'
+import type { NetworkStats, PeerSync } from '../http/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { Network, SyncResult } from '../net/index.js'
 

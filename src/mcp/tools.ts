@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import type { NodeOperations } from '../api/operations.js'
-import { OPERATIONS, type OperationSpec } from '../api/table/index.js'
+import type { NodeOperations } from '../operations/node-operations.js'
+import { OPERATIONS, type OperationSpec } from '../operations/table/index.js'
 import type { SelectedMemory } from '../fdr/index.js'
 import type { QueryResultItem } from '../node/index.js'
 import type { MemoryView } from '../schema/index.js'

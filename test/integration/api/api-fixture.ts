@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import {
   createApiEventHub, createApiServer, createLocalOperations, loadOrCreateApiToken,
   type ApiEventHub, type ApiServer, type ApiServerInit, type LocalOperations, type NodeOperations
-} from '../../../src/api/index.js'
+} from '../../../src/http/index.js'
 import { createKeystore, type Keystore } from '../../../src/keystore/index.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
 

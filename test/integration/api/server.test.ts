@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   apiTokenPath, createApiServer, loadOrCreateApiToken, readApiToken, tokensEqual, type NodeOperations
-} from '../../../src/api/index.js'
+} from '../../../src/http/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
 import { startApi, type ApiFixture } from './api-fixture.js'
 

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
-import { cidField, didField } from '../../../src/api/table/fields.js'
+import { cidField, didField } from '../../../src/operations/table/fields.js'
 import {
   ARGUMENT_NAMES, OPERATIONS, argumentKindOf, argumentNameFaults, argumentShapeConflicts, defineOperation, parseOperationInput, type OperationSpec
-} from '../../../src/api/table/index.js'
+} from '../../../src/operations/table/index.js'
 
 /*
  * The argument naming rule (src/api/table/argument-rule.ts) over every operation of the table: an

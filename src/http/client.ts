@@ -12,12 +12,12 @@ import type { DocumentReport } from '../memory-view/index.js'
 import type { z } from 'zod'
 import type { GossipHealth } from '../net/gossip/gossip-health.js'
 import { ApiError } from './errors.js'
-import { OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationName, type OperationSpec } from './table/index.js'
-import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './operations.js'
-import type { NetworkStats, PeerControl, PeerSync } from './peer-control.js'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
-import type { FollowInput, Follows } from './follow-shapes.js'
-import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from './response-shapes.js'
+import { OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationName, type OperationSpec } from '../operations/table/index.js'
+import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from '../operations/node-operations.js'
+import type { NetworkStats, PeerControl, PeerSync } from '../operations/peer-control.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from '../operations/network-shapes.js'
+import type { FollowInput, Follows } from '../operations/follow-shapes.js'
+import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from '../operations/response-shapes.js'
 
 /** @default 60000 — the longest a request may take, body included (a reindex or an 8 MiB import are the slow ones). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000

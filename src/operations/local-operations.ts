@@ -18,7 +18,7 @@ import type { MemoryQuery } from '../record-index/index.js'
 import { verifyDocument, type DocumentReport } from '../memory-view/index.js'
 import type { ApiEventHub } from './node-events.js'
 import { ReadWriteGate } from './gate.js'
-import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from './operations.js'
+import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from './node-operations.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
 import type { NodeStatus, ObserveOutcome, ReindexResult } from './response-shapes.js'
 

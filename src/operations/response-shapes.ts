@@ -4,7 +4,7 @@ import {
   BundleSchema, CONTENT_TYPES, MemoryViewSchema, RECORD_KINDS, TRUST_LEVELS, TrustResultSchema, didKey, isoTimestamp,
   recordCid
 } from '../schema/index.js'
-import { API_ERROR_CODES } from './errors.js'
+import { API_ERROR_CODES } from '../http/errors.js'
 import { ERROR_CODES } from '../errors/index.js'
 
 /*
