@@ -1,7 +1,7 @@
 import type { AddAnchorInput, AnchorCheck } from './anchor/index.js'
 import { createHttpOperations } from './http/client.js'
 import { findDaemon } from './http/daemon-file.js'
-import { LocalOperations } from './operations/local-operations.js'
+import { LocalOperations } from './operations/local/local-operations.js'
 import type { z } from 'zod'
 import type { NodeOperations, WitnessRequestInput } from './operations/node-operations.js'
 import { OPERATION_SPECS, parseOperationInput, runOperation, type OperationName, type OperationSpec } from './operations/table/index.js'

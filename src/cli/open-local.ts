@@ -1,4 +1,4 @@
-import { LocalOperations } from '../operations/local-operations.js'
+import { LocalOperations } from '../operations/local/local-operations.js'
 import type { NodeOperations } from '../operations/node-operations.js'
 import type { Keystore } from '../keystore/index.js'
 import { LocalNode } from '../node/index.js'

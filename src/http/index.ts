@@ -6,7 +6,7 @@ export {
 } from '../operations/node-events.js'
 export { API_ERROR_CODES, ApiError, HTTP_STATUS_BY_CODE, errorResponseOf, type ApiErrorBody, type ApiErrorCode } from './errors.js'
 export type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from '../operations/node-operations.js'
-export { createLocalOperations, LocalOperations, type LocalOperationsInit } from '../operations/local-operations.js'
+export { createLocalOperations, LocalOperations, type LocalOperationsInit } from '../operations/local/local-operations.js'
 export * from './constants.js'
 export * from '../operations/network-shapes.js'
 export { FOLLOW_ACTIONS, FollowGossipSchema, FollowsSchema, type FollowAction, type FollowGossip, type FollowInput, type Follows } from '../operations/follow-shapes.js'
