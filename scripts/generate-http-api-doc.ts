@@ -1,5 +1,5 @@
 /**
- * Writes protocols/http-api.md §3's route table from the table of operations (src/api/table).
+ * Writes protocols/http-api.md §3's route table from the table of operations (src/operations/table).
  *
  *   npm run schemas                                         build, then write it (with the JSON Schemas)
  *   node dist/scripts/generate-http-api-doc.js --check      exit 1 if the committed document differs

@@ -1,12 +1,12 @@
 import type { AddAnchorInput, AnchorCheck } from './anchor/index.js'
 import { createHttpOperations } from './http/client.js'
 import { findDaemon } from './http/daemon-file.js'
-import { LocalOperations } from './operations/local/local-operations.js'
+import { LocalOperations } from './operations/local/index.js'
 import type { z } from 'zod'
-import type { NodeOperations, WitnessRequestInput } from './operations/node-operations.js'
-import { OPERATION_SPECS, parseOperationInput, runOperation, type OperationName, type OperationSpec } from './operations/table/index.js'
-import type { InboxItem, WitnessRequestResult } from './operations/network-shapes.js'
-import type { FollowInput, Follows } from './operations/follow-shapes.js'
+import type { NodeOperations, WitnessRequestInput } from './operations/index.js'
+import { OPERATION_SPECS, parseOperationInput, runOperation, type OperationName, type OperationSpec } from './operations/index.js'
+import type { InboxItem, WitnessRequestResult } from './operations/index.js'
+import type { FollowInput, Follows } from './operations/index.js'
 import { readApiToken } from './http/token.js'
 import { IsnadError } from './errors/index.js'
 import type { SelectedMemory, SelectRequest } from './fdr/index.js'
@@ -80,7 +80,7 @@ export interface IsnadNode {
    */
   follow: (input: FollowInput) => Promise<Follows>
   /**
-   * Any operation of the table (src/api/table) by its name, with the input and output every other
+   * Any operation of the table (src/operations/table) by its name, with the input and output every other
    * surface uses (the HTTP body, the MCP arguments): `node.run('reputation', { did })`. The input is
    * parsed as the API parses it (unknown keys refused, CID_INVALID for a malformed id, …); a
    * signing operation signs as `as` (else the default key) with the `passphrase` given to createNode.

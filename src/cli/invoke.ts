@@ -1,16 +1,16 @@
 import type { z } from 'zod'
-import type { OPERATION_SPECS, OperationName, OperationSpec } from '../operations/table/index.js'
+import type { OPERATION_SPECS, OperationName, OperationSpec } from '../operations/index.js'
 import type { CommandContext } from './command-context.js'
 
 /*
- * The CLI's way into the table of operations (src/api/table): a command turns its arguments and
+ * The CLI's way into the table of operations (src/operations/table): a command turns its arguments and
  * options into the operation's input, which is parsed here exactly as the HTTP API and the MCP
  * tools parse it (so `isnad show not-a-cid` is CID_INVALID with or without a daemon), then runs the
  * operation's handler through the daemon when one runs, else over the data directory. The table is
  * loaded when a command runs (its schemas reach the anchor and FDR modules), not on every start-up.
  */
 
-const table = async (): Promise<typeof import('../operations/table/index.js')> => await import('../operations/table/index.js')
+const table = async (): Promise<typeof import('../operations/index.js')> => await import('../operations/index.js')
 
 type Spec<N extends OperationName> = (typeof OPERATION_SPECS)[N]
 export type OperationInput<N extends OperationName> = z.input<Spec<N>['input']>

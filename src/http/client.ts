@@ -1,5 +1,6 @@
 import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
 import { ERROR_CODES, IsnadError, type ErrorCode } from '../errors/index.js'
+import { ErrorBodySchema } from './errors.js'
 import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../key-events/index.js'
 import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { KeyInfo } from '../keystore/index.js'
@@ -12,12 +13,12 @@ import type { DocumentReport } from '../memory-view/index.js'
 import type { z } from 'zod'
 import type { GossipHealth } from '../net/gossip/gossip-health.js'
 import { ApiError } from './errors.js'
-import { OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationName, type OperationSpec } from '../operations/table/index.js'
-import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from '../operations/node-operations.js'
-import type { NetworkStats, PeerControl, PeerSync } from '../operations/peer-control.js'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from '../operations/network-shapes.js'
-import type { FollowInput, Follows } from '../operations/follow-shapes.js'
-import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from '../operations/response-shapes.js'
+import { OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationName, type OperationSpec } from '../operations/index.js'
+import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from '../operations/index.js'
+import type { NetworkStats, PeerControl, PeerSync } from '../operations/index.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from '../operations/index.js'
+import type { FollowInput, Follows } from '../operations/index.js'
+import { type NodeStatus, type ObserveOutcome, type ReindexResult } from '../operations/index.js'
 
 /** @default 60000 — the longest a request may take, body included (a reindex or an 8 MiB import are the slow ones). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000
@@ -39,7 +40,7 @@ interface SignerFields { as?: string, passphrase?: string }
 export interface RequestOptions { body?: unknown, query?: URLSearchParams }
 
 /**
- * NodeOperations over a daemon's local HTTP API (src/api/routes), so a caller (the CLI) behaves the
+ * NodeOperations over a daemon's local HTTP API (src/http/routes), so a caller (the CLI) behaves the
  * same whether it opens the data directory itself or goes through the daemon that holds it. An error
  * response becomes the error the daemon's operations threw: IsnadError with the same code, message
  * and details, or ApiError for the HTTP layer's own codes (UNAUTHORIZED, BODY_TOO_LARGE, …).

@@ -4,11 +4,11 @@ import {
   ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult
 } from '@modelcontextprotocol/sdk/types.js'
 import { assertFileAnchorAllowed, type AnchorSource, type FileAnchorAccess } from '../anchor/index.js'
-import type { NodeOperations, Signer } from '../operations/node-operations.js'
+import type { NodeOperations, Signer } from '../operations/index.js'
 import { ApiError } from '../http/errors.js'
 import { IsnadError } from '../errors/index.js'
 import { EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
-import { parseOperationInput } from '../operations/table/index.js'
+import { parseOperationInput } from '../operations/index.js'
 import { getPrompt, PROMPTS, WEIGH_MEMORY } from './prompts.js'
 import { listMemoryResources, readResource, RESOURCE_TEMPLATES, type ReadNode } from './resources.js'
 import { PRESENTERS, TOOLS, plain, toolListOf, type Tool } from './tools.js'

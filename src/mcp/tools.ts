@@ -1,13 +1,13 @@
 import { z } from 'zod'
-import type { NodeOperations } from '../operations/node-operations.js'
-import { OPERATIONS, type OperationSpec } from '../operations/table/index.js'
+import type { NodeOperations } from '../operations/index.js'
+import { OPERATIONS, type OperationSpec } from '../operations/index.js'
 import type { SelectedMemory } from '../fdr/index.js'
 import type { QueryResultItem } from '../node/index.js'
 import type { MemoryView } from '../schema/index.js'
 import { evidenceEnvelope, evidenceOfQueryItem, evidenceOfView, EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
 
 /*
- * The MCP tools are the table's operations (src/api/table): the same input schema minus
+ * The MCP tools are the table's operations (src/operations/table): the same input schema minus
  * `passphrase` (a key's passphrase never passes through the model's context; the server reads it
  * from --passphrase-file or $ISNAD_PASSPHRASE, as the CLI does), the same parse, the same handler.
  * What differs is how a result is shown to a model: retrieved memories come wrapped as evidence

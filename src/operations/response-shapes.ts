@@ -4,22 +4,12 @@ import {
   BundleSchema, CONTENT_TYPES, MemoryViewSchema, RECORD_KINDS, TRUST_LEVELS, TrustResultSchema, didKey, isoTimestamp,
   recordCid
 } from '../schema/index.js'
-import { API_ERROR_CODES } from '../http/errors.js'
-import { ERROR_CODES } from '../errors/index.js'
 
 /*
  * Response shapes: the same JSON as the CLI's --json for the same operation, so a script can switch
  * between `isnad … --json` and the API without changing its parser. They document the API (OpenAPI);
  * the node builds the values, so they are not re-validated on the way out.
  */
-
-export const ErrorBodySchema = z.strictObject({
-  error: z.strictObject({
-    code: z.enum([...ERROR_CODES, ...API_ERROR_CODES]),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional()
-  })
-}).meta({ id: 'Error', description: 'Every error: a stable code to branch on, and a message for people.' })
 
 /** `isnad id list`, `id new`, `id show`: a key as the keystore describes it, never its secret. */
 export const KeyInfoSchema = z.strictObject({

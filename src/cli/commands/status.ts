@@ -1,6 +1,6 @@
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import type { NodeStatus } from '../../operations/response-shapes.js'
+import type { NodeStatus } from '../../operations/index.js'
 import { PEER_KEY_FILE } from '../../daemon/constants.js'
 import { nodeKeysPath, nodePaths } from '../../node/home/home-paths.js'
 import type { CommandContext } from '../command-context.js'

@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { NodeOperations } from '../../operations/node-operations.js'
+import type { NodeOperations } from '../../operations/index.js'
 import { IsnadError } from '../../errors/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
 import { nodePaths } from '../../node/home/home-paths.js'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { AnchorSourceSchema, type AnchorCheck } from '../../anchor/index.js'
 import { SignedCheckpointSchema } from '../../merkle/index.js'
 import { ANCHOR_TYPES, BundleSchema, MAX_BUNDLE_RECORDS, isoTimestamp, recordCid } from '../../schema/index.js'
-import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../../http/constants.js'
+import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   BundleResponseSchema, DocumentReportSchema, IngestResultSchema, MemoryViewResponseSchema, ObserveResultSchema,
   RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema

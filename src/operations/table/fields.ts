@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { didKey, isoTimestamp, isRecordCid, recordCid, utf8Length } from '../../schema/index.js'
-import { MAX_PASSPHRASE_BYTES } from '../../http/constants.js'
+import { MAX_PASSPHRASE_BYTES } from '../constants.js'
 import { CID_ISSUE, DID_ISSUE } from './spec.js'
 
 /*

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { followTag } from '../../schema/index.js'
-import { MAX_REQUEST_BYTES } from '../../http/constants.js'
+import { MAX_REQUEST_BYTES } from '../constants.js'
 import { FOLLOW_ACTIONS, FollowsSchema, type FollowInput } from '../follow-shapes.js'
 import { didField } from './fields.js'
 import { defineOperation } from './spec.js'

@@ -32,7 +32,7 @@ export const OPERATIONS: readonly OperationSpec[] = Object.values(OPERATION_SPEC
 export { AnchorCheckSchema } from './evidence-ops.js'
 export { cidField, didField } from './fields.js'
 export { KeyEventResultSchema } from './key-ops.js'
-export { CID_ISSUE, DID_ISSUE, defineOperation, parseOperationInput, pathParamsOf, peerControlOf, runOperation } from './spec.js'
+export { baseTypeOf, CID_ISSUE, DID_ISSUE, defineOperation, parseOperationInput, pathParamsOf, peerControlOf, runOperation } from './spec.js'
 export { ARGUMENT_NAMES, RENAMED_ARGUMENTS, type ArgumentKind } from './argument-rule.js'
 export { argumentKindOf, argumentNameFaults, argumentShapeConflicts } from './argument-check.js'
 export type { HttpBinding, OperationNode, OperationSpec, ParsedInput } from './spec.js'

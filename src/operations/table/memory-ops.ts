@@ -5,7 +5,7 @@ import {
 } from '../../schema/index.js'
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../record-index/constants.js'
 import { bottomOfLevel } from '../../trust/index.js'
-import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../../http/constants.js'
+import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustResultResponseSchema
 } from '../response-shapes.js'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { AgentReputationSchema, TrustRootSchema } from '../../reputation/index.js'
 import { MAX_REQUEST_WITNESSES } from '../../schema/index.js'
 import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../net/gossip/gossip-health.js'
-import { MAX_REQUEST_BYTES } from '../../http/constants.js'
+import { MAX_REQUEST_BYTES } from '../constants.js'
 import {
   ConnectedPeerSchema, ConnectPeerBodySchema, DisconnectedPeerSchema, DisconnectPeerBodySchema, NetworkStatsSchema, PeerSyncsSchema,
   SyncPeersBodySchema
