@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { NodeOperations } from '../operations/index.js'
+import type { OperationCaller } from '../operations/index.js'
 import { OPERATIONS, type OperationSpec } from '../operations/index.js'
 import type { SelectedMemory } from '../fdr/index.js'
 import type { QueryResultItem } from '../node/index.js'
@@ -50,7 +50,7 @@ export function toolListOf (tools: ReadonlyMap<string, Tool>): Array<Record<stri
   }))
 }
 
-export interface PresentContext { ops: NodeOperations, source: NodeVia }
+export interface PresentContext { call: OperationCaller['call'], source: NodeVia }
 type Presenter = (output: unknown, context: PresentContext) => Promise<object>
 
 /** Structured content is an object: a list is given as `{ items }`. */
@@ -72,10 +72,10 @@ export const PRESENTERS: Readonly<Record<string, Presenter>> = {
     const page = output as { items: QueryResultItem[], next?: string }
     return evidenceEnvelope(page.items.map((item) => evidenceOfQueryItem(item, source)), page.next)
   },
-  select: async (output, { ops, source }) => {
+  select: async (output, { call, source }) => {
     const { selected } = output as { selected: SelectedMemory[] }
     return evidenceEnvelope(await Promise.all(selected.map(async (selection) => ({
-      ...evidenceOfView(await ops.show(selection.ref.worldId), source),
+      ...evidenceOfView(await call('show', { id: selection.ref.worldId }), source),
       selection
     }))))
   },

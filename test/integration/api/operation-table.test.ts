@@ -178,7 +178,7 @@ describe('the table of operations, on every surface', () => {
         const result = await mcp.callTool({ name: spec.mcp.tool, arguments: input }) as { isError?: boolean, content: Array<{ text: string }> }
         expect(codeOf(result.content[0]?.text ?? ''), `MCP ${spec.mcp.tool}`).toBe('SCHEMA_INVALID')
       }
-      await expect(library.run(spec.name as never, input as never), `library ${spec.name}`).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
+      await expect(library.call(spec.name as never, input as never), `library ${spec.name}`).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
     }
   })
 
@@ -197,7 +197,7 @@ describe('the table of operations, on every surface', () => {
           const result = await mcp.callTool({ name: spec.mcp.tool, arguments: input }) as { content: Array<{ text: string }> }
           expect(codeOf(result.content[0]?.text ?? ''), `MCP ${spec.mcp.tool}.${name}`).toBe('CID_INVALID')
         }
-        await expect(library.run(spec.name as never, input as never), `library ${spec.name}.${name}`).rejects.toMatchObject({ code: 'CID_INVALID' })
+        await expect(library.call(spec.name as never, input as never), `library ${spec.name}.${name}`).rejects.toMatchObject({ code: 'CID_INVALID' })
       }
     }
     // show, explainTrust, attest, addAnchor, checkAnchors, exportBundle, proveRecord, requestWitnesses, remember (supersedes).
