@@ -2,7 +2,7 @@ import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
 import { ERROR_CODES, IsnadError, type ErrorCode } from '../errors/index.js'
 import { ErrorBodySchema } from './errors.js'
 import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../key-events/index.js'
-import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
+import type { FdrReport, SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { KeyInfo } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
@@ -130,7 +130,7 @@ export class HttpOperations implements NodeOperations, PeerControl {
 
   async reputation (did: string): Promise<AgentReputation> { return await this.call('reputation', { did }) }
 
-  async verify (document: unknown): Promise<DocumentReport> { return await this.call('verify', { document: document as Record<string, unknown> }) }
+  async verify (document: unknown): Promise<DocumentReport | FdrReport> { return await this.call('verify', { document: document as Record<string, unknown> }) as DocumentReport | FdrReport }
 
   async exportBundle (ids: readonly string[]): Promise<Bundle> { return await this.call('exportBundle', { ids: [...ids] }) }
 

@@ -13,3 +13,4 @@ export type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from
 export { FOLLOW_ACTIONS, FollowGossipSchema, FollowsSchema, type FollowAction, type FollowGossip, type FollowInput, type Follows } from './follow-shapes.js'
 export * from './peer-control.js'
 export * from './response-shapes.js'
+export { verifyAnyDocument } from './verify-document.js'

@@ -15,7 +15,9 @@ import {
 } from '../../node/index.js'
 import type { AttestationRecord, Bundle, MemoryView, TrustResult } from '../../schema/index.js'
 import type { MemoryQuery } from '../../record-index/index.js'
-import { verifyDocument, type DocumentReport } from '../../memory-view/index.js'
+import type { DocumentReport } from '../../memory-view/index.js'
+import type { FdrReport } from '../../fdr/index.js'
+import { verifyAnyDocument } from '../verify-document.js'
 import type { ApiEventHub } from '../node-events.js'
 import { ReadWriteGate } from './gate.js'
 import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from '../node-operations.js'
@@ -152,9 +154,9 @@ export class LocalOperations implements NodeOperations {
     return await this.withNode(async (node) => await node.trust.describe(did))
   }
 
-  async verify (document: unknown): Promise<DocumentReport> {
+  async verify (document: unknown): Promise<DocumentReport | FdrReport> {
     const now = await this.withNode(async (node) => Date.parse(node.now()))
-    return verifyDocument(document, { verifier: this.verifier, now })
+    return verifyAnyDocument(document, this.verifier, now)
   }
 
   async exportBundle (ids: readonly string[]): Promise<Bundle> {
