@@ -102,7 +102,7 @@ export function measureModel (run: ModelRun): ModelMeasurement {
       requests.set(id, list)
     }
     const roots = [observer, ...plan.trustRoots].map((i) => run.agents[i]?.did as string)
-    views.push(scoreTrustView(memories, attestations, roots, now, requests, { witnesses: drawnWitnesses, population: plan.roles.length }))
+    views.push(scoreTrustView(memories, attestations, roots, now, requests, { witnesses: drawnWitnesses, population: plan.roles.length, shards: run.shards.count }))
   }
 
   const online = tracked.map((node, j) => ({ node, j })).filter(({ node }) => run.onlineAtEnd[node] === 1)
