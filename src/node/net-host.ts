@@ -31,6 +31,7 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
     },
     memoryAuthor: async (id) => (await node.store.getMemory(id))?.signed.record.author.agent_id ?? null,
     followedTags: async () => followedTags(await (await current().follows()).list()),
+    evidenceAuthors: async () => current().trust.evidenceAuthors(),
     loadCursor: async (peerId) => await node.writer.state.syncCursor(peerId),
     saveCursor: async (peerId, cursor) => { await node.writer.saveSyncCursor(peerId, cursor) },
     getBlock: async (cid) => await current().anchors.blocks.get(cid),

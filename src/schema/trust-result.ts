@@ -165,6 +165,24 @@ export const WitnessSelectionSchema = z.strictObject({
   reason: z.string().min(1)
 })
 
+/** Whether a node holds the evidence an agent's reputation needs (docs/trust.md §3a). */
+export const EVIDENCE_STATES = ['missing', 'fetching', 'fetched'] as const
+export type EvidenceState = (typeof EVIDENCE_STATES)[number]
+
+/**
+ * An agent a score read (the author, a witness) whose shard the computing node does not hold: its
+ * reputation comes from the `held` records that touch it (attestations it gave or its memories got),
+ * `missing` until the node asks for its evidence, `fetching` while it does, `fetched` once a fetch ran.
+ */
+export const AgentEvidenceSchema = z.strictObject({
+  agent: didKey,
+  held: count,
+  state: z.enum(EVIDENCE_STATES),
+  /** When the last fetch ended, and how many records it brought (state `fetched`). */
+  fetched_at: isoTimestamp.optional(),
+  fetched: count.optional()
+})
+
 export const TrustResultSchema = z.strictObject({
   /**
    * The trust score on one scale with the level (docs/trust.md §1): the points held within the
@@ -199,7 +217,9 @@ export const TrustResultSchema = z.strictObject({
   /** Present when the node has too little to judge: `level` is then Unverified whatever the score. */
   insufficient: InsufficientTrustSchema.optional(),
   /** Who selected the witnesses, under a policy that tells them apart (isnad-draw). */
-  witness_selection: WitnessSelectionSchema.optional()
+  witness_selection: WitnessSelectionSchema.optional(),
+  /** The agents this score read whose evidence the node does not hold, and whether it fetched it (docs/trust.md §3a). */
+  evidence: z.array(AgentEvidenceSchema).optional()
 }).superRefine((result, ctx) => {
   const basis = result.level_basis
   if (basis !== undefined) {
@@ -232,3 +252,4 @@ export type TrustResult = z.infer<typeof TrustResultSchema>
 export type TrustLevelBasis = z.infer<typeof TrustLevelBasisSchema>
 export type InsufficientTrust = z.infer<typeof InsufficientTrustSchema>
 export type WitnessSelection = z.infer<typeof WitnessSelectionSchema>
+export type AgentEvidence = z.infer<typeof AgentEvidenceSchema>
