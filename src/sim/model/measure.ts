@@ -9,6 +9,7 @@ import type { NodeCounters } from '../pools/index.js'
 import type { ShardingSummary } from '../driver/index.js'
 import { arrivalAt, MODEL_EPOCH_MS, type ModelRun } from './engine.js'
 import { judgedMemories, shardedMemoryDelivery, shardingSummary } from './shard-measure.js'
+import { fetchEvidence } from './evidence-fetch.js'
 
 /*
  * The model engine's measurements, with the real engines' own code: each observer's records are the
@@ -92,6 +93,22 @@ export function measureModel (run: ModelRun): ModelMeasurement {
         attestations.set(record.memory, list)
       }
     }
+    if (run.scenario.sharding.evidenceFetch === 'explained') {
+      const fetched = fetchEvidence(run, observer, j, judged[judged.length - 1] as Set<string>, attestations)
+      run.counters.byEvidence[j] = fetched.messages
+      run.counters.evidenceRecords[j] = fetched.indexes.length
+      for (const index of fetched.indexes) {
+        const v = verified(index)
+        if (v === null) continue
+        const { record } = v.signed
+        if (record.kind === 'memory') memories.set(v.id, record)
+        else if (record.kind === 'attestation') {
+          const list = attestations.get(record.memory) ?? []
+          list.push({ id: v.id, record })
+          attestations.set(record.memory, list)
+        }
+      }
+    }
     // The observer's own private-check requests (engine.ts playChecks): it holds what it signed.
     const requests = new Map<string, Array<{ id: string, record: WitnessRequestRecord }>>()
     for (const { observer: asker, memory, request } of run.privateRequests) {
@@ -144,7 +161,7 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     verifications: (run.counters.byGossip[j] as number) + (run.counters.bySync[j] as number),
     recordsByGossip: run.counters.byGossip[j] as number,
     recordsByFetch: 0,
-    recordsBySync: run.counters.bySync[j] as number,
+    recordsBySync: (run.counters.bySync[j] as number) + (run.counters.evidenceRecords[j] as number),
     cpuMs: verifyCost * ((run.counters.byGossip[j] as number) + (run.counters.bySync[j] as number))
   }))
   const metrics = computeMetrics({
