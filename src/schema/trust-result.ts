@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ANCHOR_TYPES, ATTESTATION_VERDICTS } from './records.js'
 import { didKey, isoTimestamp, recordCid } from './primitives.js'
 import { ANCHOR_STATES } from './memory-view.js'
+import { AgentEvidenceSchema } from './agent-evidence.js'
 
 /**
  * The trust result: a score with its explanation (docs/trust.md §0, "every score comes with its explanation").
@@ -165,24 +166,6 @@ export const WitnessSelectionSchema = z.strictObject({
   reason: z.string().min(1)
 })
 
-/** Whether a node holds the evidence an agent's reputation needs (docs/trust.md §3a). */
-export const EVIDENCE_STATES = ['missing', 'fetching', 'fetched'] as const
-export type EvidenceState = (typeof EVIDENCE_STATES)[number]
-
-/**
- * An agent a score read (the author, a witness) whose shard the computing node does not hold: its
- * reputation comes from the `held` records that touch it (attestations it gave or its memories got),
- * `missing` until the node asks for its evidence, `fetching` while it does, `fetched` once a fetch ran.
- */
-export const AgentEvidenceSchema = z.strictObject({
-  agent: didKey,
-  held: count,
-  state: z.enum(EVIDENCE_STATES),
-  /** When the last fetch ended, and how many records it brought (state `fetched`). */
-  fetched_at: isoTimestamp.optional(),
-  fetched: count.optional()
-})
-
 export const TrustResultSchema = z.strictObject({
   /**
    * The trust score on one scale with the level (docs/trust.md §1): the points held within the
@@ -252,4 +235,3 @@ export type TrustResult = z.infer<typeof TrustResultSchema>
 export type TrustLevelBasis = z.infer<typeof TrustLevelBasisSchema>
 export type InsufficientTrust = z.infer<typeof InsufficientTrustSchema>
 export type WitnessSelection = z.infer<typeof WitnessSelectionSchema>
-export type AgentEvidence = z.infer<typeof AgentEvidenceSchema>
