@@ -75,6 +75,9 @@ export function scoreTrustView (
     const author = memories.get(memory)?.author.agent_id
     return author === undefined ? [] : [{ author, attestations: list }]
   }), { policy: SCHEMA_TRUST_POLICY, roots })
+  // N̂ (witness-draw-v1 W6a): a node reads the populations its drawn attestations state, times their
+  // shard count; the model's records carry no draw (it is sampled), so the stated figure is handed over.
+  if (drawn !== undefined && drawn.witnesses.size > 0) setting.populationEstimate = Math.max(setting.populationEstimate ?? 0, drawn.population)
   const policies = trustPolicies()
   const view: TrustView = new Map(policies.map((p) => [p.name, new Map<string, TrustScore>()]))
   for (const [id, record] of memories) {
