@@ -79,12 +79,10 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     judged.push(judgedMemories(run, observer))
     const memories = new Map<string, MemoryRecord>()
     const attestations = new Map<string, Array<{ id: string, record: AttestationRecord }>>()
-    for (let index = 0; index < records.length; index++) {
-      if (Number.isNaN(arrivalAt(run, index, j))) continue
+    /** Adds a verified record to what the observer holds; false when it does not verify. */
+    const hold = (index: number): VerifiedRecord | null => {
       const v = verified(index)
-      if (v === null) continue
-      bytes += v.bytes.length
-      counted++
+      if (v === null) return null
       const { record } = v.signed
       if (record.kind === 'memory') memories.set(v.id, record)
       else if (record.kind === 'attestation') {
@@ -92,22 +90,20 @@ export function measureModel (run: ModelRun): ModelMeasurement {
         list.push({ id: v.id, record })
         attestations.set(record.memory, list)
       }
+      return v
+    }
+    for (let index = 0; index < records.length; index++) {
+      if (Number.isNaN(arrivalAt(run, index, j))) continue
+      const v = hold(index)
+      if (v === null) continue
+      bytes += v.bytes.length
+      counted++
     }
     if (run.scenario.sharding.evidenceFetch === 'explained') {
       const fetched = fetchEvidence(run, observer, j, judged[judged.length - 1] as Set<string>, attestations)
       run.counters.byEvidence[j] = fetched.messages
       run.counters.evidenceRecords[j] = fetched.indexes.length
-      for (const index of fetched.indexes) {
-        const v = verified(index)
-        if (v === null) continue
-        const { record } = v.signed
-        if (record.kind === 'memory') memories.set(v.id, record)
-        else if (record.kind === 'attestation') {
-          const list = attestations.get(record.memory) ?? []
-          list.push({ id: v.id, record })
-          attestations.set(record.memory, list)
-        }
-      }
+      for (const index of fetched.indexes) hold(index)
     }
     // The observer's own private-check requests (engine.ts playChecks): it holds what it signed.
     const requests = new Map<string, Array<{ id: string, record: WitnessRequestRecord }>>()
