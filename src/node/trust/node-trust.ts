@@ -11,7 +11,7 @@ import { populationOf, settingOfTable, type AgentReputation, type ReputationTabl
 import type { NodePaths } from '../home/home-paths.js'
 import { ReputationService } from './reputation-service.js'
 import { EvidenceLedger } from './evidence-ledger.js'
-import { evidenceAgentsNeeded } from './evidence-needs.js'
+import { EVIDENCE_FETCH, evidenceAgentsNeeded } from './evidence-needs.js'
 import type { NodeTrustSetting } from './memory-evidence.js'
 import { readTrustRoots } from './trust-roots-file.js'
 
@@ -125,10 +125,13 @@ export class NodeTrust {
    */
   async fetchEvidenceRound (): Promise<number> {
     if (this.fetching === undefined) return 0
+    // Nothing asked for and no walk from the roots (the default): no table to read.
+    if (EVIDENCE_FETCH.rootRadius <= 0 && this.evidence.recentlyScored().length === 0) return 0
     const roots = await this.reputation.rootDids()
     if (roots.length === 0) return 0
     const keyring = this.init.keyring?.()
-    const table = await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))
+    // The last table is enough to choose by: a round does not force a PageRank on a busy node.
+    const table = this.reputation.lastTable() ?? await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))
     return this.startFetch(roots, table).length
   }
 
@@ -148,11 +151,10 @@ export class NodeTrust {
     if (wanted.length === 0) return wanted
     this.evidence.asked(wanted, now)
     const before = wanted.map((did) => this.reputation.recordsAbout(did))
+    // The reputation service is told of stored records as they are stored (the journal's listener),
+    // so what the fetch brought is counted when the sync runs end.
     const settle = (): void => {
-      // Records are counted once the reputation sees them: the next table reads the store.
-      void this.reputation.current().catch(() => undefined).then(() => {
-        wanted.forEach((did, i) => { this.evidence.done(did, this.init.clock(), Math.max(0, this.reputation.recordsAbout(did) - (before[i] as number))) })
-      })
+      wanted.forEach((did, i) => { this.evidence.done(did, this.init.clock(), Math.max(0, this.reputation.recordsAbout(did) - (before[i] as number))) })
     }
     void fetching.fetch(wanted).then(settle, settle)
     return wanted
