@@ -42,7 +42,7 @@ export class LocalNode {
   readonly store: RecordStore
   private readonly clock: () => number
   /** Present in write mode: the ledger every change goes through first. */
-  private readonly journal: Journal | null
+  private readonly openJournal: Journal | null
   /** The journal's derived state (Merkle log, inbox); the journal's own in write mode. */
   private readonly state: JournalState
   /** Blocks of anchored content and the anchors' verification states (anchors-v1). */
@@ -59,7 +59,7 @@ export class LocalNode {
     this.paths = paths
     this.store = store
     this.clock = clock
-    this.journal = journal
+    this.openJournal = journal
     this.state = state
     this.anchors = anchors
     anchors.useTrustSetting(async () => await this.trust.setting())
@@ -114,7 +114,7 @@ export class LocalNode {
       this.keyring = await Keyring.open({
         file: keyEventsPath(this.paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock: this.clock
       })
-      if (this.journal !== null) {
+      if (this.openJournal !== null) {
         const pipeline = new IngestPipeline<JournalBatch>({
           store: this.store,
           verifier: options.verifier ?? nodeCryptoVerifier,
@@ -124,12 +124,12 @@ export class LocalNode {
           // Votes kept current from what the node stores, without reloading the graph: told in the
           // batch's turn, so the next batch's score step never finds the store ahead of the service.
           indexed: (records) => { this.nodeTrust?.reputation.observe(records) },
-          journal: this.journal
+          journal: this.openJournal
         })
         this.ingestPipeline = pipeline
         this.anchors.follow(pipeline)
-        const pending = this.journal.pendingRecovery()
-        if (pending !== null) await this.journal.recovered((await pipeline.recover(pending)).stored.length)
+        const pending = this.openJournal.pendingRecovery()
+        if (pending !== null) await this.openJournal.recovered((await pipeline.recover(pending)).stored.length)
         // Every key event the keyring accepts (local or gossiped) rescores stored trust.
         this.keyEvents = rescoreOnKeyEvents({
           keyring: this.keyring, store: this.store, clock: this.clock,
@@ -165,8 +165,8 @@ export class LocalNode {
       await this.followStore?.then(async (follows) => { await follows.close() }, () => {})
       await (this.keyring as Keyring | undefined)?.close()
       await this.anchors.close()
-      if (this.journal === null) await this.state.close()
-      else await this.journal.close()
+      if (this.openJournal === null) await this.state.close()
+      else await this.openJournal.close()
     } finally {
       await this.store.close()
     }
@@ -179,9 +179,9 @@ export class LocalNode {
   }
 
   /** The journal of a node opened for writing; USAGE in read mode. */
-  get writer (): Journal {
-    if (this.journal === null) throw new IsnadError('USAGE', 'this node was opened read-only')
-    return this.journal
+  get journal (): Journal {
+    if (this.openJournal === null) throw new IsnadError('USAGE', 'this node was opened read-only')
+    return this.openJournal
   }
 
   now (): string {
@@ -392,7 +392,7 @@ export async function reindex (home: string, clock: () => number = Date.now, sco
   const result = await reindexHome(nodePaths(home), scope, clock)
   const node = await LocalNode.open({ home, clock, scope })
   try {
-    await node.writer.recordReconciled({ reason: 'reindex', ...result })
+    await node.journal.recordReconciled({ reason: 'reindex', ...result })
   } finally {
     await node.close()
   }

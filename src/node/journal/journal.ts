@@ -1,3 +1,4 @@
+import type { TrustSetting } from '../../reputation/index.js'
 import type { SignatureVerifier } from '../../identity/index.js'
 import {
   JsonlAppender, ledgerFilePath, openEventLedger, removePackLeftovers, strictEntries, withLineHash, writePackFile, type AppendOptions, type EventInput, type EventLedger
@@ -6,7 +7,7 @@ import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import { SerialQueue, type RecordLocation, type RecordStore, type StoredRecord } from '../../record-index/index.js'
-import type { NodeTrustSetting, ScoredEvidence } from '../trust/memory-evidence.js'
+import type { ScoredEvidence } from '../trust/memory-evidence.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home/home-paths.js'
 import { JournalState } from './journal-state.js'
@@ -73,7 +74,7 @@ export class Journal implements RecordJournal<JournalBatch> {
   /** A batch journaled whose index write failed: its leaves come only with the next open's recovery. */
   private abandoned = false
   /** The node's trust setting, for the trust views carry (useTrustSetting); the defaults until given. */
-  private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
+  private trustSetting: () => Promise<TrustSetting> = async () => ({})
   /** The indexed_lc writes, one after another (markIndexed). */
   private readonly indexedWrites = new SerialQueue()
   /** Batches whose views were deferred (deferViews), until they are settled: close waits for them. */
@@ -146,7 +147,7 @@ export class Journal implements RecordJournal<JournalBatch> {
    * pipeline scores what it stores. Given by the node once its trust setting exists, which is after
    * the journal opens and before any record is stored (LocalNode).
    */
-  useTrustSetting (setting: () => Promise<NodeTrustSetting>): void {
+  useTrustSetting (setting: () => Promise<TrustSetting>): void {
     this.trustSetting = setting
   }
 

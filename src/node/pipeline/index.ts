@@ -2,4 +2,4 @@
 export {
   IngestPipeline, type IngestPipelineInit, type IngestResult, type JournaledBatch, type RecordJournal, type RecoveredBatch, type StoredListener
 } from './pipeline.js'
-export { RESCORE_CONCURRENCY, VERIFY_CONCURRENCY, type RecordKeyCheck } from './steps.js'
+export { RESCORE_CONCURRENCY, INGEST_VERIFY_CONCURRENCY } from './steps.js'

@@ -1,12 +1,14 @@
+import type { TrustSetting } from '../../reputation/index.js'
 import type { SignatureVerifier } from '../../identity/index.js'
+import type { RecordKeyCheck } from '../../key-events/index.js'
 import type { TrustResult } from '../../trust/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
 import type { LedgerEvent } from '../../schema/index.js'
 import type { RecordLocation, RecordStore, StoredRecord } from '../../record-index/index.js'
-import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting, type ScoredEvidence } from '../trust/memory-evidence.js'
+import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type ScoredEvidence } from '../trust/memory-evidence.js'
 import type { RecordSource } from '../journal/record-events.js'
 import {
-  assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, uniqueRecords, type RecordKeyCheck
+  assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, uniqueRecords
 } from './steps.js'
 
 /**
@@ -80,7 +82,7 @@ export interface IngestPipelineInit<B extends JournaledBatch = JournaledBatch> {
    * The node's trust setting (policy, reputation, identities); absent: the defaults. `pending` is
    * the batch being stored, whose votes count in the reputation it scores with (docs/trust.md §3).
    */
-  trustSetting?: (pending: readonly StoredRecord[]) => Promise<NodeTrustSetting>
+  trustSetting?: (pending: readonly StoredRecord[]) => Promise<TrustSetting>
   /** The ledger; absent: a store-only pipeline (the in-memory store, figure 3 of the benchmarks). */
   journal?: RecordJournal<B>
   /**
@@ -98,7 +100,7 @@ export interface IngestPipelineInit<B extends JournaledBatch = JournaledBatch> {
  *     decode → verify → check → score → journal → index → publish
  *
  * - decode + verify (record-v1 §5.2): bytes decoded once and refused unless canonical, plain data
- *   parsed, signatures checked VERIFY_CONCURRENCY at a time on the verifier threads; records the
+ *   parsed, signatures checked INGEST_VERIFY_CONCURRENCY at a time on the verifier threads; records the
  *   network already verified (`accept`) or this node just signed arrive as VerifiedRecord and skip
  *   this step, the fact carried by their type and by their bytes (record/verified-bytes.ts).
  * - check: duplicates dropped (the evidence cache, then the store), record-v1 K12 (keys).

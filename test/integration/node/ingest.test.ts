@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { encodeSignedRecord, IsnadError, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type SignedRecord, type VerifiedRecord } from '../../../src/index.js'
 import {
-  gatherEvidence, IngestPipeline, scoreEvidence, VERIFY_CONCURRENCY, type IngestPipelineInit, type IngestResult,
+  gatherEvidence, IngestPipeline, scoreEvidence, INGEST_VERIFY_CONCURRENCY, type IngestPipelineInit, type IngestResult,
   type JournaledBatch, type MemoryEvidence, type RecordJournal, type RecordSource
 } from '../../../src/node/index.js'
 import {
@@ -184,12 +184,12 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       expect(failure.message).toMatch(/^record #2: signature of attestation /)
     })
 
-    it('names the lowest failing position in a batch wider than VERIFY_CONCURRENCY', async () => {
+    it('names the lowest failing position in a batch wider than INGEST_VERIFY_CONCURRENCY', async () => {
       const memory = createMemory(alice)
-      const attestations = Array.from({ length: 2 * VERIFY_CONCURRENCY + 10 }, (_, i) =>
+      const attestations = Array.from({ length: 2 * INGEST_VERIFY_CONCURRENCY + 10 }, (_, i) =>
         createAttestation(bob, memory.id, 'confirm', new Date(Date.parse('2026-02-05T17:00:00Z') + i * 1000).toISOString()))
       const inputs: unknown[] = attestations.map(wire)
-      const late = VERIFY_CONCURRENCY + 5
+      const late = INGEST_VERIFY_CONCURRENCY + 5
       inputs[late + 20] = Uint8Array.of(0x00)
       inputs[late + 3] = forged(createAttestation(carol, memory.id), attestations[0] as StoredRecord)
       inputs[late] = encodeSignedRecord(forged(createAttestation(dave, memory.id), attestations[1] as StoredRecord))
