@@ -18,7 +18,7 @@ import {
 import {
   MAX_INBOUND_SYNC_STREAMS, SYNC_INTEREST_PROTOCOL, SYNC_PROTOCOL, createInterestSyncHandler, createSyncHandler, interestsOf, syncWithPeer, type SyncOptions, type SyncResult
 } from './sync/index.js'
-import { AcceptBatcher } from './accept-batcher.js'
+import { AcceptBatcher } from '../node/pipeline/accept-batcher.js'
 import type { NetContext, NetStats } from './net-context.js'
 import type { AcceptSource, NetHost } from './host.js'
 import {

@@ -1,4 +1,4 @@
-import type { VerifiedRecord } from '../record/index.js'
+import type { VerifiedRecord } from '../../record/index.js'
 
 /**
  * @default 256 — records handed to the host in one call at most (one journaled write: one ledger

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { AcceptBatcher, MAX_ACCEPT_BATCH } from '../../../src/net/accept-batcher.js'
+import { AcceptBatcher, MAX_ACCEPT_BATCH } from '../../../src/node/pipeline/accept-batcher.js'
 import type { VerifiedRecord } from '../../../src/record/index.js'
 
 /** Stand-ins for verified records: the batcher only groups and hands them over. */
