@@ -234,6 +234,8 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     unsubscribe = () => { stopRecords(); stopKeyLogs(); stopAnnouncer(); draw.stop(); stopPrivateChecks() }
     // cid anchors: missing blocks are asked from peers, then from the DHT's providers (fetch-v1 §8, content-routing-v1 C6)
     opened.anchors.setBlockFetcher(routedBlockFetcher(network, router, opened.anchors.blocks))
+    // gossip-v1 R10: memories gossip validation found missing are fetched through the network.
+    opened.pipeline.fetchMissingWith(network)
     node = opened
     return opened
   }

@@ -123,7 +123,7 @@ export class LocalNode {
           trustSetting: async (pending) => await this.trust.storedSetting(pending), // the trust `query --min-trust` filters on
           // Votes kept current from what the node stores, without reloading the graph: told in the
           // batch's turn, so the next batch's score step never finds the store ahead of the service.
-          indexed: (records) => { this.nodeTrust?.reputation.observe(records) },
+          votes: { observe: (records) => { this.nodeTrust?.reputation.observe(records) } },
           journal: this.openJournal
         })
         this.ingestPipeline = pipeline
@@ -161,6 +161,7 @@ export class LocalNode {
 
   async close (): Promise<void> {
     try {
+      await this.ingestPipeline?.close()
       await this.keyEvents?.stop()
       await this.followStore?.then(async (follows) => { await follows.close() }, () => {})
       await (this.keyring as Keyring | undefined)?.close()
@@ -323,7 +324,7 @@ export class LocalNode {
   /** The node's trust setting: its policy and the reputation from its trust roots (docs/trust.md §2). */
   get trust (): NodeTrust {
     if (this.nodeTrust === undefined) {
-      // The pipeline's `indexed` step keeps its votes current from then on.
+      // The pipeline's index step keeps its votes current from then on.
       this.nodeTrust = homeNodeTrust(this.paths, this.store, this.clock, () => this.keyring as Keyring | undefined)
     }
     return this.nodeTrust

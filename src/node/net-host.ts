@@ -19,6 +19,7 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
     accept: async (records, source: AcceptSource) => {
       await node.pipeline.accept(records, source)
     },
+    missingMemory: (memoryId, from) => { node.pipeline.wantMemory(memoryId, from) },
     get: async (id) => {
       const [bytes] = await node.store.getBytesMany([id])
       return bytes ?? null

@@ -2,4 +2,8 @@
 export {
   IngestPipeline, type IngestPipelineInit, type IngestResult, type JournaledBatch, type RecordJournal, type RecoveredBatch, type StoredListener
 } from './pipeline.js'
+export { AcceptBatcher, MAX_ACCEPT_BATCH } from './accept-batcher.js'
+export {
+  MissingMemories, MAX_MISSING_MEMORIES, MISSING_MEMORY_ATTEMPTS, MISSING_MEMORY_RETRY_MS, type MemoryFetcher, type MissingMemoryTarget
+} from './missing-memories.js'
 export { RESCORE_CONCURRENCY, INGEST_VERIFY_CONCURRENCY } from './steps.js'

@@ -424,12 +424,12 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       expect(expected.score, 'the setting changes the score').not.toBe(defaults.score)
     })
 
-    it('tells `indexed` of each batch\'s stored records in its turn, before the next batch is scored (the reputation never finds the store ahead)', async () => {
+    it('tells the votes of each batch\'s stored records in its turn, before the next batch is scored (the reputation never finds the store ahead)', async () => {
       const memory = createMemory(alice)
       const order: string[] = []
       pipeline = withCollaborators({
         trustSetting: async (pending) => { order.push(`score:${pending.length}`); return {} },
-        indexed: (records) => { order.push(`indexed:${records.map((r) => r.id).join(',')}`) }
+        votes: { observe: (records) => { order.push(`indexed:${records.map((r) => r.id).join(',')}`) } }
       })
       const attestation = createAttestation(bob, memory.id)
       // Two batches at once: the second takes its turn as soon as the first is indexed.
