@@ -63,7 +63,7 @@ export class LocalNode {
     this.state = state
     this.anchors = anchors
     anchors.useTrustSetting(async () => await this.trust.setting())
-    journal?.useTrustSetting(async () => await this.trust.storedSetting()) // views carry the trust ingest stores
+    journal?.views.useTrustSetting(async () => await this.trust.storedSetting()) // views carry the trust ingest stores
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {

@@ -1,6 +1,6 @@
 // The one way records enter a node (docs/architecture.md): IngestPipeline and its steps.
 export {
-  IngestPipeline, type IngestPipelineInit, type IngestResult, type JournaledBatch, type RecordJournal, type RecoveredBatch, type StoredListener
+  IngestPipeline, type BatchViews, type IngestPipelineInit, type IngestResult, type JournaledBatch, type RecordJournal, type RecoveredBatch, type StoredListener
 } from './pipeline.js'
 export { AcceptBatcher, MAX_ACCEPT_BATCH } from './accept-batcher.js'
 export {

@@ -49,20 +49,24 @@ export interface RecordJournal<B extends JournaledBatch = JournaledBatch> {
   abandonBatch: (batch: B) => Promise<void>
   /** index, ledger side: Merkle leaves in ledger order, witness requests, idempotency keys. */
   logBatch: (batch: B) => Promise<void>
+  /** The views the publish step has written (the node's ObjectViews, src/node/journal). */
+  readonly views: BatchViews<B>
+}
+
+/** What the publish step asks of the node's views; each settles the batch once its views are written. */
+export interface BatchViews<B extends JournaledBatch = JournaledBatch> {
   /**
-   * Views reduced from the memories the batch touched; requested now, resolved once written. `scored`
-   * carries the trust the batch stored for them, which their views take as it is.
+   * Views reduced from the memories the batch touched; requested now, resolved once written and the
+   * batch settled. `scored` carries the trust the batch stored for them, which their views take as it is.
    */
-  reduceViews: (batch: B, scored: ReadonlyMap<string, ScoredEvidence>) => Promise<void>
+  write: (batch: B, scored: ReadonlyMap<string, ScoredEvidence>) => Promise<void>
   /**
    * Views nobody waits for (records from the network): reduced in a round that may gather later
-   * batches until `releaseViews`, and the batch settled by the journal once they are written.
+   * batches until `release`, and the batch settled once they are written. Never throws.
    */
-  deferViews: (batch: B, scored: ReadonlyMap<string, ScoredEvidence>) => void
+  defer: (batch: B, scored: ReadonlyMap<string, ScoredEvidence>) => void
   /** The pipeline is idle: the views deferred so far may be reduced now. */
-  releaseViews: () => void
-  /** The batch is applied everywhere: the index may now move past its events (indexed_lc). */
-  settleBatch: (batch: B) => Promise<void>
+  release: () => void
 }
 
 /** What recovery hands the pipeline: records already in the ledger beyond what the index holds. */
@@ -317,12 +321,12 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
       return
     }
     if (!recovered && batch.records.length > 0 && DEFERRED_VIEW_SOURCES.has(source)) {
-      journal.deferViews(batch, scored)
+      journal.views.defer(batch, scored)
       this.announce(announced, source)
       return
     }
     // Requested first, so a listener that throws cannot keep the views from being written.
-    const views = batch.records.length === 0 ? Promise.resolve() : journal.reduceViews(batch, scored)
+    const views = journal.views.write(batch, scored)
     let failure: { error: unknown } | undefined
     try {
       if (!recovered) this.announce(announced, source)
@@ -330,7 +334,6 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
       failure = { error }
     }
     await views
-    await journal.settleBatch(batch)
     if (failure !== undefined) throw failure.error
   }
 
@@ -362,7 +365,7 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
     } finally {
       if (--this.inFlight === 0 && this.init.journal !== undefined) {
         const journal = this.init.journal
-        setImmediate(() => { if (this.inFlight === 0) journal.releaseViews() })
+        setImmediate(() => { if (this.inFlight === 0) journal.views.release() })
       }
     }
   }

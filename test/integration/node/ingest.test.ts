@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { encodeSignedRecord, IsnadError, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type SignedRecord, type VerifiedRecord } from '../../../src/index.js'
 import {
-  gatherEvidence, IngestPipeline, scoreEvidence, INGEST_VERIFY_CONCURRENCY, type IngestPipelineInit, type IngestResult,
+  gatherEvidence, IngestPipeline, scoreEvidence, type BatchViews, INGEST_VERIFY_CONCURRENCY, type IngestPipelineInit, type IngestResult,
   type JournaledBatch, type MemoryEvidence, type RecordJournal, type RecordSource
 } from '../../../src/node/index.js'
 import {
@@ -93,17 +93,17 @@ class CallLog implements RecordJournal {
     this.calls.push(`log:${String((await this.store().existsMany(batch.records.map((r) => r.id))).filter(Boolean).length)} stored`)
   }
 
-  async reduceViews (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> {
-    this.calls.push(`views:${[...scored.keys()].join(',')}`)
+  readonly views: BatchViews = {
+    write: async (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> => {
+      this.calls.push(`views:${[...scored.keys()].join(',')}`)
+      await new Promise((resolve) => setImmediate(resolve)) // written after the publish step told its listeners
+      this.calls.push('settle')
+    },
+    defer: (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): void => {
+      this.calls.push(`deferred views:${[...scored.keys()].join(',')}`)
+    },
+    release: (): void => { this.calls.push('release views') }
   }
-
-  deferViews (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): void {
-    this.calls.push(`deferred views:${[...scored.keys()].join(',')}`)
-  }
-
-  releaseViews (): void { this.calls.push('release views') }
-
-  async settleBatch (): Promise<void> { this.calls.push('settle') }
 }
 
 describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {

@@ -86,7 +86,7 @@ describe('the journal\'s view rounds', () => {
     let lastPacked = 0
     for await (const event of node.journal.events.readEvents()) if (event.type === 'memory.packed') lastPacked = event.lc
     // Views nobody waited for: the batches stay below indexed_lc until their round is written.
-    await node.journal.viewsSettled()
+    await node.journal.views.settled()
     expect(await node.journal.state.indexedLc()).toBeGreaterThanOrEqual(lastPacked)
     await node.close()
 
