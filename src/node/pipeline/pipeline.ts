@@ -18,6 +18,13 @@ import { assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, un
  */
 const DEFERRED_VIEW_SOURCES: ReadonlySet<RecordSource> = new Set(['sync', 'gossip'])
 
+/**
+ * Sources whose records `accept` gets from the network's gate, which judged their keys' history
+ * (record-v1 K12) as it verified them: a record failing it was ignored there (gossip-v1 R13) and
+ * never reaches the pipeline, so the check step does not ask again.
+ */
+const KEYS_JUDGED_SOURCES: ReadonlySet<RecordSource> = new Set(['gossip', 'fetch', 'sync'])
+
 export interface IngestResult {
   /** Ids newly stored, in input order. */
   stored: string[]
@@ -96,6 +103,12 @@ export interface IngestPipelineInit<B extends JournaledBatch = JournaledBatch> {
   votes?: { observe: (records: readonly StoredRecord[]) => void }
 }
 
+/** How `run` takes a batch: a recovered one (no journal step), and whether K12 was checked before it came. */
+interface RunOptions<B> {
+  recovered?: B
+  keysChecked?: boolean
+}
+
 /** What the check step found: the batch's new records, and the store's count the evidence cache was checked against. */
 interface Checked {
   fresh: StoredRecord[]
@@ -129,7 +142,8 @@ interface Applied<B> {
  *   signatures checked INGEST_VERIFY_CONCURRENCY at a time on the verifier threads; records the
  *   network already verified (`accept`) or this node just signed arrive as VerifiedRecord and skip
  *   this step, the fact carried by their type and by their bytes (record/verified-bytes.ts).
- * - check: duplicates dropped (the evidence cache, then the store), record-v1 K12 (keys).
+ * - check: duplicates dropped (the evidence cache, then the store), record-v1 K12 (keys) unless the
+ *   network's gate judged it (received records: ignored there, gossip-v1 R13) or the journal did (recovery).
  * - score: every memory the batch touches, from its evidence and the node's trust setting. It comes
  *   before the journal and index steps because the index stores records and their trust in one
  *   write: a query never sees a record without its memory's trust.
@@ -150,7 +164,7 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
   private readonly listeners = new Set<StoredListener>()
   private readonly cache = new EvidenceCache()
   /** Group commit of gossiped records: one batch (one ledger fdatasync) for a burst of messages. */
-  private readonly gossipBatches = new AcceptBatcher(async (records) => await this.run(records, 'gossip'))
+  private readonly gossipBatches = new AcceptBatcher(async (records) => await this.run(records, 'gossip', { keysChecked: true }))
   /** Memories gossip validation found missing (gossip-v1 R10), fetched and ingested after delivery. */
   private readonly missing = new MissingMemories({
     has: async (ids) => await this.init.store.existsMany(ids),
@@ -178,7 +192,7 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
   async accept (records: readonly VerifiedRecord[], source: RecordSource): Promise<IngestResult> {
     return await this.tracked(async () => source === 'gossip'
       ? await this.gossipBatches.accept(records)
-      : await this.run(records, source))
+      : await this.run(records, source, { keysChecked: KEYS_JUDGED_SOURCES.has(source) }))
   }
 
   /**
@@ -189,7 +203,7 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
    */
   async recover ({ batch }: RecoveredBatch<B>): Promise<IngestResult> {
     // A pack's records come with their bytes: verified as bytes (canonical form included), as received.
-    return await this.tracked(async () => await this.run(await this.verify(batch.records.map((r) => r.bytes ?? r.signed)), 'replay', batch))
+    return await this.tracked(async () => await this.run(await this.verify(batch.records.map((r) => r.bytes ?? r.signed)), 'replay', { recovered: batch, keysChecked: true }))
   }
 
   /**
@@ -222,10 +236,10 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
   }
 
   /** The steps in order; check → index in the batch's turn, after the batches before it. */
-  private async run (records: readonly VerifiedRecord[], source: RecordSource, recovered?: B): Promise<IngestResult> {
+  private async run (records: readonly VerifiedRecord[], source: RecordSource, { recovered, keysChecked = false }: RunOptions<B> = {}): Promise<IngestResult> {
     const unique = uniqueRecords(records)
     const applied = await this.inTurn(async () => {
-      const scoring = await this.score(await this.check(unique, recovered === undefined))
+      const scoring = await this.score(await this.check(unique, !keysChecked))
       const batch = recovered ?? await this.journal(scoring.fresh, source)
       const stored = await this.index(scoring, batch, recovered !== undefined)
       return this.appliedOf(scoring, stored, batch)
@@ -244,7 +258,10 @@ export class IngestPipeline<B extends JournaledBatch = JournaledBatch> {
     return await decodeAndVerify(inputs, { verifier: this.init.verifier, now: this.init.clock() })
   }
 
-  /** check: the records not stored yet, and (unless recovered: checked when journaled) record-v1 K12 on them. */
+  /**
+   * check: the records not stored yet, and record-v1 K12 on them unless it was checked already:
+   * by the network's gate (received records) or when the records were journaled (recovery).
+   */
   private async check (unique: readonly StoredRecord[], checkKeys: boolean): Promise<Checked> {
     const storedBefore = await this.cache.validate(this.init.store)
     const fresh = await freshRecords(this.init.store, unique, this.cache)

@@ -411,6 +411,20 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       expect(await store.existsMany([memory.id, attestation.id])).toEqual([false, false])
     })
 
+    it('asks the key check once per record: not again for records the network\'s gate judged (K12 there: ignored, gossip-v1 R13)', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const asked: string[] = []
+      pipeline = withCollaborators({ keys: { checkRecord: (_signed, id) => { asked.push(id); return undefined } } })
+      const [verifiedMemory, verifiedAttestation] = [memory, attestation].map((r) => verifyRecordBytes(wire(r), { verifier: nodeCryptoVerifier, now: NOW }))
+      await pipeline.accept([verifiedMemory as VerifiedRecord], 'gossip')
+      await pipeline.accept([verifiedAttestation as VerifiedRecord], 'sync')
+      expect(asked).toEqual([])
+      const local = createAttestation(carol, memory.id)
+      await pipeline.accept([verifyRecordBytes(wire(local), { verifier: nodeCryptoVerifier, now: NOW })], 'local')
+      expect(asked).toEqual([local.id])
+    })
+
     it('scores under the trust setting it was given, the same as a fresh computation under it', async () => {
       const memory = createMemory(alice)
       const attestation = createAttestation(bob, memory.id)
