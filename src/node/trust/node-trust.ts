@@ -106,6 +106,12 @@ export class NodeTrust {
 
   private keyring: { keyring: Keyring, identities: KeyIdentities } | undefined
 
+  /** The key identities the score judges keys by (key logs: K12, and W11 for draws); undefined before the keyring opens. */
+  keyIdentities (): KeyIdentities | undefined {
+    const keyring = this.init.keyring?.()
+    return keyring === undefined ? undefined : this.identitiesOf(keyring)
+  }
+
   /** One adapter per keyring; a key event it accepts changes who counts, so the table is recomputed. */
   private identitiesOf (keyring: Keyring): KeyIdentities {
     if (this.keyring?.keyring !== keyring) {
