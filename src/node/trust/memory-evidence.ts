@@ -155,7 +155,7 @@ export interface NodeTrustSetting extends TrustSetting {
  * `isnad trust policy` runs after a change): anchors count as at ingest (their states are refreshed
  * at query time, NodeAnchors.refreshTrust). Returns how many entries changed.
  */
-export async function rescoreStoredTrust (store: RecordStore, now: number, setting: NodeTrustSetting): Promise<number> {
+export async function rescoreStoredTrust (store: RecordStore, now: number, setting: TrustSetting): Promise<number> {
   // All ids first: the query index is ordered by trust, which this pass re-keys.
   const ids: string[] = []
   let cursor: string | undefined
