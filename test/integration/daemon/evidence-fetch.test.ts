@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
-import { readApiToken } from '../../../src/api/index.js'
-import { startDaemon, type Daemon, type DaemonOptions } from '../../../src/daemon/index.js'
-import { initHome, nodePaths } from '../../../src/node/index.js'
-import { shardOf } from '../../../src/shard/index.js'
+import type { HttpOperations } from '../../../src/api/client.js'
 import { explanationLines, type TrustResult } from '../../../src/trust/index.js'
 import { eventually } from '../../fixtures/eventually.js'
+import { ShardedDaemons } from '../../fixtures/sharded-daemons.js'
 
 /*
  * Trust on partial knowledge (docs/trust.md §3a) between real daemons over libp2p on 127.0.0.1,
@@ -21,36 +15,9 @@ import { eventually } from '../../fixtures/eventually.js'
  * explanation change.
  */
 
-const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
-const COUNT = 4
-const homes: string[] = []
-const daemons: Daemon[] = []
+const nodes = new ShardedDaemons(4, 'isnad-evidence-')
 
-interface Started { daemon: Daemon, ops: HttpOperations, agent: string }
-
-async function startIn (shard: number, options: Partial<DaemonOptions> = {}): Promise<Started> {
-  for (;;) {
-    const home = await mkdtemp(join(tmpdir(), 'isnad-evidence-'))
-    homes.push(home)
-    const { defaultKey } = await initHome(home)
-    if (shardOf(defaultKey.did, COUNT) !== shard) { await rm(home, { recursive: true, force: true }); homes.pop(); continue }
-    const daemon = await startDaemon({ home, listen: LOOPBACK, heartbeatMs: 60_000, apiPort: 0, shardCount: COUNT, ...options })
-    daemons.push(daemon)
-    return { daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(home).data) }), agent: defaultKey.did }
-  }
-}
-
-async function agentIn (node: Started, shard: number): Promise<string> {
-  for (;;) {
-    const { did } = await node.ops.createKey({})
-    if (shardOf(did, COUNT) === shard) return did
-  }
-}
-
-afterEach(async () => {
-  for (const d of daemons.splice(0)) await d.stop()
-  for (const h of homes.splice(0)) await rm(h, { recursive: true, force: true })
-})
+afterEach(async () => { await nodes.close() })
 
 function evidenceText (trust: TrustResult): string[] {
   return explanationLines(trust).filter((l) => l.kind === 'evidence').map((l) => l.text)
@@ -58,8 +25,8 @@ function evidenceText (trust: TrustResult): string[] {
 
 describe('trust on partial knowledge (docs/trust.md §3a)', () => {
   it('says whose evidence is not held, fetches it from a peer, and the score and explanation change', async () => {
-    const holder = await startIn(0)
-    const [author, witness, trusted] = [await agentIn(holder, 1), await agentIn(holder, 2), await agentIn(holder, 3)]
+    const holder = await nodes.startIn(0)
+    const [author, witness, trusted] = [await nodes.agentIn(holder, 1), await nodes.agentIn(holder, 2), await nodes.agentIn(holder, 3)]
     const signer = async (did: string): Promise<Awaited<ReturnType<HttpOperations['resolveSigner']>>> => await holder.ops.resolveSigner(did)
     const memory = (await holder.ops.remember({ type: 'fact', summary: 'the backup job runs at two', tags: [] }, await signer(author))).id
     await holder.ops.attest({ memory, verdict: 'confirm' }, await signer(witness))
@@ -70,7 +37,7 @@ describe('trust on partial knowledge (docs/trust.md §3a)', () => {
     }
 
     // The observer holds shard 1 only, and trusts the agent of shard 3.
-    const observer = await startIn(1, { maxShards: 1 })
+    const observer = await nodes.startIn(1, { maxShards: 1 })
     await observer.ops.addTrustRoot(trusted)
     await observer.ops.connectPeer(holder.daemon.multiaddrs()[0]!)
     // Held without scoring it (a score asks for what it lacks): the memory and its confirm, by sync of shard 1.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createPlan, parseScenario, type Scenario } from '../../../../src/sim/index.js'
+import { createPlan, type Scenario } from '../../../../src/sim/index.js'
+import { shardedScenario } from './sharded-scenario.js'
 import { arrivalAt, fetchEvidence, judgedMemories, playModel, runModelOnce } from '../../../../src/sim/model/index.js'
 import type { AttestationRecord } from '../../../../src/schema/index.js'
 
@@ -13,16 +14,7 @@ import type { AttestationRecord } from '../../../../src/schema/index.js'
 const quiet = (): void => {}
 
 function scenarioOf (evidenceFetch: 'off' | 'explained'): Scenario {
-  return parseScenario({
-    name: 'evidence-unit',
-    seed: 31,
-    durationMinutes: 4,
-    nodes: { 'honest-author': 90, 'honest-witness': 420, sybil: 60, 'lazy-witness': 30 },
-    requests: { memoriesPerAuthorPerMinute: 0.25, witnessesPerMemory: 3 },
-    network: { latencyMs: 20, jitterMs: 5 },
-    metrics: { observers: 4, trustRoots: 3 },
-    sharding: { evidenceFetch }
-  })
+  return shardedScenario('evidence-unit', { evidenceFetch })
 }
 
 describe('evidence fetching in the model engine', () => {
