@@ -14,7 +14,7 @@ import { createKeystore } from '../src/keystore/index.js'
 import { auditDataDir, writeAuditResults } from '../src/ledger/audit/index.js'
 import { TORN_EVIDENCE_DIR, WRITER_LOCK_FILE } from '../src/ledger/constants.js'
 import { initHome, LocalNode, nodePaths } from '../src/node/index.js'
-import { checkIndexAgainstLedger } from '../src/node/index-check.js'
+import { checkIndexAgainstLedger } from '../src/node/audit/index-check.js'
 
 /*
  * The long form of the damage matrix (issue 22): kill -9 a writer of a node home at random points,

@@ -2,12 +2,12 @@ import { performance } from 'node:perf_hooks'
 import {
   attachmentIdOf, buildReductionRound, checkReductions, objectIdOf, reductionIdOf,
   type ReducerLineRef, type RoundEntry, type ViewLineRef
-} from '../src/ledger/views/index.js'
+} from '../src/ledger/object-views/index.js'
 import { median } from './stats.js'
 
 /*
  * What `ledger verify`'s check of the views against coordination/reducers.jsonl costs
- * (src/ledger/views/reduction-check.ts, docs/views.md): a home's worth of lines, built in memory
+ * (src/ledger/object-views/reduction-check.ts, docs/views.md): a home's worth of lines, built in memory
  * (the audit reads the files once anyway; this is the check on top), each object reduced twice (its
  * memory stored, then attested: the second state has an attachment), round lines of 1,024 entries.
  * Baseline, in the same run: deriving one reduction id per state (reductionIdOf), the least a check

@@ -77,7 +77,7 @@ export function blockLinks (cid: CID, bytes: Uint8Array): CID[] {
 
 /**
  * blockstore-level's key of a block: `/` and its multihash in base32upper. The CID's codec is not
- * kept; `ledger verify` and `repair` read the LevelDB by these keys (src/node/block-check.ts).
+ * kept; `ledger verify` and `repair` read the LevelDB by these keys (src/node/audit/block-check.ts).
  */
 export function blockKeyOf (cid: CID): string {
   return `/${base32upper.encoder.encode(cid.multihash.bytes)}`

@@ -6,7 +6,7 @@ import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 // The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
 // blocks), which a command loads only when it opens the node (see withOps).
-import { DATA_DIR_NAME, nodePaths, resolveHome } from '../node/home-paths.js'
+import { DATA_DIR_NAME, nodePaths, resolveHome } from '../node/home/home-paths.js'
 import type { KeyOperations } from './open-local.js'
 import type { Output } from './output.js'
 

@@ -4,7 +4,7 @@ import type { MemoryQuery, RecordStore } from '../record-index/index.js'
 import { matchesText, reasonOf } from './reason.js'
 import type { MemoryStore, MemoryTrace, MemoryVerifier, SelectedMemory, SelectionRequest, VerificationMethod, World, WorldId } from './types.js'
 
-/** A selection on a node (src/node/select.ts): a SelectionRequest and the method of its evidence. */
+/** A selection on a node (src/node/records/select.ts): a SelectionRequest and the method of its evidence. */
 export interface SelectRequest extends SelectionRequest {
   /** The method of the evidence. @default 'isnad-ed25519' */
   method?: Exclude<VerificationMethod, 'none'>

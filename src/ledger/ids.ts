@@ -2,7 +2,7 @@ import { hash } from 'node:crypto'
 import { base32 } from 'multiformats/bases/base32'
 import { ID_PREFIXES, type IdKind, type ViewObjectType } from '../schema/ledger-lines.js'
 import { EVENT_ID_DOMAIN, ID_BYTES } from './constants.js'
-import { VIEW_REDUCER } from './views/constants.js'
+import { VIEW_REDUCER } from './object-views/constants.js'
 
 /*
  * The one home of typed ids (spec §7): `<prefix>_<26 lower-case base32 characters>`, 128 bits, for

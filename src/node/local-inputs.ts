@@ -1,7 +1,7 @@
 import type { SignatureVerifier } from '../identity/index.js'
 import type { AttestationVerdict, ContentType } from '../schema/index.js'
 import type { RecordStore } from '../record-index/index.js'
-import type { NodeAnchorOptions } from './anchors.js'
+import type { NodeAnchorOptions } from './anchors/anchors.js'
 
 /* What LocalNode is opened with and what its write operations take (split out of local-node.ts). */
 

@@ -32,7 +32,7 @@ export type AgentReputation = z.infer<typeof AgentReputationSchema>
 
 /**
  * One of the node's trust roots (docs/trust.md §2): one of its own agents (its keystore), or one the
- * operator added (src/node/trust-roots-file.ts keeps those).
+ * operator added (src/node/trust/trust-roots-file.ts keeps those).
  */
 export interface TrustRoot {
   did: string

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import {
   AnchorRecordSchema, AttestationRecordSchema, MemoryRecordSchema, SignedRecordSchema, WitnessRequestRecordSchema
 } from './records.js'
-import { BundleSchema, MemoryViewSchema } from './view.js'
+import { BundleSchema, MemoryViewSchema } from './memory-view.js'
 
 /**
  * The JSON Schemas published in protocols/schemas/ (record-v1 §9), generated from the zod schemas,

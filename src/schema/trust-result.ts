@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ANCHOR_TYPES, ATTESTATION_VERDICTS } from './records.js'
 import { didKey, isoTimestamp, recordCid } from './primitives.js'
-import { ANCHOR_STATES } from './view.js'
+import { ANCHOR_STATES } from './memory-view.js'
 
 /**
  * The trust result: a score with its explanation (docs/trust.md §0, "every score comes with its explanation").

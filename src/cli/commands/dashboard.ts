@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
-import { nodePaths } from '../../node/home-paths.js'
+import { nodePaths } from '../../node/home/home-paths.js'
 import type { CommandContext } from '../command-context.js'
 import { emit } from '../output.js'
 

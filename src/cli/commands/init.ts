@@ -11,7 +11,7 @@ export function registerInit (program: Command, context: (cmd: Command) => Comma
     .action(async (opts: { label: string, encrypt?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
       const passphrase = opts.encrypt === true ? await requirePassphrase(ctx) : undefined
-      const { initHome } = await import('../../node/init-home.js')
+      const { initHome } = await import('../../node/home/init-home.js')
       const result = await initHome(ctx.home, { label: opts.label, ...(passphrase === undefined ? {} : { passphrase }) })
       emit(ctx.out, { home: result.paths.home, data: result.paths.data, keys: result.paths.keys, created_key: result.createdKey, default_key: result.defaultKey }, () => [
         `${result.createdKey ? 'initialized' : 'already initialized'} ${result.paths.data}`,

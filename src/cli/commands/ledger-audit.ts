@@ -9,7 +9,7 @@ import {
   type ArchiveResult, type AuditFinding, type AuditReport, type BlockCheckResult, type IndexIssue, type LedgerFacts, type RepairAction, type RepairOutcome, type RepairPlan, type VerifiedCidAnchor
 } from '../../ledger/audit/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
-import { nodePaths } from '../../node/home-paths.js'
+import { nodePaths } from '../../node/home/home-paths.js'
 import type { CommandContext } from '../command-context.js'
 import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 
@@ -95,8 +95,8 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
         dataDir: report.dataDir,
         reindex: async () => { await hooks.reindex(ctx) },
         repairBlocks: async (action) => await repairBlocks(ctx, action),
-        salvageRecords: async () => await (await import('../../node/record-salvage.js')).salvageLostRecords(ctx.home, ledgerIds, clock),
-        reduceViews: async (action) => await (await import('../../node/view-repair.js')).reduceViewsAgain(ctx.home, action),
+        salvageRecords: async () => await (await import('../../node/audit/record-salvage.js')).salvageLostRecords(ctx.home, ledgerIds, clock),
+        reduceViews: async (action) => await (await import('../../node/audit/view-repair.js')).reduceViewsAgain(ctx.home, action),
         now: clock
       })
       // What is left is what a new audit finds: lost events, set-aside lines not yet
@@ -141,20 +141,20 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
 }
 
 /**
- * The node's index check (src/node/index-check.ts), loaded only by verify and repair. A running
+ * The node's index check (src/node/audit/index-check.ts), loaded only by verify and repair. A running
  * daemon holds the index: then it is not checked, and stderr says so (the ledger still is).
  */
 export async function checkIndex (ctx: CommandContext, facts: LedgerFacts): Promise<readonly IndexIssue[]> {
-  const { checkIndexAgainstLedger } = await import('../../node/index-check.js')
+  const { checkIndexAgainstLedger } = await import('../../node/audit/index-check.js')
   return await unlessDaemonHolds(ctx, 'the index', [], async () => await checkIndexAgainstLedger(ctx.home, facts))
 }
 
 /**
- * The node's blockstore check (src/node/block-check.ts). A running daemon holds the store: then it
+ * The node's blockstore check (src/node/audit/block-check.ts). A running daemon holds the store: then it
  * is not checked, and stderr says so. The scan's size is printed with the report.
  */
 export async function checkBlocks (ctx: CommandContext, anchors: readonly VerifiedCidAnchor[]): Promise<BlockCheckResult> {
-  const { checkBlockstore } = await import('../../node/block-check.js')
+  const { checkBlockstore } = await import('../../node/audit/block-check.js')
   const skipped: BlockCheckResult = { issues: [], scan: { blocks: 0, checked: 0, bytes: 0, sampled: false, anchors: 0 } }
   return await unlessDaemonHolds(ctx, 'the blockstore', skipped, async () => await checkBlockstore(ctx.home, anchors))
 }
@@ -171,7 +171,7 @@ async function unlessDaemonHolds<T> (ctx: CommandContext, what: string, skipped:
 }
 
 export async function repairBlockstore (ctx: CommandContext, action: Extract<RepairAction, { kind: 'repair_blocks' }>): Promise<string> {
-  const { repairBlocks } = await import('../../node/block-repair.js')
+  const { repairBlocks } = await import('../../node/audit/block-repair.js')
   return await repairBlocks(ctx.home, action)
 }
 

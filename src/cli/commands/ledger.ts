@@ -15,7 +15,7 @@ import { readInput } from '../option-parsers.js'
  */
 
 /** The node's ledger operations, loaded only when a command runs without a daemon. */
-const ledgerOps = async (): Promise<typeof import('../../node/ledger-ops.js')> => await import('../../node/ledger-ops.js')
+const ledgerOps = async (): Promise<typeof import('../../node/audit/ledger-ops.js')> => await import('../../node/audit/ledger-ops.js')
 
 /** `isnad ledger reindex` (and the hook of `ledger repair`). */
 export async function runReindex (ctx: CommandContext): Promise<ReindexResult> {

@@ -6,7 +6,7 @@ import type { FindingKind } from './governance-lines.js'
  * of cid anchors (anchors-v1 §3). It is not derived from the ledger, so a reindex cannot rebuild it;
  * what the ledger does say is which cid anchors this node verified last (their last
  * `memory.anchor_checked` event), and so which blocks it must still hold. The check itself reads
- * LevelDB and is the node's (`src/node/block-check.ts`); this file turns its issues into findings.
+ * LevelDB and is the node's (`src/node/audit/block-check.ts`); this file turns its issues into findings.
  */
 
 /** A cid anchor whose last check in the node scope said `verified`: every block of its DAG was here. */

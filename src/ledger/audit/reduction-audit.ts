@@ -1,5 +1,5 @@
 import { LEDGER_FILES } from '../index.js'
-import { checkReductions, type ViewLineRef } from '../views/index.js'
+import { checkReductions, type ViewLineRef } from '../object-views/index.js'
 import type { AuditContext } from './audit-context.js'
 import type { OperationalFacts } from './operational.js'
 

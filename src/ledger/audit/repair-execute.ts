@@ -32,14 +32,14 @@ export interface ExecuteRepairInit {
   /** The node's recovery context (EventLedger.recovery), else one that appends to findings.jsonl itself. */
   recovery?: RecoveryContext
   /**
-   * The node's salvage of records the ledger lost (src/node/record-salvage.ts): called before the
+   * The node's salvage of records the ledger lost (src/node/audit/record-salvage.ts): called before the
    * reindex, it saves them from the old index; `restore` imports them after. Without it a
    * `salvage_records` action fails (and the reindex drops them).
    */
   salvageRecords?: () => Promise<{ detail: string, restore: () => Promise<string> }>
-  /** The node's blockstore repair (src/node/block-repair.ts); without it a `repair_blocks` action fails. */
+  /** The node's blockstore repair (src/node/audit/block-repair.ts); without it a `repair_blocks` action fails. */
   repairBlocks?: BlockRepair
-  /** The node's reduction of the memories a `reduce_views` action names (src/node/view-repair.ts); without it the action fails. */
+  /** The node's reduction of the memories a `reduce_views` action names (src/node/audit/view-repair.ts); without it the action fails. */
   reduceViews?: ViewRepair
 }
 

@@ -3,7 +3,7 @@ import { lineHash, ViewObjectSchema } from '../../schema/index.js'
 import {
   hashedLineValidator, LEDGER_FILES, validateInstanceLine, validateLeaseLine, type LineValidator
 } from '../index.js'
-import { AnyAttachmentSchema, AnyReductionRecordSchema } from '../views/index.js'
+import { AnyAttachmentSchema, AnyReductionRecordSchema } from '../object-views/index.js'
 import type { ViewFolder } from './walk.js'
 import { ExecutionSchema, FindingsLineSchema, RepairPlanSchema, ScorecardSchema } from './governance-lines.js'
 

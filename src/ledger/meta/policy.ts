@@ -4,7 +4,7 @@ import { TRUST_POLICY_NAMES, VISIBILITIES, scopeName } from '../../schema/index.
 import {
   DEFAULT_DISPUTED_BELOW, DEFAULT_FACT_REVIEW_DAYS, DEFAULT_VIEW_VISIBILITY, VIEW_REDUCER, VIEW_RULES_VERSION,
   type ViewRules
-} from '../views/index.js'
+} from '../object-views/index.js'
 import {
   DEFAULT_ARCHIVE_AFTER_DAYS, DEFAULT_MAX_FLUSH_BYTES, DEFAULT_MAX_LINE_BYTES, DEFAULT_SCOPE, POLICY_FORMAT
 } from './constants.js'

@@ -4,7 +4,7 @@ import {
 import {
   ATTACHMENT_SCHEMA_VERSION, DEFAULT_CORRECTION_TYPE, OBJECT_TYPE_OF_CONTENT, REDUCERS_FILE, REDUCTION_SCHEMA_VERSION,
   VIEW_REDUCER, VIEW_RULES_VERSION
-} from '../views/index.js'
+} from '../object-views/index.js'
 import { SPEC_FILE_FORMAT } from './constants.js'
 
 /**

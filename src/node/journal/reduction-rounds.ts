@@ -1,4 +1,4 @@
-import type { ScoredEvidence } from '../memory-evidence.js'
+import type { ScoredEvidence } from '../trust/memory-evidence.js'
 
 /** One round's work: reduce these memories (with the evidence ingest scored, where known), asked for by these events. */
 export type ReduceRound = (memoryIds: ReadonlySet<string>, scored: ReadonlyMap<string, ScoredEvidence>, causes: readonly string[]) => Promise<void>

@@ -3,7 +3,7 @@ import type { TrustResult } from '../../trust/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
 import type { LedgerEvent } from '../../schema/index.js'
 import type { RecordLocation, RecordStore, StoredRecord } from '../../record-index/index.js'
-import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting, type ScoredEvidence } from '../memory-evidence.js'
+import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting, type ScoredEvidence } from '../trust/memory-evidence.js'
 import type { RecordSource } from '../journal/record-events.js'
 import {
   assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, uniqueRecords, type RecordKeyCheck

@@ -2,7 +2,7 @@ import { IsnadError } from '../../errors/index.js'
 import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../../record/index.js'
 import type { MemoryRecord, SignedRecord } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../record-index/index.js'
-import { EvidenceCache, evidenceOf, gatherEvidence, type MemoryEvidence } from '../memory-evidence.js'
+import { EvidenceCache, evidenceOf, gatherEvidence, type MemoryEvidence } from '../trust/memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 
 /*

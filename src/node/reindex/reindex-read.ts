@@ -5,8 +5,8 @@ import type { RecordLocation, StoredRecord, TrustEntry } from '../../record-inde
 import { Keyring } from '../../key-events/index.js'
 import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../fast-crypto/index.js'
 import { trustSettingFrom, type MemoryAttestations } from '../../reputation/index.js'
-import { evidenceOf, scoreEvidence, trustEntryOf, type NodeTrustSetting } from '../memory-evidence.js'
-import { keyringIdentities } from '../node-trust.js'
+import { evidenceOf, scoreEvidence, trustEntryOf, type NodeTrustSetting } from '../trust/memory-evidence.js'
+import { keyringIdentities } from '../trust/node-trust.js'
 import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
 import { locatedRecordsOf } from '../journal/record-locations.js'
 

@@ -6,7 +6,7 @@ import {
 } from '../../../src/ledger/audit/index.js'
 import { buildEvent, openEventLedger, streamShardPath, verifyLineHash } from '../../../src/ledger/index.js'
 import type { LedgerEvent } from '../../../src/schema/index.js'
-import { createViewWriter, reduceMemory } from '../../../src/ledger/views/index.js'
+import { createViewWriter, reduceMemory } from '../../../src/ledger/object-views/index.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 import { listFiles, readJsonLines } from '../ledger/helpers.js'
 import { audit, checkpointEvent, createTempHome, recordEvent, SCOPE, STEP_MS, summary, writeLedger, type BuiltLedger } from './fixture.js'

@@ -7,10 +7,10 @@ import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import {
   auditDataDir, executeRepair, planRepair, restoreSetAside, SetAsideLineSchema, type AuditFinding, type AuditReport
 } from '../../../src/ledger/audit/index.js'
-import { buildReductionRound, objectIdOf, withHash } from '../../../src/ledger/views/index.js'
+import { buildReductionRound, objectIdOf, withHash } from '../../../src/ledger/object-views/index.js'
 import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
 import { runLedgerCli } from './ledger-cli.js'
-import { reduceViewsAgain } from '../../../src/node/view-repair.js'
+import { reduceViewsAgain } from '../../../src/node/audit/view-repair.js'
 
 /**
  * `ledger verify` against coordination/reducers.jsonl (docs/views.md, "Reductions"), `ledger repair`

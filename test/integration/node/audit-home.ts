@@ -1,7 +1,7 @@
 import { auditDataDir, type AuditReport } from '../../../src/ledger/audit/index.js'
 import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { nodePaths } from '../../../src/node/index.js'
-import { checkIndexAgainstLedger } from '../../../src/node/index-check.js'
+import { checkIndexAgainstLedger } from '../../../src/node/audit/index-check.js'
 
 /** `isnad ledger verify` on a home's default scope, with the index checked against the ledger. */
 export async function auditHome (home: string): Promise<AuditReport> {

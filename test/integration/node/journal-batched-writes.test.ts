@@ -6,7 +6,7 @@ import { openEventLedger } from '../../../src/ledger/index.js'
 import { LocalNode, initHome, nodePaths } from '../../../src/node/index.js'
 import { JournalState } from '../../../src/node/journal/journal-state.js'
 import { recordEventOf } from '../../../src/node/journal/record-events.js'
-import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
+import { ViewReducer } from '../../../src/node/journal/object-view-reducer.js'
 import type { StoredRecord } from '../../../src/record-index/index.js'
 import { createAgent, createAttestation, createMemory, createWitnessRequest } from '../../fixtures/records.js'
 

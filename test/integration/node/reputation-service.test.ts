@@ -2,7 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { ReputationService } from '../../../src/node/reputation-service.js'
+import { ReputationService } from '../../../src/node/trust/reputation-service.js'
 import { createMemoryRecordStore, type RecordStore } from '../../../src/record-index/index.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
-import type { ViewReducer } from '../../../src/node/journal/view-reducer.js'
+import type { ViewReducer } from '../../../src/node/journal/object-view-reducer.js'
 import { createLevelRecordStore, indexLocationOf, type RecordStore } from '../../../src/record-index/index.js'
 
 /** Fixtures of the ViewReducer suites: a temporary home with a LevelDB record store, and what was written there. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { AttachmentSchema, ReductionRecordSchema, isLineHashValid } from '../../../src/ledger/views/index.js'
-import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
+import { AttachmentSchema, ReductionRecordSchema, isLineHashValid } from '../../../src/ledger/object-views/index.js'
+import { ViewReducer } from '../../../src/node/journal/object-view-reducer.js'
 import { ViewObjectSchema, type ContentType } from '../../../src/schema/index.js'
 import type { StoredRecord } from '../../../src/record-index/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory, type TestAgent } from '../../fixtures/records.js'

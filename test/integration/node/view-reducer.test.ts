@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { gatherEvidence, scoreEvidence, type ScoredEvidence } from '../../../src/node/memory-evidence.js'
-import { ViewReducer } from '../../../src/node/journal/view-reducer.js'
+import { gatherEvidence, scoreEvidence, type ScoredEvidence } from '../../../src/node/trust/memory-evidence.js'
+import { ViewReducer } from '../../../src/node/journal/object-view-reducer.js'
 import type { StoredRecord } from '../../../src/record-index/index.js'
-import { salienceOf } from '../../../src/ledger/views/index.js'
+import { salienceOf } from '../../../src/ledger/object-views/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 import { recoveryOf, useStoreHome, viewFiles } from './view-fixtures.js'
 

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { describePurity } from '../../fixtures/purity.js'
 
 // M-8: the Verifier is pure. The folder holds the impure layers too (the Store, the Selector and
-// the Selector on a node is src/node/select.ts): those are named; everything else imports no store, node, ledger, clock or randomness.
+// the Selector on a node is src/node/records/select.ts): those are named; everything else imports no store, node, ledger, clock or randomness.
 describePurity({
   title: 'src/fdr is pure but for its Store and Selector',
   folder: 'src/fdr/',
@@ -43,7 +43,7 @@ function sourcesUnder (folder: string): Array<[string, string]> {
 }
 
 describe('M-10: projections and the pure core never reach the memory layer', () => {
-  // The views reducer (src/ledger/views, the node's projection of events into views/) and every
+  // The views reducer (src/ledger/object-views, the node's projection of events into views/) and every
   // folder below the node: none may import src/fdr, so no projection can depend on a selection.
   it.each(['ledger', 'memory-view', 'trust', 'record-index', 'merkle', 'record', 'schema', 'identity', 'reputation'])('src/%s', (folder) => {
     for (const [name, text] of sourcesUnder(folder)) expect(/from '(\.\.\/)+fdr\//.test(text), `${name} imports src/fdr`).toBe(false)

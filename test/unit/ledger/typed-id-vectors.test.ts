@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import type { IdKind, ViewObjectType } from '../../../src/schema/index.js'
 import { derivedId, encodeBase32, eventIdFor, randomId } from '../../../src/ledger/index.js'
-import { attachmentIdOf, deriveTypedId, objectIdOf, reductionIdOf } from '../../../src/ledger/views/index.js'
+import { attachmentIdOf, deriveTypedId, objectIdOf, reductionIdOf } from '../../../src/ledger/object-views/index.js'
 
 /*
  * Typed ids (spec §7) are written into ledgers and view shards, so a new encoder must give the very

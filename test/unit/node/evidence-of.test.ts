@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { evidenceOf } from '../../../src/node/memory-evidence.js'
+import { evidenceOf } from '../../../src/node/trust/memory-evidence.js'
 import type { AnchorRecord, AttestationRecord, MemoryRecord } from '../../../src/schema/index.js'
 import type { StoredRecord } from '../../../src/record-index/index.js'
 

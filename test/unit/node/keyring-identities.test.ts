@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { Keyring, type SignedKeyEvent } from '../../../src/key-events/index.js'
 import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
-import { keyringIdentities } from '../../../src/node/node-trust.js'
+import { keyringIdentities } from '../../../src/node/trust/node-trust.js'
 import { KEY_NOW, KEY_VECTORS } from '../key-events/vectors.js'
 
 /*

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { ScoredEvidence } from '../../../src/node/memory-evidence.js'
+import type { ScoredEvidence } from '../../../src/node/trust/memory-evidence.js'
 import { ReductionRounds } from '../../../src/node/journal/reduction-rounds.js'
 
 /** Stands in for ingest's scored evidence: only its identity and its turn matter to the rounds. */

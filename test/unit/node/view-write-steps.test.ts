@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { attachShardPath, viewShardPath } from '../../../src/ledger/views/index.js'
-import { writeStepOf } from '../../../src/node/journal/view-reducer.js'
+import { attachShardPath, viewShardPath } from '../../../src/ledger/object-views/index.js'
+import { writeStepOf } from '../../../src/node/journal/object-view-reducer.js'
 
 /*
  * The view reducer flushes a batch's lines file by file in the writer's order: attachments, then
