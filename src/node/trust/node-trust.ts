@@ -38,9 +38,6 @@ export function homeNodeTrust (
   })
 }
 
-/** The policy and reputation a node scores with (src/reputation TrustSetting, scoreWithSetting's). */
-export type { TrustSetting } from '../../reputation/index.js'
-
 /**
  * A node's trust setting (docs/trust.md §1): the policy named in `_meta/policy.json` (`trust_policy`, a
  * node setting beside the others that shape what it writes) and the reputation from its roots.
