@@ -53,6 +53,11 @@ export interface NetHost {
    * it, a node asks for its shards and the authors they left out.
    */
   followedTags?: () => Promise<string[]>
+  /**
+   * The agents whose evidence the node's reputation needs and its shards do not hold (docs/trust.md
+   * §3a): asked of peers as author interests beside the follows (sync-v1 §9). Optional.
+   */
+  evidenceAuthors?: () => Promise<string[]>
   /** The cursor saved for a peer's log (sync-v1 §4), or null before the first sync with it. */
   loadCursor: (peerId: string) => Promise<number | null>
   saveCursor: (peerId: string, cursor: number) => Promise<void>
