@@ -21,6 +21,7 @@ import { startKeyLogPublisher } from './key-log-publisher.js'
 import { connectPeer, disconnectPeer, networkStatsOf, syncPeers } from './peer-actions.js'
 import { createNodeHost } from '../node/index.js'
 import { startPeriodic } from './periodic.js'
+import { startEvidenceFetching } from './evidence-fetch.js'
 import { hostedAgentsOf, startPublisher } from './publisher.js'
 import { PrivateCheckLog, startPrivateChecks } from './private-checks.js'
 import { WitnessBudget, type WitnessBudgetLimits } from './witness-budget.js'
@@ -64,6 +65,8 @@ export interface DaemonOptions {
    * randomness in [0, 1) (tests). @default {} (on, WITNESS_DRAW.privateCheckDelayMs)
    */
   privateChecks?: { delayMs?: number, random?: () => number } | false
+  /** How often the node fetches the evidence its reputation lacks (docs/trust.md §3a). @default EVIDENCE_FETCH.intervalMs */
+  evidenceIntervalMs?: number
   /**
    * The witness budget (docs/limits.md): memories of one author per hour and memories in all per
    * minute this node's witnesses take on (drawn, or asked by strangers). @default WITNESS_DRAW's
@@ -218,6 +221,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const privateCheckLog = new PrivateCheckLog()
   const privateChecks = options.privateChecks ?? {}
   const hostedAgents = hostedAgentsOf(keystore)
+  const evidence = startEvidenceFetching({ network, logger: logger.child({ component: 'trust' }), ...(options.evidenceIntervalMs === undefined ? {} : { intervalMs: options.evidenceIntervalMs }) })
   const bind = (opened: LocalNode): LocalNode => {
     unsubscribe()
     const records = logger.child({ component: 'records' })
@@ -226,6 +230,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const population = async (): Promise<number> => await opened.populationEstimate()
     opened.useDrawnInbox(drawnInbox)
     if (privateChecks !== false) opened.trust.usePrivateChecks((memory) => privateCheckLog.stateOf(memory))
+    evidence.attach(opened)
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
@@ -236,6 +241,8 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     unsubscribe = () => { stopRecords(); stopKeyLogs(); stopAnnouncer(); draw.stop(); stopPrivateChecks() }
     // cid anchors: missing blocks are asked from peers, then from the DHT's providers (fetch-v1 §8, content-routing-v1 C6)
     opened.anchors.setBlockFetcher(routedBlockFetcher(network, router, opened.anchors.blocks))
+    // gossip-v1 R10: memories gossip validation found missing are fetched through the network.
+    opened.pipeline.fetchMissingWith(network)
     node = opened
     return opened
   }
@@ -267,6 +274,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     api = await startApiOnKeptPort(paths.data, options.apiPort, { node: ops, token, events: hub, log: logger, hostNames: options.apiHostNames ?? [], anyHost: options.apiBehindRelay === true })
     await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
   } catch (err) {
+    evidence.stop()
     stopPeerLog()
     router.stop()
     await network.stop()
@@ -279,11 +287,11 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
 
   const stopHeartbeat = startPeriodic(() => {
     void (async () => {
-      await node.writer.heartbeat({ peers: network.libp2p.getConnections().length })
+      await node.journal.heartbeat({ peers: network.libp2p.getConnections().length })
       await shards.refresh() // N̂ grew: the count may have doubled (gossip-v1 "Shards")
       // The log grew since the last checkpoint: sign one and gossip it (transparency-v1, gossip-v1 §5).
-      const latest = await node.writer.state.latestCheckpoint()
-      const checkpoint = await node.writer.checkpoint()
+      const latest = await node.journal.state.latestCheckpoint()
+      const checkpoint = await node.journal.checkpoint()
       if (checkpoint !== null && checkpoint.record.size !== latest?.record.size) {
         const outcome = await network.publishCheckpoint(checkpoint)
         logger.debug('checkpoint published', { size: checkpoint.record.size, peers: outcome.recipients })
@@ -295,6 +303,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const stop = async (): Promise<void> => {
     stopping ??= (async () => {
       stopHeartbeat()
+      evidence.stop()
       stopBootstrap()
       await removeDaemonFile(paths.data)
       await api.close()

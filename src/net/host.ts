@@ -29,6 +29,12 @@ export interface NetHost {
    * Duplicates may occur and must be tolerated.
    */
   accept: (records: readonly VerifiedRecord[], source: AcceptSource) => Promise<void>
+  /**
+   * Told after delivery of a gossiped attestation or anchor whose memory the node holds nowhere
+   * (gossip-v1 R10), and of the peer that sent it: the node obtains the memory (Network.fetchMemory)
+   * and ingests it, never inside validation. Optional: without it, such a memory comes by sync.
+   */
+  missingMemory?: (memoryId: string, from: string) => void
   /** The canonical bytes of a stored signed record, or null (fetch-v1 §3). */
   get: (id: string) => Promise<Uint8Array | null>
   /**
@@ -47,6 +53,11 @@ export interface NetHost {
    * it, a node asks for its shards and the authors they left out.
    */
   followedTags?: () => Promise<string[]>
+  /**
+   * The agents whose evidence the node's reputation needs and its shards do not hold (docs/trust.md
+   * §3a): asked of peers as author interests beside the follows (sync-v1 §9). Optional.
+   */
+  evidenceAuthors?: () => Promise<string[]>
   /** The cursor saved for a peer's log (sync-v1 §4), or null before the first sync with it. */
   loadCursor: (peerId: string) => Promise<number | null>
   saveCursor: (peerId: string, cursor: number) => Promise<void>

@@ -137,6 +137,25 @@ export class ReputationService {
     this.adoptOrphans()
     this.seenTotal += records.length - seen
     this.table = undefined
+    this.about = undefined
+  }
+
+  private about: Map<string, number> | undefined
+
+  /**
+   * How many attestations the service holds that touch `did`: given by it, or about one of its
+   * memories. What its reputation here is computed from (docs/trust.md §3a); 0 before the first load.
+   */
+  recordsAbout (did: string): number {
+    if (this.about === undefined) {
+      const about = new Map<string, number>()
+      for (const { author, attestations } of this.memories?.values() ?? []) {
+        if (attestations.size > 0) about.set(author, (about.get(author) ?? 0) + attestations.size)
+        for (const { record } of attestations.values()) about.set(record.witness, (about.get(record.witness) ?? 0) + 1)
+      }
+      this.about = about
+    }
+    return this.about.get(did) ?? 0
   }
 
   /** The last table computed, however old (NodeTrust.populationEstimate reads its graph); undefined before the first. */
@@ -160,7 +179,7 @@ export class ReputationService {
     if (this.attestationCount() + pending.length <= INGEST_FRESH_REPUTATION_MAX_VOTES) {
       const votes = pendingVotes(this.memories, pending)
       if (votes === undefined) return await this.current(identities)
-      return this.tableOf(votingMemories(votes), await this.rootDids(), identities)
+      return this.tableOf(votingMemories(this.memories, votes), await this.rootDids(), identities)
     }
     if (this.last !== undefined && this.init.clock() - this.last.at < INGEST_REPUTATION_MAX_AGE_MS) return this.last.table
     return table ?? await this.current(identities)
@@ -213,6 +232,7 @@ export class ReputationService {
       cursor = page.next
     } while (cursor !== undefined)
     this.memories = memories
+    this.about = undefined
     this.orphans.clear()
     this.seenTotal = total
     this.table = undefined
@@ -229,28 +249,41 @@ export class ReputationService {
 }
 
 /** The service's memories as collectVotes reads them, without copying any list. */
-function * votingMemories (memories: ReadonlyMap<string, MemoryVotes> | undefined): Generator<MemoryAttestations> {
-  for (const { author, attestations } of memories?.values() ?? []) yield { author, attestations: attestations.values() }
+function * votingMemories (memories: ReadonlyMap<string, MemoryVotes> | undefined, pending?: PendingVotes): Generator<MemoryAttestations> {
+  for (const [id, memory] of memories ?? []) {
+    const { author, attestations } = pending?.changed.get(id) ?? memory
+    yield { author, attestations: attestations.values() }
+  }
+  for (const { author, attestations } of pending?.added.values() ?? []) yield { author, attestations: attestations.values() }
 }
 
 /**
- * The memories with a batch's records not stored yet (memories and attestations) laid over them,
- * copying only the memories they touch; undefined when the batch adds no vote.
+ * A batch's records not stored yet laid over the service's memories: the stored memories they add
+ * attestations to (copied, the copies holding them) and the memories they add, in the batch's order.
+ * votingMemories reads the stored ones in their order with the copies in their places, then the new
+ * ones: the order a merged copy of the whole map would give, without copying it at every batch.
  */
-function pendingVotes (memories: ReadonlyMap<string, MemoryVotes> | undefined, pending: readonly StoredRecord[]): Map<string, MemoryVotes> | undefined {
+interface PendingVotes {
+  changed: Map<string, MemoryVotes>
+  added: Map<string, MemoryVotes>
+}
+
+/** The votes a batch adds (see PendingVotes); undefined when it adds none. */
+function pendingVotes (memories: ReadonlyMap<string, MemoryVotes> | undefined, pending: readonly StoredRecord[]): PendingVotes | undefined {
   if (!pending.some(({ signed }) => signed.record.kind === 'attestation')) return undefined
-  const merged = new Map(memories)
+  const votes: PendingVotes = { changed: new Map(), added: new Map() }
   for (const { id, signed } of pending) {
-    if (signed.record.kind === 'memory' && !merged.has(id)) merged.set(id, { author: signed.record.author.agent_id, attestations: new Map() })
+    if (signed.record.kind === 'memory' && memories?.has(id) !== true && !votes.added.has(id)) votes.added.set(id, { author: signed.record.author.agent_id, attestations: new Map() })
   }
   for (const { id, signed } of pending) {
     const { record } = signed
     if (record.kind !== 'attestation') continue
-    const memory = merged.get(record.memory)
+    const stored = memories?.get(record.memory)
+    const memory = stored === undefined ? votes.added.get(record.memory) : votes.changed.get(record.memory) ?? stored
     if (memory === undefined || memory.attestations.has(id)) continue
-    const copy = memories?.get(record.memory) === memory ? { author: memory.author, attestations: new Map(memory.attestations) } : memory
+    const copy = memory === stored ? { author: memory.author, attestations: new Map(memory.attestations) } : memory
     copy.attestations.set(id, { id, record })
-    merged.set(record.memory, copy)
+    if (stored !== undefined) votes.changed.set(record.memory, copy)
   }
-  return merged
+  return votes
 }

@@ -94,7 +94,6 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'cli/commands/status.ts -> daemon/api-port-file.ts',
   'cli/commands/status.ts -> net/peer-key.ts',
   'cli/commands/trust.ts -> node/home/home-paths.ts',
-  'cli/commands/verify.ts -> fdr/verify-fdr-document.ts',
   'node/reindex/reindex-chunks.ts -> ledger/event-reader.ts',
   'node/reindex/reindex-read.ts -> ledger/event-reader.ts',
   'node/reindex/reindex.ts -> ledger/event-reader.ts',
