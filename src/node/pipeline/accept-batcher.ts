@@ -1,5 +1,5 @@
 import type { VerifiedRecord } from '../../record/index.js'
-import type { IngestResult } from './pipeline.js'
+import type { IngestResult } from './steps.js'
 
 /**
  * @default 256 — records handed to the host in one call at most (one journaled write: one ledger

@@ -9,7 +9,7 @@ import { EvidenceCache, scoreEvidence, trustEntryOf, type MemoryEvidence, type S
 import type { RecordSource } from '../journal/record-events.js'
 import { AcceptBatcher } from './accept-batcher.js'
 import { MissingMemories, type MemoryFetcher } from './missing-memories.js'
-import { assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, uniqueRecords } from './steps.js'
+import { assertKeysMaySign, decodeAndVerify, evidenceTouchedBy, freshRecords, uniqueRecords, type IngestResult } from './steps.js'
 
 /**
  * Sources whose callers do not wait for views (the network's: a peer is answered when its records
@@ -24,15 +24,6 @@ const DEFERRED_VIEW_SOURCES: ReadonlySet<RecordSource> = new Set(['sync', 'gossi
  * never reaches the pipeline, so the check step does not ask again.
  */
 const KEYS_JUDGED_SOURCES: ReadonlySet<RecordSource> = new Set(['gossip', 'fetch', 'sync'])
-
-export interface IngestResult {
-  /** Ids newly stored, in input order. */
-  stored: string[]
-  /** Ids that were already present. */
-  duplicates: string[]
-  /** Memories whose trust was recomputed. */
-  rescored: string[]
-}
 
 /** Told of every batch's new records once they are durable and indexed (the publish step). */
 export type StoredListener = (records: readonly StoredRecord[], source: RecordSource) => void

@@ -6,6 +6,16 @@ import type { RecordStore, StoredRecord } from '../../record-index/index.js'
 import { EvidenceCache, evidenceOf, gatherEvidence, type MemoryEvidence } from '../trust/memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 
+/** What one ingest did with its records (every entry point of the pipeline returns it). */
+export interface IngestResult {
+  /** Ids newly stored, in input order. */
+  stored: string[]
+  /** Ids that were already present. */
+  duplicates: string[]
+  /** Memories whose trust was recomputed. */
+  rescored: string[]
+}
+
 /*
  * The steps of the ingest pipeline that are plain functions of their inputs and collaborators
  * (IngestPipeline, pipeline.ts, runs them in order): decode + verify a batch, check what is new and
