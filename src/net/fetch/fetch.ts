@@ -10,6 +10,7 @@ import {
   MAX_FETCH_IDS, MAX_RECORD_FRAME_BYTES, FrameReader, isViolation, sendFrames, withDeadline, FetchRequestSchema, decodeWire, encodeWire
 } from '../wire/index.js'
 import { deadline, type NetContext } from '../net-context.js'
+import { exchange, violation } from './exchange.js'
 import { peekRecordId } from '../record-gate.js'
 
 /** fetch-v1 §8: the minor version that adds block requests; it serves record requests too. */
@@ -111,32 +112,6 @@ export async function fetchBlocks (context: NetContext, peer: PeerId, cids: read
   }, () => ({ blocks, missing: [...wanted.values()] }))
 }
 
-/**
- * One client exchange of fetch-v1 (§4, §8): dials `protocol`, sends the request and half-closes
- * (F3), hands each frame of the answer (at most `maxFrame` bytes) to `onFrame` until the peer ends,
- * all within the deadline, then `finish`es. A violation penalises the peer; any failure resets the stream.
- */
-async function exchange<T> (
-  context: NetContext, peer: PeerId, init: { protocol: string, request: Uint8Array, maxFrame: number, timeoutMs: number, what: string },
-  onFrame: (frame: Uint8Array) => void, finish: () => Promise<T> | T
-): Promise<T> {
-  const signal = deadline(context, init.timeoutMs)
-  const stream = await context.libp2p.dialProtocol(peer, init.protocol, { signal })
-  try {
-    const reader = new FrameReader(stream, init.maxFrame, signal)
-    await withDeadline(stream, signal, async () => {
-      await sendFrames(stream, [init.request], signal)
-      await stream.close({ signal }) // the request is complete: half-close (F3)
-      for (let frame = await reader.next(init.maxFrame); frame !== null; frame = await reader.next(init.maxFrame)) onFrame(frame)
-    })
-    return await finish()
-  } catch (err) {
-    stream.abort(err instanceof Error ? err : new Error(String(err)))
-    if (isViolation(err)) context.penalize(peer, `${init.what}: ${String(err)}`)
-    throw err
-  }
-}
-
 /** fetch-v1 B6: the asked CID whose digest the block hashes to, taken off `wanted`; CID_MISMATCH otherwise. */
 function matchBlock (wanted: Map<string, CID>, bytes: Uint8Array): CID {
   const digest = sha256Hex(bytes)
@@ -192,8 +167,4 @@ async function checkFetched (context: NetContext, wanted: readonly string[], fra
     if (!wantedSet.has(record.id)) throw new IsnadError('CID_MISMATCH', `the peer sent ${record.id}, which was not asked`)
   }
   return { records, known, missing: wanted.filter((id) => !seen.has(id)) }
-}
-
-function violation (message: string): IsnadError {
-  return new IsnadError('DECODE_FAILED', message, { details: { violation: true } })
 }
