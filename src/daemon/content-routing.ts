@@ -49,7 +49,8 @@ export async function cidsToProvide (node: Pick<LocalNode, 'anchors'>, records: 
 
 /**
  * C7: the memory view from `show`, or, when this node does not hold the memory, the memory found by
- * its CID through the DHT, fetched and verified by fetch-v1, stored, scored, and marked as fetched.
+ * its CID through the DHT, fetched and verified by fetch-v1 with the evidence its provider holds
+ * (fetch-v1 §9), stored, scored, and marked as fetched.
  */
 export async function showHeldOrRouted (id: string, show: () => Promise<MemoryView>, router: ContentRouter | undefined): Promise<MemoryView> {
   try {
@@ -57,7 +58,7 @@ export async function showHeldOrRouted (id: string, show: () => Promise<MemoryVi
   } catch (err) {
     if (router === undefined || !(err instanceof IsnadError && err.code === 'NOT_FOUND')) throw err
   }
-  const found = await router.fetchRecord(id)
+  const found = await router.fetchRecord(id, { evidence: true })
   return { ...await show(), origin: fetchedOrigin(found) }
 }
 
@@ -68,8 +69,16 @@ function fetchedOrigin (found: RoutedFetch): MemoryOrigin {
     from: found.from,
     providers: found.providers,
     hops: found.hops,
-    reason: `fetched by its CID through the DHT from ${found.from} (its provider record was ${hops}): it lies outside what this node follows, so its trust counts only the evidence this node holds, not the attestations and anchors other nodes may hold`
+    reason: `fetched by its CID through the DHT from ${found.from} (its provider record was ${hops}): it lies outside what this node follows; ${evidenceText(found.evidence)}`
   }
+}
+
+function evidenceText (evidence: number | null | undefined): string {
+  if (evidence === null || evidence === undefined) {
+    return 'its provider sent none of its evidence, so its trust counts only the attestations and anchors this node holds'
+  }
+  const records = `${evidence} record${evidence === 1 ? '' : 's'}`
+  return `its provider sent the evidence it holds with it (${records}: attestations, anchors, witness requests), each verified, and its trust counts them with what this node held`
 }
 
 /** Providers that served blocks lately, asked first for the next levels of a DAG (only its root is announced). */

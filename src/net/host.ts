@@ -47,6 +47,12 @@ export interface NetHost {
    * it, a node asks for its shards and the authors they left out.
    */
   followedTags?: () => Promise<string[]>
+  /**
+   * The canonical bytes of the attestations, anchors and witness requests of a memory this node
+   * stores, at most `limit` of them (fetch-v1 §9). Optional: without it, evidence requests are
+   * answered with nothing.
+   */
+  memoryEvidence?: (memoryId: string, limit: number) => Promise<Uint8Array[]>
   /** The cursor saved for a peer's log (sync-v1 §4), or null before the first sync with it. */
   loadCursor: (peerId: string) => Promise<number | null>
   saveCursor: (peerId: string, cursor: number) => Promise<void>

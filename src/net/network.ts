@@ -5,7 +5,7 @@ import type { KeyLog } from '../key-events/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
 import type { RecordKind } from '../schema/index.js'
 import type { HomeShards } from '../shard/index.js'
-import type { BlockFetchResult, FetchResult } from './fetch/index.js'
+import type { BlockFetchResult, EvidenceFetchResult, FetchResult } from './fetch/index.js'
 import type { PublishOutcome } from './gossip/index.js'
 import type { IsnadLibp2p } from './libp2p-node.js'
 import type { NetStats } from './net-context.js'
@@ -39,6 +39,8 @@ export interface Network {
   topics: () => string[]
   /** Fetches records by id from a peer; verified new ones are handed to the host (source `fetch`). */
   fetch: (peer: PeerId | string, ids: readonly string[]) => Promise<FetchResult>
+  /** Fetches the evidence of a memory (its attestations, anchors, witness requests) from a peer; verified new records are handed to the host (fetch-v1 §9). */
+  fetchEvidence: (peer: PeerId | string, memoryId: string) => Promise<EvidenceFetchResult>
   /** Fetches blocks of anchored content by CID from a peer, each re-hashed against its CID (fetch-v1 §8). */
   fetchBlocks: (peer: PeerId | string, cids: readonly CID[]) => Promise<BlockFetchResult>
   /** Catches up with a peer from the cursor saved for it (source `sync`). */

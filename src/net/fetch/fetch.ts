@@ -5,7 +5,8 @@ import { z } from 'zod'
 import { MAX_BLOCK_BYTES, MAX_FETCH_BLOCKS, blockMatches, digestHex, isUnixfsBlockCid, parseCid, sha256Hex } from '../../anchor/index.js'
 import { IsnadError } from '../../errors/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
-import { FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_REQUEST_BYTES } from './constants.js'
+import { FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_EVIDENCE_RECORDS, MAX_FETCH_REQUEST_BYTES } from './constants.js'
+import { EvidenceRequestSchema } from './evidence.js'
 import {
   MAX_FETCH_IDS, MAX_RECORD_FRAME_BYTES, FrameReader, isViolation, sendFrames, withDeadline, FetchRequestSchema, decodeWire, encodeWire
 } from '../wire/index.js'
@@ -30,6 +31,8 @@ const blockCid = z.string().max(128).refine((text) => {
 export const BlockRequestSchema = z.strictObject({ blocks: z.array(blockCid).min(1).max(MAX_FETCH_BLOCKS) })
 /** What a `/isnad/fetch/1.1.0` stream may ask: records (F2) or blocks (B2). */
 const FetchRequestV11Schema = z.union([FetchRequestSchema, BlockRequestSchema])
+/** What a `/isnad/fetch/1.2.0` stream may ask: records, blocks, or a memory's evidence (E1). */
+const FetchRequestV12Schema = z.union([FetchRequestSchema, BlockRequestSchema, EvidenceRequestSchema])
 
 /** What a block fetch brought back (fetch-v1 B5–B6): every block re-hashed against its CID. */
 export interface BlockFetchResult {
@@ -49,10 +52,12 @@ export interface FetchResult {
 }
 
 /**
- * The server side of `/isnad/fetch/1.0.0` (fetch-v1 §3) and, with `blocks`, of `/isnad/fetch/1.1.0`,
- * which also answers block requests (fetch-v1 §8).
+ * The server side of `/isnad/fetch/1.0.0` (fetch-v1 §3); with `blocks`, of `/isnad/fetch/1.1.0`,
+ * which also answers block requests (§8); with `evidence` too, of `/isnad/fetch/1.2.0`, which also
+ * answers requests for a memory's evidence (§9).
  */
-export function createFetchHandler (context: NetContext, timeoutMs = FETCH_TIMEOUT_MS, { blocks = false } = {}): (stream: Stream, connection: Connection) => Promise<void> {
+export function createFetchHandler (context: NetContext, timeoutMs = FETCH_TIMEOUT_MS, { blocks = false, evidence = false } = {}): (stream: Stream, connection: Connection) => Promise<void> {
+  const schema = evidence ? FetchRequestV12Schema : blocks ? FetchRequestV11Schema : FetchRequestSchema
   return async (stream, connection) => {
     const signal = deadline(context, timeoutMs)
     try {
@@ -60,8 +65,10 @@ export function createFetchHandler (context: NetContext, timeoutMs = FETCH_TIMEO
         const reader = new FrameReader(stream, MAX_FETCH_REQUEST_BYTES, signal)
         const frame = await reader.next(MAX_FETCH_REQUEST_BYTES)
         if (frame === null) throw new IsnadError('DECODE_FAILED', 'fetch stream closed before its request', { details: { violation: true } })
-        const request = decodeWire(frame, blocks ? FetchRequestV11Schema : FetchRequestSchema, 'fetch request', MAX_FETCH_REQUEST_BYTES) // F1–F2, B2
-        const found = 'blocks' in request ? await blocksFound(context, request.blocks) : await recordsFound(context, request.ids)
+        const request = decodeWire(frame, schema, 'fetch request', MAX_FETCH_REQUEST_BYTES) // F1–F2, B2, E1
+        const found = 'blocks' in request
+          ? await blocksFound(context, request.blocks)
+          : 'evidence' in request ? await context.host.memoryEvidence?.(request.evidence, MAX_EVIDENCE_RECORDS) ?? [] : await recordsFound(context, request.ids)
         await sendFrames(stream, found, signal) // F3, B3
         await stream.close({ signal })
       })
