@@ -225,7 +225,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const population = async (): Promise<number> => await opened.populationEstimate()
     opened.useDrawnInbox(drawnInbox)
     if (privateChecks !== false) opened.trust.usePrivateChecks((memory) => privateCheckLog.stateOf(memory))
-    const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, inbox: drawnInbox, budget, counters, logger: witnessLog })
+    const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, shardCount: () => network.home.count, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
     const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records })

@@ -195,6 +195,10 @@ export class IsnadNetwork implements Network {
     this.markHomeKnown()
   }
 
+  setFollowedTags (tags: readonly string[]): void {
+    this.gossip.setTags(tags)
+  }
+
   /** The gossip topics this node subscribes to now. */
   topics (): string[] {
     return this.gossip.topics

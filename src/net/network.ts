@@ -35,6 +35,8 @@ export interface Network {
   readonly home: HomeShards
   /** Moves the node's subscriptions to other home shards (its agents or follows changed, or its count). */
   setHome: (home: HomeShards) => void
+  /** Subscribes to the topics of the tags the node follows (gossip-v1 §11.9), the first MAX_TAG_TOPICS of them. */
+  setFollowedTags: (tags: readonly string[]) => void
   /** The gossip topics the node subscribes to now. */
   topics: () => string[]
   /** Fetches records by id from a peer; verified new ones are handed to the host (source `fetch`). */
