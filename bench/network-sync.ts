@@ -79,7 +79,7 @@ async function baselineRound (records: readonly Uint8Array[], memories: number):
     const cpu = process.cpuUsage()
     const start = performance.now()
     for (let at = 0; at < records.length; at += SYNC_PAGE_SIZE) await node.ingest(records.slice(at, at + SYNC_PAGE_SIZE), 'sync')
-    await node.writer.viewsSettled() // the views of sync pages are deferred: the clock stops once they are written
+    await node.journal.views.settled() // the views of sync pages are deferred: the clock stops once they are written
     const ms = performance.now() - start
     const { user, system } = process.cpuUsage(cpu)
     const counts = await countRecords(node)
@@ -99,7 +99,7 @@ async function syncRound (a: StartedPeer, records: number, memories: number, che
     const start = performance.now()
     await b.network.dial(a.addr)
     const result = await b.network.sync(a.peerId)
-    await b.node.writer.viewsSettled() // as above: caught up means the views are written too
+    await b.node.journal.views.settled() // as above: caught up means the views are written too
     const ms = performance.now() - start
     const { user, system } = process.cpuUsage(cpu)
     const main = process.threadCpuUsage(mainThread)

@@ -77,7 +77,7 @@ try {
       const start = performance.now()
       await b.network.dial(a.addr)
       const result = await b.network.sync(a.peerId)
-      await b.node.writer.viewsSettled()
+      await b.node.journal.views.settled()
       const ms = performance.now() - start
       const after = readThreads()
       const counts = await countRecords(b.node)

@@ -182,8 +182,8 @@ export class LocalOperations implements NodeOperations {
   /** Against a checkpoint that covers the record: the newest, or one signed now if the log grew. */
   async proveRecord (id: string): Promise<RecordInclusion> {
     return await this.withNode(async (node) => {
-      const checkpoint = await node.writer.checkpoint()
-      const inclusion = checkpoint === null ? undefined : await proveRecordInclusion(node.writer.merkle, id, checkpoint)
+      const checkpoint = await node.journal.checkpoint()
+      const inclusion = checkpoint === null ? undefined : await proveRecordInclusion(node.journal.merkle, id, checkpoint)
       if (inclusion === undefined) throw new IsnadError('NOT_FOUND', `record ${id} is not in this node's signed log`, { details: { id } })
       return inclusion
     })
@@ -191,7 +191,7 @@ export class LocalOperations implements NodeOperations {
 
   /** The newest checkpoint, signed now if the log grew since the last one, so it covers every stored record. */
   async latestCheckpoint (): Promise<SignedCheckpoint> {
-    const checkpoint = await this.withNode(async (node) => await node.writer.checkpoint())
+    const checkpoint = await this.withNode(async (node) => await node.journal.checkpoint())
     if (checkpoint === null) throw new IsnadError('NOT_FOUND', 'this node has not signed a checkpoint yet: its log is empty')
     return checkpoint
   }
@@ -199,7 +199,7 @@ export class LocalOperations implements NodeOperations {
   async observeCheckpoint (checkpoint: SignedCheckpoint): Promise<ObserveOutcome> {
     return await this.withNode(async (node) => {
       const { signed } = verifyCheckpoint(checkpoint, this.verifier, { now: Date.parse(node.now()) })
-      return await node.writer.observeCheckpoint(signed)
+      return await node.journal.observeCheckpoint(signed)
     })
   }
 

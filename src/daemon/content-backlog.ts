@@ -59,7 +59,7 @@ export function startContentBacklog (init: ContentBacklogInit): ContentBacklog {
   const run = async (): Promise<number> => {
     let through = await readMark(file)
     // The end of the log now: what is stored from here on is announced as it is stored.
-    const end = init.node().writer.state.merkle.size
+    const end = init.node().journal.state.merkle.size
     if (through >= end) {
       if (through > end) await writeMark(file, end) // a log rebuilt shorter: start over from its end
       finished = true
@@ -72,7 +72,7 @@ export function startContentBacklog (init: ContentBacklogInit): ContentBacklog {
     init.logger.info('announcing records stored before content routing', { from: through, to: end })
     while (through < end && !controller.signal.aborted) {
       const node = init.node()
-      const { ids, next } = await node.writer.state.recordsSince(through, Math.min(pageSize, end - through))
+      const { ids, next } = await node.journal.state.recordsSince(through, Math.min(pageSize, end - through))
       if (next <= through) break
       const bytes = await node.store.getBytesMany(ids)
       const records = ids.flatMap((id, i) => {
@@ -98,7 +98,7 @@ export function startContentBacklog (init: ContentBacklogInit): ContentBacklog {
     stop: async () => {
       controller.abort()
       await done
-      if (finished) await writeMark(file, init.node().writer.state.merkle.size)
+      if (finished) await writeMark(file, init.node().journal.state.merkle.size)
     }
   }
 }

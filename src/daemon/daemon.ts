@@ -235,6 +235,8 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     unsubscribe = () => { stopRecords(); stopKeyLogs(); stopAnnouncer(); draw.stop(); stopPrivateChecks() }
     // cid anchors: missing blocks are asked from peers, then from the DHT's providers (fetch-v1 §8, content-routing-v1 C6)
     opened.anchors.setBlockFetcher(routedBlockFetcher(network, router, opened.anchors.blocks))
+    // gossip-v1 R10: memories gossip validation found missing are fetched through the network.
+    opened.pipeline.fetchMissingWith(network)
     node = opened
     return opened
   }
@@ -282,11 +284,11 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
 
   const stopHeartbeat = startPeriodic(() => {
     void (async () => {
-      await node.writer.heartbeat({ peers: network.libp2p.getConnections().length })
+      await node.journal.heartbeat({ peers: network.libp2p.getConnections().length })
       await shards.refresh() // N̂ grew: the count may have doubled (gossip-v1 "Shards")
       // The log grew since the last checkpoint: sign one and gossip it (transparency-v1, gossip-v1 §5).
-      const latest = await node.writer.state.latestCheckpoint()
-      const checkpoint = await node.writer.checkpoint()
+      const latest = await node.journal.state.latestCheckpoint()
+      const checkpoint = await node.journal.checkpoint()
       if (checkpoint !== null && checkpoint.record.size !== latest?.record.size) {
         const outcome = await network.publishCheckpoint(checkpoint)
         logger.debug('checkpoint published', { size: checkpoint.record.size, peers: outcome.recipients })

@@ -5,6 +5,7 @@ import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { LocalNode } from '../node/index.js'
 import type { AttestationRecord, PrivateCheckState } from '../schema/index.js'
+import { drawKeyIntroducedAfter, type KeyIdentities } from '../trust/index.js'
 import { PRIVATE_CHECK_MIN_REPUTATION } from './constants.js'
 import type { WitnessCounters } from './witness-counters.js'
 
@@ -63,13 +64,22 @@ export interface PrivateCheckInit {
   random?: () => number
 }
 
+/** The memory a drawn answer is judged for. */
+export interface CheckedMemory {
+  id: string
+  author: string
+  /** Its `created_at`: a draw counts only by a key its identity had before then (W11). */
+  createdAt: string
+}
+
 /**
- * Whether `draw` (an attestation's, verified at ingest) of a memory of `author` counts as drawn at a
- * node whose estimate is `estimate` (W7, W12, W5).
+ * Whether `record`'s draw (verified at ingest) for `memory` counts as drawn at a node whose estimate is
+ * `estimate`: the rules the score applies (src/trust/drawn-witnesses.ts): W11, W12, W7 and W5.
  */
-export function isAcceptedDraw (record: AttestationRecord, estimate: number, author: string): boolean {
+export function isAcceptedDraw (record: AttestationRecord, estimate: number, memory: CheckedMemory, identities?: KeyIdentities): boolean {
   const draw = record.draw
-  if (draw === undefined || drawShardRefusal(estimate, draw.shards, record.witness, author) !== undefined) return false
+  if (draw === undefined || drawShardRefusal(estimate, draw.shards, record.witness, memory.author) !== undefined) return false
+  if (drawKeyIntroducedAfter(record.witness, memory.createdAt, memory.id, identities) !== undefined) return false
   if (!acceptsPopulation(draw.population, shardEstimate(estimate, draw.shards))) return false
   const fraction = drawFractionOfProof(new Uint8Array(Buffer.from(draw.proof, 'base64')), NODE_RECORD_FAST_PATHS)
   return isDrawn(fraction, draw.population)
@@ -83,10 +93,11 @@ export function isAcceptedDraw (record: AttestationRecord, estimate: number, aut
  * draws, so the reputation table is read only when there is one.
  */
 export async function hasWeightyDrawnAnswer (
-  attestations: readonly AttestationRecord[], author: string, estimate: number, weighs: (did: string) => Promise<boolean>
+  attestations: readonly AttestationRecord[], memory: CheckedMemory, estimate: number,
+  weighs: (did: string) => Promise<boolean>, identities?: KeyIdentities
 ): Promise<boolean> {
   for (const a of attestations) {
-    if (a.witness === author || !isAcceptedDraw(a, estimate, author)) continue
+    if (a.witness === memory.author || !isAcceptedDraw(a, estimate, memory, identities)) continue
     if (await weighs(a.witness)) return true
   }
   return false
@@ -105,14 +116,14 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
     })
   }
 
-  const check = async (memory: string, author: string): Promise<void> => {
+  const check = async (memory: string, author: string, createdAt: string): Promise<void> => {
     const own = await init.hostedAgents()
     const requester = own[0]
     if (requester === undefined || own.includes(author)) { init.log.set(memory, 'not-needed'); return }
     const estimate = await init.population()
     const attestations = (await init.node.store.attestationsFor(memory)).map((a) => a.signed.record)
     const weighs = async (did: string): Promise<boolean> => await init.node.trust.reputationOf(did) > 0
-    if (await hasWeightyDrawnAnswer(attestations, author, estimate, weighs)) { init.log.set(memory, 'not-needed'); return }
+    if (await hasWeightyDrawnAnswer(attestations, { id: memory, author, createdAt }, estimate, weighs, init.node.trust.keyIdentities())) { init.log.set(memory, 'not-needed'); return }
     init.counters.private_checks.due++
     if (random() >= privateCheckProbability(holdersEstimate(estimate))) { init.log.set(memory, 'not-asked'); return }
     // The witness: reputable here, neither the author, one of ours, one the author asked, nor one that has answered already.
@@ -145,7 +156,7 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
       init.log.set(id, 'pending')
       const timer = setTimeout(() => {
         timers.delete(timer)
-        enqueue(async () => { await check(id, record.author.agent_id) })
+        enqueue(async () => { await check(id, record.author.agent_id, record.created_at) })
       }, delayMs)
       timers.add(timer)
     }

@@ -85,7 +85,7 @@ async function handle (init: PublisherContext, records: readonly StoredRecord[],
     }
   }
   // What this node put on the network is part of its history (spec §5 memory.published).
-  if (published.length > 0) await init.node.writer.recordPublished(published)
+  if (published.length > 0) await init.node.journal.recordPublished(published)
   for (const p of published) init.logger.debug('published', { id: p.id, topic: p.topic, peers: p.peers })
 }
 

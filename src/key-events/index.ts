@@ -11,7 +11,7 @@ export { applyKeyEvents, type KeyChainOptions, type KeyEnd, type KeyInterval, ty
 export { keyStatusAt, keyStatusError, mergeKeyLog, type KeyStatus, type MergeResult } from './key-status.js'
 export { signKeyEvent, buildInception, buildRotation, buildDelegation, buildRevocation, type KeySigner, type RotationInput, type RevocationInput } from './build.js'
 export {
-  Keyring, keyEventsPath, KEY_EVENTS_LEDGER, type KeyringInit, type KeyLogListener, type KeyLogSource
+  Keyring, keyEventsPath, KEY_EVENTS_LEDGER, type RecordKeyCheck, type KeyringInit, type KeyLogListener, type KeyLogSource
 } from './keyring.js'
 export {
   rotateKey, revokeKey, delegateKey, type LifecycleContext, type KeyEventResult, type RotateKeyInput, type RevokeKeyInput, type DelegateKeyInput

@@ -38,11 +38,19 @@ export interface KeyringInit {
 const KeyEventLineSchema = z.object({ id: z.string(), event: z.unknown(), hash: z.string() })
 
 /**
+ * record-v1 K12 as the network's gate and the ingest pipeline ask it (the Keyring is one): the error
+ * refusing a verified record because of its key's history at the record's time, or undefined.
+ */
+export interface RecordKeyCheck {
+  checkRecord: (signed: SignedRecord, id: string) => IsnadError | undefined
+}
+
+/**
  * The key logs a node knows (record-v1 §13): kept in a JSONL ledger, one line per event, read back
  * whole when the node opens (logs are short: MAX_KEY_LOG_EVENTS). Verification asks it whether a
  * record's key could sign at the record's time (K12); the network hands it logs from gossip.
  */
-export class Keyring {
+export class Keyring implements RecordKeyCheck {
   private readonly logs = new Map<string, KeyLogState>()
   /** Every key any log names → its identity (K13: a key belongs to one identity). */
   private readonly owners = new Map<string, string>()

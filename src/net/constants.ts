@@ -17,7 +17,7 @@ export * from './content-routing/constants.js'
 export const DEFAULT_LISTEN = ['/ip4/127.0.0.1/tcp/0', '/ip4/127.0.0.1/tcp/0/ws'] as const
 
 /** @default 64 — signatures of one fetched or synced batch checked at the same time. */
-export const VERIFY_CONCURRENCY = 64
+export const RECEIVED_VERIFY_CONCURRENCY = 64
 /** @default 4096 — recently verified records kept so no path verifies one twice. */
 export const VERIFIED_CACHE_SIZE = 4096
 

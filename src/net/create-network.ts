@@ -106,7 +106,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     libp2p,
     verifier,
     host: init.host,
-    gate: new RecordGate({ host: init.host, verifier, clock, keyCheck: (signed, id) => init.keyring?.()?.checkRecord(signed, id) }),
+    gate: new RecordGate({ host: init.host, verifier, clock, keys: { checkRecord: (signed, id) => init.keyring?.()?.checkRecord(signed, id) } }),
     keyring: init.keyring ?? (() => undefined),
     maxConnections: init.maxConnections ?? MAX_CONNECTIONS,
     connectionMonitor: init.connectionMonitor ?? DEFAULT_CONNECTION_MONITOR,

@@ -29,6 +29,12 @@ export interface NetHost {
    * Duplicates may occur and must be tolerated.
    */
   accept: (records: readonly VerifiedRecord[], source: AcceptSource) => Promise<void>
+  /**
+   * Told after delivery of a gossiped attestation or anchor whose memory the node holds nowhere
+   * (gossip-v1 R10), and of the peer that sent it: the node obtains the memory (Network.fetchMemory)
+   * and ingests it, never inside validation. Optional: without it, such a memory comes by sync.
+   */
+  missingMemory?: (memoryId: string, from: string) => void
   /** The canonical bytes of a stored signed record, or null (fetch-v1 §3). */
   get: (id: string) => Promise<Uint8Array | null>
   /**

@@ -19,7 +19,6 @@ import {
 import {
   MAX_INBOUND_SYNC_STREAMS, SYNC_INTEREST_PROTOCOL, SYNC_PROTOCOL, createInterestSyncHandler, createSyncHandler, interestsOf, syncWithPeer, type SyncOptions, type SyncResult
 } from './sync/index.js'
-import { AcceptBatcher } from './accept-batcher.js'
 import type { NetContext, NetStats } from './net-context.js'
 import type { AcceptSource, NetHost } from './host.js'
 import {
@@ -67,7 +66,6 @@ export class IsnadNetwork implements Network {
   private readonly controller = new AbortController()
   private readonly tasks = new Set<Promise<unknown>>()
   private readonly syncs = new Map<string, Promise<SyncResult>>()
-  private readonly resolving = new Map<string, Promise<boolean>>()
   /** Resolved by the first setHome, or at once when syncs need not wait for it (NetworkParts.syncAfterHome). */
   private readonly homeKnown: Promise<void>
   private markHomeKnown: () => void = () => {}
@@ -77,8 +75,6 @@ export class IsnadNetwork implements Network {
   private readonly usefulPeers: UsefulPeers
   private readonly connectionGuard: ConnectionGuard
   private readonly pings: ConnectionPings
-  /** Gossiped records arriving while earlier ones are stored go to the host together (group commit). */
-  private readonly gossipBatcher: AcceptBatcher
 
   constructor (parts: NetworkParts) {
     this.parts = parts
@@ -87,7 +83,6 @@ export class IsnadNetwork implements Network {
     this.usefulPeers = new UsefulPeers(async (peer, ttl) => {
       await parts.libp2p.peerStore.merge(peerIdFromString(peer), { tags: { [USEFUL_PEER_TAG]: { value: USEFUL_PEER_TAG_VALUE, ttl } } })
     }, parts.clock)
-    this.gossipBatcher = new AcceptBatcher(async (records) => { await parts.host.accept(records, 'gossip') })
     this.connectionGuard = new ConnectionGuard(parts.libp2p, parts.maxConnections, (peer) => this.usefulPeers.isUseful(peer))
     const log = parts.libp2p.logger.forComponent('isnad:net')
     this.pings = new ConnectionPings(parts.libp2p, parts.connectionMonitor, log)
@@ -106,7 +101,6 @@ export class IsnadNetwork implements Network {
       host: parts.host,
       verifier: parts.verifier,
       clock: parts.clock,
-      resolveMemory: async (id, from) => await this.resolveMemory(id, from),
       keyring: parts.keyring,
       onAccepted: (from) => { this.usefulPeers.markUseful(from) }
     })
@@ -218,6 +212,26 @@ export class IsnadNetwork implements Network {
     return result
   }
 
+  /**
+   * gossip-v1 R10: the memory an attestation or anchor points at, asked of the peer that sent it,
+   * else of other peers, MAX_FETCH_PEERS in all; its verified records, not handed to the host (the
+   * node asked and ingests them), counted as fetched. Empty when no peer had it.
+   */
+  async fetchMemory (id: string, from: string): Promise<VerifiedRecord[]> {
+    const others = this.libp2p.getPeers().map((p) => p.toString()).filter((p) => p !== from)
+    for (const peer of [from, ...others].slice(0, MAX_FETCH_PEERS)) {
+      try {
+        const { records } = await fetchRecords(this.context, toPeerId(peer), [id], this.parts.fetchTimeoutMs)
+        if (records.length === 0) continue
+        this.counters.accepted.fetch += records.length
+        return records
+      } catch (err) {
+        this.context.log('fetching %s from %s failed: %s', id, peer, String(err))
+      }
+    }
+    return []
+  }
+
   /** Fetches blocks of anchored content from a peer, each re-hashed against its CID (fetch-v1 §8); not stored here. */
   async fetchBlocks (peer: PeerId | string, cids: readonly CID[]): Promise<BlockFetchResult> {
     return await fetchBlocks(this.context, toPeerId(peer), cids, this.parts.fetchTimeoutMs)
@@ -267,8 +281,7 @@ export class IsnadNetwork implements Network {
   }
 
   private async accept (records: readonly VerifiedRecord[], source: AcceptSource): Promise<void> {
-    if (source === 'gossip') await this.gossipBatcher.accept(records)
-    else await this.parts.host.accept(records, source)
+    await this.parts.host.accept(records, source)
     this.counters.accepted[source] += records.length
   }
 
@@ -279,28 +292,6 @@ export class IsnadNetwork implements Network {
     if (total >= DISCONNECT_PENALTY) this.track(this.libp2p.hangUp(peer).catch(() => {}))
   }
 
-  /**
-   * gossip-v1 R10: the memory an attestation or anchor points at, fetched from the peer that sent
-   * it, else from up to MAX_FETCH_PEERS other peers, and stored. One lookup per memory at a time.
-   */
-  private async resolveMemory (id: string, from: string): Promise<boolean> {
-    const running = this.resolving.get(id)
-    if (running !== undefined) return await running
-    const run = (async () => {
-      const others = this.libp2p.getPeers().map((p) => p.toString()).filter((p) => p !== from)
-      for (const peer of [from, ...others].slice(0, MAX_FETCH_PEERS)) {
-        try {
-          const { records, known } = await this.fetch(peer, [id])
-          if (records.length > 0 || known.length > 0) return true
-        } catch (err) {
-          this.context.log('fetching %s from %s failed: %s', id, peer, String(err))
-        }
-      }
-      return false
-    })().finally(() => { this.resolving.delete(id) })
-    this.resolving.set(id, run)
-    return await run
-  }
 
   private readonly onIdentify = (event: CustomEvent<IdentifyResult>): void => {
     const { connection, peerId: peer, protocols } = event.detail

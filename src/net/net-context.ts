@@ -6,7 +6,7 @@ import type { RecordGate } from './record-gate.js'
 export interface NetStats {
   /** Verification pipelines run (each checks at most one signature). */
   verifications: number
-  /** Records handed to the host, by the path they came by. */
+  /** Records handed to the host, by the path they came by (a memory fetchMemory found counts as fetched: the node ingests it). */
   accepted: { gossip: number, fetch: number, sync: number }
   /** Gossip messages by verdict (gossip-v1 §3). */
   gossip: { accepted: number, ignored: number, rejected: number }

@@ -3,6 +3,7 @@ import type { Multiaddr } from '@multiformats/multiaddr'
 import type { CID } from 'multiformats/cid'
 import type { KeyLog } from '../key-events/index.js'
 import type { SignedCheckpoint } from '../merkle/index.js'
+import type { VerifiedRecord } from '../record/index.js'
 import type { RecordKind } from '../schema/index.js'
 import type { HomeShards } from '../shard/index.js'
 import type { BlockFetchResult, EvidenceFetchResult, FetchResult } from './fetch/index.js'
@@ -43,6 +44,12 @@ export interface Network {
   fetch: (peer: PeerId | string, ids: readonly string[]) => Promise<FetchResult>
   /** Fetches the evidence of a memory (its attestations, anchors, witness requests) from a peer; verified new records are handed to the host (fetch-v1 §9). */
   fetchEvidence: (peer: PeerId | string, memoryId: string) => Promise<EvidenceFetchResult>
+  /**
+   * gossip-v1 R10: the memory an attestation or anchor points at, asked of the peer that sent it,
+   * then of up to MAX_FETCH_PEERS peers in all; its verified records (empty when none had it), not
+   * handed to the host: the node asked for them and ingests them itself.
+   */
+  fetchMemory: (memoryId: string, from: string) => Promise<VerifiedRecord[]>
   /** Fetches blocks of anchored content by CID from a peer, each re-hashed against its CID (fetch-v1 §8). */
   fetchBlocks: (peer: PeerId | string, cids: readonly CID[]) => Promise<BlockFetchResult>
   /** Catches up with a peer from the cursor saved for it (source `sync`). */

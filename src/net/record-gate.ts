@@ -2,9 +2,10 @@ import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
 import { cidOfBytesNative, sameBytes } from '../fast-crypto/index.js'
-import { MAX_RECORD_BYTES, type RecordKind, type SignedRecord } from '../schema/index.js'
+import type { RecordKeyCheck } from '../key-events/index.js'
+import { MAX_RECORD_BYTES, type RecordKind } from '../schema/index.js'
 import { BoundedMap } from './bounded-map.js'
-import { VERIFIED_CACHE_SIZE, VERIFY_CONCURRENCY } from './constants.js'
+import { VERIFIED_CACHE_SIZE, RECEIVED_VERIFY_CONCURRENCY } from './constants.js'
 import type { NetHost } from './host.js'
 
 /** 86 base64 characters: the text of every well-formed Ed25519 signature (record-v1 R9). */
@@ -52,15 +53,12 @@ interface HostQuestion {
   waiting: Array<{ from: number, to: number, resolve: (known: boolean[]) => void, reject: (err: unknown) => void }>
 }
 
-/** record-v1 K12: the error refusing a verified record because of its key's history, or undefined. */
-export type RecordKeyCheck = (signed: SignedRecord, id: string) => IsnadError | undefined
-
 export interface RecordGateInit {
   host: NetHost
   verifier: SignatureVerifier
   clock: () => number
   /** Key history check after the signature (the node's keyring); absent: none. */
-  keyCheck?: RecordKeyCheck
+  keys?: RecordKeyCheck
   /** @default VERIFIED_CACHE_SIZE */
   cacheSize?: number
 }
@@ -74,7 +72,7 @@ export class RecordGate {
   private readonly host: NetHost
   private readonly verifier: SignatureVerifier
   private readonly clock: () => number
-  private readonly keyCheck: RecordKeyCheck | undefined
+  private readonly keys: RecordKeyCheck | undefined
   private readonly recent: BoundedMap<string, VerifiedRecord>
   /** Verifications under way, so a record arriving by two paths at once is still checked once. */
   private readonly inflight = new Map<string, { bytes: Uint8Array, result: Promise<GateResult> }>()
@@ -89,7 +87,7 @@ export class RecordGate {
     this.host = init.host
     this.verifier = init.verifier
     this.clock = init.clock
-    this.keyCheck = init.keyCheck
+    this.keys = init.keys
     this.recent = new BoundedMap(init.cacheSize ?? VERIFIED_CACHE_SIZE)
   }
 
@@ -125,7 +123,7 @@ export class RecordGate {
 
   /**
    * Checks a batch: ids peeked, one `has` call for all of them, then the unknown ones verified with
-   * up to VERIFY_CONCURRENCY signatures in flight. Results are in input order.
+   * up to RECEIVED_VERIFY_CONCURRENCY signatures in flight. Results are in input order.
    */
   async checkMany (inputs: readonly Uint8Array[], expectedKind?: RecordKind): Promise<GateResult[]> {
     const results = new Array<GateResult | undefined>(inputs.length)
@@ -151,7 +149,7 @@ export class RecordGate {
         results[i] = await this.verifyOnce(inputs[i] as Uint8Array, ids[i], expectedKind)
       }
     }
-    await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, pending.length) }, worker))
+    await Promise.all(Array.from({ length: Math.min(RECEIVED_VERIFY_CONCURRENCY, pending.length) }, worker))
     return (results as GateResult[]).map((result) => this.checkKey(result))
   }
 
@@ -198,8 +196,8 @@ export class RecordGate {
    * is ignored, not invalid: the relay may not have the key event yet (gossip-v1 R13).
    */
   private checkKey (result: GateResult): GateResult {
-    if (this.keyCheck === undefined || (result.status !== 'verified' && result.status !== 'cached')) return result
-    const refused = this.keyCheck(result.record.signed, result.id)
+    if (this.keys === undefined || (result.status !== 'verified' && result.status !== 'cached')) return result
+    const refused = this.keys.checkRecord(result.record.signed, result.id)
     return refused === undefined ? result : { status: 'ignored', id: result.id, error: refused }
   }
 

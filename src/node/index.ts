@@ -11,7 +11,9 @@ export { selectOnNode, traceEntryOf } from './records/select.js'
 // Reputation's I/O: the trust roots file, the service that keeps the table current, the trust setting.
 export { MAX_TRUST_ROOTS, TRUST_ROOTS_FILE, TrustRootLineSchema, changeTrustRoot, readTrustRoots } from './trust/trust-roots-file.js'
 export { INGEST_REPUTATION_MAX_AGE_MS, ReputationService, type ReputationServiceInit } from './trust/reputation-service.js'
-export { NodeTrust, setTrustPolicy, type NodeTrustInit, type TrustSetting } from './trust/node-trust.js'
+export { NodeTrust, setTrustPolicy, type NodeTrustInit } from './trust/node-trust.js'
+/** The policy and reputation a node scores with (scoreWithSetting's). */
+export type { TrustSetting } from '../reputation/index.js'
 export type { RecordSource } from './journal/record-events.js'
 // The node as the network layer's host (src/net NetHost), which the daemon hands its network.
 export { createNodeHost } from './net-host.js'

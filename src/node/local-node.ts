@@ -42,7 +42,7 @@ export class LocalNode {
   readonly store: RecordStore
   private readonly clock: () => number
   /** Present in write mode: the ledger every change goes through first. */
-  private readonly journal: Journal | null
+  private readonly openJournal: Journal | null
   /** The journal's derived state (Merkle log, inbox); the journal's own in write mode. */
   private readonly state: JournalState
   /** Blocks of anchored content and the anchors' verification states (anchors-v1). */
@@ -59,11 +59,11 @@ export class LocalNode {
     this.paths = paths
     this.store = store
     this.clock = clock
-    this.journal = journal
+    this.openJournal = journal
     this.state = state
     this.anchors = anchors
     anchors.useTrustSetting(async () => await this.trust.setting())
-    journal?.useTrustSetting(async () => await this.trust.storedSetting()) // views carry the trust ingest stores
+    journal?.views.useTrustSetting(async () => await this.trust.storedSetting()) // views carry the trust ingest stores
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
@@ -114,7 +114,7 @@ export class LocalNode {
       this.keyring = await Keyring.open({
         file: keyEventsPath(this.paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock: this.clock
       })
-      if (this.journal !== null) {
+      if (this.openJournal !== null) {
         const pipeline = new IngestPipeline<JournalBatch>({
           store: this.store,
           verifier: options.verifier ?? nodeCryptoVerifier,
@@ -123,13 +123,13 @@ export class LocalNode {
           trustSetting: async (pending) => await this.trust.storedSetting(pending), // the trust `query --min-trust` filters on
           // Votes kept current from what the node stores, without reloading the graph: told in the
           // batch's turn, so the next batch's score step never finds the store ahead of the service.
-          indexed: (records) => { this.nodeTrust?.reputation.observe(records) },
-          journal: this.journal
+          votes: { observe: (records) => { this.nodeTrust?.reputation.observe(records) } },
+          journal: this.openJournal
         })
         this.ingestPipeline = pipeline
         this.anchors.follow(pipeline)
-        const pending = this.journal.pendingRecovery()
-        if (pending !== null) await this.journal.recovered((await pipeline.recover(pending)).stored.length)
+        const pending = this.openJournal.pendingRecovery()
+        if (pending !== null) await this.openJournal.recovered((await pipeline.recover(pending)).stored.length)
         // Every key event the keyring accepts (local or gossiped) rescores stored trust.
         this.keyEvents = rescoreOnKeyEvents({
           keyring: this.keyring, store: this.store, clock: this.clock,
@@ -161,12 +161,13 @@ export class LocalNode {
 
   async close (): Promise<void> {
     try {
+      await this.ingestPipeline?.close()
       await this.keyEvents?.stop()
       await this.followStore?.then(async (follows) => { await follows.close() }, () => {})
       await (this.keyring as Keyring | undefined)?.close()
       await this.anchors.close()
-      if (this.journal === null) await this.state.close()
-      else await this.journal.close()
+      if (this.openJournal === null) await this.state.close()
+      else await this.openJournal.close()
     } finally {
       await this.store.close()
     }
@@ -179,9 +180,9 @@ export class LocalNode {
   }
 
   /** The journal of a node opened for writing; USAGE in read mode. */
-  get writer (): Journal {
-    if (this.journal === null) throw new IsnadError('USAGE', 'this node was opened read-only')
-    return this.journal
+  get journal (): Journal {
+    if (this.openJournal === null) throw new IsnadError('USAGE', 'this node was opened read-only')
+    return this.openJournal
   }
 
   now (): string {
@@ -323,7 +324,7 @@ export class LocalNode {
   /** The node's trust setting: its policy and the reputation from its trust roots (docs/trust.md §2). */
   get trust (): NodeTrust {
     if (this.nodeTrust === undefined) {
-      // The pipeline's `indexed` step keeps its votes current from then on.
+      // The pipeline's index step keeps its votes current from then on.
       this.nodeTrust = homeNodeTrust(this.paths, this.store, this.clock, () => this.keyring as Keyring | undefined)
     }
     return this.nodeTrust
@@ -392,7 +393,7 @@ export async function reindex (home: string, clock: () => number = Date.now, sco
   const result = await reindexHome(nodePaths(home), scope, clock)
   const node = await LocalNode.open({ home, clock, scope })
   try {
-    await node.writer.recordReconciled({ reason: 'reindex', ...result })
+    await node.journal.recordReconciled({ reason: 'reindex', ...result })
   } finally {
     await node.close()
   }

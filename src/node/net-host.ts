@@ -12,19 +12,20 @@ import type { LocalNode } from './local-node.js'
  */
 export function createNodeHost (current: () => LocalNode): NetHost & { close: () => Promise<void> } {
   // The node is looked up on each call: reindex closes it and opens a new one.
-  const node = { get store () { return current().store }, get writer () { return current().writer },
+  const node = { get store () { return current().store }, get journal () { return current().journal },
     get pipeline () { return current().pipeline }, now: () => current().now() }
   return {
     has: async (ids) => await node.store.existsMany(ids),
     accept: async (records, source: AcceptSource) => {
       await node.pipeline.accept(records, source)
     },
+    missingMemory: (memoryId, from) => { node.pipeline.wantMemory(memoryId, from) },
     get: async (id) => {
       const [bytes] = await node.store.getBytesMany([id])
       return bytes ?? null
     },
     recordsSince: async (cursor, limit): Promise<RecordPage> => {
-      const { ids, next } = await node.writer.state.recordsSince(cursor, limit)
+      const { ids, next } = await node.journal.state.recordsSince(cursor, limit)
       // One read for the page: each read is a round trip through libuv's pool.
       const stored = await node.store.getBytesMany(ids)
       return { records: stored.filter((bytes) => bytes !== undefined), next }
@@ -38,11 +39,11 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
     },
     memoryAuthor: async (id) => (await node.store.getMemory(id))?.signed.record.author.agent_id ?? null,
     followedTags: async () => followedTags(await (await current().follows()).list()),
-    loadCursor: async (peerId) => await node.writer.state.syncCursor(peerId),
-    saveCursor: async (peerId, cursor) => { await node.writer.saveSyncCursor(peerId, cursor) },
+    loadCursor: async (peerId) => await node.journal.state.syncCursor(peerId),
+    saveCursor: async (peerId, cursor) => { await node.journal.saveSyncCursor(peerId, cursor) },
     getBlock: async (cid) => await current().anchors.blocks.get(cid),
     acceptCheckpoint: async (checkpoint: VerifiedCheckpoint) => {
-      await node.writer.observeCheckpoint(checkpoint.signed)
+      await node.journal.observeCheckpoint(checkpoint.signed)
     },
     // Nothing of its own to close: every file it changes is the node's journal's.
     close: async () => {}

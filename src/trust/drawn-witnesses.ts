@@ -31,7 +31,7 @@ export function drawnAttestations (
   for (const { id, record, drawFraction } of attestations) {
     const draw = record.draw
     if (draw === undefined) continue
-    const introduced = drawFraction === undefined ? undefined : introducedAfter(record.witness, memory, identities)
+    const introduced = drawFraction === undefined ? undefined : drawKeyIntroducedAfter(record.witness, memory.record.created_at, memory.id, identities)
     if (drawFraction === undefined) {
       refusals.set(id, 'its draw proof was not verified for this memory')
     } else if (introduced !== undefined) {
@@ -67,15 +67,16 @@ function estimateRefusal (draw: AttestationDraw, fraction: number, estimate: num
 }
 
 /**
- * When the key log introduced `key` (record-v1 K12's *from*: a rotation's or a delegation's own
+ * W11: when the key log introduced `key` (record-v1 K12's *from*: a rotation's or a delegation's own
  * `created_at`), if that is not before the memory's `created_at`; undefined for an inception key
- * (−∞), a key no log names (its own identity) and a key introduced before the memory.
+ * (−∞), a key no log names (its own identity) and a key introduced before the memory. A draw by a key
+ * this returns a time for does not count, wherever a node judges draws (the score, its private checks).
  */
-function introducedAfter (key: string, memory: MemoryEvidence, identities: KeyIdentities | undefined): number | undefined {
+export function drawKeyIntroducedAfter (key: string, memoryCreatedAt: string, memoryId: string, identities: KeyIdentities | undefined): number | undefined {
   if (identities === undefined || !identities.named(key)) return undefined
   const from = identities.introducedAt(key)
   if (from === undefined || from === -Infinity) return undefined
-  return from >= instantOf(memory.record.created_at, 'memory', memory.id) ? from : undefined
+  return from >= instantOf(memoryCreatedAt, 'memory', memoryId) ? from : undefined
 }
 
 function round (value: number): number {

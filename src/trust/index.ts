@@ -10,7 +10,7 @@ export { isnadV01Policy } from './isnad-v01-policy.js'
 export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
 export { isnadDrawPolicy } from './isnad-draw-policy.js'
 export { independentAttestations } from './independent-witnesses.js'
-export { drawnAttestations, type DrawnWitnesses } from './drawn-witnesses.js'
+export { drawnAttestations, drawKeyIntroducedAfter, type DrawnWitnesses } from './drawn-witnesses.js'
 export { TRUST_POLICIES, getTrustPolicy, isTrustPolicyName } from './policies.js'
 export {
   ATTESTED_THRESHOLD, ANCHORED_THRESHOLD, CONSENSUS_THRESHOLD, TRUST_LEVEL_THRESHOLDS, ISNAD_V01_WEIGHTS,

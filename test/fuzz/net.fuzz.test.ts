@@ -29,7 +29,6 @@ async function validator (): Promise<GossipValidator> {
     host,
     verifier: nodeCryptoVerifier,
     clock: () => NOW,
-    resolveMemory: async () => false,
     keyring: () => keyring
   })
 }

@@ -16,11 +16,13 @@ import { parseTagTopic, validateTagMemory } from './tag-topics.js'
 
 /**
  * The verdict on one gossip message (gossip-v1 §3): `accept` carries what verification produced,
- * so the host stores it without verifying again; `ignore` drops the message without penalty;
- * `reject` drops it and counts against the peer that sent it (score P4).
+ * so the host stores it without verifying again, and what validation learned: `missingMemory`, the
+ * memory an accepted attestation or anchor points at that this node holds nowhere (gossip-v1 R10),
+ * for the host to obtain once the message is delivered; `ignore` drops the message without
+ * penalty; `reject` drops it and counts against the peer that sent it (score P4).
  */
 export type GossipDecision =
-  | { result: 'accept', records: VerifiedRecord[], checkpoint?: VerifiedCheckpoint }
+  | { result: 'accept', records: VerifiedRecord[], checkpoint?: VerifiedCheckpoint, missingMemory?: string }
   | { result: 'ignore', reason: string }
   | { result: 'reject', reason: string }
 
@@ -29,30 +31,29 @@ export interface GossipValidatorInit {
   host: NetHost
   verifier: SignatureVerifier
   clock: () => number
-  /**
-   * gossip-v1 R10: obtains and stores the memory an attestation or anchor points at, from the
-   * peer that sent it or others; resolves false when no peer had it in time.
-   */
-  resolveMemory: (memoryId: string, from: string) => Promise<boolean>
   /** The node's keyring (gossip-v1 §9), looked up per message: a node may reopen it. Absent: key logs are ignored. */
   keyring?: () => Keyring | undefined
   /** Told of every peer whose message was accepted (the network protects such peers from pruning, gossip-v1 §6). */
   onAccepted?: (from: string) => void
 }
 
-/** Topic validators of gossip-v1 §3, independent of libp2p so they can be tested alone. */
+/**
+ * Topic validators of gossip-v1 §3, independent of libp2p so they can be tested alone. They only
+ * judge: they read the gate, the host's `has` and its memories' authors, and store or fetch nothing
+ * (a key log, which the keyring merges before it counts, is the exception gossip-v1 R14 names).
+ */
 export class GossipValidator {
   private readonly seenCheckpoints = new BoundedMap<string, true>(SEEN_CHECKPOINTS_SIZE)
 
   constructor (private readonly init: GossipValidatorInit) {}
 
   async validate (topic: string, data: Uint8Array, from: string): Promise<GossipDecision> {
-    const decision = await this.decide(topic, data, from)
+    const decision = await this.decide(topic, data)
     if (decision.result === 'accept') this.init.onAccepted?.(from)
     return decision
   }
 
-  private async decide (topic: string, data: Uint8Array, from: string): Promise<GossipDecision> {
+  private async decide (topic: string, data: Uint8Array): Promise<GossipDecision> {
     if (topic === TOPICS.keyEvents) return await this.keyLog(data)
     const shard = parseShardTopic(topic) // gossip-v1 "Shards": count 1's topics are §2's
     if (shard === undefined) {
@@ -71,11 +72,9 @@ export class GossipValidator {
       return { result: 'reject', reason: `a memory of ${record.author.agent_id} travels on its shard ${shardOf(record.author.agent_id, shard.count)} of ${shard.count}, not ${shard.shard}` }
     }
     if (record.kind === 'attestation' || record.kind === 'anchor') {
-      if (!await this.isKnown(record.memory)) {
-        // gossip-v1 R10: fetched and stored before this message is forwarded, so the next hop can
-        // fetch it from this node. A memory no peer has does not make the attestation invalid.
-        await this.init.resolveMemory(record.memory, from)
-      }
+      // gossip-v1 R10: a memory this node holds nowhere does not make the attestation invalid; the
+      // host obtains it after delivery (the verdict says which), never while validating.
+      if (!await this.isKnown(record.memory)) return { result: 'accept', records: [checked.record], missingMemory: record.memory }
       // gossip-v1 R16: judged by the memory, which a relay may not have held: Ignore, not Reject.
       const author = await this.memoryAuthor(record.memory)
       if (author !== undefined && !inShard(author, shard)) {

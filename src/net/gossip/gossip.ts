@@ -28,7 +28,8 @@ type Accepted = Extract<GossipDecision, { result: 'accept' }>
 
 /**
  * Joins the gossip-v1 topics: validators on every topic (§3), verified records handed to the host
- * once gossipsub delivers the message, and publication of this node's own records.
+ * once gossipsub delivers the message (with the memory the validator found missing, R10), and
+ * publication of this node's own records.
  */
 export class GossipRouter {
   /** Verdicts between the validator and delivery, keyed by gossipsub's message object. */
@@ -193,7 +194,10 @@ export class GossipRouter {
     this.track(this.context.libp2p.hangUp(peer).catch(() => {}))
   }
 
-  /** After Accept, gossipsub delivers the message (then forwards it): hand its records over. */
+  /**
+   * After Accept, gossipsub delivers the message (then forwards it): its records are handed over,
+   * and the memory it points at but this node lacks is asked for, outside validation (gossip-v1 R10).
+   */
   private readonly deliver = (event: CustomEvent<GossipsubMessage>): void => {
     const { msg, propagationSource } = event.detail
     const decision = this.accepted.get(msg)
@@ -204,6 +208,7 @@ export class GossipRouter {
         this.context.log.error('the host refused gossiped records: %s', String(err))
       }))
     }
+    if (decision.missingMemory !== undefined) this.context.host.missingMemory?.(decision.missingMemory, propagationSource.toString())
     const { checkpoint } = decision
     const acceptCheckpoint = this.context.host.acceptCheckpoint
     if (checkpoint !== undefined && acceptCheckpoint !== undefined) {

@@ -1,3 +1,4 @@
+import type { TrustSetting } from '../../reputation/index.js'
 import { resolve } from 'node:path'
 import type { CID } from 'multiformats/cid'
 import type { PeerId } from '@libp2p/interface'
@@ -11,7 +12,7 @@ import type { Network } from '../../net/index.js'
 import type { AnchorRecord, MemoryRecord } from '../../schema/index.js'
 import type { RecordStore, StoredRecord, TrustEntry } from '../../record-index/index.js'
 import type { TrustResult } from '../../trust/index.js'
-import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence, type NodeTrustSetting } from '../trust/memory-evidence.js'
+import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from '../trust/memory-evidence.js'
 import type { Journal } from '../journal/journal.js'
 import type { IngestPipeline } from '../pipeline/pipeline.js'
 import { homePrivatePaths, type NodePaths } from '../home/home-paths.js'
@@ -76,7 +77,7 @@ export class NodeAnchors {
   private readonly background = new Set<Promise<unknown>>()
   private unsubscribe: () => void = () => {}
   /** The node's trust policy and reputation (docs/trust.md §2), so re-scored entries match the node's own. */
-  private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
+  private trustSetting: () => Promise<TrustSetting> = async () => ({})
 
   private constructor (readonly blocks: BlockStore, private readonly states: AnchorStateStore, private readonly parts: NodeAnchorsParts, options: NodeAnchorOptions, paths: NodePaths) {
     this.files = {
@@ -141,7 +142,7 @@ export class NodeAnchors {
   }
 
   /** Scores with the node's trust setting from now on (LocalNode sets it when it is built). */
-  useTrustSetting (setting: () => Promise<NodeTrustSetting>): void {
+  useTrustSetting (setting: () => Promise<TrustSetting>): void {
     this.trustSetting = setting
   }
 

@@ -42,7 +42,7 @@ export async function observeCheckpoint (home: string, input: unknown, clock: ()
   const { signed } = verifyCheckpoint(input, nodeCryptoVerifier, { now: clock() })
   const node = await LocalNode.open({ home, clock })
   try {
-    return await node.writer.observeCheckpoint(signed)
+    return await node.journal.observeCheckpoint(signed)
   } finally {
     await node.close()
   }

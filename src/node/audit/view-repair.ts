@@ -28,7 +28,7 @@ export async function reduceViewsAgain (home: string, action: ViewAction): Promi
     }
     const traced = await memoriesOfObjects(node.store, action.objects)
     for (const id of traced.found) memories.add(id)
-    await node.writer.reduceAgain(memories)
+    await node.journal.views.reduceAgain(memories)
     const unknown = [...absent, ...traced.missing]
     return `reduced ${memories.size} memor${memories.size === 1 ? 'y' : 'ies'} again` +
       `${action.settle.length === 0 ? '' : `; ${action.settle.length} lost state${action.settle.length === 1 ? '' : 's'} (${action.settle.join(', ')}) stand for their objects' states now`}` +

@@ -6,13 +6,12 @@ import { readPolicy, viewRulesOf } from '../../ledger/meta/index.js'
 import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import { SerialQueue, type RecordLocation, type RecordStore, type StoredRecord } from '../../record-index/index.js'
-import type { NodeTrustSetting, ScoredEvidence } from '../trust/memory-evidence.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
 import { journalIndexPath, type NodePaths } from '../home/home-paths.js'
 import { JournalState } from './journal-state.js'
 import { batchEventsOf, type RecordSource } from './record-events.js'
 import { ViewReducer } from './object-view-reducer.js'
-import { ReductionRounds } from './reduction-rounds.js'
+import { ObjectViews } from './object-views.js'
 import { appendConflict } from './conflicts.js'
 import { appendedLocations, locatedRecordsOf } from './record-locations.js'
 
@@ -60,7 +59,8 @@ export interface PendingRecovery {
 export class Journal implements RecordJournal<JournalBatch> {
   /** Batches whose record events may be in the ledger but not yet in the index, Merkle log and views. */
   private readonly applying = new Set<{ from: number }>()
-  private readonly reductions: ReductionRounds
+  /** The views (views/, docs/views.md): reduced, written, deferred and settled by this one object. */
+  readonly views: ObjectViews<JournalBatch>
   private pending: PendingRecovery | null = null
   /**
    * Batches whose record events are in the ledger and whose Merkle leaves are not yet: while any
@@ -72,12 +72,8 @@ export class Journal implements RecordJournal<JournalBatch> {
   private sealing: Promise<SignedCheckpoint | null> | undefined
   /** A batch journaled whose index write failed: its leaves come only with the next open's recovery. */
   private abandoned = false
-  /** The node's trust setting, for the trust views carry (useTrustSetting); the defaults until given. */
-  private trustSetting: () => Promise<NodeTrustSetting> = async () => ({})
   /** The indexed_lc writes, one after another (markIndexed). */
   private readonly indexedWrites = new SerialQueue()
-  /** Batches whose views were deferred (deferViews), until they are settled: close waits for them. */
-  private readonly settling = new Set<Promise<void>>()
   /** The spec's cursors ledger (Memory Format Spec V3.1 §10, coordination/cursors.jsonl): the history of peers' sync cursors. */
   private readonly cursors: JsonlAppender
 
@@ -85,19 +81,10 @@ export class Journal implements RecordJournal<JournalBatch> {
     private readonly init: JournalInit,
     readonly events: EventLedger,
     readonly state: JournalState,
-    private readonly views: ViewReducer
+    reducer: ViewReducer
   ) {
     this.cursors = new JsonlAppender(ledgerFilePath(init.paths.data, 'cursors'))
-    this.reductions = new ReductionRounds(async (memoryIds, scored, causes) => {
-      const reduced = await this.views.reduce(this.init.store, memoryIds, this.now, scored, await this.trustSetting(), causes)
-      // Their keys go with the next indexed_lc write: one LevelDB write instead of two. `applying`
-      // keeps indexed_lc below these events until the keys are handed over (JournalState.deferKeys).
-      // A failed append leaves `applying` in place, as a failed batch does.
-      const applying = { from: this.events.lastLc + 1 }
-      this.applying.add(applying)
-      this.state.deferKeys(await this.append(reduced, { deferKeys: true }))
-      this.applying.delete(applying)
-    })
+    this.views = new ObjectViews({ reducer, store: init.store, clock: init.clock, ledger: this })
   }
 
   static async open (init: JournalInit): Promise<Journal> {
@@ -139,15 +126,6 @@ export class Journal implements RecordJournal<JournalBatch> {
     }
     await this.append(lifecycle)
     await this.markIndexed()
-  }
-
-  /**
-   * The node's trust setting (policy, reputation, identities): views are scored under it, as the
-   * pipeline scores what it stores. Given by the node once its trust setting exists, which is after
-   * the journal opens and before any record is stored (LocalNode).
-   */
-  useTrustSetting (setting: () => Promise<NodeTrustSetting>): void {
-    this.trustSetting = setting
   }
 
   /** What the ledger holds beyond the index, for IngestPipeline.recover; null when nothing is. */
@@ -270,38 +248,17 @@ export class Journal implements RecordJournal<JournalBatch> {
     for (const resume of waiting) resume()
   }
 
-  /** The views of the memories the batch touched; their reduction joins the next round (ReductionRounds). */
-  async reduceViews (batch: JournalBatch, scored: ReadonlyMap<string, ScoredEvidence>): Promise<void> {
-    const touched = ViewReducer.touchedBy(batch.records)
-    if (touched.size > 0) await this.reductions.request(touched, scored, { causes: batch.events.map((e) => e.event_id) })
-  }
-
   /**
-   * The batch's views in a held round (records from the network: nobody waits for their views), and
-   * the batch settled once they are written. Never waits and never throws: should the round fail,
-   * the batch stays below indexed_lc and the next open's recovery reduces it again.
+   * A view round's `memory.reduced` events (ObjectViews). Their keys go with the next indexed_lc
+   * write: one LevelDB write instead of two. `applying` keeps indexed_lc below these events until
+   * the keys are handed over (JournalState.deferKeys); a failed append leaves it in place, as a
+   * failed batch does.
    */
-  deferViews (batch: JournalBatch, scored: ReadonlyMap<string, ScoredEvidence>): void {
-    const touched = ViewReducer.touchedBy(batch.records)
-    const written = touched.size > 0
-      ? this.reductions.request(touched, scored, { causes: batch.events.map((e) => e.event_id), hold: true })
-      : Promise.resolve()
-    const settling = written.then(async () => { await this.settleBatch(batch) }).catch(() => {})
-    this.settling.add(settling)
-    void settling.finally(() => this.settling.delete(settling))
-  }
-
-  /**
-   * Reduces these memories again now, reading their evidence from the store (`ledger repair`: their
-   * view lines were lost, or no reducer line names them); resolves when the round is written.
-   */
-  async reduceAgain (memoryIds: Iterable<string>): Promise<void> {
-    await this.reductions.request(memoryIds, new Map())
-  }
-
-  /** The pipeline is idle: held view rounds may run (ReductionRounds.release). */
-  releaseViews (): void {
-    this.reductions.release()
+  async recordReductions (reduced: EventInput[]): Promise<void> {
+    const applying = { from: this.events.lastLc + 1 }
+    this.applying.add(applying)
+    this.state.deferKeys(await this.append(reduced, { deferKeys: true }))
+    this.applying.delete(applying)
   }
 
   /** The batch is in the index, the Merkle log and the views: indexed_lc may pass its events. */
@@ -416,24 +373,18 @@ export class Journal implements RecordJournal<JournalBatch> {
     await this.markIndexed()
   }
 
-  /** Every view round requested so far written (held ones released), and the deferred batches settled. */
-  async viewsSettled (): Promise<void> {
-    await this.reductions.settled()
-    while (this.settling.size > 0) await Promise.all([...this.settling])
-  }
-
   async close (): Promise<void> {
     try {
       await this.checkpoint()
       await this.append([this.nodeEvent('memory.instance.stopped', `stopped:${this.events.runId}`, { pid: process.pid })])
-      await this.viewsSettled() // their memory.reduced keys go with the last indexed_lc write
+      await this.views.settled() // their memory.reduced keys go with the last indexed_lc write
       await this.markIndexed()
     } finally {
       // Each part is closed even when one before it fails (a full disk refuses the session's last
       // lease line): the index's lock must be released, or the home cannot be opened again in
       // this process once space is freed. The first failure is the one reported.
       await closeEach([
-        async () => { await this.viewsSettled() },
+        async () => { await this.views.settled() },
         async () => { await this.cursors.close() },
         async () => { await this.views.close() },
         async () => { await this.events.close() },

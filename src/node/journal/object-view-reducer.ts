@@ -1,3 +1,4 @@
+import type { TrustSetting } from '../../reputation/index.js'
 import { JsonlAppender, hashLine, recoverTail, validateOperationalLine, type EventInput, type RecoveryContext } from '../../ledger/index.js'
 import {
   ATTACH_FOLDER, REDUCERS_FILE, createViewWriter, objectTypeOf, reduceMemory, reducedEventsOf, viewEvidenceOf, viewTrustOf,
@@ -5,7 +6,7 @@ import {
 } from '../../ledger/object-views/index.js'
 import { sortInPlace, type IsnadRecord, type ViewObjectType } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../record-index/index.js'
-import { gatherEvidence, scoreEvidence, type NodeTrustSetting, type ScoredEvidence } from '../trust/memory-evidence.js'
+import { gatherEvidence, scoreEvidence, type ScoredEvidence } from '../trust/memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
 import { recordEventId } from './record-events.js'
 
@@ -116,7 +117,7 @@ export class ViewReducer {
    */
   async reduce (
     store: RecordStore, memoryIds: Iterable<string>, now: number, scored: ReadonlyMap<string, ScoredEvidence> = new Map(),
-    setting: NodeTrustSetting = {}, causes: readonly string[] = []
+    setting: TrustSetting = {}, causes: readonly string[] = []
   ): Promise<EventInput[]> {
     const loaded = await mapConcurrently([...memoryIds], REDUCE_CONCURRENCY, async (id) => await this.load(store, id, now, setting, scored.get(id)))
     const round: Reduction[] = []
@@ -133,7 +134,7 @@ export class ViewReducer {
   }
 
   /** What reducing one memory needs, or null when the store does not hold it. */
-  private async load (store: RecordStore, id: string, now: number, setting: NodeTrustSetting, known: ScoredEvidence | undefined): Promise<ReduceInput | null> {
+  private async load (store: RecordStore, id: string, now: number, setting: TrustSetting, known: ScoredEvidence | undefined): Promise<ReduceInput | null> {
     const memory = known?.memory ?? await store.getMemory(id)
     if (memory === null) return null
     // The store lists evidence in id order; scored evidence is in arrival order.

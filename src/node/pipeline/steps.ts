@@ -1,6 +1,7 @@
 import { IsnadError } from '../../errors/index.js'
 import { verifyRecordAsync, verifyRecordBytesAsync, type VerifiedRecord, type VerifyRecordOptions } from '../../record/index.js'
-import type { MemoryRecord, SignedRecord } from '../../schema/index.js'
+import type { RecordKeyCheck } from '../../key-events/index.js'
+import type { MemoryRecord } from '../../schema/index.js'
 import type { RecordStore, StoredRecord } from '../../record-index/index.js'
 import { EvidenceCache, evidenceOf, gatherEvidence, type MemoryEvidence } from '../trust/memory-evidence.js'
 import { mapConcurrently } from '../map-concurrently.js'
@@ -27,17 +28,12 @@ export const RESCORE_CONCURRENCY = 64
  * fell to 0.57–0.61× raw verify against 0.73–1.01× for the old build; at 256, 0.56–0.68× against
  * 0.54–0.73×, BENCHMARKS.md).
  */
-export const VERIFY_CONCURRENCY = 256
-
-/** What the key check needs of a keyring (record-v1 K12): why a record's key may not sign it, if so. */
-export interface RecordKeyCheck {
-  checkRecord: (signed: SignedRecord, id: string) => IsnadError | undefined
-}
+export const INGEST_VERIFY_CONCURRENCY = 256
 
 /**
  * decode → verify: every input (the canonical bytes of a record as they arrive from the network,
  * or plain data: parsed JSON, a decoded record) through record-v1 §5.2, with up to
- * VERIFY_CONCURRENCY signature checks in flight; all or nothing. Bytes are decoded once and must be
+ * INGEST_VERIFY_CONCURRENCY signature checks in flight; all or nothing. Bytes are decoded once and must be
  * canonical (R18). The error reported is the one of the lowest failing position, so it does not
  * depend on which check finishes first: once a record fails, records after it are not started
  * (they cannot be the one reported), and those before it all finish.
@@ -63,7 +59,7 @@ export async function decodeAndVerify (inputs: readonly unknown[], options: Veri
       }
     }
   }
-  await Promise.all(Array.from({ length: Math.min(VERIFY_CONCURRENCY, inputs.length) }, worker))
+  await Promise.all(Array.from({ length: Math.min(INGEST_VERIFY_CONCURRENCY, inputs.length) }, worker))
   if (failedAt < inputs.length) throw positioned(failure, failedAt)
   return results
 }

@@ -18,7 +18,7 @@ import type { LocalNode } from '../local-node.js'
 let selections = 0
 
 export async function selectOnNode (node: LocalNode, request: SelectRequest, signatures: SignatureVerifier = nodeCryptoVerifier): Promise<SelectionResult> {
-  const journal = node.writer // USAGE in read mode: a selection without its trace is not allowed
+  const journal = node.journal // USAGE in read mode: a selection without its trace is not allowed
   const setting = await node.trust.setting()
   let checkpoint: Promise<SignedCheckpoint | null> | undefined
   const inclusionOf = async (id: string): Promise<RecordInclusion | undefined> => {

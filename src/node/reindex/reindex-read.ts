@@ -4,8 +4,8 @@ import type { AnchorRecord, AttestationRecord, MemoryRecord, WitnessRequestRecor
 import type { RecordLocation, StoredRecord, TrustEntry } from '../../record-index/index.js'
 import { Keyring } from '../../key-events/index.js'
 import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../fast-crypto/index.js'
-import { trustSettingFrom, type MemoryAttestations } from '../../reputation/index.js'
-import { evidenceOf, scoreEvidence, trustEntryOf, type NodeTrustSetting } from '../trust/memory-evidence.js'
+import { trustSettingFrom, type MemoryAttestations, type TrustSetting } from '../../reputation/index.js'
+import { evidenceOf, scoreEvidence, trustEntryOf } from '../trust/memory-evidence.js'
 import { keyringIdentities } from '../trust/node-trust.js'
 import { EventsChunkBuilder, memoriesChunk, type ReaderInput, type WireChunk } from './reindex-chunks.js'
 import { locatedRecordsOf } from '../journal/record-locations.js'
@@ -101,7 +101,7 @@ function push<T> (map: Map<string, T[]>, key: string, value: T): void {
   else list.push(value)
 }
 
-function trustOf (memory: StoredRecord<MemoryRecord>, collected: Collected, now: number, setting: NodeTrustSetting): TrustEntry {
+function trustOf (memory: StoredRecord<MemoryRecord>, collected: Collected, now: number, setting: TrustSetting): TrustEntry {
   const evidence = evidenceOf(memory, collected.attestations.get(memory.id) ?? [], collected.anchors.get(memory.id) ?? [], [], undefined, collected.requests.get(memory.id) ?? [])
   return trustEntryOf(scoreEvidence(evidence, now, setting))
 }

@@ -1,13 +1,14 @@
+import type { TrustSetting } from '../../reputation/index.js'
 import type { Keyring } from '../../key-events/index.js'
 import type { RecordStore } from '../../record-index/index.js'
-import { rescoreStoredTrust, type NodeTrustSetting } from './memory-evidence.js'
+import { rescoreStoredTrust } from './memory-evidence.js'
 
 export interface KeyEventRescoreInit {
   keyring: Keyring
   store: RecordStore
   clock: () => number
   /** The node's current setting; called after `invalidate`, so the reputation reflects the event. */
-  setting: () => Promise<NodeTrustSetting>
+  setting: () => Promise<TrustSetting>
   /** Drops the cached reputation table: a key event changes who votes as whom, and when. */
   invalidate: () => void
   /** Told of a rescore that failed (the stored scores stay as they were until the next event). */

@@ -107,7 +107,7 @@ const SCANNED_EVIDENCE_MAX = 16
  * Records in the store passed verifyRecord before they were stored (the store's invariant), so their
  * signatures count as valid without being checked again.
  */
-export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: NodeTrustSetting): TrustResult {
+export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: TrustSetting): TrustResult {
   return scoreWithSetting({
     memory: { id: evidence.memory.id, record: evidence.memory.signed.record, signatureValid: true },
     attestations: evidence.attestations.map(storedAttestationEvidence),
@@ -138,15 +138,12 @@ function storedAttestationEvidence ({ id, signed }: StoredRecord<AttestationReco
 export const DRAW_FRACTION_CACHE_SIZE = 65_536
 const drawFractions = new Map<string, number>()
 
-/** The node's trust setting: its policy, the reputation from its roots and its keyring (src/reputation TrustSetting). */
-export type NodeTrustSetting = TrustSetting
-
 /**
  * Rescores every stored memory under `setting` and rewrites the index entries that changed (what
  * `isnad trust policy` runs after a change): anchors count as at ingest (their states are refreshed
  * at query time, NodeAnchors.refreshTrust). Returns how many entries changed.
  */
-export async function rescoreStoredTrust (store: RecordStore, now: number, setting: NodeTrustSetting): Promise<number> {
+export async function rescoreStoredTrust (store: RecordStore, now: number, setting: TrustSetting): Promise<number> {
   // All ids first: the query index is ordered by trust, which this pass re-keys.
   const ids: string[] = []
   let cursor: string | undefined

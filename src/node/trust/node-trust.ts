@@ -38,9 +38,6 @@ export function homeNodeTrust (
   })
 }
 
-/** The policy and reputation a node scores with (src/reputation TrustSetting, scoreWithSetting's). */
-export type { TrustSetting } from '../../reputation/index.js'
-
 /**
  * A node's trust setting (docs/trust.md §1): the policy named in `_meta/policy.json` (`trust_policy`, a
  * node setting beside the others that shape what it writes) and the reputation from its roots.
@@ -108,6 +105,12 @@ export class NodeTrust {
   }
 
   private keyring: { keyring: Keyring, identities: KeyIdentities } | undefined
+
+  /** The key identities the score judges keys by (key logs: K12, and W11 for draws); undefined before the keyring opens. */
+  keyIdentities (): KeyIdentities | undefined {
+    const keyring = this.init.keyring?.()
+    return keyring === undefined ? undefined : this.identitiesOf(keyring)
+  }
 
   /** One adapter per keyring; a key event it accepts changes who counts, so the table is recomputed. */
   private identitiesOf (keyring: Keyring): KeyIdentities {

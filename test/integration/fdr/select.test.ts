@@ -103,7 +103,7 @@ describe('FDR layer on a node', () => {
     const { honest, sybil } = await populate()
     await node.trust.reputation.addTrustRoot(alice.did)
     await node.trust.setPolicy('isnad-reputation')
-    const lastLc = node.writer.events.lastLc
+    const lastLc = node.journal.events.lastLc
     const { selected, trace } = await selectOnNode(node, { selector: alice.did, tags: ['ops'], query: 'deploys canary' })
     expect(selected.map((s) => s.ref.worldId)).toEqual([honest, sybil])
     expect(selected[0]?.confidence).toBeGreaterThan(selected[1]!.confidence)
@@ -117,7 +117,7 @@ describe('FDR layer on a node', () => {
     expect(authority.check(trace).accepted).toBe(true)
 
     const events = []
-    for await (const event of node.writer.events.readEvents(lastLc + 1)) events.push(event)
+    for await (const event of node.journal.events.readEvents(lastLc + 1)) events.push(event)
     const traced = events.filter((e) => e.type === 'memory.selected')
     expect(traced).toHaveLength(1)
     expect(traced[0]).toMatchObject({ actor: alice.did, payload: { selector: alice.did, atWorldId: trace.atWorldId, selectedAt: NOW } })
@@ -126,7 +126,7 @@ describe('FDR layer on a node', () => {
     // A second, identical selection at the same instant is a second trace, not a duplicate.
     await selectOnNode(node, { selector: alice.did, tags: ['ops'], query: 'deploys canary' })
     const after = []
-    for await (const event of node.writer.events.readEvents(lastLc + 1)) if (event.type === 'memory.selected') after.push(event)
+    for await (const event of node.journal.events.readEvents(lastLc + 1)) if (event.type === 'memory.selected') after.push(event)
     expect(after).toHaveLength(2)
   })
 

@@ -101,7 +101,7 @@ describe('reindex through the reader thread', () => {
     await node.ingest(memories.filter((_, i) => i % 2 === 0).map((m) => createAttestation(bob, m.id, 'confirm').signed))
     await node.ingest([createAttestation(carol, memories[1]!.id, 'dispute').signed, createAnchor(bob, memories[2]!.id).signed])
     await node.requestWitnesses({ memory: memories[3]!.id, to: [bob.did] }, signer(alice))
-    await node.writer.checkpoint()
+    await node.journal.checkpoint()
     await node.ingest(memories.slice(0, 5).map((m) => m.signed)) // already journaled: no new events
     await node.close()
   })

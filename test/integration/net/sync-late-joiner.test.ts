@@ -71,7 +71,7 @@ describe('a node that joins late catches up by sync (sync-v1)', () => {
   it('gossips A\'s signed checkpoint, which B keeps', async () => {
     const [a, b] = nodes as [TestNode<LocalNodeHost>, TestNode<LocalNodeHost>]
     await waitForMesh([[a, b]])
-    const checkpoint = await a.host.node.writer.checkpoint()
+    const checkpoint = await a.host.node.journal.checkpoint()
     expect(checkpoint).not.toBeNull()
     await a.network.publishCheckpoint(checkpoint!)
     await waitFor('B keeps the checkpoint', () => b.host.checkpoints.length === 1)

@@ -59,7 +59,7 @@ describe('sync between two daemons\' hosts (sync-v1, createNodeHost)', () => {
     }
     expect(records.filter((bytes) => bytes.length > SEND_CHUNK_BYTES)).toHaveLength(3)
     await a.node.ingest(records, 'import')
-    const { ids } = await a.node.writer.state.recordsSince(0, records.length)
+    const { ids } = await a.node.journal.state.recordsSince(0, records.length)
     expect(ids).toHaveLength(records.length)
 
     // What A serves is what its store keeps, and what encoding its decoded records gives.
@@ -83,7 +83,7 @@ describe('sync between two daemons\' hosts (sync-v1, createNodeHost)', () => {
 
     // B's journal kept A's cursor: the current value in index/journal, each page's in coordination/cursors.jsonl.
     const peer = a.test.network.peerId.toString()
-    expect(await b.node.writer.state.syncCursor(peer)).toBe(records.length)
+    expect(await b.node.journal.state.syncCursor(peer)).toBe(records.length)
     const lines = (await readFile(join(b.node.paths.data, 'coordination', 'cursors.jsonl'), 'utf8')).trim().split('\n')
       .map((line) => JSON.parse(line) as { peer: string, cursor: number, hash: string })
     expect(lines.length).toBeGreaterThan(0)

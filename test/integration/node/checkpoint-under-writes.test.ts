@@ -32,8 +32,8 @@ describe('checkpoints signed while batches are in flight', () => {
     const signed: number[] = []
     const heartbeat = (async () => {
       while (writing) {
-        await node.writer.heartbeat({ peers: 0 })
-        const checkpoint = await node.writer.checkpoint()
+        await node.journal.heartbeat({ peers: 0 })
+        const checkpoint = await node.journal.checkpoint()
         if (checkpoint !== null && checkpoint.record.size !== signed.at(-1)) signed.push(checkpoint.record.size)
         await new Promise((resolve) => setImmediate(resolve))
       }

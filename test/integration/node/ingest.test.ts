@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { encodeSignedRecord, IsnadError, isIsnadError, nodeCryptoVerifier, verifyRecordBytes, type SignedRecord, type VerifiedRecord } from '../../../src/index.js'
 import {
-  gatherEvidence, IngestPipeline, scoreEvidence, VERIFY_CONCURRENCY, type IngestPipelineInit, type IngestResult,
+  gatherEvidence, IngestPipeline, scoreEvidence, type BatchViews, INGEST_VERIFY_CONCURRENCY, type IngestPipelineInit, type IngestResult,
   type JournaledBatch, type MemoryEvidence, type RecordJournal, type RecordSource
 } from '../../../src/node/index.js'
 import {
@@ -93,17 +93,17 @@ class CallLog implements RecordJournal {
     this.calls.push(`log:${String((await this.store().existsMany(batch.records.map((r) => r.id))).filter(Boolean).length)} stored`)
   }
 
-  async reduceViews (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> {
-    this.calls.push(`views:${[...scored.keys()].join(',')}`)
+  readonly views: BatchViews = {
+    write: async (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): Promise<void> => {
+      this.calls.push(`views:${[...scored.keys()].join(',')}`)
+      await new Promise((resolve) => setImmediate(resolve)) // written after the publish step told its listeners
+      this.calls.push('settle')
+    },
+    defer: (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): void => {
+      this.calls.push(`deferred views:${[...scored.keys()].join(',')}`)
+    },
+    release: (): void => { this.calls.push('release views') }
   }
-
-  deferViews (_batch: JournaledBatch, scored: ReadonlyMap<string, MemoryEvidence>): void {
-    this.calls.push(`deferred views:${[...scored.keys()].join(',')}`)
-  }
-
-  releaseViews (): void { this.calls.push('release views') }
-
-  async settleBatch (): Promise<void> { this.calls.push('settle') }
 }
 
 describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
@@ -184,12 +184,12 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       expect(failure.message).toMatch(/^record #2: signature of attestation /)
     })
 
-    it('names the lowest failing position in a batch wider than VERIFY_CONCURRENCY', async () => {
+    it('names the lowest failing position in a batch wider than INGEST_VERIFY_CONCURRENCY', async () => {
       const memory = createMemory(alice)
-      const attestations = Array.from({ length: 2 * VERIFY_CONCURRENCY + 10 }, (_, i) =>
+      const attestations = Array.from({ length: 2 * INGEST_VERIFY_CONCURRENCY + 10 }, (_, i) =>
         createAttestation(bob, memory.id, 'confirm', new Date(Date.parse('2026-02-05T17:00:00Z') + i * 1000).toISOString()))
       const inputs: unknown[] = attestations.map(wire)
-      const late = VERIFY_CONCURRENCY + 5
+      const late = INGEST_VERIFY_CONCURRENCY + 5
       inputs[late + 20] = Uint8Array.of(0x00)
       inputs[late + 3] = forged(createAttestation(carol, memory.id), attestations[0] as StoredRecord)
       inputs[late] = encodeSignedRecord(forged(createAttestation(dave, memory.id), attestations[1] as StoredRecord))
@@ -411,6 +411,20 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       expect(await store.existsMany([memory.id, attestation.id])).toEqual([false, false])
     })
 
+    it('asks the key check once per record: not again for records the network\'s gate judged (K12 there: ignored, gossip-v1 R13)', async () => {
+      const memory = createMemory(alice)
+      const attestation = createAttestation(bob, memory.id)
+      const asked: string[] = []
+      pipeline = withCollaborators({ keys: { checkRecord: (_signed, id) => { asked.push(id); return undefined } } })
+      const [verifiedMemory, verifiedAttestation] = [memory, attestation].map((r) => verifyRecordBytes(wire(r), { verifier: nodeCryptoVerifier, now: NOW }))
+      await pipeline.accept([verifiedMemory as VerifiedRecord], 'gossip')
+      await pipeline.accept([verifiedAttestation as VerifiedRecord], 'sync')
+      expect(asked).toEqual([])
+      const local = createAttestation(carol, memory.id)
+      await pipeline.accept([verifyRecordBytes(wire(local), { verifier: nodeCryptoVerifier, now: NOW })], 'local')
+      expect(asked).toEqual([local.id])
+    })
+
     it('scores under the trust setting it was given, the same as a fresh computation under it', async () => {
       const memory = createMemory(alice)
       const attestation = createAttestation(bob, memory.id)
@@ -424,12 +438,12 @@ describe.each(stores)('IngestPipeline on the $name store', ({ open }) => {
       expect(expected.score, 'the setting changes the score').not.toBe(defaults.score)
     })
 
-    it('tells `indexed` of each batch\'s stored records in its turn, before the next batch is scored (the reputation never finds the store ahead)', async () => {
+    it('tells the votes of each batch\'s stored records in its turn, before the next batch is scored (the reputation never finds the store ahead)', async () => {
       const memory = createMemory(alice)
       const order: string[] = []
       pipeline = withCollaborators({
         trustSetting: async (pending) => { order.push(`score:${pending.length}`); return {} },
-        indexed: (records) => { order.push(`indexed:${records.map((r) => r.id).join(',')}`) }
+        votes: { observe: (records) => { order.push(`indexed:${records.map((r) => r.id).join(',')}`) } }
       })
       const attestation = createAttestation(bob, memory.id)
       // Two batches at once: the second takes its turn as soon as the first is indexed.

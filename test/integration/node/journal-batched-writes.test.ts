@@ -100,7 +100,7 @@ describe('the journal\'s batched index writes', () => {
     expect((await journalIndex(home, keys)).found.size).toBe(0)
 
     const node = await LocalNode.open({ home })
-    expect(node.writer.merkle.size).toBe(2)
+    expect(node.journal.merkle.size).toBe(2)
     await node.close()
     expect((await journalIndex(home, keys)).found.size).toBe(2)
 
@@ -138,7 +138,7 @@ describe('the journal\'s batched index writes', () => {
     const memory = createMemory(alice)
     await node.ingest([memory.signed])
     const before = await viewFiles(home)
-    const linesBefore = node.writer.events.stats().lines
+    const linesBefore = node.journal.events.stats().lines
     const reduce = vi.spyOn(ViewReducer.prototype, 'reduce')
     try {
       await node.ingest([createWitnessRequest(alice, memory.id, witnesses).signed])
@@ -147,7 +147,7 @@ describe('the journal\'s batched index writes', () => {
       reduce.mockRestore()
     }
     // One line: the request's own event; the stats count every ledger line this run wrote.
-    expect(node.writer.events.stats().lines - linesBefore).toBe(1)
+    expect(node.journal.events.stats().lines - linesBefore).toBe(1)
     await node.close()
     expect(await viewFiles(home)).toEqual(before)
     expect((await ledgerEvents(home)).filter((e) => e.type === 'memory.reduced')).toHaveLength(1)

@@ -54,15 +54,15 @@ describe('the journal\'s view rounds', () => {
     const published: Array<Promise<void>> = []
     node.pipeline.onStored((records) => {
       // As the daemon's publisher does: the listener hears of records before their views are written.
-      published.push(node.writer.recordPublished(records.map(({ id }) => ({ id, topic: 'test', peers: 0 }))))
+      published.push(node.journal.recordPublished(records.map(({ id }) => ({ id, topic: 'test', peers: 0 }))))
     })
     await expect(node.remember({ type: 'decision', summary: 'blocked view', tags: [] }, signer(alice))).rejects.toThrow()
     await Promise.all(published)
     expect(published).toHaveLength(1)
     let capturedLc = 0
-    for await (const event of node.writer.events.readEvents()) if (event.type === 'memory.packed') capturedLc = event.lc
+    for await (const event of node.journal.events.readEvents()) if (event.type === 'memory.packed') capturedLc = event.lc
     expect(capturedLc).toBeGreaterThan(0)
-    expect(await node.writer.state.indexedLc()).toBeLessThan(capturedLc)
+    expect(await node.journal.state.indexedLc()).toBeLessThan(capturedLc)
     await node.close()
 
     await rm(blocked)
@@ -84,10 +84,10 @@ describe('the journal\'s view rounds', () => {
     const pages = [memories, ...witnesses.slice(0, 3).map((w) => memories.map((m) => createAttestation(w, m.id)))]
     for (const page of pages) await node.ingest(page.map((r) => r.signed), 'sync')
     let lastPacked = 0
-    for await (const event of node.writer.events.readEvents()) if (event.type === 'memory.packed') lastPacked = event.lc
+    for await (const event of node.journal.events.readEvents()) if (event.type === 'memory.packed') lastPacked = event.lc
     // Views nobody waited for: the batches stay below indexed_lc until their round is written.
-    await node.writer.viewsSettled()
-    expect(await node.writer.state.indexedLc()).toBeGreaterThanOrEqual(lastPacked)
+    await node.journal.views.settled()
+    expect(await node.journal.state.indexedLc()).toBeGreaterThanOrEqual(lastPacked)
     await node.close()
 
     const reducers = (await readFile(join(nodePaths(home).data, 'coordination', 'reducers.jsonl'), 'utf8')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>)

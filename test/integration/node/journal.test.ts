@@ -89,7 +89,7 @@ describe('the journal', () => {
     // Scored as the node scores (the default isnad-reputation: alice and bob are strangers to this
     // node's roots, 0.2), the same score `explain` gives.
     expect(await node.store.getTrust(memory.id)).toMatchObject({ score: (await node.explainTrust(memory.id)).score })
-    expect(node.writer.merkle.size).toBe(2)
+    expect(node.journal.merkle.size).toBe(2)
     await node.close()
     expect(await eventTypes(home)).toContain('memory.reconciled')
   })
@@ -109,7 +109,7 @@ describe('the journal', () => {
 
     const node = await LocalNode.open({ home })
     expect(await node.store.count()).toMatchObject({ memory: 45, attestation: 2 })
-    expect(node.writer.merkle.size).toBe(47)
+    expect(node.journal.merkle.size).toBe(47)
     expect((await node.explainTrust(big[0]!.id)).factors.confirm_count).toBe(1)
     await node.close()
     expect(await logOrder(home)).toEqual([...big, ...small].map((r) => r.id))

@@ -34,7 +34,7 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
     const node = await LocalNode.open({ home })
     try {
       expect(await node.store.count()).toEqual({ memory: 7, attestation: 3, anchor: 0, witness_request: 1 })
-      expect(node.writer.merkle.size).toBe(11)
+      expect(node.journal.merkle.size).toBe(11)
       const tagged = await node.query({ tags: ['fixture'] })
       expect(tagged.items).toHaveLength(7)
       const confirmed = tagged.items.find((item) => item.summary === 'fixture memory 0')
@@ -64,7 +64,7 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
     try {
       await node.ingest(memories.map((m) => m.signed), 'sync') // 600 kB: a pack file (above PACK_INLINE_MAX_BYTES)
       await node.ingest([createAttestation(bob, memories[0]!.id).signed], 'gossip') // a pack inside its event
-      await node.writer.checkpoint()
+      await node.journal.checkpoint()
     } finally {
       await node.close()
     }

@@ -63,11 +63,11 @@ describe('a home with an index of layout 6 (fixture written by bf168af)', () => 
       const corrected = fixture.find((item) => item.summary === 'fixture memory 4')?.id as string
       expect(await node.store.supersededBy(corrected)).toHaveLength(1)
       // sync-v1 serves the records in log order from the Merkle log's own leaves.
-      ids = (await node.writer.state.recordsSince(0, 100)).ids
-      expect(ids).toHaveLength(node.writer.merkle.size)
+      ids = (await node.journal.state.recordsSince(0, 100)).ids
+      expect(ids).toHaveLength(node.journal.merkle.size)
       expect(ids).toContain(id)
-      expect((await node.writer.state.recordsSince(5, 3)).ids).toEqual(ids.slice(5, 8))
-      await node.writer.checkpoint()
+      expect((await node.journal.state.recordsSince(5, 3)).ids).toEqual(ids.slice(5, 8))
+      await node.journal.checkpoint()
     } finally {
       await node.close()
     }

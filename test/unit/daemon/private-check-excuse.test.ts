@@ -5,6 +5,7 @@ import { proveDraw } from '../../../src/draw/index.js'
 import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
 import { encodeSignature } from '../../../src/record/index.js'
 import type { AttestationRecord } from '../../../src/schema/index.js'
+import type { KeyIdentities } from '../../../src/trust/index.js'
 import { attestationEvidence, cid, did } from '../trust/fixtures.js'
 
 /*
@@ -34,6 +35,7 @@ function answer (w: Witness, population: number | undefined): AttestationRecord 
   return record
 }
 
+const CHECKED = { id: MEMORY, author: AUTHOR, createdAt: '2026-03-01T12:00:00Z' }
 const drawn = witnessWhere('drawn-', ESTIMATE, true)
 const notDrawn = witnessWhere('not-drawn-', ESTIMATE, false)
 
@@ -42,27 +44,43 @@ describe('private checks: which drawn answers excuse one (witness-draw-v1 W8)', 
   const nobody = async (): Promise<boolean> => false
 
   it('a drawn answer by a witness of positive reputation here excuses it', async () => {
-    expect(await hasWeightyDrawnAnswer([answer(drawn, ESTIMATE)], AUTHOR, ESTIMATE, everyone)).toBe(true)
+    expect(await hasWeightyDrawnAnswer([answer(drawn, ESTIMATE)], CHECKED, ESTIMATE, everyone)).toBe(true)
   })
 
   it('a drawn answer by a witness this node gives no reputation does not', async () => {
-    expect(await hasWeightyDrawnAnswer([answer(drawn, ESTIMATE)], AUTHOR, ESTIMATE, nobody)).toBe(false)
+    expect(await hasWeightyDrawnAnswer([answer(drawn, ESTIMATE)], CHECKED, ESTIMATE, nobody)).toBe(false)
     const onlyOther = async (who: string): Promise<boolean> => who === notDrawn.did
-    expect(await hasWeightyDrawnAnswer([answer(drawn, ESTIMATE), answer(notDrawn, ESTIMATE)], AUTHOR, ESTIMATE, onlyOther)).toBe(false)
+    expect(await hasWeightyDrawnAnswer([answer(drawn, ESTIMATE), answer(notDrawn, ESTIMATE)], CHECKED, ESTIMATE, onlyOther)).toBe(false)
   })
 
   it('answers that are not drawn here do not: no draw, a draw above the threshold, a population the node refuses', async () => {
-    expect(await hasWeightyDrawnAnswer([answer(drawn, undefined)], AUTHOR, ESTIMATE, everyone)).toBe(false)
-    expect(await hasWeightyDrawnAnswer([answer(notDrawn, ESTIMATE)], AUTHOR, ESTIMATE, everyone)).toBe(false)
+    expect(await hasWeightyDrawnAnswer([answer(drawn, undefined)], CHECKED, ESTIMATE, everyone)).toBe(false)
+    expect(await hasWeightyDrawnAnswer([answer(notDrawn, ESTIMATE)], CHECKED, ESTIMATE, everyone)).toBe(false)
     // A population under half the node's estimate is refused (W6), whatever the fraction.
     const small = witnessWhere('small-', 2, true)
-    expect(await hasWeightyDrawnAnswer([answer(small, 2)], AUTHOR, ESTIMATE, everyone)).toBe(false)
+    expect(await hasWeightyDrawnAnswer([answer(small, 2)], CHECKED, ESTIMATE, everyone)).toBe(false)
+  })
+
+  it('a draw by a key its identity brought in at or after the memory does not (W11); one from before does', async () => {
+    const introducedAt = (at: number): KeyIdentities => ({
+      identityOf: (key) => key === drawn.did ? did('identity') : key,
+      named: (key) => key === drawn.did,
+      refusalAt: () => undefined,
+      introducedAt: (key) => key === drawn.did ? at : undefined
+    })
+    const created = Date.parse(CHECKED.createdAt)
+    const excuses = async (identities: KeyIdentities): Promise<boolean> =>
+      await hasWeightyDrawnAnswer([answer(drawn, ESTIMATE)], CHECKED, ESTIMATE, everyone, identities)
+    expect(await excuses(introducedAt(created))).toBe(false)
+    expect(await excuses(introducedAt(created + 60_000))).toBe(false)
+    expect(await excuses(introducedAt(created - 1))).toBe(true)
+    expect(await excuses(introducedAt(-Infinity))).toBe(true)
   })
 
   it('asks about reputation only for accepted draws', async () => {
     const asked: string[] = []
     const recording = async (who: string): Promise<boolean> => { asked.push(who); return false }
-    await hasWeightyDrawnAnswer([answer(notDrawn, ESTIMATE), answer(drawn, undefined), answer(drawn, ESTIMATE)], AUTHOR, ESTIMATE, recording)
+    await hasWeightyDrawnAnswer([answer(notDrawn, ESTIMATE), answer(drawn, undefined), answer(drawn, ESTIMATE)], CHECKED, ESTIMATE, recording)
     expect(asked).toEqual([drawn.did])
   })
 })

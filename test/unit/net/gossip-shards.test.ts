@@ -18,8 +18,7 @@ function setup (): { validator: GossipValidator, host: MemoryHost } {
     gate: new RecordGate({ host, verifier, clock: () => NOW }),
     host,
     verifier,
-    clock: () => NOW,
-    resolveMemory: async () => false
+    clock: () => NOW
   })
   return { validator, host }
 }
@@ -66,9 +65,10 @@ describe('gossip validators on shard topics (gossip-v1 "Shards", R15–R16)', ()
     expect(await validator.validate(shardTopic(COUNT, other, 'anchors'), bytes(anchor.signed), 'p')).toMatchObject({ result: 'ignore' })
     expect(await validator.validate(shardTopic(COUNT, home, 'attestations'), bytes(attestation.signed), 'p')).toMatchObject({ result: 'accept' })
     expect(await validator.validate(shardTopic(COUNT, home, 'anchors'), bytes(anchor.signed), 'p')).toMatchObject({ result: 'accept' })
-    // A memory this node cannot obtain: nothing to judge by, accepted (R10).
-    const unknown = createAttestation(agentOutside(home), createMemory(createAgent(2)).id)
-    expect(await setup().validator.validate(shardTopic(COUNT, other, 'attestations'), bytes(unknown.signed), 'p')).toMatchObject({ result: 'accept' })
+    // A memory this node holds nowhere: nothing to judge by, accepted and named missing (R10).
+    const unknownMemory = createMemory(createAgent(2)).id
+    const unknown = createAttestation(agentOutside(home), unknownMemory)
+    expect(await setup().validator.validate(shardTopic(COUNT, other, 'attestations'), bytes(unknown.signed), 'p')).toMatchObject({ result: 'accept', missingMemory: unknownMemory })
   })
 
   it('rejects a checkpoint on a shard that is not its log\'s', async () => {

@@ -15,7 +15,7 @@ const NOW = Date.parse('2026-02-06T00:00:00Z')
 function setup (): { validator: GossipValidator, host: MemoryHost } {
   const host = new MemoryHost()
   const verifier = new CountingVerifier()
-  const validator = new GossipValidator({ gate: new RecordGate({ host, verifier, clock: () => NOW }), host, verifier, clock: () => NOW, resolveMemory: async () => false })
+  const validator = new GossipValidator({ gate: new RecordGate({ host, verifier, clock: () => NOW }), host, verifier, clock: () => NOW })
   return { validator, host }
 }
 

@@ -11,18 +11,16 @@ import { verified } from '../../integration/net/fixtures/harness.js'
 
 const NOW = Date.parse('2026-02-06T00:00:00Z')
 
-function setup (): { validator: GossipValidator, host: MemoryHost, verifier: CountingVerifier, resolved: Array<[string, string]> } {
+function setup (): { validator: GossipValidator, host: MemoryHost, verifier: CountingVerifier } {
   const host = new MemoryHost()
   const verifier = new CountingVerifier()
-  const resolved: Array<[string, string]> = []
   const validator = new GossipValidator({
     gate: new RecordGate({ host, verifier, clock: () => NOW }),
     host,
     verifier,
-    clock: () => NOW,
-    resolveMemory: async (id, from) => { resolved.push([id, from]); return false }
+    clock: () => NOW
   })
-  return { validator, host, verifier, resolved }
+  return { validator, host, verifier }
 }
 
 const bytes = encodeSignedRecord
@@ -45,12 +43,17 @@ describe('gossip validators (gossip-v1 §3–§5)', () => {
     expect(await validator.validate('isnad/v1/other', bytes(memory.signed), 'peer')).toMatchObject({ result: 'reject' })
   })
 
-  it('asks for the memory of an attestation it has not seen, from the sender (R10)', async () => {
-    const { validator, resolved } = setup()
+  it('names the memory of an attestation it holds nowhere as missing, and stores or fetches nothing while judging (R10)', async () => {
+    const { validator, host } = setup()
     const memory = createMemory(createAgent(1))
     const attestation = createAttestation(createAgent(2), memory.id)
-    expect(await validator.validate(TOPICS.attestations, bytes(attestation.signed), 'sender')).toMatchObject({ result: 'accept' })
-    expect(resolved).toEqual([[memory.id, 'sender']])
+    const decision = await validator.validate(TOPICS.attestations, bytes(attestation.signed), 'sender')
+    expect(decision).toMatchObject({ result: 'accept', records: [{ id: attestation.id }], missingMemory: memory.id })
+    expect(host.log).toEqual([]) // judged only: the host stores after delivery
+    host.putLocal(verified(memory.signed))
+    const known = await validator.validate(TOPICS.attestations, bytes(createAttestation(createAgent(3), memory.id).signed), 'sender')
+    expect(known).toMatchObject({ result: 'accept' })
+    expect(known).not.toHaveProperty('missingMemory')
   })
 
   it('accepts a witness request with its memory, both verified once (§4, R8)', async () => {

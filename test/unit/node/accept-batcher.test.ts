@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { AcceptBatcher, MAX_ACCEPT_BATCH } from '../../../src/net/accept-batcher.js'
+import { AcceptBatcher, MAX_ACCEPT_BATCH } from '../../../src/node/pipeline/accept-batcher.js'
 import type { VerifiedRecord } from '../../../src/record/index.js'
+import type { IngestResult } from '../../../src/node/pipeline/index.js'
 
 /** Stand-ins for verified records: the batcher only groups and hands them over. */
 function records (prefix: string, count = 1): VerifiedRecord[] {
@@ -8,7 +9,7 @@ function records (prefix: string, count = 1): VerifiedRecord[] {
 }
 
 /** A host whose stores finish when the test says so; it keeps every call's ids. */
-function gatedHost (refuse: (ids: string[]) => boolean = () => false): { calls: string[][], release: () => void, store: (batch: readonly VerifiedRecord[]) => Promise<void> } {
+function gatedHost (refuse: (ids: string[]) => boolean = () => false): { calls: string[][], release: () => void, store: (batch: readonly VerifiedRecord[]) => Promise<IngestResult> } {
   const calls: string[][] = []
   let releases: Array<() => void> = []
   return {
@@ -19,6 +20,7 @@ function gatedHost (refuse: (ids: string[]) => boolean = () => false): { calls: 
       calls.push(ids)
       await new Promise<void>((resolve) => { releases.push(resolve) })
       if (refuse(ids)) throw new Error(`refused ${ids.join(',')}`)
+      return { stored: ids, duplicates: [], rescored: [] }
     }
   }
 }
@@ -40,7 +42,8 @@ describe('AcceptBatcher (group commit of gossiped records)', () => {
     await tick()
     expect(host.calls).toEqual([['a0'], ['b0', 'b1', 'c0']])
     host.release()
-    await Promise.all(later)
+    // Each caller hears of its own records only.
+    expect((await Promise.all(later)).map((result) => result.stored)).toEqual([['b0', 'b1'], ['c0']])
   })
 
   it('retries a failed combined store call by call, so one refused delivery fails alone', async () => {

@@ -1,4 +1,5 @@
-import type { VerifiedRecord } from '../record/index.js'
+import type { VerifiedRecord } from '../../record/index.js'
+import type { IngestResult } from './pipeline.js'
 
 /**
  * @default 256 — records handed to the host in one call at most (one journaled write: one ledger
@@ -8,13 +9,13 @@ export const MAX_ACCEPT_BATCH = 256
 
 interface Waiting {
   records: readonly VerifiedRecord[]
-  resolve: () => void
+  resolve: (result: IngestResult) => void
   reject: (err: unknown) => void
 }
 
 /**
- * Group commit for records arriving by gossip: the first delivery goes to the host at once; those
- * that arrive while it is being stored wait and go together in the next call, in arrival order (so
+ * Group commit for records arriving by gossip (the pipeline's `accept`): the first delivery is
+ * stored at once; those that arrive while it is being stored wait and go together in the next batch, in arrival order (so
  * a memory still precedes the attestation naming it). Under load a node then makes one durable
  * write for several messages instead of one each, and a message waits for at most one write ahead
  * of it. Each caller's promise settles when its own records are stored; when a combined call fails,
@@ -24,10 +25,11 @@ export class AcceptBatcher {
   private waiting: Waiting[] = []
   private draining = false
 
-  constructor (private readonly store: (records: readonly VerifiedRecord[]) => Promise<void>) {}
+  constructor (private readonly store: (records: readonly VerifiedRecord[]) => Promise<IngestResult>) {}
 
-  async accept (records: readonly VerifiedRecord[]): Promise<void> {
-    await new Promise<void>((resolve, reject) => {
+  /** Resolves with what the batch holding `records` did to them (their ids only), once it is stored. */
+  async accept (records: readonly VerifiedRecord[]): Promise<IngestResult> {
+    return await new Promise<IngestResult>((resolve, reject) => {
       this.waiting.push({ records, resolve, reject })
       if (!this.draining) void this.drain()
     })
@@ -56,8 +58,13 @@ export class AcceptBatcher {
 
   private async storeBatch (batch: readonly Waiting[]): Promise<void> {
     try {
-      await this.store(batch.length === 1 ? (batch[0] as Waiting).records : batch.flatMap((item) => item.records))
-      for (const item of batch) item.resolve()
+      if (batch.length === 1) {
+        const only = batch[0] as Waiting
+        only.resolve(await this.store(only.records))
+        return
+      }
+      const result = await this.store(batch.flatMap((item) => item.records))
+      for (const item of batch) item.resolve(resultFor(result, item.records))
     } catch (err) {
       if (batch.length === 1) {
         (batch[0] as Waiting).reject(err)
@@ -65,12 +72,21 @@ export class AcceptBatcher {
       }
       for (const item of batch) {
         try {
-          await this.store(item.records)
-          item.resolve()
+          item.resolve(await this.store(item.records))
         } catch (single) {
           item.reject(single)
         }
       }
     }
+  }
+}
+
+/** A combined batch's result as it concerns one caller's records. */
+function resultFor (result: IngestResult, records: readonly VerifiedRecord[]): IngestResult {
+  const own = new Set(records.map((r) => r.id))
+  return {
+    stored: result.stored.filter((id) => own.has(id)),
+    duplicates: result.duplicates.filter((id) => own.has(id)),
+    rescored: result.rescored
   }
 }
