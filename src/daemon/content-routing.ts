@@ -22,8 +22,9 @@ export interface ContentAnnouncerInit {
 
 /**
  * C2: every memory, attestation and anchor stored, whatever its source, is announced once as it is
- * stored; so is the root of a cid anchor's content when this node holds that block. Nothing is
- * announced on start: the DHT re-provides what it announced before on its own schedule.
+ * stored; so is the root of a cid anchor's content when this node holds that block. On start only
+ * the backlog of records stored before is announced (C2a, content-backlog.ts): the DHT re-provides
+ * what it announced before on its own schedule.
  */
 export function startContentAnnouncer (init: ContentAnnouncerInit): () => void {
   return init.node.pipeline.onStored((records) => {
