@@ -67,7 +67,7 @@ export function startContentBacklog (init: ContentBacklogInit): ContentBacklog {
     }
     while (!init.connected()) {
       if (controller.signal.aborted) return through
-      await orAbort(new Promise((resolve) => setTimeout(resolve, PEER_POLL_MS)), controller.signal)
+      await orAbort(new Promise((resolve) => setTimeout(resolve, PEER_POLL_MS).unref()), controller.signal)
     }
     init.logger.info('announcing records stored before content routing', { from: through, to: end })
     while (through < end && !controller.signal.aborted) {
