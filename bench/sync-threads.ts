@@ -17,7 +17,7 @@ import { NodeThread } from './node-threads.js'
  * much less, and the wait says how much of the wall time was the machine's other jobs.
  * Linux only. Runs on any build with the same bench files (copied into an old one to compare).
  *
- *   npm run build && npx node dist/bench/sync-threads.js [--rounds=4] [--memories=1000] [--record-threads=on|off]
+ *   npm run build && npx node dist/bench/sync-threads.js [--rounds=4] [--memories=1000] [--record-threads=on|off] [--windows]
  *
  * `--record-threads` overrides the machine's default (RECORD_THREADS_MIN_CPUS, src/native): whether
  * received records are verified whole on the verifier threads or only their signatures are.
@@ -50,6 +50,9 @@ function option (name: string, fallback: number): number {
 }
 
 const rounds = option('rounds', 4)
+/** `--windows`: each round's window on stderr in CLOCK_MONOTONIC seconds, to cut a `--cpu-prof` profile or a `perf -k mono` record to the catch-up alone. */
+const WINDOWS = process.argv.includes('--windows')
+const monotonic = (): string => (Number(process.hrtime.bigint()) / 1e9).toFixed(6)
 const recordThreads = process.argv.find((a) => a.startsWith('--record-threads='))?.slice('--record-threads='.length)
 if (recordThreads !== undefined) useRecordThreads(recordThreads === 'on')
 const memories = option('memories', 1000)
@@ -74,11 +77,13 @@ try {
     const b = await startSyncNode('sync-b')
     try {
       const before = readThreads()
+      const from = monotonic()
       const start = performance.now()
       await b.network.dial(a.addr)
       const result = await b.network.sync(a.peerId)
       await b.node.journal.views.settled()
       const ms = performance.now() - start
+      if (WINDOWS) process.stderr.write(`window ${from} ${monotonic()}\n`)
       const after = readThreads()
       const counts = await countRecords(b.node)
       if (result.accepted !== records.length || counts.total !== records.length) throw new Error(`B stored ${counts.total} of ${records.length}`)

@@ -160,7 +160,7 @@ export class ReputationService {
     if (this.attestationCount() + pending.length <= INGEST_FRESH_REPUTATION_MAX_VOTES) {
       const votes = pendingVotes(this.memories, pending)
       if (votes === undefined) return await this.current(identities)
-      return this.tableOf(votingMemories(votes), await this.rootDids(), identities)
+      return this.tableOf(votingMemories(this.memories, votes), await this.rootDids(), identities)
     }
     if (this.last !== undefined && this.init.clock() - this.last.at < INGEST_REPUTATION_MAX_AGE_MS) return this.last.table
     return table ?? await this.current(identities)
@@ -229,28 +229,41 @@ export class ReputationService {
 }
 
 /** The service's memories as collectVotes reads them, without copying any list. */
-function * votingMemories (memories: ReadonlyMap<string, MemoryVotes> | undefined): Generator<MemoryAttestations> {
-  for (const { author, attestations } of memories?.values() ?? []) yield { author, attestations: attestations.values() }
+function * votingMemories (memories: ReadonlyMap<string, MemoryVotes> | undefined, pending?: PendingVotes): Generator<MemoryAttestations> {
+  for (const [id, memory] of memories ?? []) {
+    const { author, attestations } = pending?.changed.get(id) ?? memory
+    yield { author, attestations: attestations.values() }
+  }
+  for (const { author, attestations } of pending?.added.values() ?? []) yield { author, attestations: attestations.values() }
 }
 
 /**
- * The memories with a batch's records not stored yet (memories and attestations) laid over them,
- * copying only the memories they touch; undefined when the batch adds no vote.
+ * A batch's records not stored yet laid over the service's memories: the stored memories they add
+ * attestations to (copied, the copies holding them) and the memories they add, in the batch's order.
+ * votingMemories reads the stored ones in their order with the copies in their places, then the new
+ * ones: the order a merged copy of the whole map would give, without copying it at every batch.
  */
-function pendingVotes (memories: ReadonlyMap<string, MemoryVotes> | undefined, pending: readonly StoredRecord[]): Map<string, MemoryVotes> | undefined {
+interface PendingVotes {
+  changed: Map<string, MemoryVotes>
+  added: Map<string, MemoryVotes>
+}
+
+/** The votes a batch adds (see PendingVotes); undefined when it adds none. */
+function pendingVotes (memories: ReadonlyMap<string, MemoryVotes> | undefined, pending: readonly StoredRecord[]): PendingVotes | undefined {
   if (!pending.some(({ signed }) => signed.record.kind === 'attestation')) return undefined
-  const merged = new Map(memories)
+  const votes: PendingVotes = { changed: new Map(), added: new Map() }
   for (const { id, signed } of pending) {
-    if (signed.record.kind === 'memory' && !merged.has(id)) merged.set(id, { author: signed.record.author.agent_id, attestations: new Map() })
+    if (signed.record.kind === 'memory' && memories?.has(id) !== true && !votes.added.has(id)) votes.added.set(id, { author: signed.record.author.agent_id, attestations: new Map() })
   }
   for (const { id, signed } of pending) {
     const { record } = signed
     if (record.kind !== 'attestation') continue
-    const memory = merged.get(record.memory)
+    const stored = memories?.get(record.memory)
+    const memory = stored === undefined ? votes.added.get(record.memory) : votes.changed.get(record.memory) ?? stored
     if (memory === undefined || memory.attestations.has(id)) continue
-    const copy = memories?.get(record.memory) === memory ? { author: memory.author, attestations: new Map(memory.attestations) } : memory
+    const copy = memory === stored ? { author: memory.author, attestations: new Map(memory.attestations) } : memory
     copy.attestations.set(id, { id, record })
-    merged.set(record.memory, copy)
+    if (stored !== undefined) votes.changed.set(record.memory, copy)
   }
-  return merged
+  return votes
 }

@@ -1,5 +1,3 @@
-import { isRecordCid } from '../../schema/index.js'
-
 /*
  * Binary keys as JavaScript strings (layout 7): a "binary string" holds one byte per
  * character (0–255), so the key code keeps building keys by concatenation, slicing them and
@@ -52,25 +50,39 @@ const ID_CHARS = FIXED.length + 1 + MIDDLE_CHARS + 1
 const ID_SCRATCH = Buffer.alloc(ID_CHARS)
 ID_SCRATCH.write(FIXED, 'latin1')
 
+/*
+ * The buffer idKeyOf packs into and copies out of as one string: the key of every record an ingest
+ * stores, and the keys beside it, are built here (several per record), and one Latin-1 copy costs
+ * far less than a list of bytes spread into String.fromCharCode.
+ */
+const KEY_SCRATCH = Buffer.alloc(ID_BYTES)
+
 /**
  * The key of a record id (32 bytes as a binary string), or undefined when `id` is not a record id
- * (isRecordCid): such an id names nothing the index holds.
+ * (isRecordCid's pattern, checked here character by character by the rank tables as the bits are
+ * packed: no character outside a position's alphabet has a rank).
  */
 export function idKeyOf (id: string): string | undefined {
-  if (!isRecordCid(id)) return undefined
-  const out: number[] = []
-  let buffer = FIRST_RANK[id.charCodeAt(FIXED.length)] as number
+  if (id.length !== ID_CHARS || !id.startsWith(FIXED)) return undefined
+  let buffer = FIRST_RANK[id.charCodeAt(FIXED.length)] ?? -1
+  if (buffer < 0) return undefined
   let bits = 3
-  for (let i = FIXED.length + 1; i < id.length; i++) {
-    const last = i === id.length - 1
-    buffer = ((buffer << (last ? 3 : 5)) | ((last ? LAST_RANK : MIDDLE_RANK)[id.charCodeAt(i)] as number)) & 0xfff
-    bits += last ? 3 : 5
+  let at = 0
+  for (let i = FIXED.length + 1; i < ID_CHARS - 1; i++) {
+    const rank = MIDDLE_RANK[id.charCodeAt(i)] ?? -1
+    if (rank < 0) return undefined
+    buffer = ((buffer << 5) | rank) & 0xfff
+    bits += 5
     if (bits >= 8) {
       bits -= 8
-      out.push((buffer >>> bits) & 0xff)
+      KEY_SCRATCH[at++] = (buffer >>> bits) & 0xff
     }
   }
-  return String.fromCharCode(...out)
+  const last = LAST_RANK[id.charCodeAt(ID_CHARS - 1)] ?? -1
+  if (last < 0) return undefined
+  // 3 + 50 × 5 + 3 = 256 bits: the last character completes the 32nd byte exactly.
+  KEY_SCRATCH[at] = ((buffer << 3) | last) & 0xff
+  return KEY_SCRATCH.toString('latin1', 0, ID_BYTES)
 }
 
 /** The key of an id the caller knows is a record id (one it stored or a schema-checked reference). */

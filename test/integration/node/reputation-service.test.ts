@@ -51,4 +51,32 @@ describe('ReputationService: told of stored records, it reloads nothing', () => 
     expect(scans(), 'no reload after the batch a reload already held, nor after the next one').toBe(2)
     expect((await service.current()).describe(witnesses[2]!.did)).toEqual((await new ReputationService({ dataDir: dir, store, clock: () => NOW, ownAgents: async () => [alice.did] }).current()).describe(witnesses[2]!.did))
   })
+
+  it('scores a batch with its pending votes as it will once they are stored: votes on stored memories and on the batch\'s own', async () => {
+    const service = new ReputationService({ dataDir: dir, store, clock: () => NOW, ownAgents: async () => [alice.did] })
+    const [w0, w1, w2] = witnesses as [typeof alice, typeof alice, typeof alice]
+    // Stored: alice's memories, one attested by w0 (so w0 earns from the root), one by nobody yet.
+    const first = createMemory(alice)
+    const second = createMemory(alice, { summary: 'second' })
+    const stored = [first, second, createAttestation(w0, first.id)]
+    await store.putMany(stored)
+    service.observe(stored)
+    await service.current()
+    // The batch: votes on both stored memories, a memory of w0's with votes, one on a memory nobody holds.
+    const third = createMemory(w0, { summary: 'third' })
+    const batch = [
+      createAttestation(w1, first.id), createAttestation(w1, second.id), createAttestation(w2, second.id),
+      third, createAttestation(w1, third.id), createAttestation(w2, third.id), createAttestation(w2, createMemory(w1).id)
+    ]
+    const pending = await service.recent(undefined, batch)
+    await store.putMany(batch)
+    service.observe(batch)
+    const after = await new ReputationService({ dataDir: dir, store, clock: () => NOW, ownAgents: async () => [alice.did] }).current()
+    const observed = await service.current()
+    for (const agent of [alice, w0, w1, w2]) {
+      expect(pending.describe(agent.did), agent.did).toEqual(after.describe(agent.did))
+      // The look ahead changed none of the service's memories: observing the batch then gives the same.
+      expect(observed.describe(agent.did), agent.did).toEqual(after.describe(agent.did))
+    }
+  })
 })

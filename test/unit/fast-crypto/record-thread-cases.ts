@@ -76,6 +76,6 @@ export async function startThreads (): Promise<void> {
   const first = cases[0] as Case
   await Promise.all(Array.from({ length: 2 * VERIFY_THREADS_MIN_BURST }, async () => await viaThreads(first)))
   // The burst starts the threads; they take checks once they have said they are ready.
-  await vi.waitFor(() => { expect(runningVerifierThreads(), 'threads started by the first burst').toBeGreaterThan(0) })
+  await vi.waitFor(() => { expect(runningVerifierThreads(), 'threads started by the first burst').toBeGreaterThan(0) }, { timeout: 10_000 })
 }
 

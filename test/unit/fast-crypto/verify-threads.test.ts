@@ -29,7 +29,7 @@ describe('verifier threads', () => {
     // The first burst is checked on libuv while the threads start (nothing waits for a start);
     // the same burst again, once they are ready, goes to them.
     await burst(inputs)
-    await vi.waitFor(() => { expect(runningVerifierThreads()).toBeGreaterThan(0) })
+    await vi.waitFor(() => { expect(runningVerifierThreads()).toBeGreaterThan(0) }, { timeout: 10_000 })
     const verdicts = await burst(inputs)
     // Each thread said which library it checks with before its first verdicts; where sodium-native
     // loads here, the threads load it too (the vectors above then pass through libsodium, and

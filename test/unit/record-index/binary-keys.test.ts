@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { cidString, cidOfBytes } from '../../../src/record/index.js'
+import { isRecordCid } from '../../../src/schema/index.js'
 import { ID_BYTES, idKeyOf, idOfKey, lookupKey, prefixEnd, uintKey, uintOfKey, utf8Key } from '../../../src/record-index/level/binary-keys.js'
 
 /*
@@ -34,6 +35,15 @@ describe('record ids as 32-byte keys', () => {
       expect(idKeyOf(bad), bad).toBeUndefined()
       expect(lookupKey(bad), bad).toBe('')
     }
+  })
+
+  it('packs exactly the strings that are record ids (isRecordCid), checked character by character', () => {
+    // An id with one character replaced by any code unit (out of the position's alphabet, non-ASCII, above 0xff) or cut short.
+    const altered = fc.tuple(ids, fc.nat(60), fc.integer({ min: 0, max: 0xffff }), fc.boolean()).map(([id, at, code, cut]) =>
+      cut ? id.slice(0, at) : id.slice(0, at) + String.fromCharCode(code) + id.slice(at + 1))
+    fc.assert(fc.property(altered, (text) => {
+      expect(idKeyOf(text) !== undefined, text).toBe(isRecordCid(text))
+    }), { numRuns: 2000 })
   })
 })
 
