@@ -15,7 +15,10 @@ import { DEFAULT_TRUST_POLICY } from '../src/trust/index.js'
  * and witness request the network published per simulated minute. Then the default policy's and
  * isnad-draw's accuracy as each observer sees it on its home shards.
  *
- *   npm run build && node dist/bench/sim-scale.js [--sizes 300,1k,3k,10k,30k] [--out sim-results/scale]
+ *   npm run build && node dist/bench/sim-scale.js [--sizes 300,1k,3k,10k,30k] [--out sim-results/scale] [--evidence explained]
+ *
+ * `--evidence explained` plays the observers explaining every memory they are judged on, so their
+ * daemons fetch the evidence of witnesses outside their shards (docs/trust.md §3a).
  */
 
 export interface ScaleLine {
@@ -39,8 +42,9 @@ export interface ScaleLine {
 
 const SIZES = ['300', '1k', '3k', '10k', '30k']
 
-async function one (file: string): Promise<ScaleLine> {
-  const scenario = await loadScenario(file)
+async function one (file: string, evidence: string | undefined): Promise<ScaleLine> {
+  const loaded = await loadScenario(file)
+  const scenario = evidence === 'explained' ? { ...loaded, sharding: { ...loaded.sharding, evidenceFetch: 'explained' as const } } : loaded
   const started = performance.now()
   const cpu = process.cpuUsage()
   const results = await runModelScenario(scenario, { progress: (text) => { process.stderr.write(`${text}\n`) } })
@@ -74,11 +78,11 @@ async function one (file: string): Promise<ScaleLine> {
   }
 }
 
-async function measure (size: string): Promise<ScaleLine> {
+async function measure (size: string, evidence: string | undefined): Promise<ScaleLine> {
   const file = join(BUILTIN_SCENARIO_DIR, 'scale', `model-${size}.yaml`)
   process.stderr.write(`sim-scale: model-${size} in a fresh process\n`)
   return await new Promise((resolve, reject) => {
-    execFile(process.execPath, [fileURLToPath(import.meta.url), '--one', file], { maxBuffer: 1 << 24 }, (error, stdout) => {
+    execFile(process.execPath, [fileURLToPath(import.meta.url), '--one', file, ...(evidence === undefined ? [] : ['--evidence', evidence])], { maxBuffer: 1 << 24 }, (error, stdout) => {
       if (error !== null) { reject(error); return }
       try { resolve(JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as ScaleLine) } catch (cause) { reject(new Error(`sim-scale printed no result for ${size}`, { cause })) }
     })
@@ -108,9 +112,11 @@ function tableOf (lines: readonly ScaleLine[]): string {
 
 async function main (): Promise<void> {
   const argv = process.argv.slice(2)
+  const evidenceAt = argv.indexOf('--evidence')
+  const evidence = evidenceAt >= 0 ? argv[evidenceAt + 1] : undefined
   const oneAt = argv.indexOf('--one')
   if (oneAt >= 0) {
-    process.stdout.write(`${JSON.stringify(await one(argv[oneAt + 1] ?? ''))}\n`)
+    process.stdout.write(`${JSON.stringify(await one(argv[oneAt + 1] ?? '', evidence))}\n`)
     return
   }
   const sizesAt = argv.indexOf('--sizes')
@@ -118,7 +124,7 @@ async function main (): Promise<void> {
   const outAt = argv.indexOf('--out')
   const out = outAt >= 0 ? argv[outAt + 1] ?? 'sim-results/scale' : 'sim-results/scale'
   const lines: ScaleLine[] = []
-  for (const size of sizes) lines.push(await measure(size))
+  for (const size of sizes) lines.push(await measure(size, evidence))
   const table = tableOf(lines)
   await mkdir(out, { recursive: true })
   await writeFile(join(out, 'scale.json'), `${JSON.stringify(lines, null, 2)}\n`)

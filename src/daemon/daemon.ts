@@ -20,6 +20,7 @@ import { startKeyLogPublisher } from './key-log-publisher.js'
 import { connectPeer, disconnectPeer, networkStatsOf, syncPeers } from './peer-actions.js'
 import { createNodeHost } from '../node/index.js'
 import { startPeriodic } from './periodic.js'
+import { startEvidenceFetching } from './evidence-fetch.js'
 import { hostedAgentsOf, startPublisher } from './publisher.js'
 import { PrivateCheckLog, startPrivateChecks } from './private-checks.js'
 import { WitnessBudget, type WitnessBudgetLimits } from './witness-budget.js'
@@ -63,6 +64,8 @@ export interface DaemonOptions {
    * randomness in [0, 1) (tests). @default {} (on, WITNESS_DRAW.privateCheckDelayMs)
    */
   privateChecks?: { delayMs?: number, random?: () => number } | false
+  /** How often the node fetches the evidence its reputation lacks (docs/trust.md §3a). @default EVIDENCE_FETCH.intervalMs */
+  evidenceIntervalMs?: number
   /**
    * The witness budget (docs/limits.md): memories of one author per hour and memories in all per
    * minute this node's witnesses take on (drawn, or asked by strangers). @default WITNESS_DRAW's
@@ -217,6 +220,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const privateCheckLog = new PrivateCheckLog()
   const privateChecks = options.privateChecks ?? {}
   const hostedAgents = hostedAgentsOf(keystore)
+  const evidence = startEvidenceFetching({ network, logger: logger.child({ component: 'trust' }), ...(options.evidenceIntervalMs === undefined ? {} : { intervalMs: options.evidenceIntervalMs }) })
   const bind = (opened: LocalNode): LocalNode => {
     unsubscribe()
     const records = logger.child({ component: 'records' })
@@ -225,6 +229,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const population = async (): Promise<number> => await opened.populationEstimate()
     opened.useDrawnInbox(drawnInbox)
     if (privateChecks !== false) opened.trust.usePrivateChecks((memory) => privateCheckLog.stateOf(memory))
+    evidence.attach(opened)
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, shardCount: () => network.home.count, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
@@ -268,6 +273,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     api = await startApiOnKeptPort(paths.data, options.apiPort, { node: ops, token, events: hub, log: logger, hostNames: options.apiHostNames ?? [], anyHost: options.apiBehindRelay === true })
     await writeDaemonFile(paths.data, { pid: process.pid, url: api.url, peer_id: network.peerId.toString(), addrs: multiaddrs(), started_at: node.now() })
   } catch (err) {
+    evidence.stop()
     stopPeerLog()
     router.stop()
     await network.stop()
@@ -300,6 +306,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const stop = async (): Promise<void> => {
     stopping ??= (async () => {
       stopHeartbeat()
+      evidence.stop()
       stopBootstrap()
       await removeDaemonFile(paths.data)
       await api.close()

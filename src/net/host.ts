@@ -59,6 +59,11 @@ export interface NetHost {
    * answered with nothing.
    */
   memoryEvidence?: (memoryId: string, limit: number) => Promise<Uint8Array[]>
+  /**
+   * The agents whose evidence the node's reputation needs and its shards do not hold (docs/trust.md
+   * §3a): asked of peers as author interests beside the follows (sync-v1 §9). Optional.
+   */
+  evidenceAuthors?: () => Promise<string[]>
   /** The cursor saved for a peer's log (sync-v1 §4), or null before the first sync with it. */
   loadCursor: (peerId: string) => Promise<number | null>
   saveCursor: (peerId: string, cursor: number) => Promise<void>

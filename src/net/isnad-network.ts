@@ -246,7 +246,7 @@ export class IsnadNetwork implements Network {
     const run = (async () => {
       await this.homeKnown
       // sync-v1 §9: what this node wants, as of this run: its shards, the follows they left out, its tags.
-      const interests = interestsOf(this.gossip.home, await this.context.host.followedTags?.() ?? [])
+      const interests = interestsOf(this.gossip.home, await this.context.host.followedTags?.() ?? [], await this.context.host.evidenceAuthors?.() ?? [])
       return await syncWithPeer(this.context, id, this.parts.sync, interests)
     })().finally(() => { this.syncs.delete(key) })
     this.syncs.set(key, run)

@@ -11,7 +11,9 @@ export { selectOnNode, traceEntryOf } from './records/select.js'
 // Reputation's I/O: the trust roots file, the service that keeps the table current, the trust setting.
 export { MAX_TRUST_ROOTS, TRUST_ROOTS_FILE, TrustRootLineSchema, changeTrustRoot, readTrustRoots } from './trust/trust-roots-file.js'
 export { INGEST_REPUTATION_MAX_AGE_MS, ReputationService, type ReputationServiceInit } from './trust/reputation-service.js'
-export { NodeTrust, setTrustPolicy, type NodeTrustInit } from './trust/node-trust.js'
+export { NodeTrust, setTrustPolicy, type EvidenceFetching, type NodeTrustInit } from './trust/node-trust.js'
+export { EVIDENCE_FETCH, evidenceAgentsNeeded, type EvidenceFetchLimits, type EvidenceNeedInput } from './trust/evidence-needs.js'
+export { EvidenceLedger } from './trust/evidence-ledger.js'
 /** The policy and reputation a node scores with (scoreWithSetting's). */
 export type { TrustSetting } from '../reputation/index.js'
 export type { RecordSource } from './journal/record-events.js'

@@ -312,13 +312,13 @@ export class LocalNode {
   /** The memory's view, its anchors' states current to within their TTL (anchors-v1 §5). */
   async show (id: string): Promise<MemoryView> {
     const { evidence } = await this.anchors.currentTrust(await this.requireMemory(id))
-    return await viewOf(this.store, evidence, scoreEvidence(evidence, this.clock(), await this.trust.setting()))
+    return await viewOf(this.store, evidence, scoreEvidence(evidence, this.clock(), await this.trust.explainingSetting()))
   }
 
   /** Under the node's trust policy, with reputation from its trust roots (docs/trust.md §2). */
   async explainTrust (id: string): Promise<TrustResult> {
     const { evidence } = await this.anchors.currentTrust(await this.requireMemory(id))
-    return scoreEvidence(evidence, this.clock(), await this.trust.setting())
+    return scoreEvidence(evidence, this.clock(), await this.trust.explainingSetting())
   }
 
   /** The node's trust setting: its policy and the reputation from its trust roots (docs/trust.md §2). */

@@ -39,6 +39,7 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
     },
     memoryAuthor: async (id) => (await node.store.getMemory(id))?.signed.record.author.agent_id ?? null,
     followedTags: async () => followedTags(await (await current().follows()).list()),
+    evidenceAuthors: async () => current().trust.evidenceAuthors(),
     loadCursor: async (peerId) => await node.journal.state.syncCursor(peerId),
     saveCursor: async (peerId, cursor) => { await node.journal.saveSyncCursor(peerId, cursor) },
     getBlock: async (cid) => await current().anchors.blocks.get(cid),

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { ANCHOR_TYPES, ATTESTATION_VERDICTS } from './records.js'
 import { didKey, isoTimestamp, recordCid } from './primitives.js'
 import { ANCHOR_STATES } from './memory-view.js'
+import { AgentEvidenceSchema } from './agent-evidence.js'
 
 /**
  * The trust result: a score with its explanation (docs/trust.md §0, "every score comes with its explanation").
@@ -199,7 +200,9 @@ export const TrustResultSchema = z.strictObject({
   /** Present when the node has too little to judge: `level` is then Unverified whatever the score. */
   insufficient: InsufficientTrustSchema.optional(),
   /** Who selected the witnesses, under a policy that tells them apart (isnad-draw). */
-  witness_selection: WitnessSelectionSchema.optional()
+  witness_selection: WitnessSelectionSchema.optional(),
+  /** The agents this score read whose evidence the node does not hold, and whether it fetched it (docs/trust.md §3a). */
+  evidence: z.array(AgentEvidenceSchema).optional()
 }).superRefine((result, ctx) => {
   const basis = result.level_basis
   if (basis !== undefined) {

@@ -1,4 +1,4 @@
-import type { TrustResult } from '../schema/index.js'
+import type { AgentEvidence, TrustResult } from '../schema/index.js'
 
 /**
  * A trust explanation in words, one line per statement, for people: what `trust explain`, `show`
@@ -14,7 +14,7 @@ import type { TrustResult } from '../schema/index.js'
 
 export const EXPLANATION_LINE_KINDS = [
   'headline', 'insufficient', 'level', 'witnesses', 'contribution', 'clamped',
-  'accepted-attestation', 'accepted-anchor', 'refused-attestation', 'refused-anchor'
+  'accepted-attestation', 'accepted-anchor', 'refused-attestation', 'refused-anchor', 'evidence'
 ] as const
 export type ExplanationLineKind = (typeof EXPLANATION_LINE_KINDS)[number]
 
@@ -55,5 +55,24 @@ export function explanationLines (trust: TrustResult): ExplanationLine[] {
   for (const a of trust.counted.anchors) lines.push({ kind: 'accepted-anchor', text: `accepted anchor   ${a.type} ${a.reference}` })
   for (const a of trust.refused.attestations) lines.push({ kind: 'refused-attestation', text: `refused  attestation ${a.id} by ${a.witness}: ${a.code} ${a.reason}` })
   for (const a of trust.refused.anchors) lines.push({ kind: 'refused-anchor', text: `refused  anchor ${a.id}: ${a.code} ${a.reason}` })
+  // A node never scores on a thinner graph silently: whose evidence it lacks, and what it did about it.
+  for (const e of trust.evidence ?? []) lines.push({ kind: 'evidence', text: evidenceLine(e) })
   return lines
+}
+
+function records (n: number): string {
+  return `${n} record${n === 1 ? '' : 's'}`
+}
+
+/**
+ * One agent whose shard the node does not hold (docs/trust.md §3a): "evidence for did:… not held:
+ * reputation from 3 records; fetching", or, once fetched, when and how much it brought.
+ */
+export function evidenceLine (e: AgentEvidence): string {
+  const from = `reputation from ${records(e.held)}`
+  switch (e.state) {
+    case 'missing': return `evidence for ${e.agent} not held: ${from}`
+    case 'fetching': return `evidence for ${e.agent} not held: ${from}; fetching`
+    case 'fetched': return `evidence for ${e.agent} fetched${e.fetched_at === undefined ? '' : ` at ${e.fetched_at}`}: ${records(e.fetched ?? 0)} brought, ${from}`
+  }
 }

@@ -5,7 +5,7 @@
 export { computeTrust } from './compute.js'
 export { countEvidence, checkedReputation, defaultReputation } from './count-evidence.js'
 export { trustLevelOf, evidenceLevelOf, lowerLevel, levelRank, topOfLevel, bottomOfLevel, type LevelEvidence } from './level.js'
-export { explanationLines, formatTrustScore, EXPLANATION_LINE_KINDS, type ExplanationLine, type ExplanationLineKind } from './explanation-text.js'
+export { evidenceLine, explanationLines, formatTrustScore, EXPLANATION_LINE_KINDS, type ExplanationLine, type ExplanationLineKind } from './explanation-text.js'
 export { isnadV01Policy } from './isnad-v01-policy.js'
 export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
 export { isnadDrawPolicy } from './isnad-draw-policy.js'

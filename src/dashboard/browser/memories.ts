@@ -148,6 +148,8 @@ function renderTrust (trust: TrustResult): HTMLElement {
     ...of('insufficient').map((text) => h('p', { class: 'insufficient', 'data-testid': 'trust-insufficient' }, safeText(text))),
     ...of('level').map((text) => h('p', { class: 'level-basis' }, safeText(text))),
     ...of('witnesses', 'clamped').map((text) => h('p', {}, safeText(text))),
+    // Whose evidence this node lacks or fetched: a score on a thinner graph is never silent.
+    ...of('evidence').map((text) => h('p', { class: 'evidence', 'data-testid': 'trust-evidence' }, safeText(text))),
     h('table', {}, h('tbody', {}, ...rows)),
     accepted.length === 0 ? null : h('div', {}, h('h4', {}, 'accepted'), h('ul', {}, ...accepted.map((r) => h('li', {}, safeText(r))))),
     refused.length === 0 ? null : h('div', {}, h('h4', {}, 'refused'), h('ul', {}, ...refused.map((r) => h('li', {}, safeText(r))))))

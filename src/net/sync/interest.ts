@@ -67,12 +67,13 @@ export function recordMatches (interests: SyncInterests, record: IsnadRecord, me
 /**
  * A node's interests: its home shards under its count, the followed authors its shards left out
  * (HomeShards.left: within its shards, an author is already matched by shard), and its followed
- * tags; each list cut at what one request may name.
+ * tags, and the authors whose evidence its reputation needs (docs/trust.md §3a); each list cut at what
+ * one request may name, the follows first.
  */
-export function interestsOf (home: HomeShards, tags: readonly string[]): SyncInterests {
+export function interestsOf (home: HomeShards, tags: readonly string[], evidenceAuthors: readonly string[] = []): SyncInterests {
   return {
     shards: { count: home.count, indexes: home.shards.slice(0, MAX_INTEREST_SHARDS) },
-    authors: [...new Set(home.left)].slice(0, MAX_INTEREST_NAMES),
+    authors: [...new Set([...home.left, ...evidenceAuthors])].slice(0, MAX_INTEREST_NAMES),
     tags: [...new Set(tags)].slice(0, MAX_INTEREST_NAMES)
   }
 }

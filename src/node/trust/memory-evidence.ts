@@ -1,4 +1,4 @@
-import type { AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView, WitnessRequestRecord } from '../../schema/index.js'
+import type { AgentEvidence, AnchorRecord, AnchorVerification, AttestationRecord, MemoryRecord, MemoryView, WitnessRequestRecord } from '../../schema/index.js'
 import { MAX_QUERY_LIMIT, putRecent, useRecent, type RecordStore, type StoredRecord, type TrustEntry } from '../../record-index/index.js'
 import { scoreWithSetting, type TrustSetting } from '../../reputation/index.js'
 import type { AttestationEvidence, TrustResult } from '../../trust/index.js'
@@ -107,14 +107,17 @@ const SCANNED_EVIDENCE_MAX = 16
  * Records in the store passed verifyRecord before they were stored (the store's invariant), so their
  * signatures count as valid without being checked again.
  */
-export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: TrustSetting): TrustResult {
-  return scoreWithSetting({
+export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: NodeTrustSetting): TrustResult {
+  const result = scoreWithSetting({
     memory: { id: evidence.memory.id, record: evidence.memory.signed.record, signatureValid: true },
     attestations: evidence.attestations.map(storedAttestationEvidence),
     anchors: evidence.anchors.map(({ stored, verification }) => ({ id: stored.id, record: stored.signed.record, signatureValid: true, verification })),
     requests: evidence.requests.map(({ id, signed }) => ({ id, record: signed.record, signatureValid: true })),
     now
   }, setting)
+  // The agents this score read whose evidence the node does not hold (docs/trust.md §3a).
+  const missing = setting.evidenceFor?.([evidence.memory.signed.record.author.agent_id, ...result.counted.attestations.map((a) => a.witness)])
+  return missing === undefined || missing.length === 0 ? result : { ...result, evidence: missing }
 }
 
 /**
@@ -137,6 +140,15 @@ function storedAttestationEvidence ({ id, signed }: StoredRecord<AttestationReco
 /** @default 65536 — draw fractions of stored attestations kept by id (least recently used dropped first). */
 export const DRAW_FRACTION_CACHE_SIZE = 65_536
 const drawFractions = new Map<string, number>()
+
+/**
+ * The node's trust setting: its policy, the reputation from its roots and its keyring (src/reputation
+ * TrustSetting), and, on a node that fetches evidence, what a score says of the agents whose evidence
+ * it does not hold (NodeTrust.setting, docs/trust.md §3a).
+ */
+export interface NodeTrustSetting extends TrustSetting {
+  evidenceFor?: (agents: readonly string[]) => AgentEvidence[]
+}
 
 /**
  * Rescores every stored memory under `setting` and rewrites the index entries that changed (what

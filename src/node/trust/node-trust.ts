@@ -10,6 +10,9 @@ import { SCHEMA_TRUST_POLICY, getTrustPolicy, type KeyIdentities } from '../../t
 import { populationOf, settingOfTable, type AgentReputation, type ReputationTable, type TrustSetting } from '../../reputation/index.js'
 import type { NodePaths } from '../home/home-paths.js'
 import { ReputationService } from './reputation-service.js'
+import { EvidenceLedger } from './evidence-ledger.js'
+import { EVIDENCE_FETCH, evidenceAgentsNeeded } from './evidence-needs.js'
+import type { NodeTrustSetting } from './memory-evidence.js'
 import { readTrustRoots } from './trust-roots-file.js'
 
 export interface NodeTrustInit {
@@ -71,6 +74,87 @@ export class NodeTrust {
   /** The setting `show`, `explain` and `--select` score with: the current reputation. */
   async setting (): Promise<TrustSetting> {
     return await this.settingWith(async (identities) => await this.reputation.current(identities))
+  }
+
+  /**
+   * The setting `show` and `trust explain` score with: setting(), and, on a node that fetches evidence
+   * (a daemon, useEvidenceFetching), the agents the score read whose evidence the node does not hold,
+   * said in the result and asked for (docs/trust.md §3a). Queries and rescoring passes do not ask.
+   */
+  async explainingSetting (): Promise<NodeTrustSetting> {
+    const setting: NodeTrustSetting = await this.setting()
+    const fetching = this.fetching
+    if (fetching === undefined || setting.reputation === undefined) return setting
+    const roots = await this.reputation.rootDids()
+    const table = this.reputation.lastTable()
+    setting.evidenceFor = (agents) => {
+      const missing = [...new Set(agents)].filter((did) => !fetching.held(did))
+      if (missing.length === 0) return []
+      this.evidence.noteScored(missing)
+      if (table !== undefined) this.startFetch(roots, table)
+      return missing.map((did) => this.evidence.evidenceOf(did, this.reputation.recordsAbout(did), isoOf))
+    }
+    return setting
+  }
+
+  /** What this node asked its peers for, for the evidence its reputation needs (docs/trust.md §3a). */
+  readonly evidence = new EvidenceLedger()
+  private fetching: EvidenceFetching | undefined
+
+  /**
+   * Lets the node fetch the evidence it lacks (a daemon: sync by interest with author interests,
+   * src/daemon/evidence-fetch.ts): `held` says whether an agent's shard is one the node holds, `fetch`
+   * runs the syncs that ask for the agents the ledger lists (EvidenceLedger.authors).
+   */
+  useEvidenceFetching (fetching: EvidenceFetching): void {
+    this.fetching = fetching
+  }
+
+  /** The agents whose evidence the node asks its peers for now: author interests of its sync runs (sync-v1 §9). */
+  evidenceAuthors (): string[] {
+    return this.evidence.authors(this.init.clock())
+  }
+
+  /**
+   * One round (the daemon's, every EVIDENCE_FETCH.intervalMs): the agents scores read lately and
+   * those near the roots whose evidence is not held, at most EVIDENCE_FETCH.maxAgentsPerRound; the
+   * number asked for. Nothing without roots or a fetcher.
+   */
+  async fetchEvidenceRound (): Promise<number> {
+    if (this.fetching === undefined) return 0
+    // Nothing asked for and no walk from the roots (the default): no table to read.
+    if (EVIDENCE_FETCH.rootRadius <= 0 && this.evidence.recentlyScored().length === 0) return 0
+    const roots = await this.reputation.rootDids()
+    if (roots.length === 0) return 0
+    const keyring = this.init.keyring?.()
+    // The last table is enough to choose by: a round does not force a PageRank on a busy node.
+    const table = this.reputation.lastTable() ?? await this.reputation.current(keyring === undefined ? undefined : this.identitiesOf(keyring))
+    return this.startFetch(roots, table).length
+  }
+
+  /** Chooses the agents to ask for now, marks them asked and starts their fetch; they are returned at once. */
+  private startFetch (roots: readonly string[], table: ReputationTable): string[] {
+    const fetching = this.fetching
+    if (fetching === undefined) return []
+    const now = this.init.clock()
+    const wanted = evidenceAgentsNeeded({
+      roots,
+      scored: this.evidence.recentlyScored(),
+      neighbours: (did) => neighboursIn(table, did),
+      held: fetching.held,
+      lastAsked: (did) => this.evidence.lastAsked(did),
+      now
+    })
+    if (wanted.length === 0) return wanted
+    this.evidence.asked(wanted, now)
+    const before = wanted.map((did) => this.reputation.recordsAbout(did))
+    // The reputation service is told of stored records as they are stored (the journal's listener),
+    // so what the fetch brought is counted when the sync runs end.
+    const settle = (): void => {
+      wanted.forEach((did, i) => { this.evidence.done(did, this.init.clock(), Math.max(0, this.reputation.recordsAbout(did) - (before[i] as number))) })
+    }
+    void fetching.fetch(wanted).then(settle, settle)
+    return wanted
   }
 
   /**
@@ -190,6 +274,24 @@ export async function setTrustPolicy (dataDir: string, name: string): Promise<Tr
   const current = await readPolicy(dataDir)
   await writeMetaFile(join(dataDir, META_DIR, 'policy.json'), metaFileText({ ...current, trust_policy: policy }))
   return policy
+}
+
+/** What a node that fetches evidence supplies (useEvidenceFetching). */
+export interface EvidenceFetching {
+  held: (did: string) => boolean
+  fetch: (dids: readonly string[]) => Promise<void>
+}
+
+/** The agents `did`'s walk edges reach in the table's graph (endorsements, acknowledgements). */
+function * neighboursIn (table: ReputationTable, did: string): Generator<string> {
+  const { graph } = table
+  const i = graph.index.get(did)
+  if (i === undefined) return
+  for (let e = graph.offsets[i] as number; e < (graph.offsets[i + 1] as number); e++) yield graph.agents[graph.targets[e] as number] as string
+}
+
+function isoOf (ms: number): string {
+  return new Date(ms).toISOString()
 }
 
 /** A keyring as src/trust's KeyIdentities: identities, key status at a time and when each key came in (record-v1 K12). */

@@ -137,6 +137,25 @@ export class ReputationService {
     this.adoptOrphans()
     this.seenTotal += records.length - seen
     this.table = undefined
+    this.about = undefined
+  }
+
+  private about: Map<string, number> | undefined
+
+  /**
+   * How many attestations the service holds that touch `did`: given by it, or about one of its
+   * memories. What its reputation here is computed from (docs/trust.md §3a); 0 before the first load.
+   */
+  recordsAbout (did: string): number {
+    if (this.about === undefined) {
+      const about = new Map<string, number>()
+      for (const { author, attestations } of this.memories?.values() ?? []) {
+        if (attestations.size > 0) about.set(author, (about.get(author) ?? 0) + attestations.size)
+        for (const { record } of attestations.values()) about.set(record.witness, (about.get(record.witness) ?? 0) + 1)
+      }
+      this.about = about
+    }
+    return this.about.get(did) ?? 0
   }
 
   /** The last table computed, however old (NodeTrust.populationEstimate reads its graph); undefined before the first. */
@@ -213,6 +232,7 @@ export class ReputationService {
       cursor = page.next
     } while (cursor !== undefined)
     this.memories = memories
+    this.about = undefined
     this.orphans.clear()
     this.seenTotal = total
     this.table = undefined

@@ -20,6 +20,10 @@ export interface ShardingSummary {
   followsPerAgent: number
   maxShards: number
   observersFollowRoots: boolean
+  /** What made a node fetch the evidence of agents outside its shards (docs/trust.md §3a): `off` or `explained`. */
+  evidenceFetch: 'off' | 'explained'
+  /** Of messagesPerMinute, those of evidence fetching (records brought, sync requests), per measured node. */
+  evidenceMessagesPerMinute: NodeSpread
   /** Agents per shard. */
   agentsPerShard: NodeSpread
   /** Home shards per node (its agent's and its follows'), over every node. */
@@ -28,7 +32,7 @@ export interface ShardingSummary {
   unsubscribedFollows: number
   /** Nodes measured (the tracked nodes online at the end). */
   measuredNodes: number
-  /** Gossip messages each measured node received per simulated minute of the scenario (each record once, as a node counts it). */
+  /** Messages each measured node received per simulated minute of the scenario: gossip (each record once, as a node counts it) and evidence fetching. */
   messagesPerMinute: NodeSpread
   /** Records each measured node stores at the end: memories, attestations and witness requests of its shards. */
   storedRecords: NodeSpread

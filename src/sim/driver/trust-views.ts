@@ -75,12 +75,15 @@ export function scoreTrustView (
     const author = memories.get(memory)?.author.agent_id
     return author === undefined ? [] : [{ author, attestations: list }]
   }), { policy: SCHEMA_TRUST_POLICY, roots })
+  // N̂ (witness-draw-v1 W6a): a node reads the populations its drawn attestations state, times their
+  // shard count; the model's records carry no draw (it is sampled), so the stated figure is handed over.
+  if (drawn !== undefined && drawn.witnesses.size > 0) setting.populationEstimate = Math.max(setting.populationEstimate ?? 0, drawn.population)
   const policies = trustPolicies()
   const view: TrustView = new Map(policies.map((p) => [p.name, new Map<string, TrustScore>()]))
   for (const [id, record] of memories) {
     const input = {
       memory: { id, record, signatureValid: true },
-      attestations: (attestations.get(id) ?? []).map((a) => drawn?.witnesses.get(id)?.has(a.record.witness) === true ? drawnEvidence(a, drawn.population) : provedEvidence(a)),
+      attestations: (attestations.get(id) ?? []).map((a) => drawn?.witnesses.get(id)?.has(a.record.witness) === true ? drawnEvidence(a, drawn) : provedEvidence(a)),
       // Who asked whom: the observer's own private checks are independent of the author.
       requests: (requests.get(id) ?? []).map((r) => ({ ...r, signatureValid: true })),
       anchors: [],
@@ -101,6 +104,12 @@ export function scoreTrustView (
 export interface SampledDraws {
   witnesses: ReadonlyMap<string, ReadonlySet<string>>
   population: number
+  /**
+   * The shard count the draws were made under (witness-draw-v1 W12): each drawn witness states its
+   * shard's population, population / shards, and the count, as a daemon's drawn attestation does
+   * (`draw.shards`). Absent: 1, the network as one shard.
+   */
+  shards?: number
 }
 
 /** A proof the scoring never reads: the draw's fraction is handed over as verified (`drawFraction`). */
@@ -112,10 +121,13 @@ const SAMPLED_PROOF = 'A'.repeat(107)
  * size / population (the middle of the drawn range). The model's signed record carries no draw, a
  * sampled witness having no proof; the evidence says what a proof would have shown.
  */
-function drawnEvidence (a: { id: string, record: AttestationRecord }, population: number): { id: string, record: AttestationRecord, signatureValid: true, drawFraction: number } {
+function drawnEvidence (a: { id: string, record: AttestationRecord }, draws: SampledDraws): { id: string, record: AttestationRecord, signatureValid: true, drawFraction: number } {
+  const shards = draws.shards ?? 1
+  // A drawn witness states its shard's population and the count (record-v1 R19's draw.shards, absent under count 1).
+  const population = Math.max(1, Math.floor(draws.population / shards))
   return {
     id: a.id,
-    record: { ...a.record, draw: { population, proof: SAMPLED_PROOF } },
+    record: { ...a.record, draw: { population, proof: SAMPLED_PROOF, ...(shards > 1 ? { shards } : {}) } },
     signatureValid: true,
     drawFraction: Math.min(1, WITNESS_DRAW.size / population) / 2
   }

@@ -57,6 +57,10 @@ export interface ModelCounters {
   bySync: Float64Array
   /** Per tracked node: witness requests received (and stored) on its shards. */
   requests: Float64Array
+  /** Per tracked node: messages of evidence fetching (records brought and sync requests, evidence-fetch.ts). */
+  byEvidence: Float64Array
+  /** Per tracked node: records evidence fetching brought (stored beside its shards'). */
+  evidenceRecords: Float64Array
 }
 
 /** The witness checks the network played (docs/simulation.md, "The witness draw"). */
@@ -197,7 +201,7 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   const requestEpoch = new Int32Array(slotWitness.length)
   const requestDone = new Uint8Array(slotWitness.length)
   const holders = new Holders(size)
-  const counters: ModelCounters = { received: new Float64Array(T), byGossip: new Float64Array(T), bySync: new Float64Array(T), requests: new Float64Array(T) }
+  const counters: ModelCounters = { received: new Float64Array(T), byGossip: new Float64Array(T), bySync: new Float64Array(T), requests: new Float64Array(T), byEvidence: new Float64Array(T), evidenceRecords: new Float64Array(T) }
   const run = {
     requestDelays: [] as number[], roundTrips: [] as number[], missedAnswers: 0, problems: new Map<number, string>(), notes: [] as string[]
   }

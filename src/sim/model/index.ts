@@ -21,6 +21,7 @@ export { DRAW_SAMPLED, binomial, distinctPositions, drawProbability, memoryRando
 export { MODEL_DRAW_DEFAULTS, privateCheckProbability, type DrawDefaults } from './draw-settings.js'
 export { WitnessBudget, type BudgetLimits } from './witness-budget.js'
 export { measureModel, type ModelMeasurement } from './measure.js'
+export { fetchEvidence, type FetchedEvidence } from './evidence-fetch.js'
 export { ShardLayout, followsOf } from './shard-layout.js'
 export { judgedMemories, shardedMemoryDelivery, shardingNotes, shardingSummary, storedRecordsAt } from './shard-measure.js'
 

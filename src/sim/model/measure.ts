@@ -9,6 +9,7 @@ import type { NodeCounters } from '../pools/index.js'
 import type { ShardingSummary } from '../driver/index.js'
 import { arrivalAt, MODEL_EPOCH_MS, type ModelRun } from './engine.js'
 import { judgedMemories, shardedMemoryDelivery, shardingSummary } from './shard-measure.js'
+import { fetchEvidence } from './evidence-fetch.js'
 
 /*
  * The model engine's measurements, with the real engines' own code: each observer's records are the
@@ -78,12 +79,10 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     judged.push(judgedMemories(run, observer))
     const memories = new Map<string, MemoryRecord>()
     const attestations = new Map<string, Array<{ id: string, record: AttestationRecord }>>()
-    for (let index = 0; index < records.length; index++) {
-      if (Number.isNaN(arrivalAt(run, index, j))) continue
+    /** Adds a verified record to what the observer holds; false when it does not verify. */
+    const hold = (index: number): VerifiedRecord | null => {
       const v = verified(index)
-      if (v === null) continue
-      bytes += v.bytes.length
-      counted++
+      if (v === null) return null
       const { record } = v.signed
       if (record.kind === 'memory') memories.set(v.id, record)
       else if (record.kind === 'attestation') {
@@ -91,6 +90,20 @@ export function measureModel (run: ModelRun): ModelMeasurement {
         list.push({ id: v.id, record })
         attestations.set(record.memory, list)
       }
+      return v
+    }
+    for (let index = 0; index < records.length; index++) {
+      if (Number.isNaN(arrivalAt(run, index, j))) continue
+      const v = hold(index)
+      if (v === null) continue
+      bytes += v.bytes.length
+      counted++
+    }
+    if (run.scenario.sharding.evidenceFetch === 'explained') {
+      const fetched = fetchEvidence(run, observer, j, judged[judged.length - 1] as Set<string>, attestations)
+      run.counters.byEvidence[j] = fetched.messages
+      run.counters.evidenceRecords[j] = fetched.indexes.length
+      for (const index of fetched.indexes) hold(index)
     }
     // The observer's own private-check requests (engine.ts playChecks): it holds what it signed.
     const requests = new Map<string, Array<{ id: string, record: WitnessRequestRecord }>>()
@@ -102,7 +115,7 @@ export function measureModel (run: ModelRun): ModelMeasurement {
       requests.set(id, list)
     }
     const roots = [observer, ...plan.trustRoots].map((i) => run.agents[i]?.did as string)
-    views.push(scoreTrustView(memories, attestations, roots, now, requests, { witnesses: drawnWitnesses, population: plan.roles.length }))
+    views.push(scoreTrustView(memories, attestations, roots, now, requests, { witnesses: drawnWitnesses, population: plan.roles.length, shards: run.shards.count }))
   }
 
   const online = tracked.map((node, j) => ({ node, j })).filter(({ node }) => run.onlineAtEnd[node] === 1)
@@ -144,7 +157,7 @@ export function measureModel (run: ModelRun): ModelMeasurement {
     verifications: (run.counters.byGossip[j] as number) + (run.counters.bySync[j] as number),
     recordsByGossip: run.counters.byGossip[j] as number,
     recordsByFetch: 0,
-    recordsBySync: run.counters.bySync[j] as number,
+    recordsBySync: (run.counters.bySync[j] as number) + (run.counters.evidenceRecords[j] as number),
     cpuMs: verifyCost * ((run.counters.byGossip[j] as number) + (run.counters.bySync[j] as number))
   }))
   const metrics = computeMetrics({

@@ -44,7 +44,7 @@ function spreadOf (values: readonly number[], digits = 1): NodeSpread {
 
 /** Records tracked column j stores at the end: the memories and attestations that reached it, and its shards' witness requests. */
 export function storedRecordsAt (run: ModelRun, j: number): number {
-  let stored = run.counters.requests[j] as number
+  let stored = (run.counters.requests[j] as number) + (run.counters.evidenceRecords[j] as number)
   for (const row of run.arrivals) if (row !== undefined && !Number.isNaN(row[j] as number)) stored++
   return stored
 }
@@ -59,11 +59,14 @@ export function shardingSummary (
     followsPerAgent: scenario.sharding.followsPerAgent,
     maxShards: scenario.sharding.maxShards,
     observersFollowRoots: scenario.sharding.observersFollowRoots,
+    evidenceFetch: scenario.sharding.evidenceFetch,
+    evidenceMessagesPerMinute: spreadOf(measured.map(({ j }) => (run.counters.byEvidence[j] as number) / scenario.durationMinutes)),
     agentsPerShard: spreadOf(shards.members.map((m) => m.length)),
     shardsPerNode: spreadOf(shards.homeShards.map((h) => h.length), 2),
     unsubscribedFollows: shards.unsubscribedFollows,
     measuredNodes: measured.length,
-    messagesPerMinute: spreadOf(measured.map(({ j }) => (run.counters.byGossip[j] as number) / scenario.durationMinutes)),
+    // Gossip and evidence fetching (evidence-fetch.ts): both are messages a node receives.
+    messagesPerMinute: spreadOf(measured.map(({ j }) => ((run.counters.byGossip[j] as number) + (run.counters.byEvidence[j] as number)) / scenario.durationMinutes)),
     storedRecords: spreadOf(measured.map(({ j }) => storedRecordsAt(run, j)), 0),
     judgedMemoriesPerObserver: spreadOf(judgedSizes, 0)
   }
@@ -79,6 +82,9 @@ export function shardingNotes (run: ModelRun): string[] {
     'shards: a shard topic\'s own mesh is not modelled; a record reaches exactly its shard\'s subscribers, after the delay of its path over the network\'s mesh',
     'shards: a reconnecting node syncs its shards from its own peers only (a daemon asks peers that hold them)',
     'shards: only the observers\' reputation views are sharded; the other nodes choose a private check\'s witness by the trust roots\' reputation over every record',
-    'shards: each observer\'s trust is judged on the memories of its home shards'
+    'shards: each observer\'s trust is judged on the memories of its home shards',
+    run.scenario.sharding.evidenceFetch === 'explained'
+      ? 'evidence: each observer explains every memory it is judged on once, at the end, and fetches at once the evidence of the witnesses outside its shards (a daemon fetches as it explains, 32 agents a round); every fetched author\'s records are taken to be held by a peer it syncs with'
+      : 'evidence: the observers read their scores as an export does, which fetches no evidence (a daemon fetches for what `show` and `trust explain` read; `sharding.evidenceFetch: explained` plays that)'
   ]
 }

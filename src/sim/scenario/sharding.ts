@@ -25,7 +25,14 @@ export const ShardingSchema = z.strictObject({
    * Observers also follow their trust roots (their shards become home shards), so the roots' drawn
    * attestations are among what an observer holds. Not a daemon default: a research option.
    */
-  observersFollowRoots: z.boolean().default(false)
+  observersFollowRoots: z.boolean().default(false),
+  /**
+   * What makes a node fetch the evidence of agents outside its shards (docs/trust.md §3a): `off`, a
+   * daemon's default as the observers use it (they read their scores by query and export, which
+   * ask for nothing); `explained`, each observer explains every memory it is judged on, so its
+   * daemon fetches the evidence of their witnesses whose shard it does not hold.
+   */
+  evidenceFetch: z.enum(['off', 'explained']).default('off')
 })
 
 export type ShardingSettings = z.infer<typeof ShardingSchema>

@@ -1,15 +1,9 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
-import { readApiToken } from '../../../src/api/index.js'
-import { startDaemon, type Daemon, type DaemonOptions } from '../../../src/daemon/index.js'
+import type { HttpOperations } from '../../../src/api/client.js'
 import { IsnadError } from '../../../src/errors/index.js'
 import { SYNC_INTEREST_PROTOCOL } from '../../../src/net/sync/index.js'
-import { initHome, nodePaths } from '../../../src/node/index.js'
-import { shardOf } from '../../../src/shard/index.js'
 import { eventually } from '../../fixtures/eventually.js'
+import { ShardedDaemons, type ShardedDaemon } from '../../fixtures/sharded-daemons.js'
 
 /*
  * Sync by interest (protocols/sync-v1.md §9) between real daemons over libp2p on 127.0.0.1, with
@@ -20,33 +14,11 @@ import { eventually } from '../../fixtures/eventually.js'
  * of the rest; a tag followed later is caught up from the start of the holder's log.
  */
 
-const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
 const COUNT = 4
-const homes: string[] = []
-const daemons: Daemon[] = []
-
-interface Started { daemon: Daemon, ops: HttpOperations, agent: string }
-
-/** A daemon on a fresh home whose default agent is in `shard` under COUNT (keys are random: a few tries). */
-async function startIn (shard: number, options: Partial<DaemonOptions> = {}): Promise<Started> {
-  for (;;) {
-    const home = await mkdtemp(join(tmpdir(), 'isnad-sync-interest-'))
-    homes.push(home)
-    const { defaultKey } = await initHome(home)
-    if (shardOf(defaultKey.did, COUNT) !== shard) continue
-    const daemon = await startDaemon({ home, listen: LOOPBACK, heartbeatMs: 60_000, apiPort: 0, shardCount: COUNT, ...options })
-    daemons.push(daemon)
-    return { daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(home).data) }), agent: defaultKey.did }
-  }
-}
-
-/** A new agent of `node` in `shard` under COUNT. */
-async function agentIn (node: Started, shard: number): Promise<string> {
-  for (;;) {
-    const { did } = await node.ops.createKey({})
-    if (shardOf(did, COUNT) === shard) return did
-  }
-}
+const nodes = new ShardedDaemons(COUNT, 'isnad-sync-interest-')
+type Started = ShardedDaemon
+const startIn = nodes.startIn.bind(nodes)
+const agentIn = nodes.agentIn.bind(nodes)
 
 /** The kinds of the records a node holds of one memory (none when it does not hold the memory). */
 async function heldOf (ops: HttpOperations, memory: string): Promise<string[]> {
@@ -61,10 +33,7 @@ async function holds (ops: HttpOperations, memory: string, kinds: string[]): Pro
   await eventually(`${kinds.join(', ')} of ${memory}`, async () => await heldOf(ops, memory), (held) => JSON.stringify(held) === JSON.stringify(kinds))
 }
 
-afterEach(async () => {
-  for (const d of daemons.splice(0)) await d.stop()
-  for (const h of homes.splice(0)) await rm(h, { recursive: true, force: true })
-})
+afterEach(async () => { await nodes.close() })
 
 /** A holder in shard 0 with memories by an author in shard 2 and one in shard 3, tagged or not, and attestations. */
 type LogIds = Record<'later' | 'byFollowed' | 'byFollowedToo' | 'tagged' | 'untagged' | 'own', string>

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createPlan, parseScenario, type Scenario } from '../../../../src/sim/index.js'
+import { shardedScenario } from './sharded-scenario.js'
 import { arrivalAt, followsOf, judgedMemories, MODEL_DRAW_DEFAULTS, playModel, runModelOnce, ShardLayout, SLOT, storedRecordsAt } from '../../../../src/sim/model/index.js'
 import { shardCountFor, shardOf } from '../../../../src/shard/index.js'
 
@@ -13,18 +14,8 @@ import { shardCountFor, shardOf } from '../../../../src/shard/index.js'
 
 const quiet = (): void => {}
 
-/** 600 agents: shardCountFor gives 4 shards of about 150. */
 function scenarioOf (sharding: Partial<Scenario['sharding']> = {}): Scenario {
-  return parseScenario({
-    name: 'shards-unit',
-    seed: 31,
-    durationMinutes: 4,
-    nodes: { 'honest-author': 90, 'honest-witness': 420, sybil: 60, 'lazy-witness': 30 },
-    requests: { memoriesPerAuthorPerMinute: 0.25, witnessesPerMemory: 3 },
-    network: { latencyMs: 20, jitterMs: 5 },
-    metrics: { observers: 4, trustRoots: 3 },
-    sharding
-  })
+  return shardedScenario('shards-unit', sharding)
 }
 
 const didsOf = (size: number): string[] => Array.from({ length: size }, (_, i) => `did:key:z6Mk-shards-unit-${i}`)
