@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpOperations, type HttpOperations } from '../../../src/api/client.js'
 import { readApiToken } from '../../../src/api/index.js'
+import type { SingleKadDHT } from '@libp2p/kad-dht'
 import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
 import type { RecordPage } from '../../../src/net/index.js'
 import { initHome, nodePaths } from '../../../src/node/index.js'
@@ -61,9 +62,12 @@ describe('show of a memory this node does not hold, through the DHT (content-rou
     const witness = await author.ops.createKey({ label: 'witness' })
     await author.ops.requestWitnesses({ memory: first.id, to: [witness.did] }, signer)
     const attested = await author.ops.attest({ memory: first.id, verdict: 'confirm' }, await author.ops.resolveSigner(witness.did))
-    await waitFor('the memory announced', () => author.daemon.content.stats.provided >= 1, { timeoutMs: 30_000 })
+    // The memory and the attestation announced (witness requests are not: C2).
+    await waitFor('the memory announced', () => author.daemon.content.stats.provided >= 2, { timeoutMs: 30_000 })
     reader = await start()
     await waitFor('the reader connected to the relay', () => relay.network.libp2p.getPeers().length === 2)
+    // A lookup starts from the routing table as it is (C5): the relay must be in it first.
+    await waitFor('the relay in the reader\'s routing table', () => (reader.daemon.network.libp2p.services.dht as SingleKadDHT).routingTable.size >= 1)
 
     const view = await reader.ops.show(first.id) // HTTP, as MCP and the library call it
 
