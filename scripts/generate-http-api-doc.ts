@@ -1,5 +1,5 @@
 /**
- * Writes protocols/http-api.md §3's route table from the table of operations (src/api/table).
+ * Writes protocols/http-api.md §3's route table from the table of operations (src/operations/table).
  *
  *   npm run schemas                                         build, then write it (with the JSON Schemas)
  *   node dist/scripts/generate-http-api-doc.js --check      exit 1 if the committed document differs
@@ -8,7 +8,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { withRouteTable } from '../src/api/table/doc.js'
+import { withRouteTable } from '../src/operations/table/doc.js'
 
 /** dist/scripts/ → the repository root (the script runs compiled). */
 const FILE = new URL('../../protocols/http-api.md', import.meta.url)

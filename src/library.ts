@@ -1,26 +1,18 @@
-import type { AddAnchorInput, AnchorCheck } from './anchor/index.js'
-import { createHttpOperations } from './api/client.js'
-import { findDaemon } from './api/daemon-file.js'
-import { LocalOperations } from './api/local-operations.js'
-import type { z } from 'zod'
-import type { NodeOperations, WitnessRequestInput } from './api/operations.js'
-import { OPERATION_SPECS, parseOperationInput, runOperation, type OperationName, type OperationSpec } from './api/table/index.js'
-import type { InboxItem, WitnessRequestResult } from './api/network-shapes.js'
-import type { FollowInput, Follows } from './api/follow-shapes.js'
-import { readApiToken } from './api/token.js'
+import { createHttpOperations } from './http/client.js'
+import { findDaemon } from './http/daemon-file.js'
+import { readApiToken } from './http/token.js'
+import { LocalOperations } from './operations/local/index.js'
+import { localCaller, operationMethods, OPERATION_SPECS, type OperationCaller, type OperationMethods } from './operations/index.js'
 import { IsnadError } from './errors/index.js'
-import type { SelectedMemory, SelectRequest } from './fdr/index.js'
 import { createKeystore } from './keystore/index.js'
-import {
-  LocalNode, initHome, nodePaths, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput
-} from './node/index.js'
-import type { Bundle, MemoryView, TrustResult } from './schema/index.js'
-import type { MemoryQuery } from './record-index/index.js'
-import type { DocumentReport } from './memory-view/index.js'
+import { LocalNode, initHome, nodePaths } from './node/index.js'
 
-export type { AddAnchorInput, AnchorCheck, SelectedMemory, SelectRequest }
-export type { OperationName }
-export type { AttestInput, IngestResult, InboxItem, MemoryQuery, NodeOperations, QueryResultItem, RememberInput, WitnessRequestInput, WitnessRequestResult }
+export type { AddAnchorInput, AnchorCheck } from './anchor/index.js'
+export type { SelectedMemory, SelectRequest } from './fdr/index.js'
+export type { OperationCaller, OperationInput, OperationMethods, OperationName, OperationOutput } from './operations/index.js'
+export type { InboxItem, NodeOperations, WitnessRequestInput, WitnessRequestResult } from './operations/index.js'
+export type { AttestInput, IngestResult, QueryResultItem, RememberInput } from './node/index.js'
+export type { MemoryQuery } from './record-index/index.js'
 
 export interface CreateNodeOptions {
   /** The node's home: it holds `.memory/` (the data directory) and `keys/`. */
@@ -37,55 +29,18 @@ export interface CreateNodeOptions {
   connect?: 'auto' | 'local'
 }
 
-/** Which agent key signs: `as` (a did:key of this home), else the home's default key. */
-export interface SignAs { as?: string }
-
-/** An operation's input with the names every surface uses (the table's; docs/architecture.md, "Argument names"). */
-export type OperationInput<N extends OperationName> = z.input<(typeof OPERATION_SPECS)[N]['input']>
-/** A signing operation's input without the signer's fields: `as` comes apart (SignAs), the passphrase from createNode. */
-export type SignedInput<N extends OperationName> = Omit<OperationInput<N>, 'as' | 'passphrase'>
-
 /**
- * A node for TypeScript programs: the CLI's operations as methods. Retrieved memories
- * are evidence with their trust, not instructions (FDR-Memory M-1): read `view.trust` before use.
+ * A node for TypeScript programs: one method per operation of the table (src/operations/table), named
+ * after it, with the input and output every other surface uses (the HTTP body, the MCP arguments):
+ * `node.show({ id })`, `node.reputation({ did })`. Inputs are parsed as the API parses them (unknown
+ * keys refused, CID_INVALID for a malformed id, …); a signing operation signs as `as` (else the
+ * default key) with its `passphrase`, else the one given to createNode. Retrieved memories are
+ * evidence with their trust, not instructions (FDR-Memory M-1): read `trust` before use.
  */
-export interface IsnadNode {
+export type IsnadNode = OperationMethods & OperationCaller & {
   readonly home: string
   /** Whether calls go to the running daemon or to the data directory this process opened. */
   readonly via: 'daemon' | 'data directory'
-  /** Everything else the node can do (ledger proofs, checkpoints, keys, peers). */
-  readonly operations: NodeOperations
-  remember: (input: SignedInput<'remember'>, signer?: SignAs) => Promise<MemoryView>
-  show: (id: string) => Promise<MemoryView>
-  query: (query?: MemoryQuery) => Promise<{ items: QueryResultItem[], next?: string }>
-  explainTrust: (id: string) => Promise<TrustResult>
-  /** Witnesses the memory `id`: `{ id, verdict, notes?, claims? }`. */
-  attest: (input: SignedInput<'attest'>, signer?: SignAs) => Promise<{ id: string, view: MemoryView }>
-  /** Asks witnesses of the memory `id`: `{ id, to?, expiresAt? }`. */
-  requestWitnesses: (input: SignedInput<'requestWitnesses'>, signer?: SignAs) => Promise<WitnessRequestResult>
-  inbox: () => Promise<InboxItem[]>
-  /** Signs an anchor tying the memory `id` to outside evidence: `{ id, anchor: { source: 'file', path } }` (or a CID, git commit, URL, …). */
-  addAnchor: (input: SignedInput<'addAnchor'>, signer?: SignAs) => Promise<{ id: string, view: MemoryView }>
-  /** Checks anchors against their evidence now (the memory `id`'s, or every one). */
-  checkAnchors: (id?: string) => Promise<AnchorCheck[]>
-  /** FDR-Memory selection: memories with reason, confidence, verified and evidence; traced in the ledger. */
-  select: (request: SelectRequest) => Promise<SelectedMemory[]>
-  /** Checks a memory view, export bundle or inclusion proof with nothing but the document. */
-  verify: (document: unknown) => Promise<DocumentReport>
-  exportBundle: (ids: readonly string[]) => Promise<Bundle>
-  importBundle: (bundle: Bundle) => Promise<IngestResult>
-  /**
-   * What the node follows besides its own agents: `{ action: 'add', did }` (an author: its shard
-   * is gossiped to the node), `{ action: 'add', tag }` (synced by interest from peers), `remove`, or `list`.
-   */
-  follow: (input: FollowInput) => Promise<Follows>
-  /**
-   * Any operation of the table (src/api/table) by its name, with the input and output every other
-   * surface uses (the HTTP body, the MCP arguments): `node.run('reputation', { did })`. The input is
-   * parsed as the API parses it (unknown keys refused, CID_INVALID for a malformed id, …); a
-   * signing operation signs as `as` (else the default key) with the `passphrase` given to createNode.
-   */
-  run: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<z.output<(typeof OPERATION_SPECS)[N]['output']>>
   /** Releases the data directory (and its writer lock). Idempotent. */
   close: () => Promise<void>
 }
@@ -97,10 +52,10 @@ export interface IsnadNode {
 export async function createNode (options: CreateNodeOptions): Promise<IsnadNode> {
   const paths = nodePaths(options.home)
   const daemon = options.connect === 'local' ? null : await findDaemon(paths.data)
-  let operations: NodeOperations
+  let caller: OperationCaller
   let close = async (): Promise<void> => {}
   if (daemon !== null) {
-    operations = createHttpOperations({ url: daemon.url, token: await readApiToken(paths.data) })
+    caller = withPassphrase(createHttpOperations({ url: daemon.url, token: await readApiToken(paths.data) }), options.passphrase)
   } else {
     if (options.init ?? true) await initHome(options.home, options.passphrase === undefined ? {} : { passphrase: options.passphrase })
     const local = new LocalOperations({
@@ -108,48 +63,35 @@ export async function createNode (options: CreateNodeOptions): Promise<IsnadNode
       home: options.home,
       keystore: createKeystore({ directory: paths.keys })
     })
-    operations = local
+    caller = localCaller(local, options.passphrase)
     close = async () => { await local.close() }
   }
   let closed = false
-  const open = (): NodeOperations => {
-    if (closed) throw new IsnadError('USAGE', `the node on ${options.home} is closed`)
-    return operations
-  }
-  const run = async <N extends OperationName>(name: N, raw: z.input<(typeof OPERATION_SPECS)[N]['input']>): Promise<z.output<(typeof OPERATION_SPECS)[N]['output']>> => {
-    const spec = OPERATION_SPECS[name] as unknown as OperationSpec
-    const input = parseOperationInput(spec, raw)
-    return await runOperation(spec, open(), input, options.passphrase) as z.output<(typeof OPERATION_SPECS)[N]['output']>
+  const open: OperationCaller = {
+    call: async (name, input) => {
+      if (closed) throw new IsnadError('USAGE', `the node on ${options.home} is closed`)
+      return await caller.call(name, input)
+    }
   }
   return {
+    ...operationMethods(open),
+    call: open.call,
     home: options.home,
     via: daemon === null ? 'data directory' : 'daemon',
-    operations,
-    // Each method is the table's operation: the same parse, the same handler, the same codes.
-    remember: async (input, signer = {}) => await run('remember', { ...input, ...signer }),
-    show: async (id) => await run('show', { id }),
-    query: async (query = {}) => await run('query', query),
-    explainTrust: async (id) => await run('explainTrust', { id }),
-    attest: async (input, signer = {}) => {
-      const result = await run('attest', { ...input, ...signer })
-      return { id: result.attestation, view: result.memory }
-    },
-    requestWitnesses: async (input, signer = {}) => await run('requestWitnesses', { ...input, ...signer }),
-    inbox: async () => (await run('inbox', {})).items,
-    addAnchor: async (input, signer = {}) => {
-      const result = await run('addAnchor', { ...input, ...signer })
-      return { id: result.anchor, view: result.memory }
-    },
-    checkAnchors: async (id) => (await run('checkAnchors', id === undefined ? {} : { id })).checks,
-    select: async (request) => (await run('select', request)).selected,
-    verify: async (document) => await run('verify', { document: document as Record<string, unknown> }),
-    exportBundle: async (ids) => await run('exportBundle', { ids: [...ids] }),
-    importBundle: async (bundle) => await run('importBundle', { bundle }),
-    follow: async (input) => await run('follow', input),
-    run,
     close: async () => {
       closed = true
       await close()
+    }
+  }
+}
+
+/** Over HTTP the passphrase travels with a signing operation's input: the one given to createNode, unless the input has its own. */
+function withPassphrase (caller: OperationCaller, passphrase: string | undefined): OperationCaller {
+  if (passphrase === undefined) return caller
+  return {
+    call: async (name, input) => {
+      const signs = (OPERATION_SPECS[name] as { signs?: boolean }).signs === true
+      return await caller.call(name, signs && !('passphrase' in input) ? { ...input, passphrase } as typeof input : input)
     }
   }
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { NodeOperations, Signer } from '../api/operations.js'
+import type { NodeOperations, OperationCaller, OperationInput, OperationName, OperationOutput, OperationSpec } from '../operations/index.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 // The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
@@ -25,7 +25,14 @@ export interface CommandContext {
    * The operations of the daemon that holds this home's data directory, over its HTTP API, or
    * null when no live daemon advertises itself in `.memory/daemon.json` (a stale file is ignored).
    */
-  daemon: () => Promise<NodeOperations | null>
+  daemon: () => Promise<(NodeOperations & OperationCaller) | null>
+  /**
+   * One operation of the table, parsed by the table's parse and run where the node is: through the
+   * daemon when one runs, else over the data directory (read-only for an operation that only reads).
+   * A signing operation signs as `as`, else the home's default key, unlocked with the input's
+   * passphrase, else --passphrase-file or $ISNAD_PASSPHRASE.
+   */
+  call: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<OperationOutput<N>>
   /**
    * Runs `fn` against the node: through the daemon when one runs (it holds the data
    * directory: docs/architecture.md), else over a LocalNode opened for this call and closed after it. `write` (the
@@ -36,8 +43,6 @@ export interface CommandContext {
   withKeys: <T>(fn: (keys: KeyOperations) => Promise<T>) => Promise<T>
   /** `--as <did>`, else the home's default key; UNKNOWN_KEY when there is none. */
   signerDid: (as?: string) => Promise<string>
-  /** Resolves the key through `ops` (unlocking it with the passphrase), runs `fn`, wipes the seed. */
-  withSigner: <T>(ops: NodeOperations, did: string, fn: (signer: Signer) => Promise<T>) => Promise<T>
   passphrase: () => Promise<string | undefined>
 }
 
@@ -47,7 +52,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
   const paths = nodePaths(home)
   let keystore: Keystore | undefined
   const getKeystore = (): Keystore => (keystore ??= createKeystore({ directory: paths.keys }))
-  let daemon: Promise<NodeOperations | null> | undefined
+  let daemon: Promise<(NodeOperations & OperationCaller) | null> | undefined
 
   /** A passphrase comes from --passphrase-file or $ISNAD_PASSPHRASE, never from argv (ps shows argv). */
   const passphrase = async (): Promise<string | undefined> => {
@@ -60,32 +65,50 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     return env.ISNAD_PASSPHRASE === undefined || env.ISNAD_PASSPHRASE === '' ? undefined : env.ISNAD_PASSPHRASE
   }
 
-  const findOperations = async (): Promise<NodeOperations | null> => {
+  const findOperations = async (): Promise<(NodeOperations & OperationCaller) | null> => {
     // Loaded on first use, not on every CLI start-up (`--help`, `--version` never reach here).
     const [{ findDaemon }, { createHttpOperations }, { readApiToken }] = await Promise.all([
-      import('../api/daemon-file.js'), import('../api/client.js'), import('../api/token.js')
+      import('../http/daemon-file.js'), import('../http/client.js'), import('../http/token.js')
     ])
     const info = await findDaemon(paths.data)
     if (info === null) return null
     return createHttpOperations({ url: info.url, token: await readApiToken(paths.data) })
   }
-  const getDaemon = async (): Promise<NodeOperations | null> => await (daemon ??= findOperations())
+  const withOps = async <T>(fn: (ops: NodeOperations) => Promise<T>, mode: 'read' | 'write' = 'write'): Promise<T> => {
+    const remote = await getDaemon()
+    if (remote !== null) return await fn(remote)
+    const { openLocalOperations } = await import('./open-local.js')
+    const local = await openLocalOperations({ home, mode, keystore: getKeystore() })
+    try {
+      return await fn(local)
+    } finally {
+      await local.close()
+    }
+  }
+  const signerDid = async (as?: string): Promise<string> => {
+    const did = as ?? await getKeystore().defaultDid()
+    if (did === null) {
+      throw new IsnadError('UNKNOWN_KEY', `no default key in ${paths.keys}; run \`isnad init\` or \`isnad id new --default\``)
+    }
+    return did
+  }
+  const getDaemon = async (): Promise<(NodeOperations & OperationCaller) | null> => await (daemon ??= findOperations())
 
   return {
     home,
     out,
     keystore: getKeystore,
     daemon: getDaemon,
-    async withOps (fn, mode = 'write') {
+    withOps,
+    async call<N extends OperationName> (name: N, raw: OperationInput<N>): Promise<OperationOutput<N>> {
+      const { OPERATION_SPECS, localCaller, parseOperationInput } = await import('../operations/index.js')
+      const spec = OPERATION_SPECS[name] as unknown as OperationSpec
+      const parsed = parseOperationInput(spec, raw) as Record<string, unknown>
+      const given = spec.signs === true ? (parsed.passphrase as string | undefined) ?? await passphrase() : undefined
+      const input = (spec.signs === true ? { ...parsed, as: await signerDid(parsed.as as string | undefined) } : parsed) as OperationInput<N>
       const remote = await getDaemon()
-      if (remote !== null) return await fn(remote)
-      const { openLocalOperations } = await import('./open-local.js')
-      const local = await openLocalOperations({ home, mode, keystore: getKeystore() })
-      try {
-        return await fn(local)
-      } finally {
-        await local.close()
-      }
+      if (remote !== null) return await remote.call(name, given === undefined ? input : { ...input, passphrase: given })
+      return await withOps(async (ops) => await localCaller(ops, given).call(name, input), spec.readOnly === true ? 'read' : 'write')
     },
     async withKeys (fn) {
       const remote = await getDaemon()
@@ -93,21 +116,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
       const { localKeyOperations } = await import('./open-local.js')
       return await fn(localKeyOperations(getKeystore()))
     },
-    async signerDid (as) {
-      const did = as ?? await getKeystore().defaultDid()
-      if (did === null) {
-        throw new IsnadError('UNKNOWN_KEY', `no default key in ${paths.keys}; run \`isnad init\` or \`isnad id new --default\``)
-      }
-      return did
-    },
-    async withSigner (ops, did, fn) {
-      const signer = await ops.resolveSigner(did, await passphrase())
-      try {
-        return await fn(signer)
-      } finally {
-        signer.secretKey.fill(0)
-      }
-    },
+    signerDid,
     passphrase
   }
 }

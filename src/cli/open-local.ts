@@ -1,5 +1,5 @@
-import { LocalOperations } from '../api/local-operations.js'
-import type { NodeOperations } from '../api/operations.js'
+import { LocalOperations } from '../operations/local/index.js'
+import type { NodeOperations } from '../operations/index.js'
 import type { Keystore } from '../keystore/index.js'
 import { LocalNode } from '../node/index.js'
 

@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { OperationName } from '../api/table/index.js'
+import type { OperationName } from '../operations/index.js'
 import type { CommandContext } from './command-context.js'
 import { invoke, type OperationInput, type OperationOutput } from './invoke.js'
 import { emit } from './output.js'

@@ -10,9 +10,9 @@ import type { CommandContext } from './command-context.js'
  * Through a daemon the checks are the daemon's, and nothing here opens the data directory.
  */
 
-/** NOT_FOUND unless the memory is stored: read through a read-only node (or the daemon). */
+/** NOT_FOUND unless the memory is stored: `show` only reads, so it opens the node read-only (or asks the daemon). */
 export async function assertMemoryStored (ctx: CommandContext, memory: string): Promise<void> {
-  await ctx.withOps(async (ops) => await ops.show(memory), 'read')
+  await ctx.call('show', { id: memory })
 }
 
 /** An anchor's local file (the same NOT_FOUND / USAGE as the node's), and its memory. */

@@ -1,4 +1,4 @@
-import { createApiServer, type ApiServer, type ApiServerInit } from '../api/index.js'
+import { createApiServer, type ApiServer, type ApiServerInit } from '../http/index.js'
 import { isIsnadError, IsnadError } from '../errors/index.js'
 import { apiPortPath, keepApiPort, readKeptApiPort } from './api-port-file.js'
 import { PREFERRED_API_PORT } from './constants.js'

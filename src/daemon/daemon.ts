@@ -1,6 +1,8 @@
 import { join } from 'node:path'
-import { findDaemon, removeDaemonFile, writeDaemonFile } from '../api/daemon-file.js'
-import { createApiEventHub, LocalOperations, loadOrCreateApiToken, type CreateKeyInput, type FollowInput, type Follows, type NetworkStats, type NodeStatus, type PeerInfo, type PeerSync } from '../api/index.js'
+import { findDaemon, removeDaemonFile, writeDaemonFile } from '../http/daemon-file.js'
+import { loadOrCreateApiToken } from '../http/index.js'
+import { createApiEventHub, type CreateKeyInput, type FollowInput, type Follows, type NetworkStats, type NodeStatus, type PeerInfo, type PeerSync } from '../operations/index.js'
+import { LocalOperations } from '../operations/local/index.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 import { silentLogger, type Logger } from '../log/index.js'
@@ -157,7 +159,7 @@ class DaemonOperations extends LocalOperations {
   /** The dashboard's peers and gossip health (GET /v1/network/health). */
   gossipHealth (): GossipHealth { return this.network === undefined ? OFFLINE_HEALTH : gossipHealthOf(this.network) }
 
-  // The operator's control over connections (src/api/peer-control.ts), in peer-control.ts.
+  // The operator's control over connections (src/operations/peer-control.ts), in peer-control.ts.
   async connectPeer (address: string): Promise<string> { return await connectPeer(this.online(), address) }
   async disconnectPeer (peer: string): Promise<number> { return await disconnectPeer(this.online(), peer) }
   async syncPeers (peer?: string): Promise<PeerSync[]> { return await syncPeers(this.online(), peer) }

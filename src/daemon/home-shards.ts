@@ -1,4 +1,4 @@
-import type { FollowGossip } from '../api/index.js'
+import type { FollowGossip } from '../operations/index.js'
 import type { Logger } from '../log/index.js'
 import type { Network } from '../net/index.js'
 import { followedAuthors, followedTags, type LocalNode } from '../node/index.js'

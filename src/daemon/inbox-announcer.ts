@@ -1,4 +1,4 @@
-import type { ApiEventHub } from '../api/index.js'
+import type { ApiEventHub } from '../operations/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { InboxEntry, LocalNode } from '../node/index.js'

@@ -1,10 +1,10 @@
 import { multiaddr } from '@multiformats/multiaddr'
-import type { NetworkStats, PeerSync } from '../api/index.js'
+import type { NetworkStats, PeerSync } from '../operations/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { Network, SyncResult } from '../net/index.js'
 
 /*
- * The daemon's side of the operator's control over connections (src/api/peer-control.ts): what
+ * The daemon's side of the operator's control over connections (src/operations/peer-control.ts): what
  * `isnad peers connect|disconnect|sync|stats` and POST /v1/peers/… do on the running network.
  */
 

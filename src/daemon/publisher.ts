@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import type { ApiEventHub } from '../api/index.js'
+import type { ApiEventHub } from '../operations/index.js'
 import type { Keystore } from '../keystore/index.js'
 import type { Logger } from '../log/index.js'
 import type { Network, PublishOutcome } from '../net/index.js'

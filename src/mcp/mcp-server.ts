@@ -4,11 +4,11 @@ import {
   ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult
 } from '@modelcontextprotocol/sdk/types.js'
 import { assertFileAnchorAllowed, type AnchorSource, type FileAnchorAccess } from '../anchor/index.js'
-import type { NodeOperations, Signer } from '../api/operations.js'
-import { ApiError } from '../api/errors.js'
+import type { NodeOperations, OperationCaller, OperationName } from '../operations/index.js'
+import { ApiError } from '../http/errors.js'
 import { IsnadError } from '../errors/index.js'
 import { EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
-import { parseOperationInput } from '../api/table/index.js'
+import { parseOperationInput } from '../operations/index.js'
 import { getPrompt, PROMPTS, WEIGH_MEMORY } from './prompts.js'
 import { listMemoryResources, readResource, RESOURCE_TEMPLATES, type ReadNode } from './resources.js'
 import { PRESENTERS, TOOLS, plain, toolListOf, type Tool } from './tools.js'
@@ -18,11 +18,9 @@ import { PRESENTERS, TOOLS, plain, toolListOf, type Tool } from './tools.js'
  * tool runs against the running daemon when there is one, else over the data directory opened for
  * that call and closed after it (the daemon, started later, then gets the lock).
  */
-export interface NodeAccess {
+export interface NodeAccess extends OperationCaller {
   daemon: () => Promise<NodeOperations | null>
   withOps: <T>(fn: (ops: NodeOperations) => Promise<T>, mode?: 'read' | 'write') => Promise<T>
-  signerDid: (as?: string) => Promise<string>
-  withSigner: <T>(ops: NodeOperations, did: string, fn: (signer: Signer) => Promise<T>) => Promise<T>
 }
 
 export interface McpServerInit {
@@ -81,12 +79,7 @@ async function call (tool: Tool, args: Record<string, unknown>, init: McpServerI
   const access = init.access()
   const source = await viaOf(access)
   const present = PRESENTERS[spec.name] ?? plain
-  const run = async (ops: NodeOperations): Promise<object> => {
-    if (spec.signs !== true) return await present(await spec.run(ops, input, undefined), { ops, source })
-    const did = await access.signerDid(input.as as string | undefined)
-    return await access.withSigner(ops, did, async (signer) => await present(await spec.run(ops, input, signer), { ops, source }))
-  }
-  return await access.withOps(run, spec.readOnly === true ? 'read' : 'write')
+  return await present(await access.call(spec.name as OperationName, input as never), { call: access.call, source })
 }
 
 /** How the operator lets the model anchor files, as a refusal names it (anchors-v1 §2.1). */

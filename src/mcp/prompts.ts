@@ -1,6 +1,6 @@
 import { McpError, ErrorCode, type GetPromptResult, type Prompt } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { cidField, parseOperationInput, type ParsedInput } from '../api/table/index.js'
+import { cidField, parseOperationInput, type ParsedInput } from '../operations/index.js'
 import { levelGuideText } from './level-guide.js'
 import { CHAIN_TEMPLATE, readResource, type ReadNode } from './resources.js'
 

@@ -1,13 +1,13 @@
 import { z } from 'zod'
-import type { NodeOperations } from '../api/operations.js'
-import { OPERATIONS, type OperationSpec } from '../api/table/index.js'
+import type { OperationCaller } from '../operations/index.js'
+import { OPERATIONS, type OperationSpec } from '../operations/index.js'
 import type { SelectedMemory } from '../fdr/index.js'
 import type { QueryResultItem } from '../node/index.js'
 import type { MemoryView } from '../schema/index.js'
 import { evidenceEnvelope, evidenceOfQueryItem, evidenceOfView, EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
 
 /*
- * The MCP tools are the table's operations (src/api/table): the same input schema minus
+ * The MCP tools are the table's operations (src/operations/table): the same input schema minus
  * `passphrase` (a key's passphrase never passes through the model's context; the server reads it
  * from --passphrase-file or $ISNAD_PASSPHRASE, as the CLI does), the same parse, the same handler.
  * What differs is how a result is shown to a model: retrieved memories come wrapped as evidence
@@ -50,7 +50,7 @@ export function toolListOf (tools: ReadonlyMap<string, Tool>): Array<Record<stri
   }))
 }
 
-export interface PresentContext { ops: NodeOperations, source: NodeVia }
+export interface PresentContext { call: OperationCaller['call'], source: NodeVia }
 type Presenter = (output: unknown, context: PresentContext) => Promise<object>
 
 /** Structured content is an object: a list is given as `{ items }`. */
@@ -72,10 +72,10 @@ export const PRESENTERS: Readonly<Record<string, Presenter>> = {
     const page = output as { items: QueryResultItem[], next?: string }
     return evidenceEnvelope(page.items.map((item) => evidenceOfQueryItem(item, source)), page.next)
   },
-  select: async (output, { ops, source }) => {
+  select: async (output, { call, source }) => {
     const { selected } = output as { selected: SelectedMemory[] }
     return evidenceEnvelope(await Promise.all(selected.map(async (selection) => ({
-      ...evidenceOfView(await ops.show(selection.ref.worldId), source),
+      ...evidenceOfView(await call('show', { id: selection.ref.worldId }), source),
       selection
     }))))
   },

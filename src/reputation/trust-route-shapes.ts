@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { didKey, isoTimestamp } from '../schema/index.js'
 
-/* Response shapes of the trust routes (src/api/routes/trust.ts). */
+/* Response shapes of the trust routes (src/http/routes). */
 
 /** Where a root comes from: the node's own agents are roots without configuration; the operator adds the others. */
 export const TRUST_ROOT_SOURCES = ['own-agent', 'added'] as const

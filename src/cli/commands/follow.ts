@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { Follows } from '../../api/index.js'
+import type { Follows } from '../../operations/index.js'
 import type { CommandContext } from '../command-context.js'
 import { runsOperation } from '../operation-command.js'
 

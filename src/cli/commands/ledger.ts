@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import type { ReindexResult } from '../../api/response-shapes.js'
+import type { ReindexResult } from '../../operations/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
 import { parseJson } from '../../memory-view/index.js'
 import type { CommandContext } from '../command-context.js'

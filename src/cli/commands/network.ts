@@ -1,5 +1,5 @@
 import { InvalidArgumentError, type Command } from 'commander'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from '../../api/network-shapes.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from '../../operations/index.js'
 import { isIsoTimestamp } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
 import { runsOperation } from '../operation-command.js'

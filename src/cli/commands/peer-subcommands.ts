@@ -4,7 +4,7 @@ import { runsOperation } from '../operation-command.js'
 
 /*
  * `isnad peers connect|disconnect|sync|stats`: the operator's control over the running node's
- * connections (src/api/peer-control.ts), through its HTTP API, by the table's operations. Without
+ * connections (src/operations/peer-control.ts), through its HTTP API, by the table's operations. Without
  * a running node they fail with USAGE and exit status 2, as `isnad peers` does.
  */
 

@@ -58,7 +58,7 @@ export function registerStart (program: Command, context: (cmd: Command) => Comm
       const fromEnv = process.env[LOG_LEVEL_ENV]
       const level = opts.logLevel ?? (fromEnv === undefined || fromEnv === '' ? DEFAULT_LOG_LEVEL : fromEnv)
       const logger = createLogger({ level: parseLogLevel(level) })
-      if (opts.apiHostName !== undefined) (await import('../../api/host-guard.js')).parseApiHostNames(opts.apiHostName)
+      if (opts.apiHostName !== undefined) (await import('../../http/host-guard.js')).parseApiHostNames(opts.apiHostName)
       const anchors: NodeAnchorOptions = {
         ...(opts.gitRepo === undefined ? {} : { gitRepositories: opts.gitRepo.map((repo) => resolve(repo)) }),
         ...(opts.anchorUrlAllow === undefined ? {} : { urlAllow: opts.anchorUrlAllow }),

@@ -1,41 +1,27 @@
 import type { Command } from 'commander'
-import type { NodeOperations } from '../../api/operations.js'
+import type { TrustExplanation } from '../../operations/index.js'
 import { IsnadError } from '../../errors/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
 import { nodePaths } from '../../node/home/home-paths.js'
-import { agentLines, rootLines, rootsHeadline, type AgentReputation, type TrustRoot } from '../../reputation/index.js'
-import { TRUST_POLICY_NAMES, type TrustResult } from '../../schema/index.js'
+import { agentLines, rootLines, rootsHeadline, type AgentReputation } from '../../reputation/index.js'
+import { TRUST_POLICY_NAMES } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
-import { inputFor, invoke } from '../invoke.js'
+import { invoke } from '../invoke.js'
 import { runsOperation } from '../operation-command.js'
 import { emit } from '../output.js'
 import { choice } from '../option-parsers.js'
 import { renderTrust } from '../render.js'
 
-/**
- * `trust explain --json`: the TrustResult as it always was, plus the standing of everyone the score
- * rests on under `reputation`.
- */
-export type TrustExplanation = TrustResult & {
-  reputation: {
-    roots: TrustRoot[]
-    /** The author and every witness, counted or refused, by did. */
-    agents: Record<string, AgentReputation>
-  }
-}
-
 export function registerTrust (program: Command, context: (cmd: Command) => CommandContext): void {
   const trust = program.command('trust').description('trust scores, computed locally from this node\'s trust roots')
 
-  trust.command('explain')
+  runsOperation(trust.command('explain')
     .description('every factor of a memory\'s score, each witness with its reputation and path from a root, what was refused and why')
-    .argument('<memory>', 'the memory id (CID)')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { id: memory } = await inputFor('explainTrust', { id })
-      const explanation = await ctx.withOps(async (ops) => await explain(ops, memory), 'read')
-      emit(ctx.out, explanation, () => renderExplanation(explanation))
-    })
+    .argument('<memory>', 'the memory id (CID)'), context, {
+    operation: 'explainTrust',
+    args: ['id'],
+    render: renderExplanation
+  })
 
   const root = trust.command('root').description('the operator\'s trust roots: reputation flows from them (docs/trust.md)')
   root.command('add').argument('<did>', 'a did:key this node trusts')
@@ -88,15 +74,6 @@ async function rescoreUnder (home: string): Promise<number> {
   } finally {
     await node.close()
   }
-}
-
-async function explain (ops: NodeOperations, id: string): Promise<TrustExplanation> {
-  const [trust, roots] = await Promise.all([ops.explainTrust(id), ops.listTrustRoots()])
-  const view = await ops.show(id)
-  const dids = new Set([view.provenance.author.agent_id, ...trust.counted.attestations.map((a) => a.witness), ...trust.refused.attestations.map((a) => a.witness)])
-  const agents: Record<string, AgentReputation> = {}
-  for (const did of dids) agents[did] = await ops.reputation(did)
-  return { ...trust, reputation: { roots, agents } }
 }
 
 async function changeRoots (ctx: CommandContext, name: 'addTrustRoot' | 'removeTrustRoot' | 'listTrustRoots', input: { did?: string }): Promise<void> {

@@ -1,9 +1,8 @@
 import type { Command } from 'commander'
-// The module itself: the fdr index also loads the node (LevelDB, anchors), which verify never opens.
-import { isFdrDocument, verifyFdrDocument, type FdrReport } from '../../fdr/verify-fdr-document.js'
+import type { FdrReport } from '../../fdr/index.js'
 import { nodeCryptoVerifier } from '../../fast-crypto/index.js'
 import { MAX_BUNDLE_BYTES } from '../../schema/index.js'
-import { parseJson, verifyDocument } from '../../memory-view/index.js'
+import { parseJson, type DocumentReport } from '../../memory-view/index.js'
 import type { CommandContext } from '../command-context.js'
 import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 import { readInput } from '../option-parsers.js'
@@ -20,23 +19,23 @@ export function registerVerify (program: Command, context: (cmd: Command) => Com
     .action(async (file: string, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const document = parseJson(await readInput(file, MAX_BUNDLE_BYTES), file)
-      if (isFdrDocument(document)) {
-        const report = verifyFdrDocument(document, nodeCryptoVerifier)
-        emit(ctx.out, report, () => renderFdrReport(report))
-        setExit(report.valid ? EXIT_OK : EXIT_FAILURE)
-        return
-      }
-      const report = verifyDocument(document, { verifier: nodeCryptoVerifier, now: Date.now() })
-      emit(ctx.out, report, () => {
-        const lines = [`${report.valid ? 'valid' : 'INVALID'} ${report.document} (${report.records.length} records)`]
-        for (const r of report.records) {
-          lines.push(`  ${r.valid ? 'ok  ' : 'FAIL'} ${r.kind.padEnd(15)} ${r.id ?? '(no id)'}${r.valid ? '' : `\n       ${r.code}: ${r.reason}`}`)
-        }
-        if (report.trust !== undefined) lines.push('', renderTrust(report.trust))
-        return lines.join('\n')
-      })
+      // The check the `verify` operation runs on every surface, here without opening the node; the
+      // table is loaded when the command runs, not on every start-up (its schemas reach the anchor modules).
+      const { verifyAnyDocument } = await import('../../operations/index.js')
+      const report = verifyAnyDocument(document, nodeCryptoVerifier, Date.now())
+      emit(ctx.out, report, () => renderReport(report))
       setExit(report.valid ? EXIT_OK : EXIT_FAILURE)
     })
+}
+
+function renderReport (report: DocumentReport | FdrReport): string {
+  if (!('records' in report)) return renderFdrReport(report)
+  const lines = [`${report.valid ? 'valid' : 'INVALID'} ${report.document} (${report.records.length} records)`]
+  for (const r of report.records) {
+    lines.push(`  ${r.valid ? 'ok  ' : 'FAIL'} ${r.kind.padEnd(15)} ${r.id ?? '(no id)'}${r.valid ? '' : `\n       ${r.code}: ${r.reason}`}`)
+  }
+  if (report.trust !== undefined) lines.push('', renderTrust(report.trust))
+  return lines.join('\n')
 }
 
 function renderFdrReport (report: FdrReport): string {

@@ -1,7 +1,7 @@
 import { multiaddr } from '@multiformats/multiaddr'
 import { z } from 'zod'
 import { parseUrlAllowance } from '../../anchor/address-policy.js'
-import { parseApiHostNames } from '../../api/host-guard.js'
+import { parseApiHostNames } from '../../http/host-guard.js'
 import { isIsnadError } from '../../errors/index.js'
 import { isDidKey } from '../../identity/index.js'
 import { LOG_LEVELS } from '../../log/index.js'

@@ -1,4 +1,4 @@
-import type { Follows } from '../../api/index.js'
+import type { Follows } from '../../operations/index.js'
 import type { Api } from './api.js'
 import { byId, h, replaceChildren } from './dom.js'
 

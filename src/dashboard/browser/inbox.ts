@@ -1,4 +1,4 @@
-import type { InboxItem } from '../../api/index.js'
+import type { InboxItem } from '../../operations/index.js'
 import type { KeyInfo } from '../../keystore/index.js'
 import type { Api } from './api.js'
 import { byId, h, replaceChildren, safeText, shortId } from './dom.js'

@@ -1,4 +1,4 @@
-import type { NodeStatus } from '../../api/index.js'
+import type { NodeStatus } from '../../operations/index.js'
 import { compactAgents, type LocalAgent } from './agents.js'
 import { adviceFor, createApi, DashboardFailure, takeToken, type Api } from './api.js'
 import { byId, h, replaceChildren, safeText } from './dom.js'

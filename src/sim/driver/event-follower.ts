@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { z } from 'zod'
-import { AttestationNoticeSchema, InboxItemSchema } from '../../api/index.js'
+import { AttestationNoticeSchema, InboxItemSchema } from '../../operations/index.js'
 
 /*
  * A node's event stream (GET /v1/events, server-sent events) as the simulation driver follows it:

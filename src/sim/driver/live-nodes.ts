@@ -1,6 +1,6 @@
-import { createHttpOperations, type HttpOperations } from '../../api/client.js'
+import { createHttpOperations, type HttpOperations } from '../../http/client.js'
 import { retryingFetch, nodeAt, type NodePool, type SimNodeInfo } from '../pools/index.js'
-import type { Signer } from '../../api/index.js'
+import type { Signer } from '../../operations/index.js'
 import { openEventStream, type EventStream, type SimEvent } from './event-follower.js'
 
 /*

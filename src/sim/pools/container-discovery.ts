@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { API_TOKEN_PATTERN } from '../../api/index.js'
+import { API_TOKEN_PATTERN } from '../../http/index.js'
 import { IsnadError } from '../../errors/index.js'
 import { sleep } from './mesh.js'
 import type { SimNodeInfo } from './pool.js'

@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { readApiToken } from '../../api/index.js'
+import { readApiToken } from '../../http/index.js'
 import { startDaemon, type Daemon } from '../../daemon/index.js'
 import { TOPICS, streamSeed, type ConnectionMonitorSettings, type LinkConditions, type Network } from '../../net/index.js'
 import { initHome, nodePaths } from '../../node/index.js'

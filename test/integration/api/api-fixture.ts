@@ -1,10 +1,9 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import {
-  createApiEventHub, createApiServer, createLocalOperations, loadOrCreateApiToken,
-  type ApiEventHub, type ApiServer, type ApiServerInit, type LocalOperations, type NodeOperations
-} from '../../../src/api/index.js'
+import { createApiServer, loadOrCreateApiToken, type ApiServer, type ApiServerInit } from '../../../src/http/index.js'
+import { createApiEventHub, type ApiEventHub, type NodeOperations } from '../../../src/operations/index.js'
+import { createLocalOperations, type LocalOperations } from '../../../src/operations/local/index.js'
 import { createKeystore, type Keystore } from '../../../src/keystore/index.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
 

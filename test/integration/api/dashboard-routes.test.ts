@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DASHBOARD_ASSETS_DIR } from '../../../src/api/dashboard-pages.js'
+import { DASHBOARD_ASSETS_DIR } from '../../../src/http/dashboard-pages.js'
 import { startApi, type ApiFixture } from './api-fixture.js'
 
 /*

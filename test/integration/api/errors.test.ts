@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { HTTP_STATUS_BY_CODE, MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES, errorResponseOf } from '../../../src/api/index.js'
+import { HTTP_STATUS_BY_CODE, errorResponseOf } from '../../../src/http/index.js'
+import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../../../src/operations/index.js'
 import { ERROR_CODES, IsnadError } from '../../../src/errors/index.js'
 import type { Bundle, MemoryView } from '../../../src/schema/index.js'
 import { countsOf, jsonOf, startApi, type ApiFixture } from './api-fixture.js'

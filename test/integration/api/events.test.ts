@@ -1,8 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  type ApiEventHub, type InboxItem, type LocalOperations, type NodeOperations, type PeerInfo, type Signer,
-  type WitnessRequestInput, type WitnessRequestResult
-} from '../../../src/api/index.js'
+import { type ApiEventHub, type InboxItem, type NodeOperations, type PeerInfo, type Signer, type WitnessRequestInput, type WitnessRequestResult } from '../../../src/operations/index.js'
+import { type LocalOperations } from '../../../src/operations/local/index.js'
 import { signRecord, type MemoryView, type WitnessRequestRecord } from '../../../src/index.js'
 import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 import { SseReader } from '../../fixtures/sse-client.js'

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js'
 import { createMcpServer, type NodeAccess } from '../../../src/mcp/index.js'
+import { localCaller, OPERATION_SPECS } from '../../../src/operations/index.js'
 import type { ApiFixture } from './api-fixture.js'
 
 /** An MCP client of a server over the fixture's operations (the ones its API serves), through the SDK's in-memory transport. */
@@ -8,8 +9,8 @@ export async function connectMcp (api: ApiFixture, name: string): Promise<Client
   const access: NodeAccess = {
     daemon: async () => null,
     withOps: async (fn) => await fn(api.operations),
-    signerDid: async (as) => as ?? api.author,
-    withSigner: async (ops, did, fn) => await fn(await ops.resolveSigner(did))
+    // A signing tool signs as the fixture's author unless it names a key.
+    call: async (name, input) => await localCaller(api.operations).call(name, OPERATION_SPECS[name].signs === true ? { as: api.author, ...input } : input)
   }
   const server = createMcpServer({ access: () => access, version: 'test' })
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair()

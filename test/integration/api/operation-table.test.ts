@@ -4,8 +4,8 @@ import { join } from 'node:path'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { Command } from 'commander'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { httpRequestOf } from '../../../src/api/client.js'
-import { OPERATIONS, parseOperationInput, type OperationSpec } from '../../../src/api/table/index.js'
+import { httpRequestOf } from '../../../src/http/client.js'
+import { OPERATIONS, parseOperationInput, type OperationSpec } from '../../../src/operations/index.js'
 import { createProgram } from '../../../src/cli/index.js'
 import { bindingOf } from '../../../src/cli/operation-command.js'
 import { createOutput } from '../../../src/cli/output.js'
@@ -178,7 +178,7 @@ describe('the table of operations, on every surface', () => {
         const result = await mcp.callTool({ name: spec.mcp.tool, arguments: input }) as { isError?: boolean, content: Array<{ text: string }> }
         expect(codeOf(result.content[0]?.text ?? ''), `MCP ${spec.mcp.tool}`).toBe('SCHEMA_INVALID')
       }
-      await expect(library.run(spec.name as never, input as never), `library ${spec.name}`).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
+      await expect(library.call(spec.name as never, input as never), `library ${spec.name}`).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
     }
   })
 
@@ -197,7 +197,7 @@ describe('the table of operations, on every surface', () => {
           const result = await mcp.callTool({ name: spec.mcp.tool, arguments: input }) as { content: Array<{ text: string }> }
           expect(codeOf(result.content[0]?.text ?? ''), `MCP ${spec.mcp.tool}.${name}`).toBe('CID_INVALID')
         }
-        await expect(library.run(spec.name as never, input as never), `library ${spec.name}.${name}`).rejects.toMatchObject({ code: 'CID_INVALID' })
+        await expect(library.call(spec.name as never, input as never), `library ${spec.name}.${name}`).rejects.toMatchObject({ code: 'CID_INVALID' })
       }
     }
     // show, explainTrust, attest, addAnchor, checkAnchors, exportBundle, proveRecord, requestWitnesses, remember (supersedes).

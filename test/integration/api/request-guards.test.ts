@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { API_ANONYMOUS_REQUEST_BURST, API_ANONYMOUS_REQUESTS_PER_SECOND, MAX_BUNDLE_REQUEST_BYTES, MAX_JSON_DEPTH } from '../../../src/api/index.js'
+import { API_ANONYMOUS_REQUEST_BURST, API_ANONYMOUS_REQUESTS_PER_SECOND, MAX_JSON_DEPTH } from '../../../src/http/index.js'
+import { MAX_BUNDLE_REQUEST_BYTES } from '../../../src/operations/index.js'
 import { RateLimiter } from '../../../src/net/limits/limits.js'
 import { countsOf, jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 

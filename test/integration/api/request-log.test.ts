@@ -2,7 +2,8 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createApiServer, createLocalOperations, loadOrCreateApiToken, type ApiServer, type LocalOperations } from '../../../src/api/index.js'
+import { createApiServer, loadOrCreateApiToken, type ApiServer } from '../../../src/http/index.js'
+import { createLocalOperations, type LocalOperations } from '../../../src/operations/local/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { createLogger, type LogLevel } from '../../../src/log/index.js'
 import { LocalNode, initHome } from '../../../src/node/index.js'
@@ -35,7 +36,7 @@ async function serve (level: LogLevel): Promise<{ url: string, token: string, li
   }
 }
 
-describe('the API request log (src/api/request-log.ts)', () => {
+describe('the API request log (src/http/request-log.ts)', () => {
   let api: Awaited<ReturnType<typeof serve>>
   const call = async (path: string, init: RequestInit = {}, token = api.token): Promise<number> =>
     (await fetch(`${api.url}${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers as Record<string, string> } })).status

@@ -2,9 +2,8 @@ import { mkdtemp, rm, stat, writeFile, chmod, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import {
-  apiTokenPath, createApiServer, loadOrCreateApiToken, readApiToken, tokensEqual, type NodeOperations
-} from '../../../src/api/index.js'
+import { apiTokenPath, createApiServer, loadOrCreateApiToken, readApiToken, tokensEqual } from '../../../src/http/index.js'
+import { type NodeOperations } from '../../../src/operations/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
 import { startApi, type ApiFixture } from './api-fixture.js'
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpOperations } from '../../../src/api/client.js'
-import type { NodeOperations } from '../../../src/api/index.js'
+import { createHttpOperations } from '../../../src/http/client.js'
+import type { NodeOperations } from '../../../src/operations/index.js'
 import { createAuthority, createMemoryVerifier } from '../../../src/fdr/index.js'
 import { codeOfAsync } from '../../fixtures/error-code.js'
 import { createAgent } from '../../fixtures/records.js'

@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
-import { createApiServer, createLocalOperations, loadOrCreateApiToken, apiTokenPath, type ApiServer, type LocalOperations, type NodeOperations } from '../../../src/api/index.js'
-import { removeDaemonFile, writeDaemonFile } from '../../../src/api/daemon-file.js'
+import { createApiServer, loadOrCreateApiToken, apiTokenPath, type ApiServer } from '../../../src/http/index.js'
+import { type NodeOperations } from '../../../src/operations/index.js'
+import { createLocalOperations, type LocalOperations } from '../../../src/operations/local/index.js'
+import { removeDaemonFile, writeDaemonFile } from '../../../src/http/daemon-file.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { LocalNode, nodePaths } from '../../../src/node/index.js'
 

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { HttpOperations } from '../../../src/api/client.js'
+import type { HttpOperations } from '../../../src/http/index.js'
 import { explanationLines, type TrustResult } from '../../../src/trust/index.js'
 import { eventually } from '../../fixtures/eventually.js'
 import { ShardedDaemons } from '../../fixtures/sharded-daemons.js'

@@ -46,7 +46,7 @@ describe('the web dashboard in headless Chromium', () => {
     peerHome = await mkdtemp(join(tmpdir(), 'isnad-dashboard-peer-'))
     // Seeded in this process through the library (a CLI process per step costs seconds here).
     const seed = await createNode({ home })
-    witness = (await seed.operations.createKey({ label: 'witness' })).did
+    witness = (await seed.createKey({ label: 'witness' })).did
     const vpn = await seed.remember({ type: 'fact', summary: 'the staging deploy needs a VPN', tags: ['ops'] })
     await seed.remember({ type: 'observation', summary: 'lunch is at noon on Fridays', tags: ['office'] })
     // Written to read "invoice exe.txt" once the override reverses what follows it.
@@ -62,13 +62,13 @@ describe('the web dashboard in headless Chromium', () => {
     git('add', '.')
     git('commit', '-q', '-m', 'runbook')
     await seed.addAnchor({ id: vpn.id, anchor: { source: 'git', repository: repo, commit: git('rev-parse', 'HEAD') } })
-    await seed.checkAnchors(vpn.id)
+    await seed.checkAnchors({ id: vpn.id })
     // An agent of another node witnesses partially: its DID is no key of this node.
     const other = await createNode({ home: peerHome })
-    outsider = (await other.operations.status()).agents[0]?.did ?? ''
-    await other.importBundle(await seed.exportBundle([vpn.id]))
+    outsider = (await other.status({})).agents[0]?.did ?? ''
+    await other.importBundle({ bundle: await seed.exportBundle({ ids: [vpn.id] }) })
     await other.attest({ id: vpn.id, verdict: 'partial', notes: 'read the runbook, did not try the VPN', claims: ['the runbook says so', 'staging only'] })
-    await seed.importBundle(await other.exportBundle([vpn.id])) // the memory with its evidence
+    await seed.importBundle({ bundle: await other.exportBundle({ ids: [vpn.id] }) }) // the memory with its evidence
     await other.close()
     await seed.close()
     daemon = await startChildDaemon(home)

@@ -67,7 +67,7 @@ describe('every MCP tool, resource and prompt, through the SDK client', () => {
     docs = join(home, 'docs')
     await mkdir(docs)
     const seed = await createNode({ home })
-    witness = (await seed.operations.createKey({ label: 'witness' })).did
+    witness = (await seed.createKey({ label: 'witness' })).did
     await seed.close()
     const access = (): ReturnType<typeof createContext> => createContext({ home }, createOutput(true), {})
     const server = createMcpServer({ access, version: 'test', anchorFiles: { ...homePrivatePaths(nodePaths(home)), allowed: [docs] } })

@@ -40,7 +40,7 @@ describe('isnad mcp over stdio', () => {
     ensureBuilt()
     home = await mkdtemp(join(tmpdir(), 'isnad-mcp-'))
     const seed = await createNode({ home })
-    witness = (await seed.operations.createKey({ label: 'witness' })).did
+    witness = (await seed.createKey({ label: 'witness' })).did
     await seed.close()
     client = new Client({ name: 'isnad-test', version: '1.0.0' })
     const env = Object.fromEntries(Object.entries(process.env).filter((e): e is [string, string] => e[1] !== undefined && e[0] !== 'ISNAD_PASSPHRASE'))
@@ -164,7 +164,7 @@ describe('isnad mcp over stdio', () => {
     const id = page.memories[0]?.id ?? ''
     // The tools open the data directory per call only, so the test may open it in between.
     const node = await createNode({ home, init: false })
-    const view = await node.show(id).finally(async () => { await node.close() })
+    const view = await node.show({ id }).finally(async () => { await node.close() })
     const report = jsonOf<DocumentReport>(await client.callTool({ name: 'verify', arguments: { document: view } }))
     expect(report.valid).toBe(true)
     const tampered = { ...view, content: { ...view.content, summary: 'the staging deploy needs no VPN' } }

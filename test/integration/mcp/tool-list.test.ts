@@ -26,8 +26,7 @@ async function connect (server: { connect: McpServer['connect'] }): Promise<Clie
 const unreachable: NodeAccess = {
   daemon: async () => { throw new Error('no node in this test') },
   withOps: async () => { throw new Error('no node in this test') },
-  signerDid: async () => { throw new Error('no node in this test') },
-  withSigner: async () => { throw new Error('no node in this test') }
+  call: async () => { throw new Error('no node in this test') }
 }
 
 describe('the MCP tools as an agent sees them', () => {

@@ -1,12 +1,12 @@
 import { z } from 'zod'
 import { describe, expect, it } from 'vitest'
-import { cidField, didField } from '../../../src/api/table/fields.js'
+import { cidField, didField } from '../../../src/operations/table/fields.js'
 import {
   ARGUMENT_NAMES, OPERATIONS, argumentKindOf, argumentNameFaults, argumentShapeConflicts, defineOperation, parseOperationInput, type OperationSpec
-} from '../../../src/api/table/index.js'
+} from '../../../src/operations/index.js'
 
 /*
- * The argument naming rule (src/api/table/argument-rule.ts) over every operation of the table: an
+ * The argument naming rule (src/operations/table/argument-rule.ts) over every operation of the table: an
  * operation added with `memory` for the memory it acts on, a list named in the singular, or a name
  * that means a list here and a string there fails here, naming the field and the fix.
  */

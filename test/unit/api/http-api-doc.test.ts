@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { renderRouteTable, withRouteTable } from '../../../src/api/table/doc.js'
-import { OPERATIONS } from '../../../src/api/table/index.js'
+import { renderRouteTable, withRouteTable } from '../../../src/operations/table/doc.js'
+import { OPERATIONS } from '../../../src/operations/index.js'
 
 const DOC = new URL('../../../protocols/http-api.md', import.meta.url)
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { jsonDepthOf } from '../../../src/api/body.js'
+import { jsonDepthOf } from '../../../src/http/body.js'
 
 /* The byte scan that bounds a body's nesting before JSON.parse (issue 22 item 5), on vectors. */
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { OPERATION_SPECS, parseOperationInput, type OperationSpec } from '../../../src/api/table/index.js'
+import { OPERATION_SPECS, parseOperationInput, type OperationSpec } from '../../../src/operations/index.js'
 import { MAX_REASON_BYTES, RevocationEventSchema } from '../../../src/key-events/index.js'
 import { MemoryContentSchema } from '../../../src/schema/index.js'
 

@@ -1,13 +1,13 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { z } from 'zod'
-import { IsnadError } from '../../errors/index.js'
-import { ApiError, HTTP_STATUS_BY_CODE, type ApiErrorCode } from '../errors.js'
-import { ErrorBodySchema } from '../response-shapes.js'
-import type { ApiApp } from '../routes/common.js'
-import { limitBody } from '../routes/common.js'
-import { OPERATIONS } from './index.js'
-import { baseTypeOf, parseOperationInput, pathParamsOf, runOperation, type OperationNode, type OperationSpec } from './spec.js'
+import { IsnadError } from '../errors/index.js'
+import { ApiError, HTTP_STATUS_BY_CODE, type ApiErrorCode } from './errors.js'
+import { ErrorBodySchema } from './errors.js'
+import type { ApiApp } from './routes/common.js'
+import { limitBody } from './routes/common.js'
+import { OPERATIONS } from '../operations/index.js'
+import { baseTypeOf, parseOperationInput, pathParamsOf, runOperation, type OperationNode, type OperationSpec } from '../operations/index.js'
 
 /*
  * The HTTP routes and their OpenAPI entries, derived from the table. Each route collects its raw

@@ -5,12 +5,13 @@ import {
 } from '../../schema/index.js'
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../record-index/constants.js'
 import { bottomOfLevel } from '../../trust/index.js'
+import type { AgentReputation } from '../../reputation/index.js'
 import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {
-  AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustResultResponseSchema
+  AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustExplanationSchema, type TrustExplanation
 } from '../response-shapes.js'
 import { cidField, didField, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
-import { defineOperation } from './spec.js'
+import { defineOperation, type OperationNode } from './spec.js'
 
 /* The memory operations: remember, show, explain, query, attest, select (record-v1, docs/fdr-compliance.md). */
 
@@ -58,15 +59,15 @@ export const show = defineOperation({
 
 export const explainTrust = defineOperation({
   name: 'explainTrust',
-  summary: 'Why a memory has its trust score: each factor\'s points, the witnesses and anchors that counted, and those refused and why.',
+  summary: 'Why a memory has its trust score: each factor\'s points, the witnesses and anchors that counted, and those refused and why, with the trust roots and the reputation of the author and every witness.',
   input: z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') }),
-  output: TrustResultResponseSchema,
+  output: TrustExplanationSchema,
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'get', path: '/v1/memories/{id}/trust', in: 'none' },
   cli: 'trust explain',
   mcp: { tool: 'explain_trust', title: 'Explain trust' },
-  run: async (node, { id }) => await node.explainTrust(id)
+  run: async (node, { id }) => await explanationOf(node, id)
 })
 
 export const query = defineOperation({
@@ -141,3 +142,12 @@ export const select = defineOperation({
   mcp: { tool: 'select_memories', title: 'Select memories (FDR-Memory)' },
   run: async (node, request) => ({ selected: await node.select(request) })
 })
+
+/** The memory's trust with the standing of everyone it rests on: the roots, the author and every witness (counted or refused). */
+async function explanationOf (node: OperationNode, id: string): Promise<TrustExplanation> {
+  const [trust, roots, view] = await Promise.all([node.explainTrust(id), node.listTrustRoots(), node.show(id)])
+  const dids = new Set([view.provenance.author.agent_id, ...trust.counted.attestations.map((a) => a.witness), ...trust.refused.attestations.map((a) => a.witness)])
+  const agents: Record<string, AgentReputation> = {}
+  for (const did of dids) agents[did] = await node.reputation(did)
+  return { ...trust, reputation: { roots, agents } }
+}

@@ -1,7 +1,7 @@
 import { globalRegistry, type z } from 'zod'
 import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import { schemaError } from '../../record/index.js'
-import type { NodeOperations, Signer } from '../operations.js'
+import type { NodeOperations, Signer } from '../node-operations.js'
 import type { PeerControl } from '../peer-control.js'
 import { renamedArgumentHint } from './argument-rule.js'
 

@@ -2,8 +2,8 @@ import { createRoute } from '@hono/zod-openapi'
 import { streamSSE, type SSEStreamingApi } from 'hono/streaming'
 import { z } from 'zod'
 import { MAX_PENDING_EVENTS, SSE_HEARTBEAT_MS } from '../constants.js'
-import type { EventLog, SequencedEvent } from '../node-events.js'
-import { AttestationNoticeSchema, InboxItemSchema } from '../network-shapes.js'
+import type { EventLog, SequencedEvent } from '../../operations/index.js'
+import { AttestationNoticeSchema, InboxItemSchema } from '../../operations/index.js'
 import { BASE_ERRORS, type ApiApp } from './common.js'
 
 const events = createRoute({

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { FollowSchema } from '../schema/index.js'
 import { didKey } from '../schema/index.js'
 
-/* What `follow` takes and returns on every surface (src/api/table/follow-ops.ts; protocols/gossip-v1.md "Shards"). */
+/* What `follow` takes and returns on every surface (src/operations/table/follow-ops.ts; protocols/gossip-v1.md "Shards"). */
 
 export const FOLLOW_ACTIONS = ['add', 'remove', 'list'] as const
 export type FollowAction = (typeof FOLLOW_ACTIONS)[number]

@@ -4,7 +4,7 @@ import { SignedCheckpointSchema } from '../../merkle/index.js'
 import { ANCHOR_TYPES, BundleSchema, MAX_BUNDLE_RECORDS, isoTimestamp, recordCid } from '../../schema/index.js'
 import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../constants.js'
 import {
-  BundleResponseSchema, DocumentReportSchema, IngestResultSchema, MemoryViewResponseSchema, ObserveResultSchema,
+  BundleResponseSchema, DocumentReportSchema, FdrReportSchema, IngestResultSchema, MemoryViewResponseSchema, ObserveResultSchema,
   RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema
 } from '../response-shapes.js'
 import { bundleEnvelopeError } from '../../memory-view/index.js'
@@ -66,11 +66,11 @@ export const checkAnchors = defineOperation({
 
 export const verify = defineOperation({
   name: 'verify',
-  summary: 'Check a memory view, an export bundle or a record inclusion proof with nothing but the document itself: ids, signatures, anchors. An invalid document is a report with `valid: false` and a reason per record.',
+  summary: 'Check a memory view, an export bundle, a record inclusion proof, or an FDR proof or selection with nothing but the document itself: ids, signatures, anchors, evidence. An invalid document is a report with `valid: false` and a reason per record (per selected memory).',
   input: z.strictObject({
-    document: z.record(z.string(), z.unknown()).describe('a memory view (show), an export bundle (exportBundle) or a record inclusion proof (proveRecord), as JSON')
+    document: z.union([z.record(z.string(), z.unknown()), z.array(z.unknown())]).describe('a memory view (show), an export bundle (exportBundle), a record inclusion proof (proveRecord), or an FDR selection (select) or proof, as JSON')
   }),
-  output: DocumentReportSchema,
+  output: z.union([DocumentReportSchema, FdrReportSchema]),
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'BUNDLE_INVALID', 'PROOF_MALFORMED'],
   readOnly: true,
   http: {

@@ -1,26 +1,28 @@
-import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
-import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
-import type { SignatureVerifier } from '../identity/index.js'
-import { nodeCryptoVerifier } from '../fast-crypto/index.js'
-import { IsnadError } from '../errors/index.js'
+import type { AddAnchorInput, AnchorCheck } from '../../anchor/index.js'
+import type { SelectedMemory, SelectRequest } from '../../fdr/index.js'
+import type { SignatureVerifier } from '../../identity/index.js'
+import { nodeCryptoVerifier } from '../../fast-crypto/index.js'
+import { IsnadError } from '../../errors/index.js'
 import {
   delegateKey, revokeKey, rotateKey, type DelegateKeyInput, type KeyEventResult, type LifecycleContext, type RevokeKeyInput, type RotateKeyInput
-} from '../key-events/index.js'
-import type { KeyInfo, Keystore } from '../keystore/index.js'
-import type { AgentReputation, TrustRoot } from '../reputation/index.js'
-import type { FollowInput, Follows } from './follow-shapes.js'
-import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../merkle/index.js'
+} from '../../key-events/index.js'
+import type { KeyInfo, Keystore } from '../../keystore/index.js'
+import type { AgentReputation, TrustRoot } from '../../reputation/index.js'
+import type { FollowInput, Follows } from '../follow-shapes.js'
+import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../../merkle/index.js'
 import {
   LocalNode, exportBundle, reindex, selectOnNode, type AttestInput, type IngestResult, type QueryResultItem, type RememberInput, type Signer
-} from '../node/index.js'
-import type { AttestationRecord, Bundle, MemoryView, TrustResult } from '../schema/index.js'
-import type { MemoryQuery } from '../record-index/index.js'
-import { verifyDocument, type DocumentReport } from '../memory-view/index.js'
-import type { ApiEventHub } from './node-events.js'
+} from '../../node/index.js'
+import type { AttestationRecord, Bundle, MemoryView, TrustResult } from '../../schema/index.js'
+import type { MemoryQuery } from '../../record-index/index.js'
+import type { DocumentReport } from '../../memory-view/index.js'
+import type { FdrReport } from '../../fdr/index.js'
+import { verifyAnyDocument } from '../verify-document.js'
+import type { ApiEventHub } from '../node-events.js'
 import { ReadWriteGate } from './gate.js'
-import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from './operations.js'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
-import type { NodeStatus, ObserveOutcome, ReindexResult } from './response-shapes.js'
+import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from '../node-operations.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from '../network-shapes.js'
+import type { NodeStatus, ObserveOutcome, ReindexResult } from '../response-shapes.js'
 
 export interface LocalOperationsInit {
   /** An open, writing LocalNode; the operations own it from now on (`close` closes it). */
@@ -152,9 +154,9 @@ export class LocalOperations implements NodeOperations {
     return await this.withNode(async (node) => await node.trust.describe(did))
   }
 
-  async verify (document: unknown): Promise<DocumentReport> {
+  async verify (document: unknown): Promise<DocumentReport | FdrReport> {
     const now = await this.withNode(async (node) => Date.parse(node.now()))
-    return verifyDocument(document, { verifier: this.verifier, now })
+    return verifyAnyDocument(document, this.verifier, now)
   }
 
   async exportBundle (ids: readonly string[]): Promise<Bundle> {

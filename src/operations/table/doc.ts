@@ -8,7 +8,7 @@ import type { OperationSpec } from './spec.js'
  * cannot miss a route (scripts/generate-http-api-doc.ts writes it; a test checks the committed copy).
  */
 
-export const ROUTES_BEGIN = '<!-- routes:begin (generated from src/api/table by `npm run schemas`: do not edit) -->'
+export const ROUTES_BEGIN = '<!-- routes:begin (generated from src/operations/table by `npm run schemas`: do not edit) -->'
 export const ROUTES_END = '<!-- routes:end -->'
 
 function isOptional (schema: z.ZodType): boolean {

@@ -5,8 +5,8 @@ import { IsnadError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
 import { createApiApp, type ApiAppInit } from './app.js'
 import { API_HOST } from './constants.js'
-import { EventLog, createApiEventHub, type ApiEventSource } from './node-events.js'
-import type { NodeOperations } from './operations.js'
+import { EventLog, createApiEventHub, type ApiEventSource } from '../operations/index.js'
+import type { NodeOperations } from '../operations/index.js'
 import type { StreamClosers } from './routes/event-stream.js'
 
 /** @default 32 — the shortest token accepted: loadOrCreateApiToken's are 43 characters. */

@@ -29,10 +29,3 @@ export type OperationName = keyof typeof OPERATION_SPECS
 /** The specs in the table's order (the documentation's order). */
 export const OPERATIONS: readonly OperationSpec[] = Object.values(OPERATION_SPECS) as unknown as readonly OperationSpec[]
 
-export { AnchorCheckSchema } from './evidence-ops.js'
-export { cidField, didField } from './fields.js'
-export { KeyEventResultSchema } from './key-ops.js'
-export { CID_ISSUE, DID_ISSUE, defineOperation, parseOperationInput, pathParamsOf, peerControlOf, runOperation } from './spec.js'
-export { ARGUMENT_NAMES, RENAMED_ARGUMENTS, type ArgumentKind } from './argument-rule.js'
-export { argumentKindOf, argumentNameFaults, argumentShapeConflicts } from './argument-check.js'
-export type { HttpBinding, OperationNode, OperationSpec, ParsedInput } from './spec.js'

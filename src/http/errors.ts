@@ -1,13 +1,14 @@
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { diskFullError, isDiskFull, IsnadError, type ErrorCode } from '../errors/index.js'
+import { z } from 'zod'
+import { diskFullError, ERROR_CODES, isDiskFull, IsnadError, type ErrorCode } from '../errors/index.js'
 import { indexCorruptError, isLevelCorruption } from '../record-index/level/damage.js'
 
 /** Codes only the HTTP layer produces, beside the node's own (src/errors). */
 export const API_ERROR_CODES = [
   'UNAUTHORIZED',
   'BODY_TOO_LARGE',
-  // arrays and objects nested deeper than MAX_JSON_DEPTH (src/api/body.ts)
+  // arrays and objects nested deeper than MAX_JSON_DEPTH (src/http/body.ts)
   'BODY_TOO_DEEP',
   'ROUTE_NOT_FOUND',
   'UNSUPPORTED_MEDIA_TYPE',
@@ -85,6 +86,14 @@ export const HTTP_STATUS_BY_CODE: Record<ApiErrorCode, ContentfulStatusCode> = {
   ORIGIN_REFUSED: 403,
   INTERNAL: 500
 }
+
+export const ErrorBodySchema = z.strictObject({
+  error: z.strictObject({
+    code: z.enum([...ERROR_CODES, ...API_ERROR_CODES]),
+    message: z.string(),
+    details: z.record(z.string(), z.unknown()).optional()
+  })
+}).meta({ id: 'Error', description: 'Every error: a stable code to branch on, and a message for people.' })
 
 /** The JSON body of every error response. */
 export interface ApiErrorBody {

@@ -1,25 +1,16 @@
 import { z } from 'zod'
 import { RecordInclusionSchema, SignedCheckpointSchema } from '../merkle/index.js'
+import { AgentReputationSchema, TrustRootSchema } from '../reputation/index.js'
 import {
   BundleSchema, CONTENT_TYPES, MemoryViewSchema, RECORD_KINDS, TRUST_LEVELS, TrustResultSchema, didKey, isoTimestamp,
   recordCid
 } from '../schema/index.js'
-import { API_ERROR_CODES } from './errors.js'
-import { ERROR_CODES } from '../errors/index.js'
 
 /*
  * Response shapes: the same JSON as the CLI's --json for the same operation, so a script can switch
  * between `isnad … --json` and the API without changing its parser. They document the API (OpenAPI);
  * the node builds the values, so they are not re-validated on the way out.
  */
-
-export const ErrorBodySchema = z.strictObject({
-  error: z.strictObject({
-    code: z.enum([...ERROR_CODES, ...API_ERROR_CODES]),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional()
-  })
-}).meta({ id: 'Error', description: 'Every error: a stable code to branch on, and a message for people.' })
 
 /** `isnad id list`, `id new`, `id show`: a key as the keystore describes it, never its secret. */
 export const KeyInfoSchema = z.strictObject({
@@ -45,6 +36,16 @@ export const NodeStatusSchema = z.strictObject({
 
 export const MemoryViewResponseSchema = MemoryViewSchema.meta({ id: 'MemoryView' })
 export const TrustResultResponseSchema = TrustResultSchema.meta({ id: 'TrustResult' })
+
+/** `isnad trust explain --json`: the TrustResult, plus the standing of everyone the score rests on. */
+export const TrustExplanationSchema = TrustResultSchema.extend({
+  reputation: z.strictObject({
+    roots: z.array(TrustRootSchema),
+    /** The author and every witness, counted or refused, by did. */
+    agents: z.record(z.string(), AgentReputationSchema)
+  }).describe('the node\'s trust roots, and the author\'s and every witness\'s reputation, rank and path from a root')
+}).meta({ id: 'TrustExplanation' })
+export type TrustExplanation = z.infer<typeof TrustExplanationSchema>
 
 /** `isnad attest --json`. */
 export const AttestResultSchema = z.strictObject({
@@ -82,6 +83,20 @@ export const DocumentReportSchema = z.strictObject({
   })),
   trust: TrustResultResponseSchema.optional()
 }).meta({ id: 'DocumentReport' })
+
+/** `isnad verify --json` of an FDR document: an Authority's verdict per selected memory, or a bare proof's. */
+export const FdrReportSchema = z.strictObject({
+  valid: z.boolean(),
+  document: z.enum(['fdr-selection', 'fdr-proof']),
+  verdicts: z.array(z.strictObject({
+    worldId: z.string().nullable(),
+    accepted: z.boolean(),
+    proofChecked: z.boolean(),
+    code: z.string().optional(),
+    reason: z.string().optional()
+  })).optional(),
+  proof: z.strictObject({ valid: z.boolean(), code: z.string().optional(), reason: z.string().optional() }).optional()
+}).meta({ id: 'FdrReport' })
 
 export const BundleResponseSchema = BundleSchema.meta({ id: 'Bundle' })
 

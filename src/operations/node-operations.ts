@@ -1,6 +1,6 @@
 import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
 import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../key-events/index.js'
-import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
+import type { FdrReport, SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { KeyInfo } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
@@ -87,8 +87,8 @@ export interface NodeOperations {
   /** `get_reputation` (`isnad trust reputation`): reputation, rank and path from a root. */
   reputation: (did: string) => Promise<AgentReputation>
 
-  /** `isnad verify`: a document checked with nothing but itself (no store access needed). */
-  verify: (document: unknown) => Promise<DocumentReport>
+  /** `isnad verify`: a document (a view, bundle, inclusion proof, FDR proof or selection) checked with nothing but itself. */
+  verify: (document: unknown) => Promise<DocumentReport | FdrReport>
   /** `isnad export`. */
   exportBundle: (ids: readonly string[]) => Promise<Bundle>
   /** `isnad import`: all or nothing. */

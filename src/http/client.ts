@@ -1,7 +1,8 @@
 import type { AddAnchorInput, AnchorCheck } from '../anchor/index.js'
 import { ERROR_CODES, IsnadError, type ErrorCode } from '../errors/index.js'
+import { ErrorBodySchema } from './errors.js'
 import type { DelegateKeyInput, KeyEventResult, RevokeKeyInput, RotateKeyInput } from '../key-events/index.js'
-import type { SelectedMemory, SelectRequest } from '../fdr/index.js'
+import type { FdrReport, SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { KeyInfo } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
@@ -12,12 +13,12 @@ import type { DocumentReport } from '../memory-view/index.js'
 import type { z } from 'zod'
 import type { GossipHealth } from '../net/gossip/gossip-health.js'
 import { ApiError } from './errors.js'
-import { OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationName, type OperationSpec } from './table/index.js'
-import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './operations.js'
-import type { NetworkStats, PeerControl, PeerSync } from './peer-control.js'
-import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
-import type { FollowInput, Follows } from './follow-shapes.js'
-import { ErrorBodySchema, type NodeStatus, type ObserveOutcome, type ReindexResult } from './response-shapes.js'
+import { OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationName, type OperationSpec } from '../operations/index.js'
+import type { CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from '../operations/index.js'
+import type { NetworkStats, PeerControl, PeerSync } from '../operations/index.js'
+import type { InboxItem, PeerInfo, WitnessRequestResult } from '../operations/index.js'
+import type { FollowInput, Follows } from '../operations/index.js'
+import { type NodeStatus, type ObserveOutcome, type ReindexResult } from '../operations/index.js'
 
 /** @default 60000 — the longest a request may take, body included (a reindex or an 8 MiB import are the slow ones). */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000
@@ -39,7 +40,7 @@ interface SignerFields { as?: string, passphrase?: string }
 export interface RequestOptions { body?: unknown, query?: URLSearchParams }
 
 /**
- * NodeOperations over a daemon's local HTTP API (src/api/routes), so a caller (the CLI) behaves the
+ * NodeOperations over a daemon's local HTTP API (src/http/routes), so a caller (the CLI) behaves the
  * same whether it opens the data directory itself or goes through the daemon that holds it. An error
  * response becomes the error the daemon's operations threw: IsnadError with the same code, message
  * and details, or ApiError for the HTTP layer's own codes (UNAUTHORIZED, BODY_TOO_LARGE, …).
@@ -129,7 +130,7 @@ export class HttpOperations implements NodeOperations, PeerControl {
 
   async reputation (did: string): Promise<AgentReputation> { return await this.call('reputation', { did }) }
 
-  async verify (document: unknown): Promise<DocumentReport> { return await this.call('verify', { document: document as Record<string, unknown> }) }
+  async verify (document: unknown): Promise<DocumentReport | FdrReport> { return await this.call('verify', { document: document as Record<string, unknown> }) as DocumentReport | FdrReport }
 
   async exportBundle (ids: readonly string[]): Promise<Bundle> { return await this.call('exportBundle', { ids: [...ids] }) }
 

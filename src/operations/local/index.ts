@@ -1,0 +1,1 @@
+export { createLocalOperations, LocalOperations, type LocalOperationsInit } from './local-operations.js'
