@@ -8,6 +8,7 @@ import { createHttpOperations, type HttpOperations } from '../src/http/client.js
 import { readApiToken } from '../src/http/index.js'
 import { startDaemon, type Daemon, type WitnessCounters } from '../src/daemon/index.js'
 import { changeTrustRoot, initHome, nodePaths } from '../src/node/index.js'
+import { shardOf } from '../src/shard/index.js'
 import type { Figure } from './report.js'
 
 /*
@@ -22,7 +23,14 @@ import type { Figure } from './report.js'
  * network-wide (the daemons' witness counters), gossip messages each node received (accepted +
  * duplicates) and process CPU per node (all daemons share the process).
  *
- *   npm run build && node dist/bench/witness-cost.js [--nodes 8,16,32] [--memories 3]
+ * Sharded (`perShard`): the same on a scale model of a sharded network (protocols/gossip-v1.md §11).
+ * A network of 8 to 32 agents has count 1 at the defaults (a shard holds 128 to 256 agents), so each
+ * daemon is set to the count nodes / perShard (`--shard-count`), that many daemons to a shard as a
+ * real shard has agents, everything else at its default. Each daemon also dials two earlier daemons
+ * of its own shard (a shard's nodes must meet for its gossip to flow), and an author addresses its
+ * request to the next two daemons of its shard.
+ *
+ *   npm run build && node dist/bench/witness-cost.js [--nodes 8,16,32] [--memories 3] [--per-shard 8]
  */
 
 const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
@@ -32,6 +40,8 @@ const SPACING_MS = 200
 
 export interface WitnessCostRound {
   nodes: number
+  /** The shard count every daemon was set to (1: the defaults of a network this small). */
+  shards: number
   memories: number
   requestsPerMemory: number
   attestationsPerMemory: number
@@ -63,8 +73,9 @@ function sum (peers: readonly Peer[], of: (w: WitnessCounters) => number): numbe
   return peers.reduce((total, p) => total + of(p.daemon.witness), 0)
 }
 
-/** One round on `nodes` fresh daemons. */
-export async function witnessCostRound (nodes: number, memoriesPerNode: number, progress: (text: string) => void): Promise<WitnessCostRound> {
+/** One round on `nodes` fresh daemons; with `perShard`, at the shard count nodes / perShard. */
+export async function witnessCostRound (nodes: number, memoriesPerNode: number, progress: (text: string) => void, perShard?: number): Promise<WitnessCostRound> {
+  const shards = perShard === undefined ? 1 : Math.max(1, Math.floor(nodes / perShard))
   const root = await mkdtemp(join(tmpdir(), 'isnad-witness-cost-'))
   const homes = await Promise.all(Array.from({ length: nodes }, async (_, i) => {
     const home = join(root, `node-${i}`)
@@ -73,11 +84,17 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
   const roots = homes.slice(1, 4).map((h) => h.agent)
   const everyone = homes.map((h) => h.agent)
   for (const h of homes) for (const r of roots) if (r !== h.agent) await changeTrustRoot(nodePaths(h.home).data, 'added', r, Date.now())
+  const shardOfNode = homes.map((h) => shardOf(h.agent, shards))
+  /** The daemons of node i's shard after it, in order (wrapping): whom it addresses when sharded. */
+  const sameShard = (i: number): number[] => Array.from({ length: nodes - 1 }, (_, k) => (i + 1 + k) % nodes).filter((j) => shardOfNode[j] === shardOfNode[i])
   const peers: Peer[] = []
   try {
     for (const [i, h] of homes.entries()) {
-      const bootstrap = i === 0 ? [] : [peers[Math.floor(Math.random() * i)]!.daemon.multiaddrs()[0]!]
-      const daemon = await startDaemon({ home: h.home, listen: LOOPBACK, apiPort: 0, heartbeatMs: 600_000, bootstrap, autoConfirmFrom: everyone })
+      const earlier = Array.from({ length: i }, (_, j) => j)
+      const kin = earlier.filter((j) => shardOfNode[j] === shardOfNode[i]).sort(() => Math.random() - 0.5).slice(0, 2)
+      const picked = new Set([...(i === 0 ? [] : [Math.floor(Math.random() * i)]), ...(shards > 1 ? kin : [])])
+      const bootstrap = [...picked].map((j) => peers[j]!.daemon.multiaddrs()[0]!)
+      const daemon = await startDaemon({ home: h.home, listen: LOOPBACK, apiPort: 0, heartbeatMs: 600_000, bootstrap, autoConfirmFrom: everyone, ...(shards > 1 ? { shardCount: shards } : {}) })
       peers.push({ daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(h.home).data) }), agent: h.agent })
     }
     for (const p of peers) while (p.daemon.network.libp2p.getPeers().length === 0) await sleep(100)
@@ -86,10 +103,11 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
     const publish = async (i: number, text: string): Promise<void> => {
       const author = peers[i]!
       const memory = await author.ops.remember({ type: 'observation', summary: text }, signers[i]!)
-      const to = [1, 2].map((j) => peers[(i + j) % nodes]!.agent)
+      const kin = sameShard(i)
+      const to = (shards > 1 && kin.length >= 2 ? kin.slice(0, 2) : [(i + 1) % nodes, (i + 2) % nodes]).map((j) => peers[j]!.agent)
       await author.ops.requestWitnesses({ memory: memory.id, to }, signers[i]!)
     }
-    progress(`witness cost: ${nodes} daemons up, warm-up (a memory each)`)
+    progress(`witness cost: ${nodes} daemons up (shard count ${shards}), warm-up (a memory each)`)
     for (let i = 0; i < nodes; i++) { await publish(i, `warm-up of node ${i}`); await sleep(SPACING_MS) }
     await quiet(peers)
 
@@ -109,6 +127,7 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
     const received = peers.map((p, i) => (p.daemon.network.stats.gossip.accepted - gossipBefore[i]!.accepted) + (p.daemon.network.stats.gossip.ignored - gossipBefore[i]!.ignored))
     return {
       nodes,
+      shards,
       memories,
       requestsPerMemory: delta((w) => w.requests) / memories,
       attestationsPerMemory: delta((w) => w.attestations) / memories,
@@ -131,29 +150,44 @@ export const FLAT_TARGET = 1.5
 export const REQUESTS_TARGET = 6
 export const ATTESTATIONS_TARGET = 10
 
-/** Figure 15 of `npm run bench`: the rounds, and each size's ratio to the smallest. */
+/** @default 8 — daemons to a shard in the sharded rounds: the count is nodes / 8 (1, 2 and 4 at 8, 16 and 32 daemons). */
+export const DAEMONS_PER_SHARD = 8
+
+/**
+ * Figure 15 of `npm run bench`: the rounds at the defaults (count 1), then the sharded rounds
+ * (count nodes / DAEMONS_PER_SHARD) of the sizes that have more than one shard, each size's ratio
+ * to the smallest network (8 daemons, which is count 1 in both series).
+ */
 export async function benchWitnessCost (options: { sizes: number[], memories: number, progress: (text: string) => void }): Promise<Figure[]> {
-  const section = '15. witness cost per memory (real daemons, defaults)'
+  const section = '15. witness cost per memory (real daemons, defaults; sharded)'
   options.progress(section)
   const rounds: WitnessCostRound[] = []
-  for (const n of options.sizes) {
-    const r = await witnessCostRound(n, options.memories, options.progress)
+  const run = async (n: number, perShard?: number): Promise<void> => {
+    const r = await witnessCostRound(n, options.memories, options.progress, perShard)
     options.progress(`witness cost: ${JSON.stringify(r)}`)
     rounds.push(r)
   }
+  for (const n of options.sizes) await run(n)
+  for (const n of options.sizes) if (n / DAEMONS_PER_SHARD >= 2) await run(n, DAEMONS_PER_SHARD)
   const base = rounds[0]!
-  const figures: Figure[] = []
-  for (const r of rounds) {
-    const detail = { nodes: r.nodes, memories: r.memories, drawnAttestationsPerMemory: round2(r.drawnAttestationsPerMemory), privateChecksPerMemory: round2(r.privateChecksPerMemory), privateChecksDuePerMemory: round2(r.privateChecksDuePerMemory), seconds: round2(r.seconds) }
-    const baseline = `${base.nodes} daemons`
-    figures.push(
-      { section, name: `${r.nodes} daemons: witness requests per memory, network-wide`, value: round2(r.requestsPerMemory), unit: 'requests', baseline: { name: baseline, value: round2(base.requestsPerMemory), unit: 'requests' }, ratio: round2(r.requestsPerMemory / base.requestsPerMemory), target: { text: `≤ ${REQUESTS_TARGET}`, met: r.requestsPerMemory <= REQUESTS_TARGET }, detail },
-      { section, name: `${r.nodes} daemons: attestations per memory, network-wide`, value: round2(r.attestationsPerMemory), unit: 'attestations', baseline: { name: baseline, value: round2(base.attestationsPerMemory), unit: 'attestations' }, ratio: round2(r.attestationsPerMemory / base.attestationsPerMemory), target: { text: `≤ ${ATTESTATIONS_TARGET}`, met: r.attestationsPerMemory <= ATTESTATIONS_TARGET } },
-      { section, name: `${r.nodes} daemons: gossip messages received per node per memory`, value: round2(r.messagesPerNodePerMemory), unit: 'messages', baseline: { name: baseline, value: round2(base.messagesPerNodePerMemory), unit: 'messages' }, ratio: round2(r.messagesPerNodePerMemory / base.messagesPerNodePerMemory), target: { text: `≤ ${FLAT_TARGET}× ${baseline}`, met: r.messagesPerNodePerMemory <= FLAT_TARGET * base.messagesPerNodePerMemory } },
-      { section, name: `${r.nodes} daemons: CPU per node per memory`, value: round2(r.cpuMsPerNodePerMemory), unit: 'ms', baseline: { name: baseline, value: round2(base.cpuMsPerNodePerMemory), unit: 'ms' }, ratio: round2(r.cpuMsPerNodePerMemory / base.cpuMsPerNodePerMemory), target: { text: `≤ ${FLAT_TARGET}× ${baseline}`, met: r.cpuMsPerNodePerMemory <= FLAT_TARGET * base.cpuMsPerNodePerMemory } }
-    )
-  }
-  return figures
+  return rounds.flatMap((r) => roundFigures(section, r, base))
+}
+
+/** A round's figures against the smallest network's. */
+function roundFigures (section: string, r: WitnessCostRound, base: WitnessCostRound): Figure[] {
+  const detail = { nodes: r.nodes, shards: r.shards, memories: r.memories, drawnAttestationsPerMemory: round2(r.drawnAttestationsPerMemory), privateChecksPerMemory: round2(r.privateChecksPerMemory), privateChecksDuePerMemory: round2(r.privateChecksDuePerMemory), seconds: round2(r.seconds) }
+  const baseline = `${base.nodes} daemons`
+  const label = `${r.nodes} daemons${r.shards > 1 ? ` in ${r.shards} shards` : ''}`
+  const figure = (what: string, unit: string, value: number, baseValue: number, target: { text: string, met: boolean }, extra?: Figure['detail']): Figure => ({
+    section, name: `${label}: ${what}`, value: round2(value), unit, baseline: { name: baseline, value: round2(baseValue), unit }, ratio: round2(value / baseValue), target, ...(extra === undefined ? {} : { detail: extra })
+  })
+  const flat = (value: number, baseValue: number): { text: string, met: boolean } => ({ text: `≤ ${FLAT_TARGET}× ${baseline}`, met: value <= FLAT_TARGET * baseValue })
+  return [
+    figure('witness requests per memory, network-wide', 'requests', r.requestsPerMemory, base.requestsPerMemory, { text: `≤ ${REQUESTS_TARGET}`, met: r.requestsPerMemory <= REQUESTS_TARGET }, detail),
+    figure('attestations per memory, network-wide', 'attestations', r.attestationsPerMemory, base.attestationsPerMemory, { text: `≤ ${ATTESTATIONS_TARGET}`, met: r.attestationsPerMemory <= ATTESTATIONS_TARGET }),
+    figure('gossip messages received per node per memory', 'messages', r.messagesPerNodePerMemory, base.messagesPerNodePerMemory, flat(r.messagesPerNodePerMemory, base.messagesPerNodePerMemory)),
+    figure('CPU per node per memory', 'ms', r.cpuMsPerNodePerMemory, base.cpuMsPerNodePerMemory, flat(r.cpuMsPerNodePerMemory, base.cpuMsPerNodePerMemory))
+  ]
 }
 
 function round2 (x: number): number { return Math.round(x * 100) / 100 }
@@ -161,20 +195,21 @@ function round2 (x: number): number { return Math.round(x * 100) / 100 }
 /** The markdown table BENCHMARKS.md shows. */
 export function witnessCostTable (rounds: readonly WitnessCostRound[]): string {
   const base = rounds[0]!
-  const row = (r: WitnessCostRound): string => `| ${r.nodes} | ${r.memories} | ${r.requestsPerMemory.toFixed(2)} | ${r.attestationsPerMemory.toFixed(2)} (${r.drawnAttestationsPerMemory.toFixed(2)} drawn) | ${r.privateChecksPerMemory.toFixed(2)} (${r.privateChecksDuePerMemory.toFixed(2)} due) | ${r.messagesPerNodePerMemory.toFixed(2)} (${(r.messagesPerNodePerMemory / base.messagesPerNodePerMemory).toFixed(2)}×) | ${r.cpuMsPerNodePerMemory.toFixed(1)} (${(r.cpuMsPerNodePerMemory / base.cpuMsPerNodePerMemory).toFixed(2)}×) |`
+  const row = (r: WitnessCostRound): string => `| ${r.nodes} | ${r.shards} | ${r.memories} | ${r.requestsPerMemory.toFixed(2)} | ${r.attestationsPerMemory.toFixed(2)} (${r.drawnAttestationsPerMemory.toFixed(2)} drawn) | ${r.privateChecksPerMemory.toFixed(2)} (${r.privateChecksDuePerMemory.toFixed(2)} due) | ${r.messagesPerNodePerMemory.toFixed(2)} (${(r.messagesPerNodePerMemory / base.messagesPerNodePerMemory).toFixed(2)}×) | ${r.cpuMsPerNodePerMemory.toFixed(1)} (${(r.cpuMsPerNodePerMemory / base.cpuMsPerNodePerMemory).toFixed(2)}×) |`
   return [
-    '| daemons | memories | witness requests / memory | attestations / memory | private checks / memory (nodes with one due) | gossip messages / node / memory (× smallest) | CPU ms / node / memory (× smallest) |',
-    '|---|---|---|---|---|---|---|',
+    '| daemons | shards | memories | witness requests / memory | attestations / memory | private checks / memory (nodes with one due) | gossip messages / node / memory (× smallest) | CPU ms / node / memory (× smallest) |',
+    '|---|---|---|---|---|---|---|---|',
     ...rounds.map(row)
   ].join('\n')
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { nodes: { type: 'string', default: '8,16,32' }, memories: { type: 'string', default: '3' } } })
+  const { values } = parseArgs({ options: { nodes: { type: 'string', default: '8,16,32' }, memories: { type: 'string', default: '3' }, 'per-shard': { type: 'string' } } })
   const say = (text: string): void => { process.stderr.write(`[witness-cost] ${text}\n`) }
+  const perShard = values['per-shard'] === undefined ? undefined : Number(values['per-shard'])
   const rounds: WitnessCostRound[] = []
   for (const n of values.nodes.split(',').map(Number)) {
-    const r = await witnessCostRound(n, Number(values.memories), say)
+    const r = await witnessCostRound(n, Number(values.memories), say, perShard)
     say(JSON.stringify(r))
     rounds.push(r)
   }

@@ -22,8 +22,9 @@ export interface ContentAnnouncerInit {
 
 /**
  * C2: every memory, attestation and anchor stored, whatever its source, is announced once as it is
- * stored; so is the root of a cid anchor's content when this node holds that block. Nothing is
- * announced on start: the DHT re-provides what it announced before on its own schedule.
+ * stored; so is the root of a cid anchor's content when this node holds that block. On start only
+ * the backlog of records stored before is announced (C2a, content-backlog.ts): the DHT re-provides
+ * what it announced before on its own schedule.
  */
 export function startContentAnnouncer (init: ContentAnnouncerInit): () => void {
   return init.node.pipeline.onStored((records) => {
@@ -49,7 +50,8 @@ export async function cidsToProvide (node: Pick<LocalNode, 'anchors'>, records: 
 
 /**
  * C7: the memory view from `show`, or, when this node does not hold the memory, the memory found by
- * its CID through the DHT, fetched and verified by fetch-v1, stored, scored, and marked as fetched.
+ * its CID through the DHT, fetched and verified by fetch-v1 with the evidence its provider holds
+ * (fetch-v1 §9), stored, scored, and marked as fetched.
  */
 export async function showHeldOrRouted (id: string, show: () => Promise<MemoryView>, router: ContentRouter | undefined): Promise<MemoryView> {
   try {
@@ -57,7 +59,7 @@ export async function showHeldOrRouted (id: string, show: () => Promise<MemoryVi
   } catch (err) {
     if (router === undefined || !(err instanceof IsnadError && err.code === 'NOT_FOUND')) throw err
   }
-  const found = await router.fetchRecord(id)
+  const found = await router.fetchRecord(id, { evidence: true })
   return { ...await show(), origin: fetchedOrigin(found) }
 }
 
@@ -68,8 +70,16 @@ function fetchedOrigin (found: RoutedFetch): MemoryOrigin {
     from: found.from,
     providers: found.providers,
     hops: found.hops,
-    reason: `fetched by its CID through the DHT from ${found.from} (its provider record was ${hops}): it lies outside what this node follows, so its trust counts only the evidence this node holds, not the attestations and anchors other nodes may hold`
+    reason: `fetched by its CID through the DHT from ${found.from} (its provider record was ${hops}): it lies outside what this node follows; ${evidenceText(found.evidence)}`
   }
+}
+
+function evidenceText (evidence: number | null | undefined): string {
+  if (evidence === null || evidence === undefined) {
+    return 'its provider sent none of its evidence, so its trust counts only the attestations and anchors this node holds'
+  }
+  const records = `${evidence} record${evidence === 1 ? '' : 's'}`
+  return `its provider sent the evidence it holds with it (${records}: attestations, anchors, witness requests), each verified, and its trust counts them with what this node held`
 }
 
 /** Providers that served blocks lately, asked first for the next levels of a DAG (only its root is announced). */

@@ -11,6 +11,7 @@ import { DrawnInbox, LocalNode, nodeKeysPath, nodePaths, type NodeAnchorOptions 
 import type { MemoryView } from '../schema/index.js'
 import { startApiOnKeptPort } from './api-port.js'
 import { routedBlockFetcher, showHeldOrRouted, startContentAnnouncer } from './content-routing.js'
+import { startContentBacklog } from './content-backlog.js'
 import { parseBootstrapAddresses, watchBootstrapPeers } from './bootstrap-peers.js'
 import { DAEMON_ANCHOR_DIR_FIX, DEFAULT_DAEMON_LISTEN, DEFAULT_MAX_SHARDS, DHT_DIRECTORY, HEARTBEAT_INTERVAL_MS, PEER_KEY_FILE } from './constants.js'
 import { startShardService, type ShardService } from './home-shards.js'
@@ -231,7 +232,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     opened.useDrawnInbox(drawnInbox)
     if (privateChecks !== false) opened.trust.usePrivateChecks((memory) => privateCheckLog.stateOf(memory))
     evidence.attach(opened)
-    const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, inbox: drawnInbox, budget, counters, logger: witnessLog })
+    const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, shardCount: () => network.home.count, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
     const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records })
@@ -284,6 +285,10 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     throw err
   }
   const stopBootstrap = watchBootstrapPeers({ network, targets: bootstrap, logger: logger.child({ component: 'net' }) })
+  // Records stored before content routing ran are announced once, in the background (content-routing-v1 C2a).
+  const backlog = options.contentRouting === false
+    ? undefined
+    : startContentBacklog({ node: () => node, router, dataDir: paths.data, connected: () => network.libp2p.getPeers().length > 0, logger: logger.child({ component: 'records' }) })
 
   const stopHeartbeat = startPeriodic(() => {
     void (async () => {
@@ -308,6 +313,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
       await removeDaemonFile(paths.data)
       await api.close()
       stopPeerLog()
+      await backlog?.stop().catch((err: unknown) => { logger.warn('the content backlog did not stop cleanly', { error: err }) })
       router.stop()
       await network.stop()
       unsubscribe()

@@ -1,14 +1,15 @@
 import type { FollowGossip } from '../operations/index.js'
 import type { Logger } from '../log/index.js'
 import type { Network } from '../net/index.js'
-import { followedAuthors, type LocalNode } from '../node/index.js'
+import { followedAuthors, followedTags, type LocalNode } from '../node/index.js'
 import { homeShards, shardCountFor, type HomeShards } from '../shard/index.js'
 
 /*
  * The node's home shards on a running daemon (protocols/gossip-v1.md "Shards"): its own agents'
  * shards and its followed authors', at most `maxShards`, under its count — shardCountFor(N̂), or the
  * `shard-count` setting. Recomputed when follows or keys change and at every heartbeat (N̂ grows
- * with what the node learns); gossip moves its subscriptions only when the shards changed.
+ * with what the node learns); gossip moves its subscriptions only when the shards changed. The
+ * followed tags' topics are subscribed to beside them (gossip-v1 §11.9).
  */
 
 export interface ShardServiceInit {
@@ -38,6 +39,7 @@ export function startShardService (init: ShardServiceInit): ShardService {
     const follows = await (await node.follows()).list()
     const dids = [...await init.hostedAgents(), ...followedAuthors(follows)]
     const home = homeShards(dids, count, init.maxShards, init.network.peerId.toString())
+    init.network.setFollowedTags(followedTags(follows))
     const before = init.network.home
     const changed = !sameHome(before, home)
     // The first one is set even when unchanged: the network's syncs wait for it (sync-v1 §9).

@@ -25,6 +25,8 @@ export interface WitnessDrawInit extends AnnouncerContext {
   hostedAgents: () => Promise<string[]>
   /** The node's estimate N̂ of the agents that could be drawn. */
   population: () => Promise<number>
+  /** The node's shard count now (the `shard-count` setting, else shardCountFor(N̂)): the draw is within its shards (W12). */
+  shardCount?: () => number
   inbox: DrawnInbox
   budget: WitnessBudget
   counters: WitnessCounters
@@ -59,7 +61,7 @@ export function startWitnessDraw (init: WitnessDrawInit): WitnessDraw {
     const drawn: Array<{ did: string, scope: DrawScope }> = []
     for (const did of agents) {
       // W12: only the agents of the author's shard are drawn (the others hold its memory only by a follow).
-      const scope = drawScopeOf(estimate, did, author)
+      const scope = drawScopeOf(estimate, did, author, init.shardCount?.())
       if (scope === undefined) continue
       // An encrypted key needs its passphrase: that agent is not drawn on this node (it can still answer requests).
       const key = await init.keystore.load(did).catch(() => null)

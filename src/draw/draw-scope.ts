@@ -15,12 +15,11 @@ export interface DrawScope {
 
 /**
  * The scope a witness whose network estimate is `estimate` draws in for a memory of `author`: its
- * count c = shardCountFor(estimate) and population max(1, ⌊estimate / c⌋); undefined when the witness
- * is not in the author's shard under c (it is never drawn for that memory, and never receives it by
- * gossip).
+ * count c = shardCountFor(estimate) (or the count its node was set to, `shards`) and population
+ * max(1, ⌊estimate / c⌋); undefined when the witness is not in the author's shard under c (it is
+ * never drawn for that memory, and receives it by gossip only when its node follows the author).
  */
-export function drawScopeOf (estimate: number, witness: string, author: string): DrawScope | undefined {
-  const shards = shardCountFor(estimate)
+export function drawScopeOf (estimate: number, witness: string, author: string, shards = shardCountFor(estimate)): DrawScope | undefined {
   if (shards > 1 && shardOf(witness, shards) !== shardOf(author, shards)) return undefined
   return { shards, population: Math.max(1, Math.floor(estimate / shards)) }
 }

@@ -54,6 +54,12 @@ export interface NetHost {
    */
   followedTags?: () => Promise<string[]>
   /**
+   * The canonical bytes of the attestations, anchors and witness requests of a memory this node
+   * stores, at most `limit` of them (fetch-v1 §9). Optional: without it, evidence requests are
+   * answered with nothing.
+   */
+  memoryEvidence?: (memoryId: string, limit: number) => Promise<Uint8Array[]>
+  /**
    * The agents whose evidence the node's reputation needs and its shards do not hold (docs/trust.md
    * §3a): asked of peers as author interests beside the follows (sync-v1 §9). Optional.
    */

@@ -13,7 +13,8 @@ import {
 } from './gossip/index.js'
 import { DISCOVERY_DIAL_BELOW } from './constants.js'
 import {
-  FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_PEERS, MAX_INBOUND_FETCH_STREAMS, FETCH_BLOCKS_PROTOCOL, createFetchHandler, fetchBlocks, fetchRecords, type BlockFetchResult, type FetchResult
+  FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_PEERS, MAX_INBOUND_FETCH_STREAMS, FETCH_BLOCKS_PROTOCOL, FETCH_EVIDENCE_PROTOCOL, createFetchHandler, fetchBlocks,
+  fetchEvidence, fetchRecords, type BlockFetchResult, type EvidenceFetchResult, type FetchResult
 } from './fetch/index.js'
 import {
   MAX_INBOUND_SYNC_STREAMS, SYNC_INTEREST_PROTOCOL, SYNC_PROTOCOL, createInterestSyncHandler, createSyncHandler, interestsOf, syncWithPeer, type SyncOptions, type SyncResult
@@ -123,6 +124,7 @@ export class IsnadNetwork implements Network {
     const limited = (connection: Connection): void => { this.penalize(connection.remotePeer, 'request rate exceeded', PROTOCOL_RATE_LIMITS.penalty) }
     await this.libp2p.handle(FETCH_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
     await this.libp2p.handle(FETCH_BLOCKS_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs, { blocks: true }), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
+    await this.libp2p.handle(FETCH_EVIDENCE_PROTOCOL, rateLimitedHandler(createFetchHandler(this.context, this.parts.fetchTimeoutMs, { blocks: true, evidence: true }), fetchLimiter, limited), { maxInboundStreams: MAX_INBOUND_FETCH_STREAMS })
     await this.libp2p.handle(SYNC_PROTOCOL, rateLimitedHandler(createSyncHandler(this.context), syncLimiter, limited), { maxInboundStreams: MAX_INBOUND_SYNC_STREAMS })
     await this.libp2p.handle(SYNC_INTEREST_PROTOCOL, rateLimitedHandler(createInterestSyncHandler(this.context), syncLimiter, limited), { maxInboundStreams: MAX_INBOUND_SYNC_STREAMS })
     this.libp2p.addEventListener('peer:identify', this.onIdentify)
@@ -187,6 +189,10 @@ export class IsnadNetwork implements Network {
     this.markHomeKnown()
   }
 
+  setFollowedTags (tags: readonly string[]): void {
+    this.gossip.setTags(tags)
+  }
+
   /** The gossip topics this node subscribes to now. */
   topics (): string[] {
     return this.gossip.topics
@@ -195,6 +201,13 @@ export class IsnadNetwork implements Network {
   /** Fetches records from a peer, verifies them and hands the new ones to the host (fetch-v1 §4). */
   async fetch (peer: PeerId | string, ids: readonly string[]): Promise<FetchResult> {
     const result = await fetchRecords(this.context, toPeerId(peer), ids, this.parts.fetchTimeoutMs)
+    if (result.records.length > 0) await this.accept(result.records, 'fetch')
+    return result
+  }
+
+  /** Fetches a memory's evidence from a peer, verifies it and hands the new records to the host (fetch-v1 §9). */
+  async fetchEvidence (peer: PeerId | string, memoryId: string): Promise<EvidenceFetchResult> {
+    const result = await fetchEvidence(this.context, toPeerId(peer), memoryId, this.parts.fetchTimeoutMs)
     if (result.records.length > 0) await this.accept(result.records, 'fetch')
     return result
   }

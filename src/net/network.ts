@@ -6,7 +6,7 @@ import type { SignedCheckpoint } from '../merkle/index.js'
 import type { VerifiedRecord } from '../record/index.js'
 import type { RecordKind } from '../schema/index.js'
 import type { HomeShards } from '../shard/index.js'
-import type { BlockFetchResult, FetchResult } from './fetch/index.js'
+import type { BlockFetchResult, EvidenceFetchResult, FetchResult } from './fetch/index.js'
 import type { PublishOutcome } from './gossip/index.js'
 import type { IsnadLibp2p } from './libp2p-node.js'
 import type { NetStats } from './net-context.js'
@@ -36,10 +36,14 @@ export interface Network {
   readonly home: HomeShards
   /** Moves the node's subscriptions to other home shards (its agents or follows changed, or its count). */
   setHome: (home: HomeShards) => void
+  /** Subscribes to the topics of the tags the node follows (gossip-v1 §11.9), the first MAX_TAG_TOPICS of them. */
+  setFollowedTags: (tags: readonly string[]) => void
   /** The gossip topics the node subscribes to now. */
   topics: () => string[]
   /** Fetches records by id from a peer; verified new ones are handed to the host (source `fetch`). */
   fetch: (peer: PeerId | string, ids: readonly string[]) => Promise<FetchResult>
+  /** Fetches the evidence of a memory (its attestations, anchors, witness requests) from a peer; verified new records are handed to the host (fetch-v1 §9). */
+  fetchEvidence: (peer: PeerId | string, memoryId: string) => Promise<EvidenceFetchResult>
   /**
    * gossip-v1 R10: the memory an attestation or anchor points at, asked of the peer that sent it,
    * then of up to MAX_FETCH_PEERS peers in all; its verified records (empty when none had it), not

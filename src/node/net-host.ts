@@ -30,6 +30,13 @@ export function createNodeHost (current: () => LocalNode): NetHost & { close: ()
       const stored = await node.store.getBytesMany(ids)
       return { records: stored.filter((bytes) => bytes !== undefined), next }
     },
+    memoryEvidence: async (id, limit) => {
+      const { store } = node
+      // Attestations first: they weigh most in a score; then anchors, then whom the author asked.
+      const [attestations, anchors, requests] = await Promise.all([store.attestationsFor(id), store.anchorsFor(id), store.witnessRequestsFor(id)])
+      const ids = [...attestations, ...anchors, ...requests].slice(0, limit).map((record) => record.id)
+      return (await store.getBytesMany(ids)).filter((bytes) => bytes !== undefined)
+    },
     memoryAuthor: async (id) => (await node.store.getMemory(id))?.signed.record.author.agent_id ?? null,
     followedTags: async () => followedTags(await (await current().follows()).list()),
     evidenceAuthors: async () => current().trust.evidenceAuthors(),

@@ -2,7 +2,7 @@ import type { Libp2p, Logger, PeerId, PeerInfo } from '@libp2p/interface'
 import type { KadDHT, QueryEvent } from '@libp2p/kad-dht'
 import { CID } from 'multiformats/cid'
 import { IsnadError } from '../../errors/index.js'
-import type { FetchResult } from '../fetch/index.js'
+import type { EvidenceFetchResult, FetchResult } from '../fetch/index.js'
 import { FIND_PROVIDERS_TIMEOUT_MS, MAX_PROVIDE_QUEUE, MAX_PROVIDERS_ASKED, PROVIDE_CONCURRENCY, PROVIDE_TIMEOUT_MS } from './constants.js'
 import { HopCounter } from './hop-counter.js'
 
@@ -10,6 +10,8 @@ import { HopCounter } from './hop-counter.js'
 export interface RoutedNetwork {
   readonly libp2p: Libp2p<{ dht?: KadDHT }>
   fetch: (peer: PeerId | string, ids: readonly string[]) => Promise<FetchResult>
+  /** fetch-v1 §9: a memory's evidence (verify, store). */
+  fetchEvidence: (peer: PeerId | string, memoryId: string) => Promise<EvidenceFetchResult>
 }
 
 /** One provider found by CID, how many DHT hops from this node the record naming it was (C5), and the peers queried until then. */
@@ -30,6 +32,12 @@ export interface RoutedFetch {
   hops: number
   /** Peers the lookup queried. */
   queried: number
+  /**
+   * With `evidence`: the records of the memory's evidence the provider sent (C6a), verified and
+   * stored (those this node held already included); null when the provider did not answer the
+   * request (it speaks no fetch-v1 §9, or failed).
+   */
+  evidence?: number | null
 }
 
 /** Counters of the provide queue (content-routing-v1 C2), for `isnad peers` and benches. */
@@ -134,9 +142,10 @@ export class ContentRouter {
   /**
    * C6: a record by id from the providers of its CID, asked one after another (at most
    * MAX_PROVIDERS_ASKED) through fetch-v1, which verifies it (F5–F7) and hands it to the node to store.
-   * NOT_FOUND when no provider served it.
+   * With `evidence` (a memory), C6a: then the memory's evidence from the provider that served it
+   * (fetch-v1 §9), verified and stored the same way. NOT_FOUND when no provider served it.
    */
-  async fetchRecord (id: string, { signal }: { signal?: AbortSignal } = {}): Promise<RoutedFetch> {
+  async fetchRecord (id: string, { signal, evidence = false }: { signal?: AbortSignal, evidence?: boolean } = {}): Promise<RoutedFetch> {
     const cid = CID.parse(id)
     const asked: string[] = []
     const failures: string[] = []
@@ -150,7 +159,8 @@ export class ContentRouter {
         const result = await this.network.fetch(peer.id, [id])
         if (result.records.length > 0 || result.known.length > 0) {
           await providers.return() // the lookup stops here
-          return { id, from, providers: asked, hops, queried }
+          const found = { id, from, providers: asked, hops, queried }
+          return evidence ? { ...found, evidence: await this.evidenceFrom(peer.id, id) } : found
         }
         failures.push(`${from} did not send it`)
       } catch (err) {
@@ -159,6 +169,17 @@ export class ContentRouter {
     }
     const reason = asked.length === 0 ? 'no provider of it was found in the DHT' : `no provider served it (${failures.join('; ')})`
     throw new IsnadError('NOT_FOUND', `record ${id} is not stored here and ${reason}`, { details: { id, providers: asked } })
+  }
+
+  /** C6a: the records of a memory's evidence `peer` sent, or null when it did not answer (logged, not penalised). */
+  private async evidenceFrom (peer: PeerId, memoryId: string): Promise<number | null> {
+    try {
+      const { records, known } = await this.network.fetchEvidence(peer, memoryId)
+      return records.length + known.length
+    } catch (err) {
+      this.log('the evidence of %s from %p: %s', memoryId, peer, String(err))
+      return null
+    }
   }
 
   /** Stops announcing and ends lookups in flight; the DHT's own re-provide stops with libp2p. */

@@ -10,3 +10,10 @@ export const FETCH_TIMEOUT_MS = 10_000
 export const MAX_FETCH_PEERS = 3
 /** @default 4 — concurrent inbound fetch streams per connection. */
 export const MAX_INBOUND_FETCH_STREAMS = 4
+/** fetch-v1 §9: the minor version that adds a memory's evidence; it serves record and block requests too. */
+export const FETCH_EVIDENCE_PROTOCOL = '/isnad/fetch/1.2.0'
+/**
+ * @default 256 — records one evidence response carries (fetch-v1 E2): a memory's attestations,
+ * anchors and witness requests, about 5 drawn answers and a request or two on today's network.
+ */
+export const MAX_EVIDENCE_RECORDS = 256

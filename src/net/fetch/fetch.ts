@@ -5,11 +5,13 @@ import { z } from 'zod'
 import { MAX_BLOCK_BYTES, MAX_FETCH_BLOCKS, blockMatches, digestHex, isUnixfsBlockCid, parseCid, sha256Hex } from '../../anchor/index.js'
 import { IsnadError } from '../../errors/index.js'
 import type { VerifiedRecord } from '../../record/index.js'
-import { FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_FETCH_REQUEST_BYTES } from './constants.js'
+import { FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_EVIDENCE_RECORDS, MAX_FETCH_REQUEST_BYTES } from './constants.js'
+import { EvidenceRequestSchema } from './evidence.js'
 import {
   MAX_FETCH_IDS, MAX_RECORD_FRAME_BYTES, FrameReader, isViolation, sendFrames, withDeadline, FetchRequestSchema, decodeWire, encodeWire
 } from '../wire/index.js'
 import { deadline, type NetContext } from '../net-context.js'
+import { exchange, violation } from './exchange.js'
 import { peekRecordId } from '../record-gate.js'
 
 /** fetch-v1 §8: the minor version that adds block requests; it serves record requests too. */
@@ -29,6 +31,8 @@ const blockCid = z.string().max(128).refine((text) => {
 export const BlockRequestSchema = z.strictObject({ blocks: z.array(blockCid).min(1).max(MAX_FETCH_BLOCKS) })
 /** What a `/isnad/fetch/1.1.0` stream may ask: records (F2) or blocks (B2). */
 const FetchRequestV11Schema = z.union([FetchRequestSchema, BlockRequestSchema])
+/** What a `/isnad/fetch/1.2.0` stream may ask: records, blocks, or a memory's evidence (E1). */
+const FetchRequestV12Schema = z.union([FetchRequestSchema, BlockRequestSchema, EvidenceRequestSchema])
 
 /** What a block fetch brought back (fetch-v1 B5–B6): every block re-hashed against its CID. */
 export interface BlockFetchResult {
@@ -48,10 +52,12 @@ export interface FetchResult {
 }
 
 /**
- * The server side of `/isnad/fetch/1.0.0` (fetch-v1 §3) and, with `blocks`, of `/isnad/fetch/1.1.0`,
- * which also answers block requests (fetch-v1 §8).
+ * The server side of `/isnad/fetch/1.0.0` (fetch-v1 §3); with `blocks`, of `/isnad/fetch/1.1.0`,
+ * which also answers block requests (§8); with `evidence` too, of `/isnad/fetch/1.2.0`, which also
+ * answers requests for a memory's evidence (§9).
  */
-export function createFetchHandler (context: NetContext, timeoutMs = FETCH_TIMEOUT_MS, { blocks = false } = {}): (stream: Stream, connection: Connection) => Promise<void> {
+export function createFetchHandler (context: NetContext, timeoutMs = FETCH_TIMEOUT_MS, { blocks = false, evidence = false } = {}): (stream: Stream, connection: Connection) => Promise<void> {
+  const schema = evidence ? FetchRequestV12Schema : blocks ? FetchRequestV11Schema : FetchRequestSchema
   return async (stream, connection) => {
     const signal = deadline(context, timeoutMs)
     try {
@@ -59,8 +65,10 @@ export function createFetchHandler (context: NetContext, timeoutMs = FETCH_TIMEO
         const reader = new FrameReader(stream, MAX_FETCH_REQUEST_BYTES, signal)
         const frame = await reader.next(MAX_FETCH_REQUEST_BYTES)
         if (frame === null) throw new IsnadError('DECODE_FAILED', 'fetch stream closed before its request', { details: { violation: true } })
-        const request = decodeWire(frame, blocks ? FetchRequestV11Schema : FetchRequestSchema, 'fetch request', MAX_FETCH_REQUEST_BYTES) // F1–F2, B2
-        const found = 'blocks' in request ? await blocksFound(context, request.blocks) : await recordsFound(context, request.ids)
+        const request = decodeWire(frame, schema, 'fetch request', MAX_FETCH_REQUEST_BYTES) // F1–F2, B2, E1
+        const found = 'blocks' in request
+          ? await blocksFound(context, request.blocks)
+          : 'evidence' in request ? await context.host.memoryEvidence?.(request.evidence, MAX_EVIDENCE_RECORDS) ?? [] : await recordsFound(context, request.ids)
         await sendFrames(stream, found, signal) // F3, B3
         await stream.close({ signal })
       })
@@ -109,32 +117,6 @@ export async function fetchBlocks (context: NetContext, peer: PeerId, cids: read
     if (wanted.size === 0) throw violation('the peer sent more blocks than were asked') // B5: each match removes one
     blocks.push({ cid: matchBlock(wanted, frame), bytes: frame })
   }, () => ({ blocks, missing: [...wanted.values()] }))
-}
-
-/**
- * One client exchange of fetch-v1 (§4, §8): dials `protocol`, sends the request and half-closes
- * (F3), hands each frame of the answer (at most `maxFrame` bytes) to `onFrame` until the peer ends,
- * all within the deadline, then `finish`es. A violation penalises the peer; any failure resets the stream.
- */
-async function exchange<T> (
-  context: NetContext, peer: PeerId, init: { protocol: string, request: Uint8Array, maxFrame: number, timeoutMs: number, what: string },
-  onFrame: (frame: Uint8Array) => void, finish: () => Promise<T> | T
-): Promise<T> {
-  const signal = deadline(context, init.timeoutMs)
-  const stream = await context.libp2p.dialProtocol(peer, init.protocol, { signal })
-  try {
-    const reader = new FrameReader(stream, init.maxFrame, signal)
-    await withDeadline(stream, signal, async () => {
-      await sendFrames(stream, [init.request], signal)
-      await stream.close({ signal }) // the request is complete: half-close (F3)
-      for (let frame = await reader.next(init.maxFrame); frame !== null; frame = await reader.next(init.maxFrame)) onFrame(frame)
-    })
-    return await finish()
-  } catch (err) {
-    stream.abort(err instanceof Error ? err : new Error(String(err)))
-    if (isViolation(err)) context.penalize(peer, `${init.what}: ${String(err)}`)
-    throw err
-  }
 }
 
 /** fetch-v1 B6: the asked CID whose digest the block hashes to, taken off `wanted`; CID_MISMATCH otherwise. */
@@ -192,8 +174,4 @@ async function checkFetched (context: NetContext, wanted: readonly string[], fra
     if (!wantedSet.has(record.id)) throw new IsnadError('CID_MISMATCH', `the peer sent ${record.id}, which was not asked`)
   }
   return { records, known, missing: wanted.filter((id) => !seen.has(id)) }
-}
-
-function violation (message: string): IsnadError {
-  return new IsnadError('DECODE_FAILED', message, { details: { violation: true } })
 }

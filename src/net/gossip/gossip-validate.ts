@@ -12,6 +12,7 @@ import type { NetHost } from '../host.js'
 import { peekRecordId, type GateResult, type RecordGate } from '../record-gate.js'
 import { decodeWitnessEnvelope } from '../wire/index.js'
 import { RECORD_OF_TOPIC_KIND } from './shard-routing.js'
+import { parseTagTopic, validateTagMemory } from './tag-topics.js'
 
 /**
  * The verdict on one gossip message (gossip-v1 §3): `accept` carries what verification produced,
@@ -55,7 +56,10 @@ export class GossipValidator {
   private async decide (topic: string, data: Uint8Array): Promise<GossipDecision> {
     if (topic === TOPICS.keyEvents) return await this.keyLog(data)
     const shard = parseShardTopic(topic) // gossip-v1 "Shards": count 1's topics are §2's
-    if (shard === undefined) return { result: 'reject', reason: `unknown topic ${topic}` }
+    if (shard === undefined) {
+      const tag = parseTagTopic(topic) // gossip-v1 §11.9, R17
+      return tag === undefined ? { result: 'reject', reason: `unknown topic ${topic}` } : await validateTagMemory(this.init.gate, data, tag)
+    }
     if (shard.kind === 'witness-requests') return await this.witnessRequest(data, shard)
     if (shard.kind === 'checkpoints') return this.checkpoint(data, shard)
     const kind = RECORD_OF_TOPIC_KIND[shard.kind]

@@ -11,7 +11,8 @@ import type { GossipDecision, GossipValidator } from './gossip-validate.js'
 import { isFrameViolation, watchGossipReadErrors } from './gossip-streams.js'
 import { encodeWitnessEnvelope } from '../wire/index.js'
 import { admitGossipTopics } from './topic-admission.js'
-import { initialHome, memoryAuthorOfBytes, TOPIC_KIND_OF_RECORD, topicsOfDids, witnessRequestDids } from './shard-routing.js'
+import { initialHome, memoryAuthorOfBytes, memoryTagsOfBytes, TOPIC_KIND_OF_RECORD, topicsOfDids, witnessRequestDids } from './shard-routing.js'
+import { followedTagTopics, publishedTags, tagTopic } from './tag-topics.js'
 
 export interface PublishOutcome {
   /** The topic it went on (the first, for a witness request sent on several shards). */
@@ -37,6 +38,8 @@ export class GossipRouter {
   /** The topics joined now: the network-wide ones and those of the home shards. */
   private readonly joined = new Set<string>()
   private current: HomeShards
+  /** The topics of the tags the node follows (gossip-v1 §11.9). */
+  private tagTopics: string[] = []
   /** Gives a joined topic its score parameters (topic-admission.ts). */
   private readonly scoreTopic: (topic: string) => void
 
@@ -80,7 +83,17 @@ export class GossipRouter {
    */
   setHome (home: HomeShards): void {
     this.current = home
-    const wanted = new Set([...NETWORK_WIDE_TOPICS, ...shardTopicsOf(home)])
+    this.resubscribe()
+  }
+
+  /** Subscribes to the topics of these followed tags (gossip-v1 §11.9) and leaves those of tags no longer followed. */
+  setTags (tags: readonly string[]): void {
+    this.tagTopics = followedTagTopics(tags)
+    this.resubscribe()
+  }
+
+  private resubscribe (): void {
+    const wanted = new Set([...NETWORK_WIDE_TOPICS, ...shardTopicsOf(this.current), ...this.tagTopics])
     this.join([...wanted].filter((topic) => !this.joined.has(topic)))
     for (const topic of [...this.joined]) {
       if (wanted.has(topic)) continue
@@ -92,7 +105,8 @@ export class GossipRouter {
 
   /**
    * Publishes a stored memory, attestation or anchor (its canonical signed bytes) on the topic of
-   * its memory's author's shard under this node's count.
+   * its memory's author's shard under this node's count; a memory, under a count above 1, also on
+   * the topics of its first tags (gossip-v1 §11.9).
    */
   async publishRecord (kind: RecordKind, bytes: Uint8Array): Promise<PublishOutcome> {
     if (kind === 'witness_request') {
@@ -103,7 +117,8 @@ export class GossipRouter {
     if (count === 1) return await this.publish(shardTopic(1, 0, topicKind), bytes)
     const author = kind === 'memory' ? memoryAuthorOfBytes(bytes) : await this.authorOfEvidence(bytes)
     if (author === undefined) return await this.publish(shardTopic(count, this.current.shards[0] ?? 0, topicKind), bytes)
-    return await this.publishAll(topicsOfDids(count, topicKind, [author]), bytes)
+    const tags = kind === 'memory' ? publishedTags(memoryTagsOfBytes(bytes)).map(tagTopic) : []
+    return await this.publishAll([...topicsOfDids(count, topicKind, [author]), ...tags], bytes)
   }
 
   /** gossip-v1 §4: the request and the memory it names, in one envelope, on the author's and each addressed witness's shard. */

@@ -2,6 +2,7 @@ import { decodeSignedRecord } from '../../record/index.js'
 import type { RecordKind } from '../../schema/index.js'
 import { homeShards, parseShardTopic, shardOf, shardTopic, type HomeShards, type ShardTopicKind } from '../../shard/index.js'
 import { TOPICS } from './constants.js'
+import { parseTagTopic } from './tag-topics.js'
 
 /*
  * Where a record travels and whether it arrived where it should (protocols/gossip-v1.md, "Shards"):
@@ -42,6 +43,12 @@ export function memoryAuthorOfBytes (bytes: Uint8Array): string | undefined {
   return record.kind === 'memory' ? record.author.agent_id : undefined
 }
 
+/** The tags of the memory whose canonical signed bytes these are (own stored bytes: no verification here). */
+export function memoryTagsOfBytes (bytes: Uint8Array): readonly string[] {
+  const { record } = decodeSignedRecord(bytes)
+  return record.kind === 'memory' ? record.content.tags : []
+}
+
 /** The dids whose shards a witness-request envelope travels on: the memory's author, then each addressed witness. */
 export function witnessRequestDids (request: Uint8Array, memory: Uint8Array): string[] {
   const author = memoryAuthorOfBytes(memory)
@@ -53,10 +60,11 @@ export function witnessRequestDids (request: Uint8Array, memory: Uint8Array): st
 
 
 /**
- * Whether `topic` is a gossip-v1 topic: the key logs' or any shard's of any count (§11.2). A node
- * publishes on shards it does not subscribe to (an addressed witness's) and must track which peers
- * do, so every shard topic is allowed, not only its own.
+ * Whether `topic` is a gossip-v1 topic: the key logs', any shard's of any count (§11.2) or any
+ * tag's (§11.9). A node publishes on shards it does not subscribe to (an addressed witness's) and
+ * on the topics of its memories' tags, and must track which peers do, so every such topic is
+ * allowed, not only its own.
  */
 export function isGossipTopic (topic: string): boolean {
-  return topic === TOPICS.keyEvents || parseShardTopic(topic) !== undefined
+  return topic === TOPICS.keyEvents || parseShardTopic(topic) !== undefined || parseTagTopic(topic) !== undefined
 }

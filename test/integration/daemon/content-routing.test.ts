@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpOperations, type HttpOperations } from '../../../src/http/client.js'
 import { readApiToken } from '../../../src/http/index.js'
+import type { SingleKadDHT } from '@libp2p/kad-dht'
 import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
 import type { RecordPage } from '../../../src/net/index.js'
 import { initHome, nodePaths } from '../../../src/node/index.js'
@@ -54,12 +55,19 @@ describe('show of a memory this node does not hold, through the DHT (content-rou
     for (const h of homes) await rm(h, { recursive: true, force: true })
   })
 
-  it('finds, fetches, verifies, stores and scores it, and says it was fetched from outside', async () => {
+  it('finds, fetches, verifies, stores and scores it with its provider\'s evidence, and says it was fetched from outside', async () => {
     const signer = await author.ops.resolveSigner()
     const first = await author.ops.remember({ type: 'fact', summary: 'the build cache lives on the second volume' }, signer)
-    await waitFor('the memory announced', () => author.daemon.content.stats.provided >= 1, { timeoutMs: 30_000 })
+    // Its evidence at the author's node: a second agent's confirm and the author's request to it.
+    const witness = await author.ops.createKey({ label: 'witness' })
+    await author.ops.requestWitnesses({ memory: first.id, to: [witness.did] }, signer)
+    const attested = await author.ops.attest({ memory: first.id, verdict: 'confirm' }, await author.ops.resolveSigner(witness.did))
+    // The memory and the attestation announced (witness requests are not: C2).
+    await waitFor('the memory announced', () => author.daemon.content.stats.provided >= 2, { timeoutMs: 30_000 })
     reader = await start()
     await waitFor('the reader connected to the relay', () => relay.network.libp2p.getPeers().length === 2)
+    // A lookup starts from the routing table as it is (C5): the relay must be in it first.
+    await waitFor('the relay in the reader\'s routing table', () => (reader.daemon.network.libp2p.services.dht as SingleKadDHT).routingTable.size >= 1)
 
     const view = await reader.ops.show(first.id) // HTTP, as MCP and the library call it
 
@@ -68,6 +76,12 @@ describe('show of a memory this node does not hold, through the DHT (content-rou
     expect(view.origin).toMatchObject({ kind: 'fetched', from: author.daemon.peerId, providers: [author.daemon.peerId] })
     expect(view.origin?.hops).toBeGreaterThanOrEqual(1)
     expect(view.origin?.reason).toContain('outside what this node follows')
+    // The provider's evidence came with it (fetch-v1 §9), and the score weighed it.
+    expect(view.origin?.reason).toContain('its provider sent the evidence it holds with it (2 records')
+    expect(view.witnesses.map((w) => w.id)).toEqual([attested.id])
+    const { counted, refused } = TrustResultSchema.parse(view.trust)
+    expect([...counted.attestations, ...refused.attestations].map((a) => a.id)).toEqual([attested.id])
+    expect((await reader.ops.exportBundle([first.id])).records.map((r) => r.record.kind).sort()).toEqual(['attestation', 'memory', 'witness_request'])
     expect(TrustResultSchema.parse(view.trust).factors.signature_valid).toBe(true)
     // Stored: the next show reads it from the store, as any memory the node holds.
     const again = await reader.ops.show(first.id)

@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { rm } from 'node:fs/promises'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createHttpOperations, type HttpOperations } from '../../../src/http/client.js'
-import { readApiToken } from '../../../src/http/index.js'
-import { IsnadError } from '../../../src/errors/index.js'
-import { startDaemon, type Daemon, type DaemonOptions } from '../../../src/daemon/index.js'
-import { initHome, nodePaths } from '../../../src/node/index.js'
-import { shardOf, shardTopic } from '../../../src/shard/index.js'
-import { eventually } from '../../fixtures/eventually.js'
+import type { Daemon, DaemonOptions } from '../../../src/daemon/index.js'
+import { shardTopic } from '../../../src/shard/index.js'
+import { heldOf, homeIn as homeInShard, sleep, startOn, subscribed, until, type Home, type Started } from './shard-fixtures.js'
 
 /*
  * Shards on real daemons over libp2p on 127.0.0.1 with LevelDB in temp dirs (protocols/gossip-v1.md
@@ -18,50 +12,14 @@ import { eventually } from '../../fixtures/eventually.js'
  * as gossip brings them today; a witness request also reaches the shard of the witness it addresses.
  */
 
-const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
 const COUNT = 4
 const homes: string[] = []
 const daemons: Daemon[] = []
 
-interface Home { home: string, agent: string }
-interface Started { daemon: Daemon, ops: HttpOperations }
-
-/** A fresh home whose default agent is in `shard` under COUNT (keys are random: a few tries). */
-async function homeIn (shard: number): Promise<Home> {
-  for (;;) {
-    const dir = await mkdtemp(join(tmpdir(), 'isnad-shards-'))
-    homes.push(dir)
-    const { defaultKey } = await initHome(dir)
-    if (shardOf(defaultKey.did, COUNT) === shard) return { home: dir, agent: defaultKey.did }
-  }
-}
+async function homeIn (shard: number): Promise<Home> { return await homeInShard(homes, shard, COUNT) }
 
 async function start (h: Home, options: Partial<DaemonOptions> = {}): Promise<Started> {
-  const daemon = await startDaemon({ home: h.home, listen: LOOPBACK, heartbeatMs: 60_000, apiPort: 0, shardCount: COUNT, ...options })
-  daemons.push(daemon)
-  return { daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(h.home).data) }) }
-}
-
-/** Polls `probe` until it gives something (gossip is asynchronous). */
-async function until<T> (probe: () => Promise<T | undefined> | T | undefined, what: string, ms?: number): Promise<T> {
-  return await eventually(what, async () => await probe(), (value) => value !== undefined, ms) as T
-}
-
-async function sleep (ms: number): Promise<void> { await new Promise((resolve) => setTimeout(resolve, ms)) }
-
-/** The ids of the records a node holds of one memory (none when it does not hold the memory). */
-async function heldOf (ops: HttpOperations, memory: string): Promise<string[]> {
-  const bundle = await ops.exportBundle([memory]).catch((err: unknown) => {
-    if (err instanceof IsnadError && err.code === 'NOT_FOUND') return { records: [] }
-    throw err
-  })
-  return bundle.records.map((r) => r.record.kind)
-}
-
-/** Whether `publisher` sees `subscriber` on `topic` (gossipsub's subscriptions have reached it). */
-function subscribed (publisher: Started, subscriber: Started, topic: string): true | undefined {
-  const peers = publisher.daemon.network.libp2p.services.pubsub.getSubscribers(topic).map(String)
-  return peers.includes(subscriber.daemon.peerId) ? true : undefined
+  return await startOn(daemons, h, { shardCount: COUNT, ...options })
 }
 
 afterEach(async () => {

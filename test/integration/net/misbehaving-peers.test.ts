@@ -1,15 +1,17 @@
 import type { Stream } from '@libp2p/interface'
 import * as lp from 'it-length-prefixed'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { DISCONNECT_PENALTY, FETCH_PROTOCOL, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL, type AcceptSource } from '../../../src/net/index.js'
+import { DISCONNECT_PENALTY, FETCH_EVIDENCE_PROTOCOL, FETCH_PROTOCOL, MAX_EVIDENCE_RECORDS, STREAM_VIOLATION_PENALTY, SYNC_PROTOCOL, type AcceptSource } from '../../../src/net/index.js'
 import { encodeCanonical, encodeSignedRecord, type VerifiedRecord } from '../../../src/record/index.js'
-import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
+import { createAgent, createAnchor, createAttestation, createMemory } from '../../fixtures/records.js'
 import { bytesOf, connect, startNode, stopAll, verified, waitFor, type TestNode } from './fixtures/harness.js'
 import { MemoryHost } from './fixtures/memory-host.js'
 
 /*
  * fetch-v1 and sync-v1 against real peers: an honest fetch, then peers that answer with oversized
- * frames, garbage, records nobody asked for, or records with bad signatures. Each violation resets
+ * frames, garbage, records nobody asked for, or records with bad signatures; a memory's evidence
+ * asked by the memory's id (fetch-v1 §9), honestly answered, then with a record of another memory
+ * or more records than the limit. Each violation resets
  * the stream and costs the peer STREAM_VIOLATION_PENALTY; at DISCONNECT_PENALTY it is hung up on.
  */
 
@@ -164,5 +166,38 @@ describe('fetch and sync with honest and misbehaving peers (fetch-v1, sync-v1)',
     expect(await host.loadCursor(s.network.peerId.toString())).toBe(4)
     expect(good.slice(0, 4).map((g) => host.records.has(g.id))).toEqual([true, true, true, true])
     expect(good.slice(4, 6).map((g) => host.records.has(g.id))).toEqual([false, false])
+  })
+
+  it('fetches a memory\'s evidence by the memory\'s id: verified, stored with source fetch, nothing of other memories (fetch-v1 §9)', async () => {
+    const e = await peer('E')
+    const memory = createMemory(createAgent(40))
+    const other = createMemory(createAgent(40), { summary: 'another memory' })
+    const evidence = [createAttestation(createAgent(41), memory.id), createAttestation(createAgent(42), memory.id, 'dispute'), createAnchor(createAgent(40), memory.id)]
+    for (const record of [memory, other, ...evidence, createAttestation(createAgent(41), other.id)]) e.host.putLocal(verified(record.signed))
+    x.host.putLocal(verified(memory.signed))
+    const result = await x.network.fetchEvidence(e.network.peerId, memory.id)
+    expect(result.records.map((r) => r.id)).toEqual(evidence.map((r) => r.id))
+    for (const record of evidence) expect(x.host.deliveries.get(record.id)).toEqual(['fetch'])
+    // Asked again: everything is known, nothing verified or stored twice; a memory without evidence: nothing.
+    expect(await x.network.fetchEvidence(e.network.peerId, memory.id)).toEqual({ records: [], known: evidence.map((r) => r.id) })
+    expect(await x.network.fetchEvidence(e.network.peerId, createMemory(createAgent(43)).id)).toEqual({ records: [], known: [] })
+    expect(x.network.penalty(e.network.peerId)).toBe(0)
+  })
+
+  it('refuses evidence of another memory, and more records than the limit, as violations (fetch-v1 E3–E4)', async () => {
+    const memory = createMemory(createAgent(44))
+    const stray = createAttestation(createAgent(45), createMemory(createAgent(46)).id)
+    const f = await peer('F')
+    await answerWith(f, FETCH_EVIDENCE_PROTOCOL, () => [lp.encode.single(bytesOf(stray.signed)).subarray()])
+    await expect(x.network.fetchEvidence(f.network.peerId, memory.id)).rejects.toMatchObject({ code: 'CID_MISMATCH' })
+    expect(x.host.records.has(stray.id)).toBe(false)
+    expect(x.network.penalty(f.network.peerId)).toBeGreaterThanOrEqual(STREAM_VIOLATION_PENALTY - 1)
+
+    const g = await peer('G')
+    const at = (i: number): string => `2026-02-05T17:${String(Math.floor(i / 60)).padStart(2, '0')}:${String(i % 60).padStart(2, '0')}Z`
+    const flood = Array.from({ length: MAX_EVIDENCE_RECORDS + 1 }, (_, i) => lp.encode.single(bytesOf(createAttestation(createAgent(47), memory.id, 'confirm', at(i)).signed)).subarray())
+    await answerWith(g, FETCH_EVIDENCE_PROTOCOL, () => flood)
+    await expect(x.network.fetchEvidence(g.network.peerId, memory.id)).rejects.toMatchObject({ code: 'DECODE_FAILED' })
+    expect(x.network.penalty(g.network.peerId)).toBeGreaterThanOrEqual(STREAM_VIOLATION_PENALTY - 1)
   })
 })
