@@ -19,7 +19,7 @@ const FollowInputSchema = z.strictObject({
 
 export const follow = defineOperation({
   name: 'follow',
-  summary: 'Follow an author (its shard is gossiped to this node) or a tag (its memories are synced from peers, which serve what matches the node\'s follows and shards), stop following one, or list the follows; returns the follows after the change.',
+  summary: 'Follow an author (its shard is gossiped to this node) or a tag (its memories arrive on the tag\'s gossip topic once the network has shards, and by sync from peers, which serve what matches the node\'s follows and shards), stop following one, or list the follows; returns the follows after the change.',
   input: FollowInputSchema,
   output: FollowsSchema,
   errors: ['SCHEMA_INVALID', 'DID_INVALID', 'ALREADY_EXISTS', 'NOT_FOUND', 'USAGE'],
