@@ -2,7 +2,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError, isIsnadError } from '../../errors/index.js'
 import type { SignatureVerifier } from '../../identity/index.js'
 import { decodeKeyLog, MAX_KEY_LOG_BYTES, type Keyring } from '../../key-events/index.js'
-import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint, type VerifiedCheckpoint } from '../../merkle/index.js'
+import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint } from '../../merkle/index.js'
 import { cidString, type VerifiedRecord } from '../../record/index.js'
 import { sameBytes } from '../../fast-crypto/index.js'
 import { BoundedMap } from '../bounded-map.js'
@@ -13,18 +13,9 @@ import { peekRecordId, type GateResult, type RecordGate } from '../record-gate.j
 import { decodeWitnessEnvelope } from '../wire/index.js'
 import { RECORD_OF_TOPIC_KIND } from './shard-routing.js'
 import { parseTagTopic, validateTagMemory } from './tag-topics.js'
+import type { GossipDecision } from './gossip-decision.js'
 
-/**
- * The verdict on one gossip message (gossip-v1 §3): `accept` carries what verification produced,
- * so the host stores it without verifying again, and what validation learned: `missingMemory`, the
- * memory an accepted attestation or anchor points at that this node holds nowhere (gossip-v1 R10),
- * for the host to obtain once the message is delivered; `ignore` drops the message without
- * penalty; `reject` drops it and counts against the peer that sent it (score P4).
- */
-export type GossipDecision =
-  | { result: 'accept', records: VerifiedRecord[], checkpoint?: VerifiedCheckpoint, missingMemory?: string }
-  | { result: 'ignore', reason: string }
-  | { result: 'reject', reason: string }
+export type { GossipDecision } from './gossip-decision.js'
 
 export interface GossipValidatorInit {
   gate: RecordGate

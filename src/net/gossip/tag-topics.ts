@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js'
 import { bytesToHex } from '@noble/hashes/utils.js'
 import type { MemoryRecord } from '../../schema/index.js'
-import type { GossipDecision } from './gossip-validate.js'
+import type { GossipDecision } from './gossip-decision.js'
 import type { RecordGate } from '../record-gate.js'
 
 /*
