@@ -1,9 +1,9 @@
 import { performance } from 'node:perf_hooks'
-import type { ShardingSummary } from './sharding.js'
 import { drive } from './driver.js'
 import type { LiveNodes } from './live-nodes.js'
 import { computeMetrics, type RunMetrics } from './metrics.js'
 import type { Observations } from './observations.js'
+import type { RunResult } from './run-result.js'
 import {
   createPlan, type Plan, MAX_REAL_NODES, nodeCount, withSybils, type Role, type Scenario
 } from '../scenario/index.js'
@@ -12,7 +12,7 @@ import type { NodePool, PoolRequest } from '../pools/index.js'
 import { IsnadError } from '../../errors/index.js'
 import { DEFAULT_TRUST_POLICY } from '../../trust/index.js'
 import { WITNESS_DRAW, type WitnessDrawConstants } from '../../draw/index.js'
-import { spreadsOf, type PolicySpread } from '../results/index.js'
+import { spreadsOf, type PolicySpread } from './spread.js'
 import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
 
 /*
@@ -23,28 +23,6 @@ import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
 export type RunnerName = 'in-process' | 'processes' | 'docker' | 'model'
 /** Real nodes (any runner), or the model engine's virtual time (src/sim/model). */
 export type EngineName = 'nodes' | 'model'
-
-export interface RunResult {
-  /** The scenario's seed for this run (`--seeds N` runs seeds s, s+1, …, s+N−1). Absent in older results. */
-  seed?: number
-  /**
-   * Whether the run played the witness checks every node runs by default (false: the baseline of
-   * `isnad sim run --baseline` or `--no-checks`). Absent in older results: the results' `checks` says.
-   */
-  checks?: boolean
-  nodes: number
-  sybils: number
-  roles: Partial<Record<Role, number>>
-  observers: number[]
-  timings: Observations['timings'] & { totalSeconds: number }
-  driverLoad: Observations['driverLoad']
-  /** Planned links that dropped during the run and were redialled. */
-  relinks: number
-  metrics: RunMetrics
-  /** The shards the model engine played and their cost per node (sharding.ts); absent on real nodes. */
-  sharding?: ShardingSummary
-  notes: string[]
-}
 
 export interface SimResults {
   format: 'isnad-sim-results/1'

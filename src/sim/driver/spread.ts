@@ -1,5 +1,6 @@
-import type { PolicyAccuracy, RunResult } from '../driver/index.js'
-import { median } from '../driver/index.js'
+import type { PolicyAccuracy } from './metrics.js'
+import type { RunResult } from './run-result.js'
+import { median } from './stats.js'
 import { confidence95, type ConfidenceInterval } from './confidence.js'
 
 /*

@@ -7,6 +7,4 @@ export {
 export { plotFiles, reportHtml, resultsCsv, writeResults } from './report.js'
 export { summaryCsv, SUMMARY_COLUMNS } from './summary-csv.js'
 export { GLOSSARY, glossaryEntryOf, type GlossaryEntry } from './glossary.js'
-export { confidence95, tQuantile975, type ConfidenceInterval } from './confidence.js'
 export { readResultsFile } from './results-file.js'
-export { SPREAD_METRICS, spreadOf, spreadsOf, type PolicySpread, type Spread, type SpreadMetric } from './spread.js'

@@ -1,7 +1,7 @@
 import { SCHEMA_TRUST_POLICY } from '../../trust/index.js'
 import type { PolicyAccuracy, RunResult, SimResults } from '../driver/index.js'
 import { nodeCount, type Scenario } from '../scenario/index.js'
-import { confidence95 } from './confidence.js'
+import { confidence95 } from '../driver/index.js'
 
 /*
  * What a results file found, in words and in the aggregates the plots draw (report.ts): the runs

@@ -1,6 +1,6 @@
 import type { SimResults } from '../driver/index.js'
 import { checksOf, defaultPolicyOf } from './results-findings.js'
-import { SPREAD_METRICS, spreadsOf, type SpreadMetric } from './spread.js'
+import { SPREAD_METRICS, spreadsOf, type SpreadMetric } from '../driver/index.js'
 
 /*
  * summary.csv: one row per (checks, Sybil count, policy) of a results file, each trust metric as its

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { confidence95, tQuantile975 } from '../../../src/sim/index.js'
 
 /*
- * The 95 % confidence interval of a mean over seeds (src/sim/results/confidence.ts): Student's t
+ * The 95 % confidence interval of a mean over seeds (src/sim/driver/confidence.ts): Student's t
  * quantiles against published values (R's qt(0.975, df)) inside and beyond the table, and intervals
  * worked by hand, cut to [0, 1].
  */
