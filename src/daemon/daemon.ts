@@ -229,7 +229,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const witnessLog = logger.child({ component: 'witness' })
     const autoConfirmFrom = options.autoConfirmFrom ?? []
     const population = async (): Promise<number> => await opened.populationEstimate()
-    opened.useDrawnInbox(drawnInbox)
+    opened.useDrawnInbox(drawnInbox, () => network.home.count)
     if (privateChecks !== false) opened.trust.usePrivateChecks((memory) => privateCheckLog.stateOf(memory))
     evidence.attach(opened)
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, shardCount: () => network.home.count, inbox: drawnInbox, budget, counters, logger: witnessLog })

@@ -53,6 +53,8 @@ export class LocalNode {
   private nodeTrust: NodeTrust | undefined
   /** The daemon's witness draw's part of the inbox (useDrawnInbox); none without a daemon. */
   private drawnInbox: DrawnInbox | undefined
+  /** The daemon's shard count (`--shard-count`, else its estimate's): an agent's draw is made under it; none without a daemon. */
+  private drawShardCount: (() => number) | undefined
   /** Present in write mode: the one way records enter this node (src/node/pipeline). */
   private ingestPipeline: IngestPipeline<JournalBatch> | null = null
 
@@ -257,7 +259,7 @@ export class LocalNode {
    * or the draw did not choose it for this memory at that population.
    */
   private async drawOf (memory: string, signer: Signer, author: string): Promise<AttestationDraw | undefined> {
-    const scope = this.drawnInbox?.scopeOf(memory, signer.did) ?? drawScopeOf(await this.populationEstimate(), signer.did, author)
+    const scope = this.drawnInbox?.scopeOf(memory, signer.did) ?? drawScopeOf(await this.populationEstimate(), signer.did, author, this.drawShardCount?.())
     if (scope === undefined) return undefined
     const { proof, drawn } = proveDraw(signer.secretKey, memory, scope.population, NODE_RECORD_FAST_PATHS)
     if (!drawn) return undefined
@@ -296,9 +298,14 @@ export class LocalNode {
 
   /**
    * The drawn entries and skipped requests a running daemon's witness draw keeps (src/daemon): the
-   * inbox shows them, and `attest` states the population an agent was drawn with.
+   * inbox shows them, and `attest` states the population an agent was drawn with, and draws under
+   * the daemon's shard count (`shardCount`) when it was not drawn there.
    */
-  useDrawnInbox (drawn: DrawnInbox): void { this.drawnInbox = drawn }
+  useDrawnInbox (drawn: DrawnInbox, shardCount?: () => number): void {
+    this.drawnInbox = drawn
+    this.drawShardCount = shardCount
+  }
+
 
   /** The inbox item one stored witness request makes for the local agents, or null when it makes none. */
   async inboxItem (requestId: string, localAgents: readonly string[]): Promise<InboxEntry | null> {

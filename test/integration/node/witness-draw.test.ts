@@ -6,7 +6,8 @@ import { proveDraw } from '../../../src/draw/index.js'
 import { nobleVerifier, nodeCryptoVerifier, verifyDocument } from '../../../src/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { readPolicy } from '../../../src/ledger/meta/index.js'
-import { LocalNode, changeTrustRoot, initHome, reindex, setTrustPolicy } from '../../../src/node/index.js'
+import { DrawnInbox, LocalNode, changeTrustRoot, initHome, reindex, setTrustPolicy } from '../../../src/node/index.js'
+import { shardCountFor, shardOf } from '../../../src/shard/index.js'
 import { encodeSignature, signRecord } from '../../../src/record/index.js'
 import type { AttestationRecord, TrustResult } from '../../../src/schema/index.js'
 import { createAgent, createAttestation, createMemory, type TestAgent } from '../../fixtures/records.js'
@@ -214,6 +215,27 @@ describe('the witness draw at a node', () => {
       expect((await reopened.store.getTrust(memoryId))?.level).toBe('Attested')
     } finally {
       await reopened.close()
+    }
+  })
+  it('an agent not drawn at the daemon draws under the shard count of the daemon, not of its estimate', async () => {
+    const count = 4
+    const author = createAgent(81)
+    let witness = createAgent(82)
+    for (let n = 83; shardOf(witness.did, count) !== shardOf(author.did, count); n++) witness = createAgent(n)
+    const node = await LocalNode.open({ home, clock })
+    try {
+      // A small graph: the estimate's own count is 1; the daemon runs with 4 (--shard-count).
+      expect(shardCountFor(await node.trust.populationEstimate())).toBe(1)
+      node.useDrawnInbox(new DrawnInbox(), () => count)
+      const memory = createMemory(author, { summary: 'the cache holds a day', created_at: at(now) })
+      await node.ingest([memory.signed])
+      now += 60_000
+      const { id } = await node.attest({ memory: memory.id, verdict: 'confirm' }, { did: witness.did, secretKey: witness.secretKey })
+      const record = (await node.store.get(id))?.signed.record
+      // Population max(1, ⌊N̂ / 4⌋) = 1 is below size 5: the witness is drawn, within 4 shards.
+      expect(record?.kind === 'attestation' ? record.draw : undefined).toMatchObject({ shards: count, population: 1 })
+    } finally {
+      await node.close()
     }
   })
 })
