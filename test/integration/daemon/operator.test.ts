@@ -156,7 +156,8 @@ describe('a daemon an operator can watch', () => {
     const apiPort = new URL(a.api).port
     const busyApi = await runIsnad(['start', ...LOOPBACK, '--api-port', apiPort], { home: other.home })
     expect(busyApi.code).toBe(1)
-    expect(busyApi.stderr).toMatch(new RegExp(`^isnad: error ADDRESS_IN_USE: the API port ${apiPort} \\(given by --api-port\\)`))
+    // A line of its own: the daemon's log lines (JSON, on stderr) may come first, as far as start got.
+    expect(busyApi.stderr).toMatch(new RegExp(`^isnad: error ADDRESS_IN_USE: the API port ${apiPort} \\(given by --api-port\\)`, 'm'))
     expectNoStack(busyApi.stderr)
 
     const second = await runIsnad(['--json', 'start', ...LOOPBACK], { home: alice.home })
