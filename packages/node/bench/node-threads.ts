@@ -36,5 +36,5 @@ export class NodeThread<Request> {
 }
 
 /** Meshes reported by the worker threads are judged by the simulation's pure check. */
-export { meshesConnected as meshesReady, type NodeMesh } from '../../sim/src/pools/mesh.js'
+export { meshesConnected as meshesReady, type NodeMesh } from 'isnad-sim'
 

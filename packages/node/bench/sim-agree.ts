@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util'
 import {
   agreementSummary, agreementTable, builtinScenarioNames, createPlan, deliveryGaps, loadScenario, poolFactory, publishableMemories, runModelScenario, runnerOf,
   runScenario, sweepOf, withTimeScale, writeResults, type AgreementRow, type RunResult, type Scenario, type SimResults
-} from '../../sim/src/index.js'
+} from 'isnad-sim'
 import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from '../src/trust/index.js'
 
 /*

@@ -1,6 +1,6 @@
 import { generateKeyPairSync, sign, verify, type KeyObject } from 'node:crypto'
 import { performance } from 'node:perf_hooks'
-import { loadScenario, runModelScenario } from '../../sim/src/index.js'
+import { loadScenario, runModelScenario } from 'isnad-sim'
 
 /*
  * Figure 14's measured process (bench/sim-model.ts): one model-engine simulation alone in a fresh

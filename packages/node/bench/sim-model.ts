@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { BUILTIN_SCENARIO_DIR } from '../../sim/src/index.js'
+import { BUILTIN_SCENARIO_DIR } from 'isnad-sim'
 import type { Figure } from './report.js'
 import type { ModelBenchLine } from './sim-model-worker.js'
 

@@ -3,7 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { fileURLToPath } from 'node:url'
-import { BUILTIN_SCENARIO_DIR, loadScenario, runModelScenario, type PolicyAccuracy } from '../../sim/src/index.js'
+import { BUILTIN_SCENARIO_DIR, loadScenario, runModelScenario, type PolicyAccuracy } from 'isnad-sim'
 import { DEFAULT_TRUST_POLICY } from '../src/trust/index.js'
 
 /*

@@ -1,6 +1,6 @@
 import { availableParallelism, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ChildPool, LocalPool, loadScenario, runScenario, writeResults, type PoolRequest } from '../../sim/src/index.js'
+import { ChildPool, LocalPool, loadScenario, runScenario, writeResults, type PoolRequest } from 'isnad-sim'
 import type { Figure } from './report.js'
 
 /*

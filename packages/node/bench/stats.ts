@@ -21,7 +21,7 @@ export function rateOf (sample: Sample): number {
   return sample.ops / (sample.ms / 1000)
 }
 
-export { median, percentile } from '../../sim/src/driver/stats.js'
+export { median, percentile } from 'isnad-sim'
 
 /** How many calls run between two clock reads in a time-boxed loop. */
 const CLOCK_STRIDE = 32

@@ -9,9 +9,7 @@
  * Each row also carries the witness load per published memory (requests, attestations, network-wide)
  * and the per-node messages and signature checks per published memory.
  */
-import { loadScenario } from '../../sim/src/scenario/builtin.js'
-import { runModelOnce } from '../../sim/src/model/index.js'
-import { sweepOf } from '../../sim/src/driver/run.js'
+import { loadScenario, runModelOnce, sweepOf } from 'isnad-sim'
 
 const BUILT_IN = [
   'honest-baseline', 'sybil-ring', 'colluding-witnesses', 'churn-partition', 'mixed-adversaries', 'small', 'bench-100',

@@ -18,6 +18,8 @@ export { ChildPool } from './pools/index.js'
 export { poolFactory, runnerOf, withTimeScale, THREADED_FROM_NODES, type PoolChoice, type PoolRequest } from './pools/index.js'
 export { checkPortRange, parsePortRange, splitPortRange, PortAllocator, PORTS_PER_NODE, type PortRange } from './pools/index.js'
 export { RemotePool } from './pools/index.js'
+// Meshes of nodes on loopback, shared with the node's network benchmarks.
+export { dialAll, meshesConnected, meshesReady, sleep, waitFor, waitForMeshes, type NodeMesh } from './pools/index.js'
 export type { NodePool, SimNodeInfo, NodeCounters } from './pools/index.js'
 export { writeResults, reportHtml, resultsCsv, summaryCsv, plotFiles, GLOSSARY, glossaryEntryOf, type GlossaryEntry } from './results/index.js'
 export { confidence95, tQuantile975 } from './driver/index.js'

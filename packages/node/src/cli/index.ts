@@ -16,8 +16,8 @@ import { registerNetwork } from './commands/network.js'
 import { registerPeerControl } from './commands/peer-subcommands.js'
 import { registerQuery } from './commands/query.js'
 import { registerRemember } from './commands/remember.js'
-import { registerSim } from '../../../sim/src/cli/sim-command.js'
 import { registerShow } from './commands/show.js'
+import { loadSimulatorCommands, namesSimulator, registerSimUnavailable, type RegisterSimCommands } from './commands/simulator.js'
 import { registerStart } from './commands/start.js'
 import { registerStatus } from './commands/status.js'
 import { registerTransfer } from './commands/transfer.js'
@@ -32,13 +32,15 @@ const VERSION = packageVersion()
  * Runs the `isnad` CLI and resolves to its exit status. Data goes to stdout (JSON with --json),
  * logs and errors to stderr; errors carry their stable code.
  */
-export async function runCli (argv: readonly string[]): Promise<number> {
+export async function runCli (argv: readonly string[], options: { simulator?: RegisterSimCommands } = {}): Promise<number> {
   const json = argv.includes('--json')
   const out = createOutput(json)
   let exitCode = EXIT_OK
-  const program = createProgram(out, (code) => { exitCode = code })
 
   try {
+    // The simulator's commands (the isnad-sim package) are given by its own bin, else loaded by name.
+    const simulator = options.simulator ?? (namesSimulator(argv) ? await loadSimulatorCommands() : null)
+    const program = createProgram(out, (code) => { exitCode = code }, simulator)
     await program.parseAsync(argv as string[])
     return exitCode
   } catch (err) {
@@ -54,7 +56,7 @@ export async function runCli (argv: readonly string[]): Promise<number> {
 }
 
 /** The `isnad` program with every command registered (test/integration/api/operation-table.test.ts walks it). */
-export function createProgram (out: Output, setExit: (code: number) => void): Command {
+export function createProgram (out: Output, setExit: (code: number) => void, simulator: RegisterSimCommands | null = null): Command {
   const program = new Command('isnad')
     .description('isnad: signed agent memories with witnesses, anchors and local trust')
     .version(VERSION)
@@ -93,7 +95,8 @@ export function createProgram (out: Output, setExit: (code: number) => void): Co
   registerPeerControl(program, context)
   registerStart(program, context)
   registerConfig(program, context, setExit)
-  registerSim(program, context)
+  if (simulator === null) registerSimUnavailable(program)
+  else simulator(program, context)
   registerMcp(program, context, VERSION)
   registerDashboard(program, context)
   return program

@@ -74,7 +74,9 @@ export const ERROR_CODES = [
   'ADDRESS_IN_USE',
   // anchors-v1 §2.1: a file anchor names one of the home's private files, or a file outside the
   // directories the operator allowed a daemon or `isnad mcp` to read
-  'PATH_FORBIDDEN'
+  'PATH_FORBIDDEN',
+  // `isnad sim` where the simulator's package (isnad-sim) is not installed
+  'SIM_NOT_INSTALLED'
 ] as const
 
 export type ErrorCode = (typeof ERROR_CODES)[number]

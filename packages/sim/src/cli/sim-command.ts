@@ -1,10 +1,7 @@
 import { dirname, resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
-import { IsnadError } from '../../../node/src/errors/index.js'
+import { type CommandContext, emit, IsnadError, parsePositiveInt } from 'isnad/engine'
 import type { SimResults } from '../index.js'
-import type { CommandContext } from '../../../node/src/cli/command-context.js'
-import { emit } from '../../../node/src/cli/output.js'
-import { parsePositiveInt } from '../../../node/src/cli/option-parsers.js'
 
 /*
  * `isnad sim` (docs/simulation.md): run a scenario in this process or over child processes, generate

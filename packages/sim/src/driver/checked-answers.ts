@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import type { InboxItem } from '../../../node/src/operations/index.js'
+import type { InboxItem } from 'isnad/engine'
 import { createSimRandom, verdictOf, type Plan, type Role, type Scenario, type SimRandom } from '../scenario/index.js'
 import { sleep } from '../pools/index.js'
 import type { LiveNodes } from './live-nodes.js'

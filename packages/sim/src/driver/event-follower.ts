@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { z } from 'zod'
-import { AttestationNoticeSchema, InboxItemSchema } from '../../../node/src/operations/index.js'
+import { AttestationNoticeSchema, InboxItemSchema } from 'isnad/engine'
 
 /*
  * A node's event stream (GET /v1/events, server-sent events) as the simulation driver follows it:

@@ -1,6 +1,5 @@
-import { createHttpOperations, type HttpOperations } from '../../../node/src/http/client.js'
+import { createHttpOperations, type HttpOperations, type Signer } from 'isnad/engine'
 import { retryingFetch, nodeAt, type NodePool, type SimNodeInfo } from '../pools/index.js'
-import type { Signer } from '../../../node/src/operations/index.js'
 import { openEventStream, type EventStream, type SimEvent } from './event-follower.js'
 
 /*

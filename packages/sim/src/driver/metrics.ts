@@ -1,4 +1,4 @@
-import type { TrustLevel } from '../../../node/src/trust/index.js'
+import type { TrustLevel } from 'isnad/engine'
 import type { Observations, WitnessLoad } from './observations.js'
 import type { Plan } from '../scenario/index.js'
 import type { NodeCounters } from '../pools/index.js'

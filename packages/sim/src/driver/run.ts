@@ -9,9 +9,7 @@ import {
 } from '../scenario/index.js'
 import { SimProgress } from './progress.js'
 import type { NodePool, PoolRequest } from '../pools/index.js'
-import { IsnadError } from '../../../node/src/errors/index.js'
-import { DEFAULT_TRUST_POLICY } from '../../../node/src/trust/index.js'
-import { WITNESS_DRAW, type WitnessDrawConstants } from '../../../node/src/draw/index.js'
+import { DEFAULT_TRUST_POLICY, IsnadError, WITNESS_DRAW, type WitnessDrawConstants } from 'isnad/engine'
 import { spreadsOf, type PolicySpread } from './spread.js'
 import { observeTrust, trustPolicies, type TrustView } from './trust-views.js'
 

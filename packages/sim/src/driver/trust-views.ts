@@ -1,10 +1,4 @@
-import type { HttpOperations } from '../../../node/src/http/client.js'
-import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../../node/src/fast-crypto/index.js'
-import { decodeSignature, verifyRecord, type VerifiedRecord } from '../../../node/src/record/index.js'
-import { scoreWithSetting, trustSettingFrom } from '../../../node/src/reputation/index.js'
-import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../../node/src/schema/index.js'
-import { SCHEMA_TRUST_POLICY, TRUST_POLICIES, type TrustLevel, type TrustPolicy } from '../../../node/src/trust/index.js'
-import { drawFractionOfProof, WITNESS_DRAW } from '../../../node/src/draw/index.js'
+import { type AttestationRecord, decodeSignature, drawFractionOfProof, type HttpOperations, type MemoryRecord, NODE_RECORD_FAST_PATHS, nodeCryptoVerifier, SCHEMA_TRUST_POLICY, scoreWithSetting, TRUST_POLICIES, type TrustLevel, type TrustPolicy, trustSettingFrom, type VerifiedRecord, verifyRecord, WITNESS_DRAW, type WitnessRequestRecord } from 'isnad/engine'
 
 /*
  * What an observer node believes: every memory it holds with its evidence, exported through its HTTP

@@ -1,4 +1,4 @@
-import { privateCheckProbability as drawPrivateCheckProbability, WITNESS_DRAW, type WitnessDrawConstants } from '../../../node/src/draw/index.js'
+import { privateCheckProbability as drawPrivateCheckProbability, WITNESS_DRAW, type WitnessDrawConstants } from 'isnad/engine'
 
 /*
  * The witness draw's settings as the model plays them: the daemon's defaults (src/draw WITNESS_DRAW),

@@ -9,11 +9,9 @@ import { PrivateChecks } from './private-checks.js'
 import { binomial, distinctPositions, drawProbability, DRAW_SAMPLED, memoryRandom, sampleDrawn, type AgentList } from './draw-sampling.js'
 import { MODEL_DRAW_DEFAULTS, privateCheckProbability, type DrawDefaults } from './draw-settings.js'
 import { WitnessBudget } from './witness-budget.js'
-import type { MemoryAttestations, StoredAttestation } from '../../../node/src/reputation/index.js'
-import type { WitnessRequestRecord } from '../../../node/src/schema/index.js'
+import { holdersEstimate, type MemoryAttestations, type StoredAttestation, type WitnessRequestRecord } from 'isnad/engine'
 import { hopsOf, ModelTopology, repairsOf, UNREACHABLE } from './topology.js'
 import { ShardLayout } from './shard-layout.js'
-import { holdersEstimate } from '../../../node/src/draw/index.js'
 
 /*
  * The model engine's run in virtual time: the plan's memories, witness requests, answers, churn and

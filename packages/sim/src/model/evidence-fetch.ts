@@ -1,5 +1,4 @@
-import { evidenceAgentsNeeded } from '../../../node/src/node/index.js'
-import type { AttestationRecord } from '../../../node/src/schema/index.js'
+import { type AttestationRecord, evidenceAgentsNeeded } from 'isnad/engine'
 import { arrivalAt, type ModelRun } from './engine.js'
 
 /*

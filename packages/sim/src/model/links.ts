@@ -1,4 +1,4 @@
-import { retransmissionDelayMs, retransmissionTimeoutMs, SEGMENT_BYTES } from '../../../node/src/net/link/link-conditions.js'
+import { retransmissionDelayMs, retransmissionTimeoutMs, SEGMENT_BYTES } from 'isnad/engine'
 import type { Scenario } from '../scenario/index.js'
 import type { FastRandom } from './fast-random.js'
 

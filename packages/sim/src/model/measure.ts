@@ -1,7 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { nodeCryptoVerifier } from '../../../node/src/fast-crypto/index.js'
-import { verifyRecordBytes, type VerifiedRecord } from '../../../node/src/record/index.js'
-import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../../node/src/schema/index.js'
+import { type AttestationRecord, type MemoryRecord, nodeCryptoVerifier, type VerifiedRecord, verifyRecordBytes, type WitnessRequestRecord } from 'isnad/engine'
 import {
   cdfOfSorted, computeMetrics, percentilesOfSorted, type RunMetrics, createObservations, type Observations, scoreTrustView, trustPolicies, type TrustView
 } from '../driver/index.js'

@@ -1,4 +1,4 @@
-import { reputationFor, type MemoryAttestations } from '../../../node/src/reputation/index.js'
+import { reputationFor, type MemoryAttestations } from 'isnad/engine'
 import { verdictOf, type Plan, type PlannedVerdict, type Role, type Scenario } from '../scenario/index.js'
 import type { FastRandom } from './fast-random.js'
 

@@ -1,4 +1,4 @@
-import { shardCountFor, shardCountsAccepted, shardOf } from '../../../node/src/shard/index.js'
+import { shardCountFor, shardCountsAccepted, shardOf } from 'isnad/engine'
 import type { Plan, ShardingSettings } from '../scenario/index.js'
 
 /*

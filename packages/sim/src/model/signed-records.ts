@@ -1,8 +1,5 @@
 import { createHash, createPublicKey, sign, type KeyObject } from 'node:crypto'
-import { encodeDidKey } from '../../../node/src/identity/index.js'
-import { privateKeyOfSeed } from '../../../node/src/fast-crypto/index.js'
-import { encodeSignature, encodeSignedRecord, recordCidOf, schemaError, signingInputFor } from '../../../node/src/record/index.js'
-import { SCHEMAS_BY_KIND, type AttestationRecord, type MemoryRecord, type WitnessRequestRecord } from '../../../node/src/schema/index.js'
+import { type AttestationRecord, encodeDidKey, encodeSignature, encodeSignedRecord, type MemoryRecord, privateKeyOfSeed, recordCidOf, schemaError, SCHEMAS_BY_KIND, signingInputFor, type WitnessRequestRecord } from 'isnad/engine'
 import type { PlannedVerdict } from '../scenario/index.js'
 
 /*

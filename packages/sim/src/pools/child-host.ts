@@ -1,5 +1,5 @@
 import { parentPort } from 'node:worker_threads'
-import type { LinkConditions } from '../../../node/src/net/index.js'
+import type { LinkConditions } from 'isnad/engine'
 import { LocalPool } from './local-pool.js'
 import type { NodePool } from './pool.js'
 import type { PortRange } from './port-range.js'

@@ -1,7 +1,7 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
-import { streamSeed, type LinkConditions } from '../../../node/src/net/index.js'
+import { streamSeed, type LinkConditions } from 'isnad/engine'
 import { meshesConnected, type NodeMesh } from './mesh.js'
 import { nodeAt, type NodeCounters, type NodePool, type SimNodeInfo } from './pool.js'
 import { splitPortRange, type PortRange } from './port-range.js'

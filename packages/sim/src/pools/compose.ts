@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
-import { API_TOKEN_BYTES, API_TOKEN_PATTERN } from '../../../node/src/http/index.js'
+import { API_TOKEN_BYTES, API_TOKEN_PATTERN } from 'isnad/engine'
 import { nodeName } from './container-node.js'
 import { nodeCount, type Scenario } from '../scenario/index.js'
 

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { API_TOKEN_PATTERN } from '../../../node/src/http/index.js'
-import { IsnadError } from '../../../node/src/errors/index.js'
+import { API_TOKEN_PATTERN, IsnadError } from 'isnad/engine'
 import { sleep } from './mesh.js'
 import type { SimNodeInfo } from './pool.js'
 

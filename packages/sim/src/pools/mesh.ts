@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import type { Network, Topic } from '../../../node/src/net/index.js'
+import type { Network, Topic } from 'isnad/engine'
 
 /*
  * Building a network of nodes on loopback, shared by the simulation and the network benchmarks:

@@ -2,9 +2,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import type { Server as HttpServer } from 'node:http'
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net'
-import { ApiError, errorResponseOf, listen, requireBearer } from '../../../node/src/http/index.js'
-import type { Daemon } from '../../../node/src/daemon/index.js'
-import { IsnadError } from '../../../node/src/errors/index.js'
+import { ApiError, type Daemon, errorResponseOf, IsnadError, listen, requireBearer } from 'isnad/engine'
 import type { SimNodeInfo } from './pool.js'
 
 /*

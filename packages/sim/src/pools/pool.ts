@@ -1,4 +1,4 @@
-import type { NetStats } from '../../../node/src/net/index.js'
+import type { NetStats } from 'isnad/engine'
 
 /*
  * A pool of simulated nodes as the driver sees it. Every node is a real isnad daemon (LocalNode on

@@ -1,5 +1,5 @@
 import { createServer } from 'node:net'
-import { IsnadError } from '../../../node/src/errors/index.js'
+import { IsnadError } from 'isnad/engine'
 
 /*
  * `isnad sim run --port-range <from>-<to>` (docs/simulation.md, "Runners"): every real node binds

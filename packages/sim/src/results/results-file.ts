@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises'
 import { z } from 'zod'
-import { IsnadError } from '../../../node/src/errors/index.js'
+import { IsnadError } from 'isnad/engine'
 import type { SimResults } from '../driver/index.js'
 import { ScenarioSchema } from '../scenario/index.js'
 

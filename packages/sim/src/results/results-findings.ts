@@ -1,4 +1,4 @@
-import { SCHEMA_TRUST_POLICY } from '../../../node/src/trust/index.js'
+import { SCHEMA_TRUST_POLICY } from 'isnad/engine'
 import type { PolicyAccuracy, RunResult, SimResults } from '../driver/index.js'
 import { nodeCount, type Scenario } from '../scenario/index.js'
 import { confidence95 } from '../driver/index.js'

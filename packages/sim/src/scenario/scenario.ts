@@ -2,8 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { ShardingSchema } from './sharding.js'
-import { IsnadError } from '../../../node/src/errors/index.js'
-import { shapesTraffic, type LinkConditions } from '../../../node/src/net/index.js'
+import { IsnadError, type LinkConditions, shapesTraffic } from 'isnad/engine'
 
 /*
  * The scenario file (docs/simulation.md): one YAML or JSON document that says who the nodes are, what
