@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { LocalPool, type NodePool, type PortRange, type SimNodeInfo } from '../../src/index.js'
-import { REPO, ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
+import { SIM_PACKAGE, ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
 import { freePortRange } from '../../../node/test/fixtures/free-port.js'
 
 /*
@@ -45,7 +45,7 @@ describe('real nodes inside --port-range', () => {
   it('binds inside the range over two worker threads, each thread in its own slice', async () => {
     // Worker threads run the compiled child host (dist/).
     ensureBuilt()
-    const { ChildPool } = await import(pathToFileURL(join(REPO, 'dist/src/sim/index.js')).href) as typeof import('../../src/index.js')
+    const { ChildPool } = await import(pathToFileURL(join(SIM_PACKAGE, 'dist/src/index.js')).href) as typeof import('../../src/index.js')
     const range = await freePortRange()
     pool = await ChildPool.start(3, 2, () => {}, undefined, 'threads', undefined, range)
     const infos = [0, 1, 2].map((i) => pool!.info(i))

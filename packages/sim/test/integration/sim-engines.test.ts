@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { LocalPool, loadScenario, parseScenario, runModelScenario, runScenario, type RunScenarioOptions, type SimResults } from '../../src/index.js'
-import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from '../../../node/src/trust/index.js'
+import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from 'isnad/engine'
 
 /*
  * The two engines agree (docs/simulation.md, "The model engine"): a scenario played on real daemons

@@ -3,7 +3,7 @@ import { appendFile, cp, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { REPO, ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
+import { REPO, WORKSPACE, ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
 
 /*
  * The docker runner for real, under podman (opt-in: ISNAD_SIM_PODMAN=1; needs podman and
@@ -15,7 +15,7 @@ import { REPO, ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
  */
 
 const enabled = process.env.ISNAD_SIM_PODMAN === '1'
-const run = (cmd: string, args: string[], cwd = REPO): string => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 })
+const run = (cmd: string, args: string[], cwd = WORKSPACE): string => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 })
 
 describe.skipIf(!enabled)('isnad sim compose, run under podman-compose', () => {
   it('builds the image, runs a 12-node scenario to completion and writes its results to the volume', async () => {
@@ -39,8 +39,8 @@ describe.skipIf(!enabled)('isnad sim compose, run under podman-compose', () => {
       expect(main.metrics.delivery.memoryRatio).toBe(1)
       expect(main.metrics.trust.length).toBeGreaterThan(0)
       if (process.env.ISNAD_SIM_PODMAN_SAVE === '1') {
-        run('podman', ['run', '--rm', '-v', `${project}_results:/results:ro`, '-v', `${join(REPO, 'docs/simulation/podman-small')}:/out`, '--entrypoint', 'cp', 'isnad', '-r', '/results/.', '/out/'])
-        await cp(join(dir, 'compose.yaml'), join(REPO, 'docs/simulation/podman-small/compose.yaml'))
+        run('podman', ['run', '--rm', '-v', `${project}_results:/results:ro`, '-v', `${join(WORKSPACE, 'docs/simulation/podman-small')}:/out`, '--entrypoint', 'cp', 'isnad', '-r', '/results/.', '/out/'])
+        await cp(join(dir, 'compose.yaml'), join(WORKSPACE, 'docs/simulation/podman-small/compose.yaml'))
       }
     } finally {
       try { run('podman-compose', ['down', '-v'], dir) } catch {}
@@ -59,7 +59,9 @@ const engine = process.env.ISNAD_CONTAINER_ENGINE ?? 'podman'
 const IMAGE = 'isnad-image-test'
 
 /** The build context docker/Dockerfile reads (the rest of the clone is not needed to build it). */
-const CONTEXT = ['package.json', 'package-lock.json', 'tsconfig.json', '.dockerignore', 'src', 'bench', 'scripts', 'test/fixtures', 'bin', 'protocols', 'scenarios', 'docker']
+const CONTEXT = ['package.json', 'package-lock.json', 'tsconfig.base.json', '.dockerignore', 'docker',
+  'packages/node/package.json', 'packages/node/tsconfig.json', 'packages/node/src', 'packages/node/scripts', 'packages/node/bin', 'packages/node/protocols',
+  'packages/sim/package.json', 'packages/sim/tsconfig.json', 'packages/sim/src', 'packages/sim/bin', 'packages/sim/scenarios']
 
 describe.skipIf(!enabled)('the image (docker/Dockerfile)', () => {
   it('runs as a user that is not root, owns its home volume and carries the dashboard', () => {
@@ -70,7 +72,7 @@ describe.skipIf(!enabled)('the image (docker/Dockerfile)', () => {
     const uid = shell('id -u')
     expect(uid).toMatch(/^\d+$/)
     expect(uid).not.toBe('0')
-    expect(shell('ls /app/dist/src/dashboard/assets').split('\n')).toEqual(expect.arrayContaining(['app.js', 'index.html', 'style.css']))
+    expect(shell('ls /app/packages/node/dist/src/dashboard/assets').split('\n')).toEqual(expect.arrayContaining(['app.js', 'index.html', 'style.css']))
     const volume = `isnad-image-test-${process.pid}`
     try {
       const init = spawnSync(engine, ['run', '--rm', '--network', 'none', '-v', `${volume}:/data`, IMAGE, 'init'], { encoding: 'utf8' })
@@ -84,8 +86,8 @@ describe.skipIf(!enabled)('the image (docker/Dockerfile)', () => {
   it('fails its build on a type error', async () => {
     const copy = await mkdtemp(join(tmpdir(), 'isnad-image-'))
     try {
-      for (const path of CONTEXT) await cp(join(REPO, path), join(copy, path), { recursive: true })
-      await appendFile(join(copy, 'src/errors/index.ts'), "\nexport const notANumber: number = 'a type error'\n")
+      for (const path of CONTEXT) await cp(join(WORKSPACE, path), join(copy, path), { recursive: true })
+      await appendFile(join(copy, 'packages/node/src/errors/index.ts'), "\nexport const notANumber: number = 'a type error'\n")
       const build = spawnSync(engine, ['build', '-f', 'docker/Dockerfile', '-t', 'isnad-type-error', '.'], { cwd: copy, encoding: 'utf8', maxBuffer: 64 * 2 ** 20 })
       expect(build.status).not.toBe(0)
       expect(build.stdout + build.stderr).toContain("error TS2322: Type 'string' is not assignable to type 'number'")

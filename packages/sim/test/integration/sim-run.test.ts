@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, describe, expect, it } from 'vitest'
 import { LocalPool, parseScenario, readResultsFile, reportHtml, runScenario, writeResults, type SimResults } from '../../src/index.js'
-import { TRUST_POLICIES } from '../../../node/src/trust/index.js'
+import { TRUST_POLICIES } from 'isnad/engine'
 import { launchChromium } from '../../../node/test/fixtures/browser.js'
 
 /*

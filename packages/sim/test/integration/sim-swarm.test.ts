@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { RESULTS_BEGIN, RESULTS_END } from '../../src/cli/sim-command.js'
-import { REPO, ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
+import { REPO, WORKSPACE, ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
 
 /*
  * The docker runner as a Docker Swarm stack, for real (opt-in: ISNAD_SIM_SWARM=1; needs a docker
@@ -17,7 +17,7 @@ import { REPO, ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
  */
 
 const image = process.env.ISNAD_SIM_IMAGE ?? 'isnad'
-const run = (cmd: string, args: string[], cwd = REPO): string => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 })
+const run = (cmd: string, args: string[], cwd = WORKSPACE): string => execFileSync(cmd, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 64 * 2 ** 20 })
 
 function swarmActive (): boolean {
   try {
@@ -83,7 +83,7 @@ describe.skipIf(!enabled)('isnad sim compose, deployed as a Docker Swarm stack',
       for (const t of main.metrics.trust) expect(t.auc, t.policy).not.toBeNull()
       console.log(`swarm small: ${seconds} s from deploy to results; ${JSON.stringify({ memories: main.metrics.memories, delivery: main.metrics.delivery.memoryRatio, attestations: main.metrics.delivery.attestationRatio, gossipP50: main.metrics.delivery.latencyMs.p50, timings: main.timings, trust: main.metrics.trust.map((t: { policy: string, auc: number }) => [t.policy, t.auc]) })}`)
       if (process.env.ISNAD_SIM_SWARM_SAVE === '1') {
-        const out = join(REPO, 'docs/simulation/swarm-small')
+        const out = join(WORKSPACE, 'docs/simulation/swarm-small')
         await rm(out, { recursive: true, force: true })
         run('docker', ['run', '--rm', '-v', `${stack}_results:/results:ro`, '-v', `${out}:/out`, '--entrypoint', 'cp', image, '-r', '/results/.', '/out/'])
         await cp(join(dir, 'compose.yaml'), join(out, 'compose.yaml'))

@@ -4,7 +4,7 @@ import {
   AGREEMENT_METRICS, agreementSummary, agreementTable, compareRuns, createPlan, deliveryGaps, loadScenario, publishableMemories, readResultsFile,
   type AgreementRow, type PolicyAccuracy, type RunResult
 } from '../../src/index.js'
-import { REPO } from '../../../node/test/fixtures/build-dist.js'
+import { WORKSPACE } from '../../../node/test/fixtures/build-dist.js'
 
 /*
  * The engines-agree comparison (src/sim/results/agreement.ts) and its markdown table (agreement-table.ts),
@@ -13,7 +13,7 @@ import { REPO } from '../../../node/test/fixtures/build-dist.js'
  */
 
 async function realRun (): Promise<RunResult> {
-  const results = await readResultsFile(join(REPO, 'docs/simulation/sybil-ring/results.json'))
+  const results = await readResultsFile(join(WORKSPACE, 'docs/simulation/sybil-ring/results.json'))
   const run = results.runs[0]!
   // That run fell short of full delivery (a loaded machine); the comparison's fixture has it full.
   return { ...run, seed: 2, metrics: { ...run.metrics, memories: { ...run.metrics.memories, published: run.metrics.memories.planned }, delivery: { ...run.metrics.delivery, memoryRatio: 1, attestationRatio: 1 }, witness: { ...run.metrics.witness, missedAnswers: 0 } } }

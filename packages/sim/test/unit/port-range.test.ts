@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
 import { PortAllocator, parsePortRange, splitPortRange } from '../../src/index.js'
-import { isIsnadError } from '../../../node/src/errors/index.js'
+import { isIsnadError } from 'isnad/engine'
 
 /*
  * `--port-range <from>-<to>` (src/sim/pools/port-range.ts): what it accepts and refuses (USAGE), how

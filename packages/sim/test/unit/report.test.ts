@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { findings, groupsBySybils, spreadOf } from '../../src/results/results-findings.js'
 import { plotFiles, readResultsFile, reportHtml, type RunResult, type SimResults } from '../../src/index.js'
-import { REPO } from '../../../node/test/fixtures/build-dist.js'
+import { WORKSPACE } from '../../../node/test/fixtures/build-dist.js'
 
 /*
  * The report from results files: an older file as it was written (one seed, the three-point sweep of
@@ -11,7 +11,7 @@ import { REPO } from '../../../node/test/fixtures/build-dist.js'
  * with a `seed` and its AUC shifted by a known amount), as the model engine's `--seeds N` writes them.
  */
 
-const sybilRing = async (): Promise<SimResults> => await readResultsFile(join(REPO, 'docs/simulation/sybil-ring/results.json'))
+const sybilRing = async (): Promise<SimResults> => await readResultsFile(join(WORKSPACE, 'docs/simulation/sybil-ring/results.json'))
 
 /** Each run three times, seeds 1–3, AUC shifted by −0.05, 0, +0.05 (clamped to 0–1). */
 function withSeeds (results: SimResults): SimResults {
@@ -77,10 +77,10 @@ describe('report.html and the plot files', () => {
   })
 
   it('renders a one-run file without a sweep section', async () => {
-    const results = await readResultsFile(join(REPO, 'docs/simulation/podman-small/results.json'))
+    const results = await readResultsFile(join(WORKSPACE, 'docs/simulation/podman-small/results.json'))
     const html = await reportHtml(results)
     expect(html).not.toContain('Sybil sweep')
     expect(html).toContain('data-plot="policy-comparison"')
-    expect(JSON.parse(await readFile(join(REPO, 'docs/simulation/podman-small/results.json'), 'utf8')).runs).toHaveLength(1)
+    expect(JSON.parse(await readFile(join(WORKSPACE, 'docs/simulation/podman-small/results.json'), 'utf8')).runs).toHaveLength(1)
   })
 })

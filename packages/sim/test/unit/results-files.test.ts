@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
 import { GLOSSARY, confidence95, glossaryEntryOf, loadScenario, parseScenario, plotFiles, reportHtml, runModelScenario, writeResults, type SimResults } from '../../src/index.js'
-import { DEFAULT_TRUST_POLICY } from '../../../node/src/trust/index.js'
+import { DEFAULT_TRUST_POLICY } from 'isnad/engine'
 
 /*
  * The results files a researcher reads (docs/simulation.md, "Output" and "The report"), from a model

@@ -4,13 +4,13 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { REPO } from '../../fixtures/build-dist.js'
+import { REPO, WORKSPACE } from '../../fixtures/build-dist.js'
 
 /*
  * `npm run build` is incremental (issue 19: `npm start` in seconds when nothing changed), and must
  * still rebuild what changed. The dashboard step (scripts/build-dashboard.mjs) runs here on a small
  * project of its own, laid out as the repository is, so it can be edited freely; the TypeScript step
- * is `tsc -b`, whose tsbuildinfo files must not be shared between the three tsconfigs.
+ * is `tsc -b`, whose tsbuildinfo files must not be shared between the workspace's tsconfigs.
  */
 
 const exec = promisify(execFile)
@@ -27,7 +27,7 @@ describe('the dashboard bundle step', () => {
     await mkdir(join(project, 'src/dashboard/browser'), { recursive: true })
     await mkdir(join(project, 'src/dashboard/assets'), { recursive: true })
     await copyFile(join(REPO, 'scripts/build-dashboard.mjs'), join(project, 'scripts/build-dashboard.mjs'))
-    await symlink(join(REPO, 'node_modules'), join(project, 'node_modules'))
+    await symlink(join(WORKSPACE, 'node_modules'), join(project, 'node_modules'))
     await writeFile(join(project, 'src/dashboard/browser/main.ts'), "import { greeting } from './greeting.js'\ndocument.title = greeting\n")
     await writeFile(join(project, 'src/dashboard/browser/greeting.ts'), "export const greeting: string = 'first version'\n")
     await writeFile(join(project, 'src/dashboard/assets/index.html'), '<!doctype html><title>t</title>\n')
@@ -67,21 +67,30 @@ describe('the dashboard bundle step', () => {
 
 describe('the TypeScript step', () => {
   interface TsConfig { extends?: string, compilerOptions?: { incremental?: boolean, tsBuildInfoFile?: string, noEmit?: boolean } }
-  const configs = ['tsconfig.json', 'test/tsconfig.json', 'src/dashboard/browser/tsconfig.json']
-  let parsed: Array<{ path: string, config: TsConfig }>
+  // Each with the package whose dist/ keeps its tsbuildinfo.
+  const configs = [
+    ['packages/node/tsconfig.json', 'packages/node'], ['packages/node/bench/tsconfig.json', 'packages/node'],
+    ['packages/node/test/tsconfig.json', 'packages/node'], ['packages/node/src/dashboard/browser/tsconfig.json', 'packages/node'],
+    ['packages/sim/tsconfig.json', 'packages/sim'], ['packages/sim/test/tsconfig.json', 'packages/sim']
+  ] as const
+  let parsed: Array<{ path: string, pkg: string, config: TsConfig }>
+  let base: TsConfig
 
   beforeAll(async () => {
-    parsed = await Promise.all(configs.map(async (path) => ({ path, config: JSON.parse(await readFile(join(REPO, path), 'utf8')) as TsConfig })))
+    const read = async (path: string): Promise<TsConfig> => JSON.parse(await readFile(join(WORKSPACE, path), 'utf8')) as TsConfig
+    parsed = await Promise.all(configs.map(async ([path, pkg]) => ({ path, pkg, config: await read(path) })))
+    base = await read('tsconfig.base.json')
   })
 
-  it('builds incrementally, each tsconfig with a tsbuildinfo of its own under dist/', () => {
-    expect(parsed[0]?.config.compilerOptions?.incremental).toBe(true)
-    const files = parsed.map(({ path, config }) => {
+  it('builds incrementally, each tsconfig with a tsbuildinfo of its own under its package\'s dist/', () => {
+    expect(base.compilerOptions?.incremental).toBe(true)
+    const files = parsed.map(({ path, pkg, config }) => {
       const file = config.compilerOptions?.tsBuildInfoFile
       expect(file, `${path} names its own tsBuildInfoFile (else it shares the one it extends)`).toBeDefined()
-      return resolve(REPO, path, '..', file ?? '')
+      const resolved = resolve(WORKSPACE, path, '..', file ?? '')
+      expect(resolved.startsWith(join(WORKSPACE, pkg, 'dist') + '/'), resolved).toBe(true)
+      return resolved
     })
     expect(new Set(files).size).toBe(configs.length)
-    for (const file of files) expect(file.startsWith(join(REPO, 'dist') + '/')).toBe(true)
   })
 })

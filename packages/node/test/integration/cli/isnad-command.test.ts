@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { McpClientConfig } from '../../../src/cli/mcp-client-config.js'
-import { ensureBuilt } from '../../fixtures/build-dist.js'
+import { ensureBuilt, WORKSPACE } from '../../fixtures/build-dist.js'
 import { REPO } from './run-cli.js'
 
 /** The version the CLI prints is package.json's, declared nowhere else. */
@@ -81,7 +81,7 @@ describe('the isnad command outside the clone', () => {
     const server = config.mcpServers.isnad
     if (server === undefined) throw new Error('no isnad server in the printed configuration')
     expect(isAbsolute(server.command)).toBe(true)
-    expect(await realpath(server.command)).toBe(await realpath(join(REPO, 'node_modules/node/bin/node')))
+    expect(await realpath(server.command)).toBe(await realpath(join(WORKSPACE, 'node_modules/node/bin/node')))
     expect(server.args).toEqual([join(await realpath(REPO), 'bin/isnad.js'), '--home', home, '--passphrase-file', join(scratch, 'pass.txt'), 'mcp'])
     expect(printed.stderr).toBe('')
 

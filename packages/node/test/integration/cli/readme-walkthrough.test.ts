@@ -1,11 +1,11 @@
 import { spawn } from 'node:child_process'
 import { readFile, rm } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { REPO } from './run-cli.js'
+import { WORKSPACE } from '../../fixtures/build-dist.js'
 
 /** The shell block under "## Five-minute walkthrough" in README.md, exactly as a reader copies it. */
 async function walkthroughScript (): Promise<string> {
-  const readme = await readFile(`${REPO}/README.md`, 'utf8')
+  const readme = await readFile(`${WORKSPACE}/README.md`, 'utf8')
   const section = readme.slice(readme.indexOf('## Five-minute walkthrough'))
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1]
   if (block === undefined) throw new Error('README has no walkthrough shell block')
@@ -16,7 +16,7 @@ describe('README walkthrough', () => {
   it('runs exactly as written and shows what the README says', async () => {
     const script = await walkthroughScript()
     // `set -u` catches a variable the text forgets to define; `echo $D` lets the test clean up.
-    const child = spawn('bash', ['-uc', `${script}\necho "scratch:$D"`], { cwd: REPO, env: { ...process.env, ISNAD_HOME: '' } })
+    const child = spawn('bash', ['-uc', `${script}\necho "scratch:$D"`], { cwd: WORKSPACE, env: { ...process.env, ISNAD_HOME: '' } })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (d: Buffer) => { stdout += d.toString() })

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rename, rm, writeFile } from 'node:fs/promise
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, REPO } from '../../fixtures/build-dist.js'
+import { ensureBuilt, REPO, WORKSPACE } from '../../fixtures/build-dist.js'
 
 /*
  * The library as a user gets it: `npm pack`, unpacked into a project's node_modules as
@@ -19,8 +19,8 @@ describe('the packed isnad package', () => {
 
   beforeAll(async () => {
     ensureBuilt()
-    await mkdir(join(REPO, 'test-artifacts'), { recursive: true })
-    project = await mkdtemp(join(REPO, 'test-artifacts', 'library-user-'))
+    await mkdir(join(WORKSPACE, 'test-artifacts'), { recursive: true })
+    project = await mkdtemp(join(WORKSPACE, 'test-artifacts', 'library-user-'))
     const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', project], { cwd: REPO })
     const [packed] = JSON.parse(stdout.slice(stdout.indexOf('['))) as Array<{ filename: string }>
     if (packed === undefined) throw new Error('npm pack made no tarball')
@@ -35,7 +35,7 @@ describe('the packed isnad package', () => {
   })
 
   it('runs the README example', async () => {
-    const readme = await readFile(join(REPO, 'README.md'), 'utf8')
+    const readme = await readFile(join(WORKSPACE, 'README.md'), 'utf8')
     const example = /<!-- library-example -->\n```ts\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(example).toBeDefined()
     // Node 22 runs TypeScript by stripping its types, as a user trying the example would.
@@ -48,7 +48,7 @@ describe('the packed isnad package', () => {
   })
 
   it('type-checks every TypeScript block of the README under --strict against the published types', async () => {
-    const readme = await readFile(join(REPO, 'README.md'), 'utf8')
+    const readme = await readFile(join(WORKSPACE, 'README.md'), 'utf8')
     const blocks = [...readme.matchAll(/^```(?:ts|typescript)\n([\s\S]*?)^```/gm)].map((m) => m[1] ?? '')
     // The library example at least, so an unrecognised fence cannot make this pass on nothing.
     expect(blocks.length).toBeGreaterThanOrEqual(1)
@@ -62,7 +62,7 @@ describe('the packed isnad package', () => {
     const tsconfig = /<!-- library-tsconfig -->\n```json\n([\s\S]*?)```/.exec(readme)?.[1]
     expect(tsconfig).toBeDefined()
     await writeFile(join(project, 'tsconfig.readme.json'), JSON.stringify({ ...JSON.parse(tsconfig ?? '{}') as object, files }))
-    const tsc = run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', join(project, 'tsconfig.readme.json'), '--strict', '--noEmit'], { cwd: project })
+    const tsc = run(process.execPath, [join(WORKSPACE, 'node_modules/typescript/bin/tsc'), '-p', join(project, 'tsconfig.readme.json'), '--strict', '--noEmit'], { cwd: project })
     // tsc reports its errors on stdout: show them when it fails.
     await expect(tsc.catch((err: { stdout?: string }) => { throw new Error(err.stdout ?? String(err)) })).resolves.toBeDefined()
   }, 60_000)
@@ -86,6 +86,6 @@ describe('the packed isnad package', () => {
       compilerOptions: { module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2023', strict: true, noEmit: true, skipLibCheck: true, types: [] },
       files: ['use.ts']
     }))
-    await run(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project })
+    await run(process.execPath, [join(WORKSPACE, 'node_modules/typescript/bin/tsc'), '-p', project], { cwd: project })
   }, 60_000)
 })

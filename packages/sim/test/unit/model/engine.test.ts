@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createPlan, loadScenario, parseScenario, runModelScenario, spreadOf, sweepOf, type SimResults } from '../../../src/index.js'
 import { arrivalAt, playModel, runModelOnce } from '../../../src/model/index.js'
-import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from '../../../../node/src/trust/index.js'
+import { DEFAULT_TRUST_POLICY, TRUST_POLICIES } from 'isnad/engine'
 
 /*
  * The model engine end to end on small scenarios: deterministic by seed (the same results.json trust

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createPlan, type Scenario } from '../../../src/index.js'
 import { shardedScenario } from './sharded-scenario.js'
 import { arrivalAt, fetchEvidence, judgedMemories, playModel, runModelOnce } from '../../../src/model/index.js'
-import type { AttestationRecord } from '../../../../node/src/schema/index.js'
+import type { AttestationRecord } from 'isnad/engine'
 
 /*
  * Evidence fetching in the model engine (docs/simulation.md, "Evidence fetching"; docs/trust.md §3a):

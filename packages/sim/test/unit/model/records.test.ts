@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { keyPairFromSeed, encodeDidKey } from '../../../../node/src/identity/index.js'
-import { nodeCryptoVerifier } from '../../../../node/src/fast-crypto/index.js'
-import { decodeSignedRecord, encodeSignedRecord, signRecord, verifyRecordBytes } from '../../../../node/src/record/index.js'
+import { decodeSignedRecord, encodeDidKey, encodeSignedRecord, keyPairFromSeed, nodeCryptoVerifier, signRecord, verifyRecordBytes } from 'isnad/engine'
 import { agentSeedOf, agentsOf, attestationRecord, memoryRecord, witnessRequestRecord } from '../../../src/model/signed-records.js'
 
 

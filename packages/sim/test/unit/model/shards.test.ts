@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { createPlan, parseScenario, type Scenario } from '../../../src/index.js'
 import { shardedScenario } from './sharded-scenario.js'
 import { arrivalAt, followsOf, judgedMemories, MODEL_DRAW_DEFAULTS, playModel, runModelOnce, ShardLayout, SLOT, storedRecordsAt } from '../../../src/model/index.js'
-import { shardCountFor, shardOf } from '../../../../node/src/shard/index.js'
+import { shardCountFor, shardOf } from 'isnad/engine'
 
 /*
  * Shards and interests in the model engine (docs/simulation.md, "Scale: shards and interests"): the
