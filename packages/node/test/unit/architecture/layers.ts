@@ -1,7 +1,9 @@
 /*
- * The layer map of src/ (docs/architecture.md draws the same one). Folders are listed from the
+ * The layer map of the node's src/ (packages/node/src; docs/architecture.md draws the same one). Folders are listed from the
  * bottom up: a folder may import only folders listed before it, so imports point one way and no
- * two folders import each other. `(root)` is src/index.ts and src/library.ts.
+ * two folders import each other. `(root)` is src/index.ts, src/library.ts and src/engine.ts (the
+ * simulator's entry). The simulator is a package of its own (packages/sim): packages.test.ts holds
+ * the rules between the two.
  */
 export const LAYERS: ReadonlyArray<{ name: string, folders: readonly string[] }> = [
   { name: 'base', folders: ['errors', 'log', 'fs'] },
@@ -14,7 +16,7 @@ export const LAYERS: ReadonlyArray<{ name: string, folders: readonly string[] }>
   { name: 'node', folders: ['node'] },
   // The node's operations apart from any transport: the table, their shapes, the local implementation.
   { name: 'operations', folders: ['operations'] },
-  { name: 'surfaces', folders: ['http', 'dashboard', 'daemon', 'mcp', 'sim', 'cli', '(root)'] }
+  { name: 'surfaces', folders: ['http', 'dashboard', 'daemon', 'mcp', 'cli', '(root)'] }
 ]
 
 /** The core folders, held to the purity rules. */
@@ -66,9 +68,6 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'ledger/run-keys.ts -> schema/ledger-lines.ts',
   'ledger/scope-recovery.ts -> schema/ledger-lines.ts',
   'mcp/mcp-server.ts -> http/errors.ts',
-  'sim/driver/live-nodes.ts -> http/client.ts',
-  'sim/pools/remote-pool.ts -> http/client.ts',
-  'sim/driver/trust-views.ts -> http/client.ts',
   'cli/commands/dashboard.ts -> node/home/home-paths.ts',
   'cli/commands/dashboard.ts -> http/daemon-file.ts',
   'cli/commands/dashboard.ts -> http/token.ts',
@@ -97,18 +96,30 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'node/reindex/reindex-chunks.ts -> ledger/event-reader.ts',
   'node/reindex/reindex-read.ts -> ledger/event-reader.ts',
   'node/reindex/reindex.ts -> ledger/event-reader.ts',
-  'sim/model/links.ts -> net/link/link-conditions.ts'
+  // The simulator's entry (isnad/engine) names each thing the simulator uses where it is defined:
+  // the CLI's helpers a command is written with, the HTTP client alone (the index loads the server),
+  // the link model's delays.
+  'engine.ts -> cli/command-context.ts',
+  'engine.ts -> cli/commands/simulator.ts',
+  'engine.ts -> cli/option-parsers.ts',
+  'engine.ts -> cli/output.ts',
+  'engine.ts -> http/client.ts',
+  'engine.ts -> net/link/link-conditions.ts'
 ]
 
 /**
- * The parts of net/ and sim/ (js-libp2p service style: a folder per part with its index.ts, its
- * classes and its constants.ts). Inside net/ and sim/, a file outside a part imports it only
- * through the part's index.ts.
+ * The parts of net/ (js-libp2p service style: a folder per part with its index.ts, its classes and
+ * its constants.ts). Inside net/, a file outside a part imports it only through the part's index.ts.
  */
 export const PARTS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['net', ['gossip', 'fetch', 'sync', 'wire', 'limits', 'link', 'content-routing']],
-  ['sim', ['scenario', 'pools', 'driver', 'results', 'model']]
+  ['net', ['gossip', 'fetch', 'sync', 'wire', 'limits', 'link', 'content-routing']]
 ])
+
+/**
+ * The parts of the simulator's package (packages/sim/src): outside a part, its files are imported
+ * only through the part's index.ts (packages.test.ts).
+ */
+export const SIM_PARTS: readonly string[] = ['scenario', 'pools', 'driver', 'results', 'model', 'cli']
 
 /**
  * Imports of a part around its index.ts from inside the same folder (`file -> target`). Constants

@@ -4,15 +4,16 @@ import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 
 /*
- * The repository stands alone for its users: what src/, docs/, protocols/, README.md and
- * BENCHMARKS.md say must be readable with nothing but the repository. So they cite docs/ and
+ * The repository stands alone for its users: what both packages' src/, protocols/, docs/, README.md
+ * and BENCHMARKS.md say must be readable with nothing but the repository. So they cite docs/ and
  * protocols/ (`docs/trust.md §2`, `record-v1 R12`), never an issue number, a work log (passes,
  * sessions), a branch, or a file outside the repository (the design notes, `../shared`). History
  * lives in git.
  */
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../..')
-const FOLDERS = ['src', 'docs', 'protocols']
+/** The repository (the workspace root), three folders above the node's package. */
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../../../../..')
+const FOLDERS = ['packages/node/src', 'packages/node/protocols', 'packages/sim/src', 'docs']
 const FILES_AT_ROOT = ['README.md', 'BENCHMARKS.md']
 /** Text files only: the dashboard's images and the simulator's CSV data say nothing to cite. */
 const TEXT = /\.(ts|mts|mjs|js|json|md|css|html|ya?ml|txt)$/
@@ -81,7 +82,7 @@ const REFERENCES = new Map(FILES.map((file) => [file, referencesIn(readFileSync(
 describe('the repository stands alone', () => {
   it('reads the files it promises to', () => {
     expect(FILES.length).toBeGreaterThan(100)
-    for (const file of ['BENCHMARKS.md', 'README.md', 'docs/architecture.md', 'protocols/record-v1.md']) {
+    for (const file of ['BENCHMARKS.md', 'README.md', 'docs/architecture.md', 'packages/node/protocols/record-v1.md', 'packages/sim/src/index.ts']) {
       expect(FILES, file).toContain(file)
     }
   })
