@@ -1,9 +1,11 @@
+import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { parse } from 'yaml'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt } from '../../../node/test/fixtures/build-dist.js'
+import { ensureBuilt, SIM_PACKAGE } from '../../../node/test/fixtures/build-dist.js'
 import { freePortRange } from '../../../node/test/fixtures/free-port.js'
 import { runIsnad } from '../../../node/test/integration/cli/run-cli.js'
 
@@ -14,6 +16,7 @@ import { runIsnad } from '../../../node/test/integration/cli/run-cli.js'
  * results the report command renders again, and the same run over two worker threads.
  */
 
+const run = promisify(execFile)
 let dir = ''
 /** The results of the run over two processes, to compare the run over two threads with. */
 let overProcesses: { runs: Array<{ metrics: { trust: unknown } }> } | undefined
@@ -34,6 +37,15 @@ describe('isnad sim', () => {
     expect(scenarios.find((s) => s.name === 'small')).toMatchObject({ nodes: 12, sybils: 2 })
     const text = await runIsnad(['sim', 'scenarios'])
     expect(text.stdout).toMatch(/^sybil-ring +36 honest nodes and a ring of 9 Sybils/m)
+  })
+
+  it('is the simulator package\'s own command too: isnad-sim <command> is isnad sim <command>', async () => {
+    const { stdout } = await run(process.execPath, [join(SIM_PACKAGE, 'bin/isnad-sim.js'), 'scenarios', '--json'])
+    const viaNode = await runIsnad(['sim', 'scenarios', '--json'])
+    expect(JSON.parse(stdout)).toEqual(viaNode.json())
+    const refused = await run(process.execPath, [join(SIM_PACKAGE, 'bin/isnad-sim.js'), 'run', 'no-such-scenario', '--json']).catch((err: { code: number, stderr: string }) => err)
+    expect(refused.code).toBe(1)
+    expect(refused.stderr).toContain('"code":"NOT_FOUND"')
   })
 
   it('writes a compose project with a bootstrap node, the nodes and a driver', async () => {

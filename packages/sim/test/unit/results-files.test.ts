@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse } from 'yaml'
-import { GLOSSARY, confidence95, glossaryEntryOf, loadScenario, parseScenario, plotFiles, reportHtml, runModelScenario, writeResults, type SimResults } from '../../src/index.js'
+import { BUILTIN_SCENARIO_DIR, GLOSSARY, confidence95, glossaryEntryOf, loadScenario, parseScenario, plotFiles, reportHtml, runModelScenario, writeResults, type SimResults } from '../../src/index.js'
 import { DEFAULT_TRUST_POLICY } from 'isnad/engine'
 
 /*
@@ -140,6 +140,6 @@ describe('the built-in sybil-ring', () => {
     // and the curves differ: at some count two policies are more than 0.2 apart
     expect(ring.runs.some((r) => { const v = r.metrics.trust.flatMap((t) => t.auc === null ? [] : [t.auc]); return Math.max(...v) - Math.min(...v) > 0.2 })).toBe(true)
     // The scenario's description says what it plays.
-    expect(parse(await readFile(join('scenarios', 'sybil-ring.yaml'), 'utf8')).description).toContain('0–60%')
+    expect(parse(await readFile(join(BUILTIN_SCENARIO_DIR, 'sybil-ring.yaml'), 'utf8')).description).toContain('0–60%')
   }, 120_000)
 })

@@ -1,6 +1,7 @@
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import {
-  ROLES, builtinScenarioNames, composeProject, createPlan, loadScenario, nodeCount, parseScenario, parseScenarioText, rocAuc, verdictOf,
+  BUILTIN_SCENARIO_DIR, ROLES, builtinScenarioNames, composeProject, createPlan, loadScenario, nodeCount, parseScenario, parseScenarioText, rocAuc, verdictOf,
   type Scenario
 } from '../../src/index.js'
 import { codeOf } from '../../../node/test/fixtures/error-code.js'
@@ -42,7 +43,7 @@ describe('scenario format', () => {
   })
 
   it('hidden-circle (an attack beyond the built-ins, issue 18): only three of its nine colluders author, and every colluder memory is asked of the circle alone', async () => {
-    const hidden = await loadScenario('scenarios/attacks/hidden-circle.yaml')
+    const hidden = await loadScenario(join(BUILTIN_SCENARIO_DIR, 'attacks/hidden-circle.yaml'))
     const plan = createPlan(hidden)
     const colluderMemories = plan.memories.filter((m) => plan.roles[m.author] === 'colluder')
     expect(new Set(colluderMemories.map((m) => m.author)).size).toBe(3)
