@@ -1,0 +1,1 @@
+../packages/node/bin/isnad.js
