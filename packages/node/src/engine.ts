@@ -1,14 +1,10 @@
 /*
  * The node's engine for the simulator (the isnad-sim package imports the node only from here, as
- * `isnad/engine`): the parts of the node a simulation runs (daemons, their HTTP APIs, records,
- * the witness draw, trust and reputation, the network's link model) and the CLI the `sim` commands
- * plug into. Not a stable API for other programs: it follows the simulator.
+ * `isnad/engine`, and from cli-entry.ts, `isnad/cli`): the parts of the node a simulation runs
+ * (daemons, their HTTP APIs, records, the witness draw, trust and reputation, the network's link
+ * model). Loading it loads libp2p and the rest. Not a stable API for other programs: it follows the
+ * simulator.
  */
-export { runCli } from './cli/index.js'
-export { type RegisterSimCommands } from './cli/commands/simulator.js'
-export { type CommandContext } from './cli/command-context.js'
-export { parsePositiveInt } from './cli/option-parsers.js'
-export { emit } from './cli/output.js'
 export { type Daemon, startDaemon } from './daemon/index.js'
 export { drawFractionOfProof, holdersEstimate, privateCheckProbability, WITNESS_DRAW, type WitnessDrawConstants } from './draw/index.js'
 export { isIsnadError, IsnadError } from './errors/index.js'

@@ -1,4 +1,4 @@
-import { runCli } from 'isnad/engine'
+import { runCli } from 'isnad/cli'
 import { registerSim } from './sim-command.js'
 
 /*

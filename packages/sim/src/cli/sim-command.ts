@@ -1,6 +1,6 @@
 import { dirname, resolve } from 'node:path'
 import { InvalidArgumentError, type Command } from 'commander'
-import { type CommandContext, emit, IsnadError, parsePositiveInt } from 'isnad/engine'
+import { type CommandContext, emit, IsnadError, parsePositiveInt } from 'isnad/cli'
 import type { SimResults } from '../index.js'
 
 /*
