@@ -43,7 +43,7 @@ describe('isnad sim', () => {
     const { stdout } = await run(process.execPath, [join(SIM_PACKAGE, 'bin/isnad-sim.js'), 'scenarios', '--json'])
     const viaNode = await runIsnad(['sim', 'scenarios', '--json'])
     expect(JSON.parse(stdout)).toEqual(viaNode.json())
-    const refused = await run(process.execPath, [join(SIM_PACKAGE, 'bin/isnad-sim.js'), 'run', 'no-such-scenario', '--json']).catch((err: { code: number, stderr: string }) => err)
+    const refused = await run(process.execPath, [join(SIM_PACKAGE, 'bin/isnad-sim.js'), 'run', 'no-such-scenario', '--json']).then(() => ({ code: 0, stderr: '' }), (err: { code: number, stderr: string }) => err)
     expect(refused.code).toBe(1)
     expect(refused.stderr).toContain('"code":"NOT_FOUND"')
   })
