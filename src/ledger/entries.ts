@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { EventSchema, type LedgerEvent } from '../schema/ledger-lines.js'
+import { EventSchema, type LedgerEvent } from '../schema/index.js'
 import { verifyCanonicalLineText, verifyLineHash } from './line-hash.js'
 import { ArchiveReadError, readRawLines, type ReadLinesOptions } from './line-reader.js'
 
