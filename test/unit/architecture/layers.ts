@@ -4,7 +4,7 @@
  * two folders import each other. `(root)` is src/index.ts and src/library.ts.
  */
 export const LAYERS: ReadonlyArray<{ name: string, folders: readonly string[] }> = [
-  { name: 'base', folders: ['errors', 'log', 'fs'] },
+  { name: 'base', folders: ['errors', 'log', 'fs', 'collections'] },
   // Pure: no Node built-in, no storage, no network, no clock, no module-level mutable state.
   { name: 'core', folders: ['schema', 'identity', 'record', 'shard', 'draw', 'trust', 'reputation', 'merkle', 'memory-view', 'fdr'] },
   // The Node fast paths of the core (OpenSSL, libsodium, verifier threads), injected into it.

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { BoundedMap } from '../../../src/net/bounded-map.js'
+import { BoundedMap } from '../../../src/collections/index.js'
 
 /** The specification: an array of [key, value] in insertion order, the oldest dropped past capacity. */
 class ModelMap {
