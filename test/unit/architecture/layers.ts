@@ -17,8 +17,8 @@ export const LAYERS: ReadonlyArray<{ name: string, folders: readonly string[] }>
   { name: 'surfaces', folders: ['http', 'dashboard', 'daemon', 'mcp', 'sim', 'cli', '(root)'] }
 ]
 
-/** The core folders, held to the purity rules. */
-export const CORE: ReadonlySet<string> = new Set(['errors', ...LAYERS.find((layer) => layer.name === 'core')?.folders ?? []])
+/** The core folders, held to the purity rules, and the pure base folders below them. */
+export const CORE: ReadonlySet<string> = new Set(['errors', 'collections', ...LAYERS.find((layer) => layer.name === 'core')?.folders ?? []])
 
 /**
  * Imports against the direction of the map, each with why; `typeOnly` ones must stay `import type`.
