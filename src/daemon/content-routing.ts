@@ -3,8 +3,7 @@ import { CID } from 'multiformats/cid'
 import type { BlockFetcher, BlockStore } from '../anchor/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { Logger } from '../log/index.js'
-import { announcesHeldRecord, type ContentRouter, type Network, type RoutedFetch } from '../net/index.js'
-import { signerOf } from '../record/index.js'
+import type { ContentRouter, Network, RoutedFetch } from '../net/index.js'
 import { peerBlockFetcher, type LocalNode } from '../node/index.js'
 import type { MemoryOrigin, MemoryView } from '../schema/index.js'
 import type { StoredRecord } from '../record-index/index.js'
@@ -19,30 +18,17 @@ export interface ContentAnnouncerInit {
   node: LocalNode
   router: ContentRouter
   logger: Logger
-  /**
-   * C2b: this node's peer id, its agents and the nodes holding a record of its shards (N̂ / its
-   * count): a record none of its agents signed is announced by a share of its holders. Absent: every
-   * stored record is announced.
-   */
-  share?: { peerId: string, hostedAgents: () => Promise<string[]>, holders: () => Promise<number> }
 }
 
 /**
  * C2: every memory, attestation and anchor stored, whatever its source, is announced once as it is
- * stored (C2b: with `share`, those none of this node's agents signed by a share of their holders); so is the root of a cid anchor's content when this node holds that block. On start only
+ * stored; so is the root of a cid anchor's content when this node holds that block. On start only
  * the backlog of records stored before is announced (C2a, content-backlog.ts): the DHT re-provides
  * what it announced before on its own schedule.
  */
 export function startContentAnnouncer (init: ContentAnnouncerInit): () => void {
-  const { share } = init
-  const announced = async (records: readonly StoredRecord[]): Promise<readonly StoredRecord[]> => {
-    if (share === undefined) return records
-    const [own, holders] = await Promise.all([share.hostedAgents(), share.holders()])
-    const hosted = new Set(own)
-    return records.filter(({ id, signed: { record } }) => hosted.has(signerOf(record)) || announcesHeldRecord(share.peerId, id, holders))
-  }
   return init.node.pipeline.onStored((records) => {
-    void announced(records).then(async (kept) => await cidsToProvide(init.node, kept)).then((cids) => { init.router.provide(cids) }, (err: unknown) => {
+    void cidsToProvide(init.node, records).then((cids) => { init.router.provide(cids) }, (err: unknown) => {
       init.logger.warn('content announcement failed', { error: err })
     })
   })

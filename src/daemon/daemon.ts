@@ -234,8 +234,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, shardCount: () => network.home.count, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
-    const holders = async (): Promise<number> => await population() / network.home.count
-    const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records, share: { peerId: network.peerId.toString(), hostedAgents, holders } })
+    const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records })
     const stopPrivateChecks = privateChecks === false
       ? () => {}
       : startPrivateChecks({ node: opened, keystore, hostedAgents, population, log: privateCheckLog, counters, logger: witnessLog, ...privateChecks })

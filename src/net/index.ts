@@ -27,7 +27,7 @@ export {
 } from './wire/index.js'
 export { IsnadNetwork } from './isnad-network.js'
 export {
-  ContentRouter, HopCounter, announcesHeldRecord, type ContentRouterOptions, type FoundProvider, type ProvideStats, type RoutedFetch, type RoutedNetwork
+  ContentRouter, HopCounter, type ContentRouterOptions, type FoundProvider, type ProvideStats, type RoutedFetch, type RoutedNetwork
 } from './content-routing/index.js'
 export {
   createLinkSchedule, retransmissionDelayMs, retransmissionTimeoutMs, shapesTraffic, streamSeed, DUPACK_THRESHOLD, MAX_RETRANSMISSIONS, MAX_RTO_MS, MIN_RTO_MS, SEGMENT_BYTES,

@@ -14,9 +14,3 @@ export const PROVIDE_CONCURRENCY = 4
 export const MAX_PROVIDE_QUEUE = 16_384
 /** @default 60000 — one provide operation; a node with no DHT peer yet gives up rather than hold the queue (C2). */
 export const PROVIDE_TIMEOUT_MS = 60_000
-/**
- * @default 8 — providers a record held by many nodes should have (C2b): a node announces a record it
- * did not sign with probability min(1, PROVIDERS_PER_RECORD / the record's holders), so a shard's
- * records are announced about this many times each, not once per holder.
- */
-export const PROVIDERS_PER_RECORD = 8
