@@ -24,7 +24,7 @@ import type { Figure } from './report.js'
  * duplicates) and process CPU per node (all daemons share the process).
  *
  * Sharded (`perShard`): the same on a scale model of a sharded network (protocols/gossip-v1.md §11).
- * A network of 8 to 32 agents has count 1 at the defaults (a shard holds 128 to 256 agents), so each
+ * A network of 8 to 32 agents has count 1 at the defaults (a shard holds 80 to 160 agents), so each
  * daemon is set to the count nodes / perShard (`--shard-count`), that many daemons to a shard as a
  * real shard has agents, everything else at its default. Each daemon also dials two earlier daemons
  * of its own shard (a shard's nodes must meet for its gossip to flow), and an author addresses its

@@ -18,9 +18,9 @@ const ROOT = new URL(import.meta.url.includes('/dist/scripts/') ? '../../' : '..
 const OUTPUT = new URL('protocols/vectors/shard/shards.json', ROOT)
 const RECORDS = new URL('protocols/vectors/records/valid.json', ROOT)
 const COUNTS = [1, 2, 4, 64, 1024, 4096]
-const AGENTS_PER_SHARD = 128
+const AGENTS_PER_SHARD = 80
 const MAX_COUNT = 4096
-const POPULATIONS = [0, 1, 255, 256, 300, 511, 512, 3000, 10000, 30000, 100000, 1000000]
+const POPULATIONS = [0, 1, 159, 160, 300, 319, 320, 1000, 3000, 10000, 30000, 100000, 1000000]
 
 function shardOf (did: string, count: number): number {
   const digest = createHash('sha256').update('isnad/shard/v1\0', 'utf8').update(did, 'utf8').digest()

@@ -2,7 +2,7 @@ import type { FollowGossip } from '../operations/index.js'
 import type { Logger } from '../log/index.js'
 import type { Network } from '../net/index.js'
 import { followedAuthors, followedTags, type LocalNode } from '../node/index.js'
-import { homeShards, shardCountFor, type HomeShards } from '../shard/index.js'
+import { homeShards, shardCountFor, shardCountsAccepted, shardCountsHeard, type HomeShards } from '../shard/index.js'
 
 /*
  * The node's home shards on a running daemon (protocols/gossip-v1.md "Shards"): its own agents'
@@ -35,10 +35,13 @@ export function startShardService (init: ShardServiceInit): ShardService {
   let first = true
   const compute = async (): Promise<HomeShards> => {
     const node = init.node()
-    const count = init.shardCount ?? shardCountFor(await node.populationEstimate())
+    // A set count listens on every count it accepts; an estimate on the counts of estimates near it.
+    const estimate = init.shardCount === undefined ? await node.populationEstimate() : undefined
+    const count = init.shardCount ?? shardCountFor(estimate ?? 1)
+    const listened = estimate === undefined ? shardCountsAccepted(count) : shardCountsHeard(estimate)
     const follows = await (await node.follows()).list()
     const dids = [...await init.hostedAgents(), ...followedAuthors(follows)]
-    const home = homeShards(dids, count, init.maxShards, init.network.peerId.toString())
+    const home = homeShards(dids, count, init.maxShards, init.network.peerId.toString(), listened)
     init.network.setFollowedTags(followedTags(follows))
     const before = init.network.home
     const changed = !sameHome(before, home)

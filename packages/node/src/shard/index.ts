@@ -4,7 +4,7 @@
  * network's. Pure: no clock, no randomness, no I/O.
  */
 export { SHARD_TAG, SHARDS, type ShardConstants } from './constants.js'
-export { acceptsShardCount, isShardCount, shardCountFor, shardCountsAccepted, shardOf } from './shard.js'
+export { acceptsShardCount, isShardCount, shardCountFor, shardCountsAccepted, shardCountsHeard, shardOf } from './shard.js'
 export {
   SHARD_TOPIC_KINDS, homeShards, parseShardTopic, shardTopic, shardTopicsOf, type HomeShards, type ShardTopic, type ShardTopicKind
 } from './topics.js'

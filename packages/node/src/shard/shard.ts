@@ -65,3 +65,18 @@ export function shardCountsAccepted (own: number, slack: number = SHARDS.countSl
   for (let count = 1; count <= SHARDS.maxCount; count *= 2) if (acceptsShardCount(count, own, slack)) counts.push(count)
   return counts
 }
+
+/**
+ * The shard counts a node whose estimate is `estimate` (its N̂) listens on: the counts of every estimate
+ * within a factor `slack` of its own (shardCountFor(N̂ / slack) … shardCountFor(N̂ × slack)). Under a
+ * count c ≥ 2 these are shardCountsAccepted(c), {c/2, c, 2c}; under count 1 they are {1, 2} only once
+ * N̂ × slack reaches the count-2 threshold (2 × agentsPerShard): no peer whose estimate is within the
+ * slack of a smaller N̂ publishes under count 2, so its topics would be joined for nothing (gossip-v1
+ * §11.4). A peer whose estimate is further off is missed either way until the estimates meet (§11.6).
+ */
+export function shardCountsHeard (estimate: number, slack: number = SHARDS.countSlack): number[] {
+  const own = shardCountFor(estimate)
+  const lowest = shardCountFor(estimate / slack)
+  const highest = shardCountFor(estimate * slack)
+  return shardCountsAccepted(own, slack).filter((count) => count >= lowest && count <= highest)
+}

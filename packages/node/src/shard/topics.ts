@@ -64,18 +64,25 @@ export interface HomeShards {
   kept: string[]
   /** The dids whose shard the bound left out (served by sync, not gossip). */
   left: string[]
-  /** Every count it listens on (shardCountsAccepted) with its shards under that count, ascending. */
+  /** Every count it listens on (among shardCountsAccepted, its own included) with its shards under that count, ascending. */
   byCount: Array<{ count: number, shards: number[] }>
 }
 
 /**
  * A node's home shards (gossip-v1 "Shards"): the shards of `dids` (its own agents first, then the
  * authors it follows) under its count, the first `maxShards` distinct ones in that order; under each
- * other count it accepts, the shards of the dids those kept. A node with no did to place (no agent,
- * no follow) holds the shard of `fallback` (its peer id): every node carries some shard's traffic.
+ * other count it listens on (`listened`: by default every count it accepts, shardCountsAccepted;
+ * from an estimate, shardCountsHeard), the shards of the dids those kept. A node with no did to place
+ * (no agent, no follow) holds the shard of `fallback` (its peer id): every node carries some shard's
+ * traffic.
  */
-export function homeShards (dids: readonly string[], count: number, maxShards: number, fallback: string): HomeShards {
+export function homeShards (
+  dids: readonly string[], count: number, maxShards: number, fallback: string, listened: readonly number[] = shardCountsAccepted(count)
+): HomeShards {
   if (!Number.isSafeInteger(maxShards) || maxShards < 1) throw new IsnadError('USAGE', `max-shards is an integer of at least 1, got ${String(maxShards)}`)
+  if (!listened.includes(count) || !listened.every((c) => shardCountsAccepted(count).includes(c))) {
+    throw new IsnadError('USAGE', `a node listens on its own count ${count} and on counts it accepts, got ${listened.join(', ')}`)
+  }
   const given = dids.length === 0 ? [fallback] : [...new Set(dids)]
   const shards = new Set<number>()
   const kept: string[] = []
@@ -89,7 +96,7 @@ export function homeShards (dids: readonly string[], count: number, maxShards: n
       left.push(did)
     }
   }
-  const byCount = shardCountsAccepted(count).map((c) => ({
+  const byCount = [...listened].sort((a, b) => a - b).map((c) => ({
     count: c,
     shards: c === count ? [...shards].sort((a, b) => a - b) : sortedUnique(kept.map((did) => shardOf(did, c)))
   }))

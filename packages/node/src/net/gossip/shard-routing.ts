@@ -1,6 +1,6 @@
 import { decodeSignedRecord } from '../../record/index.js'
 import type { RecordKind } from '../../schema/index.js'
-import { homeShards, parseShardTopic, shardOf, shardTopic, type HomeShards, type ShardTopicKind } from '../../shard/index.js'
+import { homeShards, parseShardTopic, shardCountsHeard, shardOf, shardTopic, type HomeShards, type ShardTopicKind } from '../../shard/index.js'
 import { TOPICS } from './constants.js'
 import { parseTagTopic } from './tag-topics.js'
 
@@ -27,9 +27,13 @@ export const RECORD_OF_TOPIC_KIND: Partial<Record<ShardTopicKind, RecordKind>> =
   anchors: 'anchor'
 }
 
-/** A node's home before it was told its shards: count 1, where every record is on one shard. */
+/**
+ * A node's home before it was told its shards: count 1, where every record is on one shard, and
+ * listening on count 1 alone: a node that knows of no network yet has N̂ = 1, for which no peer within
+ * the slack publishes under count 2 (shardCountsHeard); its shard service moves it once it knows more.
+ */
 export function initialHome (peerId: string): HomeShards {
-  return homeShards([], 1, 1, peerId)
+  return homeShards([], 1, 1, peerId, shardCountsHeard(1))
 }
 
 /** The topics under `count` of the shards of `dids` (deduplicated, in order). */

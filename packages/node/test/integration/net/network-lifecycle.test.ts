@@ -2,7 +2,7 @@ import { mkdtemp, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { FETCH_PROTOCOL, SYNC_PROTOCOL } from '../../../src/net/index.js'
+import { ALL_TOPICS, FETCH_PROTOCOL, SYNC_PROTOCOL } from '../../../src/net/index.js'
 import { addressOf, startNode, stopAll, waitFor, type TestNode } from './fixtures/harness.js'
 import { MemoryHost } from './fixtures/memory-host.js'
 
@@ -24,6 +24,8 @@ describe('network lifecycle', () => {
     expect(first.network.multiaddrs().map(String).some((a) => a.includes('/tcp/') && !a.includes('/ws'))).toBe(true)
     expect(first.network.multiaddrs().map(String).some((a) => a.includes('/ws'))).toBe(true)
     expect(first.network.libp2p.getProtocols()).toEqual(expect.arrayContaining([FETCH_PROTOCOL, SYNC_PROTOCOL]))
+    // Before it is told its shards a node knows of no network: count 1's topics and the key logs', no count 2's (gossip-v1 §11.4).
+    expect(first.network.topics().sort()).toEqual([...ALL_TOPICS].sort())
     await first.network.stop()
     expect((await stat(peerKeyPath)).mode & 0o777).toBe(0o600)
     const second = await startNode('K2', new MemoryHost(), { peerKeyPath })

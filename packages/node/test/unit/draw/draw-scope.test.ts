@@ -8,15 +8,15 @@ const dids = Array.from({ length: 64 }, (_, i) => `did:key:z6Mk-test-${i}`)
 const author = dids[0]!
 
 describe('drawScopeOf', () => {
-  it('draws over the whole network below 256 agents', () => {
-    expect(drawScopeOf(255, dids[1]!, author)).toEqual({ shards: 1, population: 255 })
+  it('draws over the whole network below 160 agents (count 1)', () => {
+    expect(drawScopeOf(159, dids[1]!, author)).toEqual({ shards: 1, population: 159 })
     expect(drawScopeOf(0, dids[1]!, author)).toEqual({ shards: 1, population: 1 })
   })
 
   it('draws within the author\'s shard above: the shard\'s estimate, and no draw for a witness of another shard', () => {
     for (const witness of dids.slice(1)) {
-      const scope = drawScopeOf(1000, witness, author)
-      if (shardOf(witness, 4) === shardOf(author, 4)) expect(scope).toEqual({ shards: 4, population: 250 })
+      const scope = drawScopeOf(600, witness, author)
+      if (shardOf(witness, 4) === shardOf(author, 4)) expect(scope).toEqual({ shards: 4, population: 150 })
       else expect(scope).toBeUndefined()
     }
   })
@@ -39,10 +39,10 @@ describe('drawShardRefusal', () => {
   })
 
   it('expects a memory\'s holders to be its shard\'s agents, so about one of them checks it privately (W8)', () => {
-    expect(holdersEstimate(200)).toBe(200) // one shard: the whole network holds it
+    expect(holdersEstimate(150)).toBe(150) // one shard: the whole network holds it
     expect(holdersEstimate(600)).toBe(150) // 4 shards
     expect(holdersEstimate(10_000)).toBe(10_000 / 64)
-    for (const estimate of [200, 600, 10_000, 100_000]) {
+    for (const estimate of [150, 600, 10_000, 100_000]) {
       expect(holdersEstimate(estimate) * privateCheckProbability(holdersEstimate(estimate))).toBeCloseTo(WITNESS_DRAW.privateChecks, 12)
     }
   })

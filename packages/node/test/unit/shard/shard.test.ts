@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { acceptsShardCount, isShardCount, SHARDS, shardCountFor, shardCountsAccepted, shardOf } from '../../../src/shard/index.js'
+import { acceptsShardCount, isShardCount, SHARDS, shardCountFor, shardCountsAccepted, shardCountsHeard, shardOf } from '../../../src/shard/index.js'
 import { readVectorFile } from '../identity/vectors.js'
 
 interface ShardVectors {
@@ -79,5 +79,24 @@ describe('acceptsShardCount', () => {
     expect(acceptsShardCount(256, 64)).toBe(false)
     expect(acceptsShardCount(3, 4)).toBe(false)
     expect(acceptsShardCount(4, 3)).toBe(false)
+  })
+})
+
+describe('shardCountsHeard', () => {
+  it('is every accepted count from count 2 on, and count 1 alone until an estimate within the slack reaches count 2', () => {
+    const threshold = 2 * SHARDS.agentsPerShard
+    expect(shardCountsHeard(1)).toEqual([1])
+    expect(shardCountsHeard(threshold / SHARDS.countSlack - 1)).toEqual([1])
+    expect(shardCountsHeard(threshold / SHARDS.countSlack)).toEqual([1, 2])
+    expect(shardCountsHeard(threshold)).toEqual([1, 2, 4])
+    fc.assert(fc.property(fc.integer({ min: 1, max: 2 * SHARDS.agentsPerShard * SHARDS.maxCount }), (estimate) => {
+      const own = shardCountFor(estimate)
+      const heard = shardCountsHeard(estimate)
+      expect(heard).toContain(own)
+      expect(heard.every((count) => acceptsShardCount(count, own))).toBe(true)
+      // Every peer whose estimate is within the slack publishes under a count heard here.
+      for (const peer of [estimate / SHARDS.countSlack, estimate * SHARDS.countSlack]) expect(heard).toContain(shardCountFor(peer))
+      if (own > 1) expect(heard).toEqual(shardCountsAccepted(own))
+    }))
   })
 })

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { TOPICS } from '../../../src/net/index.js'
 import {
-  SHARD_TOPIC_KINDS, homeShards, parseShardTopic, shardCountsAccepted, shardOf, shardTopic, shardTopicsOf
+  SHARD_TOPIC_KINDS, SHARDS, homeShards, parseShardTopic, shardCountsAccepted, shardCountsHeard, shardOf, shardTopic, shardTopicsOf
 } from '../../../src/shard/index.js'
 import { createAgent } from '../../fixtures/records.js'
 
@@ -64,6 +64,14 @@ describe('home shards', () => {
     for (const topic of [TOPICS.memories, TOPICS.witnessRequests, TOPICS.attestations, TOPICS.anchors, TOPICS.checkpoints]) expect(topics).toContain(topic)
     expect(topics).toContain(shardTopic(2, shardOf(dids[0]!, 2), 'memories'))
     expect(topics).not.toContain(shardTopic(2, 1 - shardOf(dids[0]!, 2), 'memories'))
+  })
+
+  it('listens on the counts it is given: a count-1 node whose estimate is small joins count 1\'s five topics only', () => {
+    const topics = shardTopicsOf(homeShards([dids[0]!], 1, 8, 'p', shardCountsHeard(50)))
+    expect(topics.sort()).toEqual([TOPICS.anchors, TOPICS.attestations, TOPICS.checkpoints, TOPICS.memories, TOPICS.witnessRequests].sort())
+    expect(homeShards(dids, 16, 3, 'p', shardCountsHeard(16 * SHARDS.agentsPerShard * 1.5)).byCount.map((c) => c.count)).toEqual([8, 16, 32])
+    expect(() => homeShards(dids, 16, 3, 'p', [32])).toThrow(/its own count/)
+    expect(() => homeShards(dids, 16, 3, 'p', [16, 64])).toThrow(/counts it accepts/)
   })
 
   it('refuses a max-shards below 1', () => {

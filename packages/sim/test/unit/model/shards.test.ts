@@ -64,10 +64,10 @@ describe('the shard layout', () => {
     for (const o of plan.observers) expect(roots[o]?.slice(0, plan.trustRoots.filter((r) => r !== o).length)).toEqual(plan.trustRoots.filter((r) => r !== o))
   })
 
-  it('is one shard, every node subscribed, below 256 agents: today\'s network', () => {
-    const small = parseScenario({ name: 'shards-small', seed: 3, durationMinutes: 1, nodes: { 'honest-author': 20, 'honest-witness': 200 } })
+  it('is one shard, every node subscribed, below 160 agents: today\'s network', () => {
+    const small = parseScenario({ name: 'shards-small', seed: 3, durationMinutes: 1, nodes: { 'honest-author': 20, 'honest-witness': 130 } })
     const smallPlan = createPlan(small)
-    const layout = new ShardLayout(smallPlan, didsOf(220), small.sharding)
+    const layout = new ShardLayout(smallPlan, didsOf(150), small.sharding)
     expect(layout.count).toBe(1)
     expect(layout.homeShards.every((h) => h.length === 1 && h[0] === 0)).toBe(true)
   })
