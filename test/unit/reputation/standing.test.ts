@@ -10,13 +10,13 @@ import { REFERENCE_MASS_SHARE } from '../../../src/reputation/constants.js'
 
 describe('standing', () => {
   it('is the rank per unit of exposure against the reference, 1 for roots, 0 without rank', () => {
-    expect(REFERENCE_MASS_SHARE).toBe(0.97)
+    expect(REFERENCE_MASS_SHARE).toBe(0.93)
     // Agent 0 is the root. Ranks and out-weights:
     const rank = Float64Array.from([0.4, 0.2, 0.1, 0.04, 0.001, 0])
     const exposure = exposureOf({ outWeight: Float64Array.from([5, 40, 1, 0.5, 0, 0]) })
     expect([...exposure]).toEqual([5, 40, 1, 1, 1, 1])
     // Rank per exposure: 1 → 0.005, 2 → 0.1, 3 → 0.04, 4 → 0.001. Ordered: 2 (mass 0.1), 3 (0.04),
-    // 1 (0.2), 4 (0.001); total 0.341, 97% = 0.33077, reached at agent 1: ρ_ref = 0.005.
+    // 1 (0.2), 4 (0.001); total 0.341, 93% = 0.31713, reached at agent 1: ρ_ref = 0.005.
     const reference = referenceRankOf(rank, [0], exposure)
     expect(reference).toBeCloseTo(0.005, 15)
     const standing = standingOf(rank, [0], exposure, reference)
