@@ -51,6 +51,13 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   /** Only reads: the CLI opens the data directory read-only; MCP marks the tool read-only. A handler that may sign (a fresh checkpoint) is not. */
   readOnly?: boolean
   /**
+   * What a caller without a daemon opens to run it (the CLI, the library in local mode): the node
+   * (the default); only the agent keys in keys/ (no data directory needed); or the ledgers alone,
+   * without the index, so that a rebuild works when the index is too damaged to open and a proof is
+   * read without the writer lock.
+   */
+  opens?: 'node' | 'keys' | 'ledgers'
+  /**
    * Old input names still accepted, mapped onto their new names (documented in the field's
    * description): a name a published surface (an HTTP body, MCP arguments) carried before the
    * argument naming rule (argument-rule.ts) renamed it.
