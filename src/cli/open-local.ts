@@ -1,4 +1,4 @@
-import { LocalOperations } from '../operations/local/index.js'
+import { keyOf, LocalOperations } from '../operations/local/index.js'
 import type { NodeOperations, OperationNode, OperationSpec } from '../operations/index.js'
 import type { Keystore } from '../keystore/index.js'
 import { LocalNode } from '../node/index.js'
@@ -34,7 +34,7 @@ function keyOperations (keystore: Keystore): Pick<NodeOperations, 'listKeys' | '
   return {
     listKeys: async () => await keystore.list(),
     keyInfo: async (did) => await keystore.info(did),
-    createKey: async (input) => await keystore.create({ ...input, makeDefault: input.makeDefault ?? false })
+    createKey: async (input) => await keyOf(keystore, input)
   }
 }
 

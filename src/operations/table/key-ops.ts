@@ -66,9 +66,7 @@ export const createKey = defineOperation({
   http: { method: 'post', path: '/v1/ids', status: 201, in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES, description: 'No body: a plain, non-default key.' },
   cli: 'id new',
   mcp: { excluded: KEY_ADMIN },
-  run: async (node, { label, default: makeDefault, passphrase }) => await node.createKey({
-    ...(label === undefined ? {} : { label }), makeDefault: makeDefault === true, ...(passphrase === undefined ? {} : { passphrase })
-  })
+  run: async (node, input) => await node.createKey(input)
 })
 
 export const KeyEventResultSchema = z.object({
