@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { AnchorSourceSchema, type AnchorCheck } from '../../anchor/index.js'
+import type { AnchorCheck } from '../../anchor/index.js'
+import { AnchorSourceSchema } from '../../anchor/anchor-source.js'
 import { SignedCheckpointSchema } from '../../merkle/index.js'
 import { ANCHOR_TYPES, BundleSchema, MAX_BUNDLE_RECORDS, isoTimestamp, recordCid } from '../../schema/index.js'
 import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../constants.js'

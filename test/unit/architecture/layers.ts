@@ -43,6 +43,7 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   // The table and the client stay clear of the net and store indexes, which load libp2p and LevelDB:
   // every CLI command loads the table (test/integration/cli/startup-imports.test.ts).
   'operations/table/memory-ops.ts -> record-index/constants.ts',
+  'operations/table/evidence-ops.ts -> anchor/anchor-source.ts',
   'operations/table/network-ops.ts -> net/gossip/gossip-health.ts',
   'cli/command-context.ts -> node/home/home-paths.ts',
   'cli/command-context.ts -> http/daemon-file.ts',
