@@ -20,6 +20,7 @@ import { registerSim } from './commands/sim.js'
 import { registerShow } from './commands/show.js'
 import { registerStart } from './commands/start.js'
 import { registerStatus } from './commands/status.js'
+import { registerTableCommands } from './table-commands.js'
 import { registerTransfer } from './commands/transfer.js'
 import { registerTrust } from './commands/trust.js'
 import { registerVerify } from './commands/verify.js'
@@ -95,5 +96,7 @@ export function createProgram (out: Output, setExit: (code: number) => void): Co
   registerSim(program, context)
   registerMcp(program, context, VERSION)
   registerDashboard(program, context)
+  // Last: every operation of the table whose command is not written above.
+  registerTableCommands(program, context)
   return program
 }

@@ -44,7 +44,7 @@ export const addAnchor = defineOperation({
   signs: true,
   aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/memories/{id}/anchors', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'anchor add',
+  cli: { command: 'anchor add' },
   mcp: { tool: 'anchor', title: 'Anchor' },
   run: async (node, { id, anchor }, signer) => {
     const result = await node.addAnchor({ ...anchor, memory: id }, signer!)
@@ -60,7 +60,7 @@ export const checkAnchors = defineOperation({
   output: z.strictObject({ checks: z.array(AnchorCheckSchema) }),
   errors: ['CID_INVALID', 'NOT_FOUND'],
   http: { method: 'post', path: '/v1/anchors/check', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'anchor check',
+  cli: { command: 'anchor check' },
   mcp: { tool: 'check_anchors', title: 'Check anchors' },
   run: async (node, { id }) => ({ checks: await node.checkAnchors(id) satisfies AnchorCheck[] })
 })
@@ -78,7 +78,7 @@ export const verify = defineOperation({
     method: 'post', path: '/v1/verify', in: 'body', bodyField: 'document', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES,
     description: 'The body is the document itself. An invalid document is a 200 with `valid: false`; only a body that is not such a document at all is a 400.'
   },
-  cli: 'verify',
+  cli: { command: 'verify' },
   mcp: { tool: 'verify', title: 'Verify' },
   run: async (node, { document }) => await node.verify(document)
 })
@@ -93,7 +93,7 @@ export const exportBundle = defineOperation({
   errors: ['CID_INVALID', 'FIELD_TOO_LARGE', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'post', path: '/v1/export', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'export',
+  cli: { command: 'export' },
   mcp: { tool: 'export_bundle', title: 'Export a bundle' },
   run: async (node, { ids }) => await node.exportBundle(ids)
 })
@@ -114,7 +114,7 @@ export const importBundle = defineOperation({
     return envelope.length === 0 ? undefined : bundleEnvelopeError(new z.ZodError(envelope))
   },
   http: { method: 'post', path: '/v1/import', in: 'body', bodyField: 'bundle', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES, description: 'The body is the bundle itself.' },
-  cli: 'import',
+  cli: { command: 'import' },
   mcp: { excluded: 'bundles reach 8 MiB and write other nodes\' records: an operator\'s act (`isnad import`), not a model\'s' },
   run: async (node, { bundle }) => await node.importBundle(bundle)
 })
@@ -127,7 +127,7 @@ export const reindex = defineOperation({
   errors: ['STORE_LOCKED', 'LEDGER_LOCKED', 'LEDGER_CORRUPT'],
   opens: 'ledgers',
   http: { method: 'post', path: '/v1/ledger/reindex', in: 'none', description: 'Other requests wait while the index is rebuilt.' },
-  cli: 'ledger reindex',
+  cli: { command: 'ledger reindex' },
   mcp: { excluded: 'maintenance of the data directory is the operator\'s' },
   run: async (node) => await node.reindex()
 })
@@ -140,7 +140,7 @@ export const proveRecord = defineOperation({
   errors: ['CID_INVALID', 'NOT_FOUND'],
   opens: 'ledgers',
   http: { method: 'get', path: '/v1/ledger/prove/{id}', in: 'none' },
-  cli: 'ledger prove',
+  cli: { command: 'ledger prove' },
   mcp: { tool: 'prove_record', title: 'Prove a record is in the log' },
   run: async (node, { id }) => await node.proveRecord(id)
 })
@@ -153,7 +153,7 @@ export const latestCheckpoint = defineOperation({
   errors: ['NOT_FOUND'],
   opens: 'ledgers',
   http: { method: 'get', path: '/v1/ledger/checkpoint', in: 'none' },
-  cli: 'ledger checkpoint',
+  cli: { command: 'ledger checkpoint' },
   mcp: { tool: 'latest_checkpoint', title: 'Latest checkpoint' },
   run: async (node) => await node.latestCheckpoint()
 })
@@ -165,7 +165,7 @@ export const observeCheckpoint = defineOperation({
   output: ObserveResultSchema,
   errors: ['SCHEMA_INVALID', 'SIGNATURE_INVALID', 'TIMESTAMP_IN_FUTURE'],
   http: { method: 'post', path: '/v1/ledger/observe', in: 'body', bodyField: 'checkpoint', maxBodyBytes: MAX_REQUEST_BYTES, description: 'The body is the checkpoint itself.' },
-  cli: 'ledger observe',
+  cli: { command: 'ledger observe' },
   mcp: { excluded: 'what the node keeps as evidence of other logs is the operator\'s choice' },
   run: async (node, { checkpoint }) => ({ outcome: await node.observeCheckpoint(checkpoint) })
 })

@@ -19,7 +19,7 @@ export const status = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/status', in: 'none' },
-  cli: 'status',
+  cli: { command: 'status' },
   mcp: { tool: 'status', title: 'Node status' },
   run: async (node) => await node.status()
 })
@@ -33,7 +33,7 @@ export const listKeys = defineOperation({
   readOnly: true,
   opens: 'keys',
   http: { method: 'get', path: '/v1/ids', in: 'none' },
-  cli: 'id list',
+  cli: { command: 'id list' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node) => await node.listKeys()
 })
@@ -47,7 +47,7 @@ export const keyInfo = defineOperation({
   readOnly: true,
   opens: 'keys',
   http: { method: 'get', path: '/v1/ids/{did}', in: 'none' },
-  cli: 'id show',
+  cli: { command: 'id show' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { did }) => await node.keyInfo(did)
 })
@@ -64,7 +64,7 @@ export const createKey = defineOperation({
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE'],
   opens: 'keys',
   http: { method: 'post', path: '/v1/ids', status: 201, in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES, description: 'No body: a plain, non-default key.' },
-  cli: 'id new',
+  cli: { command: 'id new' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, input) => await node.createKey(input)
 })
@@ -99,7 +99,7 @@ export const rotateKey = defineOperation({
   errors: KEY_EVENT_ERRORS,
   signs: true,
   http: { method: 'post', path: '/v1/ids/rotate', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'id rotate',
+  cli: { command: 'id rotate' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { as: _as, ...input }, signer) => await node.rotateKey(input, signer!)
 })
@@ -118,7 +118,7 @@ export const revokeKey = defineOperation({
   errors: KEY_EVENT_ERRORS,
   signs: true,
   http: { method: 'post', path: '/v1/ids/revoke', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'id revoke',
+  cli: { command: 'id revoke' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { as: _as, ...input }, signer) => await node.revokeKey(input, signer!)
 })
@@ -136,7 +136,7 @@ export const delegateKey = defineOperation({
   errors: KEY_EVENT_ERRORS,
   signs: true,
   http: { method: 'post', path: '/v1/ids/delegate', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'id delegate',
+  cli: { command: 'id delegate' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { as: _as, ...input }, signer) => await node.delegateKey(input, signer!)
 })

@@ -25,7 +25,7 @@ export const listTrustRoots = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/trust/roots', in: 'none' },
-  cli: 'trust root list',
+  cli: { command: 'trust root list' },
   mcp: { tool: 'list_trust_roots', title: 'Trust roots' },
   run: async (node) => ({ roots: await node.listTrustRoots() })
 })
@@ -37,7 +37,7 @@ export const addTrustRoot = defineOperation({
   output: RootsSchema,
   errors: ['DID_INVALID', 'ALREADY_EXISTS'],
   http: { method: 'post', path: '/v1/trust/roots', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'trust root add',
+  cli: { command: 'trust root add' },
   mcp: { excluded: POLICY },
   run: async (node, { did }) => ({ roots: await node.addTrustRoot(did) })
 })
@@ -49,7 +49,7 @@ export const removeTrustRoot = defineOperation({
   output: RootsSchema,
   errors: ['DID_INVALID', 'NOT_FOUND'],
   http: { method: 'post', path: '/v1/trust/roots/remove', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'trust root remove',
+  cli: { command: 'trust root remove' },
   mcp: { excluded: POLICY },
   run: async (node, { did }) => ({ roots: await node.removeTrustRoot(did) })
 })
@@ -62,7 +62,7 @@ export const reputation = defineOperation({
   errors: ['DID_INVALID'],
   readOnly: true,
   http: { method: 'get', path: '/v1/reputation/{did}', in: 'none' },
-  cli: 'trust reputation',
+  cli: { command: 'trust reputation' },
   mcp: { tool: 'get_reputation', title: 'Reputation' },
   run: async (node, { did }) => await node.reputation(did)
 })
@@ -83,7 +83,7 @@ export const requestWitnesses = defineOperation({
   signs: true,
   aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/witness-requests', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'witness request',
+  cli: { command: 'witness request' },
   mcp: { tool: 'request_witnesses', title: 'Request witnesses' },
   run: async (node, { id, to, expiresAt }, signer) => await node.requestWitnesses({
     memory: id, ...(to === undefined ? {} : { to }), ...(expiresAt === undefined ? {} : { expiresAt })
@@ -98,7 +98,7 @@ export const inbox = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/inbox', in: 'none' },
-  cli: 'inbox',
+  cli: { command: 'inbox' },
   mcp: { tool: 'inbox', title: 'Inbox' },
   run: async (node) => ({ items: await node.inbox() })
 })
@@ -111,7 +111,7 @@ export const peers = defineOperation({
   errors: ['USAGE'],
   readOnly: true,
   http: { method: 'get', path: '/v1/peers', in: 'none' },
-  cli: 'peers',
+  cli: { command: 'peers' },
   mcp: { tool: 'peers', title: 'Peers' },
   run: async (node) => ({ peers: await node.peers() })
 })
@@ -123,7 +123,7 @@ export const connectPeer = defineOperation({
   output: ConnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE', 'ADDRESS_REFUSED', 'PEER_UNREACHABLE'],
   http: { method: 'post', path: '/v1/peers/connect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'peers connect',
+  cli: { command: 'peers connect' },
   mcp: { excluded: OPERATOR },
   run: async (node, { address }) => ({ peer: await peerControlOf(node, 'controlling peers').connectPeer(address) })
 })
@@ -135,7 +135,7 @@ export const disconnectPeer = defineOperation({
   output: DisconnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
   http: { method: 'post', path: '/v1/peers/disconnect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'peers disconnect',
+  cli: { command: 'peers disconnect' },
   mcp: { excluded: OPERATOR },
   run: async (node, { peer }) => ({ peer, closed: await peerControlOf(node, 'controlling peers').disconnectPeer(peer) })
 })
@@ -147,7 +147,7 @@ export const syncPeers = defineOperation({
   output: PeerSyncsSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
   http: { method: 'post', path: '/v1/peers/sync', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'peers sync',
+  cli: { command: 'peers sync' },
   mcp: { excluded: OPERATOR },
   run: async (node, { peer }) => ({ syncs: await peerControlOf(node, 'controlling peers').syncPeers(peer) })
 })
@@ -160,7 +160,7 @@ export const networkStats = defineOperation({
   errors: ['USAGE'],
   readOnly: true,
   http: { method: 'get', path: '/v1/network/stats', in: 'none' },
-  cli: 'peers stats',
+  cli: { command: 'peers stats' },
   mcp: { tool: 'network_stats', title: 'Network statistics' },
   run: async (node) => await peerControlOf(node, 'controlling peers').networkStats()
 })
@@ -173,7 +173,7 @@ export const gossipHealth = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/network/health', in: 'none' },
-  cli: 'peers health',
+  cli: { command: 'peers health' },
   mcp: { tool: 'network_health', title: 'Gossip health' },
   run: async (node) => isGossipHealthSource(node) ? node.gossipHealth() : OFFLINE_HEALTH
 })

@@ -35,6 +35,23 @@ export interface HttpBinding {
   description?: string
 }
 
+/**
+ * How the CLI offers an operation. The command is generated from it: the `args` fields are its
+ * positional arguments, every other input field is an option named after the field (`minTrust` →
+ * `--min-trust <value>`, a boolean a flag, a list repeatable, an object JSON), parsed by the table's
+ * parse like every other surface's input. A few commands are still written by hand in
+ * src/cli/commands/ (they read files, combine operations or print what no operation returns); the
+ * generator leaves a command that exists alone.
+ */
+export interface CliBinding<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  /** `isnad …` words of the command (`ledger prove`); ` --flag` after them: the operation is that option of the command (`query --select`). */
+  command: string
+  /** The input fields given as positional arguments, in order (a list field takes the rest). */
+  args?: ReadonlyArray<keyof z.input<I> & string>
+  /** The output for a person; --json prints the output as it is. Absent: the output as JSON. */
+  render?: (output: z.output<O>) => string
+}
+
 export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
   /** The operation's one name: the library method, and the key of every other surface's name. */
   name: string
@@ -66,8 +83,8 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   /** Names a failed parse itself when its input has codes of its own (a bundle's envelope: BUNDLE_INVALID). */
   inputError?: (error: z.ZodError) => IsnadError | undefined
   http: HttpBinding
-  /** `isnad …` words of the command (`ledger prove`). */
-  cli: string
+  /** The CLI command that runs it (src/cli/table-commands.ts generates it from this). */
+  cli: CliBinding<I, O>
   /** MCP tool name, or why the operation is not a tool. */
   mcp: { tool: string, title: string } | { excluded: string }
   /** The handler on the node. `input` is parsed; a signer is given when `signs`. */

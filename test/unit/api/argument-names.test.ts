@@ -22,7 +22,7 @@ function operation (input: z.ZodObject, path = '/v1/x'): OperationSpec {
     output: z.object({}),
     errors: [],
     http: { method: 'post', path, in: 'body' },
-    cli: 'example',
+    cli: { command: 'example' },
     mcp: { excluded: 'made up for a test' },
     run: async () => ({})
   }) as unknown as OperationSpec
