@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { AgentReputationSchema, TrustRootSchema } from '../../reputation/index.js'
-import { MAX_REQUEST_WITNESSES } from '../../schema/index.js'
+import { AgentReputationSchema, agentLines, TrustRootSchema } from '../../reputation/index.js'
+import { didKey, MAX_REQUEST_WITNESSES } from '../../schema/index.js'
 import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../net/gossip/gossip-health.js'
 import { MAX_REQUEST_BYTES } from '../constants.js'
 import {
@@ -8,6 +8,7 @@ import {
   SyncPeersBodySchema
 } from '../peer-control.js'
 import { InboxSchema, PeersSchema, WitnessRequestResultSchema } from '../network-shapes.js'
+import { KeyInfoSchema } from '../response-shapes.js'
 import { cidField, didField, NoInput, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, peerControlOf } from './spec.js'
 
@@ -65,6 +66,45 @@ export const reputation = defineOperation({
   cli: { command: 'trust reputation' },
   mcp: { tool: 'get_reputation', title: 'Reputation' },
   run: async (node, { did }) => await node.reputation(did)
+})
+
+const AgentSchema = z.strictObject({
+  did: didKey,
+  key: KeyInfoSchema.pick({ label: true, created_at: true, default: true, encrypted: true }).nullable()
+    .describe('its key in this home, when it is one of this node\'s own agents (never the secret or the key file); null otherwise'),
+  root: TrustRootSchema.nullable().describe('its entry among the trust roots, when it is one; null otherwise'),
+  reputation: AgentReputationSchema
+})
+
+export const agent = defineOperation({
+  name: 'agent',
+  summary: 'What this node knows of one agent, in one answer: whether it is one of this home\'s own agents (its key\'s label, default, encrypted), whether it is a trust root and why, and its reputation with its path from a root.',
+  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  output: AgentSchema,
+  errors: ['DID_INVALID'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/agents/{did}', in: 'none' },
+  cli: {
+    command: 'agent',
+    args: ['did'],
+    render: ({ did, key, root, reputation }) => [
+      `agent ${did}`,
+      `  own agent  ${key === null ? 'no' : `yes${key.label === undefined ? '' : ` "${key.label}"`}${key.default ? ', the default key' : ''}${key.encrypted ? ', encrypted' : ''}, since ${key.created_at}`}`,
+      `  trust root ${root === null ? 'no' : root.source === 'own-agent' ? 'yes, an own agent of this node' : `yes, added ${root.added_at ?? ''}`.trimEnd()}`,
+      ...agentLines(reputation).map((line) => `  ${line}`)
+    ].join('\n')
+  },
+  mcp: { tool: 'about_agent', title: 'About an agent' },
+  run: async (node, { did }) => {
+    const [keys, roots, reputation] = await Promise.all([node.listKeys(), node.listTrustRoots(), node.reputation(did)])
+    const own = keys.find((k) => k.did === did)
+    return {
+      did,
+      key: own === undefined ? null : { ...(own.label === undefined ? {} : { label: own.label }), created_at: own.created_at, default: own.default, encrypted: own.encrypted },
+      root: roots.find((r) => r.did === did) ?? null,
+      reputation
+    }
+  }
 })
 
 export const requestWitnesses = defineOperation({

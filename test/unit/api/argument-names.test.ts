@@ -54,7 +54,7 @@ describe('the argument naming rule', () => {
     }
     expect(subjects.get('id')).toEqual(['show', 'explainTrust', 'attest', 'addAnchor', 'checkAnchors', 'proveRecord', 'requestWitnesses'])
     expect(subjects.get('ids')).toEqual(['exportBundle'])
-    expect(subjects.get('did')).toEqual(['keyInfo', 'addTrustRoot', 'removeTrustRoot', 'reputation', 'follow'])
+    expect(subjects.get('did')).toEqual(['keyInfo', 'addTrustRoot', 'removeTrustRoot', 'reputation', 'agent', 'follow'])
   })
 
   it('finds each way an operation can break it, and says the fix', () => {
