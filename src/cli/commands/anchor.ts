@@ -6,7 +6,7 @@ import type { CommandContext } from '../command-context.js'
 import { inputFor, invoke, runParsed, specOf, type OperationOutput } from '../invoke.js'
 import { emit } from '../output.js'
 import { assertAnchorable } from '../refusals.js'
-import { renderView } from '../render.js'
+import { renderView } from '../../operations/index.js'
 
 interface AddOptions {
   file?: string

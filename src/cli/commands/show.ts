@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import type { CommandContext } from '../command-context.js'
 import { runsOperation } from '../operation-command.js'
-import { renderView } from '../render.js'
+import { renderView } from '../../operations/index.js'
 
 export function registerShow (program: Command, context: (cmd: Command) => CommandContext): void {
   runsOperation(program.command('show')

@@ -10,7 +10,7 @@ import { invoke } from '../invoke.js'
 import { runsOperation } from '../operation-command.js'
 import { emit } from '../output.js'
 import { choice } from '../option-parsers.js'
-import { renderTrust } from '../render.js'
+import { renderTrust } from '../../operations/index.js'
 
 export function registerTrust (program: Command, context: (cmd: Command) => CommandContext): void {
   const trust = program.command('trust').description('trust scores, computed locally from this node\'s trust roots')

@@ -11,7 +11,7 @@ import { initHome, nodePaths } from '../../../src/node/index.js'
 import { TrustResultSchema } from '../../../src/schema/index.js'
 import { MemoryHost } from '../net/fixtures/memory-host.js'
 import { startNode, waitFor, type TestNode } from '../net/fixtures/harness.js'
-import { renderView } from '../../../src/cli/render.js'
+import { renderView } from '../../../src/operations/index.js'
 
 /*
  * `show` of a memory the node does not hold (content-routing-v1 C7), on real daemons with LevelDB in
