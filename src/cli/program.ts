@@ -13,11 +13,9 @@ import { checkIndex, registerLedgerAudit } from './commands/ledger-audit.js'
 import { registerDashboard } from './commands/dashboard.js'
 import { registerMcp } from './commands/mcp.js'
 import { registerNetwork } from './commands/network.js'
-import { registerPeerControl } from './commands/peer-subcommands.js'
 import { registerQuery } from './commands/query.js'
 import { registerRemember } from './commands/remember.js'
 import { registerSim } from './commands/sim.js'
-import { registerShow } from './commands/show.js'
 import { registerStart } from './commands/start.js'
 import { registerStatus } from './commands/status.js'
 import { registerTableCommands } from './table-commands.js'
@@ -77,7 +75,6 @@ export function createProgram (out: Output, setExit: (code: number) => void): Co
   registerRemember(program, context)
   registerAttest(program, context)
   registerAnchor(program, context)
-  registerShow(program, context)
   registerTrust(program, context)
   registerFollow(program, context)
   registerQuery(program, context)
@@ -90,7 +87,6 @@ export function createProgram (out: Output, setExit: (code: number) => void): Co
     setExit
   })
   registerNetwork(program, context)
-  registerPeerControl(program, context)
   registerStart(program, context)
   registerConfig(program, context, setExit)
   registerSim(program, context)

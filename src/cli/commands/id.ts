@@ -48,14 +48,6 @@ export function registerId (program: Command, context: (cmd: Command) => Command
       emit(ctx.out, key, () => opts.quiet === true ? key.did : describeKey(key))
     })
 
-  id.command('list')
-    .description('list the agent keys of this home')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const keys = await ctx.call('listKeys', {})
-      emit(ctx.out, keys, () => keys.length === 0 ? 'no keys; run `isnad init`' : keys.map(describeKey).join('\n'))
-    })
-
   id.command('show')
     .description('show one key (default: the default key); never prints secret material')
     .argument('[did]', 'the did:key to show')

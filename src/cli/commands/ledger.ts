@@ -21,32 +21,7 @@ export async function runReindex (ctx: CommandContext): Promise<ReindexResult> {
 export function registerLedger (program: Command, context: (cmd: Command) => CommandContext): Command {
   const ledger = program.command('ledger').description('the .memory/ ledgers: rebuild the index, prove records, checkpoints, audit')
 
-  ledger.command('reindex')
-    .description('rebuild the LevelDB index from the ledgers alone')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const result = await runReindex(ctx)
-      emit(ctx.out, result, () =>
-        `reindexed ${result.events} events (${result.records} records, ${result.memories} memories) up to lc ${result.lastLc} in ${result.ms} ms`)
-    })
-
-  ledger.command('prove')
-    .description('a self-contained proof that a record is in this node\'s signed Merkle log (check it with `isnad verify`)')
-    .argument('<cid>', 'a record id')
-    .action(async (id: string, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const inclusion = await invoke(ctx, 'proveRecord', { id })
-      ctx.out.stdout(JSON.stringify(inclusion, null, 2))
-    })
-
-  ledger.command('checkpoint')
-    .description('the newest checkpoint this node signed (size and RFC 6962 root of its log)')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const checkpoint = await invoke(ctx, 'latestCheckpoint', {})
-      emit(ctx.out, checkpoint, () => `log ${checkpoint.record.log}\nsize ${checkpoint.record.size}\nroot ${checkpoint.record.root}\nat   ${checkpoint.record.created_at}`)
-    })
-
+  // reindex, prove and checkpoint are generated from the table (table-commands.ts).
   ledger.command('observe')
     .description('keep a signed checkpoint of some log; a conflicting one is recorded as proof of misbehaviour')
     .argument('<file>', 'a checkpoint JSON file (from `isnad ledger checkpoint --json`), or - for stdin')

@@ -60,7 +60,16 @@ export const checkAnchors = defineOperation({
   output: z.strictObject({ checks: z.array(AnchorCheckSchema) }),
   errors: ['CID_INVALID', 'NOT_FOUND'],
   http: { method: 'post', path: '/v1/anchors/check', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'anchor check' },
+  cli: {
+    command: 'anchor check',
+    args: ['id'],
+    render: ({ checks }) => checks.length === 0
+      ? 'no anchors'
+      : checks.map((c) => {
+        const change = c.previous !== undefined && c.previous !== c.state ? ` (was ${c.previous})` : ''
+        return `${c.state}${change}  ${c.type} ${c.reference}\n    ${c.reason}\n    anchor ${c.id} of ${c.memory}, checked ${c.checked_at}`
+      }).join('\n')
+  },
   mcp: { tool: 'check_anchors', title: 'Check anchors' },
   run: async (node, { id }) => ({ checks: await node.checkAnchors(id) satisfies AnchorCheck[] })
 })
@@ -127,7 +136,10 @@ export const reindex = defineOperation({
   errors: ['STORE_LOCKED', 'LEDGER_LOCKED', 'LEDGER_CORRUPT'],
   opens: 'ledgers',
   http: { method: 'post', path: '/v1/ledger/reindex', in: 'none', description: 'Other requests wait while the index is rebuilt.' },
-  cli: { command: 'ledger reindex' },
+  cli: {
+    command: 'ledger reindex',
+    render: (r) => `reindexed ${r.events} events (${r.records} records, ${r.memories} memories) up to lc ${r.lastLc} in ${r.ms} ms`
+  },
   mcp: { excluded: 'maintenance of the data directory is the operator\'s' },
   run: async (node) => await node.reindex()
 })
@@ -140,7 +152,8 @@ export const proveRecord = defineOperation({
   errors: ['CID_INVALID', 'NOT_FOUND'],
   opens: 'ledgers',
   http: { method: 'get', path: '/v1/ledger/prove/{id}', in: 'none' },
-  cli: { command: 'ledger prove' },
+  // No rendering: the proof is a document, printed as JSON for `isnad verify`.
+  cli: { command: 'ledger prove', args: ['id'] },
   mcp: { tool: 'prove_record', title: 'Prove a record is in the log' },
   run: async (node, { id }) => await node.proveRecord(id)
 })
@@ -153,7 +166,10 @@ export const latestCheckpoint = defineOperation({
   errors: ['NOT_FOUND'],
   opens: 'ledgers',
   http: { method: 'get', path: '/v1/ledger/checkpoint', in: 'none' },
-  cli: { command: 'ledger checkpoint' },
+  cli: {
+    command: 'ledger checkpoint',
+    render: ({ record }) => `log ${record.log}\nsize ${record.size}\nroot ${record.root}\nat   ${record.created_at}`
+  },
   mcp: { tool: 'latest_checkpoint', title: 'Latest checkpoint' },
   run: async (node) => await node.latestCheckpoint()
 })

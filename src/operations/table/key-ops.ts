@@ -33,7 +33,15 @@ export const listKeys = defineOperation({
   readOnly: true,
   opens: 'keys',
   http: { method: 'get', path: '/v1/ids', in: 'none' },
-  cli: { command: 'id list' },
+  cli: {
+    command: 'id list',
+    render: (keys) => keys.length === 0
+      ? 'no keys; run `isnad init`'
+      : keys.map((key) => {
+        const flags = [key.default ? 'default' : '', key.encrypted ? 'encrypted' : ''].filter((f) => f !== '').join(', ')
+        return `${key.did}  ${key.label ?? ''}${flags === '' ? '' : `  (${flags})`}`
+      }).join('\n')
+  },
   mcp: { excluded: KEY_ADMIN },
   run: async (node) => await node.listKeys()
 })

@@ -10,6 +10,7 @@ import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustExplanationSchema, type TrustExplanation
 } from '../response-shapes.js'
+import { renderExplanation, renderView } from '../render-text.js'
 import { cidField, didField, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, type OperationNode } from './spec.js'
 
@@ -52,7 +53,7 @@ export const show = defineOperation({
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'get', path: '/v1/memories/{id}', in: 'none' },
-  cli: { command: 'show' },
+  cli: { command: 'show', args: ['id'], render: (view) => renderView(view, { explain: true }) },
   mcp: { tool: 'show_memory', title: 'Show a memory' },
   run: async (node, { id }) => await node.show(id)
 })
@@ -65,7 +66,7 @@ export const explainTrust = defineOperation({
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'get', path: '/v1/memories/{id}/trust', in: 'none' },
-  cli: { command: 'trust explain' },
+  cli: { command: 'trust explain', args: ['id'], render: renderExplanation },
   mcp: { tool: 'explain_trust', title: 'Explain trust' },
   run: async (node, { id }) => await explanationOf(node, id)
 })

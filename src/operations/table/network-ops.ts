@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { AgentReputationSchema, agentLines, TrustRootSchema } from '../../reputation/index.js'
+import { AgentReputationSchema, agentLines, rootLines, TrustRootSchema, type TrustRoot } from '../../reputation/index.js'
 import { didKey, MAX_REQUEST_WITNESSES } from '../../schema/index.js'
 import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../net/gossip/gossip-health.js'
 import { MAX_REQUEST_BYTES } from '../constants.js'
@@ -7,7 +7,7 @@ import {
   ConnectedPeerSchema, ConnectPeerBodySchema, DisconnectedPeerSchema, DisconnectPeerBodySchema, NetworkStatsSchema, PeerSyncsSchema,
   SyncPeersBodySchema
 } from '../peer-control.js'
-import { InboxSchema, PeersSchema, WitnessRequestResultSchema } from '../network-shapes.js'
+import { InboxSchema, PeersSchema, WitnessRequestResultSchema, type InboxItem, type PeerInfo } from '../network-shapes.js'
 import { KeyInfoSchema } from '../response-shapes.js'
 import { cidField, didField, NoInput, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, peerControlOf } from './spec.js'
@@ -17,6 +17,7 @@ import { defineOperation, peerControlOf } from './spec.js'
 const POLICY = 'whom the node trusts is the operator\'s policy (`isnad trust root …`), never the model\'s'
 const OPERATOR = 'the node\'s connections are the operator\'s (`isnad peers …`)'
 const RootsSchema = z.strictObject({ roots: z.array(TrustRootSchema) })
+const renderRoots = ({ roots }: { roots: TrustRoot[] }): string => rootLines(roots).join('\n')
 
 export const listTrustRoots = defineOperation({
   name: 'listTrustRoots',
@@ -26,7 +27,7 @@ export const listTrustRoots = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/trust/roots', in: 'none' },
-  cli: { command: 'trust root list' },
+  cli: { command: 'trust root list', render: renderRoots },
   mcp: { tool: 'list_trust_roots', title: 'Trust roots' },
   run: async (node) => ({ roots: await node.listTrustRoots() })
 })
@@ -38,7 +39,7 @@ export const addTrustRoot = defineOperation({
   output: RootsSchema,
   errors: ['DID_INVALID', 'ALREADY_EXISTS'],
   http: { method: 'post', path: '/v1/trust/roots', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'trust root add' },
+  cli: { command: 'trust root add', args: ['did'], render: renderRoots },
   mcp: { excluded: POLICY },
   run: async (node, { did }) => ({ roots: await node.addTrustRoot(did) })
 })
@@ -50,7 +51,7 @@ export const removeTrustRoot = defineOperation({
   output: RootsSchema,
   errors: ['DID_INVALID', 'NOT_FOUND'],
   http: { method: 'post', path: '/v1/trust/roots/remove', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'trust root remove' },
+  cli: { command: 'trust root remove', args: ['did'], render: renderRoots },
   mcp: { excluded: POLICY },
   run: async (node, { did }) => ({ roots: await node.removeTrustRoot(did) })
 })
@@ -63,7 +64,7 @@ export const reputation = defineOperation({
   errors: ['DID_INVALID'],
   readOnly: true,
   http: { method: 'get', path: '/v1/reputation/{did}', in: 'none' },
-  cli: { command: 'trust reputation' },
+  cli: { command: 'trust reputation', args: ['did'], render: (rep) => agentLines(rep).join('\n') },
   mcp: { tool: 'get_reputation', title: 'Reputation' },
   run: async (node, { did }) => await node.reputation(did)
 })
@@ -138,7 +139,7 @@ export const inbox = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/inbox', in: 'none' },
-  cli: { command: 'inbox' },
+  cli: { command: 'inbox', render: ({ items }) => items.length === 0 ? 'inbox empty' : items.map(renderInboxItem).join('\n') },
   mcp: { tool: 'inbox', title: 'Inbox' },
   run: async (node) => ({ items: await node.inbox() })
 })
@@ -151,7 +152,7 @@ export const peers = defineOperation({
   errors: ['USAGE'],
   readOnly: true,
   http: { method: 'get', path: '/v1/peers', in: 'none' },
-  cli: { command: 'peers' },
+  cli: { command: 'peers', render: ({ peers }) => peers.length === 0 ? 'no peers connected' : peers.map(renderPeer).join('\n') },
   mcp: { tool: 'peers', title: 'Peers' },
   run: async (node) => ({ peers: await node.peers() })
 })
@@ -163,7 +164,7 @@ export const connectPeer = defineOperation({
   output: ConnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE', 'ADDRESS_REFUSED', 'PEER_UNREACHABLE'],
   http: { method: 'post', path: '/v1/peers/connect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'peers connect' },
+  cli: { command: 'peers connect', args: ['address'], render: ({ peer }) => `connected to ${peer}` },
   mcp: { excluded: OPERATOR },
   run: async (node, { address }) => ({ peer: await peerControlOf(node, 'controlling peers').connectPeer(address) })
 })
@@ -175,7 +176,7 @@ export const disconnectPeer = defineOperation({
   output: DisconnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
   http: { method: 'post', path: '/v1/peers/disconnect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'peers disconnect' },
+  cli: { command: 'peers disconnect', args: ['peer'], render: ({ peer, closed }) => closed === 0 ? `not connected to ${peer}` : `closed ${closed} connection(s) to ${peer}` },
   mcp: { excluded: OPERATOR },
   run: async (node, { peer }) => ({ peer, closed: await peerControlOf(node, 'controlling peers').disconnectPeer(peer) })
 })
@@ -187,7 +188,13 @@ export const syncPeers = defineOperation({
   output: PeerSyncsSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
   http: { method: 'post', path: '/v1/peers/sync', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'peers sync' },
+  cli: {
+    command: 'peers sync',
+    args: ['peer'],
+    render: ({ syncs }) => syncs.length === 0
+      ? 'no peers connected'
+      : syncs.map((s) => s.error === undefined ? `${s.peer}  ${s.received ?? 0} received, ${s.accepted ?? 0} new` : `${s.peer}  failed: ${s.error}`).join('\n')
+  },
   mcp: { excluded: OPERATOR },
   run: async (node, { peer }) => ({ syncs: await peerControlOf(node, 'controlling peers').syncPeers(peer) })
 })
@@ -200,7 +207,17 @@ export const networkStats = defineOperation({
   errors: ['USAGE'],
   readOnly: true,
   http: { method: 'get', path: '/v1/network/stats', in: 'none' },
-  cli: { command: 'peers stats' },
+  cli: {
+    command: 'peers stats',
+    render: (stats) => [
+      `peers          ${stats.peers}`,
+      `gossip         ${stats.gossip.accepted} accepted, ${stats.gossip.ignored} ignored, ${stats.gossip.rejected} rejected`,
+      `records        ${stats.accepted.gossip} by gossip, ${stats.accepted.fetch} by fetch, ${stats.accepted.sync} by sync`,
+      `verifications  ${stats.verifications}`,
+      `violations     ${stats.violations}`,
+      `cpu            ${stats.cpu_ms} ms`
+    ].join('\n')
+  },
   mcp: { tool: 'network_stats', title: 'Network statistics' },
   run: async (node) => await peerControlOf(node, 'controlling peers').networkStats()
 })
@@ -213,7 +230,38 @@ export const gossipHealth = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/network/health', in: 'none' },
-  cli: { command: 'peers health' },
+  cli: {
+    command: 'peers health',
+    render: (health) => health.running
+      ? [
+          ...health.peers.map((p) => `${p.id}  score ${p.score.toFixed(2)}  penalty ${p.penalty.toFixed(2)}`),
+          ...health.topics.map((t) => `${t.topic}  mesh ${t.mesh_peers}`)
+        ].join('\n') || 'no peers, no topics'
+      : 'the network is not running here (`isnad start`)'
+  },
   mcp: { tool: 'network_health', title: 'Gossip health' },
   run: async (node) => isGossipHealthSource(node) ? node.gossipHealth() : OFFLINE_HEALTH
 })
+
+function renderInboxItem (item: InboxItem): string {
+  const memory = item.summary === undefined ? item.memory : `${item.memory}  [${item.type ?? '?'}] ${item.summary}`
+  if (item.drawn === true) {
+    // Nobody asked: the witness draw chose these agents (protocols/witness-draw-v1.md).
+    return [
+      `drawn   ${item.created_at}`,
+      `  memory ${memory}`,
+      `  author ${item.requester}`,
+      `  to     ${item.to.join(', ')} (drawn witness)`
+    ].join('\n')
+  }
+  return [
+    `request ${item.request ?? ''}  ${item.created_at}${item.expires_at === undefined ? '' : `  (expires ${item.expires_at})`}`,
+    `  memory ${memory}`,
+    `  from   ${item.requester}`,
+    `  to     ${item.to.length === 0 ? 'anyone (open request)' : item.to.join(', ')}`
+  ].join('\n')
+}
+
+function renderPeer (peer: PeerInfo): string {
+  return peer.addresses.length === 0 ? peer.id : `${peer.id}\n${peer.addresses.map((a) => `  ${a}`).join('\n')}`
+}
