@@ -1,7 +1,5 @@
-import { isRecordCid } from '../schema/index.js'
+import { isRecordCid, type MemoryRecord, type RecordStore, type StoredRecord } from '../schema/index.js'
 import type { RecordInclusion } from '../merkle/index.js'
-import type { MemoryRecord } from '../schema/index.js'
-import type { RecordStore, StoredRecord } from '../record-index/index.js'
 import type { MemoryStore, World, WorldId } from './types.js'
 
 export interface RecordMemoryStoreInit {

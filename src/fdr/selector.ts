@@ -1,6 +1,5 @@
 import { IsnadError } from '../errors/index.js'
-import type { TrustResult } from '../schema/index.js'
-import type { MemoryQuery, RecordStore } from '../record-index/index.js'
+import type { TrustResult, MemoryQuery, RecordStore } from '../schema/index.js'
 import { matchesText, reasonOf } from './reason.js'
 import type { MemoryStore, MemoryTrace, MemoryVerifier, SelectedMemory, SelectionRequest, VerificationMethod, World, WorldId } from './types.js'
 

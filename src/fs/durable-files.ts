@@ -40,6 +40,34 @@ export async function pathExists (path: string, { noFollow = false } = {}): Prom
   }
 }
 
+/** How withFile opens its file, and what it calls the work in an error. */
+export interface FileUse<T> {
+  /** open(2) flags, as node:fs spells them (`r`, `r+`, `w`). */
+  flags: string
+  mode?: number
+  /** The verb of the error message: `cannot <action> <path>`. */
+  action: string
+  /** Given, a file that does not exist gives this instead of an error. */
+  ifMissing?: T
+}
+
+/**
+ * Opens `path`, runs `use` on the handle and closes it whatever happens. A failure is
+ * ioError(`action`, path); an IsnadError `use` throws passes through as it is.
+ */
+export async function withFile<T> (path: string, how: FileUse<T>, use: (handle: FileHandle) => Promise<T>): Promise<T> {
+  let handle: FileHandle | undefined
+  try {
+    handle = await open(path, how.flags, how.mode)
+    return await use(handle)
+  } catch (err) {
+    if (how.ifMissing !== undefined && errnoOf(err) === 'ENOENT') return how.ifMissing
+    throw ioError(how.action, path, err)
+  } finally {
+    await handle?.close()
+  }
+}
+
 /** Errnos of platforms that cannot open or fsync a directory (Windows); there rename is all we get. */
 const DIRECTORY_SYNC_UNSUPPORTED = new Set(['EISDIR', 'EPERM', 'EINVAL', 'ENOTSUP'])
 

@@ -1,2 +1,2 @@
 /* Durable file primitives: one implementation of "written means it survives a crash". */
-export { ensureDirectory, errnoOf, ioError, openForAppend, pathExists, syncDirectory, writeFileAtomic } from './durable-files.js'
+export { ensureDirectory, errnoOf, ioError, openForAppend, pathExists, syncDirectory, withFile, writeFileAtomic, type FileUse } from './durable-files.js'

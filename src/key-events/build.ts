@@ -45,9 +45,8 @@ export interface RotationInput {
 /** record-v1 K6. */
 export function buildRotation (state: KeyLogState, input: RotationInput): SignedKeyEvent {
   return signKeyEvent({
-    ...header(state, input.createdAt),
+    ...laterEvent(state, input.createdAt),
     type: 'rotation',
-    previous: lastId(state),
     new_key: input.next.did,
     next_key_digest: keyDigestOf(decodeDidKey(input.following)),
     ...(input.compromisedSince === undefined ? {} : { compromised_since: input.compromisedSince })
@@ -57,9 +56,8 @@ export function buildRotation (state: KeyLogState, input: RotationInput): Signed
 /** record-v1 K8. */
 export function buildDelegation (state: KeyLogState, input: { current: KeySigner, delegate: KeySigner, createdAt: string, expiresAt?: string }): SignedKeyEvent {
   return signKeyEvent({
-    ...header(state, input.createdAt),
+    ...laterEvent(state, input.createdAt),
     type: 'delegation',
-    previous: lastId(state),
     delegate: input.delegate.did,
     ...(input.expiresAt === undefined ? {} : { expires_at: input.expiresAt })
   }, input.current, input.delegate)
@@ -78,9 +76,8 @@ export interface RevocationInput {
 /** record-v1 K9. */
 export function buildRevocation (state: KeyLogState, input: RevocationInput): SignedKeyEvent {
   return signKeyEvent({
-    ...header(state, input.createdAt),
+    ...laterEvent(state, input.createdAt),
     type: 'revocation',
-    previous: lastId(state),
     key: input.key,
     effective_at: input.effectiveAt ?? input.createdAt,
     ...(input.compromisedSince === undefined ? {} : { compromised_since: input.compromisedSince }),
@@ -88,12 +85,12 @@ export function buildRevocation (state: KeyLogState, input: RevocationInput): Si
   }, input.current)
 }
 
-function header (state: KeyLogState, createdAt: string): { kind: 'key_event', version: 1, identity: string, sequence: number, created_at: string } {
-  return { kind: 'key_event', version: 1, identity: state.identity, sequence: state.events.length, created_at: createdAt }
-}
-
-function lastId (state: KeyLogState): string {
-  return state.ids[state.ids.length - 1] as string
+/** What every event after the inception carries: its place in `state`'s log and the id of the event before it (record-v1 §13). */
+function laterEvent (state: KeyLogState, createdAt: string): { kind: 'key_event', version: 1, identity: string, sequence: number, created_at: string, previous: string } {
+  return {
+    kind: 'key_event', version: 1, identity: state.identity, sequence: state.events.length, created_at: createdAt,
+    previous: state.ids[state.ids.length - 1] as string
+  }
 }
 
 function seedOf (signer: KeySigner): Uint8Array {

@@ -1,4 +1,4 @@
-import type { EventType, Visibility } from '../schema/ledger-lines.js'
+import type { EventType, Visibility } from '../schema/index.js'
 
 /**
  * Named defaults and limits of the `.memory/` ledger (Memory Format Spec V3.1 §2–§10).

@@ -1,6 +1,5 @@
 import { z } from 'zod'
-import { ID_PREFIXES, lineHash, typedId } from '../schema/ledger-lines.js'
-import { isoTimestamp } from '../schema/primitives.js'
+import { ID_PREFIXES, isoTimestamp, lineHash, typedId } from '../schema/index.js'
 import { hashedLineValidator, type LineValidator } from './entries.js'
 import { verifyLineHash } from './line-hash.js'
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
-import { EventSchema, type LedgerEvent } from '../schema/ledger-lines.js'
+import { EventSchema, type LedgerEvent } from '../schema/index.js'
 import { verifyCanonicalLineText, verifyLineHash } from './line-hash.js'
-import { ArchiveReadError, readRawLines, type ReadLinesOptions } from './line-reader.js'
+import { ArchiveReadError, decodeUtf8, readRawLines, type ReadLinesOptions } from './line-reader.js'
 
 /**
  * What a reader finds in a ledger file, line by line. Nothing is skipped silently: a line that fails
@@ -33,16 +33,6 @@ export type LineCheck<T> = { ok: true, value: T } | { ok: false, reason: Corrupt
 
 /** Checks one line's text: JSON, then the schema, then the spec §8 hash. */
 export type LineValidator<T> = (text: string) => LineCheck<T>
-
-const decoder = new TextDecoder('utf-8', { fatal: true })
-
-function decodeUtf8 (bytes: Uint8Array): string | undefined {
-  try {
-    return decoder.decode(bytes)
-  } catch {
-    return undefined
-  }
-}
 
 /** A validator for lines of `schema` that carry a spec §8 `hash`. */
 export function hashedLineValidator<S extends z.ZodType> (schema: S): LineValidator<z.infer<S>> {

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { IsnadError } from '../errors/index.js'
-import { EVENT_SCHEMA_VERSION, EventSchema, type EventType, type LedgerEvent, type Visibility } from '../schema/ledger-lines.js'
+import { EVENT_SCHEMA_VERSION, EventSchema, type EventType, type LedgerEvent, type Visibility } from '../schema/index.js'
 import { BUS_EVENT_TYPES, DEFAULT_BUS_VISIBILITY, DEFAULT_STREAM_VISIBILITY, MAX_LINE_BYTES } from './constants.js'
 import { isWellFormed, sortedPlainCopy } from './canonical-copy.js'
 import { genericCanonicalJson, HASH_PREFIX, sha256Hex } from './line-hash.js'

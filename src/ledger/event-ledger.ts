@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import { IsnadError } from '../errors/index.js'
-import { scopeName, type LedgerEvent } from '../schema/ledger-lines.js'
+import { scopeName, type LedgerEvent } from '../schema/index.js'
 import { JsonlAppender, type AppenderStats } from './appender.js'
 import { MAX_OPEN_SHARDS } from './constants.js'
 import type { TornTailFinding, WriterLockInfo } from './coordination-schema.js'

@@ -1,6 +1,6 @@
 import { statSync } from 'node:fs'
 import { IsnadError } from '../errors/index.js'
-import type { LedgerEvent } from '../schema/ledger-lines.js'
+import type { LedgerEvent } from '../schema/index.js'
 import { errnoOf } from '../fs/index.js'
 import { mergeShards, type EventEntry } from './merge.js'
 import { listScopeShards, type ShardRef } from './event-shards.js'

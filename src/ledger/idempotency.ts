@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '../schema/ledger-lines.js'
+import type { LedgerEvent } from '../schema/index.js'
 import { mergeShards } from './merge.js'
 import { listScopeShards } from './event-shards.js'
 

@@ -1,6 +1,6 @@
 import { hash } from 'node:crypto'
 import { base32 } from 'multiformats/bases/base32'
-import { ID_PREFIXES, type IdKind, type ViewObjectType } from '../schema/ledger-lines.js'
+import { ID_PREFIXES, type IdKind, type ViewObjectType } from '../schema/index.js'
 import { EVENT_ID_DOMAIN, ID_BYTES } from './constants.js'
 import { VIEW_REDUCER } from './object-views/constants.js'
 

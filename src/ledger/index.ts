@@ -29,7 +29,7 @@ export { listScopeShards, listWritableShards, type ShardRef } from './event-shar
 export { mergeShards, type EventEntry, type MergeOptions } from './merge.js'
 export { createMemoryIdempotency, createLedgerScanIdempotency, type IdempotencyIndex, type LedgerScanInit } from './idempotency.js'
 export { buildEvent, isBusEvent, nextLc, type EventInput, type EventContext, type BuiltEvent } from './event-builder.js'
-export { strictEntries } from './event-reader.js'
+export { readSnapshotEntries, snapshotScope, strictEntries, type ScopeSnapshot } from './event-reader.js'
 export { openEventLedger, type EventLedger, type EventLedgerInit, type AppendResult, type AppendOptions, type AppendedLine } from './event-ledger.js'
 export {
   PACK_EVENT_TYPE, PACKS_DIR, PACK_INLINE_MAX_BYTES, PACK_PAGE_INLINE_MAX_BYTES, packInlineMaxOf, PACK_MAX_RECORDS, PackPayloadSchema, buildPack, readPackCar, packPath,

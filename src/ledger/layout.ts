@@ -1,6 +1,6 @@
 import { join, relative, sep } from 'node:path'
 import { IsnadError } from '../errors/index.js'
-import { scopeName, typedId, ID_PREFIXES } from '../schema/ledger-lines.js'
+import { scopeName, typedId, ID_PREFIXES } from '../schema/index.js'
 import { TORN_EVIDENCE_DIR, WRITER_LOCK_FILE } from './constants.js'
 import { ensureDirectory } from '../fs/index.js'
 

@@ -10,6 +10,17 @@ import { errnoOf, ioError } from '../fs/index.js'
  * decompressed on the fly; their offsets count decompressed bytes.
  */
 
+const UTF8 = new TextDecoder('utf-8', { fatal: true })
+
+/** A line's bytes as text, or undefined when they are not valid UTF-8 (a corrupt line: never decoded with replacement characters). */
+export function decodeUtf8 (bytes: Uint8Array): string | undefined {
+  try {
+    return UTF8.decode(bytes)
+  } catch {
+    return undefined
+  }
+}
+
 export interface RawLine {
   /** Byte offset of the line's first byte (in the decompressed stream for archives). */
   offset: number

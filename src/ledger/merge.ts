@@ -1,4 +1,4 @@
-import type { LedgerEvent } from '../schema/ledger-lines.js'
+import type { LedgerEvent } from '../schema/index.js'
 import { readEntries, validateEventLine, type LedgerEntry } from './entries.js'
 import type { ShardRef } from './event-shards.js'
 

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto'
-import { open, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { FINDING_ID_DOMAIN } from './constants.js'
 import { type TornTailFinding } from './coordination-schema.js'
 import type { LineValidator } from './entries.js'
-import { ensureDirectory, ioError, syncDirectory } from '../fs/index.js'
+import { ensureDirectory, syncDirectory, withFile } from '../fs/index.js'
 import { withLineHash } from './line-hash.js'
 import { derivedId } from './ids.js'
 import { dataRelative, tornEvidencePath } from './layout.js'
@@ -74,9 +73,7 @@ export async function recoverTail<T> (
 }
 
 async function readRange (path: string, from: number, to: number): Promise<Buffer> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(path, 'r')
+  return await withFile(path, { flags: 'r', action: 'read' }, async (handle) => {
     const buffer = Buffer.alloc(to - from)
     let filled = 0
     while (filled < buffer.length) {
@@ -85,26 +82,16 @@ async function readRange (path: string, from: number, to: number): Promise<Buffe
       filled += bytesRead
     }
     return buffer.subarray(0, filled)
-  } catch (err) {
-    throw ioError('read', path, err)
-  } finally {
-    await handle?.close()
-  }
+  })
 }
 
 async function writeEvidence (path: string, bytes: Buffer): Promise<void> {
   await ensureDirectory(dirname(path))
-  let handle: FileHandle | undefined
-  try {
-    // 'w': a recovery interrupted earlier may have left the same copy; it is rewritten identically.
-    handle = await open(path, 'w', 0o644)
+  // 'w': a recovery interrupted earlier may have left the same copy; it is rewritten identically.
+  await withFile(path, { flags: 'w', mode: 0o644, action: 'write' }, async (handle) => {
     await handle.writeFile(bytes)
     await handle.sync()
-  } catch (err) {
-    throw ioError('write', path, err)
-  } finally {
-    await handle?.close()
-  }
+  })
   await syncDirectory(dirname(path))
 }
 
@@ -113,14 +100,8 @@ async function writeEvidence (path: string, bytes: Buffer): Promise<void> {
  * file is opened read-write only for ftruncate; no byte before `length` is touched.
  */
 async function truncate (path: string, length: number): Promise<void> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(path, 'r+')
+  await withFile(path, { flags: 'r+', action: 'truncate' }, async (handle) => {
     await handle.truncate(length)
     await handle.sync()
-  } catch (err) {
-    throw ioError('truncate', path, err)
-  } finally {
-    await handle?.close()
-  }
+  })
 }

@@ -1,5 +1,5 @@
 import { isIsnadError } from '../errors/index.js'
-import type { LedgerEvent } from '../schema/ledger-lines.js'
+import type { LedgerEvent } from '../schema/index.js'
 import type { TornTailFinding } from './coordination-schema.js'
 import { readEntries, validateEventLine } from './entries.js'
 import { recoverTail, type RecoveryContext } from './recovery.js'

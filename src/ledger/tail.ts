@@ -2,6 +2,7 @@ import { open, type FileHandle } from 'node:fs/promises'
 import { IsnadError } from '../errors/index.js'
 import { MAX_LINE_BYTES, MAX_TORN_TAIL_BYTES, TAIL_PROBE_BYTES } from './constants.js'
 import type { CorruptReason, LineValidator } from './entries.js'
+import { decodeUtf8 } from './line-reader.js'
 import { errnoOf, ioError } from '../fs/index.js'
 
 /**
@@ -97,7 +98,7 @@ function scanBack<T> (data: Buffer, start: number, validate: LineValidator<T>): 
     const previous = end >= 2 ? data.lastIndexOf(0x0a, end - 2) : -1
     if (previous === -1 && start > 0) return undefined // the window's first line may be partial
     const lineStart = previous + 1
-    const text = decodeStrict(data.subarray(lineStart, end - 1))
+    const text = decodeUtf8(data.subarray(lineStart, end - 1))
     const check = text === undefined ? { ok: false as const, reason: 'utf8' as const } : validate(text)
     if (check.ok) return { end: start + end, value: check.value, reason }
     reason ??= check.reason
@@ -106,12 +107,11 @@ function scanBack<T> (data: Buffer, start: number, validate: LineValidator<T>): 
   return start === 0 ? { end: 0, value: undefined, reason } : undefined
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true })
-
-function decodeStrict (bytes: Uint8Array): string | undefined {
-  try {
-    return decoder.decode(bytes)
-  } catch {
-    return undefined
-  }
+/** Whether the open file ends with a newline (an empty one does): false is a torn last line. */
+export async function lastLineEnded (handle: FileHandle): Promise<boolean> {
+  const { size } = await handle.stat()
+  if (size === 0) return true
+  const last = Buffer.alloc(1)
+  await handle.read(last, 0, 1, size - 1)
+  return last[0] === 0x0a
 }

@@ -4,7 +4,7 @@ import { cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord }
 import { cidOfBytesNative, sameBytes } from '../fast-crypto/index.js'
 import type { RecordKeyCheck } from '../key-events/index.js'
 import { MAX_RECORD_BYTES, type RecordKind } from '../schema/index.js'
-import { BoundedMap } from './bounded-map.js'
+import { BoundedMap } from '../collections/index.js'
 import { VERIFIED_CACHE_SIZE, RECEIVED_VERIFY_CONCURRENCY } from './constants.js'
 import type { NetHost } from './host.js'
 

@@ -1,4 +1,4 @@
-export type * from './types.js'
+export type { MemoryQuery, QueryHit, QueryPage, RecordLocation, RecordStore, StoredRecord, TrustEntry } from '../schema/index.js'
 export * from './constants.js'
 export { asIndexError, indexCorruptError, isLevelCorruption, createLevelRecordStore, indexLocationOf, INDEX_FORMAT, LATIN1, LevelRecordStore, WriteBatch, type BatchTarget, type LevelRecordStoreInit } from './level/index.js'
 export { createMemoryRecordStore, MemoryRecordStore } from './memory/index.js'

@@ -1,6 +1,5 @@
-import type { AnchorRecord, AttestationRecord, WitnessRequestRecord } from '../schema/index.js'
+import type { AnchorRecord, AttestationRecord, WitnessRequestRecord, StoredRecord } from '../schema/index.js'
 import type { Link } from './prepare.js'
-import type { StoredRecord } from './types.js'
 
 /**
  * The RecordStore reads of what is linked to a memory, written once for every store: each store

@@ -2,8 +2,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import { IsnadError } from '../errors/index.js'
 import { cidString, encodeCanonical, encodeSignedRecordBytes, recordBytesIn, verifiedIdOf } from '../record/index.js'
 import { cidOfBytesNative } from '../fast-crypto/index.js'
-import type { IsnadRecord, SignedRecord } from '../schema/index.js'
-import type { StoredRecord, TrustEntry } from './types.js'
+import type { IsnadRecord, SignedRecord, StoredRecord, TrustEntry } from '../schema/index.js'
 
 /** A record checked against its id and encoded once, ready for any store to write. */
 export interface PreparedRecord {

@@ -1,9 +1,8 @@
 import { IsnadError } from '../errors/index.js'
-import { CONTENT_TYPES, isIsoTimestamp, type ContentType } from '../schema/index.js'
+import { CONTENT_TYPES, isIsoTimestamp, type ContentType, type MemoryQuery } from '../schema/index.js'
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from './constants.js'
 import type { IndexedMemory } from './indexed-memory.js'
 import { decodeCursor, minUnitsFor } from './result-order.js'
-import type { MemoryQuery } from './types.js'
 
 /** A MemoryQuery checked and reduced to what a scan compares, shared by every store. */
 export interface NormalizedQuery {

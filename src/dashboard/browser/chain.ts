@@ -1,4 +1,4 @@
-import type { AnchorState, MemoryView } from '../../schema/index.js'
+import type { AnchorState, MemoryView, RecordKind, RecordOfKind } from '../../schema/index.js'
 import { checkSignedRecord, type BrowserCheck } from './verify-in-browser.js'
 
 /*
@@ -43,17 +43,23 @@ export interface Chain {
 
 const missing = (id: string): BrowserCheck => ({ id, idMatches: false, valid: false, reason: 'the node listed this record but did not send it' })
 
+/** A link's check, when the bundle sent a record of `kind` with that id, and the record; else `missing`. */
+function checkOf<K extends RecordKind> (checks: ReadonlyMap<string, BrowserCheck>, id: string, kind: K): { check: BrowserCheck, record?: RecordOfKind<K> } {
+  const check = checks.get(id)
+  const record = check?.record
+  return check !== undefined && record?.kind === kind ? { check, record: record as RecordOfKind<K> } : { check: missing(id) }
+}
+
 export function buildChain (view: MemoryView, bundleRecords: readonly unknown[]): Chain {
   const checks = new Map<string, BrowserCheck>()
   for (const input of bundleRecords) {
     const check = checkSignedRecord(input)
     checks.set(check.id, check)
   }
-  const memoryCheck = checks.get(view.id)
   const author: ChainLink = {
     id: view.id,
-    check: memoryCheck?.record?.kind === 'memory' ? memoryCheck : missing(view.id),
-    signer: memoryCheck?.signer ?? view.provenance.author.agent_id,
+    check: checkOf(checks, view.id, 'memory').check,
+    signer: checks.get(view.id)?.signer ?? view.provenance.author.agent_id,
     time: view.provenance.created_at
   }
   const witnessIds = new Set(view.witnesses.map((w) => w.id))
@@ -64,14 +70,13 @@ export function buildChain (view: MemoryView, bundleRecords: readonly unknown[])
     if (check.record?.kind === 'anchor' && check.record.memory === view.id) anchorIds.add(check.id)
   }
   const witnesses = [...witnessIds].map((id): WitnessLink => {
-    const check = checks.get(id)
+    const { check, record } = checkOf(checks, id, 'attestation')
     const listed = view.witnesses.find((w) => w.id === id)
-    const record = check?.record?.kind === 'attestation' ? check.record : undefined
     const notes = record?.notes ?? listed?.notes
     const claims = record?.claims ?? listed?.claims
     return {
       id,
-      check: record === undefined ? missing(id) : check ?? missing(id),
+      check,
       signer: record?.witness ?? listed?.agent_id ?? '',
       time: record?.witnessed_at ?? listed?.witnessed_at ?? '',
       verdict: record?.attestation ?? listed?.attestation ?? 'partial',
@@ -80,12 +85,11 @@ export function buildChain (view: MemoryView, bundleRecords: readonly unknown[])
     }
   })
   const anchors = [...anchorIds].map((id): AnchorLink => {
-    const check = checks.get(id)
+    const { check, record } = checkOf(checks, id, 'anchor')
     const listed = view.anchors.find((a) => a.id === id)
-    const record = check?.record?.kind === 'anchor' ? check.record : undefined
     return {
       id,
-      check: record === undefined ? missing(id) : check ?? missing(id),
+      check,
       signer: record?.anchored_by ?? listed?.anchored_by ?? '',
       time: record?.created_at ?? listed?.created_at ?? '',
       type: record?.type ?? listed?.type ?? '',

@@ -1,7 +1,7 @@
-import { open, type FileHandle } from 'node:fs/promises'
 import { join } from 'node:path'
 import { IsnadError } from '../../errors/index.js'
-import { errnoOf, ioError } from '../../fs/index.js'
+import { withFile } from '../../fs/index.js'
+import { lastLineEnded } from '../tail.js'
 import { JsonlAppender, readEntries, recoverTail, validateOperationalLine, type RecoveryContext } from '../index.js'
 
 /**
@@ -13,21 +13,8 @@ import { JsonlAppender, readEntries, recoverTail, validateOperationalLine, type 
  */
 
 async function assertTailIntact (path: string): Promise<void> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(path, 'r')
-    const { size } = await handle.stat()
-    if (size === 0) return
-    const last = Buffer.alloc(1)
-    await handle.read(last, 0, 1, size - 1)
-    if (last[0] !== 0x0a) {
-      throw new IsnadError('LEDGER_CORRUPT', `${path} ends in a torn line: run \`isnad ledger repair\` before appending to it`, { details: { file: path } })
-    }
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return
-    throw ioError('read', path, err)
-  } finally {
-    await handle?.close()
+  if (!await withFile(path, { flags: 'r', action: 'read', ifMissing: true }, lastLineEnded)) {
+    throw new IsnadError('LEDGER_CORRUPT', `${path} ends in a torn line: run \`isnad ledger repair\` before appending to it`, { details: { file: path } })
   }
 }
 

@@ -1,8 +1,9 @@
-import { open, readdir, rm, stat, unlink, type FileHandle } from 'node:fs/promises'
+import { readdir, rm, stat, unlink } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { IsnadError } from '../../errors/index.js'
 import { scopeName } from '../../schema/index.js'
-import { errnoOf, ioError, syncDirectory } from '../../fs/index.js'
+import { errnoOf, ioError, syncDirectory, withFile } from '../../fs/index.js'
+import { lastLineEnded } from '../tail.js'
 import {
   archivePathFor, dataRelative, listScopeShards, PACK_EVENT_TYPE, packCarOf, packPath, PackPayloadSchema, readEntries, readPackCar, utcDay,
   validateEventLine, writePackFile, type ShardRef
@@ -69,19 +70,7 @@ async function listScopes (dataDir: string): Promise<string[]> {
 
 /** False when the file's last byte is not a newline: a torn write. */
 async function endsWithNewline (path: string): Promise<boolean> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(path, 'r')
-    const { size } = await handle.stat()
-    if (size === 0) return true
-    const last = Buffer.alloc(1)
-    await handle.read(last, 0, 1, size - 1)
-    return last[0] === 0x0a
-  } catch (err) {
-    throw ioError('read', path, err)
-  } finally {
-    await handle?.close()
-  }
+  return await withFile(path, { flags: 'r', action: 'read' }, lastLineEnded)
 }
 
 export async function archiveShards (init: ArchiveInit): Promise<ArchiveResult> {

@@ -5,7 +5,7 @@ import { dirname } from 'node:path'
 import { Transform, Writable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { createGunzip, createGzip } from 'node:zlib'
-import { ensureDirectory, errnoOf, ioError, syncDirectory } from '../../fs/index.js'
+import { ensureDirectory, ioError, syncDirectory, withFile } from '../../fs/index.js'
 import { LEDGER_FILE_MODE } from '../index.js'
 import { ARCHIVE_GZIP_HEADER, GZIP_OS_OFFSET } from './constants.js'
 
@@ -82,16 +82,10 @@ export async function digestFile (path: string): Promise<Digest> {
 
 /** True when the file starts with the exact header isnad writes (constants.ts ARCHIVE_GZIP_HEADER). */
 export async function hasArchiveHeader (path: string): Promise<boolean> {
-  let handle: FileHandle | undefined
-  try {
-    handle = await open(path, 'r')
+  // Missing: archived and gone meanwhile, nothing to judge.
+  return await withFile(path, { flags: 'r', action: 'read', ifMissing: true }, async (handle) => {
     const header = Buffer.alloc(ARCHIVE_GZIP_HEADER.length)
     const { bytesRead } = await handle.read(header, 0, header.length, 0)
     return bytesRead === header.length && header.equals(ARCHIVE_GZIP_HEADER)
-  } catch (err) {
-    if (errnoOf(err) === 'ENOENT') return true // archived and gone meanwhile: nothing to judge
-    throw ioError('read', path, err)
-  } finally {
-    await handle?.close()
-  }
+  })
 }

@@ -3,7 +3,7 @@ import { open, rename, rm } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
 import { z } from 'zod'
 import { ensureDirectory, ioError, pathExists, syncDirectory } from '../../fs/index.js'
-import { readRawLines, type RawLine } from '../line-reader.js'
+import { decodeUtf8, readRawLines, type RawLine } from '../line-reader.js'
 import { dataRelative, type LineCheck, type LineValidator } from '../index.js'
 import { QUARANTINE_DIR, SET_ASIDE_DIR } from './constants.js'
 
@@ -44,7 +44,6 @@ export interface SetAsideResult {
   lines: SetAsideLine[]
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true })
 const IDS = /\b(bafy[a-z2-7]{40,})|\b(evt_[a-z2-7]{26})/g
 
 function namesIn (text: string): string[] {
@@ -54,12 +53,7 @@ function namesIn (text: string): string[] {
 }
 
 function lineEntry (rel: string, raw: RawLine, reason: string): SetAsideLine {
-  let text: string | undefined
-  try {
-    text = decoder.decode(raw.bytes)
-  } catch {
-    text = undefined
-  }
+  const text = decodeUtf8(raw.bytes)
   return {
     isnad_set_aside: 1,
     file: rel,
@@ -73,18 +67,15 @@ function lineEntry (rel: string, raw: RawLine, reason: string): SetAsideLine {
 }
 
 function checkLine (bytes: Uint8Array, validate: LineValidator<unknown>): LineCheck<unknown> {
-  let text: string
-  try {
-    text = decoder.decode(bytes)
-  } catch {
-    return { ok: false, reason: 'utf8', message: 'not valid UTF-8' }
-  }
-  return validate(text)
+  const text = decodeUtf8(bytes)
+  return text === undefined ? { ok: false, reason: 'utf8', message: 'not valid UTF-8' } : validate(text)
 }
 
 function parsedOrUndefined (bytes: Uint8Array): unknown {
+  const text = decodeUtf8(bytes)
+  if (text === undefined) return undefined
   try {
-    return JSON.parse(decoder.decode(bytes))
+    return JSON.parse(text)
   } catch {
     return undefined
   }

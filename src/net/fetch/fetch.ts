@@ -8,9 +8,10 @@ import type { VerifiedRecord } from '../../record/index.js'
 import { FETCH_PROTOCOL, FETCH_TIMEOUT_MS, MAX_EVIDENCE_RECORDS, MAX_FETCH_REQUEST_BYTES } from './constants.js'
 import { EvidenceRequestSchema } from './evidence.js'
 import {
-  MAX_FETCH_IDS, MAX_RECORD_FRAME_BYTES, FrameReader, isViolation, sendFrames, withDeadline, FetchRequestSchema, decodeWire, encodeWire
+  MAX_FETCH_IDS, MAX_RECORD_FRAME_BYTES, FetchRequestSchema, decodeWire, encodeWire
 } from '../wire/index.js'
-import { deadline, type NetContext } from '../net-context.js'
+import type { NetContext } from '../net-context.js'
+import { serveOneRequest } from '../serve-request.js'
 import { exchange, violation } from './exchange.js'
 import { peekRecordId } from '../record-gate.js'
 
@@ -58,26 +59,12 @@ export interface FetchResult {
  */
 export function createFetchHandler (context: NetContext, timeoutMs = FETCH_TIMEOUT_MS, { blocks = false, evidence = false } = {}): (stream: Stream, connection: Connection) => Promise<void> {
   const schema = evidence ? FetchRequestV12Schema : blocks ? FetchRequestV11Schema : FetchRequestSchema
-  return async (stream, connection) => {
-    const signal = deadline(context, timeoutMs)
-    try {
-      await withDeadline(stream, signal, async () => {
-        const reader = new FrameReader(stream, MAX_FETCH_REQUEST_BYTES, signal)
-        const frame = await reader.next(MAX_FETCH_REQUEST_BYTES)
-        if (frame === null) throw new IsnadError('DECODE_FAILED', 'fetch stream closed before its request', { details: { violation: true } })
-        const request = decodeWire(frame, schema, 'fetch request', MAX_FETCH_REQUEST_BYTES) // F1–F2, B2, E1
-        const found = 'blocks' in request
-          ? await blocksFound(context, request.blocks)
-          : 'evidence' in request ? await context.host.memoryEvidence?.(request.evidence, MAX_EVIDENCE_RECORDS) ?? [] : await recordsFound(context, request.ids)
-        await sendFrames(stream, found, signal) // F3, B3
-        await stream.close({ signal })
-      })
-    } catch (err) {
-      stream.abort(err instanceof Error ? err : new Error(String(err)))
-      if (isViolation(err)) context.penalize(connection.remotePeer, `fetch request: ${String(err)}`)
-      context.log('fetch from %p failed: %s', connection.remotePeer, String(err))
-    }
-  }
+  return serveOneRequest(context, { name: 'fetch', timeoutMs, maxRequestBytes: MAX_FETCH_REQUEST_BYTES }, async (frame) => {
+    const request = decodeWire(frame, schema, 'fetch request', MAX_FETCH_REQUEST_BYTES) // F1–F2, B2, E1
+    return 'blocks' in request // the frames sent: F3, B3
+      ? await blocksFound(context, request.blocks)
+      : 'evidence' in request ? await context.host.memoryEvidence?.(request.evidence, MAX_EVIDENCE_RECORDS) ?? [] : await recordsFound(context, request.ids)
+  })
 }
 
 async function recordsFound (context: NetContext, ids: readonly string[]): Promise<Uint8Array[]> {

@@ -5,7 +5,7 @@ import { decodeKeyLog, MAX_KEY_LOG_BYTES, type Keyring } from '../../key-events/
 import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint } from '../../merkle/index.js'
 import { cidString, type VerifiedRecord } from '../../record/index.js'
 import { sameBytes } from '../../fast-crypto/index.js'
-import { BoundedMap } from '../bounded-map.js'
+import { BoundedMap } from '../../collections/index.js'
 import { parseShardTopic, shardOf, type ShardTopic } from '../../shard/index.js'
 import { MAX_CHECKPOINT_AGE_MS, MAX_CHECKPOINT_BYTES, SEEN_CHECKPOINTS_SIZE, TOPICS } from './constants.js'
 import type { NetHost } from '../host.js'

@@ -9,6 +9,7 @@ import {
   MAX_SYNC_CONTROL_BYTES, MAX_SYNC_INTEREST_REQUEST_BYTES, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_INTEREST_PROTOCOL, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD, SYNC_PROTOCOL
 } from './constants.js'
 import { deadline, type NetContext } from '../net-context.js'
+import { serveOneRequest } from '../serve-request.js'
 import type { RecordPage } from '../host.js'
 import type { GateResult } from '../record-gate.js'
 import { coversEveryShard, groupByCursor, interestKeys, SyncInterestsSchema, type SyncInterests } from './interest.js'
@@ -55,24 +56,11 @@ function serveSync (
   context: NetContext, timeoutMs: number, maxRequestBytes: number,
   answer: (request: Uint8Array) => Promise<{ limit: number, page: RecordPage }>
 ): (stream: Stream, connection: Connection) => Promise<void> {
-  return async (stream, connection) => {
-    const signal = deadline(context, timeoutMs)
-    try {
-      await withDeadline(stream, signal, async () => {
-        const reader = new FrameReader(stream, maxRequestBytes, signal)
-        const frame = await reader.next(maxRequestBytes)
-        if (frame === null) throw new IsnadError('DECODE_FAILED', 'sync stream closed before its request', { details: { violation: true } })
-        const { limit, page } = await answer(frame)
-        if (page.records.length > limit) throw new IsnadError('IO_ERROR', `the host returned ${page.records.length} records, ${limit} asked`)
-        await sendFrames(stream, [encodeWire({ count: page.records.length, next: page.next }), ...page.records], signal) // S2
-        await stream.close({ signal })
-      })
-    } catch (err) {
-      stream.abort(err instanceof Error ? err : new Error(String(err)))
-      if (isViolation(err)) context.penalize(connection.remotePeer, `sync request: ${String(err)}`)
-      context.log('sync serving %p failed: %s', connection.remotePeer, String(err))
-    }
-  }
+  return serveOneRequest(context, { name: 'sync', timeoutMs, maxRequestBytes }, async (frame) => {
+    const { limit, page } = await answer(frame)
+    if (page.records.length > limit) throw new IsnadError('IO_ERROR', `the host returned ${page.records.length} records, ${limit} asked`)
+    return [encodeWire({ count: page.records.length, next: page.next }), ...page.records] // S2
+  })
 }
 
 /** sync-v1 §9, S9: a sync-by-interest request. */

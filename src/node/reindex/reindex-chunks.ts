@@ -1,5 +1,5 @@
 import { IsnadError, type ErrorCode } from '../../errors/index.js'
-import type { ScopeSnapshot } from '../../ledger/event-reader.js'
+import type { ScopeSnapshot } from '../../ledger/index.js'
 import type { SignedCheckpoint } from '../../merkle/index.js'
 import type { LedgerEvent, MemoryRecord, SignedRecord, TrustPolicyName } from '../../schema/index.js'
 import type { RecordLocation, StoredRecord, TrustEntry } from '../../record-index/index.js'

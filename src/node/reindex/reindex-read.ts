@@ -1,4 +1,4 @@
-import { readSnapshotEntries, strictEntries } from '../../ledger/event-reader.js'
+import { readSnapshotEntries, strictEntries } from '../../ledger/index.js'
 import { SignedCheckpointSchema, type SignedCheckpoint } from '../../merkle/index.js'
 import type { AnchorRecord, AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../schema/index.js'
 import type { RecordLocation, StoredRecord, TrustEntry } from '../../record-index/index.js'

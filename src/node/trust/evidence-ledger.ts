@@ -1,3 +1,4 @@
+import { BoundedMap } from '../../collections/index.js'
 import type { AgentEvidence } from '../../schema/index.js'
 import { EVIDENCE_FETCH } from './evidence-needs.js'
 
@@ -16,22 +17,19 @@ interface AgentFetch {
 }
 
 export class EvidenceLedger {
-  private readonly agents = new Map<string, AgentFetch>()
+  /** Per agent, its last fetch; the agent asked for longest ago is forgotten first. */
+  private readonly agents: BoundedMap<string, AgentFetch>
   /** Agents a score read lately, newest last: what the next round asks for first. */
-  private readonly scored = new Map<string, true>()
+  private readonly scored: BoundedMap<string, true>
 
-  constructor (private readonly max: number = EVIDENCE_FETCH.maxTracked) {}
+  constructor (max: number = EVIDENCE_FETCH.maxTracked) {
+    this.agents = new BoundedMap(max)
+    this.scored = new BoundedMap(max)
+  }
 
   /** Notes agents a score read (its author and witnesses) whose shard the node does not hold. */
   noteScored (dids: Iterable<string>): void {
-    for (const did of dids) {
-      this.scored.delete(did)
-      this.scored.set(did, true)
-    }
-    for (const did of this.scored.keys()) {
-      if (this.scored.size <= this.max) break
-      this.scored.delete(did)
-    }
+    for (const did of dids) this.scored.set(did, true)
   }
 
   /** The agents scores read lately, newest first. */
@@ -46,14 +44,8 @@ export class EvidenceLedger {
   /** A fetch for `dids` starts at `at`. */
   asked (dids: readonly string[], at: number): void {
     for (const did of dids) {
-      const previous = this.agents.get(did)
-      this.agents.delete(did)
-      this.agents.set(did, { ...previous, askedAt: at, running: true })
+      this.agents.set(did, { ...this.agents.get(did), askedAt: at, running: true })
       this.scored.delete(did)
-    }
-    for (const did of this.agents.keys()) {
-      if (this.agents.size <= this.max) break
-      this.agents.delete(did)
     }
   }
 

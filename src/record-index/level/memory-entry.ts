@@ -1,9 +1,8 @@
 import { IsnadError } from '../../errors/index.js'
-import type { ContentType } from '../../schema/index.js'
+import type { ContentType, TrustEntry } from '../../schema/index.js'
 import type { IndexedMemory } from '../indexed-memory.js'
 import { utf8Key } from './binary-keys.js'
 import { authorScope, tagScope, typeScope } from './key-layout.js'
-import type { TrustEntry } from '../types.js'
 
 /*
  * The value of a memory's entry in the `memories` sublevel (key-layout.ts): what a query filters on and

@@ -3,7 +3,7 @@ import { IsnadError } from '../../errors/index.js'
 import type { IndexedMemory } from '../indexed-memory.js'
 import { encodeCursor, scoreOfUnits } from '../result-order.js'
 import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
-import type { QueryHit, QueryPage } from '../types.js'
+import type { QueryHit, QueryPage } from '../../schema/index.js'
 import { idKey } from './binary-keys.js'
 import {
   ALL_SCOPE, authorScope, createdOfPositionKey, idOfPositionKey, positionKeyBoundBelow, positionKeyOf, queryCreatedAt,

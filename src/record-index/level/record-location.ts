@@ -1,5 +1,5 @@
 import { IsnadError } from '../../errors/index.js'
-import type { RecordLocation } from '../types.js'
+import type { RecordLocation } from '../../schema/index.js'
 
 /*
  * The value of a record in the `records` sublevel (key-layout.ts) since layout 5: where the record's

@@ -1,7 +1,7 @@
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { scoreUnitsOf } from '../result-order.js'
 import { assertTrustEntry, linksOf, sameTrust, trustNotFound, type PreparedRecord } from '../prepare.js'
-import type { TrustEntry } from '../types.js'
+import type { TrustEntry } from '../../schema/index.js'
 import type { IndexCache } from './index-cache.js'
 import { idKey, lookupKey } from './binary-keys.js'
 import { kindStatKey, linkKey, positionKey, queryKey, queryValueOf, scopesOf, ALL_SCOPE } from './key-layout.js'

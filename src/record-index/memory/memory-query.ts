@@ -2,7 +2,7 @@ import { TRUST_SCALE } from '../constants.js'
 import type { IndexedMemory } from '../indexed-memory.js'
 import { encodeCursor, positionOf, scoreOfUnits, scoreUnitsOf } from '../result-order.js'
 import { matchesQuery, type NormalizedQuery } from '../query-plan.js'
-import type { QueryPage, TrustEntry } from '../types.js'
+import type { QueryPage, TrustEntry } from '../../schema/index.js'
 
 export interface MemoryIndexes {
   memories: Map<string, IndexedMemory>

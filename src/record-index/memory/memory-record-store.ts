@@ -1,9 +1,8 @@
 import { IsnadError } from '../../errors/index.js'
-import type { MemoryRecord, RecordKind } from '../../schema/index.js'
+import type { MemoryRecord, RecordKind, MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../../schema/index.js'
 import { indexedMemoryOf, type IndexedMemory } from '../indexed-memory.js'
 import { normalizeQuery } from '../query-plan.js'
 import { assertTrustEntry, copyTrust, sameTrust, decodeStoredRecord, linksOf, prepareRecords, trustNotFound, type Link } from '../prepare.js'
-import type { MemoryQuery, QueryPage, RecordStore, StoredRecord, TrustEntry } from '../types.js'
 import { queryMemories, type MemoryIndexes } from './memory-query.js'
 import { LinkedRecordReads } from '../linked-reads.js'
 

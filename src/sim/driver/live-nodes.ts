@@ -1,4 +1,4 @@
-import { createHttpOperations, type HttpOperations } from '../../http/client.js'
+import { createHttpOperations, type HttpOperations } from '../../http/index.js'
 import { retryingFetch, nodeAt, type NodePool, type SimNodeInfo } from '../pools/index.js'
 import { openEventStream, type EventStream, type SimEvent } from './event-follower.js'
 

@@ -1,4 +1,4 @@
-import type { HttpOperations } from '../../http/client.js'
+import type { HttpOperations } from '../../http/index.js'
 import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../../fast-crypto/index.js'
 import { decodeSignature, verifyRecord, type VerifiedRecord } from '../../record/index.js'
 import { scoreWithSetting, trustSettingFrom } from '../../reputation/index.js'

@@ -1,4 +1,4 @@
-import { createHttpOperations, type HttpOperations } from '../../http/client.js'
+import { createHttpOperations, type HttpOperations } from '../../http/index.js'
 import { retryingFetch } from './stale-socket.js'
 import { nodeName } from './container-node.js'
 import { discoverNodes, type DiscoverOptions } from './container-discovery.js'

@@ -1,6 +1,7 @@
 /**
  * A Map that forgets its oldest entry past `capacity` (insertion order; `set` of an existing key
- * refreshes it). What the network remembers about peers and messages is always bounded.
+ * refreshes it). What a node remembers about peers, messages and agents is always bounded: the
+ * record gate's cache, gossip's seen checkpoints, the evidence ledger's agents.
  */
 export class BoundedMap<K, V> {
   private readonly entries = new Map<K, V>()
@@ -49,5 +50,15 @@ export class BoundedMap<K, V> {
 
   delete (key: K): boolean {
     return this.entries.delete(key)
+  }
+
+  /** The keys, oldest first. */
+  keys (): MapIterator<K> {
+    return this.entries.keys()
+  }
+
+  /** The entries, oldest first. */
+  [Symbol.iterator] (): MapIterator<[K, V]> {
+    return this.entries[Symbol.iterator]()
   }
 }

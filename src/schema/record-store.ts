@@ -1,7 +1,7 @@
 import type {
   AnchorRecord, AttestationRecord, ContentType, IsnadRecord, MemoryRecord, RecordKind, SignedRecord,
   WitnessRequestRecord
-} from '../schema/index.js'
+} from './records.js'
 
 /**
  * A record as the store keeps it. The store holds only records that passed verifyRecord: it trusts

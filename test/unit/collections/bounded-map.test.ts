@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { BoundedMap } from '../../../src/net/bounded-map.js'
+import { BoundedMap } from '../../../src/collections/index.js'
 
 /** The specification: an array of [key, value] in insertion order, the oldest dropped past capacity. */
 class ModelMap {
@@ -40,7 +40,28 @@ describe('BoundedMap', () => {
         expect(map.size).toBe(model.entries.length)
       }
       for (let key = 0; key <= 40; key++) expect(map.get(key)).toBe(model.entries.find(([k]) => k === key)?.[1])
+      expect([...map], 'entries, oldest first').toEqual(model.entries)
+      expect([...map.keys()], 'keys, oldest first').toEqual(model.entries.map(([k]) => k))
     }), { numRuns: 300 })
+  })
+
+  /** [id, capacity, keys set in order (value: its index), keys deleted at the end, keys left oldest first]. */
+  const VECTORS: Array<[string, number, string[], string[], string[]]> = [
+    ['under capacity keeps all', 3, ['a', 'b'], [], ['a', 'b']],
+    ['past capacity drops the oldest', 3, ['a', 'b', 'c', 'd'], [], ['b', 'c', 'd']],
+    ['a set refreshes its key', 3, ['a', 'b', 'c', 'a', 'd'], [], ['c', 'a', 'd']],
+    ['a refreshed key is dropped once it is oldest again', 2, ['a', 'b', 'a', 'c', 'd'], [], ['c', 'd']],
+    ['a delete makes room', 2, ['a', 'b', 'c'], ['b'], ['c']],
+    ['capacity one keeps the newest', 1, ['a', 'b', 'a'], [], ['a']]
+  ]
+
+  it.each(VECTORS)('vector %s', (id, capacity, sets, deletes, left) => {
+    const map = new BoundedMap<string, number>(capacity)
+    sets.forEach((key, index) => { map.set(key, index) })
+    for (const key of deletes) map.delete(key)
+    expect([...map.keys()], id).toEqual(left)
+    expect(map.size, id).toBe(left.length)
+    for (const key of left) expect(map.get(key), `${id}: ${key}`).toBe(sets.lastIndexOf(key))
   })
 
   it('evicts in insertion order through many turnovers of a full map (the gate cache pattern)', () => {
