@@ -230,19 +230,17 @@ async function daemonLane (home: string, round: number, witness: string): Promis
     }
     if (info === null || info.pid !== child.pid) throw new Error(`isnad start did not come up: ${stderr}`)
     const ops = createHttpOperations({ url: info.url, token: await readApiToken(dataDir) })
-    const author = await ops.resolveSigner()
-    const signer = await ops.resolveSigner(witness)
     let stop = false
     let inFlight = 0
     const client = async (n: number): Promise<void> => {
       for (let k = 0; !stop; k++) {
         try {
           inFlight++
-          const view = await ops.remember({ type: 'fact', summary: `daemon r${round} c${n} m${k}`, tags: ['damage'] }, author).finally(() => { inFlight-- })
+          const view = await ops.call('remember', { type: 'fact', summary: `daemon r${round} c${n} m${k}`, tags: ['damage'] }).finally(() => { inFlight-- })
           acked.push(view.id)
           if (k % 2 === 0) {
             inFlight++
-            acked.push((await ops.attest({ memory: view.id, verdict: 'confirm' }, signer).finally(() => { inFlight-- })).id)
+            acked.push((await ops.call('attest', { id: view.id, verdict: 'confirm', as: witness }).finally(() => { inFlight-- })).attestation)
           }
         } catch {
           return // the daemon is gone: what was not answered was not acknowledged

@@ -114,7 +114,7 @@ async function waitForMemoryEverywhere (peers: readonly PeerHandle[], memory: st
   const missing = new Set(peers)
   await waitFor(`memory ${memory} on every daemon`, async () => {
     for (const peer of [...missing]) {
-      if (await peer.ops.show(memory).then(() => true, () => false)) missing.delete(peer)
+      if (await peer.ops.call('show', { id: memory }).then(() => true, () => false)) missing.delete(peer)
     }
     return missing.size === 0
   }, 15_000, 10)
@@ -192,7 +192,6 @@ export async function runWitness (options: WitnessRunOptions): Promise<WitnessRu
 
     const [a, ...others] = peers as [PeerHandle, ...PeerHandle[]]
     stream = await AttestationStream.open(a.url, a.token)
-    const signer = await a.ops.resolveSigner()
     const author = createAgent(30, options.seed)
     const witness = createAgent(31, options.seed)
     const result: WitnessRunResult = { roundTrips: [], roundTripCpuMs: [], firstAttestations: [], requestCalls: [], baseline: [], setupMs, meshMs }
@@ -203,17 +202,17 @@ export async function runWitness (options: WitnessRunOptions): Promise<WitnessRu
       await local.node.attest({ memory: view.id, verdict: 'confirm' }, witness)
       const baseMs = performance.now() - baseStart
 
-      const memory = await a.ops.remember({ type: 'observation', summary: `witness round trip ${k}`, tags: ['bench'] }, signer)
+      const memory = await a.ops.call('remember', { type: 'observation', summary: `witness round trip ${k}`, tags: ['bench'] })
       await waitForMemoryEverywhere(others, memory.id)
       const chosen = shuffle(random, [...others]).slice(0, options.witnesses)
       const arrivals = stream.waitFor(memory.id, options.witnesses, ROUND_TRIP_TIMEOUT_MS)
       const cpu = process.cpuUsage()
       const start = performance.now()
-      await a.ops.requestWitnesses({ memory: memory.id, to: chosen.map((p) => p.agent) }, signer)
+      await a.ops.call('requestWitnesses', { id: memory.id, to: chosen.map((p) => p.agent) })
       const requestMs = performance.now() - start
       const times = await arrivals
       const { user, system } = process.cpuUsage(cpu)
-      const confirms = (await a.ops.explainTrust(memory.id)).factors.confirm_count
+      const confirms = (await a.ops.call('explainTrust', { id: memory.id })).factors.confirm_count
       if (confirms !== options.witnesses) throw new Error(`A counts ${confirms} confirmations of ${memory.id}, ${options.witnesses} expected`)
       if (k < WARMUPS) continue
       result.baseline.push(baseMs)

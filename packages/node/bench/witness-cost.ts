@@ -63,7 +63,7 @@ async function quiet (peers: readonly Peer[]): Promise<void> {
   let last = ''
   let stableSince = performance.now()
   while (performance.now() - stableSince < QUIET_MS) {
-    const now = JSON.stringify(await Promise.all(peers.map(async (p) => (await p.ops.status()).records)))
+    const now = JSON.stringify(await Promise.all(peers.map(async (p) => (await p.ops.call('status', {})).records)))
     if (now !== last) { last = now; stableSince = performance.now() }
     await sleep(250)
   }
@@ -99,13 +99,12 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
     }
     for (const p of peers) while (p.daemon.network.libp2p.getPeers().length === 0) await sleep(100)
     await sleep(3000) // gossipsub meshes
-    const signers = await Promise.all(peers.map(async (p) => await p.ops.resolveSigner()))
     const publish = async (i: number, text: string): Promise<void> => {
       const author = peers[i]!
-      const memory = await author.ops.remember({ type: 'observation', summary: text }, signers[i]!)
+      const memory = await author.ops.call('remember', { type: 'observation', summary: text })
       const kin = sameShard(i)
       const to = (shards > 1 && kin.length >= 2 ? kin.slice(0, 2) : [(i + 1) % nodes, (i + 2) % nodes]).map((j) => peers[j]!.agent)
-      await author.ops.requestWitnesses({ memory: memory.id, to }, signers[i]!)
+      await author.ops.call('requestWitnesses', { id: memory.id, to })
     }
     progress(`witness cost: ${nodes} daemons up (shard count ${shards}), warm-up (a memory each)`)
     for (let i = 0; i < nodes; i++) { await publish(i, `warm-up of node ${i}`); await sleep(SPACING_MS) }

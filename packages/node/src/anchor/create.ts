@@ -1,6 +1,4 @@
-import { z } from 'zod'
 import { IsnadError } from '../errors/index.js'
-import { MAX_REFERENCE_BYTES } from '../schema/index.js'
 import { isUnixfsBlockCid, parseCid, type BlockStore } from './blocks.js'
 import { cidAnchorHash } from './cid.js'
 import { assertFileAnchorAllowed, openAnchorFile, type FileAnchorAccess } from './file-access.js'
@@ -9,27 +7,9 @@ import { importUnixfs } from './unixfs.js'
 import { ANY_ADDRESS_POLICY } from './address-policy.js'
 import { fetchBounded, parseHttpUrl, sha256Hex, UrlFetchError, type UrlLimits } from './url.js'
 import type { AnchorClaim } from './types.js'
+import type { AnchorSource } from './anchor-source.js'
 
-const text = z.string().min(1).max(MAX_REFERENCE_BYTES)
-
-/**
- * Where the evidence of a new anchor comes from (one source per anchor), checked at the HTTP
- * boundary. A file path, or a git repository, is read by the node that signs, within its
- * FileAnchorAccess (anchors-v1 §2.1: never the home's private files; a daemon only under `--anchor-dir`).
- */
-export const AnchorSourceSchema = z.discriminatedUnion('source', [
-  z.strictObject({ source: z.literal('file'), path: text }),
-  z.strictObject({ source: z.literal('cid'), cid: text }),
-  z.strictObject({ source: z.literal('git'), repository: text, commit: text, path: text.optional() }),
-  z.strictObject({ source: z.literal('url'), url: text }),
-  z.strictObject({ source: z.literal('moltbook'), url: text }),
-  z.strictObject({
-    source: z.literal('blockchain'),
-    reference: text,
-    hash: z.string().regex(/^[a-z0-9-]+:[0-9a-f]+$/, 'must look like sha2-256:<hex>').max(256)
-  })
-])
-export type AnchorSource = z.infer<typeof AnchorSourceSchema>
+export { AnchorSourceSchema, type AnchorSource } from './anchor-source.js'
 
 /** What `isnad anchor add <memory>` asks for: the memory and the evidence's source. */
 export type AddAnchorInput = AnchorSource & { memory: string }

@@ -1,13 +1,12 @@
 import { existsSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
 import { resolve } from 'node:path'
-import type { NodeOperations, OperationCaller, OperationInput, OperationName, OperationOutput, OperationSpec } from '../operations/index.js'
+import type { OperationCaller, OperationInput, OperationName, OperationOutput, OperationSpec } from '../operations/index.js'
 import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 // The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
-// blocks), which a command loads only when it opens the node (see withOps).
+// blocks), which a command loads only when it opens the node (see `call`).
 import { DATA_DIR_NAME, nodePaths, resolveHome } from '../node/home/home-paths.js'
-import type { KeyOperations } from './open-local.js'
 import type { Output } from './output.js'
 
 /** Options every command accepts (declared once on the root program). */
@@ -22,25 +21,19 @@ export interface CommandContext {
   out: Output
   keystore: () => Keystore
   /**
-   * The operations of the daemon that holds this home's data directory, over its HTTP API, or
-   * null when no live daemon advertises itself in `.memory/daemon.json` (a stale file is ignored).
+   * The table's operations on the daemon that holds this home's data directory, over its HTTP API,
+   * or null when no live daemon advertises itself in `.memory/daemon.json` (a stale file is ignored).
    */
-  daemon: () => Promise<(NodeOperations & OperationCaller) | null>
+  daemon: () => Promise<OperationCaller | null>
   /**
    * One operation of the table, parsed by the table's parse and run where the node is: through the
-   * daemon when one runs, else over the data directory (read-only for an operation that only reads).
-   * A signing operation signs as `as`, else the home's default key, unlocked with the input's
-   * passphrase, else --passphrase-file or $ISNAD_PASSPHRASE.
+   * daemon when one runs (it holds the data directory: docs/architecture.md), else over what the
+   * operation's spec says it opens (`opens`: the node, read-only for an operation that only reads;
+   * keys/ alone; the ledgers alone), opened for this call and closed after it. This is the one place
+   * the CLI chooses between the two. A signing operation signs as `as`, else the home's default
+   * key, unlocked with the input's passphrase, else --passphrase-file or $ISNAD_PASSPHRASE.
    */
   call: <N extends OperationName>(name: N, input: OperationInput<N>) => Promise<OperationOutput<N>>
-  /**
-   * Runs `fn` against the node: through the daemon when one runs (it holds the data
-   * directory: docs/architecture.md), else over a LocalNode opened for this call and closed after it. `write` (the
-   * default) takes the single-writer lock and journals; commands that only read pass `read`.
-   */
-  withOps: <T>(fn: (ops: NodeOperations) => Promise<T>, mode?: 'read' | 'write') => Promise<T>
-  /** The agent keys: through the daemon when one runs, else keys/ directly (no node needed). */
-  withKeys: <T>(fn: (keys: KeyOperations) => Promise<T>) => Promise<T>
   /** `--as <did>`, else the home's default key; UNKNOWN_KEY when there is none. */
   signerDid: (as?: string) => Promise<string>
   passphrase: () => Promise<string | undefined>
@@ -52,7 +45,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
   const paths = nodePaths(home)
   let keystore: Keystore | undefined
   const getKeystore = (): Keystore => (keystore ??= createKeystore({ directory: paths.keys }))
-  let daemon: Promise<(NodeOperations & OperationCaller) | null> | undefined
+  let daemon: Promise<OperationCaller | null> | undefined
 
   /** A passphrase comes from --passphrase-file or $ISNAD_PASSPHRASE, never from argv (ps shows argv). */
   const passphrase = async (): Promise<string | undefined> => {
@@ -65,7 +58,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     return env.ISNAD_PASSPHRASE === undefined || env.ISNAD_PASSPHRASE === '' ? undefined : env.ISNAD_PASSPHRASE
   }
 
-  const findOperations = async (): Promise<(NodeOperations & OperationCaller) | null> => {
+  const findOperations = async (): Promise<OperationCaller | null> => {
     // Loaded on first use, not on every CLI start-up (`--help`, `--version` never reach here).
     const [{ findDaemon }, { createHttpOperations }, { readApiToken }] = await Promise.all([
       import('../http/daemon-file.js'), import('../http/client.js'), import('../http/token.js')
@@ -74,17 +67,6 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     if (info === null) return null
     return createHttpOperations({ url: info.url, token: await readApiToken(paths.data) })
   }
-  const withOps = async <T>(fn: (ops: NodeOperations) => Promise<T>, mode: 'read' | 'write' = 'write'): Promise<T> => {
-    const remote = await getDaemon()
-    if (remote !== null) return await fn(remote)
-    const { openLocalOperations } = await import('./open-local.js')
-    const local = await openLocalOperations({ home, mode, keystore: getKeystore() })
-    try {
-      return await fn(local)
-    } finally {
-      await local.close()
-    }
-  }
   const signerDid = async (as?: string): Promise<string> => {
     const did = as ?? await getKeystore().defaultDid()
     if (did === null) {
@@ -92,14 +74,13 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
     }
     return did
   }
-  const getDaemon = async (): Promise<(NodeOperations & OperationCaller) | null> => await (daemon ??= findOperations())
+  const getDaemon = async (): Promise<OperationCaller | null> => await (daemon ??= findOperations())
 
   return {
     home,
     out,
     keystore: getKeystore,
     daemon: getDaemon,
-    withOps,
     async call<N extends OperationName> (name: N, raw: OperationInput<N>): Promise<OperationOutput<N>> {
       const { OPERATION_SPECS, localCaller, parseOperationInput } = await import('../operations/index.js')
       const spec = OPERATION_SPECS[name] as unknown as OperationSpec
@@ -108,13 +89,13 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
       const input = (spec.signs === true ? { ...parsed, as: await signerDid(parsed.as as string | undefined) } : parsed) as OperationInput<N>
       const remote = await getDaemon()
       if (remote !== null) return await remote.call(name, given === undefined ? input : { ...input, passphrase: given })
-      return await withOps(async (ops) => await localCaller(ops, given).call(name, input), spec.readOnly === true ? 'read' : 'write')
-    },
-    async withKeys (fn) {
-      const remote = await getDaemon()
-      if (remote !== null) return await fn(remote)
-      const { localKeyOperations } = await import('./open-local.js')
-      return await fn(localKeyOperations(getKeystore()))
+      const { openLocalFor } = await import('./open-local.js')
+      const local = await openLocalFor(spec, { home, keystore: getKeystore() })
+      try {
+        return await localCaller(local.node, given).call(name, input)
+      } finally {
+        await local.close()
+      }
     },
     signerDid,
     passphrase

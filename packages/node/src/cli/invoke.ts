@@ -6,8 +6,9 @@ import type { CommandContext } from './command-context.js'
  * The CLI's way into the table of operations (src/operations/table): a command turns its arguments and
  * options into the operation's input, which is parsed exactly as the HTTP API and the MCP tools parse
  * it (so `isnad show not-a-cid` is CID_INVALID with or without a daemon), then runs through the
- * context's `call` (the daemon when one runs, else the data directory). The table is loaded when a
- * command runs (its schemas reach the anchor and FDR modules), not on every start-up.
+ * context's `call` (the daemon when one runs, else what the spec opens). The generated commands
+ * (table-commands.ts) load the table at start-up; it holds none of the heavy stacks
+ * (test/integration/cli/startup-imports.test.ts).
  */
 
 const table = async (): Promise<typeof import('../operations/index.js')> => await import('../operations/index.js')

@@ -1,28 +1,49 @@
-import { LocalOperations } from '../operations/local/index.js'
-import type { NodeOperations } from '../operations/index.js'
+import { keyOf, LocalOperations } from '../operations/local/index.js'
+import type { NodeOperations, OperationNode, OperationSpec } from '../operations/index.js'
 import type { Keystore } from '../keystore/index.js'
 import { LocalNode } from '../node/index.js'
 
-/** What the `id` commands need: the agent keys, which live in keys/ beside the data directory. */
-export type KeyOperations = Pick<NodeOperations, 'listKeys' | 'keyInfo' | 'createKey'>
-
 export interface OpenLocalOptions {
   home: string
-  mode: 'read' | 'write'
   keystore: Keystore
 }
 
-/** The CLI's operations when no daemon holds the home: a LocalNode in `mode`, closed by `close`. */
-export async function openLocalOperations (options: OpenLocalOptions): Promise<LocalOperations> {
-  const node = await LocalNode.open({ home: options.home, mode: options.mode })
-  return new LocalOperations({ node, home: options.home, keystore: options.keystore })
+/** What runs an operation when no daemon holds the home, and closes after it. */
+export interface OpenedLocal {
+  node: OperationNode
+  close: () => Promise<void>
+}
+
+/**
+ * What the spec says the operation opens (`opens`): a LocalNode (read-only for an operation that
+ * only reads); keys/ alone; or the ledgers alone, without the index (a rebuild repairs an index
+ * too damaged to open; a proof or a checkpoint is read from the journal's state without the lock).
+ * The operation's handler runs on what is opened as on a whole node: it calls only these methods.
+ */
+export async function openLocalFor (spec: Pick<OperationSpec, 'opens' | 'readOnly'>, options: OpenLocalOptions): Promise<OpenedLocal> {
+  const nothing = async (): Promise<void> => {}
+  if (spec.opens === 'keys') return { node: keyOperations(options.keystore) as OperationNode, close: nothing }
+  if (spec.opens === 'ledgers') return { node: await ledgerOperations(options.home) as OperationNode, close: nothing }
+  const node = await LocalNode.open({ home: options.home, mode: spec.readOnly === true ? 'read' : 'write' })
+  const local = new LocalOperations({ node, home: options.home, keystore: options.keystore })
+  return { node: local, close: async () => { await local.close() } }
 }
 
 /** The key operations straight over keys/, as LocalOperations does them, without opening a node. */
-export function localKeyOperations (keystore: Keystore): KeyOperations {
+function keyOperations (keystore: Keystore): Pick<NodeOperations, 'listKeys' | 'keyInfo' | 'createKey'> {
   return {
     listKeys: async () => await keystore.list(),
     keyInfo: async (did) => await keystore.info(did),
-    createKey: async (input) => await keystore.create({ ...input, makeDefault: input.makeDefault ?? false })
+    createKey: async (input) => await keyOf(keystore, input)
+  }
+}
+
+/** The ledger operations over the data directory's journal, loaded only when one runs without a daemon. */
+async function ledgerOperations (home: string): Promise<Pick<NodeOperations, 'reindex' | 'proveRecord' | 'latestCheckpoint'>> {
+  const ledger = await import('../node/audit/ledger-ops.js')
+  return {
+    reindex: async () => await ledger.reindex(home),
+    proveRecord: async (id) => await ledger.proveRecord(home, id),
+    latestCheckpoint: async () => await ledger.latestCheckpoint(home)
   }
 }

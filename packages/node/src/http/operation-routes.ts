@@ -128,7 +128,7 @@ function openApiPathOf (spec: OperationSpec): RouteConfig {
     method: spec.http.method,
     path: spec.http.path,
     operationId: spec.name,
-    summary: `${spec.cli}: ${spec.summary}`,
+    summary: `${spec.cli.command}: ${spec.summary}`,
     ...(spec.http.description === undefined ? {} : { description: spec.http.description }),
     request,
     responses

@@ -4,7 +4,7 @@ import {
   ListToolsRequestSchema, McpError, ReadResourceRequestSchema, type CallToolResult
 } from '@modelcontextprotocol/sdk/types.js'
 import { assertFileAnchorAllowed, type AnchorSource, type FileAnchorAccess } from '../anchor/index.js'
-import type { NodeOperations, OperationCaller, OperationName } from '../operations/index.js'
+import type { OperationCaller, OperationName } from '../operations/index.js'
 import { ApiError } from '../http/errors.js'
 import { IsnadError } from '../errors/index.js'
 import { EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
@@ -14,13 +14,13 @@ import { listMemoryResources, readResource, RESOURCE_TEMPLATES, type ReadNode } 
 import { PRESENTERS, TOOLS, plain, toolListOf, type Tool } from './tools.js'
 
 /**
- * What the tools need of a node: the CLI's CommandContext (src/cli/command-context.ts) satisfies it, so a
- * tool runs against the running daemon when there is one, else over the data directory opened for
- * that call and closed after it (the daemon, started later, then gets the lock).
+ * What the tools, resources and prompts need of a node: the CLI's CommandContext
+ * (src/cli/command-context.ts) satisfies it, so each call runs against the running daemon when there
+ * is one, else over the data directory opened for that call and closed after it (the daemon,
+ * started later, then gets the lock). `daemon` says which (null: none runs).
  */
 export interface NodeAccess extends OperationCaller {
-  daemon: () => Promise<NodeOperations | null>
-  withOps: <T>(fn: (ops: NodeOperations) => Promise<T>, mode?: 'read' | 'write') => Promise<T>
+  daemon: () => Promise<OperationCaller | null>
 }
 
 export interface McpServerInit {
@@ -61,7 +61,7 @@ export function createMcpServer (init: McpServerInit): Server {
   const read: ReadNode = async (fn) => {
     const access = init.access()
     const via = await viaOf(access)
-    return await access.withOps(async (ops) => await fn(ops, via), 'read')
+    return await fn(access.call, via)
   }
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: RESOURCE_TEMPLATES }))
   server.setRequestHandler(ListResourcesRequestSchema, async (request) => await listMemoryResources(read, request.params?.cursor))

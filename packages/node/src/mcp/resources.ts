@@ -1,7 +1,7 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { ErrorCode, McpError, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate as ListedTemplate } from '@modelcontextprotocol/sdk/types.js'
 import { ApiError } from '../http/index.js'
-import type { NodeOperations } from '../operations/index.js'
+import type { OperationCaller } from '../operations/index.js'
 import { OPERATION_SPECS, parseOperationInput } from '../operations/index.js'
 import { IsnadError } from '../errors/index.js'
 import type { MemoryView } from '../schema/index.js'
@@ -44,11 +44,11 @@ export const RESOURCE_TEMPLATES: ListedTemplate[] = [
   }
 ]
 
-/** How the resource handlers reach a node: read-only, through the daemon when one runs. */
-export type ReadNode = <T>(fn: (ops: NodeOperations, via: NodeVia) => Promise<T>) => Promise<T>
+/** How the resource handlers reach a node: the table's read operations, through the daemon when one runs. */
+export type ReadNode = <T>(fn: (call: OperationCaller['call'], via: NodeVia) => Promise<T>) => Promise<T>
 
 export async function listMemoryResources (read: ReadNode, cursor?: string): Promise<ListResourcesResult> {
-  const page = await read(async (ops) => await ops.query({ limit: RESOURCE_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) }))
+  const page = await read(async (call) => await call('query', { limit: RESOURCE_PAGE_SIZE, ...(cursor === undefined ? {} : { cursor }) }))
     .catch((err: unknown) => { throw protocolErrorOf(err) })
   return {
     resources: page.items.map((item) => ({
@@ -69,8 +69,8 @@ export async function readResource (read: ReadNode, uri: string): Promise<ReadRe
   const given = (chain ?? memory)?.id
   if (typeof given !== 'string') throw new McpError(RESOURCE_NOT_FOUND, `Resource ${uri} not found: isnad's resources are isnad://memory/{id} and isnad://memory/{id}/chain`)
   const id = idOf(given, uri)
-  const value = await read(async (ops, via) => {
-    const view: MemoryView = await ops.show(id)
+  const value = await read(async (call, via) => {
+    const view: MemoryView = await call('show', { id })
     return chain === null ? { ...evidenceEnvelope([evidenceOfView(view, via)]), view } : chainOfView(view, via)
   }).catch((err: unknown) => { throw protocolErrorOf(err, uri) })
   return { contents: [{ uri, mimeType: JSON_TYPE, text: JSON.stringify(value, null, 2) }] }

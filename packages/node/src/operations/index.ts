@@ -14,3 +14,4 @@ export { FOLLOW_ACTIONS, FollowGossipSchema, FollowsSchema, type FollowAction, t
 export * from './peer-control.js'
 export * from './response-shapes.js'
 export { verifyAnyDocument } from './verify-document.js'
+export { renderTrust, renderView } from './render-text.js'

@@ -14,10 +14,11 @@ import type { NodeStatus, ObserveOutcome, ReindexResult } from './response-shape
 
 export type { Signer }
 
+/** The createKey operation's input, with its names on every surface (`default`, as `isnad id new --default`). */
 export interface CreateKeyInput {
   label?: string
-  /** @default false */
-  makeDefault?: boolean
+  /** Make it the default signing key. @default false */
+  default?: boolean
   /** Encrypts the new key. */
   passphrase?: string
 }

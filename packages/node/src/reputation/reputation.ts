@@ -6,7 +6,7 @@ import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './shortest-paths.js'
 import type { AgentReputation } from './trust-route-shapes.js'
-import { referenceRankOf, standingOf } from './standing.js'
+import { exposureOf, referenceRankOf, standingOf } from './standing.js'
 import type { ReputationTable } from './reputation-table.js'
 
 /** What the node knows about one agent's standing, for `get_reputation` and `trust explain` (its schema: trust-route-shapes.ts). */
@@ -45,7 +45,8 @@ export function computeReputation (
   // its reputable peers do not contradict, and each claim only the share its contradicting claims
   // leave it (docs/trust.md §3), so a ring that agrees with itself cannot recycle what leaks into it.
   const first = personalizedPageRank(graph, rootIndexes, { ...options, damping })
-  const standing1 = standingOf(first.rank, rootIndexes)
+  const exposure = exposureOf(graph)
+  const standing1 = standingOf(first.rank, rootIndexes, exposure)
   const round1 = agreementOf(graph, standing1)
   const agentPass = new Float64Array(graph.agents.length)
   for (let i = 0; i < agentPass.length; i++) agentPass[i] = debitFactor(round1.agreed[i] as number, round1.contradicted[i] as number)
@@ -53,8 +54,8 @@ export function computeReputation (
   const { rank } = second
   const iterations = first.iterations + second.iterations
   // π_ref once: a sort of every non-root rank (figure 10).
-  const reference = referenceRankOf(rank, rootIndexes)
-  const standing = standingOf(rank, rootIndexes, reference)
+  const reference = referenceRankOf(rank, rootIndexes, exposure)
+  const standing = standingOf(rank, rootIndexes, exposure, reference)
   const { agreed, contradicted } = agreementOf(graph, standing)
   const evidence = evidenceOf(graph, standing, agreed)
   const final = new Float64Array(standing.length)

@@ -1,49 +1,64 @@
 import { REFERENCE_MASS_SHARE } from './constants.js'
 import type { ReputationTable } from './reputation-table.js'
+import type { TrustGraph } from './vote-graph.js'
 
-/** Reputation in [0, 1] from a rank and the reference rank π_ref (see standingOf). */
+/** Reputation in [0, 1] from an agent's rank per unit of exposure and the reference (see standingOf). */
 export function reputationOfRank (rank: number, reference: number): number {
   return Math.min(1, rank / reference)
 }
 
 /**
- * Standing in [0, 1] from the rank: `min(1, π / π_ref)`, where π_ref is the mass-weighted median of
- * the non-root ranks — the rank at which the agents ranked highest hold half of all non-root mass.
- * So about half of the walk's mass sits with fully trusted agents whatever the network's size (a
- * scale |R|/(1 − d) fixed in advance leaves 10,000 honest agents at 0.003 each with 5 roots), and
- * agents the walk reaches less weigh in proportion. The map is linear below 1 with slope 1/π_ref,
- * which is what carries the region bound (bound.ts) from ranks to reputations. Mass outside the
- * honest region (Sybils reached through attack edges) is at most the bound's share, so it can move
- * the median by at most that share of the mass.
+ * Each agent's exposure in the graph a node holds: its walk out-weight (endorsements, claims shared,
+ * acknowledgements), at least 1. On a walk without restarts an agent's rank is proportional to it,
+ * so rank / exposure is the rank an agent gets per record the node holds about it: what the restart
+ * at the roots and the debits add or take, not how many of its records reached this node.
  */
-export function standingOf (rank: Float64Array, rootIndexes: readonly number[], reference = referenceRankOf(rank, rootIndexes)): Float64Array {
+export function exposureOf (graph: Pick<TrustGraph, 'outWeight'>): Float64Array {
+  const exposure = new Float64Array(graph.outWeight.length)
+  for (let i = 0; i < exposure.length; i++) exposure[i] = Math.max(1, graph.outWeight[i] as number)
+  return exposure
+}
+
+/**
+ * Standing in [0, 1] from the rank: `min(1, (π / x) / ρ_ref)` with x the agent's exposure (exposureOf)
+ * and ρ_ref the reference (referenceRankOf). The rank is degree-normalised, as SybilRank ranks by
+ * degree-normalised landing probability (Cao et al. 2012, "Aiding the detection of fake accounts in
+ * large scale social online services"): a sharded node holds only a slice of each agent's records,
+ * and an honest witness it saw on a few records would otherwise stand far below one it saw on many,
+ * whatever either did. How much is known of an agent is the evidence factor's to weigh
+ * (evidence-factor.ts). Exposure is at least 1, so rep ≤ π / ρ_ref and the region bound (bound.ts)
+ * carries over with ρ_ref in place of π_ref.
+ */
+export function standingOf (rank: Float64Array, rootIndexes: readonly number[], exposure: Float64Array, reference = referenceRankOf(rank, rootIndexes, exposure)): Float64Array {
   const standing = new Float64Array(rank.length)
-  for (let i = 0; i < standing.length; i++) standing[i] = reputationOfRank(rank[i] as number, reference)
+  for (let i = 0; i < standing.length; i++) standing[i] = reputationOfRank((rank[i] as number) / (exposure[i] as number), reference)
   for (const r of rootIndexes) standing[r] = 1
   return standing
 }
 
-/** π_ref of standingOf: Infinity when no agent but the roots has any rank (nobody has standing). */
-export function referenceRankOf (rank: Float64Array, rootIndexes: readonly number[]): number {
+/**
+ * ρ_ref of standingOf: the rank per unit of exposure above which the agents hold REFERENCE_MASS_SHARE
+ * of the non-root mass (agents ordered by rank per exposure, mass counted as rank). Infinity when no
+ * agent but the roots has any rank (nobody has standing).
+ */
+export function referenceRankOf (rank: Float64Array, rootIndexes: readonly number[], exposure: Float64Array): number {
   const isRoot = new Uint8Array(rank.length)
   for (const r of rootIndexes) isRoot[r] = 1
-  let count = 0
-  for (let i = 0; i < rank.length; i++) if (isRoot[i] === 0 && (rank[i] as number) > 0) count++
-  if (count === 0) return Infinity
-  const ranks = new Float64Array(count)
+  const order: number[] = []
   let total = 0
-  count = 0
   for (let i = 0; i < rank.length; i++) {
     const r = rank[i] as number
-    if (isRoot[i] === 0 && r > 0) { ranks[count++] = r; total += r }
+    if (isRoot[i] === 0 && r > 0) { order.push(i); total += r }
   }
-  ranks.sort()
+  if (order.length === 0) return Infinity
+  const ratio = (i: number): number => (rank[i] as number) / (exposure[i] as number)
+  order.sort((a, b) => ratio(b) - ratio(a) || a - b)
   let held = 0
-  for (let k = ranks.length - 1; k >= 0; k--) {
-    held += ranks[k] as number
-    if (held >= total * REFERENCE_MASS_SHARE) return ranks[k] as number
+  for (const i of order) {
+    held += rank[i] as number
+    if (held >= total * REFERENCE_MASS_SHARE) return ratio(i)
   }
-  return ranks[0] as number
+  return ratio(order[order.length - 1] as number)
 }
 
 /**

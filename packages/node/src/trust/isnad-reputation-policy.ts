@@ -46,6 +46,8 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
     let confirmWeight = 0
     let disputeWeight = 0
     let countedConfirms = 0
+    let drawnConfirmWeight = 0
+    let drawnDisputeWeight = 0
     let weighty = evidence.authorReputation > 0
     // A confirm (or partial) by a witness the author vouches for in turn is not independent; nor is
     // one whose only fellow confirmers are at least CIRCLE_MIN such witnesses (it agrees with the
@@ -68,11 +70,14 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
       if (rep > 0) weighty = true
       // A confirm is a witness for the evidence band only when its witness carries weight.
       if (a.record.attestation === 'confirm' && rep > 0) countedConfirms++
+      const drawn = evidence.drawn.has(a.id)
       if (a.record.attestation === 'dispute') {
         disputeWeight += rep
+        if (drawn) drawnDisputeWeight += rep
         attestations.set(a.id, { points: roundTrustScore(-W.perDispute * rep), note: `dispute weighted by reputation ${round(rep)}` })
       } else {
         confirmWeight += weight
+        if (drawn) drawnConfirmWeight += weight
         attestations.set(a.id, { note: noteOf(a, rep, weight) })
       }
     }
@@ -82,11 +87,18 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
     // right 95% of the time, a false memory gets two wrong confirms with probability ~0.7%, one with ~14%.
     const short = confirmWeight < MIN_CONFIRM_WEIGHT
     const contested = !short && confirmWeight < CONFIRM_MARGIN * disputeWeight
-    const result: PolicyScore = { contributions, attestations, countedConfirms: short || contested ? 0 : countedConfirms }
+    // The witnesses drawn for the memory are ones its author did not choose (docs/trust.md §5): when
+    // their disputes outweigh their confirms, the witnesses the author chose do not make it Attested.
+    // On a sharded node the author's chosen witnesses are mostly of other shards, so the node cannot
+    // see whether they are its circle; the drawn ones are of the memory's shard, which it holds.
+    const drawnAgainst = !short && !contested && drawnDisputeWeight > drawnConfirmWeight
+    const result: PolicyScore = { contributions, attestations, countedConfirms: short || contested || drawnAgainst ? 0 : countedConfirms }
     if (countedConfirms > 0 && short) {
       result.evidenceNote = `too little confirm weight: the accepted confirms and partials weigh ${round(confirmWeight)} in all (Σ reputation, a partial half), below ${MIN_CONFIRM_WEIGHT}`
     } else if (countedConfirms > 0 && contested) {
       result.evidenceNote = `contested: the confirms' reputation (${round(confirmWeight)}) is not ${CONFIRM_MARGIN}× the disputes' (${round(disputeWeight)})`
+    } else if (countedConfirms > 0 && drawnAgainst) {
+      result.evidenceNote = `the drawn witnesses dispute it: the disputes of witnesses drawn for this memory weigh ${round(drawnDisputeWeight)}, more than their confirms (${round(drawnConfirmWeight)}), and the witnesses its author chose do not outvote the draw`
     }
     const insufficient = insufficientOf(evidence, weighty)
     if (insufficient !== undefined) result.insufficient = insufficient

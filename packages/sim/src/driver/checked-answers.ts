@@ -91,7 +91,7 @@ export class CheckedAnswers {
     if (this.observations.attestations.has(key)) return
     // Delivery is measured over every attestation given, as on the model engine.
     this.observations.attestations.set(key, { memory, witness: node, verdict, sentAt: performance.now(), arrivals: new Map() })
-    await witness.ops.attest({ memory, verdict }, witness.signer)
+    await witness.ops.call('attest', { id: memory, verdict, as: witness.info.agent })
     if (drawn) this.observations.witnessLoad.drawnAnswers++
   }
 }

@@ -69,7 +69,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     // Each observer trusts the plan's roots, as the metrics score it (run.ts measure) and the model engine checks.
     for (const observer of plan.observers) {
       for (const root of plan.trustRoots) {
-        if (root !== observer) await nodes.node(observer).ops.addTrustRoot(nodes.agent(root))
+        if (root !== observer) await nodes.node(observer).ops.call('addTrustRoot', { did: nodes.agent(root) })
       }
     }
     checked = new CheckedAnswers(scenario, plan, nodes, observations, (id) => byId.get(id))
@@ -99,7 +99,7 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     const key = attestationKey(memoryId, witness.info.agent)
     const record = { memory: memoryId, witness: planned.witness, verdict: planned.verdict, sentAt: performance.now(), arrivals: new Map<number, number>() }
     observations.attestations.set(key, record)
-    await witness.ops.attest({ memory: memoryId, verdict: planned.verdict }, witness.signer)
+    await witness.ops.call('attest', { id: memoryId, verdict: planned.verdict, as: witness.info.agent })
     // The author's node storing the answer closes the witness round trip.
     const back = nodes.isOnline(author) ? await arrivals.wait(`${key}@${author}`, INBOX_WAIT_MS) : null
     if (back !== null) observations.witnessRoundTrips.push(back - sentAt)
@@ -112,12 +112,12 @@ export async function drive (options: DriveOptions): Promise<DriveResult> {
     if (!nodes.isOnline(planned.author)) { seen.problem = 'author offline'; return }
     const author = nodes.node(planned.author)
     try {
-      const view = await author.ops.remember({ type: 'observation', summary: `simulated memory ${planned.serial} of ${scenario.name}`, tags: ['sim', scenario.name] }, author.signer)
+      const view = await author.ops.call('remember', { type: 'observation', summary: `simulated memory ${planned.serial} of ${scenario.name}`, tags: ['sim', scenario.name], as: author.info.agent })
       seen.id = view.id
       byId.set(view.id, seen)
       if (planned.answers.length === 0) return
       const sentAt = performance.now()
-      await author.ops.requestWitnesses({ memory: view.id, to: planned.answers.map((a) => nodes.agent(a.witness)) }, author.signer)
+      await author.ops.call('requestWitnesses', { id: view.id, to: planned.answers.map((a) => nodes.agent(a.witness)), as: author.info.agent })
       observations.witnessLoad.requests++
       await Promise.all(planned.answers.map(async (a) => { await answer(view.id, planned.author, a, sentAt) }))
     } catch (err) {

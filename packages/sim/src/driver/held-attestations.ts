@@ -24,7 +24,7 @@ export async function noteHeldAttestations (observations: Observations, nodes: L
     if (missing.size === 0) continue
     const memories = [...new Set([...missing].map((key) => observations.attestations.get(key)?.memory as string))]
     for (let at = 0; at < memories.length; at += EXPORT_CHUNK) {
-      const bundle = await nodes.node(node).ops.exportBundle(memories.slice(at, at + EXPORT_CHUNK))
+      const bundle = await nodes.node(node).ops.call('exportBundle', { ids: memories.slice(at, at + EXPORT_CHUNK) })
       for (const { record } of bundle.records) {
         if (record.kind !== 'attestation') continue
         const key = attestationKey(record.memory, record.witness)

@@ -1,16 +1,15 @@
-import { createHttpOperations, type HttpOperations, type Signer } from 'isnad/engine'
+import { createHttpOperations, type HttpOperations } from 'isnad/engine'
 import { retryingFetch, nodeAt, type NodePool, type SimNodeInfo } from '../pools/index.js'
 import { openEventStream, type EventStream, type SimEvent } from './event-follower.js'
 
 /*
- * The driver's handle on every node: its HTTP client, its agent's signer handle, its event stream,
+ * The driver's handle on every node: its HTTP client (its agent signs as `info.agent`), its event stream,
  * and whether it is online. Events of every node go to one listener with the node's index.
  */
 
 interface LiveNode {
   info: SimNodeInfo
   ops: HttpOperations
-  signer: Signer
   stream: EventStream | null
   online: boolean
 }
@@ -74,8 +73,7 @@ export class LiveNodes {
 
   private async connect (index: number, info: SimNodeInfo): Promise<LiveNode> {
     const ops = createHttpOperations({ url: info.url, token: info.token, timeoutMs: REQUEST_TIMEOUT_MS, fetch: retryingFetch })
-    const signer = await ops.resolveSigner(info.agent)
     const stream = await openEventStream(info.url, info.token, (event, at) => { this.listener(index, event, at) })
-    return { info, ops, signer, stream, online: true }
+    return { info, ops, stream, online: true }
   }
 }

@@ -70,7 +70,7 @@ export interface RunScenarioOptions {
 
 async function measure (plan: Plan, pool: NodePool, observations: Observations, nodes: LiveNodes, now: number, checks: boolean): Promise<RunMetrics> {
   const online = observations.onlineAtEnd
-  const memoryCounts = await Promise.all(online.map(async (i) => (await nodes.node(i).ops.status()).records.memory))
+  const memoryCounts = await Promise.all(online.map(async (i) => (await nodes.node(i).ops.call('status', {})).records.memory))
   const views: TrustView[] = []
   let meanRecordBytes = 0
   for (const observer of plan.observers.filter((i) => nodes.isOnline(i))) {

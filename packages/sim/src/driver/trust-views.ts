@@ -28,7 +28,7 @@ async function memoryIdsOf (ops: HttpOperations): Promise<string[]> {
   const ids: string[] = []
   let cursor: string | undefined
   do {
-    const page = await ops.query({ limit: QUERY_PAGE, ...(cursor === undefined ? {} : { cursor }) })
+    const page = await ops.call('query', { limit: QUERY_PAGE, ...(cursor === undefined ? {} : { cursor }) })
     ids.push(...page.items.map((item) => item.id))
     cursor = page.next
   } while (cursor !== undefined)
@@ -151,7 +151,7 @@ export async function observeTrust (ops: HttpOperations, roots: readonly string[
   const requests = new Map<string, Array<{ id: string, record: WitnessRequestRecord }>>()
   const ids = await memoryIdsOf(ops)
   for (let at = 0; at < ids.length; at += EXPORT_CHUNK) {
-    const bundle = await ops.exportBundle(ids.slice(at, at + EXPORT_CHUNK))
+    const bundle = await ops.call('exportBundle', { ids: ids.slice(at, at + EXPORT_CHUNK) })
     for (const signed of bundle.records) {
       const verified = verifiedOrNull(signed, now)
       if (verified === null) continue

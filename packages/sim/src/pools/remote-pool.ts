@@ -52,24 +52,24 @@ export class RemotePool implements NodePool {
   }
 
   async dial (from: number, target: string): Promise<void> {
-    await this.node(from).http.connectPeer(target)
+    await this.node(from).http.call('connectPeer', { address: target })
   }
 
   async hangUp (from: number, peerId: string): Promise<void> {
-    await this.node(from).http.disconnectPeer(peerId)
+    await this.node(from).http.call('disconnectPeer', { peer: peerId })
   }
 
   async connectedPeers (index: number): Promise<string[]> {
     const node = this.node(index)
     if (!node.online) return []
-    return [...new Set((await node.http.peers().catch(() => [])).map((p) => p.id))]
+    return [...new Set((await node.http.call('peers', {}).then((r) => r.peers, () => [])).map((p) => p.id))]
   }
 
   async stop (index: number): Promise<void> {
     const node = this.node(index)
     if (!node.online) return
     // The counters of this run are read before the daemon goes.
-    const stats = await node.http.networkStats().catch(() => null)
+    const stats = await node.http.call('networkStats', {}).catch(() => null)
     if (stats !== null) {
       node.past = addCounters(node.past, countersFrom(stats))
       node.cpuMs = stats.cpu_ms
@@ -87,12 +87,12 @@ export class RemotePool implements NodePool {
 
   async syncAll (index: number): Promise<void> {
     const node = this.node(index)
-    if (node.online) await node.http.syncPeers()
+    if (node.online) await node.http.call('syncPeers', {})
   }
 
   async counters (): Promise<NodeCounters[]> {
     return await Promise.all(this.nodes.map(async (node) => {
-      const stats = node.online ? await node.http.networkStats().catch(() => null) : null
+      const stats = node.online ? await node.http.call('networkStats', {}).catch(() => null) : null
       if (stats !== null) node.cpuMs = stats.cpu_ms
       return { ...addCounters(node.past, stats === null ? EMPTY_COUNTERS : countersFrom(stats)), cpuMs: node.cpuMs }
     }))

@@ -64,27 +64,27 @@ describe('RemotePool (docker runner) over HTTP', () => {
 
   it('refuses a malformed address and reports an unreachable peer with stable codes', async () => {
     const http = createHttpOperations({ url: infos[0]!.url, token: infos[0]!.token })
-    await expect(http.connectPeer('not-an-address')).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
+    await expect(http.call('connectPeer', { address: 'not-an-address' }).then((r) => r.peer)).rejects.toMatchObject({ code: 'SCHEMA_INVALID' })
     // A peer no node runs: node 2 itself may already be connected to node 0 through the DHT.
     const nobody = peerIdFromPrivateKey(await generateKeyPair('Ed25519')).toString()
-    await expect(http.connectPeer(`/ip4/127.0.0.1/tcp/${await freePort()}/p2p/${nobody}`)).rejects.toMatchObject({ code: 'PEER_UNREACHABLE' })
+    await expect(http.call('connectPeer', { address: `/ip4/127.0.0.1/tcp/${await freePort()}/p2p/${nobody}` }).then((r) => r.peer)).rejects.toMatchObject({ code: 'PEER_UNREACHABLE' })
     await expect(orderNode(infos[0]!.control!, 'x'.repeat(43), 'status')).rejects.toThrow(/token/)
   })
 
   it('lets a node leave and join again on its home, then catch up by sync, and sums its counters over both runs', async () => {
     await pool.stop(2)
     expect(await orderNode(infos[2]!.control!, infos[2]!.token, 'status')).toEqual({ online: false })
-    await expect(createHttpOperations({ url: infos[2]!.url, token: infos[2]!.token }).status()).rejects.toMatchObject({ code: 'IO_ERROR' })
+    await expect(createHttpOperations({ url: infos[2]!.url, token: infos[2]!.token }).call('status', {})).rejects.toMatchObject({ code: 'IO_ERROR' })
     // Written while node 2 is away: it can only learn of it by sync-v1.
     const ops0 = createHttpOperations({ url: infos[0]!.url, token: infos[0]!.token })
-    const memory = await ops0.remember({ type: 'observation', summary: 'written while node 2 was away' }, await ops0.resolveSigner())
+    const memory = await ops0.call('remember', { type: 'observation', summary: 'written while node 2 was away' })
     const back = await pool.restart(2)
     expect(back.url).toBe(infos[2]!.url)
     await pool.dial(2, infos[1]!.multiaddrs[0]!)
     const ops2 = createHttpOperations({ url: back.url, token: back.token })
     await eventually('node 2 to catch up', async () => {
       await pool.syncAll(2)
-      return (await ops2.show(memory.id)).id
+      return (await ops2.call('show', { id: memory.id })).id
     }, (id) => id === memory.id)
     const counters = await pool.counters()
     expect(counters).toHaveLength(3)

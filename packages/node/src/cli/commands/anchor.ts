@@ -1,12 +1,12 @@
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import type { AnchorCheck, AnchorSource } from '../../anchor/index.js'
+import type { AnchorSource } from '../../anchor/index.js'
 import { IsnadError } from '../../errors/index.js'
 import type { CommandContext } from '../command-context.js'
-import { inputFor, invoke, runParsed, specOf, type OperationOutput } from '../invoke.js'
+import { inputFor, runParsed, specOf, type OperationOutput } from '../invoke.js'
 import { emit } from '../output.js'
 import { assertAnchorable } from '../refusals.js'
-import { renderView } from '../render.js'
+import { renderView } from '../../operations/index.js'
 
 interface AddOptions {
   file?: string
@@ -37,14 +37,6 @@ export function anchorSourceOf (opts: AddOptions): AnchorSource {
   return { source: 'git', repository: resolve(repository), commit, ...(opts.path === undefined ? {} : { path: opts.path }) }
 }
 
-function renderChecks (checks: readonly AnchorCheck[]): string {
-  if (checks.length === 0) return 'no anchors'
-  return checks.map((c) => {
-    const change = c.previous !== undefined && c.previous !== c.state ? ` (was ${c.previous})` : ''
-    return `${c.state}${change}  ${c.type} ${c.reference}\n    ${c.reason}\n    anchor ${c.id} of ${c.memory}, checked ${c.checked_at}`
-  }).join('\n')
-}
-
 export function registerAnchor (program: Command, context: (cmd: Command) => CommandContext): void {
   const anchor = program.command('anchor').description('anchor memories to external evidence and check it (protocols/anchors-v1.md)')
 
@@ -69,14 +61,5 @@ export function registerAnchor (program: Command, context: (cmd: Command) => Com
       await assertAnchorable(ctx, { ...source, memory })
       const result = await runParsed(ctx, await specOf('addAnchor'), input) as OperationOutput<'addAnchor'>
       emit(ctx.out, result, () => opts.quiet === true ? result.anchor : `anchor ${result.anchor}\n\n${renderView(result.memory)}`)
-    })
-
-  anchor.command('check')
-    .description('re-verify anchors now, whatever their cached state: one memory\'s, or every anchor')
-    .argument('[memory]', 'only this memory\'s anchors')
-    .action(async (memory: string | undefined, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { checks } = await invoke(ctx, 'checkAnchors', memory === undefined ? {} : { id: memory })
-      emit(ctx.out, { checks }, () => renderChecks(checks))
     })
 }

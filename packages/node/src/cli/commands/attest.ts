@@ -5,7 +5,7 @@ import { inputFor, runParsed, specOf, type OperationOutput } from '../invoke.js'
 import { emit } from '../output.js'
 import { assertMemoryStored } from '../refusals.js'
 import { choice, collect } from '../option-parsers.js'
-import { renderView } from '../render.js'
+import { renderView } from '../../operations/index.js'
 
 export function registerAttest (program: Command, context: (cmd: Command) => CommandContext): void {
   program.command('attest')

@@ -4,7 +4,6 @@ import type { KeyEventResult } from '../../key-events/index.js'
 import type { KeyInfo } from '../../keystore/index.js'
 import { isIsoTimestamp } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
-import { inputFor } from '../invoke.js'
 import { runsOperation } from '../operation-command.js'
 import { emit } from '../output.js'
 import { requirePassphrase } from './init.js'
@@ -42,24 +41,11 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .action(async (opts: { label?: string, default?: boolean, encrypt?: boolean, quiet?: boolean }, cmd: Command) => {
       const ctx = context(cmd)
       const passphrase = opts.encrypt === true ? await requirePassphrase(ctx) : undefined
-      // The table's parse (label size, …); the key is made through keys/ when no daemon runs.
-      const input = await inputFor('createKey', {
+      // The key is made through keys/ when no daemon runs (the spec's `opens`).
+      const key = await ctx.call('createKey', {
         ...(opts.label === undefined ? {} : { label: opts.label }), default: opts.default === true, ...(passphrase === undefined ? {} : { passphrase })
       })
-      const key = await ctx.withKeys(async (keys) => await keys.createKey({
-        ...(input.label === undefined ? {} : { label: input.label }),
-        makeDefault: input.default === true,
-        ...(input.passphrase === undefined ? {} : { passphrase: input.passphrase })
-      }))
       emit(ctx.out, key, () => opts.quiet === true ? key.did : describeKey(key))
-    })
-
-  id.command('list')
-    .description('list the agent keys of this home')
-    .action(async (_opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const keys = await ctx.withKeys(async (ops) => await ops.listKeys())
-      emit(ctx.out, keys, () => keys.length === 0 ? 'no keys; run `isnad init`' : keys.map(describeKey).join('\n'))
     })
 
   id.command('show')
@@ -67,11 +53,9 @@ export function registerId (program: Command, context: (cmd: Command) => Command
     .argument('[did]', 'the did:key to show')
     .action(async (did: string | undefined, _opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
-      const key = await ctx.withKeys(async (keys) => {
-        const target = did ?? await ctx.keystore().defaultDid()
-        if (target === null) throw new IsnadError('UNKNOWN_KEY', 'no default key; run `isnad init`')
-        return await keys.keyInfo((await inputFor('keyInfo', { did: target })).did)
-      })
+      const target = did ?? await ctx.keystore().defaultDid()
+      if (target === null) throw new IsnadError('UNKNOWN_KEY', 'no default key; run `isnad init`')
+      const key = await ctx.call('keyInfo', { did: target })
       emit(ctx.out, key, () => [
         `did:       ${key.did}`,
         `label:     ${key.label ?? '-'}`,

@@ -4,7 +4,7 @@ import { CONTENT_TYPES, MAX_BODY_BYTES } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
 import { runsOperation } from '../operation-command.js'
 import { choice, collect, parseUnitInterval, readInput } from '../option-parsers.js'
-import { renderView } from '../render.js'
+import { renderView } from '../../operations/index.js'
 
 export function registerRemember (program: Command, context: (cmd: Command) => CommandContext): void {
   runsOperation(program.command('remember')

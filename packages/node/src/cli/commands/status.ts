@@ -56,7 +56,7 @@ async function statusOf (ctx: CommandContext): Promise<StatusReport> {
   const info = await findDaemon(paths.data)
   if (info !== null) {
     const ops = await ctx.daemon()
-    const status = ops === null ? null : await ops.status().catch((err: unknown) => { if (isUnreachable(err)) return null; throw err })
+    const status = ops === null ? null : await ops.call('status', {}).catch((err: unknown) => { if (isUnreachable(err)) return null; throw err })
     if (status !== null) {
       return {
         running: true,

@@ -1,43 +1,17 @@
 import type { Command } from 'commander'
-import type { TrustExplanation } from '../../operations/index.js'
 import { IsnadError } from '../../errors/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
 import { nodePaths } from '../../node/home/home-paths.js'
-import { agentLines, rootLines, rootsHeadline, type AgentReputation } from '../../reputation/index.js'
 import { TRUST_POLICY_NAMES } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
-import { invoke } from '../invoke.js'
-import { runsOperation } from '../operation-command.js'
 import { emit } from '../output.js'
 import { choice } from '../option-parsers.js'
-import { renderTrust } from '../render.js'
 
 export function registerTrust (program: Command, context: (cmd: Command) => CommandContext): void {
   const trust = program.command('trust').description('trust scores, computed locally from this node\'s trust roots')
 
-  runsOperation(trust.command('explain')
-    .description('every factor of a memory\'s score, each witness with its reputation and path from a root, what was refused and why')
-    .argument('<memory>', 'the memory id (CID)'), context, {
-    operation: 'explainTrust',
-    args: ['id'],
-    render: renderExplanation
-  })
-
-  const root = trust.command('root').description('the operator\'s trust roots: reputation flows from them (docs/trust.md)')
-  root.command('add').argument('<did>', 'a did:key this node trusts')
-    .action(async (did: string, _opts: unknown, cmd: Command) => { await changeRoots(context(cmd), 'addTrustRoot', { did }) })
-  root.command('remove').argument('<did>', 'a current trust root')
-    .action(async (did: string, _opts: unknown, cmd: Command) => { await changeRoots(context(cmd), 'removeTrustRoot', { did }) })
-  root.command('list')
-    .action(async (_opts: unknown, cmd: Command) => { await changeRoots(context(cmd), 'listTrustRoots', {}) })
-
-  runsOperation(trust.command('reputation')
-    .description('get_reputation: an agent\'s reputation from this node\'s roots, its rank and its path from a root')
-    .argument('<did>', 'the agent'), context, {
-    operation: 'reputation',
-    args: ['did'],
-    render: describeAgent
-  })
+  // explain, reputation and root add / remove / list are generated from the table (table-commands.ts).
+  trust.command('root').description('the operator\'s trust roots: reputation flows from them (docs/trust.md)')
 
   trust.command('policy')
     .description('show the node\'s trust policy, or set it and rescore every stored memory under it (the node must not be running)')
@@ -74,19 +48,4 @@ async function rescoreUnder (home: string): Promise<number> {
   } finally {
     await node.close()
   }
-}
-
-async function changeRoots (ctx: CommandContext, name: 'addTrustRoot' | 'removeTrustRoot' | 'listTrustRoots', input: { did?: string }): Promise<void> {
-  const { roots } = name === 'listTrustRoots' ? await invoke(ctx, name, {}) : await invoke(ctx, name, { did: input.did ?? '' })
-  emit(ctx.out, { roots }, () => rootLines(roots).join('\n'))
-}
-
-function describeAgent (rep: AgentReputation): string {
-  return agentLines(rep).join('\n')
-}
-
-function renderExplanation ({ reputation: { roots, agents }, ...trust }: TrustExplanation): string {
-  const lines = [renderTrust(trust), '', rootsHeadline(roots)]
-  for (const rep of Object.values(agents)) lines.push(...agentLines(rep).map((l) => `  ${l}`))
-  return lines.join('\n')
 }

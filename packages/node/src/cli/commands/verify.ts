@@ -6,7 +6,7 @@ import { parseJson, type DocumentReport } from '../../memory-view/index.js'
 import type { CommandContext } from '../command-context.js'
 import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 import { readInput } from '../option-parsers.js'
-import { renderTrust } from '../render.js'
+import { renderTrust } from '../../operations/index.js'
 
 /*
  * `isnad verify` never opens the node: every document it takes carries its own proof, so it works

@@ -1,1 +1,2 @@
 export { createLocalOperations, LocalOperations, type LocalOperationsInit } from './local-operations.js'
+export { keyOf } from './create-key.js'

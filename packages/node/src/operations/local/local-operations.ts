@@ -19,6 +19,7 @@ import type { DocumentReport } from '../../memory-view/index.js'
 import type { FdrReport } from '../../fdr/index.js'
 import { verifyAnyDocument } from '../verify-document.js'
 import type { ApiEventHub } from '../node-events.js'
+import { keyOf } from './create-key.js'
 import { ReadWriteGate } from './gate.js'
 import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from '../node-operations.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from '../network-shapes.js'
@@ -73,7 +74,7 @@ export class LocalOperations implements NodeOperations {
   async keyInfo (did: string): Promise<KeyInfo> { return await this.init.keystore.info(did) }
 
   async createKey (input: CreateKeyInput): Promise<KeyInfo> {
-    return await this.init.keystore.create({ ...input, makeDefault: input.makeDefault ?? false })
+    return await keyOf(this.init.keystore, input)
   }
 
   async resolveSigner (as?: string, passphrase?: string): Promise<Signer> {

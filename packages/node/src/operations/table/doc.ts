@@ -37,7 +37,7 @@ function rowOf (spec: OperationSpec): string {
   const mcp = 'tool' in spec.mcp ? `\`${spec.mcp.tool}\`` : '—'
   const status = spec.http.status === 201 ? '201 ' : ''
   const errors = spec.errors.map((code) => `\`${code}\``).join(' ')
-  return `| ${route} | \`${spec.name}\` | \`${spec.cli}\` | ${mcp} | ${escape(inputOf(spec))} | ${status}${escape(spec.summary)} | ${errors} |`
+  return `| ${route} | \`${spec.name}\` | \`${spec.cli.command}\` | ${mcp} | ${escape(inputOf(spec))} | ${status}${escape(spec.summary)} | ${errors} |`
 }
 
 /** The markdown between the markers: one row per operation, in the table's order. */

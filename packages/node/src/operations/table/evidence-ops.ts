@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { AnchorSourceSchema, type AnchorCheck } from '../../anchor/index.js'
+import type { AnchorCheck } from '../../anchor/index.js'
+import { AnchorSourceSchema } from '../../anchor/anchor-source.js'
 import { SignedCheckpointSchema } from '../../merkle/index.js'
 import { ANCHOR_TYPES, BundleSchema, MAX_BUNDLE_RECORDS, isoTimestamp, recordCid } from '../../schema/index.js'
 import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../constants.js'
@@ -43,7 +44,7 @@ export const addAnchor = defineOperation({
   signs: true,
   aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/memories/{id}/anchors', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'anchor add',
+  cli: { command: 'anchor add' },
   mcp: { tool: 'anchor', title: 'Anchor' },
   run: async (node, { id, anchor }, signer) => {
     const result = await node.addAnchor({ ...anchor, memory: id }, signer!)
@@ -59,7 +60,16 @@ export const checkAnchors = defineOperation({
   output: z.strictObject({ checks: z.array(AnchorCheckSchema) }),
   errors: ['CID_INVALID', 'NOT_FOUND'],
   http: { method: 'post', path: '/v1/anchors/check', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'anchor check',
+  cli: {
+    command: 'anchor check',
+    args: ['id'],
+    render: ({ checks }) => checks.length === 0
+      ? 'no anchors'
+      : checks.map((c) => {
+        const change = c.previous !== undefined && c.previous !== c.state ? ` (was ${c.previous})` : ''
+        return `${c.state}${change}  ${c.type} ${c.reference}\n    ${c.reason}\n    anchor ${c.id} of ${c.memory}, checked ${c.checked_at}`
+      }).join('\n')
+  },
   mcp: { tool: 'check_anchors', title: 'Check anchors' },
   run: async (node, { id }) => ({ checks: await node.checkAnchors(id) satisfies AnchorCheck[] })
 })
@@ -77,7 +87,7 @@ export const verify = defineOperation({
     method: 'post', path: '/v1/verify', in: 'body', bodyField: 'document', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES,
     description: 'The body is the document itself. An invalid document is a 200 with `valid: false`; only a body that is not such a document at all is a 400.'
   },
-  cli: 'verify',
+  cli: { command: 'verify' },
   mcp: { tool: 'verify', title: 'Verify' },
   run: async (node, { document }) => await node.verify(document)
 })
@@ -92,7 +102,7 @@ export const exportBundle = defineOperation({
   errors: ['CID_INVALID', 'FIELD_TOO_LARGE', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'post', path: '/v1/export', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'export',
+  cli: { command: 'export' },
   mcp: { tool: 'export_bundle', title: 'Export a bundle' },
   run: async (node, { ids }) => await node.exportBundle(ids)
 })
@@ -113,7 +123,7 @@ export const importBundle = defineOperation({
     return envelope.length === 0 ? undefined : bundleEnvelopeError(new z.ZodError(envelope))
   },
   http: { method: 'post', path: '/v1/import', in: 'body', bodyField: 'bundle', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES, description: 'The body is the bundle itself.' },
-  cli: 'import',
+  cli: { command: 'import' },
   mcp: { excluded: 'bundles reach 8 MiB and write other nodes\' records: an operator\'s act (`isnad import`), not a model\'s' },
   run: async (node, { bundle }) => await node.importBundle(bundle)
 })
@@ -124,8 +134,12 @@ export const reindex = defineOperation({
   input: NoInput,
   output: ReindexResultSchema,
   errors: ['STORE_LOCKED', 'LEDGER_LOCKED', 'LEDGER_CORRUPT'],
+  opens: 'ledgers',
   http: { method: 'post', path: '/v1/ledger/reindex', in: 'none', description: 'Other requests wait while the index is rebuilt.' },
-  cli: 'ledger reindex',
+  cli: {
+    command: 'ledger reindex',
+    render: (r) => `reindexed ${r.events} events (${r.records} records, ${r.memories} memories) up to lc ${r.lastLc} in ${r.ms} ms`
+  },
   mcp: { excluded: 'maintenance of the data directory is the operator\'s' },
   run: async (node) => await node.reindex()
 })
@@ -136,8 +150,10 @@ export const proveRecord = defineOperation({
   input: z.strictObject({ id: cidField('the record id (a CID, bafyrei…)') }),
   output: RecordInclusionResponseSchema,
   errors: ['CID_INVALID', 'NOT_FOUND'],
+  opens: 'ledgers',
   http: { method: 'get', path: '/v1/ledger/prove/{id}', in: 'none' },
-  cli: 'ledger prove',
+  // No rendering: the proof is a document, printed as JSON for `isnad verify`.
+  cli: { command: 'ledger prove', args: ['id'] },
   mcp: { tool: 'prove_record', title: 'Prove a record is in the log' },
   run: async (node, { id }) => await node.proveRecord(id)
 })
@@ -148,8 +164,12 @@ export const latestCheckpoint = defineOperation({
   input: NoInput,
   output: SignedCheckpointResponseSchema,
   errors: ['NOT_FOUND'],
+  opens: 'ledgers',
   http: { method: 'get', path: '/v1/ledger/checkpoint', in: 'none' },
-  cli: 'ledger checkpoint',
+  cli: {
+    command: 'ledger checkpoint',
+    render: ({ record }) => `log ${record.log}\nsize ${record.size}\nroot ${record.root}\nat   ${record.created_at}`
+  },
   mcp: { tool: 'latest_checkpoint', title: 'Latest checkpoint' },
   run: async (node) => await node.latestCheckpoint()
 })
@@ -161,7 +181,7 @@ export const observeCheckpoint = defineOperation({
   output: ObserveResultSchema,
   errors: ['SCHEMA_INVALID', 'SIGNATURE_INVALID', 'TIMESTAMP_IN_FUTURE'],
   http: { method: 'post', path: '/v1/ledger/observe', in: 'body', bodyField: 'checkpoint', maxBodyBytes: MAX_REQUEST_BYTES, description: 'The body is the checkpoint itself.' },
-  cli: 'ledger observe',
+  cli: { command: 'ledger observe' },
   mcp: { excluded: 'what the node keeps as evidence of other logs is the operator\'s choice' },
   run: async (node, { checkpoint }) => ({ outcome: await node.observeCheckpoint(checkpoint) })
 })

@@ -30,7 +30,7 @@ export const follow = defineOperation({
     maxBodyBytes: MAX_REQUEST_BYTES,
     description: 'One route for the three actions: `{"action": "list"}` lists, `{"action": "add", "did": …}` or `{"action": "remove", "tag": …}` changes. A running daemon changes its gossip subscriptions at once and reports them under `gossip`.'
   },
-  cli: 'follow',
+  cli: { command: 'follow' },
   mcp: { tool: 'follow', title: 'Follow authors and tags' },
   run: async (node, input) => await node.follow(input as FollowInput)
 })

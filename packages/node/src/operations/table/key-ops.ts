@@ -19,7 +19,7 @@ export const status = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/status', in: 'none' },
-  cli: 'status',
+  cli: { command: 'status' },
   mcp: { tool: 'status', title: 'Node status' },
   run: async (node) => await node.status()
 })
@@ -31,8 +31,17 @@ export const listKeys = defineOperation({
   output: z.array(KeyInfoSchema),
   errors: [],
   readOnly: true,
+  opens: 'keys',
   http: { method: 'get', path: '/v1/ids', in: 'none' },
-  cli: 'id list',
+  cli: {
+    command: 'id list',
+    render: (keys) => keys.length === 0
+      ? 'no keys; run `isnad init`'
+      : keys.map((key) => {
+        const flags = [key.default ? 'default' : '', key.encrypted ? 'encrypted' : ''].filter((f) => f !== '').join(', ')
+        return `${key.did}  ${key.label ?? ''}${flags === '' ? '' : `  (${flags})`}`
+      }).join('\n')
+  },
   mcp: { excluded: KEY_ADMIN },
   run: async (node) => await node.listKeys()
 })
@@ -44,8 +53,9 @@ export const keyInfo = defineOperation({
   output: KeyInfoSchema,
   errors: ['DID_INVALID', 'UNKNOWN_KEY'],
   readOnly: true,
+  opens: 'keys',
   http: { method: 'get', path: '/v1/ids/{did}', in: 'none' },
-  cli: 'id show',
+  cli: { command: 'id show' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { did }) => await node.keyInfo(did)
 })
@@ -60,12 +70,11 @@ export const createKey = defineOperation({
   }),
   output: KeyInfoSchema,
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE'],
+  opens: 'keys',
   http: { method: 'post', path: '/v1/ids', status: 201, in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES, description: 'No body: a plain, non-default key.' },
-  cli: 'id new',
+  cli: { command: 'id new' },
   mcp: { excluded: KEY_ADMIN },
-  run: async (node, { label, default: makeDefault, passphrase }) => await node.createKey({
-    ...(label === undefined ? {} : { label }), makeDefault: makeDefault === true, ...(passphrase === undefined ? {} : { passphrase })
-  })
+  run: async (node, input) => await node.createKey(input)
 })
 
 export const KeyEventResultSchema = z.object({
@@ -98,7 +107,7 @@ export const rotateKey = defineOperation({
   errors: KEY_EVENT_ERRORS,
   signs: true,
   http: { method: 'post', path: '/v1/ids/rotate', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'id rotate',
+  cli: { command: 'id rotate' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { as: _as, ...input }, signer) => await node.rotateKey(input, signer!)
 })
@@ -117,7 +126,7 @@ export const revokeKey = defineOperation({
   errors: KEY_EVENT_ERRORS,
   signs: true,
   http: { method: 'post', path: '/v1/ids/revoke', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'id revoke',
+  cli: { command: 'id revoke' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { as: _as, ...input }, signer) => await node.revokeKey(input, signer!)
 })
@@ -135,7 +144,7 @@ export const delegateKey = defineOperation({
   errors: KEY_EVENT_ERRORS,
   signs: true,
   http: { method: 'post', path: '/v1/ids/delegate', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'id delegate',
+  cli: { command: 'id delegate' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { as: _as, ...input }, signer) => await node.delegateKey(input, signer!)
 })

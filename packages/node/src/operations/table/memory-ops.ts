@@ -10,6 +10,7 @@ import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustExplanationSchema, type TrustExplanation
 } from '../response-shapes.js'
+import { renderExplanation, renderView } from '../render-text.js'
 import { cidField, didField, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, type OperationNode } from './spec.js'
 
@@ -39,7 +40,7 @@ export const remember = defineOperation({
   errors: [...SIGNING, 'NOT_FOUND'],
   signs: true,
   http: { method: 'post', path: '/v1/memories', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'remember',
+  cli: { command: 'remember' },
   mcp: { tool: 'remember', title: 'Remember' },
   run: async (node, { as: _as, passphrase: _p, ...input }, signer) => await node.remember(input, signer!)
 })
@@ -52,7 +53,7 @@ export const show = defineOperation({
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'get', path: '/v1/memories/{id}', in: 'none' },
-  cli: 'show',
+  cli: { command: 'show', args: ['id'], render: (view) => renderView(view, { explain: true }) },
   mcp: { tool: 'show_memory', title: 'Show a memory' },
   run: async (node, { id }) => await node.show(id)
 })
@@ -65,7 +66,7 @@ export const explainTrust = defineOperation({
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'get', path: '/v1/memories/{id}/trust', in: 'none' },
-  cli: 'trust explain',
+  cli: { command: 'trust explain', args: ['id'], render: renderExplanation },
   mcp: { tool: 'explain_trust', title: 'Explain trust' },
   run: async (node, { id }) => await explanationOf(node, id)
 })
@@ -89,7 +90,7 @@ export const query = defineOperation({
   readOnly: true,
   aliases: { tag: 'tags' },
   http: { method: 'get', path: '/v1/memories', in: 'query' },
-  cli: 'query',
+  cli: { command: 'query' },
   mcp: { tool: 'query_memories', title: 'Query memories' },
   // One scale (docs/trust.md §1): a level is the scores from its lower bound up, so a level bound is a score bound.
   run: async (node, { minLevel, ...input }) => await node.query(minLevel === undefined ? input : { ...input, minTrust: Math.max(input.minTrust ?? 0, bottomOfLevel(minLevel)) })
@@ -114,7 +115,7 @@ export const attest = defineOperation({
   signs: true,
   aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'attest',
+  cli: { command: 'attest' },
   mcp: { tool: 'attest', title: 'Attest' },
   run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => {
     const result = await node.attest({ memory: id, ...input }, signer!)
@@ -138,7 +139,7 @@ export const select = defineOperation({
   output: z.strictObject({ selected: z.array(SelectedMemorySchema) }),
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'DID_INVALID'],
   http: { method: 'post', path: '/v1/select', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'query --select',
+  cli: { command: 'query --select' },
   mcp: { tool: 'select_memories', title: 'Select memories (FDR-Memory)' },
   run: async (node, request) => ({ selected: await node.select(request) })
 })

@@ -1,13 +1,14 @@
 import { z } from 'zod'
-import { AgentReputationSchema, TrustRootSchema } from '../../reputation/index.js'
-import { MAX_REQUEST_WITNESSES } from '../../schema/index.js'
+import { AgentReputationSchema, agentLines, rootLines, TrustRootSchema, type TrustRoot } from '../../reputation/index.js'
+import { didKey, MAX_REQUEST_WITNESSES } from '../../schema/index.js'
 import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../net/gossip/gossip-health.js'
 import { MAX_REQUEST_BYTES } from '../constants.js'
 import {
   ConnectedPeerSchema, ConnectPeerBodySchema, DisconnectedPeerSchema, DisconnectPeerBodySchema, NetworkStatsSchema, PeerSyncsSchema,
   SyncPeersBodySchema
 } from '../peer-control.js'
-import { InboxSchema, PeersSchema, WitnessRequestResultSchema } from '../network-shapes.js'
+import { InboxSchema, PeersSchema, WitnessRequestResultSchema, type InboxItem, type PeerInfo } from '../network-shapes.js'
+import { KeyInfoSchema } from '../response-shapes.js'
 import { cidField, didField, NoInput, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, peerControlOf } from './spec.js'
 
@@ -16,6 +17,7 @@ import { defineOperation, peerControlOf } from './spec.js'
 const POLICY = 'whom the node trusts is the operator\'s policy (`isnad trust root …`), never the model\'s'
 const OPERATOR = 'the node\'s connections are the operator\'s (`isnad peers …`)'
 const RootsSchema = z.strictObject({ roots: z.array(TrustRootSchema) })
+const renderRoots = ({ roots }: { roots: TrustRoot[] }): string => rootLines(roots).join('\n')
 
 export const listTrustRoots = defineOperation({
   name: 'listTrustRoots',
@@ -25,7 +27,7 @@ export const listTrustRoots = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/trust/roots', in: 'none' },
-  cli: 'trust root list',
+  cli: { command: 'trust root list', render: renderRoots },
   mcp: { tool: 'list_trust_roots', title: 'Trust roots' },
   run: async (node) => ({ roots: await node.listTrustRoots() })
 })
@@ -37,7 +39,7 @@ export const addTrustRoot = defineOperation({
   output: RootsSchema,
   errors: ['DID_INVALID', 'ALREADY_EXISTS'],
   http: { method: 'post', path: '/v1/trust/roots', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'trust root add',
+  cli: { command: 'trust root add', args: ['did'], render: renderRoots },
   mcp: { excluded: POLICY },
   run: async (node, { did }) => ({ roots: await node.addTrustRoot(did) })
 })
@@ -49,7 +51,7 @@ export const removeTrustRoot = defineOperation({
   output: RootsSchema,
   errors: ['DID_INVALID', 'NOT_FOUND'],
   http: { method: 'post', path: '/v1/trust/roots/remove', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'trust root remove',
+  cli: { command: 'trust root remove', args: ['did'], render: renderRoots },
   mcp: { excluded: POLICY },
   run: async (node, { did }) => ({ roots: await node.removeTrustRoot(did) })
 })
@@ -62,9 +64,48 @@ export const reputation = defineOperation({
   errors: ['DID_INVALID'],
   readOnly: true,
   http: { method: 'get', path: '/v1/reputation/{did}', in: 'none' },
-  cli: 'trust reputation',
+  cli: { command: 'trust reputation', args: ['did'], render: (rep) => agentLines(rep).join('\n') },
   mcp: { tool: 'get_reputation', title: 'Reputation' },
   run: async (node, { did }) => await node.reputation(did)
+})
+
+const AgentSchema = z.strictObject({
+  did: didKey,
+  key: KeyInfoSchema.pick({ label: true, created_at: true, default: true, encrypted: true }).nullable()
+    .describe('its key in this home, when it is one of this node\'s own agents (never the secret or the key file); null otherwise'),
+  root: TrustRootSchema.nullable().describe('its entry among the trust roots, when it is one; null otherwise'),
+  reputation: AgentReputationSchema
+})
+
+export const agent = defineOperation({
+  name: 'agent',
+  summary: 'What this node knows of one agent, in one answer: whether it is one of this home\'s own agents (its key\'s label, default, encrypted), whether it is a trust root and why, and its reputation with its path from a root.',
+  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  output: AgentSchema,
+  errors: ['DID_INVALID'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/agents/{did}', in: 'none' },
+  cli: {
+    command: 'agent',
+    args: ['did'],
+    render: ({ did, key, root, reputation }) => [
+      `agent ${did}`,
+      `  own agent  ${key === null ? 'no' : `yes${key.label === undefined ? '' : ` "${key.label}"`}${key.default ? ', the default key' : ''}${key.encrypted ? ', encrypted' : ''}, since ${key.created_at}`}`,
+      `  trust root ${root === null ? 'no' : root.source === 'own-agent' ? 'yes, an own agent of this node' : `yes, added ${root.added_at ?? ''}`.trimEnd()}`,
+      ...agentLines(reputation).map((line) => `  ${line}`)
+    ].join('\n')
+  },
+  mcp: { tool: 'about_agent', title: 'About an agent' },
+  run: async (node, { did }) => {
+    const [keys, roots, reputation] = await Promise.all([node.listKeys(), node.listTrustRoots(), node.reputation(did)])
+    const own = keys.find((k) => k.did === did)
+    return {
+      did,
+      key: own === undefined ? null : { ...(own.label === undefined ? {} : { label: own.label }), created_at: own.created_at, default: own.default, encrypted: own.encrypted },
+      root: roots.find((r) => r.did === did) ?? null,
+      reputation
+    }
+  }
 })
 
 export const requestWitnesses = defineOperation({
@@ -83,7 +124,7 @@ export const requestWitnesses = defineOperation({
   signs: true,
   aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/witness-requests', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'witness request',
+  cli: { command: 'witness request' },
   mcp: { tool: 'request_witnesses', title: 'Request witnesses' },
   run: async (node, { id, to, expiresAt }, signer) => await node.requestWitnesses({
     memory: id, ...(to === undefined ? {} : { to }), ...(expiresAt === undefined ? {} : { expiresAt })
@@ -98,7 +139,7 @@ export const inbox = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/inbox', in: 'none' },
-  cli: 'inbox',
+  cli: { command: 'inbox', render: ({ items }) => items.length === 0 ? 'inbox empty' : items.map(renderInboxItem).join('\n') },
   mcp: { tool: 'inbox', title: 'Inbox' },
   run: async (node) => ({ items: await node.inbox() })
 })
@@ -111,7 +152,7 @@ export const peers = defineOperation({
   errors: ['USAGE'],
   readOnly: true,
   http: { method: 'get', path: '/v1/peers', in: 'none' },
-  cli: 'peers',
+  cli: { command: 'peers', render: ({ peers }) => peers.length === 0 ? 'no peers connected' : peers.map(renderPeer).join('\n') },
   mcp: { tool: 'peers', title: 'Peers' },
   run: async (node) => ({ peers: await node.peers() })
 })
@@ -123,7 +164,7 @@ export const connectPeer = defineOperation({
   output: ConnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE', 'ADDRESS_REFUSED', 'PEER_UNREACHABLE'],
   http: { method: 'post', path: '/v1/peers/connect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'peers connect',
+  cli: { command: 'peers connect', args: ['address'], render: ({ peer }) => `connected to ${peer}` },
   mcp: { excluded: OPERATOR },
   run: async (node, { address }) => ({ peer: await peerControlOf(node, 'controlling peers').connectPeer(address) })
 })
@@ -135,7 +176,7 @@ export const disconnectPeer = defineOperation({
   output: DisconnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
   http: { method: 'post', path: '/v1/peers/disconnect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'peers disconnect',
+  cli: { command: 'peers disconnect', args: ['peer'], render: ({ peer, closed }) => closed === 0 ? `not connected to ${peer}` : `closed ${closed} connection(s) to ${peer}` },
   mcp: { excluded: OPERATOR },
   run: async (node, { peer }) => ({ peer, closed: await peerControlOf(node, 'controlling peers').disconnectPeer(peer) })
 })
@@ -147,7 +188,13 @@ export const syncPeers = defineOperation({
   output: PeerSyncsSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
   http: { method: 'post', path: '/v1/peers/sync', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: 'peers sync',
+  cli: {
+    command: 'peers sync',
+    args: ['peer'],
+    render: ({ syncs }) => syncs.length === 0
+      ? 'no peers connected'
+      : syncs.map((s) => s.error === undefined ? `${s.peer}  ${s.received ?? 0} received, ${s.accepted ?? 0} new` : `${s.peer}  failed: ${s.error}`).join('\n')
+  },
   mcp: { excluded: OPERATOR },
   run: async (node, { peer }) => ({ syncs: await peerControlOf(node, 'controlling peers').syncPeers(peer) })
 })
@@ -160,7 +207,17 @@ export const networkStats = defineOperation({
   errors: ['USAGE'],
   readOnly: true,
   http: { method: 'get', path: '/v1/network/stats', in: 'none' },
-  cli: 'peers stats',
+  cli: {
+    command: 'peers stats',
+    render: (stats) => [
+      `peers          ${stats.peers}`,
+      `gossip         ${stats.gossip.accepted} accepted, ${stats.gossip.ignored} ignored, ${stats.gossip.rejected} rejected`,
+      `records        ${stats.accepted.gossip} by gossip, ${stats.accepted.fetch} by fetch, ${stats.accepted.sync} by sync`,
+      `verifications  ${stats.verifications}`,
+      `violations     ${stats.violations}`,
+      `cpu            ${stats.cpu_ms} ms`
+    ].join('\n')
+  },
   mcp: { tool: 'network_stats', title: 'Network statistics' },
   run: async (node) => await peerControlOf(node, 'controlling peers').networkStats()
 })
@@ -173,7 +230,38 @@ export const gossipHealth = defineOperation({
   errors: [],
   readOnly: true,
   http: { method: 'get', path: '/v1/network/health', in: 'none' },
-  cli: 'peers health',
+  cli: {
+    command: 'peers health',
+    render: (health) => health.running
+      ? [
+          ...health.peers.map((p) => `${p.id}  score ${p.score.toFixed(2)}  penalty ${p.penalty.toFixed(2)}`),
+          ...health.topics.map((t) => `${t.topic}  mesh ${t.mesh_peers}`)
+        ].join('\n') || 'no peers, no topics'
+      : 'the network is not running here (`isnad start`)'
+  },
   mcp: { tool: 'network_health', title: 'Gossip health' },
   run: async (node) => isGossipHealthSource(node) ? node.gossipHealth() : OFFLINE_HEALTH
 })
+
+function renderInboxItem (item: InboxItem): string {
+  const memory = item.summary === undefined ? item.memory : `${item.memory}  [${item.type ?? '?'}] ${item.summary}`
+  if (item.drawn === true) {
+    // Nobody asked: the witness draw chose these agents (protocols/witness-draw-v1.md).
+    return [
+      `drawn   ${item.created_at}`,
+      `  memory ${memory}`,
+      `  author ${item.requester}`,
+      `  to     ${item.to.join(', ')} (drawn witness)`
+    ].join('\n')
+  }
+  return [
+    `request ${item.request ?? ''}  ${item.created_at}${item.expires_at === undefined ? '' : `  (expires ${item.expires_at})`}`,
+    `  memory ${memory}`,
+    `  from   ${item.requester}`,
+    `  to     ${item.to.length === 0 ? 'anyone (open request)' : item.to.join(', ')}`
+  ].join('\n')
+}
+
+function renderPeer (peer: PeerInfo): string {
+  return peer.addresses.length === 0 ? peer.id : `${peer.id}\n${peer.addresses.map((a) => `  ${a}`).join('\n')}`
+}

@@ -35,6 +35,23 @@ export interface HttpBinding {
   description?: string
 }
 
+/**
+ * How the CLI offers an operation. The command is generated from it: the `args` fields are its
+ * positional arguments, every other input field is an option named after the field (`minTrust` →
+ * `--min-trust <value>`, a boolean a flag, a list repeatable, an object JSON), parsed by the table's
+ * parse like every other surface's input. A few commands are still written by hand in
+ * src/cli/commands/ (they read files, combine operations or print what no operation returns); the
+ * generator leaves a command that exists alone.
+ */
+export interface CliBinding<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
+  /** `isnad …` words of the command (`ledger prove`); ` --flag` after them: the operation is that option of the command (`query --select`). */
+  command: string
+  /** The input fields given as positional arguments, in order (a list field takes the rest). */
+  args?: ReadonlyArray<keyof z.input<I> & string>
+  /** The output for a person; --json prints the output as it is. Absent: the output as JSON. */
+  render?: (output: z.output<O>) => string
+}
+
 export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
   /** The operation's one name: the library method, and the key of every other surface's name. */
   name: string
@@ -51,6 +68,13 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   /** Only reads: the CLI opens the data directory read-only; MCP marks the tool read-only. A handler that may sign (a fresh checkpoint) is not. */
   readOnly?: boolean
   /**
+   * What a caller without a daemon opens to run it (the CLI, the library in local mode): the node
+   * (the default); only the agent keys in keys/ (no data directory needed); or the ledgers alone,
+   * without the index, so that a rebuild works when the index is too damaged to open and a proof is
+   * read without the writer lock.
+   */
+  opens?: 'node' | 'keys' | 'ledgers'
+  /**
    * Old input names still accepted, mapped onto their new names (documented in the field's
    * description): a name a published surface (an HTTP body, MCP arguments) carried before the
    * argument naming rule (argument-rule.ts) renamed it.
@@ -59,8 +83,8 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   /** Names a failed parse itself when its input has codes of its own (a bundle's envelope: BUNDLE_INVALID). */
   inputError?: (error: z.ZodError) => IsnadError | undefined
   http: HttpBinding
-  /** `isnad …` words of the command (`ledger prove`). */
-  cli: string
+  /** The CLI command that runs it (src/cli/table-commands.ts generates it from this). */
+  cli: CliBinding<I, O>
   /** MCP tool name, or why the operation is not a tool. */
   mcp: { tool: string, title: string } | { excluded: string }
   /** The handler on the node. `input` is parsed; a signer is given when `signs`. */

@@ -3,7 +3,7 @@ import { follow } from './follow-ops.js'
 import { createKey, delegateKey, keyInfo, listKeys, revokeKey, rotateKey, status } from './key-ops.js'
 import { attest, explainTrust, query, remember, select, show } from './memory-ops.js'
 import {
-  addTrustRoot, connectPeer, disconnectPeer, gossipHealth, inbox, listTrustRoots, networkStats, peers, removeTrustRoot, reputation,
+  addTrustRoot, agent, connectPeer, disconnectPeer, gossipHealth, inbox, listTrustRoots, networkStats, peers, removeTrustRoot, reputation,
   requestWitnesses, syncPeers
 } from './network-ops.js'
 import type { OperationSpec } from './spec.js'
@@ -19,7 +19,7 @@ export const OPERATION_SPECS = {
   status, listKeys, keyInfo, createKey, rotateKey, revokeKey, delegateKey,
   remember, show, explainTrust, query, attest, select,
   addAnchor, checkAnchors, verify, exportBundle, importBundle,
-  listTrustRoots, addTrustRoot, removeTrustRoot, reputation, follow,
+  listTrustRoots, addTrustRoot, removeTrustRoot, reputation, agent, follow,
   reindex, proveRecord, latestCheckpoint, observeCheckpoint,
   requestWitnesses, inbox, peers, connectPeer, disconnectPeer, syncPeers, networkStats, gossipHealth
 } as const

@@ -40,7 +40,7 @@ describe('anchors across two daemons', () => {
   beforeAll(async () => {
     a = await startPeer('a', [])
     b = await startPeer('b', [a.daemon.multiaddrs()[0]!])
-    await eventually('B connected to A', async () => await b.ops.peers(), (peers) => peers.length >= 1)
+    await eventually('B connected to A', async () => (await b.ops.call('peers', {})).peers, (peers) => peers.length >= 1)
   }, 60_000)
 
   afterAll(async () => {
@@ -55,17 +55,17 @@ describe('anchors across two daemons', () => {
     const bytes = new Uint8Array(700_000)
     for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919 + (i >>> 11) * 31) & 0xff
     await writeFile(path, bytes)
-    const memory = await a.ops.remember({ type: 'observation', summary: 'the report is attached' }, await a.ops.resolveSigner())
-    const { id, view } = await a.ops.addAnchor({ source: 'file', memory: memory.id, path }, await a.ops.resolveSigner())
+    const memory = await a.ops.call('remember', { type: 'observation', summary: 'the report is attached' })
+    const { anchor: id, memory: view } = await a.ops.call('addAnchor', { id: memory.id, anchor: { source: 'file', path } })
     const onA = view.anchors.find((x) => x.id === id)
     expect(onA).toMatchObject({ type: 'cid', verification: { state: 'verified' } })
     expect(onA?.reference).toMatch(/^bafybei/) // several chunks: a dag-pb root
 
-    const onB = await eventually('the anchor verified on B', async () => await b.ops.show(memory.id),
+    const onB = await eventually('the anchor verified on B', async () => await b.ops.call('show', { id: memory.id }),
       (v: MemoryView) => v.anchors.some((x) => x.id === id && x.verification.state === 'verified'))
     expect(onB.anchors.find((x) => x.id === id)?.verification.reason).toMatch(/all 4 blocks/)
     expect((onB.trust as TrustResult).counted.anchors.map((x) => x.id)).toEqual([id])
-    const checks = await b.ops.checkAnchors(memory.id)
+    const checks = (await b.ops.call('checkAnchors', { id: memory.id })).checks
     expect(checks).toEqual([expect.objectContaining({ id, state: 'verified', previous: 'verified', memory: memory.id })])
   }, 60_000)
 
@@ -75,16 +75,16 @@ describe('anchors across two daemons', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/intranet`
-      const memory = await a.ops.remember({ type: 'observation', summary: 'the intranet page says so' }, await a.ops.resolveSigner())
-      const { id, view } = await a.ops.addAnchor({ source: 'url', memory: memory.id, url }, await a.ops.resolveSigner())
+      const memory = await a.ops.call('remember', { type: 'observation', summary: 'the intranet page says so' })
+      const { anchor: id, memory: view } = await a.ops.call('addAnchor', { id: memory.id, anchor: { source: 'url', url } })
       expect(view.anchors.find((x) => x.id === id)?.verification.state).toBe('verified')
       const fetchedByA = seen.length // the hash when anchoring, and the check after it
       expect(fetchedByA).toBeGreaterThan(0)
 
-      const onB = await eventually('the anchor checked on B', async () => await b.ops.show(memory.id),
+      const onB = await eventually('the anchor checked on B', async () => await b.ops.call('show', { id: memory.id }),
         (v: MemoryView) => v.anchors.some((x) => x.id === id && x.verification.state !== 'unchecked'))
       expect(onB.anchors.find((x) => x.id === id)?.verification).toMatchObject({ state: 'unverifiable', reason: expect.stringMatching(/^ADDRESS_REFUSED: .* is loopback/) })
-      expect(await b.ops.checkAnchors(memory.id)).toEqual([expect.objectContaining({ id, state: 'unverifiable' })])
+      expect((await b.ops.call('checkAnchors', { id: memory.id })).checks).toEqual([expect.objectContaining({ id, state: 'unverifiable' })])
       expect(seen.length).toBe(fetchedByA)
     } finally {
       server.close()
@@ -100,7 +100,7 @@ describe('anchors across two daemons', () => {
     await symlink(keyFile, join(a.home, 'docs', 'notes.json'))
     const outside = await mkdtemp(join(tmpdir(), 'isnad-outside-'))
     await writeFile(join(outside, 'diary.txt'), 'not for peers\n')
-    const memory = await a.ops.remember({ type: 'observation', summary: 'an anchor attempt' }, await a.ops.resolveSigner())
+    const memory = await a.ops.call('remember', { type: 'observation', summary: 'an anchor attempt' })
     const token = await readApiToken(paths.data)
     const attempts = [
       keyFile,
@@ -123,8 +123,8 @@ describe('anchors across two daemons', () => {
 
     // A file the operator allowed still goes through, and B fetches it: blocks do flow from A to B.
     await writeFile(join(a.home, 'docs', 'ok.txt'), 'an allowed file\n')
-    const { id } = await a.ops.addAnchor({ source: 'file', memory: memory.id, path: join(a.home, 'docs', 'ok.txt') }, await a.ops.resolveSigner())
-    await eventually('the allowed anchor verified on B', async () => await b.ops.show(memory.id),
+    const { anchor: id } = await a.ops.call('addAnchor', { id: memory.id, anchor: { source: 'file', path: join(a.home, 'docs', 'ok.txt') } })
+    await eventually('the allowed anchor verified on B', async () => await b.ops.call('show', { id: memory.id }),
       (v: MemoryView) => v.anchors.some((x) => x.id === id && x.verification.state === 'verified'))
 
     const seeds = await Promise.all([...keyNames.map((n) => join(paths.keys, n)), ...nodeKeyNames.map((n) => join(paths.keys, 'node', n))]

@@ -8,7 +8,6 @@ import type { ApiFixture } from './api-fixture.js'
 export async function connectMcp (api: ApiFixture, name: string): Promise<Client> {
   const access: NodeAccess = {
     daemon: async () => null,
-    withOps: async (fn) => await fn(api.operations),
     // A signing tool signs as the fixture's author unless it names a key.
     call: async (name, input) => await localCaller(api.operations).call(name, OPERATION_SPECS[name].signs === true ? { as: api.author, ...input } : input)
   }

@@ -1,44 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { RateLimiter } from '../../../src/net/limits/limits.js'
+import { OPERATIONS } from '../../../src/operations/index.js'
 import { startApi, type ApiFixture } from './api-fixture.js'
 
-/** Every route of the API (issue 4 item 5): the document must list exactly these. */
+/**
+ * Every route of the API: the table's operations, each at its binding, and the server's own two.
+ * The document must list exactly these (operation-table.test.ts checks each route's inputs).
+ */
 const ROUTES = [
-  'GET /v1/status',
-  'GET /v1/ids',
-  'POST /v1/ids',
-  'GET /v1/ids/{did}',
-  'POST /v1/ids/rotate',
-  'POST /v1/ids/revoke',
-  'POST /v1/ids/delegate',
-  'POST /v1/memories',
-  'GET /v1/memories',
-  'GET /v1/memories/{id}',
-  'GET /v1/memories/{id}/trust',
-  'POST /v1/memories/{id}/attestations',
-  'POST /v1/memories/{id}/anchors',
-  'POST /v1/anchors/check',
-  'POST /v1/select',
-  'GET /v1/trust/roots',
-  'POST /v1/trust/roots',
-  'POST /v1/trust/roots/remove',
-  'GET /v1/reputation/{did}',
-  'POST /v1/verify',
-  'POST /v1/export',
-  'POST /v1/follows',
-  'POST /v1/import',
-  'POST /v1/ledger/reindex',
-  'GET /v1/ledger/prove/{id}',
-  'GET /v1/ledger/checkpoint',
-  'POST /v1/ledger/observe',
-  'POST /v1/witness-requests',
-  'GET /v1/inbox',
-  'GET /v1/peers',
-  'POST /v1/peers/connect',
-  'POST /v1/peers/disconnect',
-  'POST /v1/peers/sync',
-  'GET /v1/network/stats',
-  'GET /v1/network/health',
+  ...OPERATIONS.map((spec) => `${spec.http.method.toUpperCase()} ${spec.http.path}`),
   'GET /v1/events',
   'GET /v1/openapi.json'
 ].sort()

@@ -83,7 +83,7 @@ describe('the table of operations, on every surface', () => {
     const distinct = (values: string[]): void => { expect(new Set(values).size).toBe(values.length) }
     distinct(OPERATIONS.map((s) => s.name))
     distinct(OPERATIONS.map((s) => `${s.http.method} ${s.http.path}`))
-    distinct(OPERATIONS.map((s) => s.cli))
+    distinct(OPERATIONS.map((s) => s.cli.command))
     distinct(OPERATIONS.flatMap((s) => 'tool' in s.mcp ? [s.mcp.tool] : []))
   })
 
@@ -116,10 +116,10 @@ describe('the table of operations, on every surface', () => {
   it('is a CLI command', () => {
     const program = createProgram(createOutput(true), () => {})
     for (const spec of OPERATIONS) {
-      const [words, option] = spec.cli.split(' --')
+      const [words, option] = spec.cli.command.split(' --')
       const command = findCommand(program, (words ?? '').split(' '))
-      expect(command, `isnad ${spec.cli}`).toBeDefined()
-      if (option !== undefined) expect(command?.options.map((o) => o.long), `isnad ${spec.cli}`).toContain(`--${option}`)
+      expect(command, `isnad ${spec.cli.command}`).toBeDefined()
+      if (option !== undefined) expect(command?.options.map((o) => o.long), `isnad ${spec.cli.command}`).toContain(`--${option}`)
     }
   })
 
@@ -131,7 +131,7 @@ describe('the table of operations, on every surface', () => {
     expect(bound.length).toBeGreaterThanOrEqual(13)
     for (const { words, command, binding } of bound) {
       const spec = OPERATIONS.find((s) => s.name === binding.operation) as OperationSpec
-      expect(spec.cli.split(' --')[0], `isnad ${words} runs ${spec.name}`).toBe(words)
+      expect(spec.cli.command.split(' --')[0], `isnad ${words} runs ${spec.name}`).toBe(words)
       const fields = Object.keys(spec.input.shape)
       for (const field of binding.args ?? []) expect(fields, `isnad ${words} <${field}>`).toContain(field)
       for (const option of command.options) {

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpOperations } from '../../../src/http/client.js'
-import type { NodeOperations } from '../../../src/operations/index.js'
+import { createHttpOperations, type HttpOperations } from '../../../src/http/client.js'
 import { createAuthority, createMemoryVerifier } from '../../../src/fdr/index.js'
 import { codeOfAsync } from '../../fixtures/error-code.js'
 import { createAgent } from '../../fixtures/records.js'
@@ -12,7 +11,7 @@ import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 
 describe('trust and select over the API', () => {
   let fixture: ApiFixture
-  let ops: NodeOperations
+  let ops: HttpOperations
 
   beforeAll(async () => {
     fixture = await startApi()
@@ -22,33 +21,33 @@ describe('trust and select over the API', () => {
   afterAll(async () => { await fixture.stop() })
 
   it('roots, reputation with its path, and a selection an Authority accepts', async () => {
-    const author = await ops.resolveSigner(fixture.author)
-    const witness = await ops.resolveSigner(fixture.witness)
-    const view = await ops.remember({ type: 'fact', summary: 'the canary takes 9 minutes', tags: ['ops'] }, author)
-    await ops.attest({ memory: view.id, verdict: 'confirm' }, witness)
+    const author = { as: fixture.author }
+    const witness = { as: fixture.witness }
+    const view = await ops.call('remember', { type: 'fact', summary: 'the canary takes 9 minutes', tags: ['ops'], ...author })
+    await ops.call('attest', { id: view.id, verdict: 'confirm', ...witness })
 
     // The node's own agents are roots without configuration, listed first; the operator's follow.
-    const own = (await ops.listTrustRoots()).map((r) => r.did)
+    const own = (await ops.call('listTrustRoots', {})).roots.map((r) => r.did)
     expect(own).toEqual(expect.arrayContaining([fixture.author, fixture.witness]))
-    expect((await ops.listTrustRoots()).every((r) => r.source === 'own-agent')).toBe(true)
+    expect((await ops.call('listTrustRoots', {})).roots.every((r) => r.source === 'own-agent')).toBe(true)
     const outsider = createAgent(41).did
-    expect((await ops.addTrustRoot(outsider)).map((r) => r.did)).toEqual([...own, outsider])
-    expect(await codeOfAsync(async () => await ops.addTrustRoot(outsider))).toBe('ALREADY_EXISTS')
-    expect(await codeOfAsync(async () => await ops.addTrustRoot(fixture.witness))).toBe('ALREADY_EXISTS')
+    expect((await ops.call('addTrustRoot', { did: outsider })).roots.map((r) => r.did)).toEqual([...own, outsider])
+    expect(await codeOfAsync(async () => (await ops.call('addTrustRoot', { did: outsider })).roots)).toBe('ALREADY_EXISTS')
+    expect(await codeOfAsync(async () => (await ops.call('addTrustRoot', { did: fixture.witness })).roots)).toBe('ALREADY_EXISTS')
     expect(await jsonOf(await fixture.call('GET', '/v1/trust/roots'))).toMatchObject({ status: 200, body: { roots: [...own.map((did) => ({ did, source: 'own-agent' })), { did: outsider, source: 'added' }] } })
-    const rep = await ops.reputation(fixture.author)
+    const rep = await ops.call('reputation', { did: fixture.author })
     // The author is one of the node's own agents: a root without configuration (issue 18).
     expect(rep.root).toBe(true)
     expect(rep.path).toEqual([fixture.author])
     expect(rep.reputation).toBe(1)
 
-    const selected = await ops.select({ selector: fixture.author, tags: ['ops'], query: 'canary' })
+    const selected = (await ops.call('select', { selector: fixture.author, tags: ['ops'], query: 'canary' })).selected
     expect(selected.map((s) => [s.ref.worldId, s.verified, s.evidence?.verifiedBy])).toEqual([[view.id, true, fixture.author]])
     expect(createAuthority({ verifier: createMemoryVerifier({ signatures: nodeCryptoVerifier }) }).check(selected).accepted).toBe(true)
 
-    expect((await ops.removeTrustRoot(outsider)).map((r) => r.did)).toEqual(own)
-    expect(await codeOfAsync(async () => await ops.removeTrustRoot(outsider))).toBe('NOT_FOUND')
-    expect(await codeOfAsync(async () => await ops.removeTrustRoot(fixture.witness))).toBe('USAGE')
+    expect((await ops.call('removeTrustRoot', { did: outsider })).roots.map((r) => r.did)).toEqual(own)
+    expect(await codeOfAsync(async () => (await ops.call('removeTrustRoot', { did: outsider })).roots)).toBe('NOT_FOUND')
+    expect(await codeOfAsync(async () => (await ops.call('removeTrustRoot', { did: fixture.witness })).roots)).toBe('USAGE')
   })
 
   it('refuses bad input with a stable code', async () => {

@@ -5,7 +5,7 @@ import { reportError, type Output } from '../../../src/cli/output.js'
 import { reindex } from '../../../src/node/index.js'
 
 /**
- * `isnad ledger …` run in-process on a real home with `--json`, wired as src/cli/index.ts wires it
+ * `isnad ledger …` run in-process on a real home with `--json`, wired as src/cli/program.ts wires it
  * (the node's reindex and index check; every other hook the command's default).
  */
 export async function runLedgerCli (home: string, ...args: string[]): Promise<{ code: number, json: <T>() => T }> {

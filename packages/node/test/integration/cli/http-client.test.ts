@@ -30,52 +30,49 @@ describe('createHttpOperations against the API server', () => {
 
   it('answers every operation as the local operations do', async () => {
     const local = api.operations
-    expect(await http.status()).toEqual(await local.status())
-    expect(await http.listKeys()).toEqual(await local.listKeys())
-    expect(await http.keyInfo(api.witness)).toEqual(await local.keyInfo(api.witness))
-
-    const signer = await http.resolveSigner()
-    expect(signer.did).toBe(api.author)
-    const view = await http.remember({ type: 'fact', summary: 'over HTTP', tags: ['http', 'cli'], confidence: 0.6 }, signer)
+    expect(await http.call('status', {})).toEqual(await local.status())
+    expect(await http.call('listKeys', {})).toEqual(await local.listKeys())
+    expect(await http.call('keyInfo', { did: api.witness })).toEqual(await local.keyInfo(api.witness))
+    const view = await http.call('remember', { type: 'fact', summary: 'over HTTP', tags: ['http', 'cli'], confidence: 0.6 })
     expect(view.provenance.author.agent_id).toBe(api.author)
-    const attested = await http.attest({ memory: view.id, verdict: 'partial', claims: ['over'] }, await http.resolveSigner(api.witness))
-    expect(attested.view.witnesses.map((w) => w.attestation)).toEqual(['partial'])
-    expect(await http.show(view.id)).toEqual({ ...await local.show(view.id), trust: expect.any(Object) })
-    expect((await http.explainTrust(view.id)).score).toBe((await local.explainTrust(view.id)).score)
-    expect(await http.query({ tags: ['http', 'cli'], minTrust: 0.3, limit: 5 })).toEqual(await local.query({ tags: ['http', 'cli'], minTrust: 0.3, limit: 5 }))
+    const attested = await http.call('attest', { id: view.id, verdict: 'partial', claims: ['over'], as: api.witness })
+    expect(attested.memory.witnesses.map((w) => w.attestation)).toEqual(['partial'])
+    expect(await http.call('show', { id: view.id })).toEqual({ ...await local.show(view.id), trust: expect.any(Object) })
+    expect((await http.call('explainTrust', { id: view.id })).score).toBe((await local.explainTrust(view.id)).score)
+    expect(await http.call('query', { tags: ['http', 'cli'], minTrust: 0.3, limit: 5 })).toEqual(await local.query({ tags: ['http', 'cli'], minTrust: 0.3, limit: 5 }))
 
-    const bundle = await http.exportBundle([view.id])
+    const bundle = await http.call('exportBundle', { ids: [view.id] })
     expect(bundle.records).toHaveLength(2)
-    expect(await http.importBundle(bundle)).toMatchObject({ stored: [], duplicates: expect.arrayContaining([view.id, attested.id]) })
-    expect((await http.verify(bundle)).valid).toBe(true)
-    const inclusion = await http.proveRecord(view.id)
-    expect((await http.verify(inclusion)).valid).toBe(true)
-    expect((await http.latestCheckpoint()).record.size).toBeGreaterThan(0)
-    expect(await http.observeCheckpoint(await http.latestCheckpoint())).toBe('known')
+    expect(await http.call('importBundle', { bundle })).toMatchObject({ stored: [], duplicates: expect.arrayContaining([view.id, attested.attestation]) })
+    expect((await http.call('verify', { document: bundle })).valid).toBe(true)
+    const inclusion = await http.call('proveRecord', { id: view.id })
+    expect((await http.call('verify', { document: inclusion })).valid).toBe(true)
+    expect((await http.call('latestCheckpoint', {})).record.size).toBeGreaterThan(0)
+    expect((await http.call('observeCheckpoint', { checkpoint: await http.call('latestCheckpoint', {}) })).outcome).toBe('known')
 
-    const unanswered = await http.remember({ type: 'observation', summary: 'who saw it?' }, signer)
-    const request = await http.requestWitnesses({ memory: unanswered.id, to: [api.witness] }, signer)
+    const unanswered = await http.call('remember', { type: 'observation', summary: 'who saw it?' })
+    const request = await http.call('requestWitnesses', { id: unanswered.id, to: [api.witness] })
     expect(request.record.witnesses).toEqual([api.witness])
-    expect((await http.inbox()).map((i) => i.request)).toContain(request.id)
+    expect((await http.call('inbox', {})).items.map((i) => i.request)).toContain(request.id)
   })
 
   it('turns error responses back into the same errors, code, message and details', async () => {
     const local = api.operations
-    expect(await failureOf(async () => await http.show(UNKNOWN))).toEqual(await failureOf(async () => await local.show(UNKNOWN)))
-    expect(await failureOf(async () => await http.peers())).toEqual(await failureOf(async () => await local.peers()))
-    expect(await failureOf(async () => await http.keyInfo('did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK')))
+    expect(await failureOf(async () => await http.call('show', { id: UNKNOWN }))).toEqual(await failureOf(async () => await local.show(UNKNOWN)))
+    expect(await failureOf(async () => (await http.call('peers', {})).peers)).toEqual(await failureOf(async () => await local.peers()))
+    expect(await failureOf(async () => await http.call('keyInfo', { did: 'did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK' })))
       .toEqual(await failureOf(async () => await local.keyInfo('did:key:z6MkhaXgBZDvotDkL5257faiztiGiC2QtKLGpbnnEGta2doK')))
-    const memory = (await http.remember({ type: 'fact', summary: 'mine' }, await http.resolveSigner())).id
-    expect(await failureOf(async () => await http.attest({ memory, verdict: 'confirm' }, await http.resolveSigner())))
+    const memory = (await http.call('remember', { type: 'fact', summary: 'mine' })).id
+    expect(await failureOf(async () => await http.call('attest', { id: memory, verdict: 'confirm' })))
       .toMatchObject({ type: 'IsnadError', code: 'SELF_ATTESTATION' })
   })
 
   it('reports a wrong token as UNAUTHORIZED, an absent daemon and a silent one as IO_ERROR', async () => {
     const wrong = createHttpOperations({ url: api.url, token: 'A'.repeat(43) })
-    expect(await failureOf(async () => await wrong.status())).toMatchObject({ type: 'ApiError', code: 'UNAUTHORIZED' })
+    expect(await failureOf(async () => await wrong.call('status', {}))).toMatchObject({ type: 'ApiError', code: 'UNAUTHORIZED' })
 
     const absent = createHttpOperations({ url: 'http://127.0.0.1:9', token: api.token })
-    const refused = await failureOf(async () => await absent.status())
+    const refused = await failureOf(async () => await absent.call('status', {}))
     expect(refused).toMatchObject({ type: 'IsnadError', code: 'IO_ERROR' })
     expect(refused.message).toContain('cannot reach the daemon at http://127.0.0.1:9')
 
@@ -84,7 +81,7 @@ describe('createHttpOperations against the API server', () => {
       init?.signal?.addEventListener('abort', () => { reject(init.signal?.reason) })
     })
     const hung = createHttpOperations({ url: api.url, token: api.token, fetch: silent, timeoutMs: 50 })
-    const timedOut = await failureOf(async () => await hung.status())
+    const timedOut = await failureOf(async () => await hung.call('status', {}))
     expect(timedOut).toMatchObject({ type: 'IsnadError', code: 'IO_ERROR' })
     expect(timedOut.message).toContain('did not answer GET /v1/status within 50 ms')
   })

@@ -46,7 +46,7 @@ describe('isnad peers connect|disconnect|sync|stats', () => {
   it('connects to a peer by address, syncs what it holds, counts it, and hangs up', async () => {
     const [a, b] = nodes as [Node, Node]
     const bOps = createHttpOperations({ url: b.daemon.url, token: await readApiToken(nodePaths(b.home).data) })
-    const memory = await bOps.remember({ type: 'observation', summary: 'held by B only', tags: ['peers-cli'] }, await bOps.resolveSigner())
+    const memory = await bOps.call('remember', { type: 'observation', summary: 'held by B only', tags: ['peers-cli'] })
 
     const connected = await runIsnad(['peers', 'connect', b.daemon.multiaddrs()[0]!, '--json'], { home: a.home })
     expect(connected.code, connected.stderr).toBe(0)
@@ -58,7 +58,7 @@ describe('isnad peers connect|disconnect|sync|stats', () => {
     expect(syncs.map((s) => s.peer)).toEqual([b.daemon.peerId])
     expect(syncs[0]?.error).toBeUndefined()
     const aOps = createHttpOperations({ url: a.daemon.url, token: await readApiToken(nodePaths(a.home).data) })
-    await eventually('the memory at A', async () => await aOps.show(memory.id).catch(() => null), (view) => view?.id === memory.id)
+    await eventually('the memory at A', async () => await aOps.call('show', { id: memory.id }).catch(() => null), (view) => view?.id === memory.id)
 
     const stats = await runIsnad(['peers', 'stats', '--json'], { home: a.home })
     expect(stats.code, stats.stderr).toBe(0)
@@ -72,7 +72,7 @@ describe('isnad peers connect|disconnect|sync|stats', () => {
     const hungUp = await runIsnad(['peers', 'disconnect', b.daemon.peerId, '--json'], { home: a.home })
     expect(hungUp.code, hungUp.stderr).toBe(0)
     expect(hungUp.json<{ closed: number }>().closed).toBeGreaterThanOrEqual(1)
-    await eventually('A without peers', async () => await aOps.peers(), (list) => list.length === 0)
+    await eventually('A without peers', async () => (await aOps.call('peers', {})).peers, (list) => list.length === 0)
   })
 
   it('reports an unreachable peer as PEER_UNREACHABLE and exits 1', async () => {

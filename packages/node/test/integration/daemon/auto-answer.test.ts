@@ -34,19 +34,19 @@ describe('the auto-answer policy (off by default)', () => {
     const cautious = await node({ bootstrap })
     const ops = createHttpOperations({ url: requester.daemon.url, token: requester.token })
     const deadline = Date.now() + 10_000
-    while ((await ops.peers()).length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
+    while ((await ops.call('peers', {})).peers.length < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100))
 
     const { reader } = await SseReader.open(`${requester.daemon.url}/v1/events`, requester.token)
     try {
-      const memory = await ops.remember({ type: 'fact', summary: 'auto answers are policy' }, await ops.resolveSigner())
-      await ops.requestWitnesses({ memory: memory.id, to: [trusting.agent, cautious.agent] }, await ops.resolveSigner())
+      const memory = await ops.call('remember', { type: 'fact', summary: 'auto answers are policy' })
+      await ops.call('requestWitnesses', { id: memory.id, to: [trusting.agent, cautious.agent] })
       let event = await reader.next(10_000)
       while (event.event !== 'attestation') event = await reader.next(10_000)
       expect(event.data).toMatchObject({ memory: memory.id, witness: trusting.agent, verdict: 'confirm' })
-      expect((await ops.explainTrust(memory.id)).factors.confirm_count).toBe(1)
+      expect((await ops.call('explainTrust', { id: memory.id })).factors.confirm_count).toBe(1)
       // The cautious node keeps the request in its agent's inbox: nobody answered for it.
       const cautiousOps = createHttpOperations({ url: cautious.daemon.url, token: cautious.token })
-      const inbox = await cautiousOps.inbox()
+      const inbox = (await cautiousOps.call('inbox', {})).items
       expect(inbox.map((i) => i.memory)).toEqual([memory.id])
     } finally {
       reader.close()

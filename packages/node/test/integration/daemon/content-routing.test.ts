@@ -11,7 +11,7 @@ import { initHome, nodePaths } from '../../../src/node/index.js'
 import { TrustResultSchema } from '../../../src/schema/index.js'
 import { MemoryHost } from '../net/fixtures/memory-host.js'
 import { startNode, waitFor, type TestNode } from '../net/fixtures/harness.js'
-import { renderView } from '../../../src/cli/render.js'
+import { renderView } from '../../../src/operations/index.js'
 
 /*
  * `show` of a memory the node does not hold (content-routing-v1 C7), on real daemons with LevelDB in
@@ -56,12 +56,11 @@ describe('show of a memory this node does not hold, through the DHT (content-rou
   })
 
   it('finds, fetches, verifies, stores and scores it with its provider\'s evidence, and says it was fetched from outside', async () => {
-    const signer = await author.ops.resolveSigner()
-    const first = await author.ops.remember({ type: 'fact', summary: 'the build cache lives on the second volume' }, signer)
+    const first = await author.ops.call('remember', { type: 'fact', summary: 'the build cache lives on the second volume' })
     // Its evidence at the author's node: a second agent's confirm and the author's request to it.
-    const witness = await author.ops.createKey({ label: 'witness' })
-    await author.ops.requestWitnesses({ memory: first.id, to: [witness.did] }, signer)
-    const attested = await author.ops.attest({ memory: first.id, verdict: 'confirm' }, await author.ops.resolveSigner(witness.did))
+    const witness = await author.ops.call('createKey', { label: 'witness' })
+    await author.ops.call('requestWitnesses', { id: first.id, to: [witness.did] })
+    const attested = await author.ops.call('attest', { id: first.id, verdict: 'confirm', as: witness.did })
     // The memory and the attestation announced (witness requests are not: C2).
     await waitFor('the memory announced', () => author.daemon.content.stats.provided >= 2, { timeoutMs: 30_000 })
     reader = await start()
@@ -69,7 +68,7 @@ describe('show of a memory this node does not hold, through the DHT (content-rou
     // A lookup starts from the routing table as it is (C5): the relay must be in it first.
     await waitFor('the relay in the reader\'s routing table', () => (reader.daemon.network.libp2p.services.dht as SingleKadDHT).routingTable.size >= 1)
 
-    const view = await reader.ops.show(first.id) // HTTP, as MCP and the library call it
+    const view = await reader.ops.call('show', { id: first.id }) // HTTP, as MCP and the library call it
 
     expect(view.id).toBe(first.id)
     expect(view.content.summary).toBe('the build cache lives on the second volume')
@@ -78,13 +77,13 @@ describe('show of a memory this node does not hold, through the DHT (content-rou
     expect(view.origin?.reason).toContain('outside what this node follows')
     // The provider's evidence came with it (fetch-v1 §9), and the score weighed it.
     expect(view.origin?.reason).toContain('its provider sent the evidence it holds with it (2 records')
-    expect(view.witnesses.map((w) => w.id)).toEqual([attested.id])
+    expect(view.witnesses.map((w) => w.id)).toEqual([attested.attestation])
     const { counted, refused } = TrustResultSchema.parse(view.trust)
-    expect([...counted.attestations, ...refused.attestations].map((a) => a.id)).toEqual([attested.id])
-    expect((await reader.ops.exportBundle([first.id])).records.map((r) => r.record.kind).sort()).toEqual(['attestation', 'memory', 'witness_request'])
+    expect([...counted.attestations, ...refused.attestations].map((a) => a.id)).toEqual([attested.attestation])
+    expect((await reader.ops.call('exportBundle', { ids: [first.id] })).records.map((r) => r.record.kind).sort()).toEqual(['attestation', 'memory', 'witness_request'])
     expect(TrustResultSchema.parse(view.trust).factors.signature_valid).toBe(true)
     // Stored: the next show reads it from the store, as any memory the node holds.
-    const again = await reader.ops.show(first.id)
+    const again = await reader.ops.call('show', { id: first.id })
     expect(again.origin).toBeUndefined()
     const [before, after] = [TrustResultSchema.parse(view.trust), TrustResultSchema.parse(again.trust)]
     expect({ score: after.score, level: after.level }).toEqual({ score: before.score, level: before.level })
@@ -96,7 +95,7 @@ describe('show of a memory this node does not hold, through the DHT (content-rou
   }, 90_000)
 
   it('is NOT_FOUND when no node provides it', async () => {
-    const failure = await reader.ops.show('bafyreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy').catch((err: unknown) => err)
+    const failure = await reader.ops.call('show', { id: 'bafyreigh2akiscaildcqabsyg3dfr6chu3fgpregiymsck7e7aqa4s52zy' }).catch((err: unknown) => err)
     expect(failure).toMatchObject({ code: 'NOT_FOUND' })
   }, 30_000)
 })

@@ -1,5 +1,4 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { HttpOperations } from '../../../src/http/index.js'
 import { explanationLines, type TrustResult } from '../../../src/trust/index.js'
 import { eventually } from '../../fixtures/eventually.js'
 import { ShardedDaemons } from '../../fixtures/sharded-daemons.js'
@@ -27,32 +26,31 @@ describe('trust on partial knowledge (docs/trust.md §3a)', () => {
   it('says whose evidence is not held, fetches it from a peer, and the score and explanation change', async () => {
     const holder = await nodes.startIn(0)
     const [author, witness, trusted] = [await nodes.agentIn(holder, 1), await nodes.agentIn(holder, 2), await nodes.agentIn(holder, 3)]
-    const signer = async (did: string): Promise<Awaited<ReturnType<HttpOperations['resolveSigner']>>> => await holder.ops.resolveSigner(did)
-    const memory = (await holder.ops.remember({ type: 'fact', summary: 'the backup job runs at two', tags: [] }, await signer(author))).id
-    await holder.ops.attest({ memory, verdict: 'confirm' }, await signer(witness))
+    const memory = (await holder.ops.call('remember', { type: 'fact', summary: 'the backup job runs at two', tags: [], as: author })).id
+    await holder.ops.call('attest', { id: memory, verdict: 'confirm', as: witness })
     // The witness's own record, in its shard: memories the trusted agent confirmed.
     for (const summary of ['the build cache lives on the second disk', 'the on-call rota changes on mondays']) {
-      const own = (await holder.ops.remember({ type: 'fact', summary, tags: [] }, await signer(witness))).id
-      await holder.ops.attest({ memory: own, verdict: 'confirm' }, await signer(trusted))
+      const own = (await holder.ops.call('remember', { type: 'fact', summary, tags: [], as: witness })).id
+      await holder.ops.call('attest', { id: own, verdict: 'confirm', as: trusted })
     }
 
     // The observer holds shard 1 only, and trusts the agent of shard 3.
     const observer = await nodes.startIn(1, { maxShards: 1 })
-    await observer.ops.addTrustRoot(trusted)
-    await observer.ops.connectPeer(holder.daemon.multiaddrs()[0]!)
+    await observer.ops.call('addTrustRoot', { did: trusted })
+    await observer.ops.call('connectPeer', { address: holder.daemon.multiaddrs()[0]! })
     // Held without scoring it (a score asks for what it lacks): the memory and its confirm, by sync of shard 1.
-    await eventually('the memory and its confirm', async () => (await observer.ops.exportBundle([memory])).records.length, (n) => n === 2)
-    expect((await observer.ops.reputation(witness)).reputation).toBe(0)
+    await eventually('the memory and its confirm', async () => (await observer.ops.call('exportBundle', { ids: [memory] })).records.length, (n) => n === 2)
+    expect((await observer.ops.call('reputation', { did: witness })).reputation).toBe(0)
 
-    const before = await observer.ops.explainTrust(memory)
+    const before = await observer.ops.call('explainTrust', { id: memory })
     expect(before.evidence).toEqual([{ agent: witness, held: 1, state: 'fetching' }])
     expect(evidenceText(before)).toEqual([`evidence for ${witness} not held: reputation from 1 record; fetching`])
 
-    const after = await eventually('the witness\'s evidence fetched', async () => await observer.ops.explainTrust(memory),
+    const after = await eventually('the witness\'s evidence fetched', async () => await observer.ops.call('explainTrust', { id: memory }),
       (t) => t.evidence?.[0]?.state === 'fetched' && (t.evidence[0].held ?? 0) >= 3)
     expect(after.evidence?.[0]).toMatchObject({ agent: witness, state: 'fetched', held: 3, fetched: 2 })
     expect(evidenceText(after)).toEqual([`evidence for ${witness} fetched at ${after.evidence?.[0]?.fetched_at}: 2 records brought, reputation from 3 records`])
-    expect((await observer.ops.reputation(witness)).reputation).toBeGreaterThan(0)
+    expect((await observer.ops.call('reputation', { did: witness })).reputation).toBeGreaterThan(0)
     expect(after.points).toBeGreaterThan(before.points ?? 0)
     // The author's shard is held: only the witness was ever missing.
     expect(after.evidence?.some((e) => e.agent === author)).toBe(false)

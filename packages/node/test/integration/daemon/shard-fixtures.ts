@@ -48,7 +48,7 @@ export async function sleep (ms: number): Promise<void> { await new Promise((res
 
 /** The kinds of the records a node holds of one memory (none when it does not hold the memory). */
 export async function heldOf (ops: HttpOperations, memory: string): Promise<string[]> {
-  const bundle = await ops.exportBundle([memory]).catch((err: unknown) => {
+  const bundle = await ops.call('exportBundle', { ids: [memory] }).catch((err: unknown) => {
     if (err instanceof IsnadError && err.code === 'NOT_FOUND') return { records: [] }
     throw err
   })

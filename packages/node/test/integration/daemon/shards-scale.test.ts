@@ -65,17 +65,15 @@ describe('twelve daemons in four shards (gossip-v1 §11)', () => {
     const authorShard = zero.slice(1).map((h) => byHome.get(h.home)!)
     const outside = others.map((h) => byHome.get(h.home)!)
 
-    await follower.ops.follow({ action: 'add', did: authorHome!.agent })
-    await tagFollower.ops.follow({ action: 'add', tag: TAG })
+    await follower.ops.call('follow', { action: 'add', did: authorHome!.agent })
+    await tagFollower.ops.call('follow', { action: 'add', tag: TAG })
     const memories = shardTopic(COUNT, 0, 'memories')
     await until(() => subscribed(author, follower, memories), 'the follower\'s subscription at the author', 30_000)
     await until(() => subscribed(author, tagFollower, tagTopic(TAG)), 'the tag follower\'s subscription at the author', 30_000)
     await until(() => subscribed(author, witness, shardTopic(COUNT, 1, 'witness-requests')), 'the witness\'s shard seen by the author', 30_000)
     for (const peer of authorShard) await until(() => subscribed(author, peer, memories), 'the author\'s shard meshed', 30_000)
-
-    const signer = await author.ops.resolveSigner()
-    const memory = await author.ops.remember({ type: 'fact', summary: 'the release branch is cut on Thursdays', tags: [TAG] }, signer)
-    await author.ops.requestWitnesses({ memory: memory.id, to: [witnessHome!.agent] }, signer)
+    const memory = await author.ops.call('remember', { type: 'fact', summary: 'the release branch is cut on Thursdays', tags: [TAG] })
+    await author.ops.call('requestWitnesses', { id: memory.id, to: [witnessHome!.agent] })
 
     // The author's shard and the author's follower hold it; the tag's follower hears it on the tag's topic.
     await Promise.all([...authorShard, follower, tagFollower].map(async (peer) => {
@@ -86,7 +84,7 @@ describe('twelve daemons in four shards (gossip-v1 §11)', () => {
     await until(async () => (await heldOf(witness.ops, memory.id)).includes('witness_request') ? true : undefined, 'the request at the addressed witness')
     // The drawn witnesses of the author's shard answered, and the witness it addressed: their answers reach the author.
     const view = await until(async () => {
-      const shown = await author.ops.show(memory.id)
+      const shown = await author.ops.call('show', { id: memory.id })
       const drawnInShard = shown.witnesses.filter((w) => w.draw !== undefined && shardOf(w.agent_id, COUNT) === 0)
       return drawnInShard.length >= 1 && shown.witnesses.some((w) => w.agent_id === witnessHome!.agent) ? shown : undefined
     }, 'drawn answers and the addressed witness\'s at the author', 30_000)
@@ -103,7 +101,7 @@ describe('twelve daemons in four shards (gossip-v1 §11)', () => {
       expect(await heldOf(peer.ops, memory.id)).toEqual([])
       expect(peer.daemon.network.stats.accepted.gossip).toBe(0)
     }
-    const { gossip } = await author.ops.networkStats()
+    const { gossip } = await author.ops.call('networkStats', {})
     expect(gossip.rejected).toBe(0)
   }, 120_000)
 })

@@ -34,7 +34,7 @@ describe('shards on real daemons (gossip-v1 "Shards")', () => {
     const bootstrap = [author.daemon.multiaddrs()[0]!]
     // No sync on connect would bring the author's log anyway: nothing is stored before everyone is connected.
     const [outside, follower] = await Promise.all([start(outsideHome, { bootstrap }), start(followerHome, { bootstrap })])
-    await until(async () => (await author.ops.peers()).length >= 2 ? true : undefined, 'both peers')
+    await until(async () => (await author.ops.call('peers', {})).peers.length >= 2 ? true : undefined, 'both peers')
 
     const memories = shardTopic(COUNT, 0, 'memories')
     expect(author.daemon.network.topics()).toContain(memories)
@@ -42,40 +42,40 @@ describe('shards on real daemons (gossip-v1 "Shards")', () => {
     expect(follower.daemon.network.topics()).not.toContain(memories)
 
     // The follower follows the author: its shard is subscribed at once.
-    const followed = await follower.ops.follow({ action: 'add', did: authorHome.agent })
+    const followed = await follower.ops.call('follow', { action: 'add', did: authorHome.agent })
     expect(followed.follows).toEqual([{ did: authorHome.agent, since: expect.any(String) }])
     expect(followed.gossip).toEqual({ count: COUNT, shards: [0, 1], by_sync: [] })
     expect(follower.daemon.network.topics()).toContain(memories)
     await until(() => subscribed(author, follower, memories), 'the follower\'s subscription at the author')
 
     const sent = Date.now()
-    const memory = await author.ops.remember({ type: 'fact', summary: 'the build cache moved to the second disk' }, await author.ops.resolveSigner())
+    const memory = await author.ops.call('remember', { type: 'fact', summary: 'the build cache moved to the second disk' })
     await until(async () => (await heldOf(follower.ops, memory.id)).includes('memory') ? true : undefined, 'the memory at the follower', 5_000)
     const latency = Date.now() - sent
     // Today's gossip latency on loopback is well under a second; the bound leaves room for a loaded machine.
     expect(latency).toBeLessThan(3_000)
     // The follower's agent answers it; the attestation travels on the author's shard.
-    await follower.ops.attest({ memory: memory.id, verdict: 'confirm' }, await follower.ops.resolveSigner())
+    await follower.ops.call('attest', { id: memory.id, verdict: 'confirm' })
     await until(async () => (await heldOf(author.ops, memory.id)).includes('attestation') ? true : undefined, 'the follower\'s attestation at the author')
     // The node outside the shard received none of it, by gossip or otherwise.
     await sleep(1_000)
     expect(await heldOf(outside.ops, memory.id)).toEqual([])
-    const { gossip } = await outside.ops.networkStats()
+    const { gossip } = await outside.ops.call('networkStats', {})
     expect(gossip.rejected).toBe(0)
     expect(outside.daemon.network.stats.accepted.gossip).toBe(0)
 
     // Unfollowed: the shard is left (the follower's own agent is in another one).
-    const after = await follower.ops.follow({ action: 'remove', did: authorHome.agent })
+    const after = await follower.ops.call('follow', { action: 'remove', did: authorHome.agent })
     expect(after).toEqual({ follows: [], gossip: { count: COUNT, shards: [1], by_sync: [] } })
     expect(follower.daemon.network.topics()).not.toContain(memories)
 
     // A witness request the author addresses to the follower's agent reaches it on the witness's
     // shard (the author's node publishes there without subscribing); the outside node still gets nothing.
     await until(() => subscribed(author, follower, shardTopic(COUNT, 1, 'witness-requests')), 'the witness\'s subscription, seen by the author')
-    const asked = await author.ops.remember({ type: 'fact', summary: 'the nightly backup now runs at 02:00' }, await author.ops.resolveSigner())
-    await author.ops.requestWitnesses({ memory: asked.id, to: [followerHome.agent] }, await author.ops.resolveSigner())
+    const asked = await author.ops.call('remember', { type: 'fact', summary: 'the nightly backup now runs at 02:00' })
+    await author.ops.call('requestWitnesses', { id: asked.id, to: [followerHome.agent] })
     await until(async () => (await heldOf(follower.ops, asked.id)).includes('witness_request') ? true : undefined, 'the request at the addressed witness')
-    expect((await follower.ops.inbox()).some((item) => item.memory === asked.id)).toBe(true)
+    expect((await follower.ops.call('inbox', {})).items.some((item) => item.memory === asked.id)).toBe(true)
     await sleep(1_000)
     expect(await heldOf(outside.ops, asked.id)).toEqual([])
   })
@@ -84,18 +84,18 @@ describe('shards on real daemons (gossip-v1 "Shards")', () => {
     const node = await homeIn(1)
     const [a, b] = [await homeIn(0), await homeIn(0)]
     const first = await start(node, { maxShards: 1 })
-    const result = await first.ops.follow({ action: 'add', did: a.agent })
+    const result = await first.ops.call('follow', { action: 'add', did: a.agent })
     // The node's own agent takes its one shard: the author of the other is served by sync.
     expect(result.gossip).toEqual({ count: COUNT, shards: [1], by_sync: [a.agent] })
-    await first.ops.follow({ action: 'add', tag: 'deploys' })
+    await first.ops.call('follow', { action: 'add', tag: 'deploys' })
     await first.daemon.stop()
 
     const again = await start(node, { maxShards: 2 })
-    const listed = await again.ops.follow({ action: 'list' })
+    const listed = await again.ops.call('follow', { action: 'list' })
     expect(listed.follows).toEqual([{ did: a.agent, since: expect.any(String) }, { tag: 'deploys', since: expect.any(String) }])
     expect(listed.gossip).toEqual({ count: COUNT, shards: [0, 1], by_sync: [] })
     expect(again.daemon.network.topics()).toContain(shardTopic(COUNT, 0, 'memories'))
-    await expect(again.ops.follow({ action: 'add', did: a.agent })).rejects.toMatchObject({ code: 'ALREADY_EXISTS' })
-    await expect(again.ops.follow({ action: 'remove', did: b.agent })).rejects.toMatchObject({ code: 'NOT_FOUND' })
+    await expect(again.ops.call('follow', { action: 'add', did: a.agent })).rejects.toMatchObject({ code: 'ALREADY_EXISTS' })
+    await expect(again.ops.call('follow', { action: 'remove', did: b.agent })).rejects.toMatchObject({ code: 'NOT_FOUND' })
   })
 })

@@ -22,7 +22,7 @@ const agentIn = nodes.agentIn.bind(nodes)
 
 /** The kinds of the records a node holds of one memory (none when it does not hold the memory). */
 async function heldOf (ops: HttpOperations, memory: string): Promise<string[]> {
-  const bundle = await ops.exportBundle([memory]).catch((err: unknown) => {
+  const bundle = await ops.call('exportBundle', { ids: [memory] }).catch((err: unknown) => {
     if (err instanceof IsnadError && err.code === 'NOT_FOUND') return { records: [] }
     throw err
   })
@@ -42,7 +42,7 @@ async function holderWithLog (): Promise<{ holder: Started, followed: string, id
   const holder = await startIn(0)
   const [followed, other] = [await agentIn(holder, 2), await agentIn(holder, 3)]
   const say = async (as: string, summary: string, tags: string[] = []): Promise<string> =>
-    (await holder.ops.remember({ type: 'fact', summary, tags }, await holder.ops.resolveSigner(as))).id
+    (await holder.ops.call('remember', { type: 'fact', summary, tags, as })).id
   const ids: LogIds = {
     // Written first: a tag followed later must be synced from the start of the log.
     later: await say(holder.agent, 'the staging cluster moved to the new rack', ['staging']),
@@ -52,9 +52,9 @@ async function holderWithLog (): Promise<{ holder: Started, followed: string, id
     untagged: await say(other, 'the coffee machine on floor two is fixed', ['office']),
     own: await say(holder.agent, 'the holder\'s own note')
   }
-  await holder.ops.attest({ memory: ids.byFollowed, verdict: 'confirm' }, await holder.ops.resolveSigner(other))
+  await holder.ops.call('attest', { id: ids.byFollowed, verdict: 'confirm', as: other })
   // The followed author attests a memory nobody wants: it travels with that memory, not with its witness.
-  await holder.ops.attest({ memory: ids.own, verdict: 'confirm' }, await holder.ops.resolveSigner(followed))
+  await holder.ops.call('attest', { id: ids.own, verdict: 'confirm', as: followed })
   return { holder, followed, ids }
 }
 
@@ -63,21 +63,21 @@ describe('sync by interest on real daemons (sync-v1 §9)', () => {
     const { holder, followed, ids } = await holderWithLog()
     // The new node's own agent is in shard 1, its one shard: the followed author (shard 2) is served by sync.
     const node = await startIn(1, { maxShards: 1 })
-    expect((await node.ops.follow({ action: 'add', did: followed })).gossip).toEqual({ count: COUNT, shards: [1], by_sync: [followed] })
-    await node.ops.follow({ action: 'add', tag: 'deploys' })
-    await node.ops.connectPeer(holder.daemon.multiaddrs()[0]!)
+    expect((await node.ops.call('follow', { action: 'add', did: followed })).gossip).toEqual({ count: COUNT, shards: [1], by_sync: [followed] })
+    await node.ops.call('follow', { action: 'add', tag: 'deploys' })
+    await node.ops.call('connectPeer', { address: holder.daemon.multiaddrs()[0]! })
 
     await holds(node.ops, ids.byFollowed, ['attestation', 'memory'])
     await holds(node.ops, ids.byFollowedToo, ['memory'])
     await holds(node.ops, ids.tagged, ['memory'])
-    const [run] = await node.ops.syncPeers(holder.daemon.peerId) // after the first run: nothing new
+    const [run] = (await node.ops.call('syncPeers', { peer: holder.daemon.peerId })).syncs // after the first run: nothing new
     expect(run).toMatchObject({ peer: holder.daemon.peerId })
     for (const id of [ids.later, ids.untagged, ids.own]) expect(await heldOf(node.ops, id)).toEqual([])
 
     // A tag followed now: its memory is older than every cursor the node has with the holder.
-    await node.ops.follow({ action: 'add', tag: 'staging' })
+    await node.ops.call('follow', { action: 'add', tag: 'staging' })
     await holds(node.ops, ids.later, ['memory'])
-    await node.ops.syncPeers(holder.daemon.peerId)
+    await node.ops.call('syncPeers', { peer: holder.daemon.peerId })
     for (const id of [ids.untagged, ids.own]) expect(await heldOf(node.ops, id)).toEqual([])
   })
 
@@ -86,8 +86,8 @@ describe('sync by interest on real daemons (sync-v1 §9)', () => {
     // An older node: it serves sync-v1 alone.
     await holder.daemon.network.libp2p.unhandle(SYNC_INTEREST_PROTOCOL)
     const node = await startIn(1, { maxShards: 1 })
-    await node.ops.follow({ action: 'add', did: followed })
-    await node.ops.connectPeer(holder.daemon.multiaddrs()[0]!)
+    await node.ops.call('follow', { action: 'add', did: followed })
+    await node.ops.call('connectPeer', { address: holder.daemon.multiaddrs()[0]! })
     for (const id of [ids.later, ids.byFollowedToo, ids.tagged, ids.untagged]) await holds(node.ops, id, ['memory'])
     await holds(node.ops, ids.own, ['attestation', 'memory'])
   })

@@ -45,7 +45,7 @@ describe('the README flows on real nodes explain themselves truthfully', () => {
     const alice = await startPeer('alice', [])
     peers.push(alice)
     for (const name of ['bob', 'carol']) peers.push(await startPeer(name, [alice.daemon.multiaddrs()[0]!]))
-    await eventually('bob and carol connected to alice', async () => await alice.ops.peers(), (list) => list.length >= 2)
+    await eventually('bob and carol connected to alice', async () => (await alice.ops.call('peers', {})).peers, (list) => list.length >= 2)
   }, 180_000)
 
   afterAll(async () => {
@@ -57,22 +57,22 @@ describe('the README flows on real nodes explain themselves truthfully', () => {
 
   it('two nodes, then three: every explanation on every node is true of its fields', async () => {
     const [alice, bob, carol] = peers as [Peer, Peer, Peer]
-    const memory = await alice.ops.remember({ type: 'observation', summary: 'gossip works', tags: ['flow'] }, await alice.ops.resolveSigner())
-    const lone = await alice.ops.remember({ type: 'observation', summary: 'nobody saw this', tags: ['flow'] }, await alice.ops.resolveSigner())
-    for (const peer of [bob, carol]) await eventually(`the memory at ${peer.agent}`, async () => await peer.ops.show(memory.id), (v) => v.id === memory.id)
+    const memory = await alice.ops.call('remember', { type: 'observation', summary: 'gossip works', tags: ['flow'] })
+    const lone = await alice.ops.call('remember', { type: 'observation', summary: 'nobody saw this', tags: ['flow'] })
+    for (const peer of [bob, carol]) await eventually(`the memory at ${peer.agent}`, async () => await peer.ops.call('show', { id: memory.id }), (v) => v.id === memory.id)
     await checkedExplanation(alice.home, memory.id)
 
     // Two nodes: Bob confirms from his node; Alice's explanation arrives by gossip.
-    await bob.ops.attest({ memory: memory.id, verdict: 'confirm' }, await bob.ops.resolveSigner())
-    await eventually('alice counts bob', async () => await alice.ops.explainTrust(memory.id), (t) => t.factors.confirm_count === 1)
+    await bob.ops.call('attest', { id: memory.id, verdict: 'confirm' })
+    await eventually('alice counts bob', async () => await alice.ops.call('explainTrust', { id: memory.id }), (t) => t.factors.confirm_count === 1)
     const two = await checkedExplanation(alice.home, memory.id)
     expect(two.reputation.roots).toEqual([{ did: alice.agent, source: 'own-agent' }])
     await checkedExplanation(bob.home, memory.id)
 
     // Three nodes: Carol confirms as well; each node explains from its own roots.
-    await carol.ops.attest({ memory: memory.id, verdict: 'confirm' }, await carol.ops.resolveSigner())
+    await carol.ops.call('attest', { id: memory.id, verdict: 'confirm' })
     for (const peer of [alice, bob, carol]) {
-      await eventually(`${peer.agent} counts two confirms`, async () => await peer.ops.explainTrust(memory.id), (t) => t.factors.confirm_count === 2)
+      await eventually(`${peer.agent} counts two confirms`, async () => await peer.ops.call('explainTrust', { id: memory.id }), (t) => t.factors.confirm_count === 2)
       const explained = await checkedExplanation(peer.home, memory.id)
       expect(explained.reputation.roots).toEqual([{ did: peer.agent, source: 'own-agent' }])
     }

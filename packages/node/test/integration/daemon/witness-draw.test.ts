@@ -64,7 +64,7 @@ interface Held {
 /** What a node holds of one memory, every record verified again; nothing before the memory arrived. */
 async function heldAt (ops: HttpOperations, memory: string): Promise<Held> {
   const held: Held = { attestations: [], requests: [] }
-  const bundle = await ops.exportBundle([memory]).catch((err: unknown) => {
+  const bundle = await ops.call('exportBundle', { ids: [memory] }).catch((err: unknown) => {
     if (err instanceof IsnadError && err.code === 'NOT_FOUND') return { records: [] }
     throw err
   })
@@ -83,7 +83,7 @@ async function network (...nodes: Array<[Home, Partial<DaemonOptions>?]>): Promi
   const first = await start(nodes[0]![0], nodes[0]![1])
   const bootstrap = [first.daemon.multiaddrs()[0]!]
   const rest = await Promise.all(nodes.slice(1).map(async ([h, o]) => await start(h, { bootstrap, ...o })))
-  await until(async () => (await first.ops.peers()).length >= nodes.length - 1 ? true : undefined, 'every peer')
+  await until(async () => (await first.ops.call('peers', {})).peers.length >= nodes.length - 1 ? true : undefined, 'every peer')
   return [first, ...rest] as unknown as Started[] & Record<0 | 1 | 2 | 3 | 4, Started>
 }
 
@@ -104,9 +104,9 @@ describe('the witness draw on real daemons', () => {
     const never = { random: () => 0.999_999 } // no private check: only the draw is at work
     const [observer, author, witness] = await network([observerHome, { privateChecks: never }], [authorHome, { privateChecks: never }], [witnessHome, { privateChecks: never }])
 
-    const memory = await author.ops.remember({ type: 'fact', summary: 'the staging vpn moved to port 51820' }, await author.ops.resolveSigner())
+    const memory = await author.ops.call('remember', { type: 'fact', summary: 'the staging vpn moved to port 51820' })
     // Nobody asked: the witness's inbox shows the memory as drawn.
-    const item = await until(async () => (await witness.ops.inbox()).find((i) => i.memory === memory.id), 'the drawn inbox item')
+    const item = await until(async () => (await witness.ops.call('inbox', {})).items.find((i) => i.memory === memory.id), 'the drawn inbox item')
     expect(item).toMatchObject({ drawn: true, requester: authorHome.agent, to: [witnessHome.agent] })
     expect(item.request).toBeUndefined()
     // `isnad inbox` (through the daemon's API) says it is drawn, not asked.
@@ -116,10 +116,10 @@ describe('the witness draw on real daemons', () => {
     expect(cli.stdout).toContain(memory.id)
     expect(cli.stdout).toContain('(drawn witness)')
     // The observer is drawn too (every agent but the author, on a network this small).
-    await until(async () => (await observer.ops.inbox()).find((i) => i.memory === memory.id && i.drawn === true), 'the observer\'s drawn item')
-    expect((await author.ops.inbox()).filter((i) => i.memory === memory.id), 'the author is never drawn').toEqual([])
+    await until(async () => (await observer.ops.call('inbox', {})).items.find((i) => i.memory === memory.id && i.drawn === true), 'the observer\'s drawn item')
+    expect((await author.ops.call('inbox', {})).items.filter((i) => i.memory === memory.id), 'the author is never drawn').toEqual([])
 
-    const { id } = await witness.ops.attest({ memory: memory.id, verdict: 'confirm' }, await witness.ops.resolveSigner())
+    const { attestation: id } = await witness.ops.call('attest', { id: memory.id, verdict: 'confirm' })
     const held = await until(async () => {
       const h = await heldAt(observer.ops, memory.id)
       return h.attestations.some((a) => a.id === id) ? h : undefined
@@ -131,39 +131,38 @@ describe('the witness draw on real daemons', () => {
     expect(fraction! * attestation.draw!.population).toBeLessThan(5)
     // The third node counts it as drawn: Attested under isnad-draw through that confirm alone.
     const trust = await until(async () => {
-      const t = await observer.ops.explainTrust(memory.id)
+      const t = await observer.ops.call('explainTrust', { id: memory.id })
       return t.level === 'Attested' ? t : undefined
     }, 'Attested at the observer')
     expect(trust.witness_selection).toMatchObject({ drawn: 1, asked: 0 })
-    expect((await witness.ops.inbox()).filter((i) => i.memory === memory.id), 'answered: out of the inbox').toEqual([])
+    expect((await witness.ops.call('inbox', {})).items.filter((i) => i.memory === memory.id), 'answered: out of the inbox').toEqual([])
 
     // No daemon sent a witness request: not for drawn witnesses, not otherwise.
     await sleep(1000)
     for (const node of [observer, author, witness]) expect((await heldAt(node.ops, memory.id)).requests).toEqual([])
-    for (const node of [observer, author, witness]) expect((await node.ops.networkStats()).witness?.requests).toBe(0)
-    expect((await witness.ops.networkStats()).witness).toMatchObject({ drawn: 1, attestations: 1, drawn_attestations: 1 })
+    for (const node of [observer, author, witness]) expect((await node.ops.call('networkStats', {})).witness?.requests).toBe(0)
+    expect((await witness.ops.call('networkStats', {})).witness).toMatchObject({ drawn: 1, attestations: 1, drawn_attestations: 1 })
   }, 90_000)
 
   it('keeps to the witness budget: beyond it drawn memories and strangers\' requests are skipped and counted', async () => {
     const [authorHome, witnessHome] = [await home(), await home()]
     const [author, witness] = await network([authorHome, { privateChecks: false }], [witnessHome, { privateChecks: false, witnessBudget: { perAuthorPerHour: 1 } }])
-    const signer = await author.ops.resolveSigner()
-    const first = await author.ops.remember({ type: 'fact', summary: 'first of three' }, signer)
-    const second = await author.ops.remember({ type: 'fact', summary: 'second of three' }, signer)
+    const first = await author.ops.call('remember', { type: 'fact', summary: 'first of three' })
+    const second = await author.ops.call('remember', { type: 'fact', summary: 'second of three' })
     for (const m of [first, second]) await until(async () => (await heldAt(witness.ops, m.id)).memory, 'the memory at the witness')
     const stats = await until(async () => {
-      const w = (await witness.ops.networkStats()).witness
+      const w = (await witness.ops.call('networkStats', {})).witness
       return w !== undefined && w.memories >= 2 ? w : undefined
     }, 'both draws evaluated')
     expect(stats).toMatchObject({ drawn: 1, skipped: { 'per-author': 1, 'per-minute': 0 } })
-    expect((await witness.ops.inbox()).map((i) => i.memory)).toEqual([first.id])
+    expect((await witness.ops.call('inbox', {})).items.map((i) => i.memory)).toEqual([first.id])
 
     // A stranger's (the author has no reputation at the witness) addressed request, over the author's share: skipped.
-    const third = await author.ops.remember({ type: 'fact', summary: 'third of three' }, signer)
-    const request = await author.ops.requestWitnesses({ memory: third.id, to: [witnessHome.agent] }, signer)
+    const third = await author.ops.call('remember', { type: 'fact', summary: 'third of three' })
+    const request = await author.ops.call('requestWitnesses', { id: third.id, to: [witnessHome.agent] })
     await until(async () => (await heldAt(witness.ops, third.id)).requests.some((r) => r.id === request.id) ? true : undefined, 'the request at the witness')
-    await until(async () => (await witness.ops.networkStats()).witness?.skipped['per-author'] === 3 ? true : undefined, 'the third memory and the request skipped')
-    expect((await witness.ops.inbox()).map((i) => i.memory)).toEqual([first.id])
+    await until(async () => (await witness.ops.call('networkStats', {})).witness?.skipped['per-author'] === 3 ? true : undefined, 'the third memory and the request skipped')
+    expect((await witness.ops.call('inbox', {})).items.map((i) => i.memory)).toEqual([first.id])
   }, 90_000)
 
   it('private checks: with no drawn answer, asks one reputable witness when its randomness falls under the probability, and not otherwise', async () => {
@@ -179,19 +178,19 @@ describe('the witness draw on real daemons', () => {
       [offHome, { privateChecks: false }],
       [authorHome, { privateChecks: false }],
       [witnessHome, { privateChecks: false }])
-    const memory = await author.ops.remember({ type: 'fact', summary: 'the canary takes 9 minutes' }, await author.ops.resolveSigner())
+    const memory = await author.ops.call('remember', { type: 'fact', summary: 'the canary takes 9 minutes' })
     const asked = await until(async () => (await heldAt(asking.ops, memory.id)).requests.find((r) => r.record.requester === askingHome.agent), 'the private check')
     expect(asked.record.witnesses).toEqual([witnessHome.agent])
     // It reached the witness, whose inbox shows it as a request (beside its drawn item).
-    await until(async () => (await witness.ops.inbox()).some((i) => i.request === asked.id) ? true : undefined, 'the request in the witness\'s inbox')
-    expect((await asking.ops.networkStats()).witness?.private_checks).toEqual({ due: 1, asked: 1 })
-    await until(async () => (await quiet.ops.networkStats()).witness?.private_checks.due === 1 ? true : undefined, 'the quiet node\'s check due')
-    expect((await quiet.ops.networkStats()).witness?.private_checks.asked).toBe(0)
-    expect((await off.ops.networkStats()).witness?.private_checks).toEqual({ due: 0, asked: 0 })
+    await until(async () => (await witness.ops.call('inbox', {})).items.some((i) => i.request === asked.id) ? true : undefined, 'the request in the witness\'s inbox')
+    expect((await asking.ops.call('networkStats', {})).witness?.private_checks).toEqual({ due: 1, asked: 1 })
+    await until(async () => (await quiet.ops.call('networkStats', {})).witness?.private_checks.due === 1 ? true : undefined, 'the quiet node\'s check due')
+    expect((await quiet.ops.call('networkStats', {})).witness?.private_checks.asked).toBe(0)
+    expect((await off.ops.call('networkStats', {})).witness?.private_checks).toEqual({ due: 0, asked: 0 })
     // The explanation says what each node did: asked, its coin said no, or nothing (private checks off).
-    expect((await asking.ops.explainTrust(memory.id)).witness_selection?.private_check).toBe('asked')
-    expect((await quiet.ops.explainTrust(memory.id)).witness_selection?.private_check).toBe('not-sampled')
-    expect((await off.ops.explainTrust(memory.id)).witness_selection?.private_check).toBeUndefined()
+    expect((await asking.ops.call('explainTrust', { id: memory.id })).witness_selection?.private_check).toBe('asked')
+    expect((await quiet.ops.call('explainTrust', { id: memory.id })).witness_selection?.private_check).toBe('not-sampled')
+    expect((await off.ops.call('explainTrust', { id: memory.id })).witness_selection?.private_check).toBeUndefined()
     await sleep(1000)
     const requests = (await heldAt(witness.ops, memory.id)).requests
     expect(requests.map((r) => r.record.requester), 'one request network-wide: the asking node\'s').toEqual([askingHome.agent])

@@ -42,7 +42,7 @@ describe('five isnad daemons on loopback', () => {
     peers.push(first)
     const bootstrap = [first.daemon.multiaddrs()[0]!]
     for (const name of ['b', 'c', 'd']) peers.push(await startPeer(name, bootstrap))
-    await eventually('every node connected to A', async () => await first.ops.peers(), (list) => list.length >= 3)
+    await eventually('every node connected to A', async () => (await first.ops.call('peers', {})).peers, (list) => list.length >= 3)
   }, 60_000)
 
   afterAll(async () => {
@@ -54,24 +54,24 @@ describe('five isnad daemons on loopback', () => {
 
   it('gossips a memory to every node, brings witnesses back, raises trust through the levels, and lets a late node sync', async () => {
     const [a, b, c, d] = peers as [Peer, Peer, Peer, Peer]
-    const memory = await a.ops.remember({ type: 'observation', summary: 'five nodes agree', tags: ['e2e'] }, await a.ops.resolveSigner())
+    const memory = await a.ops.call('remember', { type: 'observation', summary: 'five nodes agree', tags: ['e2e'] })
     // The default policy (isnad-reputation): A's own agent is a root (0.2 + 0.2 × 1), but nobody has
     // witnessed the memory yet, so the evidence holds it at Unverified.
     expect(memory.trust as TrustResult).toMatchObject({ score: 0.2999, points: 0.4, level: 'Unverified' })
     for (const peer of [b, c, d]) {
-      await eventually(`the memory at ${peer.agent}`, async () => await peer.ops.show(memory.id), (view) => view.id === memory.id)
+      await eventually(`the memory at ${peer.agent}`, async () => await peer.ops.call('show', { id: memory.id }), (view) => view.id === memory.id)
     }
 
-    const request = await a.ops.requestWitnesses({ memory: memory.id, to: [b.agent, c.agent, d.agent] }, await a.ops.resolveSigner())
+    const request = await a.ops.call('requestWitnesses', { id: memory.id, to: [b.agent, c.agent, d.agent] })
     const levels: string[] = []
     for (const witness of [b, c, d]) {
-      const inbox = await eventually(`the request in ${witness.agent}'s inbox`, async () => await witness.ops.inbox(), (items) => items.some((i) => i.request === request.id))
+      const inbox = await eventually(`the request in ${witness.agent}'s inbox`, async () => (await witness.ops.call('inbox', {})).items, (items) => items.some((i) => i.request === request.id))
       expect(inbox.find((i) => i.request === request.id)).toMatchObject({ memory: memory.id, requester: a.agent, to: [witness.agent], summary: 'five nodes agree' })
-      await witness.ops.attest({ memory: memory.id, verdict: 'confirm', notes: 'seen on my node' }, await witness.ops.resolveSigner())
+      await witness.ops.call('attest', { id: memory.id, verdict: 'confirm', notes: 'seen on my node' })
       const count = levels.length + 1
-      const trust = await eventually(`A counting ${count} confirms`, async () => await a.ops.explainTrust(memory.id), (t) => t.factors.confirm_count === count)
+      const trust = await eventually(`A counting ${count} confirms`, async () => await a.ops.call('explainTrust', { id: memory.id }), (t) => t.factors.confirm_count === count)
       levels.push(`${trust.points}:${trust.score}:${trust.level}`)
-      expect(await witness.ops.inbox()).toEqual([])
+      expect((await witness.ops.call('inbox', {})).items).toEqual([])
     }
     // B, C and D are strangers to A: each earns standing only by confirming A's memory and agreeing
     // with the others, shrunk by how little reputable evidence backs it (docs/trust.md §4, the
@@ -82,7 +82,7 @@ describe('five isnad daemons on loopback', () => {
 
     const late = await startPeer('e', [a.daemon.multiaddrs()[0]!])
     peers.push(late)
-    const synced = await eventually('the late node to sync', async () => await late.ops.explainTrust(memory.id), (t) => t.factors.confirm_count === 3)
+    const synced = await eventually('the late node to sync', async () => await late.ops.call('explainTrust', { id: memory.id }), (t) => t.factors.confirm_count === 3)
     // E's only root is its own agent, which no trust path joins to A, B, C or D: too little to judge.
     expect(synced).toMatchObject({ score: 0.2, level: 'Unverified', insufficient: { code: 'NO_PATH' } })
 

@@ -37,14 +37,14 @@ describe('key lifecycle through the HTTP API (NodeOperations over HttpOperations
 
   it('rotateKey, delegateKey and revokeKey answer with the event; errors keep their codes', async () => {
     const ops = createHttpOperations({ url: api.url, token: api.token })
-    const signer = await ops.resolveSigner(api.author)
-    const rotation = await ops.rotateKey({}, signer)
+    const signer = { as: api.author }
+    const rotation = await ops.call('rotateKey', { ...signer })
     expect(rotation).toMatchObject({ identity: api.author, type: 'rotation', events: 2 })
-    const current = await ops.resolveSigner(rotation.key)
-    const delegation = await ops.delegateKey({ expiresAt: '2099-01-01T00:00:00Z' }, current)
+    const current = { as: rotation.key }
+    const delegation = await ops.call('delegateKey', { expiresAt: '2099-01-01T00:00:00Z', ...current })
     expect(delegation).toMatchObject({ type: 'delegation', events: 3 })
-    await expect(ops.rotateKey({}, signer)).rejects.toMatchObject({ code: 'KEY_REVOKED' })
-    const revocation = await ops.revokeKey({ key: delegation.key, reason: 'test' }, current)
+    await expect(ops.call('rotateKey', { ...signer })).rejects.toMatchObject({ code: 'KEY_REVOKED' })
+    const revocation = await ops.call('revokeKey', { key: delegation.key, reason: 'test', ...current })
     expect(revocation).toMatchObject({ type: 'revocation', key: delegation.key, current_key: rotation.key })
     const response = await api.call('POST', '/v1/ids/revoke', { key: 'not a did' })
     expect(response.status).toBe(400)

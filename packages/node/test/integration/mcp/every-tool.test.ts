@@ -126,6 +126,9 @@ describe('every MCP tool, resource and prompt, through the SDK client', () => {
     const { roots } = await call<{ roots: Array<{ did: string, source: string }> }>('list_trust_roots')
     expect(roots.map((r) => r.source)).toEqual(['own-agent', 'own-agent'])
     expect(roots.map((r) => r.did)).toContain(witness)
+    const about = await call<{ did: string, key: { label?: string } | null, root: { source: string } | null }>('about_agent', { did: witness })
+    expect(about).toMatchObject({ did: witness, root: { source: 'own-agent' } })
+    expect(about.key).not.toBeNull()
 
     const followed = await call<{ follows: Array<{ tag?: string }> }>('follow', { action: 'add', tag: 'ops' })
     expect(followed.follows).toContainEqual(expect.objectContaining({ tag: 'ops' }))

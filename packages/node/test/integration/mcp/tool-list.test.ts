@@ -25,7 +25,6 @@ async function connect (server: { connect: McpServer['connect'] }): Promise<Clie
 /** A node that must not be reached: every call here is refused or answered before it. */
 const unreachable: NodeAccess = {
   daemon: async () => { throw new Error('no node in this test') },
-  withOps: async () => { throw new Error('no node in this test') },
   call: async () => { throw new Error('no node in this test') }
 }
 

@@ -22,7 +22,7 @@ function operation (input: z.ZodObject, path = '/v1/x'): OperationSpec {
     output: z.object({}),
     errors: [],
     http: { method: 'post', path, in: 'body' },
-    cli: 'example',
+    cli: { command: 'example' },
     mcp: { excluded: 'made up for a test' },
     run: async () => ({})
   }) as unknown as OperationSpec
@@ -54,7 +54,7 @@ describe('the argument naming rule', () => {
     }
     expect(subjects.get('id')).toEqual(['show', 'explainTrust', 'attest', 'addAnchor', 'checkAnchors', 'proveRecord', 'requestWitnesses'])
     expect(subjects.get('ids')).toEqual(['exportBundle'])
-    expect(subjects.get('did')).toEqual(['keyInfo', 'addTrustRoot', 'removeTrustRoot', 'reputation', 'follow'])
+    expect(subjects.get('did')).toEqual(['keyInfo', 'addTrustRoot', 'removeTrustRoot', 'reputation', 'agent', 'follow'])
   })
 
   it('finds each way an operation can break it, and says the fix', () => {

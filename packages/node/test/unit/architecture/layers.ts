@@ -42,8 +42,8 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'http/rate-limit.ts -> net/limits/limits.ts',
   // The table and the client stay clear of the net and store indexes, which load libp2p and LevelDB:
   // every CLI command loads the table (test/integration/cli/startup-imports.test.ts).
-  'http/client.ts -> net/gossip/gossip-health.ts',
   'operations/table/memory-ops.ts -> record-index/constants.ts',
+  'operations/table/evidence-ops.ts -> anchor/anchor-source.ts',
   'operations/table/network-ops.ts -> net/gossip/gossip-health.ts',
   'cli/command-context.ts -> node/home/home-paths.ts',
   'cli/command-context.ts -> http/daemon-file.ts',
@@ -63,7 +63,7 @@ export const AROUND_INDEX_EXCEPTIONS: readonly string[] = [
   'cli/commands/ledger-audit.ts -> node/audit/block-repair.ts',
   'cli/commands/ledger-audit.ts -> node/audit/record-salvage.ts',
   'cli/commands/ledger-audit.ts -> node/audit/view-repair.ts',
-  'cli/commands/ledger.ts -> node/audit/ledger-ops.ts',
+  'cli/open-local.ts -> node/audit/ledger-ops.ts',
   'cli/commands/mcp.ts -> node/home/home-paths.ts',
   'cli/commands/start.ts -> http/host-guard.ts',
   // `isnad config` validates as `isnad start` does without loading the HTTP stack, the anchor

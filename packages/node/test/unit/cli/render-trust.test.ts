@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { renderTrust } from '../../../src/cli/render.js'
+import { renderTrust } from '../../../src/operations/index.js'
 import { computeTrust } from '../../../src/trust/index.js'
 import { attestationEvidence, memoryEvidence, NOW } from '../trust/fixtures.js'
 

@@ -97,26 +97,26 @@ describe('personalised PageRank', () => {
 })
 
 describe('reputation', () => {
-  it('is 1 for a root, min(1, π/π_ref) for others, 0 without a path, 0.5 for everyone without roots', () => {
+  it('is 1 for a root, min(1, (π/x)/ρ_ref) for others, 0 without a path, 0.5 for everyone without roots', () => {
     // The root confirms one memory of each of 20 agents; a0 confirms one memory of b.
     const star: Vote[] = Array.from({ length: 20 }, (_, i): Vote => ({ witness: 'root', author: `a${i}`, verdict: 'confirm' }))
     const table = computeReputation(groupsOf([...star, { witness: 'a0', author: 'b', verdict: 'confirm' }]), ['root'])
     // By hand: the root endorses each a_i (out-weight 20, no claim it shares); each a_i acknowledges
     // the root (ACKNOWLEDGE_WEIGHT 1); a0 also endorses b, and b acknowledges a0. With x = d·π_r/20:
     // π_ai = x, π_a0 = x + d·π_b, π_b = d·π_a0/2, so π_a0 = x/(1 − d²/2) and π_b = (d/2)·π_a0.
-    // Non-root mass: 19x + π_a0 + π_b ≈ 21.23x; the highest ranks reach 90% of it at an a_i, so
-    // π_ref = x: every a_i has standing 1, and b has π_b/x = (d/2)/(1 − d²/2).
+    // Exposure (out-weight, at least 1): a_i 1, a0 2, b 1; rank per exposure: a_i x, a0 π_a0/2 ≈ 0.78x,
+    // b π_b ≈ 0.67x. Non-root mass 19x + π_a0 + π_b ≈ 21.23x; in that order the agents reach 93% of it
+    // (REFERENCE_MASS_SHARE) at a0, so ρ_ref = π_a0/2: every a_i and a0 stand at 1, b at π_b/(π_a0/2) = d.
     // The evidence factor E/(E + k) (k = EVIDENCE_PRIOR): each a_i's evidence is the root's one
-    // endorsement (standing 1 × strength 1); a0's also b's acknowledgement (standing of b × 1); b's is
-    // a0's endorsement (standing 1). Nobody shares a claim, so there is no agreement term.
+    // endorsement (standing 1 × strength 1); a0's also b's acknowledgement (d × 1); b's is a0's
+    // endorsement (1 × 1). Nobody shares a claim, so there is no agreement term.
     const d = 0.85
     const k = EVIDENCE_PRIOR
-    const sb = (d / 2) / (1 - d * d / 2)
     expect(table.lookup('root')).toBe(1)
     expect(table.lookup('a3')).toBeCloseTo(1 / (1 + k), 7) // the walk stops at L1 change 1e-8
-    expect(table.lookup('a0')).toBeCloseTo((1 + sb) / (1 + sb + k), 7)
-    expect(table.lookup('b')).toBeCloseTo(sb / (1 + k), 7)
-    expect(table.reference).toBeCloseTo(table.rank[table.graph.index.get('a3') as number] as number, 15)
+    expect(table.lookup('a0')).toBeCloseTo((1 + d) / (1 + d + k), 7)
+    expect(table.lookup('b')).toBeCloseTo(d / (1 + k), 7)
+    expect(table.reference).toBeCloseTo((table.rank[table.graph.index.get('a0') as number] as number) / 2, 15)
     expect(table.lookup('stranger')).toBe(0)
     expect(table.describe('a3').path).toEqual(['root', 'a3'])
     expect(table.describe('b').path).toEqual(['root', 'a0', 'b'])

@@ -320,6 +320,31 @@ describe('isnad-draw: what the explanation says of private checks', () => {
   })
 })
 
+describe('isnad-reputation: the drawn witnesses weigh on their own', () => {
+  const drawn = drawnWitnesses('m', 3)
+  const chosen = (n: number): AttestationEvidence[] => Array.from({ length: n }, (_, i) => attestationEvidence({ id: cid(`chosen${i}`), witness: did(`chosen${i}`), verdict: 'confirm', memory: MEMORY }))
+  const reputationScore = (attestations: AttestationEvidence[]): ReturnType<typeof computeTrust> => computeTrust({
+    memory: memoryEvidence({ id: MEMORY, author: AUTHOR }), attestations, anchors: [], reputation: full, populationEstimate: ESTIMATE, endorses: () => false, now: NOW
+  }, { policy: 'isnad-reputation' })
+
+  it('the witnesses the author chose do not make a memory Attested when its drawn disputes outweigh its drawn confirms', () => {
+    // C = 3 chosen, D = 1 drawn: the margins over all witnesses hold (3 ≥ 2 × 1), but the drawn
+    // witnesses say 0 against 1. Points 0.2 + 0.3 + 0.2 × 0.5 − 0.15 = 0.45, held at Unverified.
+    const result = reputationScore([...chosen(3), drawnAttestation('d0', drawn[1] as Witness, ESTIMATE, { verdict: 'dispute' })])
+    expect(result.points).toBe(0.45)
+    expect(result.level).toBe('Unverified')
+    expect(result.score).toBe(0.2999)
+    expect(result.level_basis?.reason).toContain('the drawn witnesses dispute it: the disputes of witnesses drawn for this memory weigh 1, more than their confirms (0), and the witnesses its author chose do not outvote the draw')
+  })
+
+  it('a drawn confirm against a drawn dispute of equal weight, or no drawn dispute, leaves the memory Attested', () => {
+    const even = reputationScore([...chosen(3), drawnAttestation('c0', drawn[0] as Witness, ESTIMATE), drawnAttestation('d0', drawn[1] as Witness, ESTIMATE, { verdict: 'dispute' })])
+    expect(even.level).toBe('Attested')
+    const undrawnDispute = attestationEvidence({ id: cid('d-chosen'), witness: did('chosen-disputer'), verdict: 'dispute', memory: MEMORY })
+    expect(reputationScore([...chosen(3), undrawnDispute]).level).toBe('Attested')
+  })
+})
+
 describe('the policy\'s name', () => {
   it('isnad-spot-check, a former name, reads as isnad-draw', () => {
     expect(getTrustPolicy('isnad-spot-check').name).toBe('isnad-draw')

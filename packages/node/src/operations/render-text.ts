@@ -1,6 +1,8 @@
 import type { MemoryView, TrustResult } from '../schema/index.js'
 import { TrustResultSchema } from '../schema/index.js'
 import { explanationLines, formatTrustScore } from '../trust/index.js'
+import { agentLines, rootsHeadline } from '../reputation/index.js'
+import type { TrustExplanation } from './response-shapes.js'
 
 const VERDICT_MARK = { confirm: '+', dispute: '-', partial: '~' } as const
 
@@ -34,5 +36,12 @@ export function renderView (view: MemoryView, { explain = false } = {}): string 
   if (trust.success) {
     lines.push(explain ? renderTrust(trust.data).split('\n').map((l) => `  ${l}`).join('\n') : `  trust ${formatTrustScore(trust.data.score)} ${trust.data.level}`)
   }
+  return lines.join('\n')
+}
+
+/** `trust explain`: the memory's trust, then the roots and the reputation of everyone it rests on. */
+export function renderExplanation ({ reputation: { roots, agents }, ...trust }: TrustExplanation): string {
+  const lines = [renderTrust(trust), '', rootsHeadline(roots)]
+  for (const rep of Object.values(agents)) lines.push(...agentLines(rep).map((l) => `  ${l}`))
   return lines.join('\n')
 }
