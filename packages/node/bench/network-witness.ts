@@ -1,5 +1,5 @@
 import { performance } from 'node:perf_hooks'
-import { createHttpOperations, type HttpOperations } from '../src/http/client.js'
+import { createHttpOperations, type HttpOperations } from '../src/api-access/client.js'
 import { readApiToken } from '../src/http/index.js'
 import { startDaemon, type Daemon } from '../src/daemon/index.js'
 import { TOPICS } from '../src/net/index.js'

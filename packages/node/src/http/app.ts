@@ -13,7 +13,7 @@ import { rateLimit, type RateLimitInit } from './rate-limit.js'
 import { requestLog } from './request-log.js'
 import { registerOpenApiRoute } from './routes/openapi.js'
 import { registerOperationRoutes } from './operation-routes.js'
-import { tokensEqual } from './token.js'
+import { tokensEqual } from '../api-access/token.js'
 
 /** The API's version in its OpenAPI document; paths carry the major version (`/v1`). */
 export const API_VERSION = '1.0.0'

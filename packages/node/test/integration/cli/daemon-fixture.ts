@@ -4,7 +4,7 @@ import { writeFile } from 'node:fs/promises'
 import { createApiServer, loadOrCreateApiToken, apiTokenPath, type ApiServer } from '../../../src/http/index.js'
 import { type NodeOperations } from '../../../src/operations/index.js'
 import { createLocalOperations, type LocalOperations } from '../../../src/operations/local/index.js'
-import { removeDaemonFile, writeDaemonFile } from '../../../src/http/daemon-file.js'
+import { removeDaemonFile, writeDaemonFile } from '../../../src/api-access/daemon-file.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { LocalNode, nodePaths } from '../../../src/node/index.js'
 

@@ -1,7 +1,7 @@
 import { mkdtemp } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createHttpOperations, type HttpOperations } from '../../../src/http/client.js'
+import { createHttpOperations, type HttpOperations } from '../../../src/api-access/client.js'
 import { readApiToken } from '../../../src/http/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
 import { startDaemon, type Daemon, type DaemonOptions } from '../../../src/daemon/index.js'
