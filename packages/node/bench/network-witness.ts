@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { createHttpOperations, type HttpOperations } from '../src/api-access/client.js'
-import { readApiToken } from '../src/http/index.js'
+import { readApiToken } from '../src/api-access/index.js'
 import { startDaemon, type Daemon } from '../src/daemon/index.js'
 import { TOPICS } from '../src/net/index.js'
 import { initHome, nodePaths } from '../src/node/index.js'

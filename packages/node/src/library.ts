@@ -1,6 +1,4 @@
-import { createHttpOperations } from './api-access/client.js'
-import { findDaemon } from './api-access/daemon-file.js'
-import { readApiToken } from './api-access/token.js'
+import { createHttpOperations, findDaemon, readApiToken } from './api-access/index.js'
 import { LocalOperations } from './operations/local/index.js'
 import { localCaller, operationMethods, OPERATION_SPECS, type OperationCaller, type OperationMethods } from './operations/index.js'
 import { IsnadError } from './errors/index.js'

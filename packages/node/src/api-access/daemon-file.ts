@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { writeFileAtomic } from '../fs/index.js'
 import { IsnadError } from '../errors/index.js'
 import { isoTimestamp } from '../schema/index.js'
-import { API_HOST } from '../http/constants.js'
+import { API_HOST } from './constants.js'
 
 /** The file a running daemon advertises itself in, inside the data directory (`.memory/daemon.json`). */
 export const DAEMON_FILE = 'daemon.json'

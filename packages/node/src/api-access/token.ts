@@ -3,7 +3,7 @@ import { link, mkdir, open, readFile, rm, stat } from 'node:fs/promises'
 import { join } from 'node:path'
 import { ioError, syncDirectory } from '../fs/index.js'
 import { IsnadError } from '../errors/index.js'
-import { API_TOKEN_BYTES, API_TOKEN_FILE, API_TOKEN_MODE, API_TOKEN_PATTERN } from '../http/constants.js'
+import { API_TOKEN_BYTES, API_TOKEN_FILE, API_TOKEN_MODE, API_TOKEN_PATTERN } from './constants.js'
 
 function errnoOf (err: unknown): string | undefined {
   return err instanceof Error && 'code' in err && typeof err.code === 'string' ? err.code : undefined

@@ -1,5 +1,5 @@
 import { join } from 'node:path'
-import { findDaemon, loadOrCreateApiToken, removeDaemonFile, writeDaemonFile } from '../http/index.js'
+import { findDaemon, loadOrCreateApiToken, removeDaemonFile, writeDaemonFile } from '../api-access/index.js'
 import { createApiEventHub, type CreateKeyInput, type FollowInput, type Follows, type NetworkStats, type NodeStatus, type PeerInfo, type PeerSync } from '../operations/index.js'
 import { LocalOperations } from '../operations/local/index.js'
 import { IsnadError } from '../errors/index.js'
