@@ -50,7 +50,7 @@ async function statusOf (ctx: CommandContext): Promise<StatusReport> {
   const paths = nodePaths(ctx.home)
   // Loaded here, not at CLI start-up: only this command reads them (startup-imports.test.ts).
   const [{ findDaemon }, { readKeptApiPort }, { readPeerKey }, { peerIdFromPrivateKey }] = await Promise.all([
-    import('../../api-access/index.js'), import('../../daemon/api-port-file.js'), import('../../net/peer-key.js'), import('@libp2p/peer-id')
+    import('../../api-access/index.js'), import('../../api-access/api-port-file.js'), import('../../net/peer-key.js'), import('@libp2p/peer-id')
   ])
   const apiPort = (await readKeptApiPort(paths.data).catch(() => undefined)) ?? null
   const info = await findDaemon(paths.data)
