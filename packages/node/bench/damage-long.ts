@@ -13,7 +13,8 @@ import { nodeCryptoVerifier } from '../src/fast-crypto/index.js'
 import { createKeystore } from '../src/keystore/index.js'
 import { auditDataDir, writeAuditResults } from '../src/ledger/audit/index.js'
 import { TORN_EVIDENCE_DIR, WRITER_LOCK_FILE } from '../src/ledger/constants.js'
-import { initHome, LocalNode, nodePaths } from '../src/node/index.js'
+import { initHome, LocalNode } from '../src/node/index.js'
+import { nodePaths } from '../src/home/index.js'
 import { checkIndexAgainstLedger } from '../src/node/audit/index-check.js'
 
 /*

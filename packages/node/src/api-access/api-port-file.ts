@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { IsnadError } from '../errors/index.js'
 import { errnoOf, writeFileAtomic } from '../fs/index.js'
-import { API_PORT_FILE } from '../daemon/constants.js'
+import { API_PORT_FILE } from './constants.js'
 
 /*
  * The API port a home keeps across restarts, `.memory/api.port` (api-port.ts). Apart from the

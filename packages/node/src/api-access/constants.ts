@@ -9,3 +9,6 @@ export const API_TOKEN_MODE = 0o600
 export const API_TOKEN_BYTES = 32
 /** A token file holds exactly this (plus an optional final newline). */
 export const API_TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/
+
+/** The file in `.memory/` that keeps the API port across restarts. */
+export const API_PORT_FILE = 'api.port'

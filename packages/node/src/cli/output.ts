@@ -1,4 +1,4 @@
-import { ApiError } from '../api-access/index.js'
+import { ApiError } from '../api-access/api-errors.js'
 import { diskFullError, isDiskFull, IsnadError } from '../errors/index.js'
 import { indexCorruptError, isLevelCorruption } from '../record-index/level/damage.js'
 

@@ -7,7 +7,8 @@ import { type NodeOperations } from '../../../src/operations/index.js'
 import { createLocalOperations, type LocalOperations } from '../../../src/operations/local/index.js'
 import { removeDaemonFile, writeDaemonFile } from '../../../src/api-access/daemon-file.js'
 import { createKeystore } from '../../../src/keystore/index.js'
-import { LocalNode, nodePaths } from '../../../src/node/index.js'
+import { LocalNode } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 
 /**
  * A stand-in for `isnad start` over an initialized home: the API server on local operations, with

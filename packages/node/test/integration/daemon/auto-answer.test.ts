@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createHttpOperations } from '../../../src/api-access/client.js'
 import { readApiToken } from '../../../src/api-access/index.js'
 import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
-import { initHome, nodePaths } from '../../../src/node/index.js'
+import { initHome } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 import { SseReader } from '../../fixtures/sse-client.js'
 
 const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']

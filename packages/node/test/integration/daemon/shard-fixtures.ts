@@ -5,7 +5,8 @@ import { createHttpOperations, type HttpOperations } from '../../../src/api-acce
 import { readApiToken } from '../../../src/api-access/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
 import { startDaemon, type Daemon, type DaemonOptions } from '../../../src/daemon/index.js'
-import { initHome, nodePaths } from '../../../src/node/index.js'
+import { initHome } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 import { shardOf } from '../../../src/shard/index.js'
 import { eventually } from '../../fixtures/eventually.js'
 
