@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { KEY_EVENT_TYPES, MAX_REASON_BYTES } from '../../key-events/index.js'
 import { MAX_LABEL_BYTES } from '../../keystore/index.js'
 import { boundedText, didKey, recordCid } from '../../schema/index.js'
-import { MAX_REQUEST_BYTES } from '../constants.js'
 import { KeyInfoSchema, NodeStatusSchema } from '../response-shapes.js'
 import { didField, NoInput, signerFields, timeField } from './fields.js'
 import type { KeyEventResult } from '../../key-events/index.js'
@@ -73,7 +72,7 @@ export const createKey = defineOperation({
   output: KeyInfoSchema,
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE'],
   opens: 'keys',
-  http: { method: 'post', path: '/v1/ids', status: 201, in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES, description: 'No body: a plain, non-default key.' },
+  http: { method: 'post', path: '/v1/ids', status: 201, in: 'body', optionalBody: true, description: 'No body: a plain, non-default key.' },
   cli: { command: 'id new' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, input) => await node.createKey(input)
@@ -144,7 +143,7 @@ function keyEventOperation<F extends z.ZodRawShape> (verb: 'rotate' | 'revoke' |
     output: KeyEventResultSchema,
     errors: KEY_EVENT_ERRORS,
     signs: true,
-    http: { method: 'post', path: `/v1/ids/${verb}`, status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+    http: { method: 'post', path: `/v1/ids/${verb}`, status: 201, in: 'body' },
     cli: { command: `id ${verb}` },
     mcp: { excluded: KEY_ADMIN },
     run: async (node, input, signer) => await spec.event(node, input, signer!)

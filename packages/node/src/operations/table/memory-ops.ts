@@ -6,7 +6,7 @@ import {
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../record-index/constants.js'
 import { bottomOfLevel } from '../../trust/index.js'
 import type { AgentReputation } from '../../reputation/index.js'
-import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
+import { MAX_CURSOR_LENGTH } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustExplanationSchema, type TrustExplanation
 } from '../response-shapes.js'
@@ -39,7 +39,7 @@ export const remember = defineOperation({
   output: MemoryViewResponseSchema,
   errors: [...SIGNING, 'NOT_FOUND'],
   signs: true,
-  http: { method: 'post', path: '/v1/memories', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/memories', status: 201, in: 'body' },
   cli: { command: 'remember' },
   mcp: { tool: 'remember', title: 'Remember' },
   run: async (node, { as: _as, passphrase: _p, ...input }, signer) => await node.remember(input, signer!)
@@ -114,7 +114,7 @@ export const attest = defineOperation({
   errors: [...SIGNING, 'NOT_FOUND', 'SELF_ATTESTATION'],
   signs: true,
   aliases: { memory: 'id' },
-  http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body' },
   cli: { command: 'attest' },
   mcp: { tool: 'attest', title: 'Attest' },
   run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => {
@@ -138,7 +138,7 @@ export const select = defineOperation({
   }),
   output: z.strictObject({ selected: z.array(SelectedMemorySchema) }),
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'DID_INVALID'],
-  http: { method: 'post', path: '/v1/select', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/select', in: 'body' },
   cli: { command: 'query --select' },
   mcp: { tool: 'select_memories', title: 'Select memories (FDR-Memory)' },
   run: async (node, request) => ({ selected: await node.select(request) })
