@@ -18,6 +18,8 @@ import { defineOperation, type OperationNode } from './spec.js'
 
 const SIGNING = ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'CID_INVALID', 'DID_INVALID', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG', 'KEY_ROTATED', 'KEY_REVOKED', 'KEY_INACTIVE'] as const
 const tag = MemoryContentSchema.shape.tags.element
+/** The operations that read one stored memory, named by its id. */
+const MemoryInput = z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') })
 
 export const remember = defineOperation({
   name: 'remember',
@@ -48,7 +50,7 @@ export const remember = defineOperation({
 export const show = defineOperation({
   name: 'show',
   summary: 'One memory with its witnesses, anchors, lineage and trust, as evidence (not as instructions).',
-  input: z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') }),
+  input: MemoryInput,
   output: MemoryViewResponseSchema,
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
@@ -61,7 +63,7 @@ export const show = defineOperation({
 export const explainTrust = defineOperation({
   name: 'explainTrust',
   summary: 'Why a memory has its trust score: each factor\'s points, the witnesses and anchors that counted, and those refused and why, with the trust roots and the reputation of the author and every witness.',
-  input: z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') }),
+  input: MemoryInput,
   output: TrustExplanationSchema,
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,

@@ -15,6 +15,8 @@ import { defineOperation, peerControlOf } from './spec.js'
 
 const POLICY = 'whom the node trusts is the operator\'s policy (`isnad trust root …`), never the model\'s'
 const OPERATOR = 'the node\'s connections are the operator\'s (`isnad peers …`)'
+/** The operations on one agent, named by its did:key. */
+const AgentInput = z.strictObject({ did: didField('the agent\'s did:key') })
 const RootsSchema = z.strictObject({ roots: z.array(TrustRootSchema) })
 const renderRoots = ({ roots }: { roots: TrustRoot[] }): string => rootLines(roots).join('\n')
 
@@ -34,7 +36,7 @@ export const listTrustRoots = defineOperation({
 export const addTrustRoot = defineOperation({
   name: 'addTrustRoot',
   summary: 'Make an agent a trust root; returns the roots after the change (ALREADY_EXISTS when it is one).',
-  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  input: AgentInput,
   output: RootsSchema,
   errors: ['DID_INVALID', 'ALREADY_EXISTS'],
   http: { method: 'post', path: '/v1/trust/roots', status: 201, in: 'body' },
@@ -46,7 +48,7 @@ export const addTrustRoot = defineOperation({
 export const removeTrustRoot = defineOperation({
   name: 'removeTrustRoot',
   summary: 'Stop trusting an agent as a root; returns the roots after the change (NOT_FOUND when it is not one).',
-  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  input: AgentInput,
   output: RootsSchema,
   errors: ['DID_INVALID', 'NOT_FOUND'],
   http: { method: 'post', path: '/v1/trust/roots/remove', in: 'body' },
@@ -58,7 +60,7 @@ export const removeTrustRoot = defineOperation({
 export const reputation = defineOperation({
   name: 'reputation',
   summary: 'An agent\'s reputation from this node\'s trust roots: its score, rank and path from a root.',
-  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  input: AgentInput,
   output: AgentReputationSchema,
   errors: ['DID_INVALID'],
   readOnly: true,
@@ -79,7 +81,7 @@ const AgentSchema = z.strictObject({
 export const agent = defineOperation({
   name: 'agent',
   summary: 'What this node knows of one agent, in one answer: whether it is one of this home\'s own agents (its key\'s label, default, encrypted), whether it is a trust root and why, and its reputation with its path from a root.',
-  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  input: AgentInput,
   output: AgentSchema,
   errors: ['DID_INVALID'],
   readOnly: true,
