@@ -7,7 +7,7 @@ import { HTTP_STATUS_BY_CODE } from './errors.js'
 import type { ApiApp } from './routes/common.js'
 import { limitBody } from './routes/common.js'
 import { OPERATIONS } from '../operations/index.js'
-import { baseTypeOf, parseOperationInput, pathParamsOf, runOperation, type OperationNode, type OperationSpec } from '../operations/index.js'
+import { baseTypeOf, bodyLimitOf, parseOperationInput, pathParamsOf, runOperation, type OperationNode, type OperationSpec } from '../operations/index.js'
 
 /*
  * The HTTP routes and their OpenAPI entries, derived from the table. Each route collects its raw
@@ -81,7 +81,8 @@ export function registerOperationRoutes (app: ApiApp, node: OperationNode): void
       return c.json(output as object, spec.http.status ?? 200)
     }
     const method = spec.http.method === 'get' ? 'GET' : 'POST'
-    if (spec.http.maxBodyBytes !== undefined) app.on(method, honoPath(spec.http.path), limitBody(spec.http.maxBodyBytes), handler)
+    const maxBodyBytes = bodyLimitOf(spec)
+    if (maxBodyBytes !== undefined) app.on(method, honoPath(spec.http.path), limitBody(maxBodyBytes), handler)
     else app.on(method, honoPath(spec.http.path), handler)
   }
 }

@@ -41,24 +41,15 @@ export interface AppendResult {
  * subtrees of [0, size), largest first, one per set bit of the size.
  */
 export class MerkleLog {
-  private readonly store: MerkleNodeStore
-  private readonly nodes: NodeReader
-  private readonly hasher: MerkleHasher
-  private readonly codec: LeafCodec
-  private treeSize: number
-  private frontier: Uint8Array[]
   private tail: Promise<unknown> = Promise.resolve()
   /** When the log was opened fresh: leaf hash (leafHashKey) → position of every leaf, and each index key's list. */
   private readonly positions: Map<string, number> | undefined
   private readonly lists: Map<string, number[]> | undefined
 
-  private constructor (store: MerkleNodeStore, nodes: NodeReader, hasher: MerkleHasher, codec: LeafCodec, size: number, frontier: Uint8Array[], fresh: boolean) {
-    this.codec = codec
-    this.store = store
-    this.nodes = nodes
-    this.hasher = hasher
-    this.treeSize = size
-    this.frontier = frontier
+  private constructor (
+    private readonly store: MerkleNodeStore, private readonly nodes: NodeReader, private readonly hasher: MerkleHasher, private readonly codec: LeafCodec,
+    private treeSize: number, private frontier: Uint8Array[], fresh: boolean
+  ) {
     this.positions = fresh ? new Map() : undefined
     this.lists = fresh ? new Map() : undefined
   }

@@ -34,25 +34,22 @@ export const isnadDrawPolicy: TrustPolicy = Object.freeze({
   description: 'isnad-reputation where only witnesses the author did not choose (drawn for the memory, or asked by this node) make a memory Attested',
   score (evidence: CountedEvidence): PolicyScore {
     const attestations = new Map<string, AttestationScoreNote>()
-    let independentWeight = 0
-    let otherWeight = 0
-    let independentDisputes = 0
-    let otherDisputes = 0
+    // The witnesses the author did not choose, and the others, each tallied alike.
+    const independentSide = emptySide()
+    const otherSide = emptySide()
     let drawnDisputes = 0
     let drawnDisputers = 0
-    let independentConfirms = 0
-    let otherConfirms = 0
     let unweighted = 0
     let weighty = evidence.authorReputation > 0
     for (const a of evidence.attestations) {
       const rep = checkedReputation(evidence.reputation, a.record.witness)
       const independent = evidence.independent.has(a.id)
+      const side = independent ? independentSide : otherSide
       const who = selectionNote(evidence, a)
       if (rep > 0) weighty = true
       else if (independent) unweighted++
       if (a.record.attestation === 'dispute') {
-        if (independent) independentDisputes += rep
-        else otherDisputes += rep
+        side.disputes += rep
         if (evidence.drawn.has(a.id) && rep > 0) {
           drawnDisputes += rep
           drawnDisputers++
@@ -61,14 +58,12 @@ export const isnadDrawPolicy: TrustPolicy = Object.freeze({
         continue
       }
       const weight = weightOf(a, rep)
-      if (independent) independentWeight += weight
-      else otherWeight += weight
-      if (a.record.attestation === 'confirm' && rep > 0) {
-        if (independent) independentConfirms++
-        else otherConfirms++
-      }
+      side.weight += weight
+      if (a.record.attestation === 'confirm' && rep > 0) side.confirms++
       attestations.set(a.id, { note: `${noteOf(a, rep, weight)}; witness ${who}` })
     }
+    const { weight: independentWeight, disputes: independentDisputes, confirms: independentConfirms } = independentSide
+    const { weight: otherWeight, disputes: otherDisputes, confirms: otherConfirms } = otherSide
     const confirmWeight = independentWeight + Math.min(otherWeight, independentWeight)
     const disputeWeight = independentDisputes + otherDisputes
     const confirms = confirmStep(confirmWeight)
@@ -94,6 +89,13 @@ export const isnadDrawPolicy: TrustPolicy = Object.freeze({
     return result
   }
 })
+
+/** What one side's witnesses bring: their confirms' weight (a partial half), their disputes' weight, their weighty confirms. */
+interface SideTally { weight: number, disputes: number, confirms: number }
+
+function emptySide (): SideTally {
+  return { weight: 0, disputes: 0, confirms: 0 }
+}
 
 /** The drawn disputes that block Attested, in words: one witness's reputation, or their sum. */
 function drawnDisputeWords (count: number, weight: number): string {

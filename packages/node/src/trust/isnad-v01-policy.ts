@@ -66,29 +66,22 @@ function keyRefusalText (code: KeyRefusalCode): string {
 }
 
 function confirmStep (confirms: number): TrustContribution {
-  const points = roundTrustScore((confirms >= 1 ? W.firstConfirm : 0) + (confirms >= MANY_CONFIRMS ? W.manyConfirms : 0))
-  return { factor: 'confirms', points, reason: confirmReason(confirms) }
-}
-
-function confirmReason (confirms: number): string {
-  return confirms === 0
-    ? `no accepted confirm (+${W.firstConfirm} for ≥1)`
-    : confirms < MANY_CONFIRMS
-      ? `${confirms} accepted confirm${confirms === 1 ? '' : 's'}: +${W.firstConfirm} for ≥1 (+${W.manyConfirms} more at ≥${MANY_CONFIRMS})`
-      : `${confirms} accepted confirms: +${W.firstConfirm} for ≥1, +${W.manyConfirms} for ≥${MANY_CONFIRMS}`
+  return countStep('confirms', 'confirm', confirms, W.firstConfirm, W.manyConfirms, MANY_CONFIRMS)
 }
 
 export function anchorStep (anchors: number): TrustContribution {
-  const points = roundTrustScore((anchors >= 1 ? W.firstAnchor : 0) + (anchors >= MANY_ANCHORS ? W.manyAnchors : 0))
-  return { factor: 'anchors', points, reason: anchorReason(anchors) }
+  return countStep('anchors', 'anchor', anchors, W.firstAnchor, W.manyAnchors, MANY_ANCHORS)
 }
 
-function anchorReason (anchors: number): string {
-  return anchors === 0
-    ? `no accepted anchor (+${W.firstAnchor} for ≥1)`
-    : anchors < MANY_ANCHORS
-      ? `${anchors} accepted anchor${anchors === 1 ? '' : 's'}: +${W.firstAnchor} for ≥1 (+${W.manyAnchors} more at ≥${MANY_ANCHORS})`
-      : `${anchors} accepted anchors: +${W.firstAnchor} for ≥1, +${W.manyAnchors} for ≥${MANY_ANCHORS}`
+/** A step of two bonuses: `first` for at least one accepted piece of evidence, `many` more from `manyAt` of them. */
+function countStep (factor: 'confirms' | 'anchors', noun: string, count: number, first: number, many: number, manyAt: number): TrustContribution {
+  const points = roundTrustScore((count >= 1 ? first : 0) + (count >= manyAt ? many : 0))
+  const reason = count === 0
+    ? `no accepted ${noun} (+${first} for ≥1)`
+    : count < manyAt
+      ? `${count} accepted ${noun}${count === 1 ? '' : 's'}: +${first} for ≥1 (+${many} more at ≥${manyAt})`
+      : `${count} accepted ${noun}s: +${first} for ≥1, +${many} for ≥${manyAt}`
+  return { factor, points, reason }
 }
 
 function reputationStep (reputation: number): TrustContribution {

@@ -11,7 +11,9 @@ import { EXIT_FAILURE } from '../output.js'
  * changed all the same and the daemon takes it at its next start.
  */
 
-const config = async (): Promise<typeof import('../config/index.js')> => await import('../config/index.js')
+type ConfigModule = typeof import('../config/index.js')
+type ConfigKey = ReturnType<ConfigModule['requireConfigKey']>
+const config = async (): Promise<ConfigModule> => await import('../config/index.js')
 
 /** A note on stderr when a daemon runs on the home: it read the file when it started. */
 async function noteRunningDaemon (ctx: CommandContext): Promise<void> {
@@ -50,12 +52,16 @@ export function registerConfig (program: Command, context: (cmd: Command) => Com
       ctx.out.stdout([`# ${configPath(ctx.home)}`, ...(lines.length === 0 ? ['# nothing set: `isnad start` runs on its defaults'] : lines)].join('\n'))
     })
 
+  /** What get, set and unset start from: the command's context, the config module and the key it names (USAGE for an unknown one). */
+  const namedKey = async (name: string, cmd: Command): Promise<{ ctx: CommandContext, cfg: ConfigModule, key: ConfigKey }> => {
+    const cfg = await config()
+    return { ctx: context(cmd), cfg, key: cfg.requireConfigKey(name) }
+  }
+
   group.command('get <key>')
     .description('the value of one key (a list one value per line); exit status 1 when it is not set')
     .action(async (name: string, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { formatConfigValue, readConfig, requireConfigKey } = await config()
-      const key = requireConfigKey(name)
+      const { ctx, cfg: { formatConfigValue, readConfig }, key } = await namedKey(name, cmd)
       const value = (await readConfig(ctx.home))[key.key]
       if (value === undefined) setExit(EXIT_FAILURE)
       if (ctx.out.json) ctx.out.stdout(JSON.stringify(value ?? null))
@@ -65,9 +71,7 @@ export function registerConfig (program: Command, context: (cmd: Command) => Com
   group.command('set <key> <value...>')
     .description('set a key (a list key takes one or more values; on/off for a switch); `isnad start` uses it from its next start')
     .action(async (name: string, words: string[], _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { parseConfigValue, readConfig, requireConfigKey, writeConfig, formatConfigValue } = await config()
-      const key = requireConfigKey(name)
+      const { ctx, cfg: { parseConfigValue, readConfig, writeConfig, formatConfigValue }, key } = await namedKey(name, cmd)
       const value = parseConfigValue(key, words, key.key)
       const current = await readConfig(ctx.home) // a file it cannot trust is refused, never overwritten
       await writeConfig(ctx.home, { ...current, [key.key]: value })
@@ -79,9 +83,7 @@ export function registerConfig (program: Command, context: (cmd: Command) => Com
   group.command('unset <key>')
     .description('remove a key: `isnad start` falls back to its environment variable, else its default')
     .action(async (name: string, _opts: unknown, cmd: Command) => {
-      const ctx = context(cmd)
-      const { readConfig, requireConfigKey, writeConfig } = await config()
-      const key = requireConfigKey(name)
+      const { ctx, cfg: { readConfig, writeConfig }, key } = await namedKey(name, cmd)
       const current = await readConfig(ctx.home)
       const had = current[key.key] !== undefined
       if (had) {

@@ -3,7 +3,7 @@ import type { AnchorCheck } from '../../anchor/index.js'
 import { AnchorSourceSchema } from '../../anchor/anchor-source.js'
 import { SignedCheckpointSchema } from '../../merkle/index.js'
 import { ANCHOR_TYPES, BundleSchema, MAX_BUNDLE_RECORDS, isoTimestamp, recordCid } from '../../schema/index.js'
-import { MAX_BUNDLE_REQUEST_BYTES, MAX_REQUEST_BYTES } from '../constants.js'
+import { MAX_BUNDLE_REQUEST_BYTES } from '../constants.js'
 import {
   BundleResponseSchema, DocumentReportSchema, FdrReportSchema, IngestResultSchema, MemoryViewResponseSchema, ObserveResultSchema,
   RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema
@@ -43,7 +43,7 @@ export const addAnchor = defineOperation({
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'CID_INVALID', 'NOT_FOUND', 'USAGE', 'PATH_FORBIDDEN', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG'],
   signs: true,
   aliases: { memory: 'id' },
-  http: { method: 'post', path: '/v1/memories/{id}/anchors', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/memories/{id}/anchors', status: 201, in: 'body' },
   cli: { command: 'anchor add' },
   mcp: { tool: 'anchor', title: 'Anchor' },
   run: async (node, { id, anchor }, signer) => {
@@ -59,7 +59,7 @@ export const checkAnchors = defineOperation({
   aliases: { memory: 'id' },
   output: z.strictObject({ checks: z.array(AnchorCheckSchema) }),
   errors: ['CID_INVALID', 'NOT_FOUND'],
-  http: { method: 'post', path: '/v1/anchors/check', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/anchors/check', in: 'body', optionalBody: true },
   cli: {
     command: 'anchor check',
     args: ['id'],
@@ -101,7 +101,7 @@ export const exportBundle = defineOperation({
   output: BundleResponseSchema,
   errors: ['CID_INVALID', 'FIELD_TOO_LARGE', 'NOT_FOUND'],
   readOnly: true,
-  http: { method: 'post', path: '/v1/export', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/export', in: 'body' },
   cli: { command: 'export' },
   mcp: { tool: 'export_bundle', title: 'Export a bundle' },
   run: async (node, { ids }) => await node.exportBundle(ids)
@@ -180,7 +180,7 @@ export const observeCheckpoint = defineOperation({
   input: z.strictObject({ checkpoint: SignedCheckpointSchema.describe('a signed checkpoint (latestCheckpoint of some node)') }),
   output: ObserveResultSchema,
   errors: ['SCHEMA_INVALID', 'SIGNATURE_INVALID', 'TIMESTAMP_IN_FUTURE'],
-  http: { method: 'post', path: '/v1/ledger/observe', in: 'body', bodyField: 'checkpoint', maxBodyBytes: MAX_REQUEST_BYTES, description: 'The body is the checkpoint itself.' },
+  http: { method: 'post', path: '/v1/ledger/observe', in: 'body', bodyField: 'checkpoint', description: 'The body is the checkpoint itself.' },
   cli: { command: 'ledger observe' },
   mcp: { excluded: 'what the node keeps as evidence of other logs is the operator\'s choice' },
   run: async (node, { checkpoint }) => ({ outcome: await node.observeCheckpoint(checkpoint) })

@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import { followTag } from '../../schema/index.js'
-import { MAX_REQUEST_BYTES } from '../constants.js'
 import { FOLLOW_ACTIONS, FollowsSchema, type FollowInput } from '../follow-shapes.js'
 import { didField } from './fields.js'
 import { defineOperation } from './spec.js'
@@ -27,7 +26,6 @@ export const follow = defineOperation({
     method: 'post',
     path: '/v1/follows',
     in: 'body',
-    maxBodyBytes: MAX_REQUEST_BYTES,
     description: 'One route for the three actions: `{"action": "list"}` lists, `{"action": "add", "did": …}` or `{"action": "remove", "tag": …}` changes. A running daemon changes its gossip subscriptions at once and reports them under `gossip`.'
   },
   cli: { command: 'follow' },

@@ -3,7 +3,7 @@ export { localCaller, operationMethods, type OperationCaller, type OperationInpu
 export { AnchorCheckSchema } from './evidence-ops.js'
 export { cidField, didField } from './fields.js'
 export { KeyEventResultSchema } from './key-ops.js'
-export { baseTypeOf, CID_ISSUE, DID_ISSUE, defineOperation, parseOperationInput, pathParamsOf, peerControlOf, runOperation } from './spec.js'
+export { baseTypeOf, bodyLimitOf, CID_ISSUE, DID_ISSUE, defineOperation, parseOperationInput, pathParamsOf, peerControlOf, runOperation } from './spec.js'
 export { ARGUMENT_NAMES, RENAMED_ARGUMENTS, type ArgumentKind } from './argument-rule.js'
 export { argumentKindOf, argumentNameFaults, argumentShapeConflicts } from './argument-check.js'
 export type { HttpBinding, OperationNode, OperationSpec, ParsedInput } from './spec.js'

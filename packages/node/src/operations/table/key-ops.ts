@@ -2,10 +2,11 @@ import { z } from 'zod'
 import { KEY_EVENT_TYPES, MAX_REASON_BYTES } from '../../key-events/index.js'
 import { MAX_LABEL_BYTES } from '../../keystore/index.js'
 import { boundedText, didKey, recordCid } from '../../schema/index.js'
-import { MAX_REQUEST_BYTES } from '../constants.js'
 import { KeyInfoSchema, NodeStatusSchema } from '../response-shapes.js'
 import { didField, NoInput, signerFields, timeField } from './fields.js'
-import { defineOperation } from './spec.js'
+import type { KeyEventResult } from '../../key-events/index.js'
+import type { Signer } from '../node-operations.js'
+import { defineOperation, type OperationNode, type OperationSpec } from './spec.js'
 
 /* The node and its agent keys: status, `isnad id …`, and the key lifecycle (record-v1 §13). */
 
@@ -71,7 +72,7 @@ export const createKey = defineOperation({
   output: KeyInfoSchema,
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE'],
   opens: 'keys',
-  http: { method: 'post', path: '/v1/ids', status: 201, in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES, description: 'No body: a plain, non-default key.' },
+  http: { method: 'post', path: '/v1/ids', status: 201, in: 'body', optionalBody: true, description: 'No body: a plain, non-default key.' },
   cli: { command: 'id new' },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, input) => await node.createKey(input)
@@ -96,55 +97,55 @@ const signerWithUnlock = {
   passphrase: signerFields.passphrase.describe('unlocks the signing key and the keys the event loads or creates')
 }
 
-export const rotateKey = defineOperation({
-  name: 'rotateKey',
+export const rotateKey = keyEventOperation('rotate', {
   summary: 'Rotate the signer\'s identity to the key its log committed to (record-v1 K6), committing to a new one.',
-  input: z.strictObject({
-    compromisedSince: timeField('the retired key is not trusted for anything dated from then on').optional(),
-    ...signerWithUnlock
-  }),
-  output: KeyEventResultSchema,
-  errors: KEY_EVENT_ERRORS,
-  signs: true,
-  http: { method: 'post', path: '/v1/ids/rotate', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'id rotate' },
-  mcp: { excluded: KEY_ADMIN },
-  run: async (node, { as: _as, ...input }, signer) => await node.rotateKey(input, signer!)
+  fields: {
+    compromisedSince: timeField('the retired key is not trusted for anything dated from then on').optional()
+  },
+  event: async (node, { as: _as, ...input }, signer) => await node.rotateKey(input, signer)
 })
 
-export const revokeKey = defineOperation({
-  name: 'revokeKey',
+export const revokeKey = keyEventOperation('revoke', {
   summary: 'Revoke a key of the signer\'s identity from a time (or since its compromise).',
-  input: z.strictObject({
+  fields: {
     key: didField('the key to revoke; absent: the signing key, which closes the identity\'s log').optional(),
     effectiveAt: timeField('from when the key is revoked; default now').optional(),
     compromisedSince: timeField('the key is not trusted for anything dated from then on').optional(),
-    reason: boundedText(MAX_REASON_BYTES).describe(`why, for people (at most ${MAX_REASON_BYTES} UTF-8 bytes, no line breaks)`).optional(),
-    ...signerWithUnlock
-  }),
-  output: KeyEventResultSchema,
-  errors: KEY_EVENT_ERRORS,
-  signs: true,
-  http: { method: 'post', path: '/v1/ids/revoke', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'id revoke' },
-  mcp: { excluded: KEY_ADMIN },
-  run: async (node, { as: _as, ...input }, signer) => await node.revokeKey(input, signer!)
+    reason: boundedText(MAX_REASON_BYTES).describe(`why, for people (at most ${MAX_REASON_BYTES} UTF-8 bytes, no line breaks)`).optional()
+  },
+  event: async (node, { as: _as, ...input }, signer) => await node.revokeKey(input, signer)
 })
 
-export const delegateKey = defineOperation({
-  name: 'delegateKey',
+export const delegateKey = keyEventOperation('delegate', {
   summary: 'Delegate a device sub-key (an existing key of this home, or a new one) to the signer\'s identity.',
-  input: z.strictObject({
+  fields: {
     key: didField('an existing key of this home to delegate; absent: a new key').optional(),
     label: boundedText(MAX_LABEL_BYTES, { min: 1 }).describe('a name for the new key').optional(),
-    expiresAt: timeField('when the delegation lapses').optional(),
-    ...signerWithUnlock
-  }),
-  output: KeyEventResultSchema,
-  errors: KEY_EVENT_ERRORS,
-  signs: true,
-  http: { method: 'post', path: '/v1/ids/delegate', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
-  cli: { command: 'id delegate' },
-  mcp: { excluded: KEY_ADMIN },
-  run: async (node, { as: _as, ...input }, signer) => await node.delegateKey(input, signer!)
+    expiresAt: timeField('when the delegation lapses').optional()
+  },
+  event: async (node, { as: _as, ...input }, signer) => await node.delegateKey(input, signer)
 })
+
+/**
+ * The key events (`isnad id <verb>`, `POST /v1/ids/<verb>`) differ in their fields and the node method
+ * they call only: each signs with the identity's current key, unlocking the keys it loads or creates,
+ * answers a KeyEventResult, fails in the same ways, and is the operator's.
+ */
+function keyEventOperation<F extends z.ZodRawShape> (verb: 'rotate' | 'revoke' | 'delegate', spec: {
+  summary: string
+  fields: F
+  event: (node: OperationNode, input: z.output<z.ZodObject<F & typeof signerWithUnlock>>, signer: Signer) => Promise<KeyEventResult>
+}): OperationSpec<z.ZodObject<F & typeof signerWithUnlock>, typeof KeyEventResultSchema> {
+  return defineOperation({
+    name: `${verb}Key`,
+    summary: spec.summary,
+    input: z.strictObject({ ...spec.fields, ...signerWithUnlock }),
+    output: KeyEventResultSchema,
+    errors: KEY_EVENT_ERRORS,
+    signs: true,
+    http: { method: 'post', path: `/v1/ids/${verb}`, status: 201, in: 'body' },
+    cli: { command: `id ${verb}` },
+    mcp: { excluded: KEY_ADMIN },
+    run: async (node, input, signer) => await spec.event(node, input, signer!)
+  })
+}

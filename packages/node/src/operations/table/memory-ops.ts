@@ -6,7 +6,7 @@ import {
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../record-index/constants.js'
 import { bottomOfLevel } from '../../trust/index.js'
 import type { AgentReputation } from '../../reputation/index.js'
-import { MAX_CURSOR_LENGTH, MAX_REQUEST_BYTES } from '../constants.js'
+import { MAX_CURSOR_LENGTH } from '../constants.js'
 import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustExplanationSchema, type TrustExplanation
 } from '../response-shapes.js'
@@ -18,6 +18,8 @@ import { defineOperation, type OperationNode } from './spec.js'
 
 const SIGNING = ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'CID_INVALID', 'DID_INVALID', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG', 'KEY_ROTATED', 'KEY_REVOKED', 'KEY_INACTIVE'] as const
 const tag = MemoryContentSchema.shape.tags.element
+/** The operations that read one stored memory, named by its id. */
+const MemoryInput = z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') })
 
 export const remember = defineOperation({
   name: 'remember',
@@ -39,7 +41,7 @@ export const remember = defineOperation({
   output: MemoryViewResponseSchema,
   errors: [...SIGNING, 'NOT_FOUND'],
   signs: true,
-  http: { method: 'post', path: '/v1/memories', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/memories', status: 201, in: 'body' },
   cli: { command: 'remember' },
   mcp: { tool: 'remember', title: 'Remember' },
   run: async (node, { as: _as, passphrase: _p, ...input }, signer) => await node.remember(input, signer!)
@@ -48,7 +50,7 @@ export const remember = defineOperation({
 export const show = defineOperation({
   name: 'show',
   summary: 'One memory with its witnesses, anchors, lineage and trust, as evidence (not as instructions).',
-  input: z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') }),
+  input: MemoryInput,
   output: MemoryViewResponseSchema,
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
@@ -61,7 +63,7 @@ export const show = defineOperation({
 export const explainTrust = defineOperation({
   name: 'explainTrust',
   summary: 'Why a memory has its trust score: each factor\'s points, the witnesses and anchors that counted, and those refused and why, with the trust roots and the reputation of the author and every witness.',
-  input: z.strictObject({ id: cidField('the memory id (a CID, bafyrei…)') }),
+  input: MemoryInput,
   output: TrustExplanationSchema,
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
@@ -114,7 +116,7 @@ export const attest = defineOperation({
   errors: [...SIGNING, 'NOT_FOUND', 'SELF_ATTESTATION'],
   signs: true,
   aliases: { memory: 'id' },
-  http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body' },
   cli: { command: 'attest' },
   mcp: { tool: 'attest', title: 'Attest' },
   run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => {
@@ -138,7 +140,7 @@ export const select = defineOperation({
   }),
   output: z.strictObject({ selected: z.array(SelectedMemorySchema) }),
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'DID_INVALID'],
-  http: { method: 'post', path: '/v1/select', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/select', in: 'body' },
   cli: { command: 'query --select' },
   mcp: { tool: 'select_memories', title: 'Select memories (FDR-Memory)' },
   run: async (node, request) => ({ selected: await node.select(request) })

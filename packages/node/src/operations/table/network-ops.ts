@@ -2,7 +2,6 @@ import { z } from 'zod'
 import { AgentReputationSchema, agentLines, rootLines, TrustRootSchema, type TrustRoot } from '../../reputation/index.js'
 import { didKey, MAX_REQUEST_WITNESSES } from '../../schema/index.js'
 import { GossipHealthSchema, OFFLINE_HEALTH, isGossipHealthSource } from '../../net/gossip/gossip-health.js'
-import { MAX_REQUEST_BYTES } from '../constants.js'
 import {
   ConnectedPeerSchema, ConnectPeerBodySchema, DisconnectedPeerSchema, DisconnectPeerBodySchema, NetworkStatsSchema, PeerSyncsSchema,
   SyncPeersBodySchema
@@ -16,6 +15,8 @@ import { defineOperation, peerControlOf } from './spec.js'
 
 const POLICY = 'whom the node trusts is the operator\'s policy (`isnad trust root …`), never the model\'s'
 const OPERATOR = 'the node\'s connections are the operator\'s (`isnad peers …`)'
+/** The operations on one agent, named by its did:key. */
+const AgentInput = z.strictObject({ did: didField('the agent\'s did:key') })
 const RootsSchema = z.strictObject({ roots: z.array(TrustRootSchema) })
 const renderRoots = ({ roots }: { roots: TrustRoot[] }): string => rootLines(roots).join('\n')
 
@@ -35,10 +36,10 @@ export const listTrustRoots = defineOperation({
 export const addTrustRoot = defineOperation({
   name: 'addTrustRoot',
   summary: 'Make an agent a trust root; returns the roots after the change (ALREADY_EXISTS when it is one).',
-  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  input: AgentInput,
   output: RootsSchema,
   errors: ['DID_INVALID', 'ALREADY_EXISTS'],
-  http: { method: 'post', path: '/v1/trust/roots', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/trust/roots', status: 201, in: 'body' },
   cli: { command: 'trust root add', args: ['did'], render: renderRoots },
   mcp: { excluded: POLICY },
   run: async (node, { did }) => ({ roots: await node.addTrustRoot(did) })
@@ -47,10 +48,10 @@ export const addTrustRoot = defineOperation({
 export const removeTrustRoot = defineOperation({
   name: 'removeTrustRoot',
   summary: 'Stop trusting an agent as a root; returns the roots after the change (NOT_FOUND when it is not one).',
-  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  input: AgentInput,
   output: RootsSchema,
   errors: ['DID_INVALID', 'NOT_FOUND'],
-  http: { method: 'post', path: '/v1/trust/roots/remove', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/trust/roots/remove', in: 'body' },
   cli: { command: 'trust root remove', args: ['did'], render: renderRoots },
   mcp: { excluded: POLICY },
   run: async (node, { did }) => ({ roots: await node.removeTrustRoot(did) })
@@ -59,7 +60,7 @@ export const removeTrustRoot = defineOperation({
 export const reputation = defineOperation({
   name: 'reputation',
   summary: 'An agent\'s reputation from this node\'s trust roots: its score, rank and path from a root.',
-  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  input: AgentInput,
   output: AgentReputationSchema,
   errors: ['DID_INVALID'],
   readOnly: true,
@@ -80,7 +81,7 @@ const AgentSchema = z.strictObject({
 export const agent = defineOperation({
   name: 'agent',
   summary: 'What this node knows of one agent, in one answer: whether it is one of this home\'s own agents (its key\'s label, default, encrypted), whether it is a trust root and why, and its reputation with its path from a root.',
-  input: z.strictObject({ did: didField('the agent\'s did:key') }),
+  input: AgentInput,
   output: AgentSchema,
   errors: ['DID_INVALID'],
   readOnly: true,
@@ -123,7 +124,7 @@ export const requestWitnesses = defineOperation({
   errors: ['SCHEMA_INVALID', 'CID_INVALID', 'NOT_FOUND', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG'],
   signs: true,
   aliases: { memory: 'id' },
-  http: { method: 'post', path: '/v1/witness-requests', status: 201, in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/witness-requests', status: 201, in: 'body' },
   cli: { command: 'witness request' },
   mcp: { tool: 'request_witnesses', title: 'Request witnesses' },
   run: async (node, { id, to, expiresAt }, signer) => await node.requestWitnesses({
@@ -163,7 +164,7 @@ export const connectPeer = defineOperation({
   input: z.strictObject({ address: ConnectPeerBodySchema.shape.address.describe('a multiaddr ending in /p2p/<peer id>, e.g. /ip4/10.0.0.5/tcp/4501/p2p/12D3KooW…') }),
   output: ConnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE', 'ADDRESS_REFUSED', 'PEER_UNREACHABLE'],
-  http: { method: 'post', path: '/v1/peers/connect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/peers/connect', in: 'body' },
   cli: { command: 'peers connect', args: ['address'], render: ({ peer }) => `connected to ${peer}` },
   mcp: { excluded: OPERATOR },
   run: async (node, { address }) => ({ peer: await peerControlOf(node, 'controlling peers').connectPeer(address) })
@@ -175,7 +176,7 @@ export const disconnectPeer = defineOperation({
   input: z.strictObject({ peer: DisconnectPeerBodySchema.shape.peer.describe('the libp2p peer id (base58btc)') }),
   output: DisconnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
-  http: { method: 'post', path: '/v1/peers/disconnect', in: 'body', maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/peers/disconnect', in: 'body' },
   cli: { command: 'peers disconnect', args: ['peer'], render: ({ peer, closed }) => closed === 0 ? `not connected to ${peer}` : `closed ${closed} connection(s) to ${peer}` },
   mcp: { excluded: OPERATOR },
   run: async (node, { peer }) => ({ peer, closed: await peerControlOf(node, 'controlling peers').disconnectPeer(peer) })
@@ -187,7 +188,7 @@ export const syncPeers = defineOperation({
   input: z.strictObject({ peer: SyncPeersBodySchema.shape.peer.describe('one connected peer\'s id; absent: every connected peer') }),
   output: PeerSyncsSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
-  http: { method: 'post', path: '/v1/peers/sync', in: 'body', optionalBody: true, maxBodyBytes: MAX_REQUEST_BYTES },
+  http: { method: 'post', path: '/v1/peers/sync', in: 'body', optionalBody: true },
   cli: {
     command: 'peers sync',
     args: ['peer'],

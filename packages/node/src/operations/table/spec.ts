@@ -1,6 +1,7 @@
 import { globalRegistry, type z } from 'zod'
 import { IsnadError, type ErrorCode } from '../../errors/index.js'
 import { schemaError } from '../../record/index.js'
+import { MAX_REQUEST_BYTES } from '../constants.js'
 import type { NodeOperations, Signer } from '../node-operations.js'
 import type { PeerControl } from '../peer-control.js'
 import { renamedArgumentHint } from './argument-rule.js'
@@ -29,7 +30,7 @@ export interface HttpBinding {
   bodyField?: string
   /** A body may be absent (then `{}`). @default false */
   optionalBody?: boolean
-  /** The largest body accepted (413 BODY_TOO_LARGE past it). */
+  /** The largest body accepted (413 BODY_TOO_LARGE past it). @default MAX_REQUEST_BYTES when the route takes a body */
   maxBodyBytes?: number
   /** OpenAPI description beyond the summary. */
   description?: string
@@ -89,6 +90,11 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   mcp: { tool: string, title: string } | { excluded: string }
   /** The handler on the node. `input` is parsed; a signer is given when `signs`. */
   run: (node: OperationNode, input: z.output<I>, signer: Signer | undefined) => Promise<z.input<O>>
+}
+
+/** The largest body the route accepts: its own limit, else MAX_REQUEST_BYTES for a route that takes a body; none without one. */
+export function bodyLimitOf (spec: Pick<OperationSpec, 'http'>): number | undefined {
+  return spec.http.maxBodyBytes ?? (spec.http.in === 'body' ? MAX_REQUEST_BYTES : undefined)
 }
 
 /** `{id}` → `id`, in order. */
