@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { ERROR_CODES, type ErrorCode } from '../errors/index.js'
 
+// The shape of the API's errors: the server writes it (src/http/errors.ts gives each code its
+// status) and the client reads it back into the error the daemon threw.
+
 /** Codes only the HTTP layer produces, beside the node's own (src/errors). */
 export const API_ERROR_CODES = [
   'UNAUTHORIZED',
