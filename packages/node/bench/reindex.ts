@@ -1,5 +1,6 @@
 import { openEventLedger, writePackFile } from '../src/ledger/index.js'
-import { initHome, nodePaths, LocalNode } from '../src/node/index.js'
+import { initHome, LocalNode } from '../src/node/index.js'
+import { nodePaths } from '../src/home/index.js'
 import { batchEventsOf } from '../src/node/journal/record-events.js'
 import type { StoredRecord } from '../src/record-index/index.js'
 import { reindexHome } from '../src/node/reindex/reindex.js'

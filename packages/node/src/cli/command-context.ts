@@ -6,7 +6,7 @@ import { IsnadError } from '../errors/index.js'
 import { createKeystore, type Keystore } from '../keystore/index.js'
 // The paths module rather than the node's index: the index loads LocalNode (LevelDB, the anchor
 // blocks), which a command loads only when it opens the node (see `call`).
-import { DATA_DIR_NAME, nodePaths, resolveHome } from '../node/home/home-paths.js'
+import { DATA_DIR_NAME, nodePaths, resolveHome } from '../home/index.js'
 import type { Output } from './output.js'
 
 /** Options every command accepts (declared once on the root program). */
@@ -60,9 +60,7 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
 
   const findOperations = async (): Promise<OperationCaller | null> => {
     // Loaded on first use, not on every CLI start-up (`--help`, `--version` never reach here).
-    const [{ findDaemon }, { createHttpOperations }, { readApiToken }] = await Promise.all([
-      import('../http/daemon-file.js'), import('../http/client.js'), import('../http/token.js')
-    ])
+    const { findDaemon, createHttpOperations, readApiToken } = await import('../api-access/index.js')
     const info = await findDaemon(paths.data)
     if (info === null) return null
     return createHttpOperations({ url: info.url, token: await readApiToken(paths.data) })

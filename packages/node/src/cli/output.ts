@@ -1,4 +1,4 @@
-import { ApiError } from '../http/errors.js'
+import { ApiError } from '../api-access/api-errors.js'
 import { diskFullError, isDiskFull, IsnadError } from '../errors/index.js'
 import { indexCorruptError, isLevelCorruption } from '../record-index/level/damage.js'
 

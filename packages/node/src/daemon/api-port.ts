@@ -1,6 +1,6 @@
 import { createApiServer, type ApiServer, type ApiServerInit } from '../http/index.js'
 import { isIsnadError, IsnadError } from '../errors/index.js'
-import { apiPortPath, keepApiPort, readKeptApiPort } from './api-port-file.js'
+import { apiPortPath, keepApiPort, readKeptApiPort } from '../api-access/index.js'
 import { PREFERRED_API_PORT } from './constants.js'
 
 /*

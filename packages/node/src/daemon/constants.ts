@@ -8,9 +8,6 @@ export const HEARTBEAT_INTERVAL_MS = 30_000
  */
 export const PREFERRED_API_PORT = 4503
 
-/** The file in `.memory/` that keeps the API port across restarts. */
-export const API_PORT_FILE = 'api.port'
-
 /** @default 10000 — the first retry of an unreachable bootstrap peer; each failure doubles it. */
 export const BOOTSTRAP_RETRY_MS = 10_000
 /** @default 300000 — the longest wait between two dials of an unreachable bootstrap peer. */
@@ -18,9 +15,6 @@ export const BOOTSTRAP_RETRY_MAX_MS = 300_000
 
 /** Listen addresses of `isnad start` unless given: TCP and WebSockets on every interface. */
 export const DEFAULT_DAEMON_LISTEN = ['/ip4/0.0.0.0/tcp/4501', '/ip4/0.0.0.0/tcp/4502/ws']
-
-/** The libp2p peer key, beside the node's log key (docs/architecture.md "Keys": separate from agent keys). */
-export const PEER_KEY_FILE = 'peer.key'
 
 /**
  * @default 0.5 — the reputation a witness needs at this node to be asked in a private check

@@ -1,5 +1,5 @@
 import type { Context } from 'hono'
-import { ApiError } from './errors.js'
+import { ApiError } from '../api-access/index.js'
 
 /*
  * Bounded request bodies (docs/limits.md, docs/threat-model.md, "Local API"). A JSON body costs what its parse costs:

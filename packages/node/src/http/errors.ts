@@ -1,24 +1,8 @@
 import { HTTPException } from 'hono/http-exception'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { z } from 'zod'
-import { diskFullError, ERROR_CODES, isDiskFull, IsnadError, type ErrorCode } from '../errors/index.js'
+import { diskFullError, isDiskFull, IsnadError } from '../errors/index.js'
+import { ApiError, type ApiErrorBody, type ApiErrorCode } from '../api-access/index.js'
 import { indexCorruptError, isLevelCorruption } from '../record-index/level/damage.js'
-
-/** Codes only the HTTP layer produces, beside the node's own (src/errors). */
-export const API_ERROR_CODES = [
-  'UNAUTHORIZED',
-  'BODY_TOO_LARGE',
-  // arrays and objects nested deeper than MAX_JSON_DEPTH (src/http/body.ts)
-  'BODY_TOO_DEEP',
-  'ROUTE_NOT_FOUND',
-  'UNSUPPORTED_MEDIA_TYPE',
-  // a Host that is not the node's own (DNS rebinding); a browser request from another origin
-  'HOST_REFUSED',
-  'ORIGIN_REFUSED',
-  'INTERNAL'
-] as const
-export type ApiOnlyErrorCode = (typeof API_ERROR_CODES)[number]
-export type ApiErrorCode = ErrorCode | ApiOnlyErrorCode
 
 /**
  * The one table from error code to HTTP status (STYLE: "the HTTP layer maps codes to statuses in one
@@ -86,30 +70,6 @@ export const HTTP_STATUS_BY_CODE: Record<ApiErrorCode, ContentfulStatusCode> = {
   HOST_REFUSED: 421,
   ORIGIN_REFUSED: 403,
   INTERNAL: 500
-}
-
-export const ErrorBodySchema = z.strictObject({
-  error: z.strictObject({
-    code: z.enum([...ERROR_CODES, ...API_ERROR_CODES]),
-    message: z.string(),
-    details: z.record(z.string(), z.unknown()).optional()
-  })
-}).meta({ id: 'Error', description: 'Every error: a stable code to branch on, and a message for people.' })
-
-/** The JSON body of every error response. */
-export interface ApiErrorBody {
-  error: { code: ApiErrorCode, message: string, details?: Record<string, unknown> }
-}
-
-/** An error raised by the HTTP layer itself, with one of its own codes. */
-export class ApiError extends Error {
-  override readonly name = 'ApiError'
-  readonly code: ApiOnlyErrorCode
-
-  constructor (code: ApiOnlyErrorCode, message: string) {
-    super(message)
-    this.code = code
-  }
 }
 
 /** hono's own exceptions (malformed JSON, wrong media type, …) in the API's codes. */

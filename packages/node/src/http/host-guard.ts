@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { IsnadError } from '../errors/index.js'
-import { ApiError } from './errors.js'
+import { ApiError } from '../api-access/index.js'
 
 /*
  * DNS rebinding and cross-origin requests (http-api §2). A web page can make a name it controls

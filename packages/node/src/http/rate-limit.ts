@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
 import { IsnadError } from '../errors/index.js'
 import { RateLimiter } from '../net/limits/limits.js'
-import { tokensEqual } from './token.js'
+import { tokensEqual } from '../api-access/index.js'
 
 /*
  * Request rates of the HTTP API (docs/limits.md). Every local client comes from

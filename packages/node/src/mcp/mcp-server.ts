@@ -5,7 +5,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import { assertFileAnchorAllowed, type AnchorSource, type FileAnchorAccess } from '../anchor/index.js'
 import type { OperationCaller, OperationName } from '../operations/index.js'
-import { ApiError } from '../http/errors.js'
+import { ApiError } from '../api-access/index.js'
 import { IsnadError } from '../errors/index.js'
 import { EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
 import { parseOperationInput } from '../operations/index.js'

@@ -1,6 +1,6 @@
 import { ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { ErrorCode, McpError, type ListResourcesResult, type ReadResourceResult, type ResourceTemplate as ListedTemplate } from '@modelcontextprotocol/sdk/types.js'
-import { ApiError } from '../http/index.js'
+import { ApiError } from '../api-access/index.js'
 import type { OperationCaller } from '../operations/index.js'
 import { OPERATION_SPECS, parseOperationInput } from '../operations/index.js'
 import { IsnadError } from '../errors/index.js'

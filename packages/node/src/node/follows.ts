@@ -7,7 +7,7 @@ import { isoTimestamp, type Follow } from '../schema/index.js'
  * What the node follows besides its own agents (protocols/gossip-v1.md §11.4): authors,
  * whose shard the node subscribes to (within max-shards), and tags, whose topics it subscribes to
  * (gossip-v1 §11.9). An author beyond max-shards is served by sync by interest (protocols/sync-v1.md §9)
- * only; a tag's records by both. Kept in a LevelDB of its own (home-paths.ts
+ * only; a tag's records by both. Kept in a LevelDB of its own (home/home-paths.ts
  * followsPath), one key per follow, so a follow survives restarts and reindex.
  */
 

@@ -1,4 +1,3 @@
-export * from './home/home-paths.js'
 export * from './local-node.js'
 export * from './pipeline/index.js'
 export * from './trust/memory-evidence.js'

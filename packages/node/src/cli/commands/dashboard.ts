@@ -1,6 +1,6 @@
 import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
-import { nodePaths } from '../../node/home/home-paths.js'
+import { nodePaths } from '../../home/index.js'
 import type { CommandContext } from '../command-context.js'
 import { emit } from '../output.js'
 
@@ -16,7 +16,7 @@ export function registerDashboard (program: Command, context: (cmd: Command) => 
     .action(async (_opts: unknown, cmd: Command) => {
       const ctx = context(cmd)
       const data = nodePaths(ctx.home).data
-      const [{ findDaemon }, { readApiToken }] = await Promise.all([import('../../http/daemon-file.js'), import('../../http/token.js')])
+      const { findDaemon, readApiToken } = await import('../../api-access/index.js')
       const daemon = await findDaemon(data)
       if (daemon === null) {
         throw new IsnadError('USAGE', `no daemon runs for ${ctx.home}: the dashboard is served by the running node; start it with \`isnad start\`, then run \`isnad dashboard\` again`)

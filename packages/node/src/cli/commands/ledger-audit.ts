@@ -9,7 +9,7 @@ import {
   type ArchiveResult, type AuditFinding, type AuditReport, type BlockCheckResult, type IndexIssue, type LedgerFacts, type RepairAction, type RepairOutcome, type RepairPlan, type VerifiedCidAnchor
 } from '../../ledger/audit/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
-import { nodePaths } from '../../node/home/home-paths.js'
+import { nodePaths } from '../../home/index.js'
 import type { CommandContext } from '../command-context.js'
 import { EXIT_FAILURE, EXIT_OK, emit } from '../output.js'
 

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Command } from 'commander'
-import { homePrivatePaths, nodePaths } from '../../node/home/home-paths.js'
+import { homePrivatePaths, nodePaths } from '../../home/index.js'
 import type { CommandContext } from '../command-context.js'
 import { mcpClientConfig, packageRoot } from '../mcp-client-config.js'
 import { collect } from '../option-parsers.js'

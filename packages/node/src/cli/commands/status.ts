@@ -1,8 +1,7 @@
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import type { NodeStatus } from '../../operations/index.js'
-import { PEER_KEY_FILE } from '../../daemon/constants.js'
-import { nodeKeysPath, nodePaths } from '../../node/home/home-paths.js'
+import { PEER_KEY_FILE, nodeKeysPath, nodePaths } from '../../home/index.js'
 import type { CommandContext } from '../command-context.js'
 import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
@@ -49,8 +48,8 @@ export function registerStatus (program: Command, context: (cmd: Command) => Com
 async function statusOf (ctx: CommandContext): Promise<StatusReport> {
   const paths = nodePaths(ctx.home)
   // Loaded here, not at CLI start-up: only this command reads them (startup-imports.test.ts).
-  const [{ findDaemon }, { readKeptApiPort }, { readPeerKey }, { peerIdFromPrivateKey }] = await Promise.all([
-    import('../../http/daemon-file.js'), import('../../daemon/api-port-file.js'), import('../../net/peer-key.js'), import('@libp2p/peer-id')
+  const [{ findDaemon, readKeptApiPort }, { readPeerKey }, { peerIdFromPrivateKey }] = await Promise.all([
+    import('../../api-access/index.js'), import('../../net/peer-key.js'), import('@libp2p/peer-id')
   ])
   const apiPort = (await readKeptApiPort(paths.data).catch(() => undefined)) ?? null
   const info = await findDaemon(paths.data)

@@ -1,7 +1,7 @@
 import type { Command } from 'commander'
 import { IsnadError } from '../../errors/index.js'
 import { readPolicy } from '../../ledger/meta/index.js'
-import { nodePaths } from '../../node/home/home-paths.js'
+import { nodePaths } from '../../home/index.js'
 import { TRUST_POLICY_NAMES } from '../../schema/index.js'
 import type { CommandContext } from '../command-context.js'
 import { emit } from '../output.js'

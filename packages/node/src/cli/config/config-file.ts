@@ -3,7 +3,7 @@ import { resolve } from 'node:path'
 import { z } from 'zod'
 import { IsnadError } from '../../errors/index.js'
 import { ensureDirectory, errnoOf, writeFileAtomic } from '../../fs/index.js'
-import { nodePaths } from '../../node/home/home-paths.js'
+import { nodePaths } from '../../home/index.js'
 import { BOOLEAN_WORDS, CONFIG_KEYS, configKeyNamed, type ConfigKey, type ConfigValue } from './config-keys.js'
 
 /*

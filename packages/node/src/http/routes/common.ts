@@ -2,7 +2,7 @@ import type { OpenAPIHono } from '@hono/zod-openapi'
 import type { MiddlewareHandler } from 'hono'
 import type { z } from 'zod'
 import { readBoundedBody } from '../body.js'
-import { ErrorBodySchema } from '../errors.js'
+import { ErrorBodySchema } from '../../api-access/index.js'
 
 /** The app every route file registers on. */
 export type ApiApp = OpenAPIHono

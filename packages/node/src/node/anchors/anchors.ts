@@ -15,7 +15,7 @@ import type { TrustResult } from '../../trust/index.js'
 import { gatherEvidence, scoreEvidence, trustEntryOf, type MemoryEvidence } from '../trust/memory-evidence.js'
 import type { Journal } from '../journal/journal.js'
 import type { IngestPipeline } from '../pipeline/pipeline.js'
-import { homePrivatePaths, type NodePaths } from '../home/home-paths.js'
+import { homePrivatePaths, type NodePaths } from '../../home/index.js'
 
 /** Anchor settings of a node (anchors-v1 §4–§5). */
 export interface NodeAnchorOptions {

@@ -7,7 +7,7 @@ import { pathExists } from '../../fs/index.js'
 import type { BlockCheckResult, BlockIssue, BlockScan, VerifiedCidAnchor } from '../../ledger/audit/index.js'
 import { isLevelCorruption } from '../../record-index/index.js'
 import { blockStorePath } from '../anchors/anchors.js'
-import { nodePaths } from '../home/home-paths.js'
+import { nodePaths } from '../../home/index.js'
 
 /**
  * The blockstore half of `isnad ledger verify` (docs/threat-model.md, "Damage to the data directory"): `.memory/evidence/blocks`, the content

@@ -8,7 +8,7 @@ import type { AnchorRecord } from '../../schema/index.js'
 import type { StoredRecord } from '../../record-index/index.js'
 import { blockStorePath } from '../anchors/anchors.js'
 import { LocalNode } from '../local-node.js'
-import { nodePaths } from '../home/home-paths.js'
+import { nodePaths } from '../../home/index.js'
 
 /**
  * `isnad ledger repair` for the blockstore (docs/threat-model.md, "Damage to the data directory"), after the reindex. What the node does

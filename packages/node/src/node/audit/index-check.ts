@@ -7,7 +7,7 @@ import { encodeSignedRecord } from '../../record/index.js'
 import { SignedRecordSchema, type RecordKind } from '../../schema/index.js'
 import { createLevelRecordStore, isLevelCorruption, type RecordStore } from '../../record-index/index.js'
 import { JournalState } from '../journal/journal-state.js'
-import { journalIndexPath, nodePaths, recordIndexPath } from '../home/home-paths.js'
+import { journalIndexPath, nodePaths, recordIndexPath } from '../../home/index.js'
 
 /**
  * The index half of `isnad ledger verify` (docs/threat-model.md, "Damage to the data directory"): the LevelDB index under `.memory/index/`

@@ -3,7 +3,7 @@ import { nodeCryptoVerifier } from '../../fast-crypto/index.js'
 import { proveRecordInclusion, verifyCheckpoint, type RecordInclusion, type SignedCheckpoint } from '../../merkle/index.js'
 import { LocalNode } from '../local-node.js'
 import { JournalState } from '../journal/journal-state.js'
-import { journalIndexPath, nodePaths } from '../home/home-paths.js'
+import { journalIndexPath, nodePaths } from '../../home/index.js'
 
 /** `isnad ledger reindex`, with the ledger commands (it lives beside LocalNode, which runs it on an outdated index). */
 export { reindex } from '../local-node.js'

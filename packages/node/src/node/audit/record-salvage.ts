@@ -5,7 +5,7 @@ import { BUNDLE_FORMAT, type Bundle } from '../../schema/index.js'
 import { createLevelRecordStore } from '../../record-index/index.js'
 import { JournalState } from '../journal/journal-state.js'
 import { LocalNode } from '../local-node.js'
-import { journalIndexPath, nodePaths, recordIndexPath } from '../home/home-paths.js'
+import { journalIndexPath, nodePaths, recordIndexPath } from '../../home/index.js'
 
 /**
  * `isnad ledger repair` for records the ledger lost while the index still holds them (docs/threat-model.md, "Damage to the data directory": a

@@ -5,7 +5,7 @@ import { readPolicy, writeMetaFiles, type PolicyInput } from '../../ledger/meta/
 import { createLevelRecordStore } from '../../record-index/index.js'
 import { createHomeDirectories } from '../local-node.js'
 import { loadLogSigner } from './log-key.js'
-import { DEFAULT_SCOPE, nodePaths, recordIndexPath, type NodePaths } from './home-paths.js'
+import { DEFAULT_SCOPE, nodePaths, recordIndexPath, type NodePaths } from '../../home/index.js'
 
 export interface InitOptions {
   label?: string

@@ -1,6 +1,6 @@
 import { createKeystore } from '../../keystore/index.js'
 import type { LogSigner } from '../journal/journal.js'
-import { nodeKeysPath, type NodePaths } from './home-paths.js'
+import { nodeKeysPath, type NodePaths } from '../../home/index.js'
 
 /**
  * The key that signs the node's checkpoints, in `keys/node/`: the node's own identity, apart from

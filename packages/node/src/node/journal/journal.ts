@@ -7,7 +7,7 @@ import { createCheckpoint, detectEquivocation, signCheckpoint, type SignedCheckp
 import type { LedgerEvent, WitnessRequestRecord } from '../../schema/index.js'
 import { SerialQueue, type RecordLocation, type RecordStore, type StoredRecord } from '../../record-index/index.js'
 import type { JournaledBatch, RecordJournal } from '../pipeline/pipeline.js'
-import { journalIndexPath, type NodePaths } from '../home/home-paths.js'
+import { journalIndexPath, type NodePaths } from '../../home/index.js'
 import { JournalState } from './journal-state.js'
 import { batchEventsOf, type RecordSource } from './record-events.js'
 import { ViewReducer } from './object-view-reducer.js'

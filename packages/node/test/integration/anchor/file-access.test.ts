@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { assertFileAnchorAllowed, openAnchorFile, type FileAnchorAccess } from '../../../src/anchor/index.js'
-import { homePrivatePaths, initHome, type NodePaths } from '../../../src/node/index.js'
+import { initHome } from '../../../src/node/index.js'
+import { homePrivatePaths, type NodePaths } from '../../../src/home/index.js'
 
 /*
  * anchors-v1 §2.1 on a real file system: a file anchor never reads the home's private files, however

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createKeystore } from '../../../src/keystore/index.js'
-import { initHome, LocalNode, nodePaths } from '../../../src/node/index.js'
+import { initHome, LocalNode } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 
 /*
  * anchors-v1 §2.1 F6 (issue 22): a git anchor's repository is read like a file. git runs in it and

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpOperations, type HttpOperations } from '../../../src/http/client.js'
+import { createHttpOperations, type HttpOperations } from '../../../src/api-access/client.js'
 import { createNode } from '../../../src/library.js'
 import { ensureBuilt } from '../../fixtures/build-dist.js'
 import { createAgent } from '../../fixtures/records.js'

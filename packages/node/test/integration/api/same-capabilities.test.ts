@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { connectMcp } from './mcp-fixture.js'
 import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
-import { createHttpOperations, type HttpOperations } from '../../../src/http/index.js'
+import { createHttpOperations, type HttpOperations } from '../../../src/api-access/index.js'
 import { localCaller } from '../../../src/operations/index.js'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 

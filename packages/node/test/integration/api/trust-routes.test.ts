@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpOperations, type HttpOperations } from '../../../src/http/client.js'
+import { createHttpOperations, type HttpOperations } from '../../../src/api-access/client.js'
 import { createAuthority, createMemoryVerifier } from '../../../src/fdr/index.js'
 import { codeOfAsync } from '../../fixtures/error-code.js'
 import { createAgent } from '../../fixtures/records.js'

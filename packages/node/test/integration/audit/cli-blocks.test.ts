@@ -5,7 +5,8 @@ import { Level } from 'level'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { blockKeyOf, blockLinks, parseCid } from '../../../src/anchor/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
-import { initHome, LocalNode, nodePaths } from '../../../src/node/index.js'
+import { initHome, LocalNode } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 import { runLedgerCli } from './ledger-cli.js'
 
 /**

@@ -13,7 +13,8 @@ import { checkBlockstore } from '../../../src/node/audit/block-check.js'
 import { repairBlocks } from '../../../src/node/audit/block-repair.js'
 import { salvageLostRecords } from '../../../src/node/audit/record-salvage.js'
 import { reduceViewsAgain } from '../../../src/node/audit/view-repair.js'
-import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
+import { initHome, LocalNode, reindex } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 import { checkIndexAgainstLedger } from '../../../src/node/audit/index-check.js'
 
 /**

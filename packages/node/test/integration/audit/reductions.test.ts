@@ -8,7 +8,8 @@ import {
   auditDataDir, executeRepair, planRepair, restoreSetAside, SetAsideLineSchema, type AuditFinding, type AuditReport
 } from '../../../src/ledger/audit/index.js'
 import { buildReductionRound, objectIdOf, withHash } from '../../../src/ledger/object-views/index.js'
-import { initHome, LocalNode, nodePaths, reindex } from '../../../src/node/index.js'
+import { initHome, LocalNode, reindex } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 import { runLedgerCli } from './ledger-cli.js'
 import { reduceViewsAgain } from '../../../src/node/audit/view-repair.js'
 

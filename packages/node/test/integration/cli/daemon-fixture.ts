@@ -1,12 +1,14 @@
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { writeFile } from 'node:fs/promises'
-import { createApiServer, loadOrCreateApiToken, apiTokenPath, type ApiServer } from '../../../src/http/index.js'
+import { createApiServer, type ApiServer } from '../../../src/http/index.js'
+import { loadOrCreateApiToken, apiTokenPath } from '../../../src/api-access/index.js'
 import { type NodeOperations } from '../../../src/operations/index.js'
 import { createLocalOperations, type LocalOperations } from '../../../src/operations/local/index.js'
-import { removeDaemonFile, writeDaemonFile } from '../../../src/http/daemon-file.js'
+import { removeDaemonFile, writeDaemonFile } from '../../../src/api-access/daemon-file.js'
 import { createKeystore } from '../../../src/keystore/index.js'
-import { LocalNode, nodePaths } from '../../../src/node/index.js'
+import { LocalNode } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 
 /**
  * A stand-in for `isnad start` over an initialized home: the API server on local operations, with

@@ -1,6 +1,6 @@
 import { stat, writeFile } from 'node:fs/promises'
 import { describe, expect, it } from 'vitest'
-import { daemonFilePath, findDaemon, removeDaemonFile, writeDaemonFile, type DaemonInfo } from '../../../src/http/daemon-file.js'
+import { daemonFilePath, findDaemon, removeDaemonFile, writeDaemonFile, type DaemonInfo } from '../../../src/api-access/daemon-file.js'
 import { deadPid } from './daemon-fixture.js'
 import { withTempDir } from './run-cli.js'
 

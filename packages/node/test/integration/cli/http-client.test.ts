@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpOperations, type HttpOperations } from '../../../src/http/client.js'
-import { ApiError } from '../../../src/http/index.js'
+import { createHttpOperations, type HttpOperations } from '../../../src/api-access/client.js'
+import { ApiError } from '../../../src/api-access/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
 import { startApi, type ApiFixture } from '../api/api-fixture.js'
 

@@ -5,7 +5,8 @@ import { join, relative, sep } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { runCli } from '../../../src/cli/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
-import { initHome, LocalNode, nodePaths } from '../../../src/node/index.js'
+import { initHome, LocalNode } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 
 /**
  * Issue 22 §6: a refused command leaves the data directory as it was. Every file of `.memory/` is

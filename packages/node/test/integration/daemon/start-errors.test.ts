@@ -3,10 +3,11 @@ import { createServer, type AddressInfo, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { apiPortPath, readKeptApiPort } from '../../../src/daemon/api-port-file.js'
+import { apiPortPath, readKeptApiPort } from '../../../src/api-access/index.js'
 import { startDaemon } from '../../../src/daemon/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
-import { initHome, nodePaths } from '../../../src/node/index.js'
+import { initHome } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 
 /** What a rejected promise rejected with. */
 async function failureOf (run: () => Promise<unknown>): Promise<IsnadError> {

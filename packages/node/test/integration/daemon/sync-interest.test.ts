@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { HttpOperations } from '../../../src/http/index.js'
+import type { HttpOperations } from '../../../src/api-access/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
 import { SYNC_INTEREST_PROTOCOL } from '../../../src/net/sync/index.js'
 import { eventually } from '../../fixtures/eventually.js'

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpOperations } from '../../../src/http/client.js'
+import { createHttpOperations } from '../../../src/api-access/client.js'
 import type { KeyEventResult } from '../../../src/key-events/index.js'
 import { ensureBuilt } from '../../fixtures/build-dist.js'
 import { startApi, type ApiFixture } from '../api/api-fixture.js'

@@ -10,7 +10,7 @@ import { createOutput } from '../../../src/cli/output.js'
 import { startDaemon, type Daemon } from '../../../src/daemon/index.js'
 import { createNode } from '../../../src/library.js'
 import { CHAIN_KIND, EVIDENCE_KIND, createMcpServer, type EvidenceEnvelope, type MemoryChain } from '../../../src/mcp/index.js'
-import { homePrivatePaths, nodePaths } from '../../../src/node/home/home-paths.js'
+import { homePrivatePaths, nodePaths } from '../../../src/home/home-paths.js'
 import { TRUST_LEVELS, type MemoryView, type TrustResult } from '../../../src/schema/index.js'
 
 /*

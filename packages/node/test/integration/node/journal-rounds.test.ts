@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openEventLedger } from '../../../src/ledger/index.js'
-import { LocalNode, initHome, nodePaths, type Signer } from '../../../src/node/index.js'
+import { LocalNode, initHome, type Signer } from '../../../src/node/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 const alice = createAgent(30)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { DEFAULT_HOME_NAME, nodePaths, resolveHome } from '../../../src/node/home/home-paths.js'
+import { DEFAULT_HOME_NAME, nodePaths, resolveHome } from '../../../src/home/home-paths.js'
 
 describe('resolveHome', () => {
   const cwd = '/work/project'

@@ -1,5 +1,5 @@
 import { ERROR_CODES, IsnadError, type ErrorCode } from '../errors/index.js'
-import { ApiError, ErrorBodySchema } from './errors.js'
+import { ApiError, ErrorBodySchema } from './api-errors.js'
 import {
   OPERATION_SPECS, parseOperationInput, pathParamsOf, type OperationCaller, type OperationInput, type OperationName, type OperationOutput, type OperationSpec
 } from '../operations/index.js'

@@ -52,6 +52,9 @@ export function nodeKeysPath (paths: NodePaths): string {
   return resolve(paths.keys, 'node')
 }
 
+/** The libp2p peer key's file in nodeKeysPath, beside the node's log key (docs/architecture.md "Keys": separate from agent keys). */
+export const PEER_KEY_FILE = 'peer.key'
+
 /**
  * The home's private places, which a file anchor never reads (anchors-v1 §2.1): `keys/` (agent and
  * node seeds, the default pointer) and `.memory/` (the API token, daemon.json, the writer lock, the
