@@ -5,6 +5,7 @@ import { createProgram } from '../../../src/cli/index.js'
 import { createOutput } from '../../../src/cli/output.js'
 import { CONFIG_KEYS, configKeyNamed, envConfigValue, parseConfigValue, withStartConfig } from '../../../src/cli/config/index.js'
 import { IsnadError } from '../../../src/errors/index.js'
+import { WORKSPACE } from '../../fixtures/build-dist.js'
 
 /*
  * The configuration file's keys are `isnad start`'s flags (docs/configuration.md): the same names,
@@ -42,7 +43,7 @@ describe('configuration keys', () => {
   })
 
   it('each have a row in docs/configuration.md, with their environment variable', () => {
-    const doc = readFileSync(join(import.meta.dirname, '../../../docs/configuration.md'), 'utf8')
+    const doc = readFileSync(join(WORKSPACE, 'docs/configuration.md'), 'utf8')
     const rows = doc.split('\n').filter((line) => line.startsWith('| `'))
     for (const key of CONFIG_KEYS) {
       expect(rows.some((row) => row.startsWith(`| \`${key.key}\` |`) && row.includes(`\`${key.env}\``)), key.key).toBe(true)
