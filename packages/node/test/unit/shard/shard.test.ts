@@ -96,7 +96,9 @@ describe('shardCountsHeard', () => {
       expect(heard.every((count) => acceptsShardCount(count, own))).toBe(true)
       // Every peer whose estimate is within the slack publishes under a count heard here.
       for (const peer of [estimate / SHARDS.countSlack, estimate * SHARDS.countSlack]) expect(heard).toContain(shardCountFor(peer))
-      if (own > 1) expect(heard).toEqual(shardCountsAccepted(own))
+      // At the largest count, an estimate of twice its threshold or more has no peer within the slack under c/2.
+      if (own > 1 && estimate < 2 * SHARDS.agentsPerShard * SHARDS.maxCount) expect(heard).toEqual(shardCountsAccepted(own))
     }))
+    expect(shardCountsHeard(2 * SHARDS.agentsPerShard * SHARDS.maxCount)).toEqual([SHARDS.maxCount])
   })
 })
