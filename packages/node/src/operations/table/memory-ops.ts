@@ -119,10 +119,7 @@ export const attest = defineOperation({
   http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body' },
   cli: { command: 'attest' },
   mcp: { tool: 'attest', title: 'Attest' },
-  run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => {
-    const result = await node.attest({ memory: id, ...input }, signer!)
-    return { attestation: result.id, memory: result.view }
-  }
+  run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => await node.attest({ memory: id, ...input }, signer!)
 })
 
 export const select = defineOperation({
