@@ -12,7 +12,7 @@ import type { OperationSpec } from './spec.js'
  * The table of operations (docs/architecture.md, "One table of operations"): every operation of the node, declared once.
  * The HTTP routes (http.ts), the client (api-access/client.ts), the CLI, the MCP tools and the library are
  * adapters over it; test/unit/api/operation-table.test.ts walks it against every surface, and
- * scripts/gen-http-api-doc.ts writes protocols/http-api.md's route table from it.
+ * scripts/print-routes.ts prints the HTTP API's route table from it.
  */
 
 export const OPERATION_SPECS = {
