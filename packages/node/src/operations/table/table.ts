@@ -1,7 +1,7 @@
 import { addAnchor, checkAnchors, exportBundle, importBundle, latestCheckpoint, observeCheckpoint, proveRecord, reindex, verify } from './evidence-ops.js'
 import { follow } from './follow-ops.js'
 import { createKey, delegateKey, keyInfo, listKeys, revokeKey, rotateKey, status } from './key-ops.js'
-import { attest, explainTrust, query, remember, select, show } from './memory-ops.js'
+import { attest, explainTrust, history, query, remember, select, show } from './memory-ops.js'
 import {
   addTrustRoot, agent, connectPeer, disconnectPeer, gossipHealth, inbox, listTrustRoots, networkStats, peers, removeTrustRoot, reputation,
   requestWitnesses, syncPeers
@@ -17,7 +17,7 @@ import type { OperationSpec } from './spec.js'
 
 export const OPERATION_SPECS = {
   status, listKeys, keyInfo, createKey, rotateKey, revokeKey, delegateKey,
-  remember, show, explainTrust, query, attest, select,
+  remember, show, explainTrust, history, query, attest, select,
   addAnchor, checkAnchors, verify, exportBundle, importBundle,
   listTrustRoots, addTrustRoot, removeTrustRoot, reputation, agent, follow,
   reindex, proveRecord, latestCheckpoint, observeCheckpoint,
