@@ -176,7 +176,7 @@ export const history = defineOperation({
       ...versions.map((v) => `${v.id === current ? '*' : ' '} ${v.created_at}  ${v.level ?? ''}  ${v.id}\n    ${v.summary}`)
     ].join('\n')
   },
-  mcp: { tool: 'memory_history', title: 'History of a memory' },
+  mcp: { tool: 'memory_history', title: 'History of a memory', claims: true },
   run: async (node, { id }) => await historyOf(node, id)
 })
 
