@@ -56,10 +56,7 @@ export const addAnchor = defineOperation({
     render: ({ anchor, memory }) => `anchor ${anchor}\n\n${renderView(memory)}`
   },
   mcp: { tool: 'anchor', title: 'Anchor' },
-  run: async (node, { id, anchor }, signer) => {
-    const result = await node.addAnchor({ ...anchor, memory: id }, signer!)
-    return { anchor: result.id, memory: result.view }
-  }
+  run: async (node, { id, anchor }, signer) => await node.addAnchor({ ...anchor, memory: id }, signer!)
 })
 
 export const checkAnchors = defineOperation({

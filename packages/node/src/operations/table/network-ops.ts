@@ -148,7 +148,7 @@ export const inbox = defineOperation({
   readOnly: true,
   http: { method: 'get', path: '/v1/inbox', in: 'none' },
   cli: { command: 'inbox', render: ({ items }) => items.length === 0 ? 'inbox empty' : items.map(renderInboxItem).join('\n') },
-  mcp: { tool: 'inbox', title: 'Inbox' },
+  mcp: { tool: 'inbox', title: 'Inbox', claims: true },
   run: async (node) => ({ items: await node.inbox() })
 })
 

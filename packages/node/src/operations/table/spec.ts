@@ -148,8 +148,12 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
   http: HttpBinding
   /** The CLI command that runs it (src/cli/table-commands.ts generates it from this). */
   cli: CliBinding<I, O>
-  /** MCP tool name, or why the operation is not a tool. */
-  mcp: { tool: string, title: string } | { excluded: string }
+  /**
+   * MCP tool name, or why the operation is not a tool. `claims`: the output holds other agents'
+   * claims (memory summaries) that no presenter of its own wraps as evidence; the tool then shows it
+   * under the evidence notice (FDR-Memory M-1), so a model reads them as claims, not instructions.
+   */
+  mcp: { tool: string, title: string, claims?: true } | { excluded: string }
   /** The handler on the node. `input` is parsed; a signer is given when `signs`. */
   run: (node: OperationNode, input: z.output<I>, signer: Signer | undefined) => Promise<z.input<O>>
 }
