@@ -29,7 +29,8 @@ export interface CommandContext {
    * One operation of the table, parsed by the table's parse and run where the node is: through the
    * daemon when one runs (it holds the data directory: docs/architecture.md), else over what the
    * operation's spec says it opens (`opens`: the node, read-only for an operation that only reads;
-   * keys/ alone; the ledgers alone), opened for this call and closed after it. This is the one place
+   * keys/ alone; the ledgers alone; nothing, and then never the daemon either), opened for this call
+   * and closed after it. This is the one place
    * the CLI chooses between the two. A signing operation signs as `as`, else the home's default
    * key, unlocked with the input's passphrase, else --passphrase-file or $ISNAD_PASSPHRASE.
    */
@@ -85,7 +86,8 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
       const parsed = parseOperationInput(spec, raw) as Record<string, unknown>
       const given = spec.signs === true ? (parsed.passphrase as string | undefined) ?? await passphrase() : undefined
       const input = (spec.signs === true ? { ...parsed, as: await signerDid(parsed.as as string | undefined) } : parsed) as OperationInput<N>
-      const remote = await getDaemon()
+      // An operation that opens nothing (`verify`) runs here, never through a daemon.
+      const remote = spec.opens === 'nothing' ? null : await getDaemon()
       if (remote !== null) return await remote.call(name, given === undefined ? input : { ...input, passphrase: given })
       const { openLocalFor } = await import('./open-local.js')
       const local = await openLocalFor(spec, { home, keystore: getKeystore() })
