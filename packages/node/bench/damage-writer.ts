@@ -44,7 +44,7 @@ for (let k = 0; ; k++) {
   }
   if (k % 2 === 0) {
     process.stdout.write('begin\n')
-    const { id } = await node.attest({ memory: view.id, verdict: 'confirm' }, witness)
-    process.stdout.write(`ack ${id}\n`)
+    const { attestation } = await node.attest({ memory: view.id, verdict: 'confirm' }, witness)
+    process.stdout.write(`ack ${attestation}\n`)
   }
 }

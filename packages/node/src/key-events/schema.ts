@@ -30,15 +30,18 @@ export const InceptionEventSchema = z.strictObject({
   next_key_digest: keyDigest
 }).refine((e) => e.sequence === 0, { message: 'an inception is event 0', path: ['sequence'] })
 
+/** Every event after the inception: its type, and the event before it, so the key log is one chain. */
+function laterEvent<T extends Exclude<KeyEventType, 'inception'>> (type: T) {
+  return { ...common, type: z.literal(type), previous: recordCid }
+}
+
 /**
  * record-v1 K6: signed by the current key, co-signed by `new_key`, whose digest the previous
  * commitment named; commits to the key after it. `compromised_since`: the retired key is not to be
  * trusted for anything dated from then on (a rotation forced by a leak).
  */
 export const RotationEventSchema = z.strictObject({
-  ...common,
-  type: z.literal('rotation'),
-  previous: recordCid,
+  ...laterEvent('rotation'),
   new_key: didKey,
   next_key_digest: keyDigest,
   compromised_since: isoTimestamp.optional()
@@ -46,9 +49,7 @@ export const RotationEventSchema = z.strictObject({
 
 /** record-v1 K8: a device sub-key acting for the identity, signed by the current key, co-signed by the delegate. */
 export const DelegationEventSchema = z.strictObject({
-  ...common,
-  type: z.literal('delegation'),
-  previous: recordCid,
+  ...laterEvent('delegation'),
   delegate: didKey,
   expires_at: isoTimestamp.optional()
 }).refine(...instantOrder('expires_at', 'after', 'created_at'))
@@ -58,9 +59,7 @@ export const DelegationEventSchema = z.strictObject({
  * `effective_at`; with `compromised_since`, from that earlier instant instead.
  */
 export const RevocationEventSchema = z.strictObject({
-  ...common,
-  type: z.literal('revocation'),
-  previous: recordCid,
+  ...laterEvent('revocation'),
   key: didKey,
   effective_at: isoTimestamp,
   compromised_since: isoTimestamp.optional(),

@@ -25,22 +25,8 @@ export function rootFromInclusionProof (leafHash: Uint8Array, proof: InclusionPr
   }
   assertHash(leafHash, 'leaf hash')
   assertPath(path)
-  let fn = leafIndex // step 2
-  let sn = treeSize - 1
-  let r = leafHash // step 3
-  for (const p of path) { // step 4
-    if (sn === 0) return undefined // 4a: the path is longer than the tree is high
-    if (isOdd(fn) || fn === sn) { // 4b: p is a left sibling
-      r = hashChildren(p, r)
-      // Up the right edge of a ragged tree, where a node has no right sibling to combine with.
-      while (!isOdd(fn) && fn !== 0) { fn = half(fn); sn = half(sn) }
-    } else {
-      r = hashChildren(r, p)
-    }
-    fn = half(fn) // 4c
-    sn = half(sn)
-  }
-  return sn === 0 ? r : undefined // step 5, first half: the path was long enough
+  // Steps 2–4, and step 5's first half: the walk ends at the top (sn = 0) or the path had the wrong length.
+  return climb(leafIndex, treeSize - 1, leafHash, path, false)?.root
 }
 
 /** RFC 9162 §2.1.3.2: true when `proof` shows `leafHash` at `proof.leafIndex` in the tree with `root`. */
@@ -73,22 +59,34 @@ export function verifyConsistency (proof: ConsistencyProof, firstRoot: Uint8Arra
   let fn = first - 1 // step 3
   let sn = second - 1
   while (isOdd(fn)) { fn = half(fn); sn = half(sn) } // step 4
-  let fr = nodes[0] as Uint8Array // step 5
-  let sr = fr
-  for (let i = 1; i < nodes.length; i++) { // step 6
-    const c = nodes[i] as Uint8Array
-    if (sn === 0) return false // 6a
-    if (isOdd(fn) || fn === sn) { // 6b
-      fr = hashChildren(c, fr)
-      sr = hashChildren(c, sr)
+  const roots = climb(fn, sn, nodes[0] as Uint8Array, nodes.slice(1), true) // steps 5 and 6
+  return roots !== undefined && equalHashes(roots.leftRoot, firstRoot) && equalHashes(roots.root, secondRoot) // step 7
+}
+
+/**
+ * The climb both proofs make (RFC 9162 §2.1.3.2 step 4, §2.1.4.2 step 6): from node `fn` of a level
+ * whose last node is `sn`, each hash of `path` is a left sibling (when fn is odd or the last node)
+ * or a right one. `root` combines every hash; `leftRoot`, kept only when asked, combines the left
+ * siblings alone (the consistency proof's first tree). Undefined when the path is longer than the
+ * tree is high (4a, 6a) or ends below the top (sn ≠ 0: step 5 of inclusion, 7 of consistency).
+ */
+function climb (fn: number, sn: number, start: Uint8Array, path: readonly Uint8Array[], keepLeft: boolean): { root: Uint8Array, leftRoot: Uint8Array } | undefined {
+  let root = start
+  let leftRoot = start
+  for (const sibling of path) {
+    if (sn === 0) return undefined
+    if (isOdd(fn) || fn === sn) {
+      root = hashChildren(sibling, root)
+      if (keepLeft) leftRoot = hashChildren(sibling, leftRoot)
+      // Up the right edge of a ragged tree, where a node has no right sibling to combine with.
       while (!isOdd(fn) && fn !== 0) { fn = half(fn); sn = half(sn) }
     } else {
-      sr = hashChildren(sr, c)
+      root = hashChildren(root, sibling)
     }
-    fn = half(fn) // 6c
+    fn = half(fn)
     sn = half(sn)
   }
-  return sn === 0 && equalHashes(fr, firstRoot) && equalHashes(sr, secondRoot) // step 7
+  return sn === 0 ? { root, leftRoot } : undefined
 }
 
 function assertPath (path: unknown): asserts path is Uint8Array[] {

@@ -1,9 +1,9 @@
 import type { SignatureVerifier } from '../identity/index.js'
-import type { AttestationVerdict, ContentType } from '../schema/index.js'
+import type { AttestationVerdict, ContentType, MemoryView } from '../schema/index.js'
 import type { RecordStore } from '../record-index/index.js'
 import type { NodeAnchorOptions } from './anchors/anchors.js'
 
-/* What LocalNode is opened with and what its write operations take (split out of local-node.ts). */
+/* What LocalNode is opened with, what its write operations take, and what attest and addAnchor answer (split out of local-node.ts). */
 
 /** A loaded agent key: who signs, and the seed to sign with. Obtained from the keystore. */
 export interface Signer {
@@ -31,6 +31,18 @@ export interface AttestInput {
   verdict: AttestationVerdict
   notes?: string
   claims?: string[]
+}
+
+/** What attest answers on every surface (AttestResultSchema): the new attestation's id and the memory's new view. */
+export interface AttestResult {
+  attestation: string
+  memory: MemoryView
+}
+
+/** What addAnchor answers on every surface: the new anchor's id and the memory's new view. */
+export interface AnchorResult {
+  anchor: string
+  memory: MemoryView
 }
 
 export interface OpenLocalNodeOptions {

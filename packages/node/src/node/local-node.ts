@@ -25,14 +25,14 @@ import { loadLogSigner } from './home/log-key.js'
 import { DEFAULT_SCOPE, followsPath, journalIndexPath, nodePaths, recordIndexPath, type NodePaths } from '../home/index.js'
 import { FollowStore } from './follows.js'
 import { queryPage, type QueryResultItem } from './records/query-page.js'
-import { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
+import { DEFAULT_CONFIDENCE, type AnchorResult, type AttestInput, type AttestResult, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
 import { storedAnchors } from './anchors/anchor-sweep.js'
 import { exportRecords } from './records/record-export.js'
 
 // Kept with their readers; still exported from here.
 export { DrawnInbox, DRAWN_INBOX_SIZE, type InboxEntry } from './inbox.js'
 export type { QueryResultItem } from './records/query-page.js'
-export { DEFAULT_CONFIDENCE, type AttestInput, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
+export { DEFAULT_CONFIDENCE, type AnchorResult, type AttestInput, type AttestResult, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
 
 /**
  * One agent's node without a network: records, signs, stores, scores and exports memories in a
@@ -221,7 +221,7 @@ export class LocalNode {
   }
 
   /** A local agent confirms, disputes or partially confirms a stored memory. */
-  async attest (input: AttestInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+  async attest (input: AttestInput, signer: Signer): Promise<AttestResult> {
     const memory = await this.requireMemory(input.memory)
     if (memory.signed.record.author.agent_id === signer.did) {
       throw new IsnadError('SELF_ATTESTATION', `${signer.did} is the author of ${input.memory}; an author never witnesses its own memory`)
@@ -240,7 +240,7 @@ export class LocalNode {
     if (draw !== undefined) record.draw = draw
     const made = signRecordVerified(record, signer.secretKey, NODE_RECORD_FAST_PATHS)
     await this.pipeline.accept([made], 'local')
-    return { id: made.id, view: await this.show(input.memory) }
+    return { attestation: made.id, memory: await this.show(input.memory) }
   }
 
   /**
@@ -342,7 +342,7 @@ export class LocalNode {
    * Anchors a stored memory (anchors-v1 §2): the evidence is prepared (a file imported as UnixFS, a
    * URL fetched and hashed, a commit resolved), the Anchor signed, stored, and checked at once.
    */
-  async addAnchor (input: AddAnchorInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+  async addAnchor (input: AddAnchorInput, signer: Signer): Promise<AnchorResult> {
     await this.requireMemory(input.memory)
     const claim = await prepareAnchorClaim(input, { blocks: this.anchors.blocks, files: this.anchors.files })
     const record: AnchorRecord = { kind: 'anchor', version: 1, memory: input.memory, ...claim, created_at: this.now(), anchored_by: signer.did }
@@ -350,7 +350,7 @@ export class LocalNode {
     await this.pipeline.accept([made], 'local')
     const { id, signed } = made
     await this.anchors.checkNow([{ id, signed }])
-    return { id, view: await this.show(input.memory) }
+    return { anchor: id, memory: await this.show(input.memory) }
   }
 
   /** Re-verifies the anchors of one memory, or of every memory, now (`isnad anchor check`). */

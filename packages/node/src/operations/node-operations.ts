@@ -4,7 +4,7 @@ import type { FdrReport, SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { KeyInfo } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
-import type { AttestInput, IngestResult, QueryResultItem, RememberInput, Signer } from '../node/index.js'
+import type { AnchorResult, AttestInput, AttestResult, IngestResult, QueryResultItem, RememberInput, Signer } from '../node/index.js'
 import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../record-index/index.js'
 import type { DocumentReport } from '../memory-view/index.js'
@@ -12,7 +12,7 @@ import type { FollowInput, Follows } from './follow-shapes.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from './network-shapes.js'
 import type { NodeStatus, ObserveOutcome, ReindexResult } from './response-shapes.js'
 
-export type { Signer }
+export type { AnchorResult, AttestResult, Signer }
 
 /** The createKey operation's input, with its names on every surface (`default`, as `isnad id new --default`). */
 export interface CreateKeyInput {
@@ -66,9 +66,9 @@ export interface NodeOperations {
   /** `isnad query`. */
   query: (query: MemoryQuery) => Promise<{ items: QueryResultItem[], next?: string }>
   /** `isnad attest`: a local agent witnesses a stored memory. */
-  attest: (input: AttestInput, signer: Signer) => Promise<{ id: string, view: MemoryView }>
+  attest: (input: AttestInput, signer: Signer) => Promise<AttestResult>
   /** `isnad anchor add`: prepares the evidence, signs an Anchor, stores and checks it (anchors-v1). */
-  addAnchor: (input: AddAnchorInput, signer: Signer) => Promise<{ id: string, view: MemoryView }>
+  addAnchor: (input: AddAnchorInput, signer: Signer) => Promise<AnchorResult>
   /** `isnad anchor check`: re-verifies the anchors of one memory, or all, now. */
   checkAnchors: (memory?: string) => Promise<AnchorCheck[]>
 

@@ -70,17 +70,14 @@ export const QueryPageSchema = z.strictObject({
   next: z.string().optional()
 }).meta({ id: 'QueryPage' })
 
+/** Why a check of `verify` failed: the error code and its reason (absent when it passed). */
+const checkFailure = { code: z.string().optional(), reason: z.string().optional() }
+
 /** `isnad verify --json`. */
 export const DocumentReportSchema = z.strictObject({
   valid: z.boolean(),
   document: z.enum(['memory-view', 'bundle', 'record-inclusion']),
-  records: z.array(z.strictObject({
-    id: z.string().nullable(),
-    kind: z.string(),
-    valid: z.boolean(),
-    code: z.string().optional(),
-    reason: z.string().optional()
-  })),
+  records: z.array(z.strictObject({ id: z.string().nullable(), kind: z.string(), valid: z.boolean(), ...checkFailure })),
   trust: TrustResultResponseSchema.optional()
 }).meta({ id: 'DocumentReport' })
 
@@ -88,14 +85,8 @@ export const DocumentReportSchema = z.strictObject({
 export const FdrReportSchema = z.strictObject({
   valid: z.boolean(),
   document: z.enum(['fdr-selection', 'fdr-proof']),
-  verdicts: z.array(z.strictObject({
-    worldId: z.string().nullable(),
-    accepted: z.boolean(),
-    proofChecked: z.boolean(),
-    code: z.string().optional(),
-    reason: z.string().optional()
-  })).optional(),
-  proof: z.strictObject({ valid: z.boolean(), code: z.string().optional(), reason: z.string().optional() }).optional()
+  verdicts: z.array(z.strictObject({ worldId: z.string().nullable(), accepted: z.boolean(), proofChecked: z.boolean(), ...checkFailure })).optional(),
+  proof: z.strictObject({ valid: z.boolean(), ...checkFailure }).optional()
 }).meta({ id: 'FdrReport' })
 
 export const BundleResponseSchema = BundleSchema.meta({ id: 'Bundle' })

@@ -21,7 +21,7 @@ import { verifyAnyDocument } from '../verify-document.js'
 import type { ApiEventHub } from '../node-events.js'
 import { keyOf } from './create-key.js'
 import { ReadWriteGate } from './gate.js'
-import type { CreateKeyInput, NodeOperations, WitnessRequestInput } from '../node-operations.js'
+import type { AnchorResult, AttestResult, CreateKeyInput, NodeOperations, WitnessRequestInput } from '../node-operations.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from '../network-shapes.js'
 import type { NodeStatus, ObserveOutcome, ReindexResult } from '../response-shapes.js'
 
@@ -112,13 +112,13 @@ export class LocalOperations implements NodeOperations {
     return await this.withNode(async (node) => await node.query(query))
   }
 
-  async attest (input: AttestInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+  async attest (input: AttestInput, signer: Signer): Promise<AttestResult> {
     const result = await this.withNode(async (node) => await node.attest(input, signer))
-    await this.announceAttestations([result.id])
+    await this.announceAttestations([result.attestation])
     return result
   }
 
-  async addAnchor (input: AddAnchorInput, signer: Signer): Promise<{ id: string, view: MemoryView }> {
+  async addAnchor (input: AddAnchorInput, signer: Signer): Promise<AnchorResult> {
     return await this.withNode(async (node) => await node.addAnchor(input, signer))
   }
 

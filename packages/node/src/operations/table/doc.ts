@@ -4,12 +4,10 @@ import { OPERATIONS } from './index.js'
 import type { OperationSpec } from './spec.js'
 
 /*
- * protocols/http-api.md §3's route table, written from the table of operations so the document
- * cannot miss a route (scripts/generate-http-api-doc.ts writes it; a test checks the committed copy).
+ * The HTTP API's route table as markdown, written from the table of operations so it cannot miss a
+ * route (`npm run --silent routes` prints it: scripts/print-routes.ts). protocols/http-api.md points at it
+ * and at the OpenAPI document rather than carrying a copy a new operation would have to refresh.
  */
-
-export const ROUTES_BEGIN = '<!-- routes:begin (generated from src/operations/table by `npm run schemas`: do not edit) -->'
-export const ROUTES_END = '<!-- routes:end -->'
 
 function isOptional (schema: z.ZodType): boolean {
   const type = (schema as { _zod: { def: { type: string } } })._zod.def.type
@@ -40,21 +38,11 @@ function rowOf (spec: OperationSpec): string {
   return `| ${route} | \`${spec.name}\` | \`${spec.cli.command}\` | ${mcp} | ${escape(inputOf(spec))} | ${status}${escape(spec.summary)} | ${errors} |`
 }
 
-/** The markdown between the markers: one row per operation, in the table's order. */
+/** One row per operation, in the table's order. */
 export function renderRouteTable (operations: readonly OperationSpec[] = OPERATIONS): string {
   return [
-    ROUTES_BEGIN,
     '| route | operation | CLI | MCP tool | input | answer | errors |',
     '|---|---|---|---|---|---|---|',
-    ...operations.map(rowOf),
-    ROUTES_END
+    ...operations.map(rowOf)
   ].join('\n')
-}
-
-/** `document` with its generated route table replaced by the current one. */
-export function withRouteTable (document: string): string {
-  const begin = document.indexOf(ROUTES_BEGIN)
-  const end = document.indexOf(ROUTES_END)
-  if (begin < 0 || end < begin) throw new Error('protocols/http-api.md has no generated route table markers')
-  return document.slice(0, begin) + renderRouteTable() + document.slice(end + ROUTES_END.length)
 }

@@ -46,10 +46,7 @@ export const addAnchor = defineOperation({
   http: { method: 'post', path: '/v1/memories/{id}/anchors', status: 201, in: 'body' },
   cli: { command: 'anchor add' },
   mcp: { tool: 'anchor', title: 'Anchor' },
-  run: async (node, { id, anchor }, signer) => {
-    const result = await node.addAnchor({ ...anchor, memory: id }, signer!)
-    return { anchor: result.id, memory: result.view }
-  }
+  run: async (node, { id, anchor }, signer) => await node.addAnchor({ ...anchor, memory: id }, signer!)
 })
 
 export const checkAnchors = defineOperation({

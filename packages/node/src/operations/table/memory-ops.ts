@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import { SelectRequestSchema, SelectedMemorySchema } from '../../fdr/index.js'
+import { IsnadError } from '../../errors/index.js'
 import {
-  AttestationRecordSchema, CONTENT_TYPES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema, TRUST_LEVELS
+  AttestationRecordSchema, CONTENT_TYPES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema, TRUST_LEVELS,
+  TrustResultSchema, didKey, isoTimestamp, recordCid, type MemoryView
 } from '../../schema/index.js'
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../record-index/constants.js'
 import { bottomOfLevel } from '../../trust/index.js'
@@ -14,7 +16,7 @@ import { renderExplanation, renderView } from '../render-text.js'
 import { cidField, didField, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, type OperationNode } from './spec.js'
 
-/* The memory operations: remember, show, explain, query, attest, select (record-v1, docs/fdr-compliance.md). */
+/* The memory operations: remember, show, explain, query, attest, select, history (record-v1, docs/fdr-compliance.md). */
 
 const SIGNING = ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'CID_INVALID', 'DID_INVALID', 'UNKNOWN_KEY', 'PASSPHRASE_REQUIRED', 'PASSPHRASE_WRONG', 'KEY_ROTATED', 'KEY_REVOKED', 'KEY_INACTIVE'] as const
 const tag = MemoryContentSchema.shape.tags.element
@@ -119,10 +121,7 @@ export const attest = defineOperation({
   http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body' },
   cli: { command: 'attest' },
   mcp: { tool: 'attest', title: 'Attest' },
-  run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => {
-    const result = await node.attest({ memory: id, ...input }, signer!)
-    return { attestation: result.id, memory: result.view }
-  }
+  run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => await node.attest({ memory: id, ...input }, signer!)
 })
 
 export const select = defineOperation({
@@ -145,6 +144,74 @@ export const select = defineOperation({
   mcp: { tool: 'select_memories', title: 'Select memories (FDR-Memory)' },
   run: async (node, request) => ({ selected: await node.select(request) })
 })
+
+/** The most versions `history` walks, each way from the memory it is given. @default 64 */
+export const MAX_HISTORY_VERSIONS = 64
+
+const HistoryVersionSchema = z.strictObject({
+  id: recordCid,
+  summary: MemoryContentSchema.shape.summary,
+  author: didKey,
+  created_at: isoTimestamp,
+  level: z.enum(TRUST_LEVELS).optional().describe('its trust level on this node')
+})
+
+export const history = defineOperation({
+  name: 'history',
+  summary: 'The versions of a memory, oldest first: the memories it corrects (lineage.supersedes) and those that correct it (each one\'s newest known correction), so a caller learns which version is current.',
+  input: MemoryInput,
+  output: z.strictObject({
+    current: recordCid.describe('the newest version this node knows: the one to rely on'),
+    versions: z.array(HistoryVersionSchema).describe(`oldest first, at most ${MAX_HISTORY_VERSIONS} each way from the memory asked for`),
+    missing: recordCid.nullable().describe('an older version the oldest one listed corrects but this node does not hold; null when the list starts at the original')
+  }),
+  errors: ['CID_INVALID', 'NOT_FOUND'],
+  readOnly: true,
+  http: { method: 'get', path: '/v1/memories/{id}/history', in: 'none' },
+  cli: {
+    command: 'history',
+    args: ['id'],
+    render: ({ current, versions, missing }) => [
+      ...(missing === null ? [] : [`(an older version, ${missing}, is not on this node)`]),
+      ...versions.map((v) => `${v.id === current ? '*' : ' '} ${v.created_at}  ${v.level ?? ''}  ${v.id}\n    ${v.summary}`)
+    ].join('\n')
+  },
+  mcp: { tool: 'memory_history', title: 'History of a memory' },
+  run: async (node, { id }) => await historyOf(node, id)
+})
+
+async function historyOf (node: OperationNode, id: string): Promise<{ current: string, versions: Array<z.input<typeof HistoryVersionSchema>>, missing: string | null }> {
+  const versionOf = (view: MemoryView): z.input<typeof HistoryVersionSchema> => {
+    const level = TrustResultSchema.shape.level.safeParse((view.trust as { level?: unknown } | null)?.level)
+    return { id: view.id, summary: view.content.summary, author: view.provenance.author.agent_id, created_at: view.provenance.created_at, ...(level.success ? { level: level.data } : {}) }
+  }
+  const asked = await node.show(id)
+  const older: MemoryView[] = []
+  let missing: string | null = null
+  for (let view = asked; view.lineage.supersedes !== null && older.length < MAX_HISTORY_VERSIONS;) {
+    const previous = await node.show(view.lineage.supersedes).catch((error: unknown) => {
+      if (error instanceof IsnadError && error.code === 'NOT_FOUND') return null
+      throw error
+    })
+    if (previous === null) {
+      missing = view.lineage.supersedes
+      break
+    }
+    older.unshift(previous)
+    view = previous
+  }
+  // A correction names what it corrects, so the chain has no cycle; the set guards a store that says otherwise.
+  const seen = new Set([asked.id, ...older.map((v) => v.id)])
+  const newer: MemoryView[] = []
+  for (let next = asked.lineage.superseded_by; next !== null && !seen.has(next) && newer.length < MAX_HISTORY_VERSIONS;) {
+    const view = await node.show(next)
+    seen.add(view.id)
+    newer.push(view)
+    next = view.lineage.superseded_by
+  }
+  const versions = [...older, asked, ...newer]
+  return { current: versions[versions.length - 1]?.id ?? id, versions: versions.map(versionOf), missing }
+}
 
 /** The memory's trust with the standing of everyone it rests on: the roots, the author and every witness (counted or refused). */
 async function explanationOf (node: OperationNode, id: string): Promise<TrustExplanation> {

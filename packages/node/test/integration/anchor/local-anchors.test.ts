@@ -98,7 +98,7 @@ describe('url anchors against a local HTTP server (anchors-v1 V3)', () => {
   it('verified, then drift after the page changed (re-checked at read time), then unreachable', async () => {
     const memory = await node.remember({ type: 'fact', summary: 'the page says so' }, signer)
     const before = memory.trust as { factors: { anchor_count: number }, score: number, points: number }
-    const { id, view } = await node.addAnchor({ source: 'url', memory: memory.id, url: `${base}/moved` }, signer)
+    const { anchor: id, memory: view } = await node.addAnchor({ source: 'url', memory: memory.id, url: `${base}/moved` }, signer)
     expect(anchorOf(view, id).verification).toMatchObject({ state: 'verified', checked_at: '2026-03-01T12:00:00.000Z' })
     const trusted = view.trust as { factors: { anchor_count: number }, score: number, points: number }
     expect(trusted.factors.anchor_count).toBe(1)
@@ -143,11 +143,11 @@ describe('git_commit anchors against repositories the test creates (anchors-v1 V
       expect(commit).toHaveLength(format === 'sha1' ? 40 : 64)
       const memory = await node.remember({ type: 'decision', summary: `ship v2 (${format})` }, signer)
       const byCommit = await node.addAnchor({ source: 'git', memory: memory.id, repository: repo, commit: 'HEAD' }, signer)
-      const anchor = anchorOf(byCommit.view, byCommit.id)
+      const anchor = anchorOf(byCommit.memory, byCommit.anchor)
       expect(anchor).toMatchObject({ type: 'git_commit', hash: `git-${format}:${commit}`, verification: { state: 'verified' } })
       expect(anchor.reference).toMatch(new RegExp(`^file://.*#${commit}$`))
       const byPath = await node.addAnchor({ source: 'git', memory: memory.id, repository: repo, commit, path: 'notes.md' }, signer)
-      expect(anchorOf(byPath.view, byPath.id).verification.state).toBe('verified')
+      expect(anchorOf(byPath.memory, byPath.anchor).verification.state).toBe('verified')
       await expect(node.addAnchor({ source: 'git', memory: memory.id, repository: repo, commit, path: 'absent.md' }, signer)).rejects.toMatchObject({ code: 'NOT_FOUND' })
 
       await rm(join(repo, '.git'), { recursive: true, force: true })
@@ -165,7 +165,7 @@ describe('cid anchors of files (anchors-v1 V1)', () => {
     const path = join(home, 'evidence.txt')
     await writeFile(path, 'hello world')
     const memory = await node.remember({ type: 'observation', summary: 'a file as evidence' }, signer)
-    const { id, view } = await node.addAnchor({ source: 'file', memory: memory.id, path }, signer)
+    const { anchor: id, memory: view } = await node.addAnchor({ source: 'file', memory: memory.id, path }, signer)
     expect(anchorOf(view, id)).toMatchObject({ type: 'cid', reference: 'bafkreifzjut3te2nhyekklss27nh3k72ysco7y32koao5eei66wof36n5e', verification: { state: 'verified' } })
 
     // A new attestation is scored at ingest before any check; the node then re-scores the memory with
@@ -189,15 +189,15 @@ describe('cid anchors of files (anchors-v1 V1)', () => {
     // A CID whose blocks nobody holds: signed, stored, and honestly unreachable.
     const elsewhere = await importUnixfs(new TextEncoder().encode('held elsewhere'), createMemoryBlockStore().importTarget)
     const absent = await node.addAnchor({ source: 'cid', memory: memory.id, cid: elsewhere.cid.toString() }, signer)
-    expect(anchorOf(absent.view, absent.id).verification.state).toBe('unreachable')
-    expect((absent.view.trust as { factors: { anchor_count: number } }).factors.anchor_count).toBe(1)
+    expect(anchorOf(absent.memory, absent.anchor).verification.state).toBe('unreachable')
+    expect((absent.memory.trust as { factors: { anchor_count: number } }).factors.anchor_count).toBe(1)
   })
 
   it('keeps the blocks through a reindex (they live in evidence/, not index/)', async () => {
     const path = join(home, 'kept.txt')
     await writeFile(path, 'kept across reindex')
     const memory = await node.remember({ type: 'observation', summary: 'kept' }, signer)
-    const { id } = await node.addAnchor({ source: 'file', memory: memory.id, path }, signer)
+    const { anchor: id } = await node.addAnchor({ source: 'file', memory: memory.id, path }, signer)
     await node.close()
     await reindex(home)
     node = await LocalNode.open({ home, clock: () => clock.now })
@@ -207,7 +207,7 @@ describe('cid anchors of files (anchors-v1 V1)', () => {
 
   it('reports a blockchain anchor as unverifiable without a verifier', async () => {
     const memory = await node.remember({ type: 'commitment', summary: 'on chain' }, signer)
-    const { id, view } = await node.addAnchor({ source: 'blockchain', memory: memory.id, reference: 'eip155:1:tx:0xabc', hash: `sha2-256:${'a'.repeat(64)}` }, signer)
+    const { anchor: id, memory: view } = await node.addAnchor({ source: 'blockchain', memory: memory.id, reference: 'eip155:1:tx:0xabc', hash: `sha2-256:${'a'.repeat(64)}` }, signer)
     expect(anchorOf(view, id).verification).toMatchObject({ state: 'unverifiable', reason: expect.stringMatching(/cannot be checked offline/) })
   })
 })

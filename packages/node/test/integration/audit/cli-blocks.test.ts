@@ -29,7 +29,7 @@ describe('ledger verify and repair read the blockstore', () => {
     const node = await LocalNode.open({ home })
     try {
       const memory = await node.remember({ type: 'fact', summary: 'with evidence' }, author)
-      anchor = (await node.addAnchor({ source: 'file', path: file, memory: memory.id }, author)).id
+      anchor = (await node.addAnchor({ source: 'file', path: file, memory: memory.id }, author)).anchor
     } finally {
       await node.close()
     }

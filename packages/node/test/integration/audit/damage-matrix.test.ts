@@ -372,7 +372,7 @@ describe('the damage matrix (issue 22 §2): each damage is found by verify and f
         if (k % 3 === 0) await node.attest({ memory: view.id, verdict: 'confirm' }, witness)
         if (k % 4 === 1) await node.requestWitnesses({ memory: view.id, to: [witness.did] }, author)
       }
-      anchor = (await node.addAnchor({ source: 'file', path: evidence, memory: memories[0] as string }, author)).id
+      anchor = (await node.addAnchor({ source: 'file', path: evidence, memory: memories[0] as string }, author)).anchor
     } finally {
       await node.close()
     }

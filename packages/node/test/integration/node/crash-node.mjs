@@ -35,7 +35,7 @@ for (let k = 0; ; k++) {
     for (const { id } of page) process.stdout.write(`ack ${id}\n`)
   }
   if (k % 2 === 0) {
-    const { id } = await node.attest({ memory: view.id, verdict: 'confirm' }, witness)
-    process.stdout.write(`ack ${id}\n`)
+    const { attestation } = await node.attest({ memory: view.id, verdict: 'confirm' }, witness)
+    process.stdout.write(`ack ${attestation}\n`)
   }
 }

@@ -43,7 +43,7 @@ describe('the journal\'s view rounds', () => {
     expect(newest?.event_refs).toHaveLength(1 + attested.length)
     const attachment = (await viewLines(home, 'attach')).at(-1)
     expect(attachment?.id).toBe(newest?.evidence_ref)
-    expect(Object.keys(attachment?.attestations as Record<string, string>).sort()).toEqual(attested.map((a) => a.id).sort())
+    expect(Object.keys(attachment?.attestations as Record<string, string>).sort()).toEqual(attested.map((a) => a.attestation).sort())
   })
 
   it('keeps indexed_lc below records whose views are not written, even when a listener journals meanwhile; reopening replays them', async () => {

@@ -114,7 +114,7 @@ describe('the node\'s trust setting', () => {
       await node.attest({ memory, verdict: 'confirm' }, phone)
       await node.attest({ memory, verdict: 'confirm' }, authorPhone)
       now += 60_000
-      const stolen = (await node.attest({ memory, verdict: 'confirm' }, device)).id
+      const stolen = (await node.attest({ memory, verdict: 'confirm' }, device)).attestation
       let trust = await node.explainTrust(memory)
       expect(trust.factors.witness_count).toBe(2) // the identity `witness` and `other`
       expect(trust.refused.attestations.map((r) => r.code).sort()).toEqual(['SELF_ATTESTATION', 'SUPERSEDED_BY_NEWER'])

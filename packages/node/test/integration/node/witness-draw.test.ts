@@ -157,7 +157,7 @@ describe('the witness draw at a node', () => {
       expect(proveDraw(own.secretKey, next.id, small).drawn).toBe(true)
       await node.ingest([next.signed])
       const attested = await node.attest({ memory: next.id, verdict: 'confirm' }, { did: own.did, secretKey: own.secretKey })
-      expect((await node.store.get(attested.id))?.signed.record).not.toHaveProperty('draw')
+      expect((await node.store.get(attested.attestation))?.signed.record).not.toHaveProperty('draw')
       expect(await node.populationEstimate()).toBe(median)
     } finally {
       await node.close()
@@ -230,7 +230,7 @@ describe('the witness draw at a node', () => {
       const memory = createMemory(author, { summary: 'the cache holds a day', created_at: at(now) })
       await node.ingest([memory.signed])
       now += 60_000
-      const { id } = await node.attest({ memory: memory.id, verdict: 'confirm' }, { did: witness.did, secretKey: witness.secretKey })
+      const { attestation: id } = await node.attest({ memory: memory.id, verdict: 'confirm' }, { did: witness.did, secretKey: witness.secretKey })
       const record = (await node.store.get(id))?.signed.record
       // Population max(1, ⌊N̂ / 4⌋) = 1 is below size 5: the witness is drawn, within 4 shards.
       expect(record?.kind === 'attestation' ? record.draw : undefined).toMatchObject({ shards: count, population: 1 })
