@@ -7,7 +7,7 @@ import type { StartedPeer, SyncWorkerRequest } from './network-sync-worker.js'
 import { NodeThread } from './node-threads.js'
 
 /*
- * Issue 20: where the CPU of a sync catch-up goes, thread by thread, and how long the threads
+ * Where the CPU of a sync catch-up goes, thread by thread, and how long the threads
  * waited for a CPU (figure 8c's workload: 1,000 memories + 2,000 attestations; A on a thread of
  * its own, B on this one). Each round reads every thread's CPU ticks (/proc/self/task/<tid>/stat)
  * and its schedstat (ns on a CPU, ns runnable but waiting for one) before and after, and prints

@@ -11,7 +11,7 @@ import { EVIDENCE_NOTICE, type NodeVia } from './evidence-envelope.js'
 import { parseOperationInput } from '../operations/index.js'
 import { getPrompt, PROMPTS, WEIGH_MEMORY } from './prompts.js'
 import { listMemoryResources, readResource, RESOURCE_TEMPLATES, type ReadNode } from './resources.js'
-import { PRESENTERS, TOOLS, plain, toolListOf, type Tool } from './tools.js'
+import { TOOLS, presenterOf, toolListOf, type Tool } from './tools.js'
 
 /**
  * What the tools, resources and prompts need of a node: the CLI's CommandContext
@@ -78,7 +78,7 @@ async function call (tool: Tool, args: Record<string, unknown>, init: McpServerI
   if (spec.name === 'addAnchor') input = await allowAnchorFile(input, init.anchorFiles)
   const access = init.access()
   const source = await viaOf(access)
-  const present = PRESENTERS[spec.name] ?? plain
+  const present = presenterOf(spec)
   return await present(await access.call(spec.name as OperationName, input as never), { call: access.call, source })
 }
 

@@ -54,7 +54,16 @@ export interface PresentContext { call: OperationCaller['call'], source: NodeVia
 type Presenter = (output: unknown, context: PresentContext) => Promise<object>
 
 /** Structured content is an object: a list is given as `{ items }`. */
-export const plain: Presenter = async (output) => Array.isArray(output) ? { items: output } : output as object
+const asObject = (output: unknown): object => Array.isArray(output) ? { items: output } : output as object
+const plain: Presenter = async (output) => asObject(output)
+
+/** Other agents' claims (an inbox's summaries, a history's versions): the same notice as retrieved memories. */
+const asClaims: Presenter = async (output) => ({ notice: EVIDENCE_NOTICE, ...asObject(output) })
+
+/** How a tool's output is shown: its own presenter, else the notice when it declares claims, else as it is. */
+export function presenterOf (spec: OperationSpec): Presenter {
+  return PRESENTERS[spec.name] ?? ('claims' in spec.mcp && spec.mcp.claims === true ? asClaims : plain)
+}
 
 /** How the operations that return memories show them: as evidence. */
 export const PRESENTERS: Readonly<Record<string, Presenter>> = {
@@ -79,6 +88,4 @@ export const PRESENTERS: Readonly<Record<string, Presenter>> = {
       selection
     }))))
   },
-  // The summaries are other agents' claims: the same notice as retrieved memories.
-  inbox: async (output) => ({ notice: EVIDENCE_NOTICE, ...output as object })
 }

@@ -45,10 +45,11 @@ export const AGREEMENT_WEIGHT = 2
 
 /**
  * How much a contradiction weighs against an agreement in the debit (docs/trust.md §3): an agent's
- * reputation is multiplied by A / (A + λ·X), where A is the reputation of the agents (and anchor
- * signers) that agreed with its verdicts and X of those that contradicted them. λ = 3: one
- * contradiction of a reputable agent undoes three agreements, so an honest witness wrong 5 % of the
- * time keeps ~0.86 of its standing while an agent that lies a third of the time keeps ~0.4.
+ * reputation is multiplied by A / (A + λ·X), where A is the vote weight (standing.ts voteWeightOf:
+ * rank per exposure over the reference, uncapped) of the agents (and anchor signers) that agreed
+ * with its verdicts and X of those that contradicted them. λ = 3: one contradiction of a reputable
+ * agent undoes three agreements, so an honest witness wrong 5 % of the time keeps ~0.86 of its
+ * standing while an agent that lies a third of the time keeps ~0.4.
  * @default 3
  */
 export const CONTRADICTION_WEIGHT = 3
@@ -58,12 +59,13 @@ export const CONTRADICTION_WEIGHT = 3
  * which they hold this share of the non-root mass sets ρ_ref; those above it stand at 1, the rest at
  * (π/x)/ρ_ref. Independent of the network's size; an attacker holding mass L of the walk moves the
  * reference by at most L of the mass. Measured on the model engine (docs/simulation.md, "Scale:
- * shards and interests"): with the rank per exposure, 0.9 left 27 % of true memories Unverified at
- * 3,000 agents; 0.95 and 0.97 left fewer there (17 %, 13 %) but let a 40 % Sybil ring that disputes
- * true memories leave 29–36 % of them Unverified (sybil-ring, seed 3); 0.93 keeps that under 20 %.
- * @default 0.93
+ * shards and interests"): 0.93 left 20 % of true memories Unverified at 3,000 agents and 27 % at
+ * 10,000; 0.97 leaves 12 % and 11 %. 0.97 was unsafe while the debit weighed votes by the capped
+ * standing (a 40 % Sybil ring disputing true memories then left 36 % of them Unverified); weighed
+ * by rank (voteWeightOf), the same ring leaves at most 13 % (sybil-ring, 3 seeds).
+ * @default 0.97
  */
-export const REFERENCE_MASS_SHARE = 0.93
+export const REFERENCE_MASS_SHARE = 0.97
 
 /**
  * What an author's memory hands each witness that confirmed it, in the walk (docs/trust.md §3): a witness

@@ -6,7 +6,7 @@ import { VoteSet } from './vote-set.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './shortest-paths.js'
 import type { AgentReputation } from './trust-route-shapes.js'
-import { exposureOf, referenceRankOf, standingOf } from './standing.js'
+import { exposureOf, referenceRankOf, standingOf, voteWeightOf } from './standing.js'
 import type { ReputationTable } from './reputation-table.js'
 
 /** What the node knows about one agent's standing, for `get_reputation` and `trust explain` (its schema: trust-route-shapes.ts). */
@@ -44,10 +44,11 @@ export function computeReputation (
   // Round 1: the plain walk. Round 2: the same walk where each agent passes on only the share of it
   // its reputable peers do not contradict, and each claim only the share its contradicting claims
   // leave it (docs/trust.md §3), so a ring that agrees with itself cannot recycle what leaks into it.
+  // Agreement and contradiction weigh each voter by its rank (voteWeightOf), not its standing
+  // capped at 1: a ring that spreads a little rank over many votes weighs what that rank is worth.
   const first = personalizedPageRank(graph, rootIndexes, { ...options, damping })
   const exposure = exposureOf(graph)
-  const standing1 = standingOf(first.rank, rootIndexes, exposure)
-  const round1 = agreementOf(graph, standing1)
+  const round1 = agreementOf(graph, voteWeightOf(first.rank, rootIndexes, exposure))
   const agentPass = new Float64Array(graph.agents.length)
   for (let i = 0; i < agentPass.length; i++) agentPass[i] = debitFactor(round1.agreed[i] as number, round1.contradicted[i] as number)
   const second = personalizedPageRank(graph, rootIndexes, { ...options, damping, initial: first.rank, agentPass, claimPass: round1.claimPass })
@@ -56,8 +57,9 @@ export function computeReputation (
   // π_ref once: a sort of every non-root rank (figure 10).
   const reference = referenceRankOf(rank, rootIndexes, exposure)
   const standing = standingOf(rank, rootIndexes, exposure, reference)
-  const { agreed, contradicted } = agreementOf(graph, standing)
-  const evidence = evidenceOf(graph, standing, agreed)
+  // The evidence factor counts reputable agents (standing, in units of one fully reputable agent).
+  const evidence = evidenceOf(graph, standing, agreementOf(graph, standing).agreed)
+  const { agreed, contradicted } = agreementOf(graph, voteWeightOf(rank, rootIndexes, exposure, reference))
   const final = new Float64Array(standing.length)
   for (let i = 0; i < final.length; i++) {
     final[i] = (standing[i] as number) * debitFactor(agreed[i] as number, contradicted[i] as number) * evidenceFactor(evidence[i] as number)
@@ -144,9 +146,10 @@ function hasEdge (graph: TrustGraph, u: number, v: number): boolean {
 const VERDICT_POSITION = [1, 0.5, 0]
 
 /**
- * For every agent, the standing of the agents that agreed with its verdicts (A) and of those that
- * contradicted them (X), summed over the memories it judged: with verdict positions x, y (confirm 1,
- * partial ½, dispute 0), another voter of standing s adds s·(1 − |x − y|) to A and s·|x − y| to X.
+ * For every agent, the weight (a standing, or a vote weight: voteWeightOf) of the agents that agreed
+ * with its verdicts (A) and of those that contradicted them (X), summed over the memories it judged:
+ * with verdict positions x, y (confirm 1, partial ½, dispute 0), another voter of weight s adds
+ * s·(1 − |x − y|) to A and s·|x − y| to X.
  * One pass over the claims, per memory: O(votes).
  */
 function agreementOf (graph: TrustGraph, standing: Float64Array): { agreed: Float64Array, contradicted: Float64Array, claimPass: Float64Array } {

@@ -37,6 +37,24 @@ export function standingOf (rank: Float64Array, rootIndexes: readonly number[], 
 }
 
 /**
+ * What each agent's verdict weighs in the debit (reputation.ts agreementOf): its rank per unit of
+ * exposure over the reference, not capped at 1, so a voter's verdicts weigh in all its rank over
+ * ρ_ref however many memories it spreads them over. Roots weigh as much as the heaviest other agent.
+ */
+export function voteWeightOf (rank: Float64Array, rootIndexes: readonly number[], exposure: Float64Array, reference = referenceRankOf(rank, rootIndexes, exposure)): Float64Array {
+  const weight = new Float64Array(rank.length)
+  if (!Number.isFinite(reference)) return weight
+  let heaviest = 0
+  for (let i = 0; i < weight.length; i++) {
+    weight[i] = (rank[i] as number) / (exposure[i] as number) / reference
+  }
+  for (const r of rootIndexes) weight[r] = 0
+  for (let i = 0; i < weight.length; i++) heaviest = Math.max(heaviest, weight[i] as number)
+  for (const r of rootIndexes) weight[r] = Math.max(1, heaviest)
+  return weight
+}
+
+/**
  * ρ_ref of standingOf: the rank per unit of exposure above which the agents hold REFERENCE_MASS_SHARE
  * of the non-root mass (agents ordered by rank per exposure, mass counted as rank). Infinity when no
  * agent but the roots has any rank (nobody has standing).

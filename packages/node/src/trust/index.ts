@@ -7,7 +7,7 @@ export { countEvidence, checkedReputation, defaultReputation } from './count-evi
 export { trustLevelOf, evidenceLevelOf, lowerLevel, levelRank, topOfLevel, bottomOfLevel, type LevelEvidence } from './level.js'
 export { evidenceLine, explanationLines, formatTrustScore, EXPLANATION_LINE_KINDS, type ExplanationLine, type ExplanationLineKind } from './explanation-text.js'
 export { isnadV01Policy } from './isnad-v01-policy.js'
-export { isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
+export { DRAWN_DISPUTE_MIN, isnadReputationPolicy, PARTIAL_WEIGHT, REPUTATION_POLICY_MAX_SLOPE } from './isnad-reputation-policy.js'
 export { isnadDrawPolicy } from './isnad-draw-policy.js'
 export { independentAttestations } from './independent-witnesses.js'
 export { drawnAttestations, drawKeyIntroducedAfter, type DrawnWitnesses } from './drawn-witnesses.js'

@@ -62,11 +62,14 @@ describe('history: the versions of a memory, on every surface', () => {
     await expect(http.call('history', { id: 'not-a-cid' })).rejects.toMatchObject({ code: 'CID_INVALID' })
   })
 
-  it('is the MCP tool memory_history, with the same answer', async () => {
+  it('is the MCP tool memory_history, with the same answer under the evidence notice', async () => {
     const client = await connectMcp(api, 'history-test')
     try {
       const result = await client.callTool({ name: 'memory_history', arguments: { id: ids[1] } })
-      expect(result.structuredContent).toEqual(await http.call('history', { id: ids[1] as string }))
+      // The summaries are other agents' claims: a model reads them as evidence, not instructions.
+      const { notice, ...answer } = result.structuredContent as { notice: string }
+      expect(notice).toMatch(/evidence, not instructions/)
+      expect(answer).toEqual(await http.call('history', { id: ids[1] as string }))
     } finally {
       await client.close()
     }

@@ -249,9 +249,14 @@ describe('every MCP tool, resource and prompt, through the SDK client', () => {
       const input = derivedInput(tool.input, { record: memory, agent: witness })
       expect(typeof input === 'string' ? `${tool.name}: ${input}` : '', 'a tool whose input the spec alone cannot give needs a case of its own').toBe('')
       const answer = await call<unknown>(tool.name, input as Record<string, unknown>)
-      // A tool without a presenter answers its operation's output, a list as { items }.
+      // A tool without a presenter answers its operation's output, a list as { items }; one that
+      // declares other agents' claims answers it under the evidence notice.
       if (PRESENTERS[tool.spec.name] === undefined) {
-        const output = tool.spec.output.safeParse(baseTypeOf(tool.spec.output) === 'array' ? (answer as { items: unknown }).items : answer)
+        const { notice, ...rest } = answer as { notice?: unknown }
+        const claims = 'claims' in tool.spec.mcp && tool.spec.mcp.claims === true
+        expect(notice === undefined ? undefined : String(notice), tool.name).toEqual(claims ? expect.stringMatching(/evidence, not instructions/) : undefined)
+        const bare = claims ? rest : answer
+        const output = tool.spec.output.safeParse(baseTypeOf(tool.spec.output) === 'array' ? (bare as { items: unknown }).items : bare)
         expect(output.error, tool.name).toBeUndefined()
       }
     }

@@ -102,7 +102,8 @@ describe('isnad mcp over stdio', () => {
     expect(shown.memories[0]?.source.author).toBe(memory.source.author)
 
     const request = jsonOf<{ id: string }>(await client.callTool({ name: 'request_witnesses', arguments: { id: memory.id, to: [witness] } }))
-    const inbox = jsonOf<{ items: Array<{ request: string, memory: string }> }>(await client.callTool({ name: 'inbox', arguments: {} }))
+    const inbox = jsonOf<{ notice: string, items: Array<{ request: string, memory: string }> }>(await client.callTool({ name: 'inbox', arguments: {} }))
+    expect(inbox.notice).toMatch(/evidence, not instructions/)
     expect(inbox.items).toContainEqual(expect.objectContaining({ request: request.id, memory: memory.id }))
 
     const attested = jsonOf<EvidenceEnvelope & { attestation: string }>(await client.callTool({

@@ -105,18 +105,19 @@ describe('reputation', () => {
     // the root (ACKNOWLEDGE_WEIGHT 1); a0 also endorses b, and b acknowledges a0. With x = d·π_r/20:
     // π_ai = x, π_a0 = x + d·π_b, π_b = d·π_a0/2, so π_a0 = x/(1 − d²/2) and π_b = (d/2)·π_a0.
     // Exposure (out-weight, at least 1): a_i 1, a0 2, b 1; rank per exposure: a_i x, a0 π_a0/2 ≈ 0.78x,
-    // b π_b ≈ 0.67x. Non-root mass 19x + π_a0 + π_b ≈ 21.23x; in that order the agents reach 93% of it
-    // (REFERENCE_MASS_SHARE) at a0, so ρ_ref = π_a0/2: every a_i and a0 stand at 1, b at π_b/(π_a0/2) = d.
+    // b π_b ≈ 0.67x. Non-root mass 19x + π_a0 + π_b ≈ 21.23x; in that order the agents reach 97% of it
+    // (REFERENCE_MASS_SHARE, 20.59x) only at b (19x + π_a0 ≈ 20.57x), so ρ_ref = π_b: everyone stands at 1.
     // The evidence factor E/(E + k) (k = EVIDENCE_PRIOR): each a_i's evidence is the root's one
-    // endorsement (standing 1 × strength 1); a0's also b's acknowledgement (d × 1); b's is a0's
+    // endorsement (standing 1 × strength 1); a0's also b's acknowledgement (1 × 1); b's is a0's
     // endorsement (1 × 1). Nobody shares a claim, so there is no agreement term.
     const d = 0.85
     const k = EVIDENCE_PRIOR
     expect(table.lookup('root')).toBe(1)
     expect(table.lookup('a3')).toBeCloseTo(1 / (1 + k), 7) // the walk stops at L1 change 1e-8
-    expect(table.lookup('a0')).toBeCloseTo((1 + d) / (1 + d + k), 7)
-    expect(table.lookup('b')).toBeCloseTo(d / (1 + k), 7)
-    expect(table.reference).toBeCloseTo((table.rank[table.graph.index.get('a0') as number] as number) / 2, 15)
+    expect(table.lookup('a0')).toBeCloseTo(2 / (2 + k), 7)
+    expect(table.lookup('b')).toBeCloseTo(1 / (1 + k), 7)
+    expect(table.reference).toBeCloseTo(table.rank[table.graph.index.get('b') as number] as number, 15)
+    expect(table.rank[table.graph.index.get('b') as number]).toBeCloseTo((d / 2) * (table.rank[table.graph.index.get('a0') as number] as number), 7)
     expect(table.lookup('stranger')).toBe(0)
     expect(table.describe('a3').path).toEqual(['root', 'a3'])
     expect(table.describe('b').path).toEqual(['root', 'a0', 'b'])

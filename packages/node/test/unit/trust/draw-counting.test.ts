@@ -7,7 +7,7 @@ import { encodeSignature } from '../../../src/record/index.js'
 import { ownRequestersOf } from '../../../src/reputation/index.js'
 import { TrustResultSchema, type AttestationVerdict } from '../../../src/schema/index.js'
 import {
-  computeTrust, getTrustPolicy, type AttestationEvidence, type KeyIdentities, type PrivateCheckState, type ReputationLookup,
+  computeTrust, DRAWN_DISPUTE_MIN, getTrustPolicy, type AttestationEvidence, type KeyIdentities, type PrivateCheckState, type ReputationLookup,
   type TrustInput, type WitnessRequestEvidence
 } from '../../../src/trust/index.js'
 import { attestationEvidence, cid, CREATED, did, iso, memoryEvidence, minutes, NOW, T0 } from './fixtures.js'
@@ -342,6 +342,23 @@ describe('isnad-reputation: the drawn witnesses weigh on their own', () => {
     expect(even.level).toBe('Attested')
     const undrawnDispute = attestationEvidence({ id: cid('d-chosen'), witness: did('chosen-disputer'), verdict: 'dispute', memory: MEMORY })
     expect(reputationScore([...chosen(3), undrawnDispute]).level).toBe('Attested')
+  })
+
+  it('drawn disputes lighter than DRAWN_DISPUTE_MIN (a debited Sybil) do not outweigh the absence of a drawn confirm', () => {
+    const disputer = drawn[1] as Witness
+    const score = (weight: number): ReturnType<typeof computeTrust> => computeTrust({
+      memory: memoryEvidence({ id: MEMORY, author: AUTHOR }),
+      attestations: [...chosen(3), drawnAttestation('d0', disputer, ESTIMATE, { verdict: 'dispute' })],
+      anchors: [],
+      reputation: (key) => key === disputer.did ? weight : 1,
+      populationEstimate: ESTIMATE,
+      endorses: () => false,
+      now: NOW
+    }, { policy: 'isnad-reputation' })
+    expect(DRAWN_DISPUTE_MIN).toBe(0.1)
+    expect(score(0.09).level).toBe('Attested')
+    expect(score(0.1).level).toBe('Unverified')
+    expect(score(0.1).level_basis?.reason).toContain('the drawn witnesses dispute it')
   })
 })
 
