@@ -112,3 +112,12 @@ function noteHomeHere (options: GlobalOptions, env: NodeJS.ProcessEnv, cwd: stri
   if (resolve(cwd) === home || !existsSync(resolve(cwd, DATA_DIR_NAME))) return
   out.stderr(`isnad: note: this directory holds a node's ${DATA_DIR_NAME}/, but the home is ${home}; pass --home . (or set ISNAD_HOME) to use the one here`)
 }
+
+/** The passphrase a command that encrypts cannot do without (`init --encrypt`, `id new --encrypt`). */
+export async function requirePassphrase (ctx: CommandContext): Promise<string> {
+  const passphrase = await ctx.passphrase()
+  if (passphrase === undefined) {
+    throw new IsnadError('PASSPHRASE_REQUIRED', 'encryption needs a passphrase: set $ISNAD_PASSPHRASE or pass --passphrase-file <path>')
+  }
+  return passphrase
+}
