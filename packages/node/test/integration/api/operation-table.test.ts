@@ -14,7 +14,7 @@ import { startApi, type ApiFixture } from './api-fixture.js'
 import { connectMcp } from './mcp-fixture.js'
 
 /*
- * issue 21 item 1: the table of operations walked against every surface. Each operation must be a
+ * The table of operations walked against every surface. Each operation must be a
  * route of the OpenAPI document with the table's input names, a CLI command, an MCP tool (or a
  * stated reason why not) with the same names, and a library call; and the same bad input (an
  * unknown key, a malformed CID) must get the same code over HTTP, MCP and the library.
