@@ -3,6 +3,7 @@ import { evidenceFactor, evidenceOf } from './evidence-factor.js'
 import { estimateOf } from './population.js'
 import { buildTrustGraph, type TrustGraph, type VoteGroup } from './vote-graph.js'
 import { VoteSet } from './vote-set.js'
+import { agreementSourcesOf } from './drawn-agreement.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './shortest-paths.js'
 import type { AgentReputation } from './trust-route-shapes.js'
@@ -48,7 +49,8 @@ export function computeReputation (
   // capped at 1: a ring that spreads a little rank over many votes weighs what that rank is worth.
   const first = personalizedPageRank(graph, rootIndexes, { ...options, damping })
   const exposure = exposureOf(graph)
-  const round1 = agreementOf(graph, voteWeightOf(first.rank, rootIndexes, exposure))
+  const sources = agreementSourcesOf(graph, rootIndexes)
+  const round1 = agreementOf(graph, voteWeightOf(first.rank, rootIndexes, exposure), sources)
   const agentPass = new Float64Array(graph.agents.length)
   for (let i = 0; i < agentPass.length; i++) agentPass[i] = debitFactor(round1.agreed[i] as number, round1.contradicted[i] as number)
   const second = personalizedPageRank(graph, rootIndexes, { ...options, damping, initial: first.rank, agentPass, claimPass: round1.claimPass })
@@ -59,7 +61,7 @@ export function computeReputation (
   const standing = standingOf(rank, rootIndexes, exposure, reference)
   // The evidence factor counts reputable agents (standing, in units of one fully reputable agent).
   const evidence = evidenceOf(graph, standing, agreementOf(graph, standing).agreed)
-  const { agreed, contradicted } = agreementOf(graph, voteWeightOf(rank, rootIndexes, exposure, reference))
+  const { agreed, contradicted } = agreementOf(graph, voteWeightOf(rank, rootIndexes, exposure, reference), sources)
   const final = new Float64Array(standing.length)
   for (let i = 0; i < final.length; i++) {
     final[i] = (standing[i] as number) * debitFactor(agreed[i] as number, contradicted[i] as number) * evidenceFactor(evidence[i] as number)
@@ -152,7 +154,7 @@ const VERDICT_POSITION = [1, 0.5, 0]
  * s·(1 − |x − y|) to A and s·|x − y| to X.
  * One pass over the claims, per memory: O(votes).
  */
-function agreementOf (graph: TrustGraph, standing: Float64Array): { agreed: Float64Array, contradicted: Float64Array, claimPass: Float64Array } {
+export function agreementOf (graph: TrustGraph, standing: Float64Array, sources?: Uint8Array): { agreed: Float64Array, contradicted: Float64Array, claimPass: Float64Array } {
   const n = graph.agents.length
   const agreed = new Float64Array(n)
   const contradicted = new Float64Array(n)
@@ -167,7 +169,9 @@ function agreementOf (graph: TrustGraph, standing: Float64Array): { agreed: Floa
     sums[0] = sums[1] = sums[2] = 0
     for (let c = first; c <= last; c++) {
       let sum = 0
-      for (let k = offsets[c] as number; k < (offsets[c + 1] as number); k++) sum += standing[members[k] as number] as number
+      for (let k = offsets[c] as number; k < (offsets[c + 1] as number); k++) {
+        if (sources === undefined || sources[k] === 1) sum += standing[members[k] as number] as number
+      }
       sums[verdicts[c] as number] = sum
     }
     for (let c = first; c <= last; c++) {
@@ -183,7 +187,8 @@ function agreementOf (graph: TrustGraph, standing: Float64Array): { agreed: Floa
       claimPass[c] = debitFactor(sums[verdicts[c] as number] as number, contra)
       for (let k = offsets[c] as number; k < (offsets[c + 1] as number); k++) {
         const v = members[k] as number
-        agreed[v] = (agreed[v] as number) + a - (standing[v] as number) // not with itself
+        const own = sources === undefined || sources[k] === 1 ? standing[v] as number : 0
+        agreed[v] = (agreed[v] as number) + a - own // not with itself
         contradicted[v] = (contradicted[v] as number) + contra
       }
     }

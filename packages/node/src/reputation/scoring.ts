@@ -89,7 +89,7 @@ export function ownRequestersOf (roots: readonly string[], identities?: KeyIdent
 export function reputationFor (memories: Iterable<MemoryAttestations>, spec: TrustSpec): ReputationTable | undefined {
   // Without roots there is nothing to compute: the graph is not even built.
   if (spec.roots.length === 0) return undefined
-  return computeReputation(collectVotes(memories, spec.identities), spec.roots, spec.pageRank)
+  return computeReputation(collectVotes(memories, spec.identities, spec.drawPaths), spec.roots, spec.pageRank)
 }
 
 /** The setting a node with `spec` scores with, given every memory's votes it holds. */

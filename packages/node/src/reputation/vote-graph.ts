@@ -1,5 +1,5 @@
 import { ACKNOWLEDGE_WEIGHT, AGREEMENT_WEIGHT, VOTE_WEIGHTS } from './constants.js'
-import { ACKNOWLEDGE_CODE, MAX_GRAPH_AGENTS, VERDICT_CODES, VoteSet } from './vote-set.js'
+import { ACKNOWLEDGE_CODE, MAX_GRAPH_AGENTS, type MemberDraw, VERDICT_CODES, VoteSet } from './vote-set.js'
 
 /** One counted vote: `witness` attested a memory of `author` (already one per witness and memory). */
 export interface Vote {
@@ -12,7 +12,7 @@ export interface Vote {
 export interface VoteGroup {
   author: string
   /** One memory's votes: the witnesses that gave the same verdict agree (docs/trust.md §3). */
-  votes: ReadonlyArray<{ witness: string, verdict: keyof typeof VOTE_WEIGHTS }>
+  votes: ReadonlyArray<{ witness: string, verdict: keyof typeof VOTE_WEIGHTS, drawn?: boolean }>
 }
 
 /** Flat votes as groups (one per vote): for callers that do not have them by memory. */
@@ -53,6 +53,10 @@ export interface Claims {
   /** Claim k's members are members[offsets[k] … offsets[k+1]). */
   offsets: Int32Array
   members: Int32Array
+  /** Per member, its draw's index in `draws` (−1: not drawn for the memory). */
+  drawIndex: Int32Array
+  /** The claim members' draws (VoteSet.memberDraws). */
+  draws: readonly MemberDraw[]
   /** VERDICT_CODES: 0 confirm, 1 partial, 2 dispute. */
   verdicts: Uint8Array
   /** The memory ordinal of each claim: claims of one memory are consecutive. */
@@ -86,8 +90,9 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
       }
       memory++
       for (let verdict = 0; verdict < 3; verdict++) {
-        const members = group.votes.filter((v) => VERDICT_CODES[v.verdict] === verdict).map((v) => set.agent(v.witness)).filter((m) => m !== author)
-        set.claim(memory, verdict, members, members.length)
+        const given = group.votes.filter((v) => VERDICT_CODES[v.verdict] === verdict && set.agent(v.witness) !== author)
+        const draws = Int32Array.from(given, (v) => v.drawn === true ? set.memberDraws.push({ witness: set.agent(v.witness), author }) - 1 : -1)
+        set.claim(memory, verdict, given.map((v) => set.agent(v.witness)), given.length, draws)
       }
     }
   }
@@ -125,7 +130,7 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
   }
   // Rows without edges end where the previous row ended.
   for (let i = 1; i <= n; i++) if ((offsets[i] as number) < (offsets[i - 1] as number)) offsets[i] = offsets[i - 1] as number
-  const claims = set.claims()
+  const claims = { ...set.claims(), draws: set.memberDraws }
   const { agentClaimOffsets, agentClaims } = membershipsOf(claims, n)
   const outWeight = new Float64Array(n)
   for (let i = 0; i < n; i++) {

@@ -99,6 +99,14 @@ export class VoteSet {
    * claims of one memory are consecutive (claimMemory tells where a memory's claims end).
    */
   private members = new Int32Array(1024)
+  /** Per member: the index of its verified draw in `memberDraws`, or −1 (not drawn, or no draw). */
+  private memberDrawIndex = new Int32Array(1024)
+  /**
+   * The draws of claim members whose fraction is below size / population (docs/trust.md §3, "drawn
+   * agreement"): whether the node accepts the stated population is judged against the graph's
+   * agents once it is built (reputation.ts drawnMembersOf).
+   */
+  readonly memberDraws: MemberDraw[] = []
   private memberCount = 0
   private starts = new Int32Array(256)
   private verdicts = new Uint8Array(256)
@@ -106,7 +114,7 @@ export class VoteSet {
   private claimCount = 0
 
   /** One claim: `count` graph nodes of `nodes` gave `verdict` (a VERDICT_CODES value) on memory `memory` (an ordinal). */
-  claim (memory: number, verdict: number, nodes: Int32Array | readonly number[], count: number): void {
+  claim (memory: number, verdict: number, nodes: Int32Array | readonly number[], count: number, draws?: Int32Array): void {
     if (count === 0) return
     if (this.claimCount + 1 >= this.starts.length) {
       this.starts = grownInt(this.starts, this.starts.length * 2)
@@ -115,17 +123,24 @@ export class VoteSet {
       verdicts.set(this.verdicts)
       this.verdicts = verdicts
     }
-    if (this.memberCount + count > this.members.length) this.members = grownInt(this.members, Math.max(this.members.length * 2, this.memberCount + count))
+    if (this.memberCount + count > this.members.length) {
+      const size = Math.max(this.members.length * 2, this.memberCount + count)
+      this.members = grownInt(this.members, size)
+      this.memberDrawIndex = grownInt(this.memberDrawIndex, size)
+    }
     this.starts[this.claimCount] = this.memberCount
     this.verdicts[this.claimCount] = verdict
     this.memoryOf[this.claimCount] = memory
-    for (let i = 0; i < count; i++) this.members[this.memberCount++] = nodes[i] as number
+    for (let i = 0; i < count; i++) {
+      this.memberDrawIndex[this.memberCount] = draws === undefined ? -1 : draws[i] as number
+      this.members[this.memberCount++] = nodes[i] as number
+    }
     this.claimCount++
     this.starts[this.claimCount] = this.memberCount
   }
 
   /** The claims recorded: offsets (claims + 1), members, verdict codes and memory ordinals. */
-  claims (): { offsets: Int32Array<ArrayBuffer>, members: Int32Array<ArrayBuffer>, verdicts: Uint8Array<ArrayBuffer>, memories: Int32Array<ArrayBuffer> } {
+  claims (): { offsets: Int32Array<ArrayBuffer>, members: Int32Array<ArrayBuffer>, drawIndex: Int32Array<ArrayBuffer>, verdicts: Uint8Array<ArrayBuffer>, memories: Int32Array<ArrayBuffer> } {
     // Views, not copies (figure 10: fewer large allocations per computation); a later claim writes
     // past them or into new arrays, never inside them.
     const offsets = this.starts.subarray(0, this.claimCount + 1)
@@ -133,6 +148,7 @@ export class VoteSet {
     return {
       offsets,
       members: this.members.subarray(0, this.memberCount),
+      drawIndex: this.memberDrawIndex.subarray(0, this.memberCount),
       verdicts: this.verdicts.subarray(0, this.claimCount),
       memories: this.memoryOf.subarray(0, this.claimCount)
     }
@@ -142,6 +158,15 @@ export class VoteSet {
   sortedKeys (): Float64Array {
     return this.keyBuffer.subarray(0, this.length).sort()
   }
+}
+
+/** A claim member's draw, its fraction already below size / population: what the node must still accept. */
+export interface MemberDraw {
+  /** Absent: a draw the caller already judged (a readable VoteGroup's `drawn` vote). */
+  population?: number
+  shards?: number
+  witness: number
+  author: number
 }
 
 function grownInt (array: Int32Array, size: number): Int32Array<ArrayBuffer> {

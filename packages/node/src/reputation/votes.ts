@@ -1,3 +1,5 @@
+import { drawFractionOfProof, isDrawn, type DrawPaths } from '../draw/index.js'
+import { PORTABLE_FAST_PATHS, decodeSignature } from '../record/index.js'
 import type { AttestationRecord } from '../schema/index.js'
 import type { KeyIdentities } from '../trust/index.js'
 import type { VoteGroup } from './vote-graph.js'
@@ -7,6 +9,11 @@ import { ACKNOWLEDGE_CODE, VERDICT_CODES, VoteSet } from './vote-set.js'
 export interface StoredAttestation {
   id: string
   record: AttestationRecord
+  /**
+   * Its draw's fraction when the caller already read it from the proof (record-v1 R19 verified the
+   * proof before the record was stored); absent, collectVotes reads it from the proof.
+   */
+  drawFraction?: number
 }
 
 /** One memory's author and every attestation of the memory the node stores. */
@@ -31,7 +38,7 @@ export interface MemoryAttestations {
  * One pass: each DID is one Map lookup, deduplication uses a stamp per graph node (no per-memory
  * set, no per-vote object), and the votes land as integers in the VoteSet (bench/reputation.ts).
  */
-export function collectVotes (memories: Iterable<MemoryAttestations>, identities?: KeyIdentities): VoteSet {
+export function collectVotes (memories: Iterable<MemoryAttestations>, identities?: KeyIdentities, paths: DrawPaths = PORTABLE_FAST_PATHS): VoteSet {
   const set = new VoteSet(identities)
   /** Per graph node: the ordinal (from 1) of the memory it last voted on, and its slot in `chosen`. */
   let stamp: Int32Array = new Int32Array(1024)
@@ -41,6 +48,8 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
   let chosenNodes: Int32Array = new Int32Array(64)
   let chosenVerdicts: Int32Array = new Int32Array(64)
   let claimNodes: Int32Array = new Int32Array(64)
+  let chosenDraws: Int32Array = new Int32Array(64)
+  let claimDraws: Int32Array = new Int32Array(64)
   let ordinal = 0
   for (const { author, attestations, anchoredBy } of memories) {
     ordinal++
@@ -68,12 +77,16 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       chosenNodes[count] = node
       chosen[count++] = a
     }
-    if (count > chosenVerdicts.length) chosenVerdicts = grown(chosenVerdicts, count)
+    if (count > chosenVerdicts.length) {
+      chosenVerdicts = grown(chosenVerdicts, count)
+      chosenDraws = grown(chosenDraws, count)
+    }
     for (let i = 0; i < count; i++) {
       // Each verdict's code is looked up once per vote (a keyed lookup), not once per claim pass.
       const { id, record } = chosen[i] as StoredAttestation
       const verdict = VERDICT_CODES[record.attestation]
       chosenVerdicts[i] = verdict
+      chosenDraws[i] = drawOf(set, chosen[i] as StoredAttestation, chosenNodes[i] as number, authorNode, paths)
       // A counted attestation's draw states a population (witness-draw-v1 W6): N̂ reads it.
       if (record.draw !== undefined) {
         set.populationClaims.push({ id, witness: set.agents[chosenNodes[i] as number] as string, population: record.draw.population, ...(record.draw.shards === undefined ? {} : { shards: record.draw.shards }), at: Date.parse(record.witnessed_at), proof: record.draw.proof })
@@ -100,17 +113,26 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       }
     }
     // The memory's claims, one per verdict given: who agrees with whom.
-    if (count + anchorers + 1 > claimNodes.length) claimNodes = grown(claimNodes, count + anchorers + 1)
+    if (count + anchorers + 1 > claimNodes.length) {
+      claimNodes = grown(claimNodes, count + anchorers + 1)
+      claimDraws = grown(claimDraws, count + anchorers + 1)
+    }
     for (let verdict = 0; verdict < 3; verdict++) {
       let members = 0
       for (let i = 0; i < count; i++) {
-        if (chosenVerdicts[i] === verdict) claimNodes[members++] = chosenNodes[i] as number
+        if (chosenVerdicts[i] === verdict) {
+          claimDraws[members] = chosenDraws[i] as number
+          claimNodes[members++] = chosenNodes[i] as number
+        }
       }
       if (verdict === VERDICT_CODES.confirm) {
-        for (let i = count; i < count + anchorers; i++) claimNodes[members++] = chosenNodes[i] as number
+        for (let i = count; i < count + anchorers; i++) {
+          claimDraws[members] = -1 // an anchor's signer was not drawn for the memory
+          claimNodes[members++] = chosenNodes[i] as number
+        }
         // The author is no member: a self-report never counts as a confirm (docs/trust.md §3).
       }
-      set.claim(ordinal, verdict, claimNodes, members)
+      set.claim(ordinal, verdict, claimNodes, members, claimDraws)
     }
   }
   return set
@@ -135,6 +157,26 @@ export function votesOf (memories: Iterable<MemoryAttestations>, identities?: Ke
     groups.push({ author, votes })
   }
   return groups
+}
+
+/**
+ * The index in `set.memberDraws` of the attestation's draw when its fraction is below size /
+ * population (witness-draw-v1 W5), else −1. Whether the node accepts the stated population is
+ * judged once the graph's agents are known (reputation.ts). A proof that does not decode is no draw.
+ */
+function drawOf (set: VoteSet, a: StoredAttestation, witness: number, author: number, paths: DrawPaths): number {
+  const draw = a.record.draw
+  if (draw === undefined) return -1
+  let fraction = a.drawFraction
+  if (fraction === undefined) {
+    try {
+      fraction = drawFractionOfProof(decodeSignature(draw.proof), paths)
+    } catch {
+      return -1
+    }
+  }
+  if (!isDrawn(fraction, draw.population)) return -1
+  return set.memberDraws.push({ population: draw.population, ...(draw.shards === undefined ? {} : { shards: draw.shards }), witness, author }) - 1
 }
 
 function grown (array: Int32Array, index: number): Int32Array {

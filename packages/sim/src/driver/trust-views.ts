@@ -65,10 +65,14 @@ export function scoreTrustView (
   drawn?: SampledDraws
 ): TrustView {
   // The node's own scoring entry point (src/reputation scoring.ts), one policy at a time.
+  // The drawn witnesses' attestations carry their draw into the reputation graph too: the debit
+  // weighs a memory's voters against its drawn witnesses (docs/trust.md §3, "drawn agreement").
   const setting = trustSettingFrom([...attestations].flatMap(([memory, list]) => {
     const author = memories.get(memory)?.author.agent_id
-    return author === undefined ? [] : [{ author, attestations: list }]
-  }), { policy: SCHEMA_TRUST_POLICY, roots })
+    const sampled = drawn?.witnesses.get(memory)
+    const counted = sampled === undefined || drawn === undefined ? list : list.map((a) => sampled.has(a.record.witness) ? drawnEvidence(a, drawn) : a)
+    return author === undefined ? [] : [{ author, attestations: counted }]
+  }), { policy: SCHEMA_TRUST_POLICY, roots, drawPaths: NODE_RECORD_FAST_PATHS })
   // N̂ (witness-draw-v1 W6a): a node reads the populations its drawn attestations state, times their
   // shard count; the model's records carry no draw (it is sampled), so the stated figure is handed over.
   if (drawn !== undefined && drawn.witnesses.size > 0) setting.populationEstimate = Math.max(setting.populationEstimate ?? 0, drawn.population)

@@ -5,6 +5,7 @@ import {
   computeReputation, reputationFor, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
 } from '../../reputation/index.js'
 import { IsnadError } from '../../errors/index.js'
+import { NODE_RECORD_FAST_PATHS } from '../../fast-crypto/index.js'
 import { changeTrustRoot, readTrustRoots } from './trust-roots-file.js'
 
 export interface ReputationServiceInit {
@@ -187,7 +188,7 @@ export class ReputationService {
 
   /** The table of the one scoring entry point (src/reputation reputationFor); the service has roots. */
   private tableOf (memories: Iterable<MemoryAttestations>, roots: readonly string[], identities?: KeyIdentities): ReputationTable {
-    const spec = { policy: SCHEMA_TRUST_POLICY, roots, ...(identities === undefined ? {} : { identities }), ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }) }
+    const spec = { policy: SCHEMA_TRUST_POLICY, roots, drawPaths: NODE_RECORD_FAST_PATHS, ...(identities === undefined ? {} : { identities }), ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }) }
     return reputationFor(memories, spec) ?? computeReputation([], [], this.init.pageRank)
   }
 

@@ -16,16 +16,18 @@ const RESIDUAL = 10 * TOLERANCE
 
 type Verdict = 'confirm' | 'partial' | 'dispute'
 const verdict = fc.constantFrom<Verdict>('confirm', 'confirm', 'partial', 'dispute')
+/** Whether the vote is by a witness drawn for the memory (the debit then weighs against the drawn: docs/trust.md §3). */
+const drawn = fc.boolean()
 
 const world = fc.record({
   honest: fc.integer({ min: 4, max: 30 }),
   sybils: fc.integer({ min: 1, max: 300 }),
   roots: fc.integer({ min: 1, max: 3 }),
-  honestMemories: fc.array(fc.record({ author: fc.nat(), votes: fc.array(fc.tuple(fc.nat(), verdict), { minLength: 1, maxLength: 5 }) }), { minLength: 3, maxLength: 40 }),
-  sybilMemories: fc.array(fc.record({ author: fc.nat(), votes: fc.array(fc.tuple(fc.nat(), verdict), { maxLength: 12 }) }), { maxLength: 60 }),
+  honestMemories: fc.array(fc.record({ author: fc.nat(), votes: fc.array(fc.tuple(fc.nat(), verdict, drawn), { minLength: 1, maxLength: 5 }) }), { minLength: 3, maxLength: 40 }),
+  sybilMemories: fc.array(fc.record({ author: fc.nat(), votes: fc.array(fc.tuple(fc.nat(), verdict, drawn), { maxLength: 12 }) }), { maxLength: 60 }),
   // Attack edges of both kinds.
-  honestOnSybil: fc.array(fc.tuple(fc.nat(), fc.nat(), verdict), { maxLength: 6 }),
-  sybilOnHonest: fc.array(fc.tuple(fc.nat(), fc.nat(), verdict), { maxLength: 6 })
+  honestOnSybil: fc.array(fc.tuple(fc.nat(), fc.nat(), verdict, drawn), { maxLength: 6 }),
+  sybilOnHonest: fc.array(fc.tuple(fc.nat(), fc.nat(), verdict, drawn), { maxLength: 6 })
 })
 
 describe('agreement walk: Sybil bound', () => {
@@ -34,18 +36,18 @@ describe('agreement walk: Sybil bound', () => {
       const h = (i: number): string => `h${i % w.honest}`
       const s = (i: number): string => `s${i % w.sybils}`
       const groups: VoteGroup[] = []
-      const honestGroups = w.honestMemories.map((m) => ({ author: h(m.author), votes: m.votes.map(([x, v]) => ({ witness: h(x), verdict: v })) }))
-      const sybilGroups = w.sybilMemories.map((m) => ({ author: s(m.author), votes: m.votes.map(([x, v]) => ({ witness: s(x), verdict: v })) }))
+      const honestGroups = w.honestMemories.map((m) => ({ author: h(m.author), votes: m.votes.map(([x, v, d]) => ({ witness: h(x), verdict: v, drawn: d })) }))
+      const sybilGroups = w.sybilMemories.map((m) => ({ author: s(m.author), votes: m.votes.map(([x, v, d]) => ({ witness: s(x), verdict: v, drawn: d })) }))
       let k = 0
-      for (const [u, m, v] of w.honestOnSybil) {
+      for (const [u, m, v, d] of w.honestOnSybil) {
         const group = sybilGroups[m % Math.max(1, sybilGroups.length)]
         if (group === undefined) continue
-        group.votes = [...group.votes, { witness: h(u), verdict: v }]
+        group.votes = [...group.votes, { witness: h(u), verdict: v, drawn: d }]
         k++
       }
-      for (const [x, m, v] of w.sybilOnHonest) {
+      for (const [x, m, v, d] of w.sybilOnHonest) {
         const group = honestGroups[m % honestGroups.length] as VoteGroup
-        group.votes = [...group.votes, { witness: s(x), verdict: v }]
+        group.votes = [...group.votes, { witness: s(x), verdict: v, drawn: d }]
         k++
       }
       groups.push(...honestGroups, ...sybilGroups)

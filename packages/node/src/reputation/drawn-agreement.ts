@@ -1,0 +1,50 @@
+import { acceptsPopulation, drawShardRefusal, shardEstimate } from '../draw/index.js'
+import type { TrustGraph } from './vote-graph.js'
+import type { MemberDraw } from './vote-set.js'
+
+/**
+ * Whose verdicts the debit weighs each claim member against (docs/trust.md §3, "drawn agreement"):
+ * per claim member, 1 when it is a source. On a memory with a witness the draw selected (its draw
+ * below size / population, at a population this node accepts against its graph's agents: W5, W6,
+ * W12) the sources are its drawn witnesses and the roots: the author chose the others, and a circle
+ * it asks agrees with itself at will. On a memory without one every voter is a source.
+ */
+export function agreementSourcesOf (graph: TrustGraph, rootIndexes: readonly number[]): Uint8Array {
+  const { offsets, members, drawIndex, draws, memories } = graph.claims
+  const estimate = drawnEstimateOf(graph.agents.length, draws)
+  const accepted = draws.map((draw) => draw.population === undefined || (
+    drawShardRefusal(estimate, draw.shards, graph.agents[draw.witness] as string, graph.agents[draw.author] as string) === undefined &&
+    acceptsPopulation(draw.population, shardEstimate(estimate, draw.shards))))
+  const isRoot = new Uint8Array(graph.agents.length)
+  for (const r of rootIndexes) isRoot[r] = 1
+  const sources = new Uint8Array(members.length)
+  const claimCount = offsets.length - 1
+  let first = 0
+  while (first < claimCount) {
+    let last = first
+    while (last + 1 < claimCount && memories[last + 1] === memories[first]) last++
+    const from = offsets[first] as number
+    const to = offsets[last + 1] as number
+    let anyDrawn = false
+    for (let k = from; k < to; k++) {
+      const d = drawIndex[k] as number
+      if (d >= 0 && accepted[d] === true) { sources[k] = 1; anyDrawn = true }
+    }
+    for (let k = from; k < to; k++) {
+      if (!anyDrawn || isRoot[members[k] as number] === 1) sources[k] = 1
+    }
+    first = last + 1
+  }
+  return sources
+}
+
+/**
+ * The population the graph judges its members' draws by: the graph's agents or the lower median of
+ * the network sizes the draws state (population × shards), the larger. Unlike N̂ (src/draw
+ * populationEstimate) it reads no reputation, which is what it helps compute; a draw that overstates
+ * the network is one its own rule makes rarer (u < size / population).
+ */
+function drawnEstimateOf (agents: number, draws: readonly MemberDraw[]): number {
+  const stated = draws.flatMap((d) => d.population === undefined ? [] : [d.population * (d.shards ?? 1)]).sort((a, b) => a - b)
+  return Math.max(agents, stated.length === 0 ? 0 : stated[(stated.length - 1) >> 1] as number)
+}
