@@ -9,7 +9,7 @@ import type { Figure } from './report.js'
 import { interleave, median, type Sample } from './stats.js'
 
 /*
- * Issue 5's figure: UnixFS import (kubo's `ipfs add --cid-version 1` DAG, anchors-v1 §2) of a
+ * The anchors figure: UnixFS import (kubo's `ipfs add --cid-version 1` DAG, anchors-v1 §2) of a
  * 100 MB file, in MB/s, against raw sha2-256 over the same bytes (node:crypto, one pass) measured
  * in the same rounds. Import hashes every byte once too, and adds chunking, dag-pb nodes and the
  * block writes; the target is ≥ 50% of the raw hash rate, for the import itself. Beside it, the

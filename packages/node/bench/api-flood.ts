@@ -11,7 +11,7 @@ import { createKeystore } from '../src/keystore/index.js'
 import { LocalNode, initHome } from '../src/node/index.js'
 
 /*
- * Issue 22 item 4, long form: a legitimate client with the token (a CLI script, ~50 requests/s) and,
+ * The API flood, long form: a legitimate client with the token (a CLI script, ~50 requests/s) and,
  * on the same host, another process flooding the API with a wrong token as fast as FLOOD_WORKERS
  * connections allow (far above the anonymous budget, so it runs at the rate limit: 401 until the
  * budget is spent, then 429). Figures: the share of the legit client's requests answered 200 with and

@@ -18,7 +18,7 @@ import { nodePaths } from '../src/home/index.js'
 import { checkIndexAgainstLedger } from '../src/node/audit/index-check.js'
 
 /*
- * The long form of the damage matrix (issue 22): kill -9 a writer of a node home at random points,
+ * The long form of the damage matrix: kill -9 a writer of a node home at random points,
  * again and again, across the three ways a home is written: the library (a LocalNode in its own
  * process), the CLI (`isnad remember` / `isnad attest`, each its own process taking the writer
  * lock), and the daemon (`isnad start`, written to over its HTTP API). After every kill: the node is

@@ -6,7 +6,7 @@ import { initHome, LocalNode } from '../src/node/index.js'
 import { createAttestationWorkload } from './ingest.js'
 
 /*
- * Bytes on disk per byte of received records (issue 20's disk target: ≤ 3×, "today about 8×"): a fresh
+ * Bytes on disk per byte of received records (target: ≤ 3×, from about 8× before records were stored once): a fresh
  * node takes the records of figure 8c's sync (1,000 memories + 2,000 attestations, canonical bytes) in
  * sync pages of 256 through its ingest pipeline (source `sync`, as the NetHost hands them on), is
  * closed, and every file under its `.memory/` is counted by top-level folder. Not a timed figure:
@@ -37,7 +37,7 @@ async function sizesByFolder (root: string): Promise<Record<string, number>> {
         const top = parts[0] ?? ''
         const size = (await stat(path)).size
         sizes[top] = (sizes[top] ?? 0) + size
-        // The two LevelDBs of index/ apart: the record store (records stored once, issue 20) and the journal's.
+        // The two LevelDBs of index/ apart: the record store (records stored once) and the journal's.
         if (top === 'index' && parts.length > 2) sizes[`index/${parts[1] ?? ''}`] = (sizes[`index/${parts[1] ?? ''}`] ?? 0) + size
       }
     }

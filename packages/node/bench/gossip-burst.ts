@@ -8,7 +8,7 @@ import { countRecords, startSyncNode } from './network-sync-node.js'
 import { createRandom, median } from './stats.js'
 
 /*
- * Issue 20's gossip burst: one foreign peer (an in-memory host, in this process) publishes
+ * The gossip burst: one foreign peer (an in-memory host, in this process) publishes
  * `messages` memories on the memories topic back to back to a node (LocalNode + the daemon's
  * NetHost, as in figure 8c); the rate is messages ÷ the time from the first publish to the moment
  * the node stores the last one. Also this thread's CPU per memory over the same window (both
@@ -19,7 +19,7 @@ import { createRandom, median } from './stats.js'
  *
  * `--windows` prints each round's window on stderr as CLOCK_MONOTONIC seconds (`window <from> <to>`),
  * which `perf record -k mono` stamps its samples with: `perf report --time <from>,<to>` then shows
- * the burst alone, without the signing and setup around it (BENCHMARKS.md, issue 20 cpu20).
+ * the burst alone, without the signing and setup around it (BENCHMARKS.md).
  */
 
 const arg = (name: string, fallback: string): number => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback)

@@ -9,7 +9,7 @@ import type { StoredRecord } from '../src/record-index/index.js'
 import { createAttestationWorkload } from './ingest.js'
 
 /*
- * The journal step alone (issue 20 item 2, docs/ledger-packs.md): figure 8c's 3,000 records in sync
+ * The journal step alone (docs/ledger-packs.md): figure 8c's 3,000 records in sync
  * pages of 256 made durable in a fresh event ledger, as the layout before packs wrote them (one
  * `diasync-v1-event` per record, embedding it as JSON) and as packs (one `memory.packed` event per
  * page, the CAR inside it), rounds alternating in one process; then each ledger read back into its

@@ -8,7 +8,7 @@ import type { Figure } from './report.js'
 import { interleave, median, timeBoxed, type Measure, type RoundResult, type Sample } from './stats.js'
 
 /*
- * The ledger figure (issue 3 §9): durable events appended per second with group commit, against two
+ * The ledger figure: durable events appended per second with group commit, against two
  * baselines measured in the same run on the same disk: the raw cost of one durable line
  * (`fs.writeSync` + `fs.fdatasyncSync` per line, what a ledger without group commit could at best
  * do) and raw unsynced appends (the ceiling of the disk path without durability). Then the read side:
@@ -24,7 +24,7 @@ export interface LedgerBenchOptions {
 
 const SECTION = '5. ledger: durable appends (.memory/ JSONL, fdatasync, group commit)'
 const RAW_SYNC = 'raw write+fdatasync per line'
-/** issue 3 targets: at least 20,000 durable events/s appended with group commit. */
+/** Targets: at least 20,000 durable events/s appended with group commit. */
 const APPEND_TARGET = 20_000
 
 let serial = 0

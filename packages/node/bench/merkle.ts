@@ -11,7 +11,7 @@ import type { Figure } from './report.js'
 import { createRandom, interleave, median, timeBoxed, type Measure, type Sample } from './stats.js'
 
 /*
- * The transparency log (issue 3 item 9): inclusion proofs generated and verified per second over a
+ * The transparency log: inclusion proofs generated and verified per second over a
  * log of 100k leaves on LevelDB (transparency-v1 §3), and consistency proofs for comparison. The
  * baseline, measured in the same rounds, is raw SHA-256 over 64-byte inputs with the hash the log
  * uses (@noble/hashes): a proof costs ~log2 n of them to verify, so verify/s × 17 ≈ hashes/s says

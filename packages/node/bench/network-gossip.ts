@@ -7,7 +7,7 @@ import { dialAll, randomTopology, sleep, waitFor, waitForMeshes } from './networ
 import { createRandom } from './stats.js'
 
 /*
- * Gossip delivery (issue 4, benchmark 8): `nodes` real js-libp2p 3 nodes in this process on
+ * Gossip delivery (benchmark 8): `nodes` real js-libp2p 3 nodes in this process on
  * 127.0.0.1, each with an in-memory host and a counting verifier, in a sparse random topology. One
  * node publishes `messages` memories, `spacingMs` apart; every other node should store each one.
  * Latency is from the publish call to the receiving host's `accept` (one clock: one process).

@@ -9,7 +9,7 @@ import { NodeThread } from './node-threads.js'
 import { createRandom, shuffle, type Sample } from './stats.js'
 
 /*
- * Sync catch-up (issue 4, benchmark 8): node A, a LocalNode on LevelDB with its ledger behind the
+ * Sync catch-up (benchmark 8): node A, a LocalNode on LevelDB with its ledger behind the
  * daemon's NetHost (createNodeHost), stores `memories` memories with `witnessesPerMemory`
  * attestations each, on a thread of its own (network-sync-worker.ts: two nodes, two event loops,
  * as two daemons have). Node B, the same in a fresh home on this thread, starts, dials A and syncs

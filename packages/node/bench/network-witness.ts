@@ -14,7 +14,7 @@ import { meshesReady, NodeThread, type NodeMesh } from './node-threads.js'
 import { createRandom, shuffle } from './stats.js'
 
 /*
- * Witness round trip (issue 4, benchmark 8): `nodes` real daemons (startDaemon: LocalNode on
+ * Witness round trip (benchmark 8): `nodes` real daemons (startDaemon: LocalNode on
  * LevelDB with its ledger, the network, the HTTP API) in this process on 127.0.0.1, each in a
  * fresh home. Every daemon auto-confirms requests from A's agent (the auto-answer policy), so no
  * person is in the loop: the time is network, verification, journaling and storage. The clock

@@ -11,7 +11,7 @@ import type { Figure } from './report.js'
 import { median, percentile, rateOf, type Sample } from './stats.js'
 
 /*
- * Issue 4, benchmark 8: the network node with real js-libp2p 3 nodes on 127.0.0.1, all in this
+ * Benchmark 8: the network node with real js-libp2p 3 nodes on 127.0.0.1, all in this
  * process. In 8a the 100 nodes run once all on this JavaScript thread and once spread over worker
  * threads (one per core; network-gossip-threads.ts): on one thread every latency includes the other
  * 99 nodes' work, which a deployment, one node per process, never waits for. 8b and 8c share this
@@ -48,7 +48,7 @@ const WITNESSES = 3
 const ATTESTATIONS_PER_MEMORY = 2
 const RAW_VERIFY_BUDGET_MS = 200
 
-/** Issue 4's targets. */
+/** The network's targets. */
 const TARGETS = { gossipP50Ms: 100, gossipP99Ms: 500, verificationsPerMessage: 1.2, witnessP50Ms: 250, syncMemoriesPerSecond: 2500 }
 
 function round3 (value: number): number {
@@ -73,7 +73,7 @@ function rawVerifyMicros (samples: number): number {
 }
 
 /**
- * `threads`: the JavaScript threads the nodes ran on (1: all on this one). Issue 4's targets are
+ * `threads`: the JavaScript threads the nodes ran on (1: all on this one). The targets are
  * checked on the threaded run, where a node does not wait for 99 others' work on its own thread;
  * the one-thread run is kept beside it for comparison with earlier runs.
  */

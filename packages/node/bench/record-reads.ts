@@ -9,7 +9,7 @@ import { createAttestationWorkload } from './ingest.js'
 import { createRandom, median, percentile } from './stats.js'
 
 /*
- * Issue 20, records stored once: what a read costs now that the index holds where a record is in
+ * Records stored once: what a read costs now that the index holds where a record is in
  * the ledger's packs and each read preads the block (and base64-decodes it, for a pack inside its
  * event) and hashes it against the id. Baseline in the same run: the same records in a LevelDB
  * store that holds their bytes (a store opened without its data directory keeps every record as

@@ -9,8 +9,8 @@ import type { Figure } from './report.js'
 import { createRandom, median, pick } from './stats.js'
 
 /*
- * The reindex figure (issue 3 §9): `isnad ledger reindex` over a ledger of 100k records (half
- * memories, half attestations), written as the node journals a sync page of 256 (issue 20: one
+ * The reindex figure: `isnad ledger reindex` over a ledger of 100k records (half
+ * memories, half attestations), written as the node journals a sync page of 256 (one
  * `memory.packed` event per page, docs/ledger-packs.md; builds before packs wrote one event per
  * record), against the bare read of the same ledger measured in the same run (every line parsed,
  * schema- and hash-checked in lc order): what reindex adds is the packs' records, the index, trust
@@ -25,7 +25,7 @@ export interface ReindexBenchOptions {
 }
 
 const SECTION = '6. ledger: reindex (rebuild LevelDB index, trust and Merkle log from the ledgers)'
-/** issue 3 target: reindex of 100k events under 10 s. */
+/** Target: reindex of 100k events under 10 s. */
 const TARGET_MS = 10_000
 /** Records per journaled batch: a sync page (net/sync SYNC_PAGE_SIZE). */
 const BATCH = 256

@@ -5,7 +5,7 @@ import type { Figure } from './report.js'
 import { createRandom, median } from './stats.js'
 
 /*
- * Figure 10: reputation (DESIGN §2) over a synthetic attestation graph of `agents` agents and
+ * Figure 10: reputation (docs/trust.md §3) over a synthetic attestation graph of `agents` agents and
  * `attestations` attestations — the whole pure pipeline a node runs when its graph changed: one vote
  * per (witness, memory) from the stored attestations (grouped by memory, as the store hands them
  * out; every DID interned to an integer once, as the node does), the CSR graph, personalised PageRank from 10 roots to convergence (L1 change < 1e-10).
@@ -15,7 +15,7 @@ import { createRandom, median } from './stats.js'
 
 const ROOTS = 10
 const MEMORIES_PER_AGENT = 3
-/** Issue 6 target: 100k agents and 1M attestations in under 5 s. */
+/** Target: 100k agents and 1M attestations in under 5 s. */
 const TARGET_MS = 5000
 
 export interface ReputationBenchOptions {

@@ -28,10 +28,10 @@ import { interleave, median, percentile, type RoundResult } from './stats.js'
 /*
  * `npm run bench` (full run, writes bench/results.json) or `npm run bench -- --quick` (small sizes
  * for development; results go to the temp directory). Progress on stderr, the table on stdout.
- * Two long forms of issue 22 are opt-in scripts, not figures here (they take minutes to an hour and
+ * Two long forms (the damage matrix, the API flood) are opt-in scripts, not figures here (they take minutes to an hour and
  * measure robustness, not speed): `npm run bench:damage -- --kills=1000 --jobs=3` (bench/damage-long.ts,
  * kill -9 loops) and `npm run bench:flood -- 10` (bench/api-flood.ts); BENCHMARKS.md has their figures.
- * Issue 20's optional peer baseline for figure 8c is `npm run bench:orbitdb` (OrbitDB 4 replicating the
+ * The optional peer baseline for figure 8c is `npm run bench:orbitdb` (OrbitDB 4 replicating the
  * same 3,000 records on a loopback pair; bench/peers/orbitdb, its own dependencies, installed on first use).
  */
 
@@ -173,22 +173,22 @@ async function main (): Promise<void> {
   if (only.has(2)) await runRemember(figures)
   if (only.has(3)) await runIngest(figures)
   if (only.has(4)) await runQueries(figures)
-  // Issue 3: the ledger (durable appends, reads), reindex, and the transparency log.
+  // The ledger (durable appends, reads), reindex, and the transparency log.
   if (only.has(5)) figures.push(...await benchLedger({ rounds: SIZES.rounds, budgetMs: SIZES.budgetMs * 2 }))
   if (only.has(6)) figures.push(...await benchReindex({ events: quick ? 10_000 : 100_000, rounds: quick ? 1 : 2, progress }))
   if (only.has(7)) figures.push(...await benchMerkle({ leaves: quick ? 10_000 : 100_000, rounds: quick ? 1 : 3, section: '7. transparency log (RFC 6962 on LevelDB)', progress }))
-  // Issue 4: the network.
+  // The network.
   if (only.has(8)) figures.push(...await benchNetwork({ quick, progress }))
-  // Issue 5: anchors.
+  // Anchors.
   if (only.has(9)) figures.push(...await benchAnchors({ bytes: quick ? 20_000_000 : 100_000_000, rounds: quick ? 2 : 5, progress }))
-  // Issue 6: reputation, and the FDR memory layer's select() and verifyProof().
+  // Reputation, and the FDR memory layer's select() and verifyProof().
   if (only.has(10)) figures.push(...await benchReputation({ agents: quick ? 10_000 : 100_000, attestations: quick ? 100_000 : 1_000_000, rounds: quick ? 1 : 3, progress }))
   if (only.has(11)) figures.push(...await benchSelect({ memories: quick ? 10_000 : 100_000, selections: quick ? 100 : 400, budgetMs: SIZES.budgetMs, progress }))
-  // Issue 7: the network simulation.
+  // The network simulation.
   if (only.has(12)) figures.push(...await benchSim({ quick, progress }))
   // CLI start-up: what every command pays before it runs.
   if (only.has(13)) figures.push(...await benchCliStartup({ rounds: quick ? 5 : 11, progress }))
-  // Issue 23: the simulation's model engine (the 10,000-agent run only with --model-10k).
+  // The simulation's model engine (the 10,000-agent run only with --model-10k).
   if (only.has(14)) figures.push(...await benchSimModel({ quick, tenThousand: process.argv.includes('--model-10k'), progress }))
   // What witnessing costs per memory as the network grows: 8, 16 and 32 real daemons on defaults.
   if (only.has(15)) figures.push(...await benchWitnessCost({ sizes: quick ? [8, 16] : [8, 16, 32], memories: quick ? 2 : 3, progress }))

@@ -18,7 +18,7 @@ import { createRandom, interleave, median, percentile, pick, timeBoxed } from '.
  */
 
 const LIMIT = 20
-/** Issue 6 target: top-20 selection over 100k memories, p99 under 50 ms. */
+/** Target: top-20 selection over 100k memories, p99 under 50 ms. */
 const TARGET_P99_MS = 50
 
 export interface SelectBenchOptions {

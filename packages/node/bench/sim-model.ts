@@ -6,7 +6,7 @@ import type { Figure } from './report.js'
 import type { ModelBenchLine } from './sim-model-worker.js'
 
 /*
- * Figure 14 (issue 23): the simulation's model engine at research scale, each simulation alone in a
+ * Figure 14: the simulation's model engine at research scale, each simulation alone in a
  * fresh process (sim-model-worker.ts) so that its peak RSS is its own. Baseline, in the same
  * process right after: node:crypto Ed25519 sign + verify of as many records as the simulation
  * signed, the floor of any simulation over real signed records; the ratio is what the modelled

@@ -4,7 +4,7 @@ import { ChildPool, LocalPool, loadScenario, runScenario, writeResults, type Poo
 import type { Figure } from './report.js'
 
 /*
- * Issue 7, benchmark 12: the built-in scenario bench-100 (100 real daemons in this process, 5
+ * Benchmark 12: the built-in scenario bench-100 (100 real daemons in this process, 5
  * simulated minutes) from the first node started to the last trust score measured. Baseline, from
  * the same run: the activity span itself (5 simulated minutes at the scenario's time scale), which
  * a runner with free setup, settling and measurement would take; the ratio is the runner's overhead.

@@ -10,7 +10,7 @@ import { createAttestationWorkload } from './ingest.js'
 import { median } from './stats.js'
 
 /*
- * Issue 20 item 4, measured before it is built: how much of the main thread's CPU per received
+ * The verifier threads, measured before they were built: how much of the main thread's CPU per received
  * record could move to the verifier threads, and what the main thread would pay instead to get the
  * decoded record back. Over figure 8c's records (1,000 memories + 2,000 attestations, canonical
  * bytes), each in µs of this thread's CPU per record, median of the passes:

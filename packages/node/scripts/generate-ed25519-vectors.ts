@@ -1,6 +1,6 @@
 /**
  * Generates protocols/vectors/ed25519/edge-cases.json: hand-crafted Ed25519 cases at the edges of
- * RFC 8032 §5.1.7, each with the verdict of the project's strict policy (DESIGN §1).
+ * RFC 8032 §5.1.7, each with the verdict of the project's strict policy (record-v1 §3.4).
  *
  *   node scripts/generate-ed25519-vectors.ts           write the file
  *   node scripts/generate-ed25519-vectors.ts --check   exit 1 if the committed file differs
@@ -110,7 +110,7 @@ function bareCofactorless (signature: Uint8Array, message: Uint8Array, publicKey
   return hex(r.toBytes()) === hex(signature.subarray(0, 32))
 }
 
-/** The project's policy, written from DESIGN §1 independently of src/identity. */
+/** The project's policy, written from record-v1 §3.4 independently of src/identity. */
 function strictPolicy (signature: Uint8Array, message: Uint8Array, publicKey: Uint8Array): Expected {
   if (signature.length !== 64 || publicKey.length !== 32) return 'throws'
   const a = decode(publicKey, true)
@@ -273,7 +273,7 @@ torsion.forEach((t, i) => {
   const id = `a-small-order-${hex(keyBytes).slice(0, 4)}-${hex(keyBytes).slice(-2)}`
   const { signature, message } = forgeForSmallOrderKey(keyBytes, t, `isnad edge-case ${id}`)
   add(id, 'public-key-small-order',
-    `A = [${i}]T8, canonical encoding of a point of order ${orderOf(t)}: a key anyone can "sign" for (R = 0, S = 0, [k]A = 0). Small-order keys are refused (DESIGN §1).`,
+    `A = [${i}]T8, canonical encoding of a point of order ${orderOf(t)}: a key anyone can "sign" for (R = 0, S = 0, [k]A = 0). Small-order keys are refused (record-v1 §3.4).`,
     signature, message, keyBytes, 'invalid')
 })
 for (const { bytes, point, why } of nonCanonicalEncodings()) {
@@ -390,7 +390,7 @@ const ids = new Set(vectors.map((v) => v.id))
 if (ids.size !== vectors.length) throw new Error('duplicate vector ids')
 
 const document = {
-  description: 'Ed25519 edge cases for the strict RFC 8032 policy of DESIGN §1: canonical S (§5.1.7 step 1), canonical A and R encodings (§5.1.3), small-order and mixed-order public keys refused, R with a torsion component refused, wrong lengths throw.',
+  description: 'Ed25519 edge cases for the strict RFC 8032 policy of record-v1 §3.4: canonical S (§5.1.7 step 1), canonical A and R encodings (§5.1.3), small-order and mixed-order public keys refused, R with a torsion component refused, wrong lengths throw.',
   generator: 'scripts/generate-ed25519-vectors.ts (do not edit by hand; run it to regenerate)',
   fields: {
     public_key: 'hex', message: 'hex', signature: 'hex',

@@ -29,7 +29,8 @@ export interface CommandContext {
    * One operation of the table, parsed by the table's parse and run where the node is: through the
    * daemon when one runs (it holds the data directory: docs/architecture.md), else over what the
    * operation's spec says it opens (`opens`: the node, read-only for an operation that only reads;
-   * keys/ alone; the ledgers alone), opened for this call and closed after it. This is the one place
+   * keys/ alone; the ledgers alone; nothing, and then never the daemon either), opened for this call
+   * and closed after it. This is the one place
    * the CLI chooses between the two. A signing operation signs as `as`, else the home's default
    * key, unlocked with the input's passphrase, else --passphrase-file or $ISNAD_PASSPHRASE.
    */
@@ -85,7 +86,8 @@ export function createContext (options: GlobalOptions, out: Output, env: NodeJS.
       const parsed = parseOperationInput(spec, raw) as Record<string, unknown>
       const given = spec.signs === true ? (parsed.passphrase as string | undefined) ?? await passphrase() : undefined
       const input = (spec.signs === true ? { ...parsed, as: await signerDid(parsed.as as string | undefined) } : parsed) as OperationInput<N>
-      const remote = await getDaemon()
+      // An operation that opens nothing (`verify`) runs here, never through a daemon.
+      const remote = spec.opens === 'nothing' ? null : await getDaemon()
       if (remote !== null) return await remote.call(name, given === undefined ? input : { ...input, passphrase: given })
       const { openLocalFor } = await import('./open-local.js')
       const local = await openLocalFor(spec, { home, keystore: getKeystore() })
@@ -109,4 +111,13 @@ function noteHomeHere (options: GlobalOptions, env: NodeJS.ProcessEnv, cwd: stri
   if (options.home !== undefined || (env.ISNAD_HOME !== undefined && env.ISNAD_HOME !== '')) return
   if (resolve(cwd) === home || !existsSync(resolve(cwd, DATA_DIR_NAME))) return
   out.stderr(`isnad: note: this directory holds a node's ${DATA_DIR_NAME}/, but the home is ${home}; pass --home . (or set ISNAD_HOME) to use the one here`)
+}
+
+/** The passphrase a command that encrypts cannot do without (`init --encrypt`, `id new --encrypt`). */
+export async function requirePassphrase (ctx: CommandContext): Promise<string> {
+  const passphrase = await ctx.passphrase()
+  if (passphrase === undefined) {
+    throw new IsnadError('PASSPHRASE_REQUIRED', 'encryption needs a passphrase: set $ISNAD_PASSPHRASE or pass --passphrase-file <path>')
+  }
+  return passphrase
 }

@@ -1,7 +1,5 @@
-import { keyOf, LocalOperations } from '../operations/local/index.js'
 import type { NodeOperations, OperationNode, OperationSpec } from '../operations/index.js'
 import type { Keystore } from '../keystore/index.js'
-import { LocalNode } from '../node/index.js'
 
 export interface OpenLocalOptions {
   home: string
@@ -16,21 +14,25 @@ export interface OpenedLocal {
 
 /**
  * What the spec says the operation opens (`opens`): a LocalNode (read-only for an operation that
- * only reads); keys/ alone; or the ledgers alone, without the index (a rebuild repairs an index
- * too damaged to open; a proof or a checkpoint is read from the journal's state without the lock).
- * The operation's handler runs on what is opened as on a whole node: it calls only these methods.
+ * only reads); keys/ alone; the ledgers alone, without the index (a rebuild repairs an index
+ * too damaged to open; a proof or a checkpoint is read from the journal's state without the lock);
+ * or nothing (a document checked with nothing but itself). The operation's handler runs on what is
+ * opened as on a whole node: it calls only these methods. Each loads only what it opens.
  */
 export async function openLocalFor (spec: Pick<OperationSpec, 'opens' | 'readOnly'>, options: OpenLocalOptions): Promise<OpenedLocal> {
   const nothing = async (): Promise<void> => {}
-  if (spec.opens === 'keys') return { node: keyOperations(options.keystore) as OperationNode, close: nothing }
+  if (spec.opens === 'nothing') return { node: await offlineOperations() as OperationNode, close: nothing }
+  if (spec.opens === 'keys') return { node: await keyOperations(options.keystore) as OperationNode, close: nothing }
   if (spec.opens === 'ledgers') return { node: await ledgerOperations(options.home) as OperationNode, close: nothing }
+  const [{ LocalOperations }, { LocalNode }] = await Promise.all([import('../operations/local/index.js'), import('../node/index.js')])
   const node = await LocalNode.open({ home: options.home, mode: spec.readOnly === true ? 'read' : 'write' })
   const local = new LocalOperations({ node, home: options.home, keystore: options.keystore })
   return { node: local, close: async () => { await local.close() } }
 }
 
 /** The key operations straight over keys/, as LocalOperations does them, without opening a node. */
-function keyOperations (keystore: Keystore): Pick<NodeOperations, 'listKeys' | 'keyInfo' | 'createKey'> {
+async function keyOperations (keystore: Keystore): Promise<Pick<NodeOperations, 'listKeys' | 'keyInfo' | 'createKey'>> {
+  const { keyOf } = await import('../operations/local/index.js')
   return {
     listKeys: async () => await keystore.list(),
     keyInfo: async (did) => await keystore.info(did),
@@ -46,4 +48,10 @@ async function ledgerOperations (home: string): Promise<Pick<NodeOperations, 're
     proveRecord: async (id) => await ledger.proveRecord(home, id),
     latestCheckpoint: async () => await ledger.latestCheckpoint(home)
   }
+}
+
+/** A document's check with nothing but itself (record-v1 §7, FDR M-12), on this machine's clock and its fast verifier. */
+async function offlineOperations (): Promise<Pick<NodeOperations, 'verify'>> {
+  const [{ verifyAnyDocument }, { nodeCryptoVerifier }] = await Promise.all([import('../operations/index.js'), import('../fast-crypto/index.js')])
+  return { verify: async (document) => verifyAnyDocument(document, nodeCryptoVerifier, Date.now()) }
 }

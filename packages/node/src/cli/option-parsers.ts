@@ -10,14 +10,6 @@ export function collect (value: string, previous: string[] = []): string[] {
   return [...previous, value]
 }
 
-export function parseUnitInterval (value: string): number {
-  const number = Number(value)
-  if (value.trim() === '' || !Number.isFinite(number) || number < 0 || number > 1) {
-    throw new InvalidArgumentError('must be a number between 0 and 1')
-  }
-  return number
-}
-
 export function parsePositiveInt (value: string): number {
   const number = Number(value)
   if (!Number.isInteger(number) || number < 1) throw new InvalidArgumentError('must be a positive integer')

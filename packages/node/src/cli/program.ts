@@ -2,26 +2,16 @@ import { Command, CommanderError } from 'commander'
 import { IsnadError } from '../errors/index.js'
 import { createContext, type CommandContext, type GlobalOptions } from './command-context.js'
 import { EXIT_OK, EXIT_USAGE, createOutput, reportError, type Output } from './output.js'
-import { registerAnchor } from './commands/anchor.js'
-import { registerAttest } from './commands/attest.js'
 import { registerConfig } from './commands/config.js'
-import { registerFollow } from './commands/follow.js'
-import { registerId } from './commands/id.js'
 import { registerInit } from './commands/init.js'
-import { registerLedger, runReindex } from './commands/ledger.js'
 import { checkIndex, registerLedgerAudit } from './commands/ledger-audit.js'
 import { registerDashboard } from './commands/dashboard.js'
 import { registerMcp } from './commands/mcp.js'
-import { registerNetwork } from './commands/network.js'
-import { registerQuery } from './commands/query.js'
-import { registerRemember } from './commands/remember.js'
 import { loadSimulatorCommands, namesSimulator, registerSimUnavailable, type RegisterSimCommands } from './commands/simulator.js'
 import { registerStart } from './commands/start.js'
 import { registerStatus } from './commands/status.js'
-import { registerTableCommands } from './table-commands.js'
-import { registerTransfer } from './commands/transfer.js'
+import { commandGroup, registerTableCommands } from './table-commands.js'
 import { registerTrust } from './commands/trust.js'
-import { registerVerify } from './commands/verify.js'
 import { packageVersion } from './version.js'
 
 const VERSION = packageVersion()
@@ -72,23 +62,13 @@ export function createProgram (out: Output, setExit: (code: number) => void, sim
 
   const context = (cmd: Command): CommandContext => createContext(cmd.optsWithGlobals<GlobalOptions>(), out)
   registerInit(program, context)
-  registerId(program, context)
   registerStatus(program, context)
-  registerRemember(program, context)
-  registerAttest(program, context)
-  registerAnchor(program, context)
   registerTrust(program, context)
-  registerFollow(program, context)
-  registerQuery(program, context)
-  registerVerify(program, context, setExit)
-  registerTransfer(program, context)
-  const ledger = registerLedger(program, context)
-  registerLedgerAudit(ledger, context, {
-    reindex: async (ctx) => { await runReindex(ctx) },
+  registerLedgerAudit(commandGroup(program, 'ledger'), context, {
+    reindex: async (ctx) => { await ctx.call('reindex', {}) },
     indexCheck: checkIndex,
     setExit
   })
-  registerNetwork(program, context)
   registerStart(program, context)
   registerConfig(program, context, setExit)
   if (simulator === null) registerSimUnavailable(program)
@@ -96,6 +76,6 @@ export function createProgram (out: Output, setExit: (code: number) => void, sim
   registerMcp(program, context, VERSION)
   registerDashboard(program, context)
   // Last: every operation of the table whose command is not written above.
-  registerTableCommands(program, context)
+  registerTableCommands(program, context, setExit)
   return program
 }

@@ -9,7 +9,6 @@ import { noise } from '@libp2p/noise'
 import { ping, type Ping } from '@libp2p/ping'
 import { tcp } from '@libp2p/tcp'
 import { webSockets } from '@libp2p/websockets'
-import { yamux } from '@libp2p/yamux'
 import { createLibp2p } from 'libp2p'
 import {
   ALL_TOPICS, IDONTWANT_MIN_DATA_BYTES, MAX_GOSSIP_FRAME_BYTES, fastMsgIdFn, messageIdToString, msgIdFn, SCORE_THRESHOLDS
@@ -17,6 +16,7 @@ import {
 import { dhtService, type DhtServiceOptions } from './content-routing/index.js'
 import { shapesTraffic, type LinkConditions, shapedTransport } from './link/index.js'
 import { CONNECTION_LIMITS, GOSSIP_RESOURCE_LIMITS } from './limits/index.js'
+import { guardedYamux } from './yamux-guard.js'
 
 /** The libp2p services of an isnad node. */
 export interface NetServices extends Record<string, unknown> {
@@ -57,7 +57,7 @@ export async function createLibp2pNode (options: Libp2pNodeOptions): Promise<Isn
     addresses: { listen: [...options.listen], announce: [...options.announce] },
     transports: withLinkConditions([tcp(), webSockets()], options.linkConditions),
     connectionEncrypters: [noise()],
-    streamMuxers: [yamux()],
+    streamMuxers: [guardedYamux()], // yamux that a connection closed mid-open cannot crash (yamux-guard.ts)
     peerDiscovery: [
       ...(options.bootstrap.length > 0 ? [bootstrap({ list: [...options.bootstrap] })] : []),
       ...(options.mdns ? [mdns()] : [])

@@ -31,7 +31,7 @@ describe('fuzz: key files (keys/*.json)', () => {
   })
 })
 
-describe('fuzz: ledger lines (seeds/003 §8)', () => {
+describe('fuzz: ledger lines', () => {
   const context = { scope: 'default', instanceId: `ins_${'a'.repeat(26)}`, runId: `run_${'b'.repeat(26)}`, tsWall: '2026-02-06T10:00:00.000Z' }
   const { line } = buildEvent({ type: 'memory.captured', actor: 'node', owner: 'did:key:z6Mk', payload: { cid: 'bafy1' }, idempotency_key: 'k1' }, context, 5, 0)
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { isIsnadError } from '../../src/errors/index.js'
 
 /*
- * Shared pieces of the fuzz properties (issue 9 §2). Every decoder or validator that reads from the
+ * Shared pieces of the fuzz properties. Every decoder or validator that reads from the
  * network, HTTP or files gets random bytes, random JSON and mutations of valid inputs; it must
  * refuse them with an IsnadError (never another exception, never a hang) and never accept a
  * mutated input as valid. `ISNAD_FUZZ_RUNS=100000 npx vitest run test/fuzz` runs the long campaign.

@@ -8,7 +8,7 @@ import { startApi, type ApiFixture } from '../integration/api/api-fixture.js'
 import { fuzzParams } from './fuzz.js'
 
 /**
- * The HTTP API under random request bodies (issue 9 §2): every answer is a well-formed JSON
+ * The HTTP API under random request bodies: every answer is a well-formed JSON
  * response with a 4xx code (or a success for the rare valid body), never a 500, and the node keeps
  * working. Routes that take a body, with the ids in their paths replaced by random text too.
  */

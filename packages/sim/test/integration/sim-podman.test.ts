@@ -7,7 +7,7 @@ import { REPO, WORKSPACE, ensureBuilt } from '../../../node/test/fixtures/build-
 
 /*
  * The docker runner for real, under podman (opt-in: ISNAD_SIM_PODMAN=1; needs podman and
- * podman-compose, e.g. from ../shared/tools/container-env.sh). Builds the image from
+ * podman-compose). Builds the image from
  * docker/Dockerfile, generates the compose project of the built-in scenario `small` (12 nodes, a
  * bootstrap node, the driver), runs it to completion and checks the driver's results in the named
  * volume `results`. With
@@ -50,7 +50,7 @@ describe.skipIf(!enabled)('isnad sim compose, run under podman-compose', () => {
 })
 
 /*
- * The image itself (issue 19), under the same opt-in: it runs as a user that is not root, which owns
+ * The image itself, under the same opt-in: it runs as a user that is not root, which owns
  * the home in a named volume; it carries the dashboard's assets; and a type error fails its build
  * (on a copy of the build context). ISNAD_CONTAINER_ENGINE=docker runs these with docker instead.
  */

@@ -8,7 +8,7 @@ import { REPO, WORKSPACE, ensureBuilt } from '../../../node/test/fixtures/build-
 
 /*
  * The docker runner as a Docker Swarm stack, for real (opt-in: ISNAD_SIM_SWARM=1; needs a docker
- * engine in swarm mode, e.g. from ../shared/tools/container-env.sh --docker). Builds the image from
+ * engine in swarm mode). Builds the image from
  * docker/Dockerfile (tag: ISNAD_SIM_IMAGE, default isnad), generates the compose project of the
  * built-in scenario `small` (12 nodes, a bootstrap node, the driver) and deploys that file unchanged
  * with `docker stack deploy`: the services find each other by DNS over the stack's overlay network,

@@ -42,7 +42,7 @@ describe('scenario format', () => {
     expect(sybil.nodes.sybil / nodeCount(sybil.nodes)).toBe(0.2)
   })
 
-  it('hidden-circle (an attack beyond the built-ins, issue 18): only three of its nine colluders author, and every colluder memory is asked of the circle alone', async () => {
+  it('hidden-circle (an attack beyond the built-ins): only three of its nine colluders author, and every colluder memory is asked of the circle alone', async () => {
     const hidden = await loadScenario(join(BUILTIN_SCENARIO_DIR, 'attacks/hidden-circle.yaml'))
     const plan = createPlan(hidden)
     const colluderMemories = plan.memories.filter((m) => plan.roles[m.author] === 'colluder')

@@ -15,7 +15,7 @@ import { createHelia } from 'helia'
 import { createLibp2p } from 'libp2p'
 
 /*
- * One OrbitDB 4 peer of the loopback pair (issue 20's optional peer baseline): libp2p on
+ * One OrbitDB 4 peer of the loopback pair (figure 8c's optional peer baseline): libp2p on
  * 127.0.0.1 with the transport, encryption and muxer isnad's nodes use (TCP, Noise, Yamux), the
  * identify and gossipsub services OrbitDB's Sync needs, a Helia node on a LevelDB blockstore that
  * fetches blocks by bitswap only, and OrbitDB's own stores in the same temp directory, as a node

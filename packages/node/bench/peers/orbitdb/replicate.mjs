@@ -5,7 +5,7 @@ import { multiaddr } from '@multiformats/multiaddr'
 import { digestOf, startPeer } from './peer.mjs'
 
 /*
- * `npm run bench:orbitdb`: issue 20's optional peer baseline, OrbitDB 4's replication on a loopback
+ * `npm run bench:orbitdb`: figure 8c's optional peer baseline, OrbitDB 4's replication on a loopback
  * pair, next to figure 8c (isnad's sync catch-up; `npm run bench -- --only=8 --network=sync`).
  * Not a figure of `npm run bench` and not a test: it needs this folder's own dependencies
  * (@orbitdb/core 4.0.0 with Helia 6 and libp2p 3, installed by `npm ci --prefix bench/peers/orbitdb`).
@@ -23,7 +23,7 @@ import { digestOf, startPeer } from './peer.mjs'
  */
 
 const HELP = `npm run bench:orbitdb [-- options]
-  OrbitDB 4 replication of figure 8c's 3,000 records on a loopback pair (issue 20's peer baseline).
+  OrbitDB 4 replication of figure 8c's 3,000 records on a loopback pair (figure 8c's peer baseline).
   --rounds=N      measured rounds (default 3)
   --warmups=N     rounds run first and discarded (default 1)
   --memories=N    memories in the workload, each with --witnesses attestations (default 1000, 2)

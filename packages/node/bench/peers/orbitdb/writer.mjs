@@ -17,7 +17,7 @@ let peer
 async function start ({ memories, witnessesPerMemory, seed }) {
   const records = createWorkload({ memories, witnessesPerMemory, seed })
   peer = await startPeer('a')
-  const db = await peer.orbitdb.open('isnad-issue20-baseline', { type: 'events' })
+  const db = await peer.orbitdb.open('isnad-peer-baseline', { type: 'events' })
   const begin = performance.now()
   for (const bytes of records) await db.add(bytes)
   const populateMs = performance.now() - begin

@@ -1,6 +1,5 @@
 import type { Command } from 'commander'
-import { IsnadError } from '../../errors/index.js'
-import type { CommandContext } from '../command-context.js'
+import { requirePassphrase, type CommandContext } from '../command-context.js'
 import { emit } from '../output.js'
 
 export function registerInit (program: Command, context: (cmd: Command) => CommandContext): void {
@@ -18,12 +17,4 @@ export function registerInit (program: Command, context: (cmd: Command) => Comma
         `default agent: ${result.defaultKey.did}${result.defaultKey.encrypted ? ' (encrypted)' : ''}`
       ].join('\n'))
     })
-}
-
-export async function requirePassphrase (ctx: CommandContext): Promise<string> {
-  const passphrase = await ctx.passphrase()
-  if (passphrase === undefined) {
-    throw new IsnadError('PASSPHRASE_REQUIRED', 'encryption needs a passphrase: set $ISNAD_PASSPHRASE or pass --passphrase-file <path>')
-  }
-  return passphrase
 }

@@ -3,7 +3,6 @@ import type { Command } from 'commander'
 import type { NodeStatus } from '../../operations/index.js'
 import { PEER_KEY_FILE, nodeKeysPath, nodePaths } from '../../home/index.js'
 import type { CommandContext } from '../command-context.js'
-import { invoke } from '../invoke.js'
 import { emit } from '../output.js'
 
 /**
@@ -90,7 +89,7 @@ async function statusOf (ctx: CommandContext): Promise<StatusReport> {
     const agents = (await ctx.keystore().list()).map((k) => ({ did: k.did, ...(k.label === undefined ? {} : { label: k.label }), default: k.default }))
     return { running: false, state: 'unresponsive', ...base, home: ctx.home, agents, records: null }
   }
-  const status = await invoke(ctx, 'status', {})
+  const status = await ctx.call('status', {})
   return { running: false, state: 'stopped', ...base, home: status.home, agents: status.agents, records: status.records }
 }
 

@@ -1,4 +1,4 @@
-import type { Connection, Logger } from '@libp2p/interface'
+import type { Connection, Logger, Stream } from '@libp2p/interface'
 import { PING_PROTOCOL } from '@libp2p/ping'
 import { byteStream } from '@libp2p/utils'
 import { randomBytes } from 'node:crypto'
@@ -70,6 +70,8 @@ export interface PingTarget {
 export class ConnectionPings {
   private readonly schedule: PingSchedule
   private readonly controller = new AbortController()
+  /** Connections (ids) whose ping has not ended yet. */
+  private readonly inFlight = new Set<string>()
   private timer: NodeJS.Timeout | undefined
 
   constructor (private readonly node: PingTarget, private readonly settings: ConnectionMonitorSettings, private readonly log: Logger) {
@@ -90,13 +92,16 @@ export class ConnectionPings {
     const connections = this.node.getConnections().filter((c) => c.status === 'open')
     const due = new Set(this.schedule.take(connections.map((c) => c.id), Date.now()))
     for (const connection of connections) {
-      if (!due.has(connection.id)) continue
+      // One ping at a time per connection: a second would be refused by this node's own limit on
+      // ping streams (TooManyOutboundProtocolStreamsError), which says nothing of the peer.
+      if (!due.has(connection.id) || this.inFlight.has(connection.id)) continue
+      this.inFlight.add(connection.id)
       this.ping(connection).catch((err: unknown) => {
         // A peer without the ping protocol still answered multistream-select: the link is alive.
         if (this.controller.signal.aborted || (err instanceof Error && err.name === 'UnsupportedProtocolError')) return
         this.log.error('ping of %p failed: %e', connection.remotePeer, err)
         if (this.settings.abortOnPingFailure) connection.abort(err instanceof Error ? err : new Error(String(err)))
-      })
+      }).finally(() => { this.inFlight.delete(connection.id) })
     }
   }
 
@@ -111,10 +116,32 @@ export class ConnectionPings {
       const [, echo] = await Promise.all([bytes.write(sent, { signal }), bytes.read({ bytes: PING_BYTES, signal })])
       if (!sameBytes(echo.subarray(), sent)) throw new Error('ping answered with other bytes')
       connection.rtt = performance.now() - start
-      await stream.close({ signal })
     } catch (err) {
       stream.abort(err instanceof Error ? err : new Error(String(err)))
       throw err
     }
+    // The echo came back: the link is alive, whether or not the peer closes its end in time.
+    await closeOrAbort(stream, signal)
+  }
+}
+
+/**
+ * Closes a ping stream whose echo came back and waits for the peer's end too: a stream the peer
+ * leaves open still counts against this node's one outbound ping stream per connection, and the
+ * next ping would be refused. Past the signal it is aborted, which frees that place.
+ */
+async function closeOrAbort (stream: Stream, signal: AbortSignal): Promise<void> {
+  try {
+    await stream.close({ signal })
+    if (stream.status === 'open' || stream.status === 'closing') {
+      await new Promise<void>((resolve, reject) => {
+        const onAbort = (): void => { reject(signal.reason) }
+        if (signal.aborted) { onAbort(); return }
+        stream.addEventListener('close', () => { signal.removeEventListener('abort', onAbort); resolve() }, { once: true })
+        signal.addEventListener('abort', onAbort, { once: true })
+      })
+    }
+  } catch (err) {
+    stream.abort(err instanceof Error ? err : new Error(String(err)))
   }
 }

@@ -2,14 +2,17 @@ import { z } from 'zod'
 import type { AnchorCheck } from '../../anchor/index.js'
 import { AnchorSourceSchema } from '../../anchor/anchor-source.js'
 import { SignedCheckpointSchema } from '../../merkle/index.js'
-import { ANCHOR_TYPES, BundleSchema, MAX_BUNDLE_RECORDS, isoTimestamp, recordCid } from '../../schema/index.js'
+import { ANCHOR_TYPES, BundleSchema, MAX_BUNDLE_BYTES, MAX_BUNDLE_RECORDS, isoTimestamp, recordCid } from '../../schema/index.js'
 import { MAX_BUNDLE_REQUEST_BYTES } from '../constants.js'
 import {
   BundleResponseSchema, DocumentReportSchema, FdrReportSchema, IngestResultSchema, MemoryViewResponseSchema, ObserveResultSchema,
   RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema
 } from '../response-shapes.js'
 import { bundleEnvelopeError } from '../../memory-view/index.js'
-import { cidField, NoInput, OLD_NAME_MEMORY, signerFields } from './fields.js'
+import { renderView } from '../render-text.js'
+import { ingestLine, reportLines } from './command-text.js'
+import { ANCHOR_SOURCE_OPTIONS, assertAnchorable, assertBundleVerifies } from './command-steps.js'
+import { cidField, MEMORY_ARGUMENT, NoInput, OLD_NAME_MEMORY, signerFields } from './fields.js'
 import { defineOperation } from './spec.js'
 
 /* Evidence and its transport: anchors (anchors-v1), verify / export / import (record-v1 §6), the ledger (transparency-v1). */
@@ -44,7 +47,14 @@ export const addAnchor = defineOperation({
   signs: true,
   aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/memories/{id}/anchors', status: 201, in: 'body' },
-  cli: { command: 'anchor add' },
+  cli: {
+    command: 'anchor add',
+    args: ['id'],
+    fields: { id: MEMORY_ARGUMENT, anchor: { from: ANCHOR_SOURCE_OPTIONS }, as: { value: 'did' } },
+    quiet: 'anchor',
+    before: assertAnchorable,
+    render: ({ anchor, memory }) => `anchor ${anchor}\n\n${renderView(memory)}`
+  },
   mcp: { tool: 'anchor', title: 'Anchor' },
   run: async (node, { id, anchor }, signer) => await node.addAnchor({ ...anchor, memory: id }, signer!)
 })
@@ -60,6 +70,7 @@ export const checkAnchors = defineOperation({
   cli: {
     command: 'anchor check',
     args: ['id'],
+    fields: { id: { value: 'memory', description: 'the memory whose anchors to check (default: every anchor)' } },
     render: ({ checks }) => checks.length === 0
       ? 'no anchors'
       : checks.map((c) => {
@@ -84,7 +95,14 @@ export const verify = defineOperation({
     method: 'post', path: '/v1/verify', in: 'body', bodyField: 'document', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES,
     description: 'The body is the document itself. An invalid document is a 200 with `valid: false`; only a body that is not such a document at all is a 400.'
   },
-  cli: { command: 'verify' },
+  opens: 'nothing',
+  cli: {
+    command: 'verify',
+    args: ['document'],
+    fields: { document: { value: 'file', file: { maxBytes: MAX_BUNDLE_BYTES, json: true }, description: 'a JSON file from `show --json`, `export`, `ledger prove`, `query --select --json`' } },
+    fails: (report) => !report.valid,
+    render: reportLines
+  },
   mcp: { tool: 'verify', title: 'Verify' },
   run: async (node, { document }) => await node.verify(document)
 })
@@ -99,7 +117,7 @@ export const exportBundle = defineOperation({
   errors: ['CID_INVALID', 'FIELD_TOO_LARGE', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'post', path: '/v1/export', in: 'body' },
-  cli: { command: 'export' },
+  cli: { command: 'export', args: ['ids'], fields: { ids: { value: 'memory', description: 'memory ids (CIDs)' } }, out: (bundle) => `${bundle.records.length} records` },
   mcp: { tool: 'export_bundle', title: 'Export a bundle' },
   run: async (node, { ids }) => await node.exportBundle(ids)
 })
@@ -120,7 +138,13 @@ export const importBundle = defineOperation({
     return envelope.length === 0 ? undefined : bundleEnvelopeError(new z.ZodError(envelope))
   },
   http: { method: 'post', path: '/v1/import', in: 'body', bodyField: 'bundle', maxBodyBytes: MAX_BUNDLE_REQUEST_BYTES, description: 'The body is the bundle itself.' },
-  cli: { command: 'import' },
+  cli: {
+    command: 'import',
+    args: ['bundle'],
+    fields: { bundle: { value: 'file', file: { maxBytes: MAX_BUNDLE_BYTES, json: true }, description: 'a bundle (from `isnad export`)' } },
+    before: assertBundleVerifies,
+    render: ingestLine
+  },
   mcp: { excluded: 'bundles reach 8 MiB and write other nodes\' records: an operator\'s act (`isnad import`), not a model\'s' },
   run: async (node, { bundle }) => await node.importBundle(bundle)
 })
@@ -150,7 +174,7 @@ export const proveRecord = defineOperation({
   opens: 'ledgers',
   http: { method: 'get', path: '/v1/ledger/prove/{id}', in: 'none' },
   // No rendering: the proof is a document, printed as JSON for `isnad verify`.
-  cli: { command: 'ledger prove', args: ['id'] },
+  cli: { command: 'ledger prove', args: ['id'], fields: { id: { value: 'record' } } },
   mcp: { tool: 'prove_record', title: 'Prove a record is in the log' },
   run: async (node, { id }) => await node.proveRecord(id)
 })
@@ -178,7 +202,14 @@ export const observeCheckpoint = defineOperation({
   output: ObserveResultSchema,
   errors: ['SCHEMA_INVALID', 'SIGNATURE_INVALID', 'TIMESTAMP_IN_FUTURE'],
   http: { method: 'post', path: '/v1/ledger/observe', in: 'body', bodyField: 'checkpoint', description: 'The body is the checkpoint itself.' },
-  cli: { command: 'ledger observe' },
+  cli: {
+    command: 'ledger observe',
+    args: ['checkpoint'],
+    fields: { checkpoint: { value: 'file', file: { maxBytes: MAX_BUNDLE_BYTES, json: true }, description: 'a signed checkpoint (from `isnad ledger checkpoint --json`)' } },
+    render: ({ outcome }) => outcome === 'conflict'
+      ? 'CONFLICT: this log signed another root for the same size; recorded in coordination/conflicts.jsonl'
+      : outcome === 'known' ? 'already known' : 'kept'
+  },
   mcp: { excluded: 'what the node keeps as evidence of other logs is the operator\'s choice' },
   run: async (node, { checkpoint }) => ({ outcome: await node.observeCheckpoint(checkpoint) })
 })

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { didKey, isoTimestamp, isRecordCid, recordCid, utf8Length } from '../../schema/index.js'
 import { MAX_PASSPHRASE_BYTES } from '../constants.js'
-import { CID_ISSUE, DID_ISSUE } from './spec.js'
+import { CID_ISSUE, DID_ISSUE, type CliField } from './spec.js'
 
 /*
  * Fields several operations share, each described once for a person and an LLM. A record id is
@@ -40,6 +40,9 @@ export const signerFields = {
  * naming rule made it `id` (argument-rule.ts A2); those operations still take the old name (`aliases`).
  */
 export const OLD_NAME_MEMORY = ' (old name: `memory`, still accepted)'
+
+/** The memory an operation acts on, as a command's positional argument: `<memory>`, without the old-name note of the other surfaces. */
+export const MEMORY_ARGUMENT = { value: 'memory', description: 'the memory id (CID)' } as const satisfies CliField
 
 /** An input with no fields. */
 export const NoInput = z.strictObject({})

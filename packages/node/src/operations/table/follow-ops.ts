@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { followTag } from '../../schema/index.js'
 import { FOLLOW_ACTIONS, FollowsSchema, type FollowInput } from '../follow-shapes.js'
+import { followLines } from './command-text.js'
 import { didField } from './fields.js'
 import { defineOperation } from './spec.js'
 
@@ -28,7 +29,7 @@ export const follow = defineOperation({
     in: 'body',
     description: 'One route for the three actions: `{"action": "list"}` lists, `{"action": "add", "did": …}` or `{"action": "remove", "tag": …}` changes. A running daemon changes its gossip subscriptions at once and reports them under `gossip`.'
   },
-  cli: { command: 'follow' },
+  cli: { command: 'follow', args: ['action', 'did'], render: followLines },
   mcp: { tool: 'follow', title: 'Follow authors and tags' },
   run: async (node, input) => await node.follow(input as FollowInput)
 })

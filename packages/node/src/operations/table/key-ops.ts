@@ -6,7 +6,8 @@ import { KeyInfoSchema, NodeStatusSchema } from '../response-shapes.js'
 import { didField, NoInput, signerFields, timeField } from './fields.js'
 import type { KeyEventResult } from '../../key-events/index.js'
 import type { Signer } from '../node-operations.js'
-import { defineOperation, type OperationNode, type OperationSpec } from './spec.js'
+import { keyEventLines, keyLine, keyLines } from './command-text.js'
+import { defineOperation, type CliBinding, type OperationNode, type OperationSpec } from './spec.js'
 
 /* The node and its agent keys: status, `isnad id …`, and the key lifecycle (record-v1 §13). */
 
@@ -34,15 +35,7 @@ export const listKeys = defineOperation({
   readOnly: true,
   opens: 'keys',
   http: { method: 'get', path: '/v1/ids', in: 'none' },
-  cli: {
-    command: 'id list',
-    render: (keys) => keys.length === 0
-      ? 'no keys; run `isnad init`'
-      : keys.map((key) => {
-        const flags = [key.default ? 'default' : '', key.encrypted ? 'encrypted' : ''].filter((f) => f !== '').join(', ')
-        return `${key.did}  ${key.label ?? ''}${flags === '' ? '' : `  (${flags})`}`
-      }).join('\n')
-  },
+  cli: { command: 'id list', render: (keys) => keys.length === 0 ? 'no keys; run `isnad init`' : keys.map(keyLine).join('\n') },
   mcp: { excluded: KEY_ADMIN },
   run: async (node) => await node.listKeys()
 })
@@ -56,7 +49,7 @@ export const keyInfo = defineOperation({
   readOnly: true,
   opens: 'keys',
   http: { method: 'get', path: '/v1/ids/{did}', in: 'none' },
-  cli: { command: 'id show' },
+  cli: { command: 'id show', args: ['did'], fields: { did: { defaultKey: true, description: 'the did:key to show (default: the default key)' } }, render: keyLines },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, { did }) => await node.keyInfo(did)
 })
@@ -73,7 +66,12 @@ export const createKey = defineOperation({
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE'],
   opens: 'keys',
   http: { method: 'post', path: '/v1/ids', status: 201, in: 'body', optionalBody: true, description: 'No body: a plain, non-default key.' },
-  cli: { command: 'id new' },
+  cli: {
+    command: 'id new',
+    fields: { passphrase: { passphraseFlag: 'encrypt', description: 'encrypt it with the passphrase from --passphrase-file or $ISNAD_PASSPHRASE' } },
+    quiet: 'did',
+    render: keyLine
+  },
   mcp: { excluded: KEY_ADMIN },
   run: async (node, input) => await node.createKey(input)
 })
@@ -99,6 +97,7 @@ const signerWithUnlock = {
 
 export const rotateKey = keyEventOperation('rotate', {
   summary: 'Rotate the signer\'s identity to the key its log committed to (record-v1 K6), committing to a new one.',
+  cli: { fields: { compromisedSince: { value: 'time' }, as: { value: 'did' } } },
   fields: {
     compromisedSince: timeField('the retired key is not trusted for anything dated from then on').optional()
   },
@@ -107,6 +106,7 @@ export const rotateKey = keyEventOperation('rotate', {
 
 export const revokeKey = keyEventOperation('revoke', {
   summary: 'Revoke a key of the signer\'s identity from a time (or since its compromise).',
+  cli: { args: ['key'], fields: { effectiveAt: { value: 'time' }, compromisedSince: { value: 'time' }, reason: { value: 'text' }, as: { value: 'did' } } },
   fields: {
     key: didField('the key to revoke; absent: the signing key, which closes the identity\'s log').optional(),
     effectiveAt: timeField('from when the key is revoked; default now').optional(),
@@ -118,6 +118,7 @@ export const revokeKey = keyEventOperation('revoke', {
 
 export const delegateKey = keyEventOperation('delegate', {
   summary: 'Delegate a device sub-key (an existing key of this home, or a new one) to the signer\'s identity.',
+  cli: { args: ['key'], fields: { label: { value: 'label' }, expiresAt: { value: 'time' }, as: { value: 'did' } } },
   fields: {
     key: didField('an existing key of this home to delegate; absent: a new key').optional(),
     label: boundedText(MAX_LABEL_BYTES, { min: 1 }).describe('a name for the new key').optional(),
@@ -134,6 +135,8 @@ export const delegateKey = keyEventOperation('delegate', {
 function keyEventOperation<F extends z.ZodRawShape> (verb: 'rotate' | 'revoke' | 'delegate', spec: {
   summary: string
   fields: F
+  /** The command's positional fields and its fields' command lines (the rest of its `cli`). */
+  cli: Pick<CliBinding<z.ZodObject<F & typeof signerWithUnlock>>, 'args' | 'fields'>
   event: (node: OperationNode, input: z.output<z.ZodObject<F & typeof signerWithUnlock>>, signer: Signer) => Promise<KeyEventResult>
 }): OperationSpec<z.ZodObject<F & typeof signerWithUnlock>, typeof KeyEventResultSchema> {
   return defineOperation({
@@ -144,7 +147,7 @@ function keyEventOperation<F extends z.ZodRawShape> (verb: 'rotate' | 'revoke' |
     errors: KEY_EVENT_ERRORS,
     signs: true,
     http: { method: 'post', path: `/v1/ids/${verb}`, status: 201, in: 'body' },
-    cli: { command: `id ${verb}` },
+    cli: { command: `id ${verb}`, ...spec.cli, render: keyEventLines },
     mcp: { excluded: KEY_ADMIN },
     run: async (node, input, signer) => await spec.event(node, input, signer!)
   })

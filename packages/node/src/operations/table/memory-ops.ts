@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { SelectRequestSchema, SelectedMemorySchema } from '../../fdr/index.js'
 import { IsnadError } from '../../errors/index.js'
 import {
-  AttestationRecordSchema, CONTENT_TYPES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema, TRUST_LEVELS,
+  AttestationRecordSchema, CONTENT_TYPES, MAX_BODY_BYTES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema, TRUST_LEVELS,
   TrustResultSchema, didKey, isoTimestamp, recordCid, type MemoryView
 } from '../../schema/index.js'
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../record-index/constants.js'
@@ -13,7 +13,9 @@ import {
   AttestResultSchema, MemoryViewResponseSchema, QueryPageSchema, TrustExplanationSchema, type TrustExplanation
 } from '../response-shapes.js'
 import { renderExplanation, renderView } from '../render-text.js'
-import { cidField, didField, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
+import { queryPageLines, selectionLines } from './command-text.js'
+import { assertMemoryStored } from './command-steps.js'
+import { cidField, didField, MEMORY_ARGUMENT, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, type OperationNode } from './spec.js'
 
 /* The memory operations: remember, show, explain, query, attest, select, history (record-v1, docs/fdr-compliance.md). */
@@ -44,7 +46,22 @@ export const remember = defineOperation({
   errors: [...SIGNING, 'NOT_FOUND'],
   signs: true,
   http: { method: 'post', path: '/v1/memories', status: 201, in: 'body' },
-  cli: { command: 'remember' },
+  cli: {
+    command: 'remember',
+    args: ['summary'],
+    fields: {
+      type: { short: 't' },
+      body: { short: 'b', value: 'text', file: { maxBytes: MAX_BODY_BYTES } },
+      tags: { flag: 'tag', value: 'tag', description: 'a tag (repeatable)' },
+      confidence: { short: 'c', value: '0..1' },
+      sessionId: { flag: 'session', value: 'id' },
+      supersedes: { value: 'memory' },
+      derivedFrom: { value: 'memory', description: 'id of a source memory (repeatable)' },
+      as: { value: 'did' }
+    },
+    quiet: 'id',
+    render: (view) => renderView(view)
+  },
   mcp: { tool: 'remember', title: 'Remember' },
   run: async (node, { as: _as, passphrase: _p, ...input }, signer) => await node.remember(input, signer!)
 })
@@ -57,7 +74,7 @@ export const show = defineOperation({
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'get', path: '/v1/memories/{id}', in: 'none' },
-  cli: { command: 'show', args: ['id'], render: (view) => renderView(view, { explain: true }) },
+  cli: { command: 'show', args: ['id'], fields: { id: MEMORY_ARGUMENT }, render: (view) => renderView(view, { explain: true }) },
   mcp: { tool: 'show_memory', title: 'Show a memory' },
   run: async (node, { id }) => await node.show(id)
 })
@@ -70,7 +87,7 @@ export const explainTrust = defineOperation({
   errors: ['CID_INVALID', 'NOT_FOUND'],
   readOnly: true,
   http: { method: 'get', path: '/v1/memories/{id}/trust', in: 'none' },
-  cli: { command: 'trust explain', args: ['id'], render: renderExplanation },
+  cli: { command: 'trust explain', args: ['id'], fields: { id: MEMORY_ARGUMENT }, render: renderExplanation },
   mcp: { tool: 'explain_trust', title: 'Explain trust' },
   run: async (node, { id }) => await explanationOf(node, id)
 })
@@ -94,7 +111,19 @@ export const query = defineOperation({
   readOnly: true,
   aliases: { tag: 'tags' },
   http: { method: 'get', path: '/v1/memories', in: 'query' },
-  cli: { command: 'query' },
+  cli: {
+    command: 'query',
+    fields: {
+      tags: { flag: 'tag', value: 'tag', description: 'required tag (repeatable: all must match)' },
+      minTrust: { value: '0..1' },
+      type: { short: 't' },
+      author: { value: 'did' },
+      since: { value: 'time' },
+      until: { value: 'time' },
+      limit: { value: 'n' }
+    },
+    render: queryPageLines
+  },
   mcp: { tool: 'query_memories', title: 'Query memories' },
   // One scale (docs/trust.md §1): a level is the scores from its lower bound up, so a level bound is a score bound.
   run: async (node, { minLevel, ...input }) => await node.query(minLevel === undefined ? input : { ...input, minTrust: Math.max(input.minTrust ?? 0, bottomOfLevel(minLevel)) })
@@ -119,7 +148,14 @@ export const attest = defineOperation({
   signs: true,
   aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/memories/{id}/attestations', status: 201, in: 'body' },
-  cli: { command: 'attest' },
+  cli: {
+    command: 'attest',
+    args: ['id', 'verdict'],
+    fields: { id: MEMORY_ARGUMENT, notes: { short: 'n', value: 'text' }, claims: { flag: 'claim', value: 'text', description: 'with partial: an aspect the witness confirms (repeatable)' }, as: { value: 'did' } },
+    quiet: 'attestation',
+    before: assertMemoryStored,
+    render: ({ attestation, memory }) => `attestation ${attestation}\n\n${renderView(memory)}`
+  },
   mcp: { tool: 'attest', title: 'Attest' },
   run: async (node, { as: _as, passphrase: _p, id, ...input }, signer) => await node.attest({ memory: id, ...input }, signer!)
 })
@@ -140,7 +176,21 @@ export const select = defineOperation({
   output: z.strictObject({ selected: z.array(SelectedMemorySchema) }),
   errors: ['SCHEMA_INVALID', 'FIELD_TOO_LARGE', 'DID_INVALID'],
   http: { method: 'post', path: '/v1/select', in: 'body' },
-  cli: { command: 'query --select' },
+  cli: {
+    command: 'query --select',
+    fields: {
+      query: { flag: 'text', value: 'words' },
+      selector: { value: 'actor', defaultKey: true, description: 'who selects (default: the default agent key)' },
+      tags: { flag: 'tag', value: 'tag' },
+      minTrust: { value: '0..1' },
+      type: { short: 't' },
+      author: { value: 'did' },
+      limit: { value: 'n' }
+    },
+    // --json: the selection alone, a document `isnad verify` checks.
+    json: 'selected',
+    render: ({ selected }) => selectionLines(selected)
+  },
   mcp: { tool: 'select_memories', title: 'Select memories (FDR-Memory)' },
   run: async (node, request) => ({ selected: await node.select(request) })
 })
@@ -171,6 +221,7 @@ export const history = defineOperation({
   cli: {
     command: 'history',
     args: ['id'],
+    fields: { id: MEMORY_ARGUMENT },
     render: ({ current, versions, missing }) => [
       ...(missing === null ? [] : [`(an older version, ${missing}, is not on this node)`]),
       ...versions.map((v) => `${v.id === current ? '*' : ' '} ${v.created_at}  ${v.level ?? ''}  ${v.id}\n    ${v.summary}`)

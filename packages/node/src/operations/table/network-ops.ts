@@ -8,7 +8,8 @@ import {
 } from '../peer-control.js'
 import { InboxSchema, PeersSchema, WitnessRequestResultSchema, type InboxItem, type PeerInfo } from '../network-shapes.js'
 import { KeyInfoSchema } from '../response-shapes.js'
-import { cidField, didField, NoInput, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
+import { witnessRequestLines } from './command-text.js'
+import { cidField, didField, MEMORY_ARGUMENT, NoInput, OLD_NAME_MEMORY, signerFields, timeField } from './fields.js'
 import { defineOperation, peerControlOf } from './spec.js'
 
 /* Trust roots and reputation (docs/trust.md §2, §3); witness requests, the inbox and the network (gossip-v1). */
@@ -125,7 +126,13 @@ export const requestWitnesses = defineOperation({
   signs: true,
   aliases: { memory: 'id' },
   http: { method: 'post', path: '/v1/witness-requests', status: 201, in: 'body' },
-  cli: { command: 'witness request' },
+  cli: {
+    command: 'witness request',
+    args: ['id'],
+    fields: { id: MEMORY_ARGUMENT, to: { value: 'did' }, expiresAt: { flag: 'expires', value: 'time' }, as: { value: 'did' } },
+    quiet: 'id',
+    render: witnessRequestLines
+  },
   mcp: { tool: 'request_witnesses', title: 'Request witnesses' },
   run: async (node, { id, to, expiresAt }, signer) => await node.requestWitnesses({
     memory: id, ...(to === undefined ? {} : { to }), ...(expiresAt === undefined ? {} : { expiresAt })
@@ -177,7 +184,7 @@ export const disconnectPeer = defineOperation({
   output: DisconnectedPeerSchema,
   errors: ['SCHEMA_INVALID', 'USAGE'],
   http: { method: 'post', path: '/v1/peers/disconnect', in: 'body' },
-  cli: { command: 'peers disconnect', args: ['peer'], render: ({ peer, closed }) => closed === 0 ? `not connected to ${peer}` : `closed ${closed} connection(s) to ${peer}` },
+  cli: { command: 'peers disconnect', args: ['peer'], fields: { peer: { value: 'peer-id' } }, render: ({ peer, closed }) => closed === 0 ? `not connected to ${peer}` : `closed ${closed} connection(s) to ${peer}` },
   mcp: { excluded: OPERATOR },
   run: async (node, { peer }) => ({ peer, closed: await peerControlOf(node, 'controlling peers').disconnectPeer(peer) })
 })
@@ -192,6 +199,7 @@ export const syncPeers = defineOperation({
   cli: {
     command: 'peers sync',
     args: ['peer'],
+    fields: { peer: { value: 'peer-id' } },
     render: ({ syncs }) => syncs.length === 0
       ? 'no peers connected'
       : syncs.map((s) => s.error === undefined ? `${s.peer}  ${s.received ?? 0} received, ${s.accepted ?? 0} new` : `${s.peer}  failed: ${s.error}`).join('\n')

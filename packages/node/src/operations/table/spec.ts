@@ -37,20 +37,81 @@ export interface HttpBinding {
 }
 
 /**
- * How the CLI offers an operation. The command is generated from it: the `args` fields are its
- * positional arguments, every other input field is an option named after the field (`minTrust` →
- * `--min-trust <value>`, a boolean a flag, a list repeatable, an object JSON), parsed by the table's
- * parse like every other surface's input. A few commands are still written by hand in
- * src/cli/commands/ (they read files, combine operations or print what no operation returns); the
- * generator leaves a command that exists alone.
+ * How the CLI offers an operation: everything its command is generated from (src/cli/table-commands.ts;
+ * docs/architecture.md, "One table of operations"). The `args` fields are positional arguments, every
+ * other input field an option named after the field (`minTrust` → `--min-trust <min-trust>`; a
+ * boolean is a flag, a list repeats, an object is JSON, an enum's choices and a number's bounds are
+ * the zod schema's, checked by the command line as USAGE); `fields` says where a field's command line
+ * differs from that. The values go to the table's parse as given: nothing is filled in that the user
+ * did not give (but `defaultKey`), so the table's defaults apply as on every surface. The passphrase
+ * field is never an option (argv is visible to `ps`): a signing operation's comes from
+ * --passphrase-file or $ISNAD_PASSPHRASE. Only a process command (`start`, `status`, `config`, …)
+ * is written by hand in src/cli/commands/; the generator leaves a command that exists alone.
  */
 export interface CliBinding<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
-  /** `isnad …` words of the command (`ledger prove`); ` --flag` after them: the operation is that option of the command (`query --select`). */
+  /** `isnad …` words of the command (`ledger prove`); ` --flag` after them: the operation is that flag of the command (`query --select`), whose options it shares by name. */
   command: string
   /** The input fields given as positional arguments, in order (a list field takes the rest). */
   args?: ReadonlyArray<keyof z.input<I> & string>
+  /** Where a field's command line is not the field's own name and description. */
+  fields?: { readonly [F in keyof z.input<I> & string]?: CliField }
   /** The output for a person; --json prints the output as it is. Absent: the output as JSON. */
   render?: (output: z.output<O>) => string
+  /** `-q, --quiet`: print only this field of the output (the new record's id). */
+  quiet?: keyof z.output<O> & string
+  /** What --json prints, when one field of the output (a document other commands read) rather than the whole. */
+  json?: keyof z.output<O> & string
+  /** `-o, --out <file>`: write what stdout would get to the file; stderr says `wrote <this> to <file>`. */
+  out?: (output: z.output<O>) => string
+  /** The command exits 1 when this holds of the output (an invalid document), after printing it. */
+  fails?: (output: z.output<O>) => boolean
+  /**
+   * Checks after the table's parse and before the operation opens anything to write, so that a
+   * refused command leaves the data directory as it was (docs/threat-model.md, "Damage to the data
+   * directory"); they refuse by throwing. `node` runs other operations where this one would run.
+   */
+  before?: (input: z.output<I>, node: CliNode) => Promise<void>
+}
+
+/** What a binding's `before` may ask: other operations of the table, and whether a daemon holds the home. */
+export interface CliNode {
+  call: (operation: string, input: Record<string, unknown>) => Promise<unknown>
+  daemon: boolean
+}
+
+/** One input field on the command line, where its field's name and description are not the right ones. */
+export interface CliField {
+  /** The option's name, when not the field's kebab-cased name: `tag` (one tag per --tag) for the list `tags`. */
+  flag?: string
+  /** A one-letter short flag: `t` → `-t, --type`. */
+  short?: string
+  /** The value's label in help: `memory` → `<memory>` (a positional argument) or `--supersedes <memory>`. */
+  value?: string
+  /** The help text, when the field's description is not the one for a command line. */
+  description?: string
+  /** The value is read from a file, or stdin for `-`: a positional argument is the file's path; an option also has `--<flag>-file <path>`. */
+  file?: CliFile
+  /** Absent, the field is the did:key of the home's default agent key (UNKNOWN_KEY when there is none). */
+  defaultKey?: boolean
+  /** A flag that fills the field (a passphrase) from --passphrase-file or $ISNAD_PASSPHRASE: PASSPHRASE_REQUIRED when neither is set. */
+  passphraseFlag?: string
+  /** The field is built from options of its own (an anchor's evidence from --file, --git, --url, …). */
+  from?: CliComposed
+}
+
+export interface CliFile {
+  /** The largest file read; a larger one is RECORD_TOO_LARGE before it is read whole. */
+  maxBytes: number
+  /** The file is JSON, parsed into the field's value (JSON_INVALID when it is not); else its text is the value. */
+  json?: boolean
+}
+
+/** A field built from options of its own. */
+export interface CliComposed {
+  /** The options by name (`git` → `--git`), each with its value's label; `many`: it takes several values. */
+  options: Readonly<Record<string, { value: string, description: string, many?: boolean }>>
+  /** The field's value from the options given (USAGE for a combination that names none); the table's parse checks it. */
+  build: (given: Readonly<Record<string, string | string[] | undefined>>) => unknown
 }
 
 export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.ZodType = z.ZodType> {
@@ -72,9 +133,10 @@ export interface OperationSpec<I extends z.ZodObject = z.ZodObject, O extends z.
    * What a caller without a daemon opens to run it (the CLI, the library in local mode): the node
    * (the default); only the agent keys in keys/ (no data directory needed); or the ledgers alone,
    * without the index, so that a rebuild works when the index is too damaged to open and a proof is
-   * read without the writer lock.
+   * read without the writer lock; or nothing: a document that carries its own proof is checked
+   * offline, without a daemon or a data directory (`isnad verify`).
    */
-  opens?: 'node' | 'keys' | 'ledgers'
+  opens?: 'node' | 'keys' | 'ledgers' | 'nothing'
   /**
    * Old input names still accepted, mapped onto their new names (documented in the field's
    * description): a name a published surface (an HTTP body, MCP arguments) carried before the

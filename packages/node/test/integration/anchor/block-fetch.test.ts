@@ -60,7 +60,7 @@ describe('block fetch between libp2p nodes (fetch-v1 §8)', () => {
     }
   })
 
-  it('replaces a damaged local block with the peer\'s good copy when a cid anchor is checked (issue 22 §2)', async () => {
+  it('replaces a damaged local block with the peer\'s good copy when a cid anchor is checked', async () => {
     const local = createMemoryBlockStore()
     const fetcher = peerBlockFetcher(b.network, local)
     await fetcher([root], AbortSignal.timeout(5000))

@@ -8,7 +8,7 @@ import { initHome, LocalNode } from '../../../src/node/index.js'
 import { nodePaths } from '../../../src/home/index.js'
 
 /*
- * anchors-v1 §2.1 F6 (issue 22): a git anchor's repository is read like a file. git runs in it and
+ * anchors-v1 §2.1 F6: a git anchor's repository is read like a file. git runs in it and
  * hashes a blob of it, so a client of a daemon's API (or MCP) could otherwise make the node run git
  * in any directory on disk and sign the hash of any committed file there. The same allowance as
  * file anchors: never under the home's private files, and with an allowance (a daemon's

@@ -13,12 +13,12 @@ import type { MemoryView, TrustResult } from '../../../src/schema/index.js'
 import { eventually } from '../../fixtures/eventually.js'
 
 /*
- * Issue 5's end-to-end case: a cid anchor made on daemon A (a file imported as UnixFS into A's
+ * The end-to-end case of cid anchors: a cid anchor made on daemon A (a file imported as UnixFS into A's
  * LevelDB blockstore) reaches daemon B by gossip; B holds none of the content, fetches every block
  * from A over fetch-v1 §8, re-hashes each, and reports the anchor verified; trust on B counts it.
  * And anchors-v1 §9 over real gossip: A's agent anchors a page on A's loopback (its own anchor: fetched);
  * on B, that anchor is a peer's, and B refuses to fetch loopback without sending a request.
- * And anchors-v1 §2.1 (issue 22 item 1): a file anchor through the API never reads A's keys, however
+ * And anchors-v1 §2.1: a file anchor through the API never reads A's keys, however
  * named, so none of A's seeds reach B's blockstore (nor A's own).
  */
 

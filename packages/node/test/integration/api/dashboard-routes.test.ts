@@ -3,7 +3,7 @@ import { DASHBOARD_ASSETS_DIR } from '../../../src/http/dashboard-pages.js'
 import { startApi, type ApiFixture } from './api-fixture.js'
 
 /*
- * The dashboard's routes on the API (issue 8 §3): the page's own files without the token and under
+ * The dashboard's routes on the API: the page's own files without the token and under
  * a strict Content-Security-Policy, everything with data behind it. Run from src/, the assets
  * directory holds the page but not the bundle, which `npm run build` writes under dist/.
  */

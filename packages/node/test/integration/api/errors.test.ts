@@ -34,7 +34,7 @@ describe('API errors: stable codes, statuses from one table, nothing stored', ()
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', { summary: 'typed wrong', type: 'rumour' })
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', { summary: 'unknown field', colour: 'blue' })
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', { summary: 'line\nbreak' })
-    // issue 21: a malformed did:key is DID_INVALID on every path, as the CLI always said.
+    // A malformed did:key is DID_INVALID on every path, as the CLI always said.
     await refused(400, 'DID_INVALID', 'POST', '/v1/memories', { summary: 'bad key', as: 'did:web:example.com' })
     await refused(400, 'SCHEMA_INVALID', 'POST', '/v1/memories', {})
     await refused(400, 'JSON_INVALID', 'POST', '/v1/memories', '{"summary": ')
@@ -44,7 +44,7 @@ describe('API errors: stable codes, statuses from one table, nothing stored', ()
   })
 
   it('refuses invalid paths and query strings with 400', async () => {
-    // issue 21: a malformed record id is CID_INVALID on every path (CLI, MCP, library alike).
+    // A malformed record id is CID_INVALID on every path (CLI, MCP, library alike).
     await refused(400, 'CID_INVALID', 'GET', '/v1/memories/not-a-cid')
     await refused(400, 'CID_INVALID', 'GET', '/v1/ledger/prove/not-a-cid')
     await refused(400, 'CID_INVALID', 'POST', '/v1/export', { ids: ['not-a-cid'] })

@@ -6,7 +6,7 @@ import { RateLimiter } from '../../../src/net/limits/limits.js'
 import { countsOf, jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 
 /*
- * Issue 22 items 4 and 5 against a real server on 127.0.0.1: budgets per credential (a flood without
+ * The API's request guards against a real server on 127.0.0.1: budgets per credential (a flood without
  * the token cannot starve a client with it), the Host and Origin checks (DNS rebinding), and bounded
  * bodies (size while streaming, nesting depth before parsing). The long flood measurement is
  * bench/api-flood.ts.

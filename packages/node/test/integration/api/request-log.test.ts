@@ -48,7 +48,7 @@ describe('the API request log (src/http/request-log.ts)', () => {
   it('logs each request once at info with method, route, path, status, duration and the refusal code', async () => {
     api.lines.length = 0
     expect(await call('/v1/status')).toBe(200)
-    // An unknown query parameter is refused like an unknown body field (issue 21).
+    // An unknown query parameter is refused like an unknown body field.
     expect(await call(`/v1/memories/${UNKNOWN}?q=secret-search`)).toBe(400)
     expect(await call('/v1/status', {}, 'x'.repeat(43))).toBe(401)
     expect(await call('/v1/no-such-route')).toBe(404)

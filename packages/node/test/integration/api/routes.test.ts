@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Bundle, MemoryView, TrustResult } from '../../../src/schema/index.js'
 import { countsOf, jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 
-/** The happy path of every route, against a real LocalNode in a temp home (issue 4 item 5). */
+/** The happy path of every route, against a real LocalNode in a temp home. */
 describe('the local HTTP API over a LocalNode', () => {
   let api: ApiFixture
   let other: ApiFixture
@@ -44,13 +44,13 @@ describe('the local HTTP API over a LocalNode', () => {
 
   it('POST /v1/memories remembers, signing with the default key or the one named by `as`', async () => {
     const created = await jsonOf<MemoryView>(await api.call('POST', '/v1/memories', {
-      type: 'decision', summary: 'serve the API on loopback only', body: 'DESIGN §6', tags: ['api', 'security'], confidence: 0.9
+      type: 'decision', summary: 'serve the API on loopback only', body: 'docs/threat-model.md', tags: ['api', 'security'], confidence: 0.9
     }))
     expect(created.status).toBe(201)
     memory = created.body
     expect(memory).toMatchObject({
       version: 1,
-      content: { type: 'decision', summary: 'serve the API on loopback only', body: 'DESIGN §6', tags: ['api', 'security'] },
+      content: { type: 'decision', summary: 'serve the API on loopback only', body: 'docs/threat-model.md', tags: ['api', 'security'] },
       provenance: { author: { agent_id: api.author }, context: { confidence: 0.9 } },
       witnesses: []
     })

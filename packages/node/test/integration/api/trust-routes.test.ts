@@ -6,7 +6,7 @@ import { createAgent } from '../../fixtures/records.js'
 import { nodeCryptoVerifier } from '../../../src/fast-crypto/index.js'
 import { jsonOf, startApi, type ApiFixture } from './api-fixture.js'
 
-/** Issue 6's operations over HTTP, through the client the CLI uses against a daemon: routes and client together. */
+/** The trust operations (roots, policy, reputation) over HTTP, through the client the CLI uses against a daemon: routes and client together. */
 
 
 describe('trust and select over the API', () => {
@@ -36,7 +36,7 @@ describe('trust and select over the API', () => {
     expect(await codeOfAsync(async () => (await ops.call('addTrustRoot', { did: fixture.witness })).roots)).toBe('ALREADY_EXISTS')
     expect(await jsonOf(await fixture.call('GET', '/v1/trust/roots'))).toMatchObject({ status: 200, body: { roots: [...own.map((did) => ({ did, source: 'own-agent' })), { did: outsider, source: 'added' }] } })
     const rep = await ops.call('reputation', { did: fixture.author })
-    // The author is one of the node's own agents: a root without configuration (issue 18).
+    // The author is one of the node's own agents: a root without configuration (docs/trust.md §2).
     expect(rep.root).toBe(true)
     expect(rep.path).toEqual([fixture.author])
     expect(rep.reputation).toBe(1)
@@ -51,7 +51,7 @@ describe('trust and select over the API', () => {
   })
 
   it('refuses bad input with a stable code', async () => {
-    // issue 21: a malformed did:key is DID_INVALID on every path.
+    // A malformed did:key is DID_INVALID on every path.
     expect(await jsonOf(await fixture.call('GET', '/v1/reputation/not-a-did'))).toMatchObject({ status: 400, body: { error: { code: 'DID_INVALID' } } })
     expect((await fixture.call('POST', '/v1/select', { selector: 'x', limit: 1000 })).status).toBe(400)
     expect((await fixture.call('POST', '/v1/select', { selector: 'x', extra: true })).status).toBe(400)

@@ -9,7 +9,7 @@ import { collect, listFiles } from '../ledger/helpers.js'
 import { writeArchive } from '../../../src/ledger/audit/gzip.js'
 import { audit, createTempHome, SCOPE, STEP_MS, writeLedger, type BuiltLedger } from './fixture.js'
 
-/** archiveShards (issue 3 §6, spec §4 archive/): old shards compressed, still read by verify and readEvents. */
+/** archiveShards (spec §4 archive/): old shards compressed, still read by verify and readEvents. */
 describe('archiving old shards', () => {
   let home: { dataDir: string, remove: () => Promise<void> }
   let built: BuiltLedger

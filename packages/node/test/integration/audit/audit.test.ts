@@ -11,7 +11,7 @@ import { createAgent, createAttestation, createMemory } from '../../fixtures/rec
 import { listFiles, readJsonLines } from '../ledger/helpers.js'
 import { audit, checkpointEvent, createTempHome, recordEvent, SCOPE, STEP_MS, summary, writeLedger, type BuiltLedger } from './fixture.js'
 
-/** auditDataDir and writeAuditResults on real ledgers (issue 3 §5, spec §8–§10). */
+/** auditDataDir and writeAuditResults on real ledgers (spec §8–§10). */
 describe('auditing a data directory', () => {
   let home: { dataDir: string, remove: () => Promise<void> }
   let built: BuiltLedger

@@ -10,7 +10,7 @@ import { nodePaths } from '../../../src/home/index.js'
 import { runLedgerCli } from './ledger-cli.js'
 
 /**
- * `isnad ledger verify | repair` with their default blockstore hooks (issue 22 §2): a flipped byte
+ * `isnad ledger verify | repair` with their default blockstore hooks: a flipped byte
  * in a block of a file anchor is reported (`block_corrupt`, the scan's size in the report), repair
  * sets the block aside and checks the anchor again (no peers here: `unreachable`), and verify is
  * healthy afterwards.

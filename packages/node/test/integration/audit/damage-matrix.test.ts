@@ -18,7 +18,7 @@ import { nodePaths } from '../../../src/home/index.js'
 import { checkIndexAgainstLedger } from '../../../src/node/audit/index-check.js'
 
 /**
- * The damage matrix, fast form (issue 22 §2, docs/threat-model.md "Damage to the data directory"):
+ * The damage matrix, fast form (docs/threat-model.md "Damage to the data directory"):
  * one real node home (memories of three types, attestations, witness requests on the bus, a file
  * anchor whose blocks are in evidence/blocks), verified once (so a scorecard holds the high-water
  * marks, as on a node whose operator ran `ledger verify`), then each kind of damage done to a copy:
@@ -223,10 +223,10 @@ const DAMAGES: Damage[] = [
   { name: 'a torn tail on an operational ledger (coordination/leases.jsonl)', finds: ['torn_tail'], apply: async (d) => await tearTail(join(d, 'coordination', 'leases.jsonl')) },
   {
     // The lines cut off are gone from the ledger, and with them the records of their packs: a record
-    // is stored once (issue 20), the index holds only where it was. Verify names them (the index's
+    // is stored once, the index holds only where it was. Verify names them (the index's
     // log still lists them), repair's salvage finds them unreadable and names them, and verify keeps
     // reporting the hole the lost events left (lc_gap) and that the ledger ends below the lc it once
-    // reached (lc_regressed: nothing was imported past it). Before issue 20's records stored once,
+    // reached (lc_regressed: nothing was imported past it). Before records were stored once,
     // the index held a second copy and repair imported them again, as new events past that lc.
     name: 'a streams/ shard truncated in the middle (not only a torn tail)',
     finds: ['torn_tail', 'lc_regressed', 'index_mismatch'],
@@ -349,7 +349,7 @@ async function answers (home: string, p: Pristine): Promise<{ facts: Map<string,
   }
 }
 
-describe('the damage matrix (issue 22 §2): each damage is found by verify and fixed by repair; answers are kept except the destroyed records, which are named', () => {
+describe('the damage matrix: each damage is found by verify and fixed by repair; answers are kept except the destroyed records, which are named', () => {
   let pristine: string
   let p: Pristine
   let before: Map<string, string[]>

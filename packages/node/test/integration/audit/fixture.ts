@@ -12,7 +12,7 @@ import { createAgent, createAnchor, createAttestation, createMemory, createWitne
 
 /**
  * A real ledger for the audit suites: an event ledger written over several UTC days (an injected
- * clock), record events carrying real signed records in the node's convention (DESIGN §4), and
+ * clock), record events carrying real signed records in the node's convention (docs/architecture.md), and
  * signed checkpoints of the Merkle log built with src/merkle.
  */
 

@@ -7,7 +7,7 @@ import { listFiles } from '../ledger/helpers.js'
 import { audit, copyDataDir, createTempHome, writeLedger, type BuiltLedger } from './fixture.js'
 
 /**
- * issue 3 §5: "random bit flips and truncations of ledger files are always detected".
+ * The audit's promise: random bit flips and truncations of ledger files are always detected.
  *
  * The ledger: an event ledger written over seven UTC days (record events with real signed records,
  * a bus event per memory, two signed checkpoints), its two oldest days archived to .jsonl.gz, audited
@@ -121,7 +121,7 @@ async function damagedAudit (m: Mutation): Promise<{ what: string, report: Audit
   }
 }
 
-describe('the audit detects every bit flip and truncation of a ledger file (issue 3 §5)', () => {
+describe('the audit detects every bit flip and truncation of a ledger file', () => {
   it('the fixture holds live and archived stream and bus shards and operational ledgers', async () => {
     const rels = fixture.files.map((f) => f.rel)
     for (const pattern of [/^streams\/.*\.jsonl$/, /^bus\/.*\.jsonl$/, /^archive\/streams\/.*\.jsonl\.gz$/, /^archive\/bus\/.*\.jsonl\.gz$/,

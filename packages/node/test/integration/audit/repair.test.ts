@@ -9,7 +9,7 @@ import { busShardPath, openEventLedger, streamShardPath, TornTailFindingSchema, 
 import { collect, readJsonLines } from '../ledger/helpers.js'
 import { audit, copyDataDir, createTempHome, SCOPE, summary, writeLedger, type BuiltLedger } from './fixture.js'
 
-/** planRepair and executeRepair (issue 3 §5): quarantine, torn-tail recovery, reindex, all recorded. */
+/** planRepair and executeRepair: quarantine, torn-tail recovery, reindex, all recorded. */
 describe('repairing a data directory', () => {
   let home: { dataDir: string, remove: () => Promise<void> }
   let built: BuiltLedger

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { REPO, WORKSPACE } from '../../fixtures/build-dist.js'
 
 /*
- * `npm run build` is incremental (issue 19: `npm start` in seconds when nothing changed), and must
+ * `npm run build` is incremental (`npm start` in seconds when nothing changed), and must
  * still rebuild what changed. The dashboard step (scripts/build-dashboard.mjs) runs here on a small
  * project of its own, laid out as the repository is, so it can be edited freely; the TypeScript step
  * is `tsc -b`, whose tsbuildinfo files must not be shared between the workspace's tsconfigs.

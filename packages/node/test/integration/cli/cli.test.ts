@@ -77,7 +77,7 @@ describe('isnad CLI', () => {
     it('remember prints the provenance-schema view with trust 0.2999, Unverified (0.4 points: signature + 0.2 × reputation 1; no witness, so held at the top of Unverified)', () => {
       expect(memory.content.tags).toEqual(['ci', 'speed'])
       expect(memory.witnesses).toEqual([])
-      // The default policy (issue 18): the author is the node's own agent, a root (reputation 1), but
+      // The default policy: the author is the node's own agent, a root (reputation 1), but
       // nobody has witnessed the memory, so the evidence holds it at Unverified.
       expect(memory.trust).toMatchObject({ score: 0.2999, points: 0.4, level: 'Unverified', policy: 'isnad-reputation' })
     })

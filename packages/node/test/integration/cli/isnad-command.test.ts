@@ -15,7 +15,7 @@ import { REPO } from './run-cli.js'
 const PACKAGE_VERSION = (JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')) as { version: string }).version
 
 /*
- * The README's recipes from outside the clone (issue 19): `isnad` put on PATH the way `npm link` does
+ * The README's recipes from outside the clone: `isnad` put on PATH the way `npm link` does
  * it (PATH -> <prefix>/bin/isnad -> ../lib/node_modules/isnad/bin/isnad, that directory a link to the
  * clone), run from another directory with a `node` on PATH that is not the clone's Node 22; then the
  * MCP client configuration that `isnad mcp --print-config` prints, started exactly as a client would.

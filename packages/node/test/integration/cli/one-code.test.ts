@@ -5,7 +5,7 @@ import { startFakeDaemon } from './daemon-fixture.js'
 import { runIsnad, withTempDir, type CliResult } from './run-cli.js'
 
 /*
- * issue 21: one error code per kind of bad input, whatever the path (no daemon, through a daemon),
+ * One error code per kind of bad input, whatever the path (no daemon, through a daemon),
  * and usage errors — commander's own included — exit 2 in the documented `isnad: error USAGE: …` form.
  */
 

@@ -89,7 +89,7 @@ describe('isnad peers connect|disconnect|sync|stats', () => {
     expect(bad.code).toBe(1)
     expect(bad.errorCode()).toBe('SCHEMA_INVALID')
     const alone = await runIsnad(['peers', 'stats', '--json'], { home: offline })
-    // issue 21: USAGE exits 2 on every command.
+    // USAGE exits 2 on every command.
     expect(alone.code).toBe(2)
     expect(alone.errorCode()).toBe('USAGE')
   })

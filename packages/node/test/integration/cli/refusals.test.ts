@@ -9,7 +9,7 @@ import { initHome, LocalNode } from '../../../src/node/index.js'
 import { nodePaths } from '../../../src/home/index.js'
 
 /**
- * Issue 22 §6: a refused command leaves the data directory as it was. Every file of `.memory/` is
+ * A refused command leaves the data directory as it was. Every file of `.memory/` is
  * hashed before and after. LevelDB rewrites its own LOG (and may fold its write-ahead log into a
  * table) whenever it is opened, even read-only, without changing a key: the LevelDB directories are
  * compared whole only where the refusal comes before any store is opened (import); elsewhere every
@@ -29,7 +29,7 @@ async function treeHashes (dataDir: string, withLevelDb: boolean): Promise<Recor
   return out
 }
 
-describe('a refused command writes nothing (issue 22 §6)', () => {
+describe('a refused command writes nothing', () => {
   let home: string
   let memory: string
   let bundleFile: string

@@ -6,7 +6,7 @@ import { createAgent, createAttestation } from '../../fixtures/records.js'
 import { runIsnad, withTempDir } from './run-cli.js'
 
 /*
- * The CLI of issue 6 as a user runs it (dist/, child processes): trust roots, the policy setting,
+ * The trust CLI as a user runs it (dist/, child processes): trust roots, the policy setting,
  * `trust explain` with reputations and paths, `query --select`, and `verify` of the selection on a
  * machine with no data directory at all.
  */

@@ -9,7 +9,7 @@ import { startChild, type ChildDaemon, type LogLine } from './child-daemon.js'
 import { freePort } from '../../fixtures/free-port.js'
 
 /*
- * A daemon an operator can watch (issue 19), with real `isnad start` processes on 127.0.0.1: its
+ * A daemon an operator can watch, with real `isnad start` processes on 127.0.0.1: its
  * log, `isnad status`, the errors for a busy port and a locked home, and the API port kept across
  * a restart.
  */

@@ -13,7 +13,7 @@ import { startChildDaemon, type ChildDaemon } from './isnad-daemon.js'
 import { chainProblems, characterPositions, clippedText, cutPlaceholders, readChainGraph } from './layout.js'
 
 /*
- * The web dashboard end to end (issue 8 §3, §4; issue 19): a real `isnad start` serves it, headless
+ * The web dashboard end to end: a real `isnad start` serves it, headless
  * Chromium (the packaged build of test/fixtures/browser.ts) drives it. The layout is asserted from
  * the positions the browser computed (layout.ts); the screenshot is kept in test-artifacts/.
  */
@@ -249,7 +249,7 @@ describe('the web dashboard in headless Chromium', () => {
     await empty.close()
 
     const result = await runIsnad(['dashboard'], { home: peerHome.replace(/$/, '-none') })
-    // issue 21: USAGE exits 2, whatever the command.
+    // USAGE exits 2, whatever the command.
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('isnad start')
   })

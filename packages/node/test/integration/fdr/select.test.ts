@@ -57,7 +57,7 @@ describe('FDR layer on a node', () => {
 
   it('keeps trust roots in the data directory and computes reputation from them', async () => {
     await populate()
-    // No operator roots yet: the node's own agents are its only roots (issue 18), not the unrooted 0.5.
+    // No operator roots yet: the node's own agents are its only roots, not the unrooted 0.5.
     const ownRootsOnly = (await node.trust.describe(bob.did)).reputation
     await node.trust.reputation.addTrustRoot(alice.did)
     expect(await codeOfAsync(async () => await node.trust.reputation.addTrustRoot(alice.did))).toBe('ALREADY_EXISTS')
@@ -86,7 +86,7 @@ describe('FDR layer on a node', () => {
   it('scores under the node\'s policy setting: the Sybils\' confirms weigh nothing under isnad-reputation', async () => {
     const { honest, sybil } = await populate()
     await node.trust.reputation.addTrustRoot(alice.did)
-    await node.trust.setPolicy('isnad-v0.1') // a new node's default is isnad-reputation (issue 18)
+    await node.trust.setPolicy('isnad-v0.1') // a new node's default is isnad-reputation
     await reopen()
     expect((await node.explainTrust(sybil)).score).toBe(0.5) // isnad-v0.1 counts heads: 0.2 + 0.3 + 0.2 × rep 0
     await node.trust.setPolicy('isnad-reputation')

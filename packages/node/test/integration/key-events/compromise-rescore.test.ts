@@ -13,12 +13,12 @@ import { waitFor, type TestNode } from '../net/fixtures/harness.js'
 import type { LocalNodeHost } from '../net/fixtures/local-node-host.js'
 
 /*
- * Issue 18 item 4 across two nodes on loopback: B stores a memory signed by A's key and its own agent
- * confirms it (Attested). A then declares the key compromised since before the memory was signed;
- * the key log reaches B by gossip, and B's stored score — what `query --min-trust` filters on —
- * drops at once, with `trust explain` saying why. A reindex keeps it so.
+ * A key compromise across two nodes on loopback (docs/trust.md §1a): B stores a memory signed by
+ * A's key and its own agent confirms it (Attested). A then declares the key compromised since
+ * before the memory was signed; the key log reaches B by gossip, and B's stored score — what
+ * `query --min-trust` filters on — drops at once, with `trust explain` saying why. A reindex keeps it so.
  */
-describe('a declared compromise reaches records already stored (issue 18 item 4)', () => {
+describe('a declared compromise reaches records already stored', () => {
   let pair: KeyGossipPair
   let homes: [string, string]
   let locals: [LocalNode, LocalNode]
@@ -81,7 +81,7 @@ describe('a declared compromise reaches records already stored (issue 18 item 4)
   })
 })
 
-describe('a compromise declared locally reaches stored records, and survives a reindex (issue 18 item 4)', () => {
+describe('a compromise declared locally reaches stored records, and survives a reindex', () => {
   it('rescores at once, and `ledger reindex` scores the same', async () => {
     const home = await mkdtemp(join(tmpdir(), 'isnad-compromise-local-'))
     try {

@@ -5,7 +5,7 @@ import { isIsnadError } from '../../../src/errors/index.js'
 import { JsonlAppender } from '../../../src/ledger/index.js'
 import { createTempDataDir } from './helpers.js'
 
-describe('JsonlAppender: durable appends with group commit (issue 3 §4)', () => {
+describe('JsonlAppender: durable appends with group commit', () => {
   let dir: { dataDir: string, remove: () => Promise<void> }
   let path: string
 

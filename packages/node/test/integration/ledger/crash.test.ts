@@ -10,7 +10,7 @@ import { ensureBuilt } from '../../fixtures/build-dist.js'
 import { assertStrictlyIncreasing, collect, createTempDataDir } from './helpers.js'
 
 /*
- * THE crash test (issue 3 §4): a child process appends events in a loop and prints each
+ * THE crash test: a child process appends events in a loop and prints each
  * acknowledged event id; the parent kills it with SIGKILL at random points, many times, reopens the
  * ledger each time and checks that every acknowledged event is there, none twice, lc strictly
  * increasing, every line verifying, and every torn tail recorded as a finding. Some rounds also
@@ -75,7 +75,7 @@ async function newestShard (dataDir: string, instanceId: string): Promise<string
   return candidates.sort().at(-1)
 }
 
-describe('kill -9 at random points (issue 3 §4)', () => {
+describe('kill -9 at random points', () => {
   let dir: { dataDir: string, remove: () => Promise<void> }
   const seed = Number(process.env.ISNAD_CRASH_SEED ?? Date.now() % 1_000_000)
 

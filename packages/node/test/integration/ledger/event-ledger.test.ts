@@ -10,7 +10,7 @@ import {
 import { EventSchema } from '../../../src/schema/ledger-lines.js'
 import { assertStrictlyIncreasing, collect, createTempDataDir, eventInput, listFiles, readJsonLines, steppingClock } from './helpers.js'
 
-describe('the event ledger (DESIGN §4, spec §4–§9)', () => {
+describe('the event ledger (spec §4–§9)', () => {
   let dir: { dataDir: string, remove: () => Promise<void> }
   let ledger: EventLedger | undefined
 

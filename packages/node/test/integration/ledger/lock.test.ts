@@ -28,7 +28,7 @@ async function exists (path: string): Promise<boolean> {
   return await stat(path).then(() => true, () => false)
 }
 
-describe('the single-writer lock (issue 3 §8)', () => {
+describe('the single-writer lock', () => {
   let dir: { dataDir: string, remove: () => Promise<void> }
   const open: EventLedger[] = []
 

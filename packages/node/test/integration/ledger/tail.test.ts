@@ -7,7 +7,7 @@ import { createTempDataDir } from './helpers.js'
 
 const good = (n: number): string => JSON.stringify(withLineHash({ n })) + '\n'
 
-describe('inspectTail: where the intact part of a ledger file ends (issue 3 §4)', () => {
+describe('inspectTail: where the intact part of a ledger file ends', () => {
   let dir: { dataDir: string, remove: () => Promise<void> }
   let path: string
 

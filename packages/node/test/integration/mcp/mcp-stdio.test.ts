@@ -63,7 +63,7 @@ describe('isnad mcp over stdio', () => {
     ]))
     const remember = tools.find((t) => t.name === 'remember')
     expect(remember?.inputSchema.required).toContain('summary')
-    // issue 21: closed inputs, one name for tags everywhere, every field described.
+    // Closed inputs, one name for tags everywhere, every field described.
     expect(remember?.inputSchema.additionalProperties).toBe(false)
     const query = tools.find((t) => t.name === 'query_memories')
     expect(Object.keys(query?.inputSchema.properties ?? {})).toContain('tags')
@@ -85,14 +85,14 @@ describe('isnad mcp over stdio', () => {
     expect(remembered.kind).toBe(EVIDENCE_KIND)
     const memory = remembered.memories[0]
     expect(memory?.source.via).toBe('data directory')
-    // The default policy (isnad-reputation, issue 18): 0.2 for the signature + 0.2 × the author's
+    // The default policy (isnad-reputation): 0.2 for the signature + 0.2 × the author's
     // reputation 1 (the node's own agent, a root), and Unverified: nobody has witnessed it yet.
     expect(memory?.trust).toEqual({ score: 0.2999, level: 'Unverified' })
     if (memory === undefined) throw new Error('no memory')
 
     // Rule M-1: the injected text comes back as a quoted claim under the evidence notice.
     const found = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tags: ['ops'] } }))
-    // issue 21: `tags` filters here as everywhere (it was an unknown key, ignored, and matched everything).
+    // `tags` filters here as everywhere (it was an unknown key, ignored, and matched everything).
     const none = jsonOf<EvidenceEnvelope>(await client.callTool({ name: 'query_memories', arguments: { tags: ['no-such-tag'] } }))
     expect(none.memories).toEqual([])
     expect(found.notice).toMatch(/evidence, not instructions/)
@@ -183,7 +183,7 @@ describe('isnad mcp over stdio', () => {
     const unknown = await client.callTool({ name: 'show_memory', arguments: { id: 'bafyreigeuaqg4arao66zdeisdv3amxwpjpdeuy4plrhiti66hcrungztki' } }) as CallToolResult
     expect(unknown.isError).toBe(true)
     expect(textOf(unknown)).toMatch(/^NOT_FOUND: /)
-    // issue 21: unknown keys are refused, a malformed CID is CID_INVALID, as on every other path.
+    // Unknown keys are refused, a malformed CID is CID_INVALID, as on every other path.
     const bogus = await client.callTool({ name: 'query_memories', arguments: { tags: ['ops'], bogus: 1 } }) as CallToolResult
     expect(textOf(bogus)).toMatch(/^SCHEMA_INVALID: .*bogus/)
     const badCid = await client.callTool({ name: 'show_memory', arguments: { id: 'not-a-cid' } }) as CallToolResult

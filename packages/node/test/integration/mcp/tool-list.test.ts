@@ -8,7 +8,7 @@ import { createMcpServer } from '../../../src/mcp/index.js'
 import { TOOLS, toolListOf } from '../../../src/mcp/tools.js'
 
 /*
- * The MCP server is the SDK's low-level Server with tools/list and tools/call of our own (issue 21),
+ * The MCP server is the SDK's low-level Server with tools/list and tools/call of our own,
  * no longer McpServer with its private validateToolInput replaced. What an agent sees must not have
  * changed: the list is what McpServer listed for the same zod schemas, and a call to a tool that
  * does not exist gets the same answer.

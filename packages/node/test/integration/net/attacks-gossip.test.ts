@@ -10,7 +10,7 @@ import { bytesOf, connect, startNode, stopAll, verified, waitFor, waitForMesh, t
 import { MemoryHost } from './fixtures/memory-host.js'
 
 /*
- * Gossip attacks on real libp2p nodes on loopback (issue 9 §3, docs/threat-model.md). H is an
+ * Gossip attacks on real libp2p nodes on loopback (docs/threat-model.md). H is an
  * honest publisher, V the victim, R an honest relay whose clock runs ahead, A the attacker. H and A
  * are both connected to V; R sits between H and V on a second path.
  */
@@ -25,7 +25,7 @@ function raw (network: Network): RawGossip {
 
 const at = (ms: number): string => new Date(ms).toISOString()
 
-describe('gossip attacks (issue 9 §3)', () => {
+describe('gossip attacks', () => {
   let h: TestNode<MemoryHost>
   let v: TestNode<MemoryHost>
   let a: TestNode<MemoryHost>

@@ -10,9 +10,8 @@ import { LocalNodeHost } from './fixtures/local-node-host.js'
 import { MemoryHost } from './fixtures/memory-host.js'
 
 /*
- * Attacks on a node's peers and history, with real libp2p nodes on loopback (issue 9 §3,
- * docs/threat-model.md): an eclipse attempt by Sybils dialling in, and replays that outlive the
- * seen cache and a restart.
+ * Attacks on a node's peers and history, with real libp2p nodes on loopback (docs/threat-model.md):
+ * an eclipse attempt by Sybils dialling in, and replays that outlive the seen cache and a restart.
  */
 
 const pause = async (ms: number): Promise<void> => { await new Promise((resolve) => setTimeout(resolve, ms)) }

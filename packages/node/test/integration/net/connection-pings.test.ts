@@ -43,4 +43,22 @@ describe('connection pings (libp2p nodes on loopback)', () => {
     expect(a.network.libp2p.getConnections().map((conn) => conn.status)).toEqual(['open'])
     expect(a.network.libp2p.getConnections()[0]?.rtt).toBeUndefined()
   })
+
+  it('keeps a connection whose peer echoes the ping but never closes its end of the stream (the echo proved the link)', async () => {
+    const monitor = { connectionMonitor: { pingIntervalMs: 200, abortOnPingFailure: true } }
+    const a = await startNode('PF', new MemoryHost(), { syncOnConnect: false, ...monitor })
+    const slow = await startNode('PG', new MemoryHost(), { syncOnConnect: false, connectionMonitor: { pingIntervalMs: 60_000, abortOnPingFailure: false } })
+    nodes.push(a, slow)
+    let answered = 0
+    await slow.network.libp2p.unhandle(PING_PROTOCOL)
+    await slow.network.libp2p.handle(PING_PROTOCOL, async (stream) => {
+      answered++
+      stream.addEventListener('message', (event) => { stream.send(event.data) })
+    })
+    await connect(a, slow)
+    // Each of A's pings is echoed, then its close waits out the ping's timeout (the interval).
+    await waitFor('three pings echoed', () => answered >= 3, { timeoutMs: 10_000 })
+    expect(a.network.libp2p.getConnections().map((conn) => conn.status)).toEqual(['open'])
+    expect(a.network.libp2p.getConnections()[0]?.rtt).toBeDefined()
+  }, 20_000)
 })

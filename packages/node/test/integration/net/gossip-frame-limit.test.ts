@@ -7,7 +7,7 @@ import { bytesOf, connect, startNode, stopAll, verified, waitFor, waitForMesh, t
 import { MemoryHost } from './fixtures/memory-host.js'
 
 /*
- * gossip-v1 §7 and G1–G3 (issue 22 item 7) on two real libp2p nodes on loopback: the data limits
+ * gossip-v1 §7 and G1–G3 on two real libp2p nodes on loopback: the data limits
  * and gossipsub's frame cap agree, so a message just over its topic's limit reaches the validator and
  * is Rejected (P4 penalty), and the sender is still heard afterwards; a frame over the cap gets the
  * sender penalised and disconnected, never left connected but unheard.

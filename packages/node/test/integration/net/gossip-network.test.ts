@@ -7,7 +7,7 @@ import { MemoryHost } from './fixtures/memory-host.js'
 import { bytesOf, connect, startNode, stopAll, verified, waitFor, waitForMesh, type TestNode } from './fixtures/harness.js'
 
 /*
- * Issue 4 with real libp2p nodes on 127.0.0.1: five nodes in a line A–B–C–D–E (TCP and WebSocket
+ * Gossip with real libp2p nodes on 127.0.0.1: five nodes in a line A–B–C–D–E (TCP and WebSocket
  * links alternating), plus F, which publishes records with bad signatures, hanging off C.
  * Each node has an in-memory host and a verifier that counts signature checks.
  */

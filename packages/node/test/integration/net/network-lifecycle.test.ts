@@ -6,7 +6,7 @@ import { ALL_TOPICS, FETCH_PROTOCOL, SYNC_PROTOCOL } from '../../../src/net/inde
 import { addressOf, startNode, stopAll, waitFor, type TestNode } from './fixtures/harness.js'
 import { MemoryHost } from './fixtures/memory-host.js'
 
-/* DESIGN §3: persistent peer key, listeners, bootstrap discovery, mDNS flag, graceful stop. */
+/* The network node's life: persistent peer key, listeners, bootstrap discovery, mDNS flag, graceful stop. */
 
 describe('network lifecycle', () => {
   let dir: string

@@ -7,8 +7,8 @@ import { auditHome } from './audit-home.js'
 import { createAgent } from '../../fixtures/records.js'
 
 /*
- * Issue 20 item 3: a checkpoint covers exactly what was durable when it was signed. The issue's
- * figures (3 of 5 checkpoints `checkpoint_size` with the daemon's heartbeat, 20 of 21 with six
+ * A checkpoint covers exactly what was durable when it was signed. The failures this guards against
+ * (3 of 5 checkpoints `checkpoint_size` with the daemon's heartbeat, 20 of 21 with six
  * writers) came from checkpoints signed while a batch had appended its record events but not yet its
  * Merkle leaves. Here six writers store records through the pipeline while the daemon's periodic
  * work (heartbeat + checkpoint, src/daemon/daemon.ts) runs as fast as it can; then `ledger verify`'s

@@ -12,18 +12,18 @@ import { auditHome } from './audit-home.js'
 import { createAgent, createAttestation, createMemory } from '../../fixtures/records.js'
 
 /*
- * A node home written by the build of 40f8ecc, the ledger layout before issue 20
+ * A node home written by the build of 40f8ecc, the ledger layout before ledger packs
  * (test/fixtures/home-40f8ecc: its `.memory/` without the derived index; make-fixture.mjs says how it
  * was made): 7 memories (one superseding another), 3 attestations, a witness request and a signed
  * checkpoint. Opened by today's code, every record comes back through the ingest pipeline's recovery,
  * queries answer, and `ledger verify` (with the index check) calls it healthy. This is the fixture a
- * migration of the layout (issue 20 item 2) is to be tested on.
+ * migration of the layout is to be tested on.
  */
 
 const carol = createAgent(72) // seed 32 × 73
 const FIXTURE = join(import.meta.dirname, '../../fixtures/home-40f8ecc/memory')
 
-describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', () => {
+describe('a home of the layout before ledger packs (fixture written by 40f8ecc)', () => {
   let home: string
   beforeEach(async () => {
     home = await mkdtemp(join(tmpdir(), 'isnad-layout-fixture-'))
@@ -53,7 +53,7 @@ describe('a home of the layout before issue 20 (fixture written by 40f8ecc)', ()
   })
 
   /*
-   * The migration (issue 20 item 2, docs/ledger-packs.md): none is needed. The per-record events of
+   * The migration (docs/ledger-packs.md): none is needed. The per-record events of
    * the old layout are read as they are, forever, beside the `memory.packed` events new batches
    * get, by every reader (recovery, reindex, ledger verify); the Merkle log runs on across both.
    */

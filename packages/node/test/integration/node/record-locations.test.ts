@@ -13,7 +13,7 @@ import { INDEX_FORMAT } from '../../../src/record-index/index.js'
 import { LATIN1 } from '../../../src/record-index/level/binary-keys.js'
 
 /*
- * Issue 20, each record stored once: the index keeps where a record's bytes are in the ledger's
+ * Each record stored once: the index keeps where a record's bytes are in the ledger's
  * packs (record-index/level/record-location.ts), not the bytes, and every read takes them from there and
  * hashes them against the record's id. The home is the fixture of 40f8ecc (per-record events of
  * the layout before packs, whose records stay held in the index) plus new batches: pages inline in

@@ -49,7 +49,7 @@ describe('the node\'s trust setting', () => {
     let node = await LocalNode.open({ home, clock })
     let memory: string
     try {
-      // A memory by an agent no trust path reaches (the node's own agents are roots too: issue 18).
+      // A memory by an agent no trust path reaches (the node's own agents are roots too: docs/trust.md §2).
       const stored = createMemory(createAgent(63), { summary: 'the canary takes 9 minutes', created_at: new Date(now).toISOString() })
       await node.ingest([stored.signed])
       memory = stored.id
@@ -75,7 +75,7 @@ describe('the node\'s trust setting', () => {
       expect(explained.policy).toBe('isnad-v0.1')
       expect(explained.score).toBeCloseTo((before?.score ?? 0) + 0.2, 10)
       expect(await node.store.getTrust(memory)).toMatchObject({ policy: 'isnad-v0.1', score: explained.score })
-      // A second pass finds nothing to change.
+      // Run again, it finds nothing to change.
       expect(await rescoreStoredTrust(node.store, now, await node.trust.setting())).toBe(0)
     } finally {
       await node.close()

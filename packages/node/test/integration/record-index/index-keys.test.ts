@@ -75,7 +75,7 @@ describe('LevelRecordStore index keys (layout 7)', () => {
       ...queryKeysOf(taggedMemory, scoreUnitsOf(0.7), tagged.id, numberOf),
       ...queryKeysOf(plainMemory, scoreUnitsOf(0.3), plain.id, numberOf)
     ].sort())
-    // One link per attestation (its memory's): no key by witness (issue 20).
+    // One link per attestation (its memory's): no key by witness.
     expect(await rawKeys(location, 'l')).toEqual([linkKey('attestations', tagged.id, attestation.id)])
     expect(linkKey('attestations', tagged.id, attestation.id)).toBe(`a${idKey(tagged.id).slice(0, 8)}${idKey(attestation.id)}`)
     expect(await rawKeys(location, 's')).toEqual([
@@ -85,7 +85,7 @@ describe('LevelRecordStore index keys (layout 7)', () => {
     expect(kindStatKey('memory')).toBe('k\x00memory')
   })
 
-  it('leaves a query key empty when the position says created_at, and keeps it as written otherwise (issue 20)', async () => {
+  it('leaves a query key empty when the position says created_at, and keeps it as written otherwise', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'isnad-keys-'))
     directories.push(dir)
     const location = indexLocationOf(dir)
@@ -117,7 +117,7 @@ describe('LevelRecordStore index keys (layout 7)', () => {
     }
   })
 
-  it('keeps a memory entry a batch re-scores to the same score, level and policy, and rewrites it when one moves (issue 20)', async () => {
+  it('keeps a memory entry a batch re-scores to the same score, level and policy, and rewrites it when one moves', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'isnad-keys-'))
     directories.push(dir)
     const location = indexLocationOf(dir)

@@ -31,7 +31,7 @@ describe('cid checker (anchors-v1 V1)', () => {
     expect(outcome.reason).toMatch(/all 4 blocks/)
   })
 
-  it('takes a damaged stored block for local damage, not the anchor\'s fault: unreachable without a good copy, never mismatch (issue 22 §2)', async () => {
+  it('takes a damaged stored block for local damage, not the anchor\'s fault: unreachable without a good copy, never mismatch', async () => {
     const { blocks, claim, cid } = await imported(600_000)
     const leaf = (await import('@ipld/dag-pb')).decode((await blocks.get(cid)) ?? new Uint8Array()).Links[1]?.Hash
     expect(leaf).toBeDefined()

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { jsonDepthOf } from '../../../src/http/body.js'
 
-/* The byte scan that bounds a body's nesting before JSON.parse (issue 22 item 5), on vectors. */
+/* The byte scan that bounds a body's nesting before JSON.parse, on vectors. */
 
 const enc = (text: string): Uint8Array => new TextEncoder().encode(text)
 

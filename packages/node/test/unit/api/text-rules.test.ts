@@ -5,7 +5,7 @@ import { MAX_REASON_BYTES, RevocationEventSchema } from '../../../src/key-events
 import { MemoryContentSchema } from '../../../src/schema/index.js'
 
 /*
- * issue 21 item 5: record-v1 R3 says exactly which characters are whitespace in a tag and which
+ * record-v1 R3 says exactly which characters are whitespace in a tag and which
  * line breaks one-line text refuses; protocols/vectors/text-rules.json lists them, and the schemas
  * must agree with every vector. A revocation's reason is line(256).
  */

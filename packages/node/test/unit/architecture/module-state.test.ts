@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest'
 import { moduleStateIn } from './module-state.js'
 
 /*
- * Vectors for the purity check of the core (architecture.test.ts): the state the core held before
- * issue 21 item 2 took it out must still be caught if it comes back, and the constants the core
+ * Vectors for the purity check of the core (architecture.test.ts): the state the core once held
+ * must still be caught if it comes back, and the constants the core
  * keeps must pass.
  */
 

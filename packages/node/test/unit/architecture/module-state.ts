@@ -1,5 +1,5 @@
 /*
- * What counts as module-level mutable state in a core file (issue 21 item 2: the core holds none).
+ * What counts as module-level mutable state in a core file (the core holds none).
  * A textual check, so it is itself tested on snippets (module-state.test.ts): each pattern below
  * must catch the forms the core once held, and pass the constants it keeps.
  */

@@ -5,7 +5,7 @@ import { CheckpointRegistry, LogAuditor } from '../../../src/ledger/audit/log-au
 import { computeRoot, createCheckpoint, hashLeaf, hashToHex, leafDataOfCid, signCheckpoint } from '../../../src/merkle/index.js'
 import { createAgent, createMemory } from '../../fixtures/records.js'
 
-/** The audit's rebuild of the node's RFC 6962 log and its checkpoint checks (DESIGN §4, transparency-v1). */
+/** The audit's rebuild of the node's RFC 6962 log and its checkpoint checks (transparency-v1). */
 
 const author = createAgent(1)
 const CIDS = Array.from({ length: 40 }, (_, i) => createMemory(author, { summary: `leaf ${i}` }).id)

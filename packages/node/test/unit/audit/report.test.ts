@@ -20,7 +20,7 @@ function reportOf (findings: AuditFinding[]): AuditReport {
   }
 }
 
-describe('findings (issue 3 §5)', () => {
+describe('findings', () => {
   it('have an id derived from what was found, not when; a valid hash; the schema', () => {
     const draft: FindingDraft = { kind: 'hash_mismatch', file: STREAM, offset: 120, line: 2, message: 'line 2: hash does not match' }
     const a = finding(draft)
@@ -70,7 +70,7 @@ describe('the health score and status (scorecard)', () => {
   })
 })
 
-describe('planRepair (issue 3 §5)', () => {
+describe('planRepair', () => {
   const now = (): number => Date.parse(TS)
 
   it('sets aside bad lines of live shards (their torn tail with them), quarantines damaged archives, recovers torn tails elsewhere, reindexes after; the rest is unresolved', () => {

@@ -3,7 +3,7 @@ import { renderTrust } from '../../../src/operations/index.js'
 import { computeTrust } from '../../../src/trust/index.js'
 import { attestationEvidence, memoryEvidence, NOW } from '../trust/fixtures.js'
 
-/** Issue 18 item 3: `trust explain` says plainly when the node has too little to judge, and why the level is what it is. */
+/** `trust explain` says plainly when the node has too little to judge, and why the level is what it is. */
 describe('renderTrust', () => {
   it('says "too little to judge" for a node without roots, with the level\'s reason', () => {
     const trust = computeTrust({ memory: memoryEvidence(), attestations: [attestationEvidence({ id: 'a1', witness: 'w1' })], anchors: [], now: NOW, rooted: false }, { policy: 'isnad-reputation' })

@@ -4,7 +4,7 @@ import { runningThreads } from '../../../src/fast-crypto/verify-threads.js'
 import { cases, here, startThreads, viaThreads } from './record-thread-cases.js'
 
 /*
- * Issue 20 item 4: a verifier thread that dies with records in flight loses none of them. The
+ * A verifier thread that dies with records in flight loses none of them. The
  * records it held are verified again on this thread (record-threads.ts hands back undefined,
  * verifyRecordBytesAsync verifies here), and so are all later ones: the threads end for the process
  * (verify-threads.ts `fail`). A file of its own because that end is for the whole process.

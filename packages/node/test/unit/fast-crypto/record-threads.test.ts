@@ -5,7 +5,7 @@ import { encodeSignedRecord } from '../../../src/record/index.js'
 import { cases, here, startThreads, valid, viaThreads, type Case } from './record-thread-cases.js'
 
 /*
- * Issue 20 item 4: once the verifier threads run, nodeCryptoVerifier's record fast paths verify
+ * Once the verifier threads run, nodeCryptoVerifier's record fast paths verify
  * received bytes whole on them (src/fast-crypto/record-threads.ts). Whatever the bytes, the result must
  * be the one this thread computes: the same id, CID, record and bytes, or the same error code,
  * message and details — over every record vector of protocols/vectors/records.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { DEFAULT_HOME_NAME, nodePaths, resolveHome } from '../../../src/home/home-paths.js'
 
 describe('resolveHome', () => {
-  const cwd = '/work/project'
+  const cwd = '/code/project'
   const user = '/home/ada'
 
   it('is ~/.isnad when neither --home nor $ISNAD_HOME names one, never the current directory', () => {
@@ -12,10 +12,10 @@ describe('resolveHome', () => {
   })
 
   it('takes --home over $ISNAD_HOME, and a relative one from the current directory', () => {
-    expect(resolveHome('alice', { ISNAD_HOME: '/srv/bob' }, cwd, user)).toBe('/work/project/alice')
-    expect(resolveHome('.', {}, cwd, user)).toBe('/work/project')
+    expect(resolveHome('alice', { ISNAD_HOME: '/srv/bob' }, cwd, user)).toBe('/code/project/alice')
+    expect(resolveHome('.', {}, cwd, user)).toBe('/code/project')
     expect(resolveHome(undefined, { ISNAD_HOME: '/srv/bob' }, cwd, user)).toBe('/srv/bob')
-    expect(resolveHome(undefined, { ISNAD_HOME: 'bob' }, cwd, user)).toBe('/work/project/bob')
+    expect(resolveHome(undefined, { ISNAD_HOME: 'bob' }, cwd, user)).toBe('/code/project/bob')
   })
 
   it('puts .memory/ and keys/ inside the home', () => {

@@ -88,7 +88,7 @@ describe('typed ids give the bytes of the plain definitions', () => {
       expect(derivedId('event', 'd', ['z'.repeat(n)])).toBe(referenceDerivedId('event', 'd', ['z'.repeat(n)]))
     }
     expect(eventIdFor('default', 'k')).toBe(referenceDerivedId('event', 'isnad/event-id/v1', ['default', 'k']))
-    // As written to a ledger by the build before these encoders (session 6, a2f8b13).
+    // As written to a ledger by the build before these encoders (a2f8b13).
     expect(eventIdFor('default', 'memory.captured:bafyreiaap4xbpzuuysdkptdenidw4csssxxypuubxgw7zmqahgratyf35e')).toBe('evt_ipxmtbnsibpeuzdsgocqw4k3ma')
   })
 })

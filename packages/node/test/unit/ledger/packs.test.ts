@@ -56,7 +56,7 @@ describe('record packs (docs/ledger-packs.md)', () => {
     expect(packPayloadOf(big, Array.from({ length: 40 }, (_, i) => String(i)), 'sync').car).toBeUndefined()
   })
 
-  it('make a sync, fetch or import page above 64 KiB a file, and keep gossip and local batches inline up to 512 KiB (issue 20)', () => {
+  it('make a sync, fetch or import page above 64 KiB a file, and keep gossip and local batches inline up to 512 KiB', () => {
     // Records of figure 8c's sizes: about 460 bytes (an attestation ~330, a memory ~800).
     const page = buildPack(Array.from({ length: 256 }, (_, i) => dagCbor.encode({ record: { n: i, pad: 'x'.repeat(420) }, signature: 's' })))
     const ids = Array.from({ length: 256 }, (_, i) => String(i))

@@ -7,7 +7,7 @@ import { attachmentIdOf, deriveTypedId, objectIdOf, reductionIdOf } from '../../
 /*
  * Typed ids (spec §7) are written into ledgers and view shards, so a new encoder must give the very
  * same strings. typed-id-vectors.json was written by the two hand-written base32 encoders the ids
- * had before they shared one home (src/ledger/ids.ts on multiformats' base32, issue 21): base32 of
+ * had before they shared one home (src/ledger/ids.ts on multiformats' base32): base32 of
  * 0–20, 32 and 100 bytes, random ids of every kind, derived ids over empty, non-ASCII, lone-surrogate,
  * NUL and colon parts and parts of several KB, event ids, and every kind of view id.
  */

@@ -73,7 +73,7 @@ describe('signing checkpoints', () => {
     expect(codeOf(() => verifyCheckpoint(future, nodeCryptoVerifier, { now }))).toBe('TIMESTAMP_IN_FUTURE')
   })
 
-  it('a checkpoint is not a record of the record store (DESIGN §1: it lives in the ledger)', () => {
+  it('a checkpoint is not a record of the record store (it lives in the ledger)', () => {
     const record: CheckpointRecord = (vectors.valid[0] as ValidVector).signed.record
     expect(RecordSchema.safeParse(record).success).toBe(false)
   })

@@ -5,7 +5,7 @@ import { peerIdFromPrivateKey } from '@libp2p/peer-id'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadOrCreatePeerKey, peerKeyFromBytes, peerKeyToBytes } from '../../../src/net/index.js'
 
-describe('the persistent peer key (DESIGN §1, §3)', () => {
+describe('the persistent peer key', () => {
   let dir: string
   beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'isnad-peer-key-')) })
   afterEach(async () => { await rm(dir, { recursive: true, force: true }) })

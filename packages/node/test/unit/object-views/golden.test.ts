@@ -12,10 +12,10 @@ import { EVIDENCE, inputOf, memoryOf } from './fixtures.js'
 /**
  * Golden values: what the reducer writes is on disk and in the ledger (ids, lines, hashes, the
  * `memory.reduced` event), so a faster implementation must give these exact bytes. Computed with
- * the code of session 4; a change here is a change of the format, not a refactor. The compact
- * reducer line and the per-round event (issue 20, docs/views.md) changed the last two lines of a
- * reduction, the compact attachment (isnad-attach-v2, issue 20) the second, the round line
- * (isnad-reduction-v3, issue 20) the third again; the object lines are those of session 4
+ * the first views code; a change here is a change of the format, not a refactor. The compact
+ * reducer line and the per-round event (docs/views.md) changed the last two lines of a
+ * reduction, the compact attachment (isnad-attach-v2) the second, the round line
+ * (isnad-reduction-v3) the third again; the object lines are those of the first views code
  * (GOLDEN.objectDigest).
  */
 
@@ -69,7 +69,7 @@ describe('reductions: golden lines', () => {
     }
     expect(digest()).toBe(GOLDEN.arbitraryDigest)
     expect(digest(ledgerHashLine)).toBe(GOLDEN.arbitraryDigest)
-    // The object lines alone: unchanged since session 4 by the compact attachment, reducer line and round events.
+    // The object lines alone: unchanged since the first views code by the compact attachment, reducer line and round events.
     const objects = createHash('sha256')
     for (const input of inputs) {
       try {
@@ -126,9 +126,9 @@ const GOLDEN = {
   ],
   arbitraryDigest: 'de981608550f4546d3c7831123eaefc1edae39e7ab78b98b130ab8681e8b6375',
   objectDigest: '420ed385f367124349194981f5e8d53460eab58288e880c080145e388ab83d13',
-  /** Written by the code of issue 20's first compaction (before the round form), for the decision above with its v1 attachment. */
+  /** Written by the code of the first compaction (before the round form), for the decision above with its v1 attachment. */
   v2ReducerLine: '{"schema_version":"isnad-reduction-v2","id":"red_aujgdgukg53t5qgywokeyop4ma","object":"dec_2zroqno46mwlkqocw446z56ksa","object_hash":"sha256:85042114b96972cba120e7bbd38cbaf883ad6de5ed02d89fa5a3f87b4d9763cf","shard":"views/decisions/default/2026-02.jsonl","attachment_hash":"sha256:4587f0eb4963940de4916968fb948f818d516d7cf6f4a55c6d4140d33d2f231d","ts":"2026-11-22T00:00:00.000Z","hash":"sha256:94c6e62dc381e7a6fbba1e8eb83b2bb1951ac2de1c1b00173ae1854b1ac78eea"}',
-  /** Written by the code of session 4 (before the compact form), for the decision above. */
+  /** Written by the first views code (before the compact form), for the decision above. */
   v1AttachLine: '{"schema_version":"isnad-attach-v1","id":"att_3xzrcj6g4dtesdt6a242gjkobq","object":"dec_2zroqno46mwlkqocw446z56ksa","scope":"default","ts":"2026-02-05T16:00:00Z","memory":"bafyreibe7pbw5lp4nddlo3da2frlvflfibpkqjs2butwkxq2mfvob5ywiu","anchors":[{"id":"bafyreicwjzy7q5ibb5ewub6hd56nujre5364kdrmskipjmq22lxd7kltnm","type":"url","reference":"https://example.org/evidence","hash":"sha2-256:9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08","state":"unchecked"}],"attestations":[{"id":"bafyreia2n4jc7tykbyw767cqnxkas5lb7wsvv4wmynsch7myxvkin6sxvu","verdict":"confirm","witness":"did:key:z6MkjchhfUsD6mmvni8mCdXHw216Xrm9bQe2mBH1P5RDjVJG"},{"id":"bafyreihnpfg2nxqr37ixrowc2jwacq3vtjhskvoge2qycmexh5artobtja","verdict":"partial"}],"trust":{"score":0.5,"level":"Attested"},"hash":"sha256:4587f0eb4963940de4916968fb948f818d516d7cf6f4a55c6d4140d33d2f231d"}',
   v1ReducerLine: '{"schema_version":"isnad-reduction-v1","id":"red_aujgdgukg53t5qgywokeyop4ma","reducer":"isnad-views/v1","memory":"bafyreibe7pbw5lp4nddlo3da2frlvflfibpkqjs2butwkxq2mfvob5ywiu","object":"dec_2zroqno46mwlkqocw446z56ksa","object_type":"decision","object_hash":"sha256:85042114b96972cba120e7bbd38cbaf883ad6de5ed02d89fa5a3f87b4d9763cf","shard":"views/decisions/default/2026-02.jsonl","attachment":"att_3xzrcj6g4dtesdt6a242gjkobq","attachment_hash":"sha256:4587f0eb4963940de4916968fb948f818d516d7cf6f4a55c6d4140d33d2f231d","attachment_shard":"views/attach/default/2026-02.jsonl","ts":"2026-11-22T00:00:00.000Z","hash":"sha256:6f8fd0a1ffb6568f5c235d4c545a0b59946a25f225254028df69b874e1a91df0"}'
 }

@@ -8,7 +8,7 @@ import { EVENT_TYPES, EventSchema, ID_PREFIXES, ViewObjectSchema } from '../../.
 
 /** `_meta/` contents (spec §3): what each of the four files says. */
 
-// Spec §5 and §6, copied from seeds/003 so a contract drifting from the spec fails here.
+// Spec §5 and §6, copied here so a contract drifting from the spec fails here.
 const SPEC_EVENT_FIELDS = ['schema_version', 'event_id', 'type', 'scope', 'instance_id', 'run_id', 'actor', 'ts_wall', 'lc',
   'causal_refs', 'visibility', 'owner', 'payload', 'idempotency_key', 'hash']
 const SPEC_OBJECT_REQUIRED = ['schema_version', 'id', 'type', 'scope', 'ts', 'summary', 'status', 'horizon', 'salience',

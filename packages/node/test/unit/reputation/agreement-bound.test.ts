@@ -7,7 +7,7 @@ import { DEFAULT_TOLERANCE as TOLERANCE } from '../../../src/reputation/constant
 const RESIDUAL = 10 * TOLERANCE
 
 /*
- * Issue 18 item 2: the Sybil bound of the agreement walk (docs/trust.md §4). Any number of Sybil
+ * The Sybil bound of the agreement walk (docs/trust.md §4). Any number of Sybil
  * identities, voting among themselves however they like, attached to the honest region by k attack
  * edges (an honest agent attesting a Sybil memory; a Sybil voting on an honest memory, which puts it
  * in a claim beside honest agents), get total reputation ≤ d·inflow/((1 − d)·π_ref) ≤ d·g·max π/((1 − d)·π_ref), g the honest

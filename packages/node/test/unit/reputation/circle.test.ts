@@ -5,7 +5,7 @@ import { attestationEvidence, memoryEvidence, NOW } from '../trust/fixtures.js'
 
 /*
  * The author's circle as the reputation table reports it (`endorses`, read by isnad-reputation's
- * mutual-vouching rule), issue 18: a root is never in an author's circle. Hand-made graphs: the
+ * mutual-vouching rule): a root is never in an author's circle. Hand-made graphs: the
  * author A confirmed memories of the root R and of the stranger W, so A vouches for both by the
  * endorsement edges A → R and A → W; only W is in A's circle.
  */
@@ -16,7 +16,7 @@ const groups: VoteGroup[] = [
   { author: 'A', votes: [{ witness: 'R', verdict: 'confirm' }, { witness: 'W', verdict: 'confirm' }] }
 ]
 
-describe('the author\'s circle (issue 18)', () => {
+describe('the author\'s circle', () => {
   it('never holds a root, however the author vouches for it', () => {
     const table = computeReputation(groups, ['R'])
     expect(table.graph.strengths.length).toBeGreaterThan(0)

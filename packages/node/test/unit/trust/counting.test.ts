@@ -25,7 +25,7 @@ const SKEW = minutes(15)
 const attestationCases: AttestationCase[] = [
   { name: 'signature invalid', attestations: [att({ id: 'a1', witness: 'w1', signatureValid: false })], counted: [], refused: { a1: 'SIGNATURE_INVALID' }, score: 0.3 },
   { name: 'attestation of another memory', attestations: [att({ id: 'a1', witness: 'w1', memory: 'other' })], counted: [], refused: { a1: 'WRONG_MEMORY' }, score: 0.3 },
-  // DESIGN §2: the author never witnesses itself.
+  // The author never witnesses itself.
   { name: 'the author confirms itself', attestations: [att({ id: 'a1', witness: 'author' })], counted: [], refused: { a1: 'SELF_ATTESTATION' }, score: 0.3 },
   { name: 'dated 15 min + 1 ms after now', attestations: [att({ id: 'a1', witness: 'w1', at: NOW + SKEW + 1 })], counted: [], refused: { a1: 'TIMESTAMP_IN_FUTURE' }, score: 0.3 },
   // 0.3 + 0.2 for the confirm: exactly 15 minutes ahead is still allowed (record-v1 R5: "more than").

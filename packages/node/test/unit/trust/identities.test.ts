@@ -20,7 +20,7 @@ const identities: KeyIdentities = {
 const trustOf = (attestations: ReturnType<typeof attestationEvidence>[], withIdentities = true): ReturnType<typeof computeTrust> =>
   computeTrust({ memory: memoryEvidence(), attestations, anchors: [], now: NOW, ...(withIdentities ? { identities } : {}) })
 
-describe('trust counts identities, not keys (issue 9)', () => {
+describe('trust counts identities, not keys', () => {
   it('two device keys of one identity are one witness, the newest attestation of either', () => {
     const both = [
       attestationEvidence({ id: 'a1', witness: 'w-laptop', at: T0 + minutes(5) }),
@@ -32,7 +32,7 @@ describe('trust counts identities, not keys (issue 9)', () => {
     expect(byIdentity.refused.attestations).toMatchObject([{ id: 'a1', code: 'SUPERSEDED_BY_NEWER', superseded_by: 'a2' }])
     // Vector: signature 0.2 + author reputation 0.5·0.2 − one dispute 0.15 = 0.15.
     expect(byIdentity.points).toBe(0.15)
-    // Without a keyring the two keys are two witnesses (the behaviour before issue 9).
+    // Without a keyring the two keys are two witnesses (the behaviour before identities were counted).
     expect(trustOf(both, false).factors.witness_count).toBe(2)
   })
 
@@ -56,7 +56,7 @@ describe('trust counts identities, not keys (issue 9)', () => {
   })
 })
 
-describe('reputation graph nodes are identities (issue 9)', () => {
+describe('reputation graph nodes are identities', () => {
   const stored = (id: string, witness: string, minute: number, verdict: 'confirm' | 'dispute' = 'confirm'): StoredAttestation => ({
     id, record: { kind: 'attestation', version: 1, memory: 'm', witness, attestation: verdict, witnessed_at: iso(T0 + minutes(minute)) }
   })
@@ -86,7 +86,7 @@ describe('reputation graph nodes are identities (issue 9)', () => {
   })
 })
 
-describe('a memory its author\'s key could not sign (issue 18 item 4)', () => {
+describe('a memory its author\'s key could not sign', () => {
   it('gets no signature points, no witness lifts it, and the explanation says why', async () => {
     const { computeTrust: compute } = await import('../../../src/trust/index.js')
     const { memoryEvidence: mem, confirms: conf, NOW: now } = await import('./fixtures.js')

@@ -4,7 +4,7 @@ import { computeTrust, evidenceLevelOf, lowerLevel, type TrustInput } from '../.
 import { anchors, confirms, fixedReputation, memoryEvidence, NOW } from './fixtures.js'
 
 /*
- * Issue 18 item 1: the level is the lower of the score band and the evidence band, which reads the
+ * The level is the lower of the score band and the evidence band, which reads the
  * provenance schema's "Trust Levels" table by meaning:
  *   Unverified  0.0-0.3  Self-reported only
  *   Attested    0.3-0.6  At least one witness

@@ -23,7 +23,7 @@ describe('policy registry', () => {
       expect(TRUST_POLICIES[name].name, `registry: ${name}`).toBe(name)
       expect(getTrustPolicy(name), `getTrustPolicy: ${name}`).toBe(TRUST_POLICIES[name])
     }
-    expect(DEFAULT_TRUST_POLICY, 'a new node\'s policy (issue 18)').toBe('isnad-reputation')
+    expect(DEFAULT_TRUST_POLICY, 'a new node\'s policy').toBe('isnad-reputation')
     expect(getTrustPolicy('isnad-v0.1'), 'isnad-v0.1').toBe(isnadV01Policy)
   })
 

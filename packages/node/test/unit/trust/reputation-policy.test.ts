@@ -69,7 +69,7 @@ describe('isnad-reputation', () => {
   })
 })
 
-describe('isnad-reputation: how much confirm weight attests (issue 18)', () => {
+describe('isnad-reputation: how much confirm weight attests', () => {
   const full = (): number => 1
   const scoreWith = (attestations: AttestationEvidence[], endorses: (from: string, to: string) => boolean, reputation: ReputationLookup = full): ReturnType<typeof computeTrust> =>
     computeTrust({ memory: memoryEvidence({ author: 'A' }), attestations, anchors: [], reputation, endorses, rooted: true, now: NOW }, { policy: 'isnad-reputation' })
@@ -89,7 +89,7 @@ describe('isnad-reputation: how much confirm weight attests (issue 18)', () => {
     expect(four.counted.attestations.filter((a) => a.note?.startsWith('not counted') === true).map((a) => a.witness)).toEqual(['w1', 'w2'])
   })
 
-  it('one circle confirmer is a coincidence: the confirmer beside it still counts (issue 18)', () => {
+  it('one circle confirmer is a coincidence: the confirmer beside it still counts', () => {
     const circle = (from: string, to: string): boolean => from === 'A' && to === 'w1'
     const two = [attestationEvidence({ id: 'a1', witness: 'w1' }), attestationEvidence({ id: 'a2', witness: 'w2' })]
     const result = scoreWith(two, circle)

@@ -8,7 +8,7 @@ import { did } from './fixtures.js'
 
 /**
  * The provenance schema's two example memories, as real records, scored by `isnad-v0.1`.
- * Both examples print a score that their own "Verification Algorithm" does not give. DESIGN §2: the
+ * Both examples print a score that their own "Verification Algorithm" does not give. The
  * project follows the algorithm, and these tests pin the algorithm's numbers, not the printed ones.
  */
 
