@@ -3,7 +3,7 @@ import { SelectRequestSchema, SelectedMemorySchema } from '../../fdr/index.js'
 import { IsnadError } from '../../errors/index.js'
 import {
   AttestationRecordSchema, CONTENT_TYPES, MAX_BODY_BYTES, MemoryAuthorSchema, MemoryContentSchema, MemoryContextSchema, MemoryLineageSchema, TRUST_LEVELS,
-  TrustResultSchema, didKey, isoTimestamp, recordCid, type MemoryView
+  TrustResultSchema, didKey, isoTimestamp, recordCid, type MemoryView, type TrustLevel
 } from '../../schema/index.js'
 import { DEFAULT_QUERY_LIMIT, MAX_QUERY_LIMIT } from '../../record-index/constants.js'
 import { bottomOfLevel } from '../../trust/index.js'
@@ -92,13 +92,22 @@ export const explainTrust = defineOperation({
   run: async (node, { id }) => await explanationOf(node, id)
 })
 
+/** `minLevel` of query and select: a level bound, which the handlers turn into a score bound (`withLevelBound`). */
+const minLevelField = z.enum(TRUST_LEVELS).describe(`only memories at this trust level or above: ${TRUST_LEVELS.join(' < ')}`).optional()
+
+/** One scale (docs/trust.md §1): a level is the scores from its lower bound up, so a level bound is a score bound, the stricter of the two. */
+function withLevelBound<T extends { minTrust?: number | undefined, minLevel?: TrustLevel | undefined }> (input: T): Omit<T, 'minLevel'> {
+  const { minLevel, ...rest } = input
+  return minLevel === undefined ? rest : { ...rest, minTrust: Math.max(input.minTrust ?? 0, bottomOfLevel(minLevel)) }
+}
+
 export const query = defineOperation({
   name: 'query',
   summary: 'Memories by tags, minimum trust, type, author and time; most trusted and newest first, one page at a time.',
   input: z.strictObject({
     tags: z.array(tag).max(16).describe('only memories carrying every one of these tags (old name: `tag`, still accepted)').optional(),
     minTrust: z.number().min(0).max(1).describe('only memories whose trust score is at least this, 0 to 1 (the score is held within its level\'s band, so 0.6 means Anchored or above)').optional(),
-    minLevel: z.enum(TRUST_LEVELS).describe(`only memories at this trust level or above: ${TRUST_LEVELS.join(' < ')}`).optional(),
+    minLevel: minLevelField,
     type: z.enum(CONTENT_TYPES).describe(`only this kind of memory: ${CONTENT_TYPES.join(', ')}`).optional(),
     author: didField('only memories signed by this did:key').optional(),
     since: timeField('only memories created at or after this time').optional(),
@@ -125,8 +134,7 @@ export const query = defineOperation({
     render: queryPageLines
   },
   mcp: { tool: 'query_memories', title: 'Query memories' },
-  // One scale (docs/trust.md §1): a level is the scores from its lower bound up, so a level bound is a score bound.
-  run: async (node, { minLevel, ...input }) => await node.query(minLevel === undefined ? input : { ...input, minTrust: Math.max(input.minTrust ?? 0, bottomOfLevel(minLevel)) })
+  run: async (node, input) => await node.query(withLevelBound(input))
 })
 
 const attestInput = z.strictObject({
@@ -170,6 +178,7 @@ export const select = defineOperation({
     author: SelectRequestSchema.shape.author.describe('only memories signed by this did:key'),
     type: SelectRequestSchema.shape.type.describe(`only this kind of memory: ${CONTENT_TYPES.join(', ')}`),
     minTrust: SelectRequestSchema.shape.minTrust.describe('only memories whose trust score is at least this, 0 to 1'),
+    minLevel: minLevelField,
     limit: SelectRequestSchema.shape.limit.describe('at most this many, 1 to 100; default 20'),
     method: SelectRequestSchema.shape.method.describe('the evidence\'s proof method; default isnad-ed25519')
   }),
@@ -192,7 +201,7 @@ export const select = defineOperation({
     render: ({ selected }) => selectionLines(selected)
   },
   mcp: { tool: 'select_memories', title: 'Select memories (FDR-Memory)' },
-  run: async (node, request) => ({ selected: await node.select(request) })
+  run: async (node, request) => ({ selected: await node.select(withLevelBound(request)) })
 })
 
 /** The most versions `history` walks, each way from the memory it is given. @default 64 */

@@ -77,13 +77,17 @@ describe('generated commands on a real home', () => {
     })
   }, 120_000)
 
-  it('selects with the default key as selector, and refuses an option of the plain query with --select', async () => {
+  it('selects with the default key as selector and a minimum level, and refuses an option of the plain query with --select', async () => {
     await withTempDir(async (home) => {
       expect((await runIsnad(['init'], { home })).code).toBe(0)
       const did = (await runIsnad(['id', 'show', '--json'], { home })).json<{ did: string }>().did
       expect((await runIsnad(['remember', 'selected', '--tag', 'pick'], { home })).code).toBe(0)
       const selected = (await runIsnad(['query', '--select', '--tag', 'pick', '--json'], { home })).json<Array<{ evidence: { verifiedBy: string } }>>()
       expect(selected.map((s) => s.evidence.verifiedBy)).toEqual([did])
+      // --min-level goes with both: a memory no one witnessed is below Attested.
+      const levelled = async (level: string): Promise<unknown[]> => (await runIsnad(['query', '--select', '--tag', 'pick', '--min-level', level, '--json'], { home })).json<unknown[]>()
+      expect(await levelled('Unverified')).toHaveLength(1)
+      expect(await levelled('Attested')).toEqual([])
       const refused = await runIsnad(['query', '--select', '--cursor', 'x'], { home })
       expect(refused.code).toBe(2)
       expect(refused.stderr).toContain('--cursor does not go with --select')
