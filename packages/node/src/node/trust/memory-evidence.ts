@@ -127,14 +127,23 @@ export function scoreEvidence (evidence: MemoryEvidence, now: number, setting: N
  */
 function storedAttestationEvidence ({ id, signed }: StoredRecord<AttestationRecord>): AttestationEvidence {
   const { record } = signed
-  if (record.draw === undefined) return { id, record, signatureValid: true }
+  const fraction = storedDrawFraction(id, record)
+  return fraction === undefined ? { id, record, signatureValid: true } : { id, record, signatureValid: true, drawFraction: fraction }
+}
+
+/**
+ * A stored attestation's draw fraction (none without a draw), kept by attestation id: the scores and
+ * the reputation graph both read it, and a fraction never changes.
+ */
+export function storedDrawFraction (id: string, record: AttestationRecord): number | undefined {
+  if (record.draw === undefined) return undefined
   let fraction = useRecent(drawFractions, id)
   if (fraction === undefined) {
     fraction = drawFractionOfProof(decodeSignature(record.draw.proof), NODE_RECORD_FAST_PATHS)
     putRecent(drawFractions, id, fraction)
     if (drawFractions.size > DRAW_FRACTION_CACHE_SIZE) drawFractions.delete(drawFractions.keys().next().value as string)
   }
-  return { id, record, signatureValid: true, drawFraction: fraction }
+  return fraction
 }
 
 /** @default 65536 — draw fractions of stored attestations kept by id (least recently used dropped first). */

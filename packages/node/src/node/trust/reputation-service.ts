@@ -5,7 +5,7 @@ import {
   computeReputation, reputationFor, type MemoryAttestations, type PageRankOptions, type ReputationTable, type StoredAttestation, type TrustRoot
 } from '../../reputation/index.js'
 import { IsnadError } from '../../errors/index.js'
-import { NODE_RECORD_FAST_PATHS } from '../../fast-crypto/index.js'
+import { storedDrawFraction } from './memory-evidence.js'
 import { changeTrustRoot, readTrustRoots } from './trust-roots-file.js'
 
 export interface ReputationServiceInit {
@@ -188,7 +188,7 @@ export class ReputationService {
 
   /** The table of the one scoring entry point (src/reputation reputationFor); the service has roots. */
   private tableOf (memories: Iterable<MemoryAttestations>, roots: readonly string[], identities?: KeyIdentities): ReputationTable {
-    const spec = { policy: SCHEMA_TRUST_POLICY, roots, drawPaths: NODE_RECORD_FAST_PATHS, ...(identities === undefined ? {} : { identities }), ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }) }
+    const spec = { policy: SCHEMA_TRUST_POLICY, roots, ...(identities === undefined ? {} : { identities }), ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }) }
     return reputationFor(memories, spec) ?? computeReputation([], [], this.init.pageRank)
   }
 
@@ -227,7 +227,7 @@ export class ReputationService {
         if (memory === null) return
         memories.set(id, {
           author: memory.signed.record.author.agent_id,
-          attestations: new Map(attestations.map((a) => [a.id, { id: a.id, record: a.signed.record }]))
+          attestations: new Map(attestations.map((a) => [a.id, storedVote(a.id, a.signed.record)]))
         })
       }))
       cursor = page.next
@@ -243,7 +243,7 @@ export class ReputationService {
     for (const [id, a] of this.orphans) {
       const memory = this.memories?.get(a.signed.record.memory)
       if (memory === undefined) continue
-      memory.attestations.set(id, { id, record: a.signed.record })
+      memory.attestations.set(id, storedVote(id, a.signed.record))
       this.orphans.delete(id)
     }
   }
@@ -283,8 +283,23 @@ function pendingVotes (memories: ReadonlyMap<string, MemoryVotes> | undefined, p
     const memory = stored === undefined ? votes.added.get(record.memory) : votes.changed.get(record.memory) ?? stored
     if (memory === undefined || memory.attestations.has(id)) continue
     const copy = memory === stored ? { author: memory.author, attestations: new Map(memory.attestations) } : memory
-    copy.attestations.set(id, { id, record })
+    copy.attestations.set(id, storedVote(id, record))
     if (stored !== undefined) votes.changed.set(record.memory, copy)
   }
   return votes
+}
+
+/**
+ * An attestation as the reputation graph reads it, its draw's fraction read once here (its proof was
+ * verified before it was stored, record-v1 R19): the graph is rebuilt over every stored attestation,
+ * and would otherwise hash each proof again at every rebuild.
+ */
+function storedVote (id: string, record: AttestationRecord): StoredAttestation {
+  let fraction: number | undefined
+  try {
+    fraction = storedDrawFraction(id, record)
+  } catch {
+    // A proof that does not decode: collectVotes counts it as no draw.
+  }
+  return fraction === undefined ? { id, record } : { id, record, drawFraction: fraction }
 }
