@@ -55,9 +55,13 @@ async function main (options: CostDaemonOptions): Promise<void> {
   loop.enable()
   let closes = 0
   daemon.network.libp2p.addEventListener('connection:close', () => { closes++ })
+  let stopping: Promise<void> | undefined
+  const stop = async (): Promise<void> => { stopping ??= daemon.stop().catch(() => {}); await stopping }
+  // The benchmark gone (ended, interrupted), its daemons stop with it rather than run on unseen.
+  process.once('disconnect', () => { void stop() })
   process.on('message', (request: CostDaemonRequest) => {
     if (request.op === 'stop') {
-      void daemon.stop().finally(() => { send({ type: 'answer', id: request.id }); process.disconnect?.() })
+      void stop().finally(() => { send({ type: 'answer', id: request.id }); process.disconnect?.() })
       return
     }
     const cpu = process.cpuUsage()

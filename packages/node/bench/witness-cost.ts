@@ -40,6 +40,8 @@ import type { CostDaemonMessage, CostDaemonOptions, CostDaemonRequest, CostDaemo
  */
 
 const QUIET_MS = 3000
+/** How long the daemons' CPU is measured with nothing published. */
+const IDLE_MS = 5000
 /** Time between two memories published, network-wide (a steady trickle, not a burst). */
 const SPACING_MS = 200
 /**
@@ -72,6 +74,8 @@ export interface WitnessCostRound {
   /** Connections the daemons closed during the measured memories (each counted at both ends). */
   closes: number
   seconds: number
+  /** CPU per daemon per second while nothing is published (before the warm-up): timers, pings, meshes. */
+  idleCpuMsPerNodePerSecond: number
   /** The machine's 1-minute load average at the start and the end of the round. */
   load: [number, number]
 }
@@ -173,6 +177,10 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
     }
     while ((await statsOf(peers)).some((s) => s.peers === 0)) await sleep(100)
     await sleep(3000) // gossipsub meshes
+    const idleBefore = await statsOf(peers)
+    await sleep(IDLE_MS)
+    const idleAfter = await statsOf(peers)
+    const idleCpuMsPerNodePerSecond = idleAfter.reduce((t, s, i) => t + s.cpuMicros - idleBefore[i]!.cpuMicros, 0) / 1000 / nodes / (IDLE_MS / 1000)
     let slowestPublishMs = 0
     const publish = async (i: number, text: string): Promise<void> => {
       const began = performance.now()
@@ -215,6 +223,7 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
       loopDelayMaxMs: Math.max(...after.map((s) => s.loopDelayMaxMs)),
       closes: delta((s) => s.closes),
       seconds,
+      idleCpuMsPerNodePerSecond,
       load: [loadAtStart, loadavg()[0]!]
     }
   } finally {
@@ -254,7 +263,7 @@ export async function benchWitnessCost (options: { sizes: number[], memories: nu
 
 /** A round's figures against the smallest network's. */
 function roundFigures (section: string, r: WitnessCostRound, base: WitnessCostRound): Figure[] {
-  const detail = { nodes: r.nodes, shards: r.shards, memories: r.memories, drawnAttestationsPerMemory: round2(r.drawnAttestationsPerMemory), privateChecksPerMemory: round2(r.privateChecksPerMemory), privateChecksDuePerMemory: round2(r.privateChecksDuePerMemory), slowestPublishMs: Math.round(r.slowestPublishMs), loopDelayMaxMs: Math.round(r.loopDelayMaxMs), closes: r.closes, seconds: round2(r.seconds), load: r.load.map(round2) }
+  const detail = { nodes: r.nodes, shards: r.shards, memories: r.memories, drawnAttestationsPerMemory: round2(r.drawnAttestationsPerMemory), privateChecksPerMemory: round2(r.privateChecksPerMemory), privateChecksDuePerMemory: round2(r.privateChecksDuePerMemory), slowestPublishMs: Math.round(r.slowestPublishMs), loopDelayMaxMs: Math.round(r.loopDelayMaxMs), closes: r.closes, idleCpuMsPerNodePerSecond: round2(r.idleCpuMsPerNodePerSecond), seconds: round2(r.seconds), load: r.load.map(round2) }
   const baseline = `${base.nodes} daemons`
   const label = `${r.nodes} daemons${r.shards > 1 ? ` in ${r.shards} shards` : ''}`
   const figure = (what: string, unit: string, value: number, baseValue: number, target: { text: string, met: boolean }, extra?: Figure['detail']): Figure => ({
