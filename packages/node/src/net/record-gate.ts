@@ -1,6 +1,6 @@
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
+import { cidString, recordBytesIn, verifyRecordBytes, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
 import { cidOfBytesNative, sameBytes } from '../fast-crypto/index.js'
 import type { RecordKeyCheck } from '../key-events/index.js'
 import { MAX_RECORD_BYTES, type RecordKind } from '../schema/index.js'
@@ -46,6 +46,9 @@ export type GateResult =
 function tooLarge (bytes: Uint8Array): GateResult {
   return { status: 'invalid', id: undefined, error: new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`) }
 }
+
+/** Where a signature is checked: on this thread, or wherever the verifier's async form checks it (its threads). */
+type VerifyWhere = 'here' | 'anywhere'
 
 /** Ids gathered for one call of the host's `has`, and the checks waiting for their slice of its answer. */
 interface HostQuestion {
@@ -108,7 +111,10 @@ export class RecordGate {
 
   /**
    * checkMany for one input, the same steps and results without a batch's bookkeeping (its arrays,
-   * workers and closures): gossipsub validates each message of a burst on its own.
+   * workers and closures): gossipsub validates each message of a burst on its own. The signature is
+   * checked on this thread: gossipsub forwards a message only once its validator has answered, so a
+   * hop to a verifier thread (or libuv's pool) and back would be paid at every hop of the message's
+   * way through the network, and on a loaded machine that hop costs far more than the check.
    */
   async check (bytes: Uint8Array, expectedKind?: RecordKind): Promise<GateResult> {
     if (bytes.length > MAX_RECORD_BYTES) return tooLarge(bytes) // gossip-v1 R1
@@ -118,7 +124,7 @@ export class RecordGate {
       const settled = this.settledWithoutVerifying(id, known, bytes, expectedKind)
       if (settled !== undefined) return this.checkKey(settled)
     }
-    return this.checkKey(await this.verifyOnce(bytes, id, expectedKind))
+    return this.checkKey(await this.verifyOnce(bytes, id, expectedKind, 'here'))
   }
 
   /**
@@ -219,7 +225,7 @@ export class RecordGate {
     return { status: 'invalid', id: record.id, error: new IsnadError('WRONG_KIND', `expected a ${expectedKind} record, got ${kind}`) }
   }
 
-  private async verifyOnce (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined): Promise<GateResult> {
+  private async verifyOnce (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined, where: VerifyWhere = 'anywhere'): Promise<GateResult> {
     const running = id === undefined ? undefined : this.inflight.get(id)
     if (running !== undefined && sameBytes(running.bytes, bytes)) {
       const result = await running.result
@@ -227,7 +233,7 @@ export class RecordGate {
       // Failed for another expected kind: this caller's kind may be the right one.
       if (!(result.status === 'invalid' && result.error.code === 'WRONG_KIND')) return result
     }
-    const result = this.verify(bytes, id, expectedKind)
+    const result = this.verify(bytes, id, expectedKind, where)
     if (id === undefined) return await result
     this.inflight.set(id, { bytes, result })
     try {
@@ -237,11 +243,11 @@ export class RecordGate {
     }
   }
 
-  private async verify (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined): Promise<GateResult> {
+  private async verify (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined, where: VerifyWhere): Promise<GateResult> {
     try {
       this.verifications++
       const options = { verifier: this.verifier, now: this.clock(), ...(expectedKind === undefined ? {} : { expectedKind }) }
-      const record = await verifyRecordBytesAsync(bytes, options)
+      const record = where === 'here' ? verifyRecordBytes(bytes, options) : await verifyRecordBytesAsync(bytes, options)
       this.recent.set(record.id, record)
       return { status: 'verified', id: record.id, record }
     } catch (err) {

@@ -37,6 +37,20 @@ describe('gossip across five nodes in a line (gossip-v1, fetch-v1)', () => {
     for (const node of line.slice(1)) expect(node.host.deliveries.get(memory.id), node.name).toEqual(['gossip'])
   })
 
+  it('validates at every hop on the node\'s own thread: no signature check waits for another thread', async () => {
+    // A hop forwards only once its validator answered, so a check sent to a verifier thread (or
+    // libuv's pool) and back delays the message at every node after it.
+    const [a] = line
+    const memory = createMemory(createAgent(9))
+    a!.host.putLocal(verified(memory.signed))
+    await a!.network.publishRecord(memory.signed.record.kind, bytesOf(memory.signed))
+    await waitFor('the memory on every node', () => line.every((n) => n.host.records.has(memory.id)))
+    for (const node of line.slice(1)) {
+      expect(node.verifier.total, node.name).toBeGreaterThan(0)
+      expect(node.verifier.asyncCalls, node.name).toBe(0)
+    }
+  })
+
   it('fetches the memory of an attestation the receivers have not seen', async () => {
     const c = line[2]!
     const memory = createMemory(createAgent(2))

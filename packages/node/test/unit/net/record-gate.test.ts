@@ -80,6 +80,19 @@ describe('RecordGate: one verification per record, duplicates first (gossip-v1 Â
     ])
   })
 
+  it('checks a gossiped record\'s signature on the calling thread, a batch\'s with the verifier\'s async form', async () => {
+    // gossipsub forwards a message only after its validator answered: a thread hop in check()
+    // would be paid at every hop of the message's way (figure 8a's late messages).
+    const { gate: g, verifier } = gate()
+    const memory = createMemory(createAgent(1))
+    expect(await g.check(encodeSignedRecord(memory.signed), 'memory')).toMatchObject({ status: 'verified', id: memory.id })
+    expect(await g.check(tamper(createMemory(createAgent(2)).signed), 'memory')).toMatchObject({ status: 'invalid', error: { code: 'SIGNATURE_INVALID' } })
+    expect({ total: verifier.total, async: verifier.asyncCalls }).toEqual({ total: 2, async: 0 })
+    const batch = [createMemory(createAgent(3)), createMemory(createAgent(4))].map((m) => encodeSignedRecord(m.signed))
+    expect((await g.checkMany(batch, 'memory')).map((r) => r.status)).toEqual(['verified', 'verified'])
+    expect({ total: verifier.total, async: verifier.asyncCalls }).toEqual({ total: 4, async: 2 })
+  })
+
   it('a tampered copy of a cached record is verified again, not taken from the cache', async () => {
     const { gate: g, verifier } = gate()
     const memory = createMemory(createAgent(1))
