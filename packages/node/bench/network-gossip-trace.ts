@@ -1,13 +1,14 @@
 import { encodeSignedRecord } from '../src/record/index.js'
 import { createAgent, memoryRecord, signFast } from './fixtures.js'
-import type { MessageTrace, TraceReport, TraceRequest } from './network-gossip-trace-worker.js'
+import type { WorkerRequest } from './network-gossip-worker.js'
+import type { MessageTrace, TraceReport } from './network-gossip-watch.js'
 import { meshesReady, NodeThread, type NodeMesh } from './node-threads.js'
 import { dialAll, randomTopology, sleep, waitFor } from './network-mesh.js'
 import { createRandom, median, percentile } from './stats.js'
 
 /*
  * Where figure 8a's late deliveries lose their time: the threaded run (same nodes, topology and
- * messages) with every node's gossipsub watched (network-gossip-trace-worker.ts). For each delivery:
+ * messages) with every node's gossipsub watched (network-gossip-watch.ts). For each delivery:
  * publish → first copy at the node (the hops before it), first copy → validated (this node's
  * validator), validated → stored; for the late ones (≥ 500 ms) the same split, and each thread's
  * event-loop stalls while the messages went out. A diagnostic, not a figure: the watching costs a
@@ -41,11 +42,11 @@ function summary (values: readonly number[]): { p50: number, p95: number, p99: n
 }
 
 const random = createRandom(2)
-const threads = Array.from({ length: THREADS }, () => new NodeThread<TraceRequest>(new URL('./network-gossip-trace-worker.js', import.meta.url)))
-const threadOf = (n: number): NodeThread<TraceRequest> => threads[n % THREADS] as NodeThread<TraceRequest>
+const threads = Array.from({ length: THREADS }, () => new NodeThread<WorkerRequest>(new URL('./network-gossip-worker.js', import.meta.url)))
+const threadOf = (n: number): NodeThread<WorkerRequest> => threads[n % THREADS] as NodeThread<WorkerRequest>
 const local = (n: number): number => Math.floor(n / THREADS)
 try {
-  const started = await Promise.all(threads.map(async (thread, t) => await thread.request<string[]>({ op: 'start', count: Math.ceil((NODES - t) / THREADS) })))
+  const started = await Promise.all(threads.map(async (thread, t) => await thread.request<string[]>({ op: 'start', count: Math.ceil((NODES - t) / THREADS), trace: true })))
   const addrs = Array.from({ length: NODES }, (_, n) => started[n % THREADS]?.[local(n)] as string)
   await dialAll(randomTopology(NODES, DIALS_PER_NODE, random), async (from, to) => { await threadOf(from).request({ op: 'dial', from: local(from), to: addrs[to] as string }) })
   await waitFor('gossipsub meshes', async () => {
@@ -64,7 +65,7 @@ try {
     await sleep(SPACING_MS)
   }
   await sleep(DRAIN_MS)
-  const reports = await Promise.all(threads.map(async (thread) => await thread.request<TraceReport>({ op: 'collect' })))
+  const reports = await Promise.all(threads.map(async (thread) => await thread.request<TraceReport>({ op: 'trace' })))
 
   const receivers = reports.flatMap((report, t) => report.nodes.map((messages, i) => ({ node: i * THREADS + t, messages: new Map(messages) }))).filter((r) => r.node !== publisher)
   const splits: Split[] = []
