@@ -50,6 +50,12 @@ function tooLarge (bytes: Uint8Array): GateResult {
 /** Where a signature is checked: on this thread, or wherever the verifier's async form checks it (its threads). */
 type VerifyWhere = 'here' | 'anywhere'
 
+/**
+ * @default 2 — records `check` verifies on this thread per turn of the event loop; those beyond (a
+ * burst read from one stream at once) go to the verifier's async form, off this thread.
+ */
+export const LONE_CHECKS_PER_TURN = 2
+
 /** Ids gathered for one call of the host's `has`, and the checks waiting for their slice of its answer. */
 interface HostQuestion {
   ids: string[]
@@ -85,6 +91,8 @@ export class RecordGate {
   verifications = 0
   /** Calls of the host's `has` (each answers the checks of one turn, see ask). */
   hostCalls = 0
+  /** `check` calls that verified in this turn of the event loop (whereToVerify). */
+  private checksThisTurn = 0
 
   constructor (init: RecordGateInit) {
     this.host = init.host
@@ -111,10 +119,11 @@ export class RecordGate {
 
   /**
    * checkMany for one input, the same steps and results without a batch's bookkeeping (its arrays,
-   * workers and closures): gossipsub validates each message of a burst on its own. The signature is
-   * checked on this thread: gossipsub forwards a message only once its validator has answered, so a
-   * hop to a verifier thread (or libuv's pool) and back would be paid at every hop of the message's
-   * way through the network, and on a loaded machine that hop costs far more than the check.
+   * workers and closures): gossipsub validates each message of a burst on its own. A lone message's
+   * signature is checked on this thread: gossipsub forwards a message only once its validator has
+   * answered, so a hop to a verifier thread (or libuv's pool) and back would be paid at every hop of
+   * the message's way through the network, and on a loaded machine that hop costs far more than the
+   * check. Past LONE_CHECKS_PER_TURN in one turn (a burst), the rest go to the verifier's threads.
    */
   async check (bytes: Uint8Array, expectedKind?: RecordKind): Promise<GateResult> {
     if (bytes.length > MAX_RECORD_BYTES) return tooLarge(bytes) // gossip-v1 R1
@@ -124,7 +133,13 @@ export class RecordGate {
       const settled = this.settledWithoutVerifying(id, known, bytes, expectedKind)
       if (settled !== undefined) return this.checkKey(settled)
     }
-    return this.checkKey(await this.verifyOnce(bytes, id, expectedKind, 'here'))
+    return this.checkKey(await this.verifyOnce(bytes, id, expectedKind, this.whereToVerify()))
+  }
+
+  /** 'here' for the first LONE_CHECKS_PER_TURN checks of this turn of the event loop. */
+  private whereToVerify (): VerifyWhere {
+    if (this.checksThisTurn === 0) setImmediate(() => { this.checksThisTurn = 0 })
+    return ++this.checksThisTurn <= LONE_CHECKS_PER_TURN ? 'here' : 'anywhere'
   }
 
   /**
