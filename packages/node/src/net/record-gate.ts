@@ -43,7 +43,7 @@ interface Peeked {
 }
 
 function peek (bytes: Uint8Array): Peeked {
-  const cid = bytes.length > MAX_RECORD_BYTES ? undefined : peekRecordCid(bytes)
+  const cid = peekRecordCid(bytes)
   return { bytes, cid, id: cid === undefined ? undefined : cidString(cid) }
 }
 
