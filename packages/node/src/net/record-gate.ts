@@ -1,7 +1,7 @@
 import type { CID } from 'multiformats/cid'
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
+import { cidString, recordBytesIn, verifyRecordBytes, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
 import { cidOfBytesNative, sameBytes } from '../fast-crypto/index.js'
 import type { RecordKeyCheck } from '../key-events/index.js'
 import { MAX_RECORD_BYTES, type RecordKind } from '../schema/index.js'
@@ -66,6 +66,15 @@ function tooLarge (bytes: Uint8Array): GateResult {
   return { status: 'invalid', id: undefined, error: new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`) }
 }
 
+/** Where a signature is checked: on this thread, or wherever the verifier's async form checks it (its threads). */
+type VerifyWhere = 'here' | 'anywhere'
+
+/**
+ * @default 2 — records `check` verifies on this thread per turn of the event loop; those beyond (a
+ * burst read from one stream at once) go to the verifier's async form, off this thread.
+ */
+export const LONE_CHECKS_PER_TURN = 2
+
 /** Ids gathered for one call of the host's `has`, and the checks waiting for their slice of its answer. */
 interface HostQuestion {
   ids: string[]
@@ -101,6 +110,8 @@ export class RecordGate {
   verifications = 0
   /** Calls of the host's `has` (each answers the checks of one turn, see ask). */
   hostCalls = 0
+  /** `check` calls that verified in this turn of the event loop (whereToVerify). */
+  private checksThisTurn = 0
 
   constructor (init: RecordGateInit) {
     this.host = init.host
@@ -127,7 +138,11 @@ export class RecordGate {
 
   /**
    * checkMany for one input, the same steps and results without a batch's bookkeeping (its arrays,
-   * workers and closures): gossipsub validates each message of a burst on its own.
+   * workers and closures): gossipsub validates each message of a burst on its own. A lone message's
+   * signature is checked on this thread: gossipsub forwards a message only once its validator has
+   * answered, so a hop to a verifier thread (or libuv's pool) and back would be paid at every hop of
+   * the message's way through the network, and on a loaded machine that hop costs far more than the
+   * check. Past LONE_CHECKS_PER_TURN in one turn (a burst), the rest go to the verifier's threads.
    */
   async check (bytes: Uint8Array, expectedKind?: RecordKind): Promise<GateResult> {
     if (bytes.length > MAX_RECORD_BYTES) return tooLarge(bytes) // gossip-v1 R1
@@ -137,7 +152,13 @@ export class RecordGate {
       const settled = this.settledWithoutVerifying(input.id, known, bytes, expectedKind)
       if (settled !== undefined) return this.checkKey(settled)
     }
-    return this.checkKey(await this.verifyOnce(input, expectedKind))
+    return this.checkKey(await this.verifyOnce(input, expectedKind, this.whereToVerify()))
+  }
+
+  /** 'here' for the first LONE_CHECKS_PER_TURN checks of this turn of the event loop. */
+  private whereToVerify (): VerifyWhere {
+    if (this.checksThisTurn === 0) setImmediate(() => { this.checksThisTurn = 0 })
+    return ++this.checksThisTurn <= LONE_CHECKS_PER_TURN ? 'here' : 'anywhere'
   }
 
   /**
@@ -238,7 +259,7 @@ export class RecordGate {
     return { status: 'invalid', id: record.id, error: new IsnadError('WRONG_KIND', `expected a ${expectedKind} record, got ${kind}`) }
   }
 
-  private async verifyOnce (input: Peeked, expectedKind: RecordKind | undefined): Promise<GateResult> {
+  private async verifyOnce (input: Peeked, expectedKind: RecordKind | undefined, where: VerifyWhere = 'anywhere'): Promise<GateResult> {
     const { bytes, id } = input
     const running = id === undefined ? undefined : this.inflight.get(id)
     if (running !== undefined && sameBytes(running.bytes, bytes)) {
@@ -247,7 +268,7 @@ export class RecordGate {
       // Failed for another expected kind: this caller's kind may be the right one.
       if (!(result.status === 'invalid' && result.error.code === 'WRONG_KIND')) return result
     }
-    const result = this.verify(input, expectedKind)
+    const result = this.verify(input, expectedKind, where)
     if (id === undefined) return await result
     this.inflight.set(id, { bytes, result })
     try {
@@ -257,10 +278,11 @@ export class RecordGate {
     }
   }
 
-  private async verify ({ bytes, cid, id }: Peeked, expectedKind: RecordKind | undefined): Promise<GateResult> {
+  private async verify ({ bytes, cid, id }: Peeked, expectedKind: RecordKind | undefined, where: VerifyWhere): Promise<GateResult> {
     try {
       this.verifications++
-      const record = await verifyRecordBytesAsync(bytes, { verifier: this.verifier, now: this.clock(), expectedKind, recordCid: cid })
+      const options = { verifier: this.verifier, now: this.clock(), expectedKind, recordCid: cid }
+      const record = where === 'here' ? verifyRecordBytes(bytes, options) : await verifyRecordBytesAsync(bytes, options)
       this.recent.set(record.id, record)
       return { status: 'verified', id: record.id, record }
     } catch (err) {
