@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks'
 import { createPlan, nodeCount, type Role, type Scenario } from '../scenario/index.js'
-import { runSweep, sweepRuns, type RunResult, type SimResults } from '../driver/index.js'
+import { runSweep, sweepRuns, type RunResult, type SimResults, type SweepOptions } from '../driver/index.js'
 import { playModel, type ModelOptions } from './engine.js'
 import { DRAW_SAMPLED } from './draw-sampling.js'
 import { measureModel } from './measure.js'
@@ -52,20 +52,8 @@ function threadCpuUsage (since?: NodeJS.CpuUsage): NodeJS.CpuUsage {
   return typeof process.threadCpuUsage === 'function' ? process.threadCpuUsage(since) : process.cpuUsage(since)
 }
 
-export interface ModelScenarioOptions {
-  progress: (text: string) => void
-  seeds?: number
-  clock?: () => number
-  /** Every node runs the default witness checks, as daemons do (false: `isnad sim run --no-checks`). @default true */
-  checks?: boolean
-  /** Every run also without the checks (SweepOptions). */
-  baseline?: boolean
-  /**
-   * Runs played at once (at most the sweep's), each on a worker thread (run-threads.ts); 1: one after
-   * the other on this thread. The results are the same either way, in the sweep's order. @default 1
-   */
-  jobs?: number
-}
+/** How a model sweep runs (SweepOptions): `jobs` runs at once, each on a worker thread (run-threads.ts), 1 (the default) one after the other on this thread; the results are the same either way. */
+export type ModelScenarioOptions = Pick<SweepOptions, 'progress' | 'seeds' | 'clock' | 'checks' | 'baseline' | 'jobs'>
 
 /** A scenario's whole sweep (seeds × Sybil counts) on the model engine. */
 export async function runModelScenario (scenario: Scenario, options: ModelScenarioOptions): Promise<SimResults> {

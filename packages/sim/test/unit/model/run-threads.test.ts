@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseScenario, runModelScenario, runSweep, sweepOf, type RunResult, type Scenario, type SimResults } from '../../../src/index.js'
+import { loadScenario, runModelScenario, runSweep, sweepOf, type RunResult, type Scenario, type SimResults } from '../../../src/index.js'
 import { ModelRunThreads, runModelOnce } from '../../../src/model/index.js'
 
 /*
@@ -10,15 +10,9 @@ import { ModelRunThreads, runModelOnce } from '../../../src/model/index.js'
 
 const quiet = (): void => {}
 
-const SWEEP = parseScenario({
-  name: 'model-threads',
-  seed: 31,
-  durationMinutes: 2,
-  nodes: { 'honest-author': 4, 'honest-witness': 10, 'lazy-witness': 2, sybil: 4 },
-  requests: { memoriesPerAuthorPerMinute: 2, witnessesPerMemory: 3 },
-  network: { latencyMs: 20, jitterMs: 5, lossPercent: 1 },
-  metrics: { observers: 3, trustRoots: 3, sybilSweep: [0, 8] }
-})
+// The built-in small network (12 nodes, 2 Sybils) swept over 0 and 4 Sybils: runs of 10, 12 and 14 nodes.
+const small = await loadScenario('small')
+const SWEEP: Scenario = { ...small, metrics: { ...small.metrics, sybilSweep: [0, 4] } }
 
 /** A run without what the machine's speed sets: wall times, CPU share, the verifier's µs, CPU per node. */
 function measured (run: RunResult): unknown {
@@ -59,14 +53,14 @@ describe('the model engine\'s sweep on worker threads', () => {
       await new Promise<void>((resolve) => { finish.push(resolve) })
       return runModelOnce(s, quiet)
     })
-    // Sizes 24 (the scenario as written), 20, 28 per seed: the two 28s start first.
+    // Sizes 12 (the scenario as written), 10, 14 per seed: the two 14s start first.
     await new Promise((resolve) => setTimeout(resolve, 0))
-    expect(started).toEqual([8, 8])
+    expect(started).toEqual([4, 4])
     while (finish.length > 0) {
       finish.splice(0).reverse().forEach((release) => { release() })
       await new Promise((resolve) => setTimeout(resolve, 50))
     }
-    expect(started).toEqual([8, 8, 4, 4, 0, 0])
+    expect(started).toEqual([4, 4, 2, 2, 0, 0])
     expect((await results).runs.map((r) => [r.seed, r.sybils])).toEqual(sweepOf(SWEEP, 2).map((s) => [s.seed, s.nodes.sybil]))
   }, 120_000)
 
