@@ -31,9 +31,10 @@ export function selectRanks (values: Float64Array, ranks: readonly number[]): Ra
     if (v > max) max = v
     if (v !== v) nan = true
   }
-  const scale = ORDER_STATISTIC_BUCKETS / (max - min)
-  // NaN, infinities or one repeated value: no slices to cut, the whole sample is sorted.
-  if (nan || !Number.isFinite(scale) || !Number.isFinite(min) || !Number.isFinite(max)) {
+  const range = max - min
+  const scale = ORDER_STATISTIC_BUCKETS / range
+  // NaN, infinities, a range past the largest double, one repeated value: no slices to cut, the whole sample is sorted.
+  if (nan || !Number.isFinite(range) || !Number.isFinite(scale) || scale === 0) {
     const sorted = Float64Array.from(values).sort()
     for (const rank of wanted) found.set(rank, sorted[rank] as number)
     return sample

@@ -33,6 +33,7 @@ describe('selectRanks', () => {
     ['ties across the range', [5, 1, 5, 1, 3, 3, 5, 1, 2]],
     ['a NaN (sorted last)', [2, Number.NaN, 1, 3]],
     ['infinities', [Infinity, 1, -Infinity, 0, 2]],
+    ['a range wider than the largest double', [2.9937604643020797e+292, -1.7976931348623155e+308, 0]],
     ['two values a hair apart', [1, 1 + Number.EPSILON, 1, 1 + Number.EPSILON]],
     ['a value far above the rest (most in one slice)', [...Array.from({ length: 50 }, (_, i) => i / 1000), 1e12]]
   ]
