@@ -64,7 +64,7 @@ describe('selectRanks', () => {
         const sample = Float64Array.from(values)
         expectSameRanks(sample, picks.map((p) => p % sample.length), 'property')
       }
-    ), { numRuns: 300 })
+    ), { numRuns: 1000 })
   })
 })
 
