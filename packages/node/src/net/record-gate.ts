@@ -1,3 +1,4 @@
+import type { CID } from 'multiformats/cid'
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
 import { cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
@@ -21,11 +22,29 @@ const utf8 = new TextDecoder('utf-8', { fatal: false })
  * are not laid out that way: such bytes are not canonical and full verification refuses them.
  */
 export function peekRecordId (bytes: Uint8Array): string | undefined {
+  const cid = peekRecordCid(bytes)
+  return cid === undefined ? undefined : cidString(cid)
+}
+
+/** peekRecordId's CID, which the gate hands on to verification so that it does not hash the record again. */
+function peekRecordCid (bytes: Uint8Array): CID | undefined {
   if (bytes.length < MIN_SIGNED_BYTES || bytes.length > MAX_RECORD_BYTES) return undefined
   const signature = utf8.decode(bytes.subarray(bytes.length - SIGNATURE_CHARS))
   const recordBytes = recordBytesIn(bytes, signature)
   // node:crypto's SHA-256: every record received is peeked, and @noble/hashes costs twice as much.
-  return recordBytes === undefined ? undefined : cidString(cidOfBytesNative(recordBytes))
+  return recordBytes === undefined ? undefined : cidOfBytesNative(recordBytes)
+}
+
+/** A received record's bytes and what peeking at them gave: its CID and id, or undefined for both. */
+interface Peeked {
+  bytes: Uint8Array
+  cid: CID | undefined
+  id: string | undefined
+}
+
+function peek (bytes: Uint8Array): Peeked {
+  const cid = peekRecordCid(bytes)
+  return { bytes, cid, id: cid === undefined ? undefined : cidString(cid) }
 }
 
 /**
@@ -112,13 +131,13 @@ export class RecordGate {
    */
   async check (bytes: Uint8Array, expectedKind?: RecordKind): Promise<GateResult> {
     if (bytes.length > MAX_RECORD_BYTES) return tooLarge(bytes) // gossip-v1 R1
-    const id = peekRecordId(bytes)
-    if (id !== undefined) {
-      const [known] = await this.ask([id]) // gossip-v1 R5
-      const settled = this.settledWithoutVerifying(id, known, bytes, expectedKind)
+    const input = peek(bytes)
+    if (input.id !== undefined) {
+      const [known] = await this.ask([input.id]) // gossip-v1 R5
+      const settled = this.settledWithoutVerifying(input.id, known, bytes, expectedKind)
       if (settled !== undefined) return this.checkKey(settled)
     }
-    return this.checkKey(await this.verifyOnce(bytes, id, expectedKind))
+    return this.checkKey(await this.verifyOnce(input, expectedKind))
   }
 
   /**
@@ -127,26 +146,26 @@ export class RecordGate {
    */
   async checkMany (inputs: readonly Uint8Array[], expectedKind?: RecordKind): Promise<GateResult[]> {
     const results = new Array<GateResult | undefined>(inputs.length)
-    const ids = inputs.map((bytes) => bytes.length > MAX_RECORD_BYTES ? undefined : peekRecordId(bytes))
+    const peeked = inputs.map(peek)
     const ask: number[] = []
     inputs.forEach((bytes, i) => {
       if (bytes.length > MAX_RECORD_BYTES) { // gossip-v1 R1: size before anything else
         results[i] = tooLarge(bytes)
-      } else if (ids[i] !== undefined) {
+      } else if (peeked[i]?.id !== undefined) {
         ask.push(i)
       }
     })
     // gossip-v1 R5: what the host stores is a duplicate, whatever else is true of these bytes.
-    const known = ask.length === 0 ? [] : await this.ask(ask.map((i) => ids[i] as string))
+    const known = ask.length === 0 ? [] : await this.ask(ask.map((i) => peeked[i]?.id as string))
     ask.forEach((i, k) => {
-      results[i] = this.settledWithoutVerifying(ids[i] as string, known[k], inputs[i] as Uint8Array, expectedKind)
+      results[i] = this.settledWithoutVerifying(peeked[i]?.id as string, known[k], inputs[i] as Uint8Array, expectedKind)
     })
     const pending = inputs.map((_, i) => i).filter((i) => results[i] === undefined)
     let next = 0
     const worker = async (): Promise<void> => {
       while (next < pending.length) {
         const i = pending[next++] as number
-        results[i] = await this.verifyOnce(inputs[i] as Uint8Array, ids[i], expectedKind)
+        results[i] = await this.verifyOnce(peeked[i] as Peeked, expectedKind)
       }
     }
     await Promise.all(Array.from({ length: Math.min(RECEIVED_VERIFY_CONCURRENCY, pending.length) }, worker))
@@ -219,7 +238,8 @@ export class RecordGate {
     return { status: 'invalid', id: record.id, error: new IsnadError('WRONG_KIND', `expected a ${expectedKind} record, got ${kind}`) }
   }
 
-  private async verifyOnce (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined): Promise<GateResult> {
+  private async verifyOnce (input: Peeked, expectedKind: RecordKind | undefined): Promise<GateResult> {
+    const { bytes, id } = input
     const running = id === undefined ? undefined : this.inflight.get(id)
     if (running !== undefined && sameBytes(running.bytes, bytes)) {
       const result = await running.result
@@ -227,7 +247,7 @@ export class RecordGate {
       // Failed for another expected kind: this caller's kind may be the right one.
       if (!(result.status === 'invalid' && result.error.code === 'WRONG_KIND')) return result
     }
-    const result = this.verify(bytes, id, expectedKind)
+    const result = this.verify(input, expectedKind)
     if (id === undefined) return await result
     this.inflight.set(id, { bytes, result })
     try {
@@ -237,11 +257,10 @@ export class RecordGate {
     }
   }
 
-  private async verify (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined): Promise<GateResult> {
+  private async verify ({ bytes, cid, id }: Peeked, expectedKind: RecordKind | undefined): Promise<GateResult> {
     try {
       this.verifications++
-      const options = { verifier: this.verifier, now: this.clock(), ...(expectedKind === undefined ? {} : { expectedKind }) }
-      const record = await verifyRecordBytesAsync(bytes, options)
+      const record = await verifyRecordBytesAsync(bytes, { verifier: this.verifier, now: this.clock(), expectedKind, recordCid: cid })
       this.recent.set(record.id, record)
       return { status: 'verified', id: record.id, record }
     } catch (err) {
