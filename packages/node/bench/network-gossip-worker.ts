@@ -1,8 +1,10 @@
 import { performance } from 'node:perf_hooks'
 import { parentPort } from 'node:worker_threads'
 import { createNetwork, TOPICS, type Network } from '../src/net/index.js'
+import { messageIdOf, messageIdToString } from '../src/net/gossip/index.js'
 import { verifyRecordBytes } from '../src/record/index.js'
 import { BenchHost, CountingVerifier } from './network-host.js'
+import { watchGossip, watchStalls, type MessageTrace, type TraceReport } from './network-gossip-watch.js'
 import type { NodeMesh } from './node-threads.js'
 
 /*
@@ -13,11 +15,13 @@ import type { NodeMesh } from './node-threads.js'
  */
 
 export type WorkerRequest =
-  | { op: 'start', count: number }
+  /** `trace`: every node's gossip watched (network-gossip-watch.ts), for the `trace` request. */
+  | { op: 'start', count: number, trace?: boolean }
   | { op: 'dial', from: number, to: string }
   | { op: 'meshes' }
   | { op: 'publish', node: number, bytes: Uint8Array }
   | { op: 'collect' }
+  | { op: 'trace' }
   | { op: 'stop' }
 
 export interface WorkerReport {
@@ -35,20 +39,22 @@ interface Node {
   network: Network
   host: BenchHost
   verifier: CountingVerifier
+  messages?: Map<string, MessageTrace>
 }
 
 const START_BATCH = 10
 const nodes: Node[] = []
+let stalls: Array<[number, number]> = []
 
 function absolute (at: number): number {
   return performance.timeOrigin + at
 }
 
-async function startNode (): Promise<Node> {
+async function startNode (trace: boolean): Promise<Node> {
   const host = new BenchHost()
   const verifier = new CountingVerifier()
   const network = await createNetwork({ host, verifier, listen: ['/ip4/127.0.0.1/tcp/0'], dht: false })
-  return { network, host, verifier }
+  return { network, host, verifier, ...(trace ? { messages: watchGossip(network, host) } : {}) }
 }
 
 function node (index: number): Node {
@@ -60,8 +66,9 @@ function node (index: number): Node {
 async function handle (request: WorkerRequest): Promise<unknown> {
   switch (request.op) {
     case 'start': {
+      if (request.trace === true) stalls = watchStalls()
       for (let at = 0; at < request.count; at += START_BATCH) {
-        nodes.push(...await Promise.all(Array.from({ length: Math.min(START_BATCH, request.count - at) }, startNode)))
+        nodes.push(...await Promise.all(Array.from({ length: Math.min(START_BATCH, request.count - at) }, async () => await startNode(request.trace === true))))
       }
       return nodes.map((n) => (n.network.multiaddrs()[0] ?? n.network.peerId).toString())
     }
@@ -76,8 +83,8 @@ async function handle (request: WorkerRequest): Promise<unknown> {
       const record = verifyRecordBytes(request.bytes, { verifier: publisher.verifier, now: Date.now() })
       publisher.host.putLocal(record)
       const sentAt = absolute(performance.now())
-      await publisher.network.publishRecord(record.signed.record.kind, request.bytes)
-      return { id: record.id, sentAt }
+      const { topic } = await publisher.network.publishRecord(record.signed.record.kind, request.bytes)
+      return { id: record.id, messageId: messageIdToString(messageIdOf(topic, request.bytes)), sentAt }
     }
     case 'collect': {
       const arrivals = new Map<string, number[]>()
@@ -97,6 +104,10 @@ async function handle (request: WorkerRequest): Promise<unknown> {
         peers: nodes.reduce((sum, n) => sum + n.network.libp2p.getPeers().length, 0),
         threadCpuMs: (cpu.user + cpu.system) / 1000
       }
+      return report
+    }
+    case 'trace': {
+      const report: TraceReport = { nodes: nodes.map((n) => [...n.messages ?? []]), stalls }
       return report
     }
     case 'stop':

@@ -207,7 +207,12 @@ async function benchGossip (size: Size, threads: number, progress: (text: string
   const verifyBefore = rawVerifyMicros(3)
   progress(`8a. gossip: starting ${size.nodes} nodes, each dialling ${DIALS_PER_NODE}`)
   const options = { nodes: size.nodes, messages: size.messages, spacingMs: size.spacingMs, dialsPerNode: DIALS_PER_NODE, idleSampleMs: size.idleSampleMs, seed: 2, progress: (t: string) => { progress(`8a. ${t}`) } }
-  const run = await runGossip(options)
+  // All 100 nodes on this thread, for comparison only: on a busy machine their meshes may not form
+  // in time, and the threaded rounds (the target's figure) are still measured.
+  const run = await runGossip(options).catch((err: unknown) => {
+    progress(`8a. the one-thread run failed, measured without it: ${err instanceof Error ? err.message : String(err)}`)
+    return undefined
+  })
   const ref = gossipBaselineRef()
   const baseline = ref === undefined ? undefined : await baselineGossip(ref, progress)
   const rounds: GossipRunResult[] = []
@@ -221,7 +226,7 @@ async function benchGossip (size: Size, threads: number, progress: (text: string
     rounds.push(await runGossipThreaded({ ...options, threads }))
   }
   const verifyMicros = median([verifyBefore, rawVerifyMicros(3)])
-  figures.push(...gossipFigures(run, base, verifyMicros, size.spacingMs, 1))
+  if (run !== undefined) figures.push(...gossipFigures(run, base, verifyMicros, size.spacingMs, 1))
   // The round whose p99 is the median one stands for the threaded run; every round is in the detail.
   const byP99 = [...rounds].sort((a, b) => percentile(a.latencies, 99) - percentile(b.latencies, 99))
   figures.push(...gossipFigures(byP99[Math.floor((byP99.length - 1) / 2)] as GossipRunResult, base, verifyMicros, size.spacingMs, threads))

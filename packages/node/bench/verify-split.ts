@@ -6,6 +6,7 @@ import { deserialize, serialize } from 'node:v8'
 import { NODE_RECORD_FAST_PATHS, nodeCryptoVerifier } from '../src/fast-crypto/index.js'
 import { initHome, LocalNode } from '../src/node/index.js'
 import { decodeSignedRecord, verifyRecordBytes, type RecordVerifier } from '../src/record/index.js'
+import { SignedRecordSchema } from '../src/schema/index.js'
 import { createAttestationWorkload } from './ingest.js'
 import { median } from './stats.js'
 
@@ -21,6 +22,8 @@ import { median } from './stats.js'
  *   re-encode and compare, size, kind, CID, signer key, freshness): what a thread could take;
  * - `verify`: the same with the signature checked here (libsodium/OpenSSL), for scale;
  * - `decode only`, `decode + schema`: re-decoding on the main thread, the cheap way back;
+ * - `decode + zod`: the same with zod's parse as the schema step (SignedRecordSchema), what
+ *   `decode + schema` cost before a valid record was checked without it (schema/signed-record-check.ts);
  * - `deserialize`: v8.deserialize of the decoded record (what postMessage's structured clone costs
  *   the receiving thread), the other way back.
  *
@@ -67,6 +70,7 @@ const steps: Record<string, () => void> = {
   verify: () => { for (const bytes of records) verifyRecordBytes(bytes, { verifier: nodeCryptoVerifier, now }) },
   'decode only': () => { for (const bytes of records) dagCbor.decode(bytes) },
   'decode + schema': () => { for (const bytes of records) decodeSignedRecord(bytes) },
+  'decode + zod': () => { for (const bytes of records) SignedRecordSchema.parse(dagCbor.decode(bytes)) },
   deserialize: () => { for (const buffer of serialized) deserialize(buffer) }
 }
 const samples: Record<string, number[]> = { ingest: [] }

@@ -1,6 +1,7 @@
+import type { CID } from 'multiformats/cid'
 import { IsnadError, isIsnadError } from '../errors/index.js'
 import type { SignatureVerifier } from '../identity/index.js'
-import { cidString, recordBytesIn, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
+import { cidString, recordBytesIn, verifyRecordBytes, verifyRecordBytesAsync, type VerifiedRecord } from '../record/index.js'
 import { cidOfBytesNative, sameBytes } from '../fast-crypto/index.js'
 import type { RecordKeyCheck } from '../key-events/index.js'
 import { MAX_RECORD_BYTES, type RecordKind } from '../schema/index.js'
@@ -21,11 +22,29 @@ const utf8 = new TextDecoder('utf-8', { fatal: false })
  * are not laid out that way: such bytes are not canonical and full verification refuses them.
  */
 export function peekRecordId (bytes: Uint8Array): string | undefined {
+  const cid = peekRecordCid(bytes)
+  return cid === undefined ? undefined : cidString(cid)
+}
+
+/** peekRecordId's CID, which the gate hands on to verification so that it does not hash the record again. */
+function peekRecordCid (bytes: Uint8Array): CID | undefined {
   if (bytes.length < MIN_SIGNED_BYTES || bytes.length > MAX_RECORD_BYTES) return undefined
   const signature = utf8.decode(bytes.subarray(bytes.length - SIGNATURE_CHARS))
   const recordBytes = recordBytesIn(bytes, signature)
   // node:crypto's SHA-256: every record received is peeked, and @noble/hashes costs twice as much.
-  return recordBytes === undefined ? undefined : cidString(cidOfBytesNative(recordBytes))
+  return recordBytes === undefined ? undefined : cidOfBytesNative(recordBytes)
+}
+
+/** A received record's bytes and what peeking at them gave: its CID and id, or undefined for both. */
+interface Peeked {
+  bytes: Uint8Array
+  cid: CID | undefined
+  id: string | undefined
+}
+
+function peek (bytes: Uint8Array): Peeked {
+  const cid = peekRecordCid(bytes)
+  return { bytes, cid, id: cid === undefined ? undefined : cidString(cid) }
 }
 
 /**
@@ -46,6 +65,15 @@ export type GateResult =
 function tooLarge (bytes: Uint8Array): GateResult {
   return { status: 'invalid', id: undefined, error: new IsnadError('RECORD_TOO_LARGE', `record of ${bytes.length} bytes exceeds ${MAX_RECORD_BYTES}`) }
 }
+
+/** Where a signature is checked: on this thread, or wherever the verifier's async form checks it (its threads). */
+type VerifyWhere = 'here' | 'anywhere'
+
+/**
+ * @default 2 — records `check` verifies on this thread per turn of the event loop; those beyond (a
+ * burst read from one stream at once) go to the verifier's async form, off this thread.
+ */
+export const LONE_CHECKS_PER_TURN = 2
 
 /** Ids gathered for one call of the host's `has`, and the checks waiting for their slice of its answer. */
 interface HostQuestion {
@@ -82,6 +110,8 @@ export class RecordGate {
   verifications = 0
   /** Calls of the host's `has` (each answers the checks of one turn, see ask). */
   hostCalls = 0
+  /** `check` calls that verified in this turn of the event loop (whereToVerify). */
+  private checksThisTurn = 0
 
   constructor (init: RecordGateInit) {
     this.host = init.host
@@ -108,17 +138,27 @@ export class RecordGate {
 
   /**
    * checkMany for one input, the same steps and results without a batch's bookkeeping (its arrays,
-   * workers and closures): gossipsub validates each message of a burst on its own.
+   * workers and closures): gossipsub validates each message of a burst on its own. A lone message's
+   * signature is checked on this thread: gossipsub forwards a message only once its validator has
+   * answered, so a hop to a verifier thread (or libuv's pool) and back would be paid at every hop of
+   * the message's way through the network, and on a loaded machine that hop costs far more than the
+   * check. Past LONE_CHECKS_PER_TURN in one turn (a burst), the rest go to the verifier's threads.
    */
   async check (bytes: Uint8Array, expectedKind?: RecordKind): Promise<GateResult> {
     if (bytes.length > MAX_RECORD_BYTES) return tooLarge(bytes) // gossip-v1 R1
-    const id = peekRecordId(bytes)
-    if (id !== undefined) {
-      const [known] = await this.ask([id]) // gossip-v1 R5
-      const settled = this.settledWithoutVerifying(id, known, bytes, expectedKind)
+    const input = peek(bytes)
+    if (input.id !== undefined) {
+      const [known] = await this.ask([input.id]) // gossip-v1 R5
+      const settled = this.settledWithoutVerifying(input.id, known, bytes, expectedKind)
       if (settled !== undefined) return this.checkKey(settled)
     }
-    return this.checkKey(await this.verifyOnce(bytes, id, expectedKind))
+    return this.checkKey(await this.verifyOnce(input, expectedKind, this.whereToVerify()))
+  }
+
+  /** 'here' for the first LONE_CHECKS_PER_TURN checks of this turn of the event loop. */
+  private whereToVerify (): VerifyWhere {
+    if (this.checksThisTurn === 0) setImmediate(() => { this.checksThisTurn = 0 })
+    return ++this.checksThisTurn <= LONE_CHECKS_PER_TURN ? 'here' : 'anywhere'
   }
 
   /**
@@ -127,26 +167,26 @@ export class RecordGate {
    */
   async checkMany (inputs: readonly Uint8Array[], expectedKind?: RecordKind): Promise<GateResult[]> {
     const results = new Array<GateResult | undefined>(inputs.length)
-    const ids = inputs.map((bytes) => bytes.length > MAX_RECORD_BYTES ? undefined : peekRecordId(bytes))
+    const peeked = inputs.map(peek)
     const ask: number[] = []
     inputs.forEach((bytes, i) => {
       if (bytes.length > MAX_RECORD_BYTES) { // gossip-v1 R1: size before anything else
         results[i] = tooLarge(bytes)
-      } else if (ids[i] !== undefined) {
+      } else if (peeked[i]?.id !== undefined) {
         ask.push(i)
       }
     })
     // gossip-v1 R5: what the host stores is a duplicate, whatever else is true of these bytes.
-    const known = ask.length === 0 ? [] : await this.ask(ask.map((i) => ids[i] as string))
+    const known = ask.length === 0 ? [] : await this.ask(ask.map((i) => peeked[i]?.id as string))
     ask.forEach((i, k) => {
-      results[i] = this.settledWithoutVerifying(ids[i] as string, known[k], inputs[i] as Uint8Array, expectedKind)
+      results[i] = this.settledWithoutVerifying(peeked[i]?.id as string, known[k], inputs[i] as Uint8Array, expectedKind)
     })
     const pending = inputs.map((_, i) => i).filter((i) => results[i] === undefined)
     let next = 0
     const worker = async (): Promise<void> => {
       while (next < pending.length) {
         const i = pending[next++] as number
-        results[i] = await this.verifyOnce(inputs[i] as Uint8Array, ids[i], expectedKind)
+        results[i] = await this.verifyOnce(peeked[i] as Peeked, expectedKind)
       }
     }
     await Promise.all(Array.from({ length: Math.min(RECEIVED_VERIFY_CONCURRENCY, pending.length) }, worker))
@@ -219,7 +259,8 @@ export class RecordGate {
     return { status: 'invalid', id: record.id, error: new IsnadError('WRONG_KIND', `expected a ${expectedKind} record, got ${kind}`) }
   }
 
-  private async verifyOnce (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined): Promise<GateResult> {
+  private async verifyOnce (input: Peeked, expectedKind: RecordKind | undefined, where: VerifyWhere = 'anywhere'): Promise<GateResult> {
+    const { bytes, id } = input
     const running = id === undefined ? undefined : this.inflight.get(id)
     if (running !== undefined && sameBytes(running.bytes, bytes)) {
       const result = await running.result
@@ -227,7 +268,7 @@ export class RecordGate {
       // Failed for another expected kind: this caller's kind may be the right one.
       if (!(result.status === 'invalid' && result.error.code === 'WRONG_KIND')) return result
     }
-    const result = this.verify(bytes, id, expectedKind)
+    const result = this.verify(input, expectedKind, where)
     if (id === undefined) return await result
     this.inflight.set(id, { bytes, result })
     try {
@@ -237,11 +278,11 @@ export class RecordGate {
     }
   }
 
-  private async verify (bytes: Uint8Array, id: string | undefined, expectedKind: RecordKind | undefined): Promise<GateResult> {
+  private async verify ({ bytes, cid, id }: Peeked, expectedKind: RecordKind | undefined, where: VerifyWhere): Promise<GateResult> {
     try {
       this.verifications++
-      const options = { verifier: this.verifier, now: this.clock(), ...(expectedKind === undefined ? {} : { expectedKind }) }
-      const record = await verifyRecordBytesAsync(bytes, options)
+      const options = { verifier: this.verifier, now: this.clock(), expectedKind, recordCid: cid }
+      const record = where === 'here' ? verifyRecordBytes(bytes, options) : await verifyRecordBytesAsync(bytes, options)
       this.recent.set(record.id, record)
       return { status: 'verified', id: record.id, record }
     } catch (err) {

@@ -2,7 +2,7 @@ import * as dagCbor from '@ipld/dag-cbor'
 import type { z } from 'zod'
 import { IsnadError, type ErrorCode } from '../errors/index.js'
 import {
-  MAX_RECORD_BYTES, SignedRecordSchema, TOO_LARGE, type IsnadRecord, type SignedRecord
+  checkSignedRecord, MAX_RECORD_BYTES, SignedRecordSchema, TOO_LARGE, type IsnadRecord, type SignedRecord
 } from '../schema/index.js'
 import { decodeCanonicalCbor } from './canonical-cbor.js'
 import { encodeCanonical } from './encoding.js'
@@ -48,8 +48,13 @@ export function schemaError (error: z.ZodError, what: string): IsnadError {
   return new IsnadError(code, `${what} is invalid: ${summary}`, { details: { issues } })
 }
 
-/** Step "schema" (record-v1 §5): plain data (parsed JSON or decoded CBOR) to a typed signed record. */
+/**
+ * Step "schema" (record-v1 §5): plain data (parsed JSON or decoded CBOR) to a typed signed record,
+ * a new object. A valid record is built by checkSignedRecord; zod judges the rest and words the error.
+ */
 export function parseSignedRecord (input: unknown): SignedRecord {
+  const checked = checkSignedRecord(input)
+  if (checked !== undefined) return checked
   const result = SignedRecordSchema.safeParse(input)
   if (!result.success) throw schemaError(result.error, 'record')
   return result.data as SignedRecord

@@ -31,7 +31,14 @@ export interface VerifyRecordOptions {
   /** The verifier's clock, in ms since the epoch: pure code takes time as input. */
   now: number
   /** Refuse any other kind with WRONG_KIND. */
-  expectedKind?: RecordKind
+  expectedKind?: RecordKind | undefined
+  /**
+   * For bytes: the CID of the record's part of them (recordBytesIn), when the caller hashed it
+   * already (the network peeks at every record's id before verifying it), so that it is not hashed
+   * again; used only when the bytes are canonical, whose record part is then that very slice. Not
+   * checked: a wrong CID makes a wrong id (or the signature check fail).
+   */
+  recordCid?: CID | undefined
 }
 
 /**
@@ -116,8 +123,8 @@ function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions
   const paths = fastPathsOf(options.verifier)
   // Encoded once (or not at all, when received canonical): the size, the id, the canonical-form
   // check and the stored bytes all come from these.
-  const { bytes, recordBytes } = (canonical && received !== undefined ? ownCopyOf(received, signed.signature) : undefined) ??
-    canonicalBytesOf(signed, received, paths)
+  const owned = canonical && received !== undefined ? ownCopyOf(received, signed.signature) : undefined
+  const { bytes, recordBytes } = owned ?? canonicalBytesOf(signed, received, paths)
   const size = signedRecordSize(recordBytes.length, utf8Length(signed.signature))
   if (size > MAX_RECORD_BYTES) { // R8
     throw new IsnadError('RECORD_TOO_LARGE', `record of ${size} bytes exceeds ${MAX_RECORD_BYTES}`)
@@ -125,7 +132,7 @@ function prepareVerification (signed: SignedRecord, options: VerifyRecordOptions
   if (options.expectedKind !== undefined && record.kind !== options.expectedKind) { // R17
     throw new IsnadError('WRONG_KIND', `expected a ${options.expectedKind} record, got ${record.kind}`)
   }
-  const cid = cidOfDigest(paths.sha256(recordBytes)) // R1
+  const cid = (owned === undefined ? undefined : options.recordCid) ?? cidOfDigest(paths.sha256(recordBytes)) // R1
   const id = cidString(cid)
   const signer = signerOf(record)
   const publicKey = paths.publicKeyOf(signer) // R10

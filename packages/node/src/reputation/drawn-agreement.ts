@@ -10,14 +10,9 @@ import type { MemberDraw } from './vote-set.js'
  * it asks agrees with itself at will. On a memory without one every voter is a source.
  */
 export function agreementSourcesOf (graph: TrustGraph, rootIndexes: readonly number[]): Uint8Array {
-  const { offsets, members, drawIndex, draws, memories } = graph.claims
-  const estimate = drawnEstimateOf(graph.agents.length, draws)
-  const accepted = draws.map((draw) => draw.population === undefined || (
-    drawShardRefusal(estimate, draw.shards, graph.agents[draw.witness] as string, graph.agents[draw.author] as string) === undefined &&
-    acceptsPopulation(draw.population, shardEstimate(estimate, draw.shards))))
-  const isRoot = new Uint8Array(graph.agents.length)
-  for (const r of rootIndexes) isRoot[r] = 1
-  const sources = new Uint8Array(members.length)
+  const independent = independentMembersOf(graph, rootIndexes)
+  const { offsets, memories } = graph.claims
+  const sources = new Uint8Array(independent.length)
   const claimCount = offsets.length - 1
   let first = 0
   while (first < claimCount) {
@@ -26,16 +21,32 @@ export function agreementSourcesOf (graph: TrustGraph, rootIndexes: readonly num
     const from = offsets[first] as number
     const to = offsets[last + 1] as number
     let anyDrawn = false
-    for (let k = from; k < to; k++) {
-      const d = drawIndex[k] as number
-      if (d >= 0 && accepted[d] === true) { sources[k] = 1; anyDrawn = true }
-    }
-    for (let k = from; k < to; k++) {
-      if (!anyDrawn || isRoot[members[k] as number] === 1) sources[k] = 1
-    }
+    for (let k = from; k < to; k++) if (independent[k] === 2) anyDrawn = true
+    for (let k = from; k < to; k++) sources[k] = !anyDrawn || independent[k] !== 0 ? 1 : 0
     first = last + 1
   }
   return sources
+}
+
+/**
+ * Per claim member, whether the memory's author did not choose it: 2 when the draw selected it (a
+ * draw below size / population, at a population this node accepts against its graph's agents: W5,
+ * W6, W12), 1 when it is a root (the node chose it), else 0.
+ */
+export function independentMembersOf (graph: TrustGraph, rootIndexes: readonly number[]): Uint8Array {
+  const { members, drawIndex, draws } = graph.claims
+  const estimate = drawnEstimateOf(graph.agents.length, draws)
+  const accepted = draws.map((draw) => draw.population === undefined || (
+    drawShardRefusal(estimate, draw.shards, graph.agents[draw.witness] as string, graph.agents[draw.author] as string) === undefined &&
+    acceptsPopulation(draw.population, shardEstimate(estimate, draw.shards))))
+  const isRoot = new Uint8Array(graph.agents.length)
+  for (const r of rootIndexes) isRoot[r] = 1
+  const independent = new Uint8Array(members.length)
+  for (let k = 0; k < members.length; k++) {
+    const d = drawIndex[k] as number
+    independent[k] = d >= 0 && accepted[d] === true ? 2 : isRoot[members[k] as number] === 1 ? 1 : 0
+  }
+  return independent
 }
 
 /**

@@ -23,6 +23,12 @@ export interface ReputationTable {
    */
   endorses: (from: string, to: string) => boolean
   describe: (did: string) => AgentReputation
+  /**
+   * A witness's confirm record with an author, for its confirm of one memory (an id): in [0, 1], 1
+   * for a root, an unknown agent or no record (confirm-record.ts, docs/trust.md §5). A
+   * reputation-weighted policy multiplies the confirm's weight by it.
+   */
+  confirmRecord: (witness: string, author: string, memory: string) => number
   /** The populations the counted attestations' draws state (witness-draw-v1 W6), by identity. */
   populationClaims: readonly PopulationClaim[]
   /** N̂ (witness-draw-v1 W6a, population.ts), once per table; `paths` read the stored proofs (all agree). */

@@ -4,6 +4,7 @@ import { estimateOf } from './population.js'
 import { buildTrustGraph, type TrustGraph, type VoteGroup } from './vote-graph.js'
 import { VoteSet } from './vote-set.js'
 import { agreementSourcesOf } from './drawn-agreement.js'
+import { confirmRecordOf, type ConfirmRecord } from './confirm-record.js'
 import { personalizedPageRank, type PageRankOptions } from './pagerank.js'
 import { shortestPathsFrom } from './shortest-paths.js'
 import type { AgentReputation } from './trust-route-shapes.js'
@@ -38,6 +39,7 @@ export function computeReputation (
       lookup: () => UNROOTED_REPUTATION,
       endorses: (from, to) => vouches(graph, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
       describe: (did) => ({ did, reputation: UNROOTED_REPUTATION, rank: 0, root: false, path: null }),
+      confirmRecord: () => 1,
       ...estimateOf(graph, votes, () => UNROOTED_REPUTATION)
     }
   }
@@ -71,6 +73,8 @@ export function computeReputation (
   const isRoot = new Uint8Array(graph.agents.length)
   for (const r of rootIndexes) isRoot[r] = 1
   let parents: Int32Array | undefined
+  // Computed on first use: only a reputation-weighted score reads it.
+  let record: ConfirmRecord | undefined
   const lookup = (key: string): number => {
     const did = identityOf(key)
     if (rootSet.has(did)) return 1
@@ -87,6 +91,13 @@ export function computeReputation (
     reference,
     lookup,
     endorses: (from, to) => inCircle(graph, isRoot, graph.index.get(identityOf(from)), graph.index.get(identityOf(to))),
+    confirmRecord (witness, author, memory) {
+      const w = graph.index.get(identityOf(witness))
+      const a = graph.index.get(identityOf(author))
+      if (w === undefined || a === undefined) return 1
+      record ??= confirmRecordOf(graph, rootIndexes, final)
+      return record.factor(w, a, memory)
+    },
     describe (did) {
       const i = graph.index.get(identityOf(did))
       parents ??= shortestPathsFrom(graph, rootIndexes)
@@ -112,10 +123,12 @@ export function computeReputation (
  * Whether `w` is in author `a`'s circle (the mutual-vouching rule of src/trust): `a` endorsed `w`
  * directly or through one agent. A root never is (docs/trust.md §5): the node trusts its roots by its own
  * choice, not by the author's, so a root's confirm is independent evidence even when the author has
- * confirmed the root's memories too (honest authors in a small network do, by chance).
+ * confirmed the root's memories too (honest authors in a small network do, by chance). Nor has a
+ * root author a circle: the rule guards against an author recruiting its confirmers, and the node
+ * chose its roots, so whom a root vouches for is vouched for by the node's own choice.
  */
 function inCircle (graph: TrustGraph, isRoot: Uint8Array, a: number | undefined, w: number | undefined): boolean {
-  if (w !== undefined && isRoot[w] === 1) return false
+  if ((w !== undefined && isRoot[w] === 1) || (a !== undefined && isRoot[a] === 1)) return false
   return vouches(graph, a, w)
 }
 

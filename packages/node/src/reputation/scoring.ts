@@ -23,6 +23,8 @@ export interface TrustSetting {
   identities?: KeyIdentities
   /** Who vouches for whom in the reputation graph (TrustInput.endorses). */
   endorses?: (from: string, to: string) => boolean
+  /** A witness's confirm record with an author (TrustInput.confirmRecord). */
+  confirmRecord?: (witness: string, author: string, memory: string) => number
   /** Whose witness requests are the node's own: its roots (TrustInput.ownRequesters). */
   ownRequesters?: (did: string) => boolean
   /**
@@ -56,6 +58,7 @@ export function settingOfTable (policy: TrustPolicyName, table: ReputationTable 
   if (table !== undefined && table.rooted) {
     setting.reputation = table.lookup
     setting.endorses = table.endorses
+    setting.confirmRecord = table.confirmRecord
     setting.ownRequesters = ownRequestersOf(table.roots, identities)
     setting.populationEstimate = populationOf(table, paths)
   }
@@ -98,7 +101,7 @@ export function trustSettingFrom (memories: Iterable<MemoryAttestations>, spec: 
 }
 
 /** The evidence part of a TrustInput: what the setting adds is taken from the setting only. */
-export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'rooted' | 'ownRequesters' | 'populationEstimate'>
+export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'confirmRecord' | 'rooted' | 'ownRequesters' | 'populationEstimate'>
 
 /** Scores one memory's evidence under a setting: the single scoring entry point. */
 export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting): TrustResult {
@@ -106,6 +109,7 @@ export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting)
   if (setting.reputation !== undefined) input.reputation = setting.reputation
   if (setting.identities !== undefined) input.identities = setting.identities
   if (setting.endorses !== undefined) input.endorses = setting.endorses
+  if (setting.confirmRecord !== undefined) input.confirmRecord = setting.confirmRecord
   if (setting.ownRequesters !== undefined) input.ownRequesters = setting.ownRequesters
   if (setting.populationEstimate !== undefined) input.populationEstimate = setting.populationEstimate
   if (input.privateCheck === undefined && setting.privateCheckOf !== undefined) {

@@ -13,6 +13,8 @@ export interface VoteGroup {
   author: string
   /** One memory's votes: the witnesses that gave the same verdict agree (docs/trust.md §3). */
   votes: ReadonlyArray<{ witness: string, verdict: keyof typeof VOTE_WEIGHTS, drawn?: boolean }>
+  /** The memory's id, when the group is one memory's votes (the confirm record names memories by it). */
+  memory?: string
 }
 
 /** Flat votes as groups (one per vote): for callers that do not have them by memory. */
@@ -61,6 +63,9 @@ export interface Claims {
   verdicts: Uint8Array
   /** The memory ordinal of each claim: claims of one memory are consecutive. */
   memories: Int32Array
+  /** Per memory ordinal, its id and its author's graph node (absent for a group that named no memory). */
+  memoryIds: readonly string[]
+  memoryAuthors: readonly number[]
 }
 
 const CODE_WEIGHTS = [VOTE_WEIGHTS.confirm, VOTE_WEIGHTS.partial, VOTE_WEIGHTS.dispute]
@@ -89,6 +94,7 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
         if (vote.verdict === 'confirm') set.add(author, witness, ACKNOWLEDGE_CODE)
       }
       memory++
+      if (group.memory !== undefined) set.memory(memory, group.memory, author)
       for (let verdict = 0; verdict < 3; verdict++) {
         const given = group.votes.filter((v) => VERDICT_CODES[v.verdict] === verdict && set.agent(v.witness) !== author)
         const draws = Int32Array.from(given, (v) => v.drawn === true ? set.memberDraws.push({ witness: set.agent(v.witness), author }) - 1 : -1)
@@ -130,7 +136,7 @@ export function buildTrustGraph (votes: VoteSet | Iterable<VoteGroup>, agents: I
   }
   // Rows without edges end where the previous row ended.
   for (let i = 1; i <= n; i++) if ((offsets[i] as number) < (offsets[i - 1] as number)) offsets[i] = offsets[i - 1] as number
-  const claims = { ...set.claims(), draws: set.memberDraws }
+  const claims = { ...set.claims(), draws: set.memberDraws, memoryIds: set.memoryIds, memoryAuthors: set.memoryAuthors }
   const { agentClaimOffsets, agentClaims } = membershipsOf(claims, n)
   const outWeight = new Float64Array(n)
   for (let i = 0; i < n; i++) {

@@ -112,6 +112,15 @@ export class VoteSet {
   private verdicts = new Uint8Array(256)
   private memoryOf = new Int32Array(256)
   private claimCount = 0
+  /** Per memory ordinal: the memory's id (from its attestations' `memory`) and its author's graph node. */
+  readonly memoryIds: string[] = []
+  readonly memoryAuthors: number[] = []
+
+  /** Names memory `ordinal`: its id and its author's graph node (the confirm record, confirm-record.ts, reads them). */
+  memory (ordinal: number, id: string, author: number): void {
+    this.memoryIds[ordinal] = id
+    this.memoryAuthors[ordinal] = author
+  }
 
   /** One claim: `count` graph nodes of `nodes` gave `verdict` (a VERDICT_CODES value) on memory `memory` (an ordinal). */
   claim (memory: number, verdict: number, nodes: Int32Array | readonly number[], count: number, draws?: Int32Array): void {

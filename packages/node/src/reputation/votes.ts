@@ -81,6 +81,7 @@ export function collectVotes (memories: Iterable<MemoryAttestations>, identities
       chosenVerdicts = grown(chosenVerdicts, count)
       chosenDraws = grown(chosenDraws, count)
     }
+    if (count > 0) set.memory(ordinal, (chosen[0] as StoredAttestation).record.memory, authorNode)
     for (let i = 0; i < count; i++) {
       // Each verdict's code is looked up once per vote (a keyed lookup), not once per claim pass.
       const { id, record } = chosen[i] as StoredAttestation

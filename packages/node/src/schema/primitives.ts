@@ -1,5 +1,6 @@
 import { CID } from 'multiformats/cid'
 import { z } from 'zod'
+import { MAX_DID_BYTES } from './record-limits.js'
 
 /**
  * UTF-8 length of a string without encoding it (the hot path of record validation calls this for
@@ -54,6 +55,11 @@ export function hasForbiddenText (value: string, allowNewlines: boolean): boolea
   return false
 }
 
+/** True when `value` has at most `maxBytes` UTF-8 bytes; a UTF-16 unit is at most 3 of them, so short strings skip the count. */
+export function isWithinBytes (value: string, maxBytes: number): boolean {
+  return value.length * 3 <= maxBytes || utf8Length(value) <= maxBytes
+}
+
 /**
  * A string of at most `maxBytes` UTF-8 bytes, well-formed Unicode, with no control characters
  * (`\t`, `\n`, `\r` allowed where `allowNewlines`) (record-v1 R3, R8). JSON Schema cannot count bytes,
@@ -63,8 +69,7 @@ export function hasForbiddenText (value: string, allowNewlines: boolean): boolea
 export function boundedText (maxBytes: number, { allowNewlines = false, min = 0 } = {}): z.ZodString {
   return z.string()
     .min(min)
-    // A UTF-16 unit is at most 3 UTF-8 bytes: short strings skip the count.
-    .refine((s) => s.length * 3 <= maxBytes || utf8Length(s) <= maxBytes, {
+    .refine((s) => isWithinBytes(s, maxBytes), {
       message: `longer than ${maxBytes} UTF-8 bytes`, params: TOO_LARGE
     })
     .refine((s) => !hasForbiddenText(s, allowNewlines), {
@@ -148,9 +153,12 @@ export function instantOrder (
   return [check, { message, path: [field] }]
 }
 
+/** record-v1 R7: `did:key:` and base58btc multibase. */
+export const DID_KEY_PATTERN = /^did:key:z[1-9A-HJ-NP-Za-km-z]+$/
+
 export const didKey = z.string()
-  .max(128)
-  .regex(/^did:key:z[1-9A-HJ-NP-Za-km-z]+$/, 'must be a did:key (base58btc multibase)')
+  .max(MAX_DID_BYTES)
+  .regex(DID_KEY_PATTERN, 'must be a did:key (base58btc multibase)')
 
 /**
  * True when `value` is the canonical (base32, lower-case) string of a CIDv1. The string is rebuilt
@@ -184,8 +192,11 @@ export function isRecordCid (value: string): boolean {
 export const recordCid = z.string()
   .regex(RECORD_CID_PATTERN, 'must be a canonical CIDv1 (dag-cbor, sha2-256) string')
 
+/** Characters of a CID a cid anchor may reference (R8). */
+export const MAX_CID_CHARS = 128
+
 /** Any canonical CIDv1 (cid anchors reference content in any codec; record-v1 R13). */
-export const anyCid = z.string().max(128).refine((value) => isCanonicalCidV1(value), {
+export const anyCid = z.string().max(MAX_CID_CHARS).refine((value) => isCanonicalCidV1(value), {
   message: 'must be a canonical CIDv1 string'
 })
 
@@ -194,11 +205,13 @@ export const anyCid = z.string().max(128).refine((value) => isCanonicalCidV1(val
  * the last character's 4 spare bits are zero is checked when the signature is decoded
  * (SIGNATURE_MALFORMED), not here.
  */
-export const signatureBase64 = z.string().regex(/^[A-Za-z0-9+/]{86}$/, 'must be 86 characters of unpadded base64 (64 bytes)')
+export const SIGNATURE_PATTERN = /^[A-Za-z0-9+/]{86}$/
+export const signatureBase64 = z.string().regex(SIGNATURE_PATTERN, 'must be 86 characters of unpadded base64 (64 bytes)')
 
 /**
  * Unpadded standard base64 of an 80-byte ECVRF proof (107 characters; record-v1 R19), the
  * convention of `signature`. Whether the last character's 2 spare bits are zero is checked when the
  * proof is decoded (DRAW_INVALID), not here.
  */
-export const vrfProofBase64 = z.string().regex(/^[A-Za-z0-9+/]{107}$/, 'must be 107 characters of unpadded base64 (80 bytes)')
+export const VRF_PROOF_PATTERN = /^[A-Za-z0-9+/]{107}$/
+export const vrfProofBase64 = z.string().regex(VRF_PROOF_PATTERN, 'must be 107 characters of unpadded base64 (80 bytes)')

@@ -17,7 +17,8 @@ export type AnchorType = (typeof ANCHOR_TYPES)[number]
 export type RecordKind = (typeof RECORD_KINDS)[number]
 
 /** record-v1 R3: tags are short, have no whitespace, and appear once each. */
-const tag = boundedText(MAX_TAG_BYTES, { min: 1 }).regex(/^\S+$/u, 'must not contain whitespace')
+export const TAG_PATTERN = /^\S+$/u
+const tag = boundedText(MAX_TAG_BYTES, { min: 1 }).regex(TAG_PATTERN, 'must not contain whitespace')
 const tagList = uniqueList(z.array(tag).max(MAX_TAGS), 'tags must be unique')
 
 /** An array whose entries appear once each; JSON Schema's `uniqueItems` says the same exactly. */
@@ -98,6 +99,9 @@ export const AttestationRecordSchema = z.strictObject({
   message: 'claims are only allowed on a partial attestation', path: ['claims']
 })
 
+/** record-v1 R13: `<algorithm>:<lower-case hex digest>`. */
+export const ANCHOR_HASH_PATTERN = /^[a-z0-9-]+:[0-9a-f]+$/
+
 export const AnchorRecordSchema = z.strictObject({
   kind: z.literal('anchor'),
   version: z.literal(1),
@@ -105,7 +109,7 @@ export const AnchorRecordSchema = z.strictObject({
   type: z.enum(ANCHOR_TYPES),
   reference: boundedText(MAX_REFERENCE_BYTES, { min: 1 }),
   /** `<algorithm>:<lower-case hex digest>` of the anchored content, e.g. `sha2-256:9f86…`. */
-  hash: boundedText(MAX_HASH_BYTES).regex(/^[a-z0-9-]+:[0-9a-f]+$/, 'must look like sha2-256:<hex>'), // record-v1 R13
+  hash: boundedText(MAX_HASH_BYTES).regex(ANCHOR_HASH_PATTERN, 'must look like sha2-256:<hex>'), // record-v1 R13
   created_at: isoTimestamp,
   anchored_by: didKey
   // record-v1 R13

@@ -9,6 +9,7 @@ import type { CountedEvidence, ReputationLookup, TrustInput } from './types.js'
 
 const noEndorsements = (): boolean => false
 const nobody = (): boolean => false
+const noRecord = (): number => 1
 
 /** Every agent has DEFAULT_REPUTATION: the reputation a node without trust roots uses. */
 export const defaultReputation: ReputationLookup = () => DEFAULT_REPUTATION
@@ -46,6 +47,8 @@ export function countEvidence (input: TrustInput): CountedEvidence {
     reputation,
     rooted: input.rooted ?? input.reputation !== undefined,
     endorses: input.endorses ?? noEndorsements,
+    confirmRecord: input.confirmRecord ?? noRecord,
+    isRoot: input.ownRequesters ?? nobody,
     drawn,
     drawRefusals,
     asked,

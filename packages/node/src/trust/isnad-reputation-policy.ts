@@ -73,12 +73,16 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
         attestations.set(a.id, { points: 0, note: `not counted: the author vouches for ${a.record.witness} (it confirmed memories of that witness, directly or through one agent), and mutual vouching is not independent evidence (witness reputation ${round(reputation)})` })
         continue
       }
-      if (cliqueOnly && a.record.attestation !== 'dispute') {
+      // A root's confirm is never the circle's: the node chose its roots (as src/reputation inCircle).
+      if (cliqueOnly && a.record.attestation !== 'dispute' && !evidence.isRoot(a.record.witness)) {
         attestations.set(a.id, { points: 0, note: `not counted: every other confirmer of this memory is vouched for by its author, so this confirm agrees with the author's circle alone (witness reputation ${round(reputation)})` })
         continue
       }
+      // A confirm weighs by its witness's record with the author too: what its confirms of the author's
+      // other memories met from the witnesses the author did not choose (docs/trust.md §5).
+      const record = a.record.attestation === 'dispute' ? 1 : evidence.confirmRecord(a.record.witness, evidence.author, evidence.memory.id)
       const rep = reputation
-      const weight = weightOf(a, rep)
+      const weight = weightOf(a, rep) * record
       if (rep > 0) weighty = true
       // A confirm is a witness for the evidence band only when its witness carries weight.
       if (a.record.attestation === 'confirm' && rep > 0) countedConfirms++
@@ -90,7 +94,7 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
       } else {
         confirmWeight += weight
         if (drawn) drawnConfirmWeight += weight
-        attestations.set(a.id, { note: noteOf(a, rep, weight) })
+        attestations.set(a.id, { note: record < 1 ? `${noteOf(a, rep, weightOf(a, rep))}, × its confirm record with the author ${round(record)} = ${round(weight)}` : noteOf(a, rep, weight) })
       }
     }
     const contributions = reputationContributions(evidence, confirmStep(confirmWeight), disputeWeight)

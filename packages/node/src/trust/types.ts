@@ -101,6 +101,12 @@ export interface TrustInput {
    */
   endorses?: (from: string, to: string) => boolean
   /**
+   * A witness's confirm record with the memory's author, in [0, 1] (src/reputation confirm-record.ts):
+   * what its confirms of the author's other memories met from the witnesses the author did not
+   * choose. isnad-reputation multiplies a confirm's weight by it (docs/trust.md §5). @default 1
+   */
+  confirmRecord?: (witness: string, author: string, memory: string) => number
+  /**
    * The memory's witness requests (record-v1 §1.4): who asked which witnesses, when. Only a policy
    * that tells the author's witnesses apart reads them (isnad-draw). @default none
    */
@@ -159,6 +165,10 @@ export interface CountedEvidence {
   rooted: boolean
   /** See TrustInput.endorses. */
   endorses: (from: string, to: string) => boolean
+  /** See TrustInput.confirmRecord. */
+  confirmRecord: (witness: string, author: string, memory: string) => number
+  /** Whether an agent is one of the node's roots (TrustInput.ownRequesters: its agents and its trust roots). */
+  isRoot: (did: string) => boolean
   /**
    * Ids of accepted attestations the witness draw selected for this memory at this node: a verified
    * draw whose fraction is below size / population, with a population this node accepts

@@ -14,7 +14,7 @@ async function simulation (): Promise<typeof import('../index.js')> {
   return await import('../index.js')
 }
 
-interface RunOptions { processes?: number, threads?: number, out?: string, engine: string, seeds?: number, secondsPerMinute?: number, checks: boolean, draw: boolean, baseline?: boolean, portRange?: string }
+interface RunOptions { processes?: number, threads?: number, jobs?: number, out?: string, engine: string, seeds?: number, secondsPerMinute?: number, checks: boolean, draw: boolean, baseline?: boolean, portRange?: string }
 
 const ENGINES = ['nodes', 'model'] as const
 
@@ -47,6 +47,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .description(`play a scenario (a YAML/JSON file or a built-in name) on real nodes on 127.0.0.1, or in virtual time with --engine model, and write results.json, results.csv and report.html`)
     .option('--processes <n>', 'spread the nodes over this many child processes (default: all in this process)', parsePositiveInt)
     .option('--threads <n>', 'spread the nodes over this many worker threads of this process, to use more than one core (default: one per core from 50 nodes, else 1; ignored with --processes)', parsePositiveInt)
+    .option('--jobs <n>', 'model engine: play this many runs of the sweep at once, each on a worker thread; the results are the same, in the same order (default: one per core, at most the runs; 1: one after the other in this process)', parsePositiveInt)
     .option('--out <dir>', 'directory for the results (default: ./sim-results/<scenario name>)')
     .option('--engine <engine>', 'nodes: real isnad daemons; model: virtual time over a modelled network, with real records and the real trust code (docs/simulation.md)', 'nodes')
     .option('--seeds <n>', 'run the scenario (and its sweep) with seeds s, s+1, …, s+n−1 and report each seed and their spread', parsePositiveInt)
@@ -56,11 +57,12 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
     .option('--baseline', 'also play every run without the witness checks, as a line of its own in the report, CSV and plots: what the checks buy (the scenario\'s metrics.baseline sets it too)')
     .option('--port-range <from>-<to>', 'real nodes only: bind every node\'s libp2p and HTTP API ports inside this range (two per node), e.g. 40000-40999')
     .action(async (path: string, opts: RunOptions, cmd: Command) => {
-      const { checkPortRange, loadScenario, nodeCount, parsePortRange, poolFactory, runModelScenario, runnerOf, runScenario, sweepOf, withTimeScale, writeResults } = await simulation()
+      const { checkPortRange, defaultJobs, loadScenario, nodeCount, parsePortRange, poolFactory, runModelScenario, runnerOf, runScenario, sweepOf, withTimeScale, writeResults } = await simulation()
       const ctx = context(cmd)
       if (!(ENGINES as readonly string[]).includes(opts.engine)) throw new IsnadError('USAGE', `unknown engine ${JSON.stringify(opts.engine)}; known: ${ENGINES.join(', ')}`)
       const portRange = opts.portRange === undefined ? undefined : parsePortRange(opts.portRange)
       if (portRange !== undefined && opts.engine === 'model') throw new IsnadError('USAGE', '--port-range is for real nodes: the model engine binds no port')
+      if (opts.jobs !== undefined && opts.engine !== 'model') throw new IsnadError('USAGE', '--jobs is for the model engine: real nodes play one run at a time (--threads and --processes spread their nodes)')
       const scenario = withTimeScale(await loadScenario(path), opts.secondsPerMinute)
       const progress = (text: string): void => { ctx.out.stderr(`sim: ${text}`) }
       const seeds = opts.seeds ?? 1
@@ -69,7 +71,7 @@ export function registerSim (program: Command, context: (cmd: Command) => Comman
       const choice = { progress, ...(opts.processes === undefined ? {} : { processes: opts.processes }), ...(opts.threads === undefined ? {} : { threads: opts.threads }), ...(portRange === undefined ? {} : { portRange }) }
       if (portRange !== undefined) checkPortRange(portRange, choice, sweepOf(scenario, 1).map((s) => nodeCount(s.nodes)))
       const results = opts.engine === 'model'
-        ? await runModelScenario(scenario, { progress, seeds, checks, ...baseline })
+        ? await runModelScenario(scenario, { progress, seeds, checks, ...baseline, jobs: opts.jobs ?? defaultJobs() })
         : await runScenario(scenario, { seeds, runner: runnerOf(choice), createPool: poolFactory(scenario, choice), progress, checks, ...baseline })
       const paths = await writeResults(results, resolve(opts.out ?? `sim-results/${scenario.name}`))
       emit(ctx.out, { paths, engine: results.engine, defaultPolicy: results.defaultPolicy, checks: results.checks ?? null, runs: results.runs.map((r) => ({ seed: r.seed, checks: r.checks ?? results.checks != null, nodes: r.nodes, sybils: r.sybils, timings: r.timings, trust: r.metrics.trust.map(({ histogram: _, ...t }) => t) })) }, () => summary(results, paths))

@@ -87,16 +87,25 @@ export function percentilesOf (values: readonly number[]): Percentiles {
   return percentilesOfSorted(Float64Array.from(values).sort())
 }
 
-/** percentilesOf on values already sorted ascending (the model engine sorts millions once for both this and the CDF). */
-export function percentilesOfSorted (sorted: Float64Array): Percentiles {
+/**
+ * A sample's values in ascending order, read by 0-based rank: a sorted Float64Array, or the few ranks
+ * order-statistics.ts selects from an unsorted one (summaryRanks says which).
+ */
+export interface RankedSample {
+  readonly length: number
+  at: (rank: number) => number | undefined
+}
+
+/** percentilesOf on values already sorted ascending (the model engine selects millions once for both this and the CDF). */
+export function percentilesOfSorted (sorted: RankedSample): Percentiles {
   const at = (p: number): number | null => sorted.length === 0 ? null : round(nearestRank(sorted, p), 1)
   return { samples: sorted.length, p50: at(50), p90: at(90), p99: at(99), max: at(100) }
 }
 
 /** stats.ts `percentile` on values already sorted ascending. */
-function nearestRank (sorted: Float64Array, p: number): number {
+function nearestRank (sorted: RankedSample, p: number): number {
   const rank = Math.min(sorted.length, Math.max(1, Math.ceil((p / 100) * sorted.length)))
-  return sorted[rank - 1] as number
+  return sorted.at(rank - 1) as number
 }
 
 export function cdfOf (values: readonly number[]): Array<[number, number]> {
@@ -104,14 +113,26 @@ export function cdfOf (values: readonly number[]): Array<[number, number]> {
 }
 
 /** cdfOf on values already sorted ascending. */
-export function cdfOfSorted (sorted: Float64Array): Array<[number, number]> {
+export function cdfOfSorted (sorted: RankedSample): Array<[number, number]> {
   if (sorted.length === 0) return []
   const step = Math.max(1, Math.floor(sorted.length / CDF_POINTS))
   const points: Array<[number, number]> = []
-  for (let i = step - 1; i < sorted.length; i += step) points.push([round(sorted[i] as number, 1), round((i + 1) / sorted.length, 4)])
-  const last = sorted[sorted.length - 1] as number
+  for (let i = step - 1; i < sorted.length; i += step) points.push([round(sorted.at(i) as number, 1), round((i + 1) / sorted.length, 4)])
+  const last = sorted.at(sorted.length - 1) as number
   if (points[points.length - 1]?.[1] !== 1) points.push([round(last, 1), 1])
   return points
+}
+
+/**
+ * The ranks percentilesOfSorted and cdfOfSorted read of a sample of `length` values: which ones they
+ * read depends on the length alone, so a sample that answers every rank with 0 lists them.
+ */
+export function summaryRanks (length: number): number[] {
+  const read = new Set<number>()
+  const probe: RankedSample = { length, at: (rank) => { read.add(rank); return 0 } }
+  percentilesOfSorted(probe)
+  cdfOfSorted(probe)
+  return [...read].sort((a, b) => a - b)
 }
 
 function mean (values: readonly number[]): number {

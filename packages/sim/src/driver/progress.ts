@@ -6,7 +6,9 @@ import { performance } from 'node:perf_hooks'
  * and, once the activity has started, how much of the whole simulation is done and an estimate of
  * the time left. The estimate extrapolates the wall time spent so far over the share of work done,
  * each run counting as one equal share (runs of a sweep differ in size, so it is rough at first and
- * settles as runs finish).
+ * settles as runs finish). Runs may overlap (the model engine plays a sweep's runs on worker
+ * threads): each line is of its own run, and the share done counts the finished runs and how far
+ * each running one is.
  */
 
 export interface RunLabel {
@@ -18,11 +20,17 @@ export interface RunLabel {
   checks?: boolean
 }
 
+interface RunningRun {
+  label: string
+  /** Share of the run done, 0–1. */
+  within: number
+}
+
 export class SimProgress {
-  private run = 0
-  private label = ''
-  /** Share of the current run done, 0–1. */
-  private within = 0
+  /** The run the index-less calls speak of: the last one started. */
+  private current = 0
+  private readonly running = new Map<number, RunningRun>()
+  private readonly finished = new Set<number>()
   private readonly started: number
 
   constructor (
@@ -33,10 +41,9 @@ export class SimProgress {
     this.started = clock()
   }
 
-  /** A new run begins (1-based `index`). */
+  /** A run begins (1-based `index`); until it finishes, lines and advances of that index are its. */
   startRun (index: number, label: RunLabel = {}): void {
-    this.run = index
-    this.within = 0
+    this.current = index
     const parts = [`run ${index} of ${this.runs}`]
     if (label.sybils !== undefined) {
       const share = label.nodes === undefined || label.nodes === 0 ? '' : ` (${Math.round(label.sybils / label.nodes * 100)}%)`
@@ -44,18 +51,27 @@ export class SimProgress {
     }
     if (label.seed !== undefined) parts.push(`seed ${label.seed}`)
     if (label.checks === false) parts.push('no checks')
-    this.label = parts.join(' · ')
+    this.running.set(index, { label: parts.join(' · '), within: 0 })
   }
 
-  /** How far the current run is, 0–1 (the driver: simulated minutes played over the duration). */
-  advance (share: number): void {
-    this.within = Math.min(1, Math.max(0, share))
+  /** Run `index` is done: it counts as a whole share. */
+  finishRun (index: number = this.current): void {
+    this.running.delete(index)
+    this.finished.add(index)
+  }
+
+  /** How far run `index` (the last started by default) is, 0–1 (the driver: simulated minutes played over the duration). */
+  advance (share: number, index: number = this.current): void {
+    const run = this.running.get(index)
+    if (run !== undefined) run.within = Math.min(1, Math.max(0, share))
   }
 
   /** Share of the whole simulation done, 0–1. */
   get done (): number {
     if (this.runs === 0) return 1
-    return Math.min(1, (Math.max(0, this.run - 1) + this.within) / this.runs)
+    let within = 0
+    for (const run of this.running.values()) within += run.within
+    return Math.min(1, (this.finished.size + within) / this.runs)
   }
 
   /** Seconds left by extrapolation, or null before anything measurable is done. */
@@ -66,11 +82,12 @@ export class SimProgress {
     return Math.max(0, elapsed * (1 - done) / done)
   }
 
-  /** One line of progress for the current run and phase. */
-  line (text: string): void {
+  /** One line of progress for run `index` (the last started by default) and its phase. */
+  line (text: string, index: number = this.current): void {
     const eta = this.etaSeconds()
     const tail = eta === null ? '' : ` · ${Math.floor(this.done * 100)}% done, ETA ${formatDuration(eta)}`
-    this.sink(`${this.label === '' ? '' : `${this.label} · `}${text}${tail}`)
+    const label = this.running.get(index)?.label ?? ''
+    this.sink(`${label === '' ? '' : `${label} · `}${text}${tail}`)
   }
 }
 

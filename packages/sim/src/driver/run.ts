@@ -122,7 +122,7 @@ export async function runOnce (scenario: Scenario, options: RunScenarioOptions):
 /** The progress of run `index` (1-based) of `tracker`'s runs: its lines say which run, phase, done/total and ETA. */
 export function trackedRun (tracker: SimProgress, index: number, scenario: Scenario, checks?: boolean): Pick<RunScenarioOptions, 'progress' | 'advance'> {
   tracker.startRun(index, { sybils: scenario.nodes.sybil, nodes: nodeCount(scenario.nodes), seed: scenario.seed, ...(checks === undefined ? {} : { checks }) })
-  return { progress: (text) => { tracker.line(text) }, advance: (share) => { tracker.advance(share) } }
+  return { progress: (text) => { tracker.line(text, index) }, advance: (share) => { tracker.advance(share, index) } }
 }
 
 export async function runScenario (scenario: Scenario, options: RunScenarioOptions & { seeds?: number }): Promise<SimResults> {
@@ -154,6 +154,18 @@ export interface SweepOptions {
   baseline?: boolean
   /** What the engine samples instead of computing (the model engine's drawn sets), for the results. */
   sampled?: string
+  /**
+   * Runs played at once, for a `runOne` that plays elsewhere than on this thread (the model engine's
+   * worker threads): they start largest first, and their results keep the sweep's order. @default 1
+   */
+  jobs?: number
+}
+
+/** The runs of a sweep in their order: each scenario of sweepOf, with the checks, then without them when the baseline is asked for. */
+export function sweepRuns (scenario: Scenario, options: Pick<SweepOptions, 'seeds' | 'checks' | 'baseline'> = {}): Array<{ scenario: Scenario, checks: boolean }> {
+  const checks = options.checks ?? true
+  const modes = checks && (options.baseline ?? scenario.metrics.baseline) ? [true, false] : [checks]
+  return sweepOf(scenario, options.seeds ?? 1).flatMap((s) => modes.map((played) => ({ scenario: s, checks: played })))
 }
 
 /**
@@ -167,14 +179,31 @@ export async function runSweep (
   runOne: (scenario: Scenario, tracked: Pick<RunScenarioOptions, 'progress' | 'advance'>, checks: boolean) => Promise<RunResult>
 ): Promise<SimResults> {
   const checks = options.checks ?? true
-  const modes = checks && (options.baseline ?? scenario.metrics.baseline) ? [true, false] : [checks]
-  const plan = sweepOf(scenario, options.seeds ?? 1).flatMap((s) => modes.map((played) => ({ scenario: s, checks: played })))
+  const plan = sweepRuns(scenario, options)
+  const withBaseline = plan.some((run) => run.checks !== checks)
   const tracker = new SimProgress(options.progress, plan.length)
-  const runs: RunResult[] = []
-  for (const [k, run] of plan.entries()) {
+  const runs = new Array<RunResult>(plan.length)
+  const play = async (k: number): Promise<void> => {
+    const run = plan[k] as (typeof plan)[number]
     // Progress names the baseline's runs only where they run beside runs with the checks.
-    const tracked = trackedRun(tracker, k + 1, run.scenario, modes.length > 1 ? run.checks : undefined)
-    runs.push({ seed: run.scenario.seed, checks: run.checks, ...await runOne(run.scenario, tracked, run.checks) })
+    const tracked = trackedRun(tracker, k + 1, run.scenario, withBaseline ? run.checks : undefined)
+    runs[k] = { seed: run.scenario.seed, checks: run.checks, ...await runOne(run.scenario, tracked, run.checks) }
+    tracker.finishRun(k + 1)
+  }
+  const jobs = Math.max(1, Math.min(options.jobs ?? 1, plan.length))
+  if (jobs === 1) {
+    for (let k = 0; k < plan.length; k++) await play(k)
+  } else {
+    // Largest first, so the last runs to start are short ones and the jobs finish close together.
+    const order = plan.map((_, k) => k).sort((a, b) => nodeCount((plan[b] as (typeof plan)[number]).scenario.nodes) - nodeCount((plan[a] as (typeof plan)[number]).scenario.nodes) || a - b)
+    let next = 0
+    const failures: unknown[] = []
+    // A failed run stops the others from starting; those running finish before the first failure is thrown.
+    const lane = async (): Promise<void> => {
+      while (failures.length === 0 && next < order.length) await play(order[next++] as number).catch((err: unknown) => { failures.push(err) })
+    }
+    await Promise.all(Array.from({ length: jobs }, lane))
+    if (failures.length > 0) throw failures[0]
   }
   return { ...resultsOf(scenario, options.runner, runs, (options.clock ?? Date.now)(), checks, options.sampled), engine: options.engine }
 }

@@ -72,7 +72,7 @@ export function scoreTrustView (
     const sampled = drawn?.witnesses.get(memory)
     const counted = sampled === undefined || drawn === undefined ? list : list.map((a) => sampled.has(a.record.witness) ? drawnEvidence(a, drawn) : a)
     return author === undefined ? [] : [{ author, attestations: counted }]
-  }), { policy: SCHEMA_TRUST_POLICY, roots, drawPaths: NODE_RECORD_FAST_PATHS })
+  }), { policy: SCHEMA_TRUST_POLICY, roots, drawPaths: rememberingProofToHash(NODE_RECORD_FAST_PATHS) })
   // N̂ (witness-draw-v1 W6a): a node reads the populations its drawn attestations state, times their
   // shard count; the model's records carry no draw (it is sampled), so the stated figure is handed over.
   if (drawn !== undefined && drawn.witnesses.size > 0) setting.populationEstimate = Math.max(setting.populationEstimate ?? 0, drawn.population)
@@ -93,6 +93,28 @@ export function scoreTrustView (
     }
   }
   return view
+}
+
+/**
+ * `paths` with each proof's hash (RFC 9381 §5.2) remembered for one scoring: N̂ reads the proof of
+ * every drawn vote of the table, and the model's sampled draws all carry SAMPLED_PROOF, so without
+ * this one scoring decoded the same point thousands of times. The hash is a function of the proof's
+ * bytes alone: the figures are the same.
+ */
+function rememberingProofToHash (paths: typeof NODE_RECORD_FAST_PATHS): typeof NODE_RECORD_FAST_PATHS {
+  const hashes = new Map<string, Uint8Array>()
+  return {
+    ...paths,
+    vrfProofToHash: (proof) => {
+      const key = Buffer.from(proof.buffer, proof.byteOffset, proof.byteLength).toString('base64')
+      let hash = hashes.get(key)
+      if (hash === undefined) {
+        hash = paths.vrfProofToHash(proof)
+        hashes.set(key, hash)
+      }
+      return hash
+    }
+  }
 }
 
 /**

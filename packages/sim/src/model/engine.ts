@@ -36,6 +36,9 @@ const DRAIN_REAL_S = 120
 
 const EVENT = { memory: 1, answer: 2, topology: 3, check: 4 } as const
 
+/** Arrival rows allocated at once (rowOf). */
+const ARRIVAL_ROWS_PER_SLAB = 256
+
 /** What an answer slot is: a witness the author asked, a witness drawn, or a node's private check. */
 export const SLOT = { planned: 0, drawn: 1, private: 2 } as const
 
@@ -216,9 +219,17 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
   plan.memories.forEach((m, i) => { queue.push(m.at * msPerMinute, EVENT.memory, i) })
   plan.events.forEach((e, i) => { queue.push(e.at * msPerMinute, EVENT.topology, i) })
 
+  // Rows are cut from slabs of ARRIVAL_ROWS_PER_SLAB: one typed array a row cost an allocation of its
+  // own outside the heap, and the collector's work, for every message.
+  let slab = new Float32Array(0)
+  let slabRows = ARRIVAL_ROWS_PER_SLAB
   const rowOf = (index: number): Float32Array => {
     let row = arrivals[index]
-    if (row === undefined) { row = new Float32Array(T).fill(Number.NaN); arrivals[index] = row }
+    if (row === undefined) {
+      if (slabRows === ARRIVAL_ROWS_PER_SLAB) { slab = new Float32Array(ARRIVAL_ROWS_PER_SLAB * T).fill(Number.NaN); slabRows = 0 }
+      row = slab.subarray(slabRows * T, ++slabRows * T)
+      arrivals[index] = row
+    }
     return row
   }
 
@@ -332,8 +343,8 @@ export function playModel (scenario: Scenario, plan: Plan, progress: (text: stri
     records[serial] = memory
     const group = publish(serial, planned.author, now, shards.shardOfAuthor(planned.author))
     if (planned.answers.length > 0) {
-      // The request is signed and gossiped with its memory (gossip-v1's witness envelope).
-      witnessRequestRecord(author, memory.id, planned.answers.map((a) => (agents[a.witness] as Agent).did), iso(created))
+      // The request is signed and gossiped with its memory (gossip-v1's witness envelope); no
+      // measurement reads its bytes (the observers' own private-check requests are signed, playChecks).
       checkCounts.requests++
       const witnesses = planned.answers.map((a) => a.witness)
       // The request is a gossip message of its own (a record each node verifies) at every node of the

@@ -44,8 +44,16 @@ function spreadOf (values: readonly number[], digits = 1): NodeSpread {
 
 /** Records tracked column j stores at the end: the memories and attestations that reached it, and its shards' witness requests. */
 export function storedRecordsAt (run: ModelRun, j: number): number {
-  let stored = (run.counters.requests[j] as number) + (run.counters.evidenceRecords[j] as number)
-  for (const row of run.arrivals) if (row !== undefined && !Number.isNaN(row[j] as number)) stored++
+  return storedRecordsByColumn(run)[j] as number
+}
+
+/** storedRecordsAt of every tracked column, in one pass over the arrivals (row by row, as they lie in memory). */
+export function storedRecordsByColumn (run: ModelRun): Float64Array {
+  const stored = Float64Array.from(run.counters.requests, (requests, j) => requests + (run.counters.evidenceRecords[j] as number))
+  for (const row of run.arrivals) {
+    if (row === undefined) continue
+    for (let j = 0; j < row.length; j++) if (row[j] === row[j]) stored[j]!++ // NaN: never arrived
+  }
   return stored
 }
 
@@ -53,6 +61,7 @@ export function shardingSummary (
   run: ModelRun, scenario: Scenario, measured: ReadonlyArray<{ node: number, j: number }>, judgedSizes: readonly number[]
 ): ShardingSummary {
   const { shards } = run
+  const stored = storedRecordsByColumn(run)
   return {
     count: shards.count,
     acceptedCounts: [...shards.acceptedCounts],
@@ -67,7 +76,7 @@ export function shardingSummary (
     measuredNodes: measured.length,
     // Gossip and evidence fetching (evidence-fetch.ts): both are messages a node receives.
     messagesPerMinute: spreadOf(measured.map(({ j }) => ((run.counters.byGossip[j] as number) + (run.counters.byEvidence[j] as number)) / scenario.durationMinutes)),
-    storedRecords: spreadOf(measured.map(({ j }) => storedRecordsAt(run, j)), 0),
+    storedRecords: spreadOf(measured.map(({ j }) => stored[j] as number), 0),
     judgedMemoriesPerObserver: spreadOf(judgedSizes, 0)
   }
 }

@@ -103,13 +103,14 @@ describe('isnad sim', () => {
     expect(html).toContain('in virtual time')
   }, 120_000)
 
-  it('refuses a bad --port-range with USAGE before any node starts', async () => {
+  it('refuses a bad --port-range, and --jobs for real nodes, with USAGE before any node starts', async () => {
     const refusals: Array<[string[], RegExp]> = [
       [['--port-range', '40000'], /<from>-<to>/],
       [['--port-range', '41000-40000'], /starts above where it ends/],
       [['--port-range', '80-90'], /1024-65535/],
       [['--port-range', '40000-40010'], /holds 11 ports; 12 nodes need 24/],
-      [['--port-range', '40000-40999', '--engine', 'model'], /the model engine binds no port/]
+      [['--port-range', '40000-40999', '--engine', 'model'], /the model engine binds no port/],
+      [['--jobs', '2'], /--jobs is for the model engine/]
     ]
     for (const [args, message] of refusals) {
       const refused = await runIsnad(['sim', 'run', 'small', ...args, '--out', join(dir, 'refused-ports'), '--json'])

@@ -97,9 +97,10 @@ describe('gossip attacks', () => {
     const histogram = monitorEventLoopDelay({ resolution: 10 })
     histogram.enable()
     const honest: string[] = []
+    // At least 1.5 s and at least 60 floods of 2,000 ids: on a loaded machine the time alone may send few.
     const stopAt = Date.now() + 1500
     let rpcs = 0
-    while (Date.now() < stopAt) {
+    while (rpcs < 60 || Date.now() < stopAt) {
       raw(a.network).sendRpc(victim, {
         subscriptions: [], messages: [],
         control: { ihave: [{ topicID: TOPICS.memories, messageIDs: ids(1000) }], iwant: [{ messageIDs: ids(1000) }], graft: [], prune: [], idontwant: [] }
@@ -117,7 +118,6 @@ describe('gossip attacks', () => {
     histogram.disable()
     // Every node runs in this one process, the attacker included: the bound is generous on purpose.
     // What it catches is V doing work per advertised id without limit (seconds of blocking).
-    expect(rpcs).toBeGreaterThan(20)
     expect(histogram.percentile(99) / 1e6).toBeLessThan(250)
     expect(histogram.max / 1e6).toBeLessThan(1000)
   })

@@ -27,14 +27,19 @@ describe('gossip across five nodes in a line (gossip-v1, fetch-v1)', () => {
 
   afterAll(async () => { await stopAll(nodes) })
 
-  it('delivers a memory published by A to every node, stored once each', async () => {
+  it('delivers a memory published by A to every node, stored once each, validated on each node\'s own thread', async () => {
     const [a] = line
     const memory = createMemory(createAgent(1))
     a!.host.putLocal(verified(memory.signed))
     await a!.network.publishRecord(memory.signed.record.kind, bytesOf(memory.signed))
     await waitFor('the memory on every node', () => line.every((n) => n.host.records.has(memory.id)))
     for (const node of line) expect(node.host.storedCount(memory.id), node.name).toBe(1)
-    for (const node of line.slice(1)) expect(node.host.deliveries.get(memory.id), node.name).toEqual(['gossip'])
+    for (const node of line.slice(1)) {
+      expect(node.host.deliveries.get(memory.id), node.name).toEqual(['gossip'])
+      // Validated at each hop on the node's own thread: a hop forwards only once its validator
+      // answered, so a check sent to a verifier thread and back delays every node after it.
+      expect(node.verifier.asyncCalls, node.name).toBe(0)
+    }
   })
 
   it('fetches the memory of an attestation the receivers have not seen', async () => {

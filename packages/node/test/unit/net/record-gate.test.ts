@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { RecordGate, peekRecordId } from '../../../src/net/index.js'
+import { LONE_CHECKS_PER_TURN, RecordGate, peekRecordId } from '../../../src/net/index.js'
 import { encodeCanonical, encodeSignedRecord, signRecord } from '../../../src/record/index.js'
 import { MAX_RECORD_BYTES, type SignedRecord } from '../../../src/schema/index.js'
 import { createAgent, createAnchor, createAttestation, createMemory, createWitnessRequest } from '../../fixtures/records.js'
@@ -78,6 +78,24 @@ describe('RecordGate: one verification per record, duplicates first (gossip-v1 Â
     expect(results.map((r) => 'error' in r ? r.error.code : undefined)).toEqual([
       'SIGNATURE_INVALID', 'WRONG_KIND', 'RECORD_TOO_LARGE', 'DECODE_FAILED', 'TIMESTAMP_IN_FUTURE'
     ])
+  })
+
+  it('checks a lone gossiped record\'s signature on the calling thread, a burst\'s beyond LONE_CHECKS_PER_TURN and a batch\'s with the async form', async () => {
+    // gossipsub forwards a message only after its validator answered: a thread hop in check()
+    // would be paid at every hop of the message's way (figure 8a's late messages).
+    const { gate: g, verifier } = gate()
+    const memory = createMemory(createAgent(1))
+    expect(await g.check(encodeSignedRecord(memory.signed), 'memory')).toMatchObject({ status: 'verified', id: memory.id })
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(await g.check(tamper(createMemory(createAgent(2)).signed), 'memory')).toMatchObject({ status: 'invalid', error: { code: 'SIGNATURE_INVALID' } })
+    expect({ total: verifier.total, async: verifier.asyncCalls }).toEqual({ total: 2, async: 0 })
+    await new Promise((resolve) => setImmediate(resolve))
+    const burst = Array.from({ length: 10 }, (_, i) => encodeSignedRecord(createMemory(createAgent(10 + i)).signed))
+    expect((await Promise.all(burst.map(async (bytes) => await g.check(bytes, 'memory')))).every((r) => r.status === 'verified')).toBe(true)
+    expect({ total: verifier.total, async: verifier.asyncCalls }).toEqual({ total: 12, async: 10 - LONE_CHECKS_PER_TURN })
+    const batch = [createMemory(createAgent(3)), createMemory(createAgent(4))].map((m) => encodeSignedRecord(m.signed))
+    expect((await g.checkMany(batch, 'memory')).map((r) => r.status)).toEqual(['verified', 'verified'])
+    expect(verifier.asyncCalls).toBe(10 - LONE_CHECKS_PER_TURN + 2)
   })
 
   it('a tampered copy of a cached record is verified again, not taken from the cache', async () => {

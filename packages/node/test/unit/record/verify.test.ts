@@ -1,3 +1,4 @@
+import { CID } from 'multiformats/cid'
 import { describe, expect, it } from 'vitest'
 import { isIsnadError } from '../../../src/errors/index.js'
 import { nobleVerifier } from '../../../src/identity/index.js'
@@ -99,6 +100,23 @@ describe('verifyRecordBytes (record-v1 §5.2, R18)', () => {
   it('refuses bytes followed by anything', () => {
     const bytes = encodeSignedRecord(memory())
     expect(codeOf(() => verifyRecordBytes(Uint8Array.from([...bytes, 0]), options))).toBe('DECODE_FAILED')
+  })
+
+  it('takes the record CID the caller peeked for canonical bytes, and gives the same record as without it', () => {
+    for (const id of ['memory/example', 'attestation/partial-with-claims', 'anchor/cid', 'witness-request/open']) {
+      const vector = validVector(id)
+      const bytes = encodeSignedRecord(vector.signed)
+      const recordCid = CID.parse(vector.cid)
+      const given = verifyRecordBytes(bytes, { ...options, recordCid })
+      expect(given.cid, id).toBe(recordCid)
+      expect(given, id).toStrictEqual(verifyRecordBytes(bytes, options))
+    }
+  })
+
+  it('has no other use for the CID given: a signature over another CID does not verify', () => {
+    const bytes = encodeSignedRecord(memory())
+    const other = CID.parse(validVector('anchor/cid').cid)
+    expect(codeOf(() => verifyRecordBytes(bytes, { ...options, recordCid: other }))).toBe('SIGNATURE_INVALID')
   })
 })
 

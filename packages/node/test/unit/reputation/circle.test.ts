@@ -39,4 +39,13 @@ describe('the author\'s circle', () => {
     expect(result.contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.2)
     expect(result.level).toBe('Attested')
   })
+
+  it('is empty for a root author: whom a root vouches for, the node vouches for by its choice of roots', () => {
+    expect(computeReputation(groups, ['R']).endorses('A', 'W')).toBe(true)
+    const rooted = computeReputation(groups, ['A'])
+    expect(rooted.endorses('A', 'W')).toBe(false)
+    expect(rooted.endorses('A', 'R')).toBe(false)
+    // W is still in another author's circle: R confirmed A's memory, A confirmed W's (R → A → W).
+    expect(computeReputation(groups, ['A']).endorses('R', 'W')).toBe(true)
+  })
 })

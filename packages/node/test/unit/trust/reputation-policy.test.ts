@@ -112,3 +112,37 @@ describe('isnad-reputation: how much confirm weight attests', () => {
     expect(scoreWith(two, none).level).toBe('Attested')
   })
 })
+
+describe('isnad-reputation: the confirm record and the roots', () => {
+  const memory = memoryEvidence({ author: 'A' })
+  const base = { memory, anchors: [], reputation: (): number => 1, rooted: true, now: NOW }
+  const score = (input: Partial<Parameters<typeof computeTrust>[0]> & { attestations: AttestationEvidence[] }): ReturnType<typeof computeTrust> =>
+    computeTrust({ ...base, ...input }, { policy: 'isnad-reputation' })
+
+  it('weighs a confirm by its witness\'s confirm record with the author, and a dispute by its reputation alone', () => {
+    const asked: Array<[string, string, string]> = []
+    const confirmRecord = (w: string, a: string, m: string): number => { asked.push([w, a, m]); return w === 'w1' ? 0.4 : 1 }
+    const one = score({ attestations: [attestationEvidence({ id: 'a1', witness: 'w1' })], confirmRecord })
+    expect(asked).toEqual([['w1', 'A', memory.id]])
+    // C = 1 × 0.4 = 0.4 < MIN_CONFIRM_WEIGHT: not Attested; +0.2 × 0.4 = 0.08 of confirm points.
+    expect(one.contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.08)
+    expect(one.level).toBe('Unverified')
+    expect(one.counted.attestations[0]?.note).toBe('confirm weighted by reputation 1, × its confirm record with the author 0.4 = 0.4')
+    // A partial is half of it: 0.5 × 1 × 0.4 = 0.2.
+    const partial = score({ attestations: [attestationEvidence({ id: 'a1', witness: 'w1', verdict: 'partial' })], confirmRecord })
+    expect(partial.contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.04)
+    // Beside a confirm of record 1 the dispute of w1 costs 0.15 × 1 whatever w1's confirm record.
+    const dispute = score({ attestations: [attestationEvidence({ id: 'a1', witness: 'w1', verdict: 'dispute' })], confirmRecord })
+    expect(dispute.contributions.find((c) => c.factor === 'disputes')?.points).toBe(-0.15)
+  })
+
+  it('never voids a root\'s confirm as agreeing with the author\'s circle alone', () => {
+    const circle = (from: string, to: string): boolean => from === 'A' && (to === 'w1' || to === 'w2')
+    const attestations = [attestationEvidence({ id: 'a1', witness: 'w1' }), attestationEvidence({ id: 'a2', witness: 'w2' }), attestationEvidence({ id: 'a3', witness: 'root' })]
+    const notRoot = score({ attestations, endorses: circle })
+    expect(notRoot.level).toBe('Unverified')
+    const root = score({ attestations, endorses: circle, ownRequesters: (d) => d === 'root' })
+    expect(root.counted.attestations.find((a) => a.witness === 'root')?.note).toBe('confirm weighted by reputation 1')
+    expect(root.level).toBe('Attested')
+  })
+})
