@@ -1,28 +1,33 @@
+import { fork, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { createHttpOperations, type HttpOperations } from '../src/api-access/client.js'
 import { readApiToken } from '../src/api-access/index.js'
-import { startDaemon, type Daemon, type WitnessCounters } from '../src/daemon/index.js'
+import type { WitnessCounters } from '../src/daemon/index.js'
 import { changeTrustRoot, initHome } from '../src/node/index.js'
 import { nodePaths } from '../src/home/index.js'
 import { shardOf } from '../src/shard/index.js'
 import type { Figure } from './report.js'
+import type { CostDaemonMessage, CostDaemonOptions, CostDaemonRequest, CostDaemonStarted, CostDaemonStats } from './witness-cost-daemon.js'
 
 /*
  * What witnessing costs the network per memory as it grows (protocols/gossip-v1.md "What one memory
- * costs", protocols/witness-draw-v1.md): `nodes` real daemons in this process on 127.0.0.1, each on
- * `isnad start`'s defaults (witness draw, witness budget, private checks), on fresh homes. Every node
+ * costs", protocols/witness-draw-v1.md): `nodes` real daemons on 127.0.0.1, each in a process of its
+ * own (witness-cost-daemon.ts) as `isnad start` runs, each on `isnad start`'s defaults (witness draw,
+ * witness budget, private checks, content routing, liveness pings), on fresh homes. Every node
  * trusts the same 3 roots (so a private check has reputable witnesses to ask) and auto-confirms every
  * author (`--auto-confirm-from`, the stand-in for agents answering their inbox). A warm-up memory per
  * node first (each node's population estimate then counts every agent); then every node publishes
  * `memories` memories, each with one request of its author addressed to 2 witnesses. The round ends
  * when no node's record count moved for 3 s. Per memory: witness requests and attestations signed
  * network-wide (the daemons' witness counters), gossip messages each node received (accepted +
- * duplicates) and process CPU per node (all daemons share the process).
+ * duplicates) and each daemon's process CPU, averaged over the daemons. Also reported: the longest
+ * event-loop delay of any daemon and the connections closed during the round (a ping that failed
+ * closes its connection: a storm of closes is the machine, not the protocol, and shows here).
  *
  * Sharded (`perShard`): the same on a scale model of a sharded network (protocols/gossip-v1.md §11).
  * A network of 8 to 32 agents has count 1 at the defaults (a shard holds 80 to 160 agents), so each
@@ -34,16 +39,20 @@ import type { Figure } from './report.js'
  *   npm run build && node dist/bench/witness-cost.js [--nodes 8,16,32] [--memories 3] [--per-shard 8]
  */
 
-const LOOPBACK = ['/ip4/127.0.0.1/tcp/0']
 const QUIET_MS = 3000
+/** How long the daemons' CPU is measured with nothing published. */
+const IDLE_MS = 5000
 /** Time between two memories published, network-wide (a steady trickle, not a burst). */
 const SPACING_MS = 200
 /**
- * The API client's timeout here: this measures cost, not latency, and on a loaded machine (load 13 on
- * 2 cores, 16 daemons in one process) one daemon's `remember` has waited past the client's default
- * 60 s, which ended the run. The slowest publish of the round is reported instead (`slowestPublishMs`).
+ * The API client's timeout here: this measures cost, not latency, and on a loaded machine one
+ * daemon's `remember` has waited past the client's default 60 s, which ended the run. The slowest
+ * publish of the round is reported instead (`slowestPublishMs`).
  */
 const API_TIMEOUT_MS = 600_000
+/** A daemon's process that has not exited this long after its stop is killed. */
+const STOP_GRACE_MS = 10_000
+const DAEMON_SCRIPT = fileURLToPath(new URL('./witness-cost-daemon.js', import.meta.url))
 
 export interface WitnessCostRound {
   nodes: number
@@ -60,10 +69,69 @@ export interface WitnessCostRound {
   cpuMsPerNodePerMemory: number
   /** The slowest publish (remember, then the witness request) of the measured memories. */
   slowestPublishMs: number
+  /** The longest event-loop delay of any daemon during the measured memories, ms. */
+  loopDelayMaxMs: number
+  /** Connections the daemons closed during the measured memories (each counted at both ends). */
+  closes: number
   seconds: number
+  /** CPU per daemon per second while nothing is published (before the warm-up): timers, pings, meshes. */
+  idleCpuMsPerNodePerSecond: number
+  /** The machine's 1-minute load average at the start and the end of the round. */
+  load: [number, number]
 }
 
-interface Peer { daemon: Daemon, ops: HttpOperations, agent: string }
+/** A daemon in its own process, driven through its HTTP API and asked for its counters over IPC. */
+class DaemonProcess {
+  private readonly answers = new Map<number, (stats: CostDaemonStats | undefined) => void>()
+  private nextId = 0
+  private readonly exited: Promise<void>
+
+  private constructor (private readonly child: ChildProcess, readonly started: CostDaemonStarted) {
+    this.exited = new Promise((resolve) => child.once('exit', () => { resolve() }))
+    child.on('message', (message: CostDaemonMessage) => {
+      if (message.type !== 'answer') return
+      this.answers.get(message.id)?.(message.stats)
+      this.answers.delete(message.id)
+    })
+  }
+
+  static async start (options: CostDaemonOptions): Promise<DaemonProcess> {
+    const child = fork(DAEMON_SCRIPT, [JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+    const started = await new Promise<CostDaemonStarted>((resolve, reject) => {
+      child.on('message', (message: CostDaemonMessage) => {
+        if (message.type === 'started') resolve(message.started)
+        if (message.type === 'failed') reject(new Error(`a daemon did not start: ${message.error}`))
+      })
+      child.once('exit', (code) => { reject(new Error(`a daemon's process exited with ${code} before it started`)) })
+    })
+    return new DaemonProcess(child, started)
+  }
+
+  async stats (): Promise<CostDaemonStats> {
+    const stats = await this.ask('stats')
+    if (stats === undefined) throw new Error('a daemon answered stats without them')
+    return stats
+  }
+
+  /** Stops the daemon (API, network, node), then its process; killed past STOP_GRACE_MS. */
+  async stop (): Promise<void> {
+    if (this.child.exitCode !== null) return
+    const timer = setTimeout(() => { this.child.kill('SIGKILL') }, STOP_GRACE_MS)
+    await Promise.race([this.ask('stop'), this.exited]).catch(() => {})
+    await this.exited
+    clearTimeout(timer)
+  }
+
+  private async ask (op: CostDaemonRequest['op']): Promise<CostDaemonStats | undefined> {
+    const id = this.nextId++
+    return await new Promise((resolve) => {
+      this.answers.set(id, resolve)
+      this.child.send({ id, op } satisfies CostDaemonRequest)
+    })
+  }
+}
+
+interface Peer { daemon: DaemonProcess, ops: HttpOperations, agent: string }
 
 async function sleep (ms: number): Promise<void> { await new Promise((resolve) => setTimeout(resolve, ms)) }
 
@@ -78,12 +146,13 @@ async function quiet (peers: readonly Peer[]): Promise<void> {
   }
 }
 
-function sum (peers: readonly Peer[], of: (w: WitnessCounters) => number): number {
-  return peers.reduce((total, p) => total + of(p.daemon.witness), 0)
+async function statsOf (peers: readonly Peer[]): Promise<CostDaemonStats[]> {
+  return await Promise.all(peers.map(async (p) => await p.daemon.stats()))
 }
 
 /** One round on `nodes` fresh daemons; with `perShard`, at the shard count nodes / perShard. */
 export async function witnessCostRound (nodes: number, memoriesPerNode: number, progress: (text: string) => void, perShard?: number): Promise<WitnessCostRound> {
+  const loadAtStart = loadavg()[0]!
   const shards = perShard === undefined ? 1 : Math.max(1, Math.floor(nodes / perShard))
   const root = await mkdtemp(join(tmpdir(), 'isnad-witness-cost-'))
   const homes = await Promise.all(Array.from({ length: nodes }, async (_, i) => {
@@ -102,12 +171,16 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
       const earlier = Array.from({ length: i }, (_, j) => j)
       const kin = earlier.filter((j) => shardOfNode[j] === shardOfNode[i]).sort(() => Math.random() - 0.5).slice(0, 2)
       const picked = new Set([...(i === 0 ? [] : [Math.floor(Math.random() * i)]), ...(shards > 1 ? kin : [])])
-      const bootstrap = [...picked].map((j) => peers[j]!.daemon.multiaddrs()[0]!)
-      const daemon = await startDaemon({ home: h.home, listen: LOOPBACK, apiPort: 0, heartbeatMs: 600_000, bootstrap, autoConfirmFrom: everyone, ...(shards > 1 ? { shardCount: shards } : {}) })
-      peers.push({ daemon, ops: createHttpOperations({ url: daemon.url, token: await readApiToken(nodePaths(h.home).data), timeoutMs: API_TIMEOUT_MS }), agent: h.agent })
+      const bootstrap = [...picked].map((j) => peers[j]!.daemon.started.addr)
+      const daemon = await DaemonProcess.start({ home: h.home, bootstrap, autoConfirmFrom: everyone, ...(shards > 1 ? { shardCount: shards } : {}) })
+      peers.push({ daemon, ops: createHttpOperations({ url: daemon.started.url, token: await readApiToken(nodePaths(h.home).data), timeoutMs: API_TIMEOUT_MS }), agent: h.agent })
     }
-    for (const p of peers) while (p.daemon.network.libp2p.getPeers().length === 0) await sleep(100)
+    while ((await statsOf(peers)).some((s) => s.peers === 0)) await sleep(100)
     await sleep(3000) // gossipsub meshes
+    const idleBefore = await statsOf(peers)
+    await sleep(IDLE_MS)
+    const idleAfter = await statsOf(peers)
+    const idleCpuMsPerNodePerSecond = idleAfter.reduce((t, s, i) => t + s.cpuMicros - idleBefore[i]!.cpuMicros, 0) / 1000 / nodes / (IDLE_MS / 1000)
     let slowestPublishMs = 0
     const publish = async (i: number, text: string): Promise<void> => {
       const began = performance.now()
@@ -122,10 +195,8 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
     for (let i = 0; i < nodes; i++) { await publish(i, `warm-up of node ${i}`); await sleep(SPACING_MS) }
     await quiet(peers)
 
-    const witnessBefore = peers.map((p) => structuredClone(p.daemon.witness))
-    const gossipBefore = peers.map((p) => ({ ...p.daemon.network.stats.gossip }))
+    const before = await statsOf(peers)
     slowestPublishMs = 0
-    const cpu = process.cpuUsage()
     const start = performance.now()
     progress(`witness cost: ${nodes} daemons, ${memoriesPerNode} memories each`)
     for (let k = 0; k < memoriesPerNode; k++) {
@@ -133,26 +204,30 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
     }
     await quiet(peers)
     const seconds = (performance.now() - start - QUIET_MS) / 1000
-    const used = process.cpuUsage(cpu)
+    const after = await statsOf(peers)
     const memories = nodes * memoriesPerNode
-    const delta = (of: (w: WitnessCounters) => number): number => sum(peers, of) - witnessBefore.reduce((t, w) => t + of(w), 0)
-    const received = peers.map((p, i) => (p.daemon.network.stats.gossip.accepted - gossipBefore[i]!.accepted) + (p.daemon.network.stats.gossip.ignored - gossipBefore[i]!.ignored))
+    const delta = (of: (s: CostDaemonStats) => number): number => after.reduce((t, s) => t + of(s), 0) - before.reduce((t, s) => t + of(s), 0)
+    const witness = (of: (w: WitnessCounters) => number): number => delta((s) => of(s.witness)) / memories
     return {
       nodes,
       shards,
       memories,
-      requestsPerMemory: delta((w) => w.requests) / memories,
-      attestationsPerMemory: delta((w) => w.attestations) / memories,
-      drawnAttestationsPerMemory: delta((w) => w.drawn_attestations) / memories,
-      privateChecksPerMemory: delta((w) => w.private_checks.asked) / memories,
-      privateChecksDuePerMemory: delta((w) => w.private_checks.due) / memories,
-      messagesPerNodePerMemory: received.reduce((a, b) => a + b, 0) / nodes / memories,
-      cpuMsPerNodePerMemory: (used.user + used.system) / 1000 / nodes / memories,
+      requestsPerMemory: witness((w) => w.requests),
+      attestationsPerMemory: witness((w) => w.attestations),
+      drawnAttestationsPerMemory: witness((w) => w.drawn_attestations),
+      privateChecksPerMemory: witness((w) => w.private_checks.asked),
+      privateChecksDuePerMemory: witness((w) => w.private_checks.due),
+      messagesPerNodePerMemory: delta((s) => s.gossipReceived) / nodes / memories,
+      cpuMsPerNodePerMemory: delta((s) => s.cpuMicros) / 1000 / nodes / memories,
       slowestPublishMs,
-      seconds
+      loopDelayMaxMs: Math.max(...after.map((s) => s.loopDelayMaxMs)),
+      closes: delta((s) => s.closes),
+      seconds,
+      idleCpuMsPerNodePerSecond,
+      load: [loadAtStart, loadavg()[0]!]
     }
   } finally {
-    for (const p of peers) await p.daemon.stop().catch(() => {})
+    await Promise.all(peers.map(async (p) => { await p.daemon.stop() }))
     await rm(root, { recursive: true, force: true })
   }
 }
@@ -172,7 +247,7 @@ export const DAEMONS_PER_SHARD = 8
  * to the smallest network (8 daemons, which is count 1 in both series).
  */
 export async function benchWitnessCost (options: { sizes: number[], memories: number, progress: (text: string) => void }): Promise<Figure[]> {
-  const section = '15. witness cost per memory (real daemons, defaults; sharded)'
+  const section = '15. witness cost per memory (real daemons, a process each, defaults; sharded)'
   options.progress(section)
   const rounds: WitnessCostRound[] = []
   const run = async (n: number, perShard?: number): Promise<void> => {
@@ -188,7 +263,7 @@ export async function benchWitnessCost (options: { sizes: number[], memories: nu
 
 /** A round's figures against the smallest network's. */
 function roundFigures (section: string, r: WitnessCostRound, base: WitnessCostRound): Figure[] {
-  const detail = { nodes: r.nodes, shards: r.shards, memories: r.memories, drawnAttestationsPerMemory: round2(r.drawnAttestationsPerMemory), privateChecksPerMemory: round2(r.privateChecksPerMemory), privateChecksDuePerMemory: round2(r.privateChecksDuePerMemory), slowestPublishMs: Math.round(r.slowestPublishMs), seconds: round2(r.seconds) }
+  const detail = { nodes: r.nodes, shards: r.shards, memories: r.memories, drawnAttestationsPerMemory: round2(r.drawnAttestationsPerMemory), privateChecksPerMemory: round2(r.privateChecksPerMemory), privateChecksDuePerMemory: round2(r.privateChecksDuePerMemory), slowestPublishMs: Math.round(r.slowestPublishMs), loopDelayMaxMs: Math.round(r.loopDelayMaxMs), closes: r.closes, idleCpuMsPerNodePerSecond: round2(r.idleCpuMsPerNodePerSecond), seconds: round2(r.seconds), load: r.load.map(round2) }
   const baseline = `${base.nodes} daemons`
   const label = `${r.nodes} daemons${r.shards > 1 ? ` in ${r.shards} shards` : ''}`
   const figure = (what: string, unit: string, value: number, baseValue: number, target: { text: string, met: boolean }, extra?: Figure['detail']): Figure => ({
@@ -208,10 +283,10 @@ function round2 (x: number): number { return Math.round(x * 100) / 100 }
 /** The markdown table BENCHMARKS.md shows. */
 export function witnessCostTable (rounds: readonly WitnessCostRound[]): string {
   const base = rounds[0]!
-  const row = (r: WitnessCostRound): string => `| ${r.nodes} | ${r.shards} | ${r.memories} | ${r.requestsPerMemory.toFixed(2)} | ${r.attestationsPerMemory.toFixed(2)} (${r.drawnAttestationsPerMemory.toFixed(2)} drawn) | ${r.privateChecksPerMemory.toFixed(2)} (${r.privateChecksDuePerMemory.toFixed(2)} due) | ${r.messagesPerNodePerMemory.toFixed(2)} (${(r.messagesPerNodePerMemory / base.messagesPerNodePerMemory).toFixed(2)}×) | ${r.cpuMsPerNodePerMemory.toFixed(1)} (${(r.cpuMsPerNodePerMemory / base.cpuMsPerNodePerMemory).toFixed(2)}×) |`
+  const row = (r: WitnessCostRound): string => `| ${r.nodes} | ${r.shards} | ${r.memories} | ${r.requestsPerMemory.toFixed(2)} | ${r.attestationsPerMemory.toFixed(2)} (${r.drawnAttestationsPerMemory.toFixed(2)} drawn) | ${r.privateChecksPerMemory.toFixed(2)} (${r.privateChecksDuePerMemory.toFixed(2)} due) | ${r.messagesPerNodePerMemory.toFixed(2)} (${(r.messagesPerNodePerMemory / base.messagesPerNodePerMemory).toFixed(2)}×) | ${r.cpuMsPerNodePerMemory.toFixed(1)} (${(r.cpuMsPerNodePerMemory / base.cpuMsPerNodePerMemory).toFixed(2)}×) | ${(r.slowestPublishMs / 1000).toFixed(1)} | ${(r.loopDelayMaxMs / 1000).toFixed(1)} · ${r.closes} | ${r.load.map((l) => l.toFixed(1)).join('–')} |`
   return [
-    '| daemons | shards | memories | witness requests / memory | attestations / memory | private checks / memory (nodes with one due) | gossip messages / node / memory (× smallest) | CPU ms / node / memory (× smallest) |',
-    '|---|---|---|---|---|---|---|---|',
+    '| daemons | shards | memories | witness requests / memory | attestations / memory | private checks / memory (nodes with one due) | gossip messages / node / memory (× smallest) | CPU ms / node / memory (× smallest) | slowest publish, s | loop delay max, s · connections closed | load |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rounds.map(row)
   ].join('\n')
 }

@@ -38,3 +38,9 @@ export const DEFAULT_MAX_SHARDS = 8
  * (docs/configuration.md), or `isnad start`'s flag of the same name; never a flag of `isnad anchor`.
  */
 export const DAEMON_ANCHOR_DIR_FIX = '`isnad config set anchor-dir <dir>` and a restart of the daemon (or `isnad start --anchor-dir <dir>`)'
+
+/**
+ * @default 3 — holders of a record that did not make it and announce it anyway, on average
+ * (protocols/content-routing-v1.md C2, provider-sample.ts): with its maker, about four providers a record.
+ */
+export const SAMPLED_PROVIDERS = 3

@@ -7,6 +7,8 @@ import type { ContentRouter, Network, RoutedFetch } from '../net/index.js'
 import { peerBlockFetcher, type LocalNode } from '../node/index.js'
 import type { MemoryOrigin, MemoryView } from '../schema/index.js'
 import type { StoredRecord } from '../record-index/index.js'
+import type { RecordSource } from '../node/index.js'
+import { isSampledProvider, providerChance } from './provider-sample.js'
 
 /*
  * The daemon's side of content routing (protocols/content-routing-v1.md): what it announces as records
@@ -18,29 +20,43 @@ export interface ContentAnnouncerInit {
   node: LocalNode
   router: ContentRouter
   logger: Logger
+  /** This node's peer id (its bytes): the sample of holders that announce a record is drawn from it. */
+  peer: Uint8Array
+  /** The node's estimate N̂ and its shard count now: how many nodes hold a record of one shard. */
+  population: () => Promise<number>
+  shardCount: () => number
 }
 
+/** The sources of records this node made: it announces them all (C2). */
+const MADE_HERE: ReadonlySet<RecordSource> = new Set(['local', 'import'])
+
 /**
- * C2: every memory, attestation and anchor stored, whatever its source, is announced once as it is
- * stored; so is the root of a cid anchor's content when this node holds that block. On start only
- * the backlog of records stored before is announced (C2a, content-backlog.ts): the DHT re-provides
- * what it announced before on its own schedule.
+ * C2: the memories this node makes or imports are announced as they are stored, and so are those it
+ * receives (gossip, sync, fetch) when it is one of their sampled providers (provider-sample.ts); so is
+ * the root of a cid anchor's content when this node holds that block. On start only the backlog of
+ * records stored before is announced (C2a, content-backlog.ts): the DHT re-provides what it announced
+ * before on its own schedule.
  */
 export function startContentAnnouncer (init: ContentAnnouncerInit): () => void {
-  return init.node.pipeline.onStored((records) => {
-    void cidsToProvide(init.node, records).then((cids) => { init.router.provide(cids) }, (err: unknown) => {
-      init.logger.warn('content announcement failed', { error: err })
-    })
+  const announce = async (records: readonly StoredRecord[], source: RecordSource): Promise<void> => {
+    const chance = MADE_HERE.has(source) ? 1 : providerChance(await init.population(), init.shardCount())
+    init.router.provide((await cidsToProvide(init.node, records)).filter((cid) => isSampledProvider(init.peer, cid, chance)))
+  }
+  return init.node.pipeline.onStored((records, source) => {
+    announce(records, source).catch((err: unknown) => { init.logger.warn('content announcement failed', { error: err }) })
   })
 }
 
-/** C2: the CIDs a stored batch makes this node a provider of. */
+/**
+ * C2: the CIDs a stored batch makes this node a provider of: its memories, and the roots of cid
+ * anchors whose block it holds. Attestations, anchors and witness requests are not announced: a
+ * node looks a memory up (C7) and has its evidence from the provider that served it (C6a).
+ */
 export async function cidsToProvide (node: Pick<LocalNode, 'anchors'>, records: readonly StoredRecord[]): Promise<CID[]> {
   const cids: CID[] = []
   for (const { id, signed: { record } } of records) {
-    if (record.kind === 'witness_request') continue // carried by gossip with its memory, never looked up
-    cids.push(CID.parse(id))
-    if (record.kind === 'anchor' && record.type === 'cid') {
+    if (record.kind === 'memory') cids.push(CID.parse(id))
+    else if (record.kind === 'anchor' && record.type === 'cid') {
       const root = CID.parse(record.reference)
       if (await node.anchors.blocks.has(root)) cids.push(root)
     }

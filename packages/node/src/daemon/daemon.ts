@@ -235,7 +235,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, shardCount: () => network.home.count, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })
     const stopKeyLogs = startKeyLogPublisher({ keyring: opened.keyring, keystore, network, logger: records })
-    const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records })
+    const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records, peer: network.peerId.toMultihash().bytes, population, shardCount: () => network.home.count })
     const stopPrivateChecks = privateChecks === false
       ? () => {}
       : startPrivateChecks({ node: opened, keystore, hostedAgents, population, log: privateCheckLog, counters, logger: witnessLog, ...privateChecks })

@@ -34,6 +34,41 @@ export const DEFAULT_CONNECTION_MONITOR: ConnectionMonitorSettings = { pingInter
 const TICKS_PER_INTERVAL = 20
 /** @default 10000 — a ping not answered in this time failed (at most the interval). */
 const PING_TIMEOUT_MS = 10_000
+/** @default 1000 — a tick of the ping timer this much later than due: the node's own event loop stalled. */
+export const LOOP_STALL_MS = 1000
+/** @default 3 — failed pings in a row a connection is excused by its own node's stalls; the next closes it anyway. */
+export const MAX_EXCUSED_PING_FAILURES = 3
+
+/*
+ * A ping that failed while this node's own event loop stalled says nothing of the link: the echo may
+ * have sat unread in the socket while the loop was busy, and the ping's timeout fires before the
+ * echo is read (libuv runs timers before it polls for I/O). Closing the connection then is a storm on
+ * a loaded machine: 32 daemons on one event loop lagging 2–9 s closed 1,593 connections in 23 min,
+ * and each was redialled, handshaken and synced again, which loaded the loop further. So a failed
+ * ping is judged at the next tick of the ping timer, once the lateness of the ticks over its wait is
+ * known: when a tick during it came LOOP_STALL_MS or more late, the failure is excused (the next ping
+ * tries again), up to MAX_EXCUSED_PING_FAILURES in a row; then, or with no stall, it closes the
+ * connection as before.
+ */
+
+/** The stalls of the node's event loop, as the lateness of a periodic timer shows them. */
+export class LoopStalls {
+  private last: number | undefined
+  private lastStallEnd = -Infinity
+
+  constructor (private readonly periodMs: number, private readonly stallMs = LOOP_STALL_MS) {}
+
+  /** A tick of the timer at `now`. */
+  tick (now: number): void {
+    if (this.last !== undefined && now - this.last - this.periodMs >= this.stallMs) this.lastStallEnd = now
+    this.last = now
+  }
+
+  /** Whether a stall ended after `since` (and at or before the last tick). */
+  stalledSince (since: number): boolean {
+    return this.lastStallEnd > since
+  }
+}
 
 /** When each connection is next pinged: first at a random point of its first interval, then once per interval. */
 export class PingSchedule {
@@ -73,13 +108,21 @@ export class ConnectionPings {
   /** Connections (ids) whose ping has not ended yet. */
   private readonly inFlight = new Set<string>()
   private timer: NodeJS.Timeout | undefined
+  private readonly tickMs: number
+  private readonly stalls: LoopStalls
+  /** Failed pings waiting for the next tick's judgement. */
+  private failed: Array<{ connection: Connection, started: number, err: Error }> = []
+  /** Failures excused in a row, by connection id (a ping answered clears it). */
+  private readonly excused = new Map<string, number>()
 
   constructor (private readonly node: PingTarget, private readonly settings: ConnectionMonitorSettings, private readonly log: Logger) {
     this.schedule = new PingSchedule(settings.pingIntervalMs)
+    this.tickMs = Math.max(1, Math.floor(settings.pingIntervalMs / TICKS_PER_INTERVAL))
+    this.stalls = new LoopStalls(this.tickMs)
   }
 
   start (): void {
-    this.timer = setInterval(() => { this.tick() }, Math.max(1, Math.floor(this.settings.pingIntervalMs / TICKS_PER_INTERVAL)))
+    this.timer = setInterval(() => { this.tick() }, this.tickMs)
     this.timer.unref()
   }
 
@@ -89,19 +132,42 @@ export class ConnectionPings {
   }
 
   private tick (): void {
+    this.stalls.tick(performance.now())
+    this.judgeFailures()
     const connections = this.node.getConnections().filter((c) => c.status === 'open')
+    if (this.excused.size > connections.length) {
+      const open = new Set(connections.map((c) => c.id))
+      for (const id of this.excused.keys()) if (!open.has(id)) this.excused.delete(id)
+    }
     const due = new Set(this.schedule.take(connections.map((c) => c.id), Date.now()))
     for (const connection of connections) {
       // One ping at a time per connection: a second would be refused by this node's own limit on
       // ping streams (TooManyOutboundProtocolStreamsError), which says nothing of the peer.
       if (!due.has(connection.id) || this.inFlight.has(connection.id)) continue
       this.inFlight.add(connection.id)
-      this.ping(connection).catch((err: unknown) => {
+      const started = performance.now()
+      this.ping(connection).then(() => { this.excused.delete(connection.id) }, (err: unknown) => {
         // A peer without the ping protocol still answered multistream-select: the link is alive.
         if (this.controller.signal.aborted || (err instanceof Error && err.name === 'UnsupportedProtocolError')) return
-        this.log.error('ping of %p failed: %e', connection.remotePeer, err)
-        if (this.settings.abortOnPingFailure) connection.abort(err instanceof Error ? err : new Error(String(err)))
+        this.failed.push({ connection, started, err: err instanceof Error ? err : new Error(String(err)) })
       }).finally(() => { this.inFlight.delete(connection.id) })
+    }
+  }
+
+  /** The failed pings since the last tick: excused when the loop stalled during their wait, else the connection closes. */
+  private judgeFailures (): void {
+    const failed = this.failed
+    this.failed = []
+    for (const { connection, started, err } of failed) {
+      const excused = this.excused.get(connection.id) ?? 0
+      if (this.stalls.stalledSince(started) && excused < MAX_EXCUSED_PING_FAILURES) {
+        this.excused.set(connection.id, excused + 1)
+        this.log('ping of %p failed while this node\'s event loop stalled (excused, %d in a row): %e', connection.remotePeer, excused + 1, err)
+        continue
+      }
+      this.excused.delete(connection.id)
+      this.log.error('ping of %p failed: %e', connection.remotePeer, err)
+      if (this.settings.abortOnPingFailure) connection.abort(err)
     }
   }
 

@@ -61,4 +61,45 @@ describe('connection pings (libp2p nodes on loopback)', () => {
     expect(a.network.libp2p.getConnections().map((conn) => conn.status)).toEqual(['open'])
     expect(a.network.libp2p.getConnections()[0]?.rtt).toBeDefined()
   }, 20_000)
+
+  it('closes a connection whose peer takes the ping but never echoes it', async () => {
+    const monitor = { connectionMonitor: { pingIntervalMs: 500, abortOnPingFailure: true } }
+    const a = await startNode('PH', new MemoryHost(), { syncOnConnect: false, ...monitor })
+    const deaf = await startNode('PI', new MemoryHost(), { syncOnConnect: false, connectionMonitor: { pingIntervalMs: 60_000, abortOnPingFailure: false } })
+    nodes.push(a, deaf)
+    await deaf.network.libp2p.unhandle(PING_PROTOCOL)
+    await deaf.network.libp2p.handle(PING_PROTOCOL, async () => {}) // reads nothing, sends nothing
+    await connect(a, deaf)
+    await waitFor('the silent connection closed', () => a.network.libp2p.getConnections().length === 0, { timeoutMs: 15_000 })
+  }, 20_000)
+
+  it('keeps a connection whose ping timed out while this node\'s own event loop stalled (the loop, not the link)', async () => {
+    const monitor = { connectionMonitor: { pingIntervalMs: 1000, abortOnPingFailure: true } }
+    const a = await startNode('PJ', new MemoryHost(), { syncOnConnect: false, ...monitor })
+    const b = await startNode('PK', new MemoryHost(), { syncOnConnect: false, connectionMonitor: { pingIntervalMs: 60_000, abortOnPingFailure: false } })
+    nodes.push(a, b)
+    let stalled = 0
+    let echoed = 0
+    await b.network.libp2p.unhandle(PING_PROTOCOL)
+    await b.network.libp2p.handle(PING_PROTOCOL, async (stream) => {
+      stream.addEventListener('message', (event) => {
+        // The first two pings find the process's one event loop busy for 2.5 s, past A's 1 s ping
+        // timeout, before they are echoed: A's timeout fires before A reads the echo.
+        if (stalled < 2) {
+          stalled++
+          const until = Date.now() + 2500
+          while (Date.now() < until) { /* the loop is busy */ }
+        }
+        stream.send(event.data)
+        echoed++
+      })
+      stream.addEventListener('remoteCloseWrite', () => { void stream.close() })
+    })
+    await connect(a, b)
+    let closed = 0
+    a.network.libp2p.addEventListener('connection:close', () => { closed++ })
+    await waitFor('two stalled pings, then pings echoed again', () => stalled === 2 && echoed >= 4, { timeoutMs: 20_000 })
+    expect(closed).toBe(0)
+    expect(a.network.libp2p.getConnections().map((conn) => conn.status)).toEqual(['open'])
+  }, 30_000)
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { PingSchedule } from '../../../src/net/limits/connection-pings.js'
+import { LoopStalls, PingSchedule } from '../../../src/net/limits/connection-pings.js'
 
 describe('PingSchedule', () => {
   it('pings each connection once per interval, at its own phase, never all in one tick', () => {
@@ -33,5 +33,20 @@ describe('PingSchedule', () => {
     expect(schedule.take(['a', 'b'], 5800)).toEqual([])
     expect(schedule.take(['a', 'b'], 5950)).toEqual(['a'])
     expect(schedule.take(['a', 'b'], 6200)).toEqual(['b'])
+  })
+})
+
+describe('LoopStalls', () => {
+  it('sees a stall when a tick comes at least the stall time late, and only after it ended', () => {
+    const stalls = new LoopStalls(500, 1000)
+    stalls.tick(0)
+    stalls.tick(500)
+    stalls.tick(1400) // 400 ms late: the loop was busy, not stalled
+    expect(stalls.stalledSince(0)).toBe(false)
+    stalls.tick(2900) // 1000 ms late
+    expect(stalls.stalledSince(1400)).toBe(true)
+    expect(stalls.stalledSince(2900)).toBe(false) // a ping started after it was not delayed by it
+    stalls.tick(3400)
+    expect(stalls.stalledSince(2000)).toBe(true)
   })
 })
