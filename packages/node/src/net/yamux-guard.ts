@@ -19,9 +19,9 @@ import { StreamState, type YamuxStream } from '@libp2p/yamux/stream'
  * Yamux answers each data frame it reads with a window update frame: a gossip message is one data
  * frame, so a node receiving a burst sent one 12-byte frame back per message (encrypted, written,
  * read and decrypted by the sender: about as much work per frame as the message's own framing).
- * The sender still has at least half a window (128 KiB at first) when the update comes, as go-yamux
- * and the yamux specification's reference implementation do it; the window's growth with the round
- * trip (yamux's own rule) is unchanged, judged at each update sent.
+ * The sender still has at least half a window (128 KiB at first) when the update comes, as
+ * hashicorp/yamux (the specification's reference implementation) and go-yamux do it; the window's
+ * growth with the round trip (yamux's own rule) is unchanged, judged at each update sent.
  */
 
 /** Statuses after which a stream sends nothing more. */
