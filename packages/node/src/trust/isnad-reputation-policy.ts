@@ -36,6 +36,18 @@ export const CIRCLE_MIN = 2
 export const DRAWN_DISPUTE_MIN = 0.1
 
 /**
+ * A confirm whose witness's record with the author (src/reputation confirm-record.ts) is below this is
+ * **discredited** (docs/trust.md §5): the draw has contradicted that witness's confirms of the author's
+ * other memories more than it agreed with them, at the confirm margin ((A + 1) < 2X). A discredited
+ * confirm keeps its weight rep × record in the points but is no witness for the level: it neither
+ * reaches MIN_CONFIRM_WEIGHT nor counts as a witness, and when the discredited confirms weigh more than
+ * CONFIRM_MARGIN times the others the memory is its author's discredited circle's word. 0.4 and 0.6
+ * measured the same as ½ on wide-circle, hidden-circle, small and sybil-ring.
+ * @default 0.5
+ */
+export const DISCREDITED_RECORD = 0.5
+
+/**
  * The most a score moves per unit of one agent's reputation (the Sybil bound's `scoreSlope`): the
  * author term is 0.2·rep, the confirm term's steepest slope is 0.2, a dispute's is 0.15, and an
  * agent is in one role per memory (the author never witnesses itself; one vote per witness).
@@ -60,6 +72,10 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
     let countedConfirms = 0
     let drawnConfirmWeight = 0
     let drawnDisputeWeight = 0
+    // The confirms that witness for the level, and those discredited by their record with the author.
+    let witnessWeight = 0
+    let discreditedWeight = 0
+    let discreditedConfirms = 0
     let weighty = evidence.authorReputation > 0
     // A confirm (or partial) by a witness the author vouches for in turn is not independent; nor is
     // one whose only fellow confirmers are at least CIRCLE_MIN such witnesses (it agrees with the
@@ -83,9 +99,13 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
       const record = a.record.attestation === 'dispute' ? 1 : evidence.confirmRecord(a.record.witness, evidence.author, evidence.memory.id)
       const rep = reputation
       const weight = weightOf(a, rep) * record
+      const discredited = record < DISCREDITED_RECORD
       if (rep > 0) weighty = true
-      // A confirm is a witness for the evidence band only when its witness carries weight.
-      if (a.record.attestation === 'confirm' && rep > 0) countedConfirms++
+      // A confirm is a witness for the evidence band only when its witness carries weight and is not discredited.
+      if (a.record.attestation === 'confirm' && rep > 0) {
+        if (discredited) discreditedConfirms++
+        else countedConfirms++
+      }
       const drawn = evidence.drawn.has(a.id)
       if (a.record.attestation === 'dispute') {
         disputeWeight += rep
@@ -94,24 +114,34 @@ export const isnadReputationPolicy: TrustPolicy = Object.freeze({
       } else {
         confirmWeight += weight
         if (drawn) drawnConfirmWeight += weight
-        attestations.set(a.id, { note: record < 1 ? `${noteOf(a, rep, weightOf(a, rep))}, × its confirm record with the author ${round(record)} = ${round(weight)}` : noteOf(a, rep, weight) })
+        if (discredited) discreditedWeight += weightOf(a, rep)
+        else witnessWeight += weight
+        attestations.set(a.id, { note: record < 1 ? `${noteOf(a, rep, weightOf(a, rep))}, × its confirm record with the author ${round(record)} = ${round(weight)}${discredited ? `; discredited (record below ${DISCREDITED_RECORD}): no witness for the level` : ''}` : noteOf(a, rep, weight) })
       }
     }
     const contributions = reputationContributions(evidence, confirmStep(confirmWeight), disputeWeight)
     // "At least one witness" (the schema's Attested) means the weight of the witnesses is clearly on
     // the memory's side: reputation-weighted confirms of at least MIN_CONFIRM_WEIGHT and at least CONFIRM_MARGIN times the disputes' weight. With three witnesses
     // right 95% of the time, a false memory gets two wrong confirms with probability ~0.7%, one with ~14%.
-    const short = confirmWeight < MIN_CONFIRM_WEIGHT
-    const contested = !short && confirmWeight < CONFIRM_MARGIN * disputeWeight
+    // Discredited confirms (DISCREDITED_RECORD) do not reach the minimum, and when they outweigh the
+    // others by the margin the memory stands on its author's discredited circle: a circle the draw
+    // keeps contradicting on this author's memories, with at most a lazy or erring witness beside it.
+    const short = witnessWeight < MIN_CONFIRM_WEIGHT
+    const circled = !short && discreditedWeight > CONFIRM_MARGIN * witnessWeight
+    const contested = !short && !circled && confirmWeight < CONFIRM_MARGIN * disputeWeight
     // The witnesses drawn for the memory are ones its author did not choose (docs/trust.md §5): when
     // their disputes outweigh their confirms, the witnesses the author chose do not make it Attested.
     // On a sharded node the author's chosen witnesses are mostly of other shards, so the node cannot
     // see whether they are its circle; the drawn ones are of the memory's shard, which it holds.
     // Drawn disputes weighing less than DRAWN_DISPUTE_MIN say nothing against no drawn confirm.
-    const drawnAgainst = !short && !contested && drawnDisputeWeight > drawnConfirmWeight && drawnDisputeWeight >= DRAWN_DISPUTE_MIN
-    const result: PolicyScore = { contributions, attestations, countedConfirms: short || contested || drawnAgainst ? 0 : countedConfirms }
-    if (countedConfirms > 0 && short) {
-      result.evidenceNote = `too little confirm weight: the accepted confirms and partials weigh ${round(confirmWeight)} in all (Σ reputation, a partial half), below ${MIN_CONFIRM_WEIGHT}`
+    const drawnAgainst = !short && !circled && !contested && drawnDisputeWeight > drawnConfirmWeight && drawnDisputeWeight >= DRAWN_DISPUTE_MIN
+    const result: PolicyScore = { contributions, attestations, countedConfirms: short || circled || contested || drawnAgainst ? 0 : countedConfirms }
+    if (countedConfirms + discreditedConfirms > 0 && short) {
+      result.evidenceNote = discreditedConfirms === 0
+        ? `too little confirm weight: the accepted confirms and partials weigh ${round(confirmWeight)} in all (Σ reputation, a partial half), below ${MIN_CONFIRM_WEIGHT}`
+        : `too little confirm weight: the confirms and partials not discredited by their record with the author weigh ${round(witnessWeight)} (Σ reputation × record, a partial half), below ${MIN_CONFIRM_WEIGHT}`
+    } else if (countedConfirms > 0 && circled) {
+      result.evidenceNote = `the author's discredited witnesses carry it: confirms whose record with the author is below ${DISCREDITED_RECORD} weigh ${round(discreditedWeight)} (Σ reputation), more than ${CONFIRM_MARGIN}× the others' ${round(witnessWeight)}`
     } else if (countedConfirms > 0 && contested) {
       result.evidenceNote = `contested: the confirms' reputation (${round(confirmWeight)}) is not ${CONFIRM_MARGIN}× the disputes' (${round(disputeWeight)})`
     } else if (countedConfirms > 0 && drawnAgainst) {

@@ -127,7 +127,7 @@ describe('isnad-reputation: the confirm record and the roots', () => {
     // C = 1 × 0.4 = 0.4 < MIN_CONFIRM_WEIGHT: not Attested; +0.2 × 0.4 = 0.08 of confirm points.
     expect(one.contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.08)
     expect(one.level).toBe('Unverified')
-    expect(one.counted.attestations[0]?.note).toBe('confirm weighted by reputation 1, × its confirm record with the author 0.4 = 0.4')
+    expect(one.counted.attestations[0]?.note).toBe('confirm weighted by reputation 1, × its confirm record with the author 0.4 = 0.4; discredited (record below 0.5): no witness for the level')
     // A partial is half of it: 0.5 × 1 × 0.4 = 0.2.
     const partial = score({ attestations: [attestationEvidence({ id: 'a1', witness: 'w1', verdict: 'partial' })], confirmRecord })
     expect(partial.contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.04)
@@ -144,5 +144,38 @@ describe('isnad-reputation: the confirm record and the roots', () => {
     const root = score({ attestations, endorses: circle, ownRequesters: (d) => d === 'root' })
     expect(root.counted.attestations.find((a) => a.witness === 'root')?.note).toBe('confirm weighted by reputation 1')
     expect(root.level).toBe('Attested')
+  })
+})
+
+describe('isnad-reputation: discredited confirms (a record with the author below ½)', () => {
+  const memory = memoryEvidence({ author: 'A' })
+  const score = (attestations: AttestationEvidence[], rep: Record<string, number>, record: Record<string, number>): ReturnType<typeof computeTrust> =>
+    computeTrust({ memory, attestations, anchors: [], reputation: (a) => rep[a] ?? 0, rooted: true, now: NOW, confirmRecord: (w) => record[w] ?? 1 }, { policy: 'isnad-reputation' })
+  const confirmBy = (witnesses: string[]): AttestationEvidence[] => witnesses.map((w, i) => attestationEvidence({ id: `a${i}`, witness: w, at: T0 + minutes(1 + i) }))
+
+  it('keeps a discredited confirm\'s weight in the points but not in the minimum a witness needs', () => {
+    // Two confirms of reputation 1 and record 0.4: C = 0.8, +0.2 × min(1, 0.8) = 0.16 of points (as before),
+    // but the confirms not discredited weigh 0 < MIN_CONFIRM_WEIGHT: Unverified, no witness counted.
+    const result = score(confirmBy(['w1', 'w2']), { A: 0.5, w1: 1, w2: 1 }, { w1: 0.4, w2: 0.4 })
+    expect(result.contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.16)
+    expect(result.level).toBe('Unverified')
+    expect(result.level_basis?.reason).toMatch(/not discredited by their record with the author weigh 0 \(Σ reputation × record, a partial half\), below 0\.5/)
+    // A record of exactly ½ is not discredited: 1 × 0.5 = 0.5 reaches the minimum.
+    expect(score(confirmBy(['w1']), { A: 0.5, w1: 1 }, { w1: 0.5 }).level).toBe('Attested')
+  })
+
+  it('holds a memory below Attested when its discredited confirms weigh more than twice the others', () => {
+    const rep = { A: 0.5, lazy: 0.7, c1: 0.4, c2: 0.4, c3: 0.4, c4: 0.4, c5: 0.4 }
+    const record = { c1: 0.3, c2: 0.3, c3: 0.3, c4: 0.3, c5: 0.3 }
+    // lazy (record 1) weighs 0.7 ≥ 0.5; five discredited confirms weigh 5 × 0.4 = 2.0 > 2 × 0.7 = 1.4.
+    const five = score(confirmBy(['lazy', 'c1', 'c2', 'c3', 'c4', 'c5']), rep, record)
+    // Points: C = 0.7 + 5 × 0.4 × 0.3 = 1.3: +0.2 and +0.1 × 0.3 / 2 = 0.015.
+    expect(five.contributions.find((c) => c.factor === 'confirms')?.points).toBe(0.215)
+    expect(five.level).toBe('Unverified')
+    expect(five.level_basis?.reason).toMatch(/discredited witnesses carry it: confirms whose record with the author is below 0\.5 weigh 2 \(Σ reputation\), more than 2× the others' 0\.7/)
+    // Three of them weigh 1.2 ≤ 1.4: Attested, and only lazy counts as a witness.
+    const three = score(confirmBy(['lazy', 'c1', 'c2', 'c3']), rep, record)
+    expect(three.level).toBe('Attested')
+    expect(three.level_basis?.reason).toMatch(/1 confirm counts as a witness/)
   })
 })
