@@ -4,14 +4,15 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { initHome, LocalNode } from '../src/node/index.js'
 import { createAttestationWorkload } from './ingest.js'
+import { SYNC_PAGE_SIZE } from '../src/net/index.js'
 
 /*
  * Bytes on disk per byte of received records (target: ≤ 3×, from about 8× before records were stored once): a fresh
  * node takes the records of figure 8c's sync (1,000 memories + 2,000 attestations, canonical bytes) in
- * sync pages of 256 through its ingest pipeline (source `sync`, as the NetHost hands them on), is
+ * sync pages of SYNC_PAGE_SIZE through its ingest pipeline (source `sync`, as the NetHost hands them on), is
  * closed, and every file under its `.memory/` is counted by top-level folder. Not a timed figure:
  *
- *   npm run build && node dist/bench/disk-usage.js [--memories=1000] [--witnesses=2]
+ *   npm run build && node dist/bench/disk-usage.js [--memories=1000] [--witnesses=2] [--page=1024]
  *
  * Two diagnostics follow the figure, neither part of it: `sublevels`, the live keys of each LevelDB
  * of index/ by sublevel (count, key bytes, value bytes: what the index holds, whatever LevelDB's files
@@ -23,8 +24,8 @@ import { createAttestationWorkload } from './ingest.js'
 const arg = (name: string, fallback: string): string => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback
 const MEMORIES = Number(arg('memories', '1000'))
 const WITNESSES = Number(arg('witnesses', '2'))
-/** @default 256 — records per page, as a sync page (sync-v1) hands them to the node. */
-const PAGE = 256
+/** @default SYNC_PAGE_SIZE — records per page, as a sync page (sync-v1) hands them to the node. */
+const PAGE = Number(arg('page', String(SYNC_PAGE_SIZE)))
 
 async function sizesByFolder (root: string): Promise<Record<string, number>> {
   const sizes: Record<string, number> = {}

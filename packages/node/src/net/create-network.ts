@@ -7,7 +7,7 @@ import { DEFAULT_LISTEN } from './constants.js'
 import { FETCH_TIMEOUT_MS } from './fetch/index.js'
 import { MAX_CONNECTIONS, DEFAULT_CONNECTION_MONITOR, type ConnectionMonitorSettings } from './limits/index.js'
 import { SEEN_TTL_MS, PeerPenalties, createScoreParams } from './gossip/index.js'
-import { SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS } from './sync/index.js'
+import { SYNC_PAGE_BYTES, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS } from './sync/index.js'
 import type { NetHost } from './host.js'
 import { createLibp2pNode } from './libp2p-node.js'
 import { openDhtDatastore } from './content-routing/index.js'
@@ -57,6 +57,8 @@ export interface NetworkInit {
   syncPageTimeoutMs?: number
   /** @default SYNC_PAGE_SIZE */
   syncPageSize?: number
+  /** @default SYNC_PAGE_BYTES */
+  syncPageBytes?: number
   /** Start listening at once. @default true */
   start?: boolean
   /**
@@ -116,7 +118,7 @@ export async function createNetwork (init: NetworkInit): Promise<Network> {
     syncAfterHome: init.syncAfterHome ?? false,
     mdns: init.mdns ?? false,
     fetchTimeoutMs: init.fetchTimeoutMs ?? FETCH_TIMEOUT_MS,
-    sync: { pageSize: init.syncPageSize ?? SYNC_PAGE_SIZE, pageTimeoutMs: init.syncPageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS },
+    sync: { pageSize: init.syncPageSize ?? SYNC_PAGE_SIZE, pageTimeoutMs: init.syncPageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS, pageBytes: init.syncPageBytes ?? SYNC_PAGE_BYTES },
     // The DHT's LevelDB closes after libp2p stopped the DHT (its re-provide runs until then).
     ...(datastore === undefined ? {} : { afterStop: async () => { await datastore.close() } })
   })

@@ -6,7 +6,8 @@ import {
   MAX_RECORD_FRAME_BYTES, MAX_SYNC_PAGE_SIZE, FrameReader, isViolation, sendFrames, withDeadline, SyncHeaderSchema, SyncRequestSchema, decodeWire, encodeWire
 } from '../wire/index.js'
 import {
-  MAX_SYNC_CONTROL_BYTES, MAX_SYNC_INTEREST_REQUEST_BYTES, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_INTEREST_PROTOCOL, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD, SYNC_PROTOCOL
+  MAX_SYNC_CONTROL_BYTES, MAX_SYNC_INTEREST_REQUEST_BYTES, MAX_SYNC_PAGES, SYNC_FIRST_PAGE_SIZE, SYNC_INTEREST_PROTOCOL, SYNC_PAGE_BYTES, SYNC_PAGE_SIZE, SYNC_PAGE_TIMEOUT_MS, SYNC_PAGES_AHEAD,
+  SYNC_PROTOCOL
 } from './constants.js'
 import { deadline, type NetContext } from '../net-context.js'
 import { serveOneRequest } from '../serve-request.js'
@@ -33,6 +34,8 @@ export interface SyncOptions {
   pageSize?: number
   /** @default SYNC_PAGE_TIMEOUT_MS */
   pageTimeoutMs?: number
+  /** Bytes of records a page is asked for at most, by the size of the records before it. @default SYNC_PAGE_BYTES */
+  pageBytes?: number
 }
 
 /** The server side of `/isnad/sync/1.0.0` (sync-v1 §3): the whole log. */
@@ -160,7 +163,7 @@ async function catchUp (
   const pageSize = Math.min(options.pageSize ?? SYNC_PAGE_SIZE, MAX_SYNC_PAGE_SIZE)
   const timeoutMs = options.pageTimeoutMs ?? SYNC_PAGE_TIMEOUT_MS
   const result = { to: from, pages: 0, received: 0, accepted: 0 }
-  const pages = new PageWindow(context, peer, pageSize, timeoutMs, interests)
+  const pages = new PageWindow(context, peer, { records: pageSize, bytes: options.pageBytes ?? SYNC_PAGE_BYTES }, timeoutMs, interests)
   pages.start(from)
   // The page being stored, whose cursor is saved once it is: the next page's store starts while
   // this one finishes (its Merkle leaves, views and cursor wait on I/O that the next page's
@@ -206,12 +209,19 @@ interface ReceivedPage {
   checked: Promise<GateResult[]>
 }
 
+/** How large a page is asked for: at most `records` records, and about `bytes` bytes of them. */
+interface PageLimits {
+  records: number
+  bytes: number
+}
+
 /**
  * The pages of one run, requested one after another (one request in flight), each as soon as the
  * previous one arrived full and fewer than SYNC_PAGES_AHEAD wait to be taken: with the page being
  * stored, at most SYNC_PAGES_AHEAD + 1 pages are held. `take` returns them in order, then null; a
  * failed request surfaces there, in its turn. The first page asks for SYNC_FIRST_PAGE_SIZE records
- * and each next one for twice as many as the one before, up to `pageSize` (sync-v1 §4).
+ * and each next one for twice as many as the one before, up to `limits.records`, and no more than
+ * `limits.bytes` would hold at the mean size of the last page's records (sync-v1 §4).
  */
 class PageWindow {
   private readonly ready: Array<Promise<ReceivedPage>> = []
@@ -220,11 +230,13 @@ class PageWindow {
   private last: Promise<ReceivedPage> | null = null
   private ended = false
   private stopped = false
+  /** The mean size of the records of the last page that held any; undefined before. */
+  private recordBytes: number | undefined
 
   constructor (
     private readonly context: NetContext,
     private readonly peer: PeerId,
-    private readonly pageSize: number,
+    private readonly limits: PageLimits,
     private readonly timeoutMs: number,
     /** Absent: the whole log (sync-v1 §3); present: the records matching them (§9). */
     private readonly interests?: SyncInterests
@@ -254,10 +266,12 @@ class PageWindow {
   }
 
   private request (cursor: number): void {
-    const limit = Math.min(this.pageSize, SYNC_FIRST_PAGE_SIZE * 2 ** Math.min(this.requested, 16))
+    const ramp = Math.min(this.limits.records, SYNC_FIRST_PAGE_SIZE * 2 ** Math.min(this.requested, 16))
+    const limit = this.recordBytes === undefined ? ramp : Math.max(1, Math.min(ramp, Math.floor(this.limits.bytes / this.recordBytes)))
     this.requested++
     const page = (async (): Promise<ReceivedPage> => {
       const { records, next } = await requestPage(this.context, this.peer, cursor, limit, this.timeoutMs, this.interests)
+      if (records.length > 0) this.recordBytes = records.reduce((sum, r) => sum + r.length, 0) / records.length
       const checked = records.length === 0 ? Promise.resolve([]) : this.context.gate.checkMany(records)
       checked.catch(() => undefined) // awaited by take's caller, or dropped when the run ended first
       // By interest, a short page may end at the server's scan bound, not at the end of its log (S10).
