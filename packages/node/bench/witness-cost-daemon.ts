@@ -1,5 +1,7 @@
+import { appendFileSync } from 'node:fs'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { startDaemon, type WitnessCounters } from '../src/daemon/index.js'
+import { createLogger, type Logger } from '../src/log/index.js'
 
 /*
  * One daemon of the witness-cost benchmark (witness-cost.ts) in a process of its own, as `isnad start`
@@ -15,6 +17,8 @@ export interface CostDaemonOptions {
   bootstrap: string[]
   autoConfirmFrom: string[]
   shardCount?: number
+  /** The daemon's log at info, as `isnad start` writes it, appended to this file (`--log-dir`); none when absent. */
+  logFile?: string
 }
 
 export interface CostDaemonStarted { url: string, addr: string }
@@ -49,6 +53,7 @@ async function main (options: CostDaemonOptions): Promise<void> {
     heartbeatMs: 600_000,
     bootstrap: options.bootstrap,
     autoConfirmFrom: options.autoConfirmFrom,
+    ...(options.logFile === undefined ? {} : { logger: fileLogger(options.logFile) }),
     ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount })
   })
   const loop = monitorEventLoopDelay({ resolution: 20 })
@@ -81,6 +86,11 @@ async function main (options: CostDaemonOptions): Promise<void> {
     loop.reset()
   })
   send({ type: 'started', started: { url: daemon.url, addr: daemon.multiaddrs()[0] ?? '' } })
+}
+
+/** Lines appended synchronously: a daemon killed past its grace period still leaves its log whole. */
+function fileLogger (file: string): Logger {
+  return createLogger({ level: 'info', write: (line) => { appendFileSync(file, line) } })
 }
 
 main(JSON.parse(process.argv[2] ?? '{}') as CostDaemonOptions).catch((err: unknown) => {

@@ -1,5 +1,5 @@
 import { fork, type ChildProcess } from 'node:child_process'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
@@ -37,6 +37,7 @@ import type { CostDaemonMessage, CostDaemonOptions, CostDaemonRequest, CostDaemo
  * request to the next two daemons of its shard.
  *
  *   npm run build && node dist/bench/witness-cost.js [--nodes 8,16,32] [--memories 3] [--per-shard 8]
+ *     [--log-dir DIR] [--cpu-prof-dir DIR]   (each daemon's log, CPU profile: DIR/<nodes>/)
  */
 
 const QUIET_MS = 3000
@@ -65,10 +66,14 @@ export interface WitnessCostRound {
   privateChecksPerMemory: number
   /** Nodes per memory that, its delay past, held no drawn answer they accept (a private check then due). */
   privateChecksDuePerMemory: number
+  /** Private checks that failed (an error before the request was stored), in all. */
+  privateChecksFailed: number
   messagesPerNodePerMemory: number
   cpuMsPerNodePerMemory: number
   /** The slowest publish (remember, then the witness request) of the measured memories. */
   slowestPublishMs: number
+  /** The slowest `remember` alone: it returns once the memory is durably stored. */
+  slowestRememberMs: number
   /** The longest event-loop delay of any daemon during the measured memories, ms. */
   loopDelayMaxMs: number
   /** Connections the daemons closed during the measured memories (each counted at both ends). */
@@ -95,8 +100,9 @@ class DaemonProcess {
     })
   }
 
-  static async start (options: CostDaemonOptions): Promise<DaemonProcess> {
-    const child = fork(DAEMON_SCRIPT, [JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] })
+  static async start (options: CostDaemonOptions, cpuProfileDir?: string): Promise<DaemonProcess> {
+    const execArgv = cpuProfileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-dir', cpuProfileDir]
+    const child = fork(DAEMON_SCRIPT, [JSON.stringify(options)], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'], execArgv })
     const started = await new Promise<CostDaemonStarted>((resolve, reject) => {
       child.on('message', (message: CostDaemonMessage) => {
         if (message.type === 'started') resolve(message.started)
@@ -150,8 +156,18 @@ async function statsOf (peers: readonly Peer[]): Promise<CostDaemonStats[]> {
   return await Promise.all(peers.map(async (p) => await p.daemon.stats()))
 }
 
+/** How a round runs besides its size. */
+export interface RoundOptions {
+  /** Daemons to a shard: the shard count is nodes / perShard. @default one shard */
+  perShard?: number
+  /** Each daemon's log at info in this directory, `node-<i>.log` (diagnosis). */
+  logDir?: string
+  /** Each daemon's CPU profile (`--cpu-prof`) in this directory, written when it exits (diagnosis). */
+  cpuProfileDir?: string
+}
+
 /** One round on `nodes` fresh daemons; with `perShard`, at the shard count nodes / perShard. */
-export async function witnessCostRound (nodes: number, memoriesPerNode: number, progress: (text: string) => void, perShard?: number): Promise<WitnessCostRound> {
+export async function witnessCostRound (nodes: number, memoriesPerNode: number, progress: (text: string) => void, { perShard, logDir, cpuProfileDir }: RoundOptions = {}): Promise<WitnessCostRound> {
   const loadAtStart = loadavg()[0]!
   const shards = perShard === undefined ? 1 : Math.max(1, Math.floor(nodes / perShard))
   const root = await mkdtemp(join(tmpdir(), 'isnad-witness-cost-'))
@@ -172,7 +188,8 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
       const kin = earlier.filter((j) => shardOfNode[j] === shardOfNode[i]).sort(() => Math.random() - 0.5).slice(0, 2)
       const picked = new Set([...(i === 0 ? [] : [Math.floor(Math.random() * i)]), ...(shards > 1 ? kin : [])])
       const bootstrap = [...picked].map((j) => peers[j]!.daemon.started.addr)
-      const daemon = await DaemonProcess.start({ home: h.home, bootstrap, autoConfirmFrom: everyone, ...(shards > 1 ? { shardCount: shards } : {}) })
+      const logFile = logDir === undefined ? {} : { logFile: join(logDir, `node-${i}.log`) }
+      const daemon = await DaemonProcess.start({ home: h.home, bootstrap, autoConfirmFrom: everyone, ...(shards > 1 ? { shardCount: shards } : {}), ...logFile }, cpuProfileDir)
       peers.push({ daemon, ops: createHttpOperations({ url: daemon.started.url, token: await readApiToken(nodePaths(h.home).data), timeoutMs: API_TIMEOUT_MS }), agent: h.agent })
     }
     while ((await statsOf(peers)).some((s) => s.peers === 0)) await sleep(100)
@@ -182,10 +199,12 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
     const idleAfter = await statsOf(peers)
     const idleCpuMsPerNodePerSecond = idleAfter.reduce((t, s, i) => t + s.cpuMicros - idleBefore[i]!.cpuMicros, 0) / 1000 / nodes / (IDLE_MS / 1000)
     let slowestPublishMs = 0
+    let slowestRememberMs = 0
     const publish = async (i: number, text: string): Promise<void> => {
       const began = performance.now()
       const author = peers[i]!
       const memory = await author.ops.call('remember', { type: 'observation', summary: text })
+      slowestRememberMs = Math.max(slowestRememberMs, performance.now() - began)
       const kin = sameShard(i)
       const to = (shards > 1 && kin.length >= 2 ? kin.slice(0, 2) : [(i + 1) % nodes, (i + 2) % nodes]).map((j) => peers[j]!.agent)
       await author.ops.call('requestWitnesses', { id: memory.id, to })
@@ -197,6 +216,7 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
 
     const before = await statsOf(peers)
     slowestPublishMs = 0
+    slowestRememberMs = 0
     const start = performance.now()
     progress(`witness cost: ${nodes} daemons, ${memoriesPerNode} memories each`)
     for (let k = 0; k < memoriesPerNode; k++) {
@@ -217,9 +237,11 @@ export async function witnessCostRound (nodes: number, memoriesPerNode: number, 
       drawnAttestationsPerMemory: witness((w) => w.drawn_attestations),
       privateChecksPerMemory: witness((w) => w.private_checks.asked),
       privateChecksDuePerMemory: witness((w) => w.private_checks.due),
+      privateChecksFailed: delta((s) => s.witness.private_checks.failed),
       messagesPerNodePerMemory: delta((s) => s.gossipReceived) / nodes / memories,
       cpuMsPerNodePerMemory: delta((s) => s.cpuMicros) / 1000 / nodes / memories,
       slowestPublishMs,
+      slowestRememberMs,
       loopDelayMaxMs: Math.max(...after.map((s) => s.loopDelayMaxMs)),
       closes: delta((s) => s.closes),
       seconds,
@@ -251,7 +273,7 @@ export async function benchWitnessCost (options: { sizes: number[], memories: nu
   options.progress(section)
   const rounds: WitnessCostRound[] = []
   const run = async (n: number, perShard?: number): Promise<void> => {
-    const r = await witnessCostRound(n, options.memories, options.progress, perShard)
+    const r = await witnessCostRound(n, options.memories, options.progress, perShard === undefined ? {} : { perShard })
     options.progress(`witness cost: ${JSON.stringify(r)}`)
     rounds.push(r)
   }
@@ -263,7 +285,7 @@ export async function benchWitnessCost (options: { sizes: number[], memories: nu
 
 /** A round's figures against the smallest network's. */
 function roundFigures (section: string, r: WitnessCostRound, base: WitnessCostRound): Figure[] {
-  const detail = { nodes: r.nodes, shards: r.shards, memories: r.memories, drawnAttestationsPerMemory: round2(r.drawnAttestationsPerMemory), privateChecksPerMemory: round2(r.privateChecksPerMemory), privateChecksDuePerMemory: round2(r.privateChecksDuePerMemory), slowestPublishMs: Math.round(r.slowestPublishMs), loopDelayMaxMs: Math.round(r.loopDelayMaxMs), closes: r.closes, idleCpuMsPerNodePerSecond: round2(r.idleCpuMsPerNodePerSecond), seconds: round2(r.seconds), load: r.load.map(round2) }
+  const detail = { nodes: r.nodes, shards: r.shards, memories: r.memories, drawnAttestationsPerMemory: round2(r.drawnAttestationsPerMemory), privateChecksPerMemory: round2(r.privateChecksPerMemory), privateChecksDuePerMemory: round2(r.privateChecksDuePerMemory), privateChecksFailed: r.privateChecksFailed, slowestPublishMs: Math.round(r.slowestPublishMs), slowestRememberMs: Math.round(r.slowestRememberMs), loopDelayMaxMs: Math.round(r.loopDelayMaxMs), closes: r.closes, idleCpuMsPerNodePerSecond: round2(r.idleCpuMsPerNodePerSecond), seconds: round2(r.seconds), load: r.load.map(round2) }
   const baseline = `${base.nodes} daemons`
   const label = `${r.nodes} daemons${r.shards > 1 ? ` in ${r.shards} shards` : ''}`
   const figure = (what: string, unit: string, value: number, baseValue: number, target: { text: string, met: boolean }, extra?: Figure['detail']): Figure => ({
@@ -283,21 +305,23 @@ function round2 (x: number): number { return Math.round(x * 100) / 100 }
 /** The markdown table BENCHMARKS.md shows. */
 export function witnessCostTable (rounds: readonly WitnessCostRound[]): string {
   const base = rounds[0]!
-  const row = (r: WitnessCostRound): string => `| ${r.nodes} | ${r.shards} | ${r.memories} | ${r.requestsPerMemory.toFixed(2)} | ${r.attestationsPerMemory.toFixed(2)} (${r.drawnAttestationsPerMemory.toFixed(2)} drawn) | ${r.privateChecksPerMemory.toFixed(2)} (${r.privateChecksDuePerMemory.toFixed(2)} due) | ${r.messagesPerNodePerMemory.toFixed(2)} (${(r.messagesPerNodePerMemory / base.messagesPerNodePerMemory).toFixed(2)}×) | ${r.cpuMsPerNodePerMemory.toFixed(1)} (${(r.cpuMsPerNodePerMemory / base.cpuMsPerNodePerMemory).toFixed(2)}×) | ${(r.slowestPublishMs / 1000).toFixed(1)} | ${(r.loopDelayMaxMs / 1000).toFixed(1)} · ${r.closes} | ${r.load.map((l) => l.toFixed(1)).join('–')} |`
+  const row = (r: WitnessCostRound): string => `| ${r.nodes} | ${r.shards} | ${r.memories} | ${r.requestsPerMemory.toFixed(2)} | ${r.attestationsPerMemory.toFixed(2)} (${r.drawnAttestationsPerMemory.toFixed(2)} drawn) | ${r.privateChecksPerMemory.toFixed(2)} (${r.privateChecksDuePerMemory.toFixed(2)} due, ${r.privateChecksFailed} failed) | ${r.messagesPerNodePerMemory.toFixed(2)} (${(r.messagesPerNodePerMemory / base.messagesPerNodePerMemory).toFixed(2)}×) | ${r.cpuMsPerNodePerMemory.toFixed(1)} (${(r.cpuMsPerNodePerMemory / base.cpuMsPerNodePerMemory).toFixed(2)}×) | ${(r.slowestPublishMs / 1000).toFixed(1)} (${(r.slowestRememberMs / 1000).toFixed(1)}) | ${(r.loopDelayMaxMs / 1000).toFixed(1)} · ${r.closes} | ${r.load.map((l) => l.toFixed(1)).join('–')} |`
   return [
-    '| daemons | shards | memories | witness requests / memory | attestations / memory | private checks / memory (nodes with one due) | gossip messages / node / memory (× smallest) | CPU ms / node / memory (× smallest) | slowest publish, s | loop delay max, s · connections closed | load |',
+    '| daemons | shards | memories | witness requests / memory | attestations / memory | private checks / memory (nodes with one due) | gossip messages / node / memory (× smallest) | CPU ms / node / memory (× smallest) | slowest publish (remember), s | loop delay max, s · connections closed | load |',
     '|---|---|---|---|---|---|---|---|---|---|---|',
     ...rounds.map(row)
   ].join('\n')
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { nodes: { type: 'string', default: '8,16,32' }, memories: { type: 'string', default: '3' }, 'per-shard': { type: 'string' } } })
+  const { values } = parseArgs({ options: { nodes: { type: 'string', default: '8,16,32' }, memories: { type: 'string', default: '3' }, 'per-shard': { type: 'string' }, 'log-dir': { type: 'string' }, 'cpu-prof-dir': { type: 'string' } } })
   const say = (text: string): void => { process.stderr.write(`[witness-cost] ${text}\n`) }
   const perShard = values['per-shard'] === undefined ? undefined : Number(values['per-shard'])
   const rounds: WitnessCostRound[] = []
   for (const n of values.nodes.split(',').map(Number)) {
-    const r = await witnessCostRound(n, Number(values.memories), say, perShard)
+    const diagnosis = { ...(values['log-dir'] === undefined ? {} : { logDir: join(values['log-dir'], `${n}`) }), ...(values['cpu-prof-dir'] === undefined ? {} : { cpuProfileDir: join(values['cpu-prof-dir'], `${n}`) }) }
+    if (diagnosis.logDir !== undefined) await mkdir(diagnosis.logDir, { recursive: true })
+    const r = await witnessCostRound(n, Number(values.memories), say, { ...(perShard === undefined ? {} : { perShard }), ...diagnosis })
     say(JSON.stringify(r))
     rounds.push(r)
   }

@@ -238,7 +238,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const stopAnnouncer = startContentAnnouncer({ node: opened, router, logger: records, peer: network.peerId.toMultihash().bytes, population, shardCount: () => network.home.count })
     const stopPrivateChecks = privateChecks === false
       ? () => {}
-      : startPrivateChecks({ node: opened, keystore, hostedAgents, population, log: privateCheckLog, counters, logger: witnessLog, ...privateChecks })
+      : startPrivateChecks({ node: opened, keystore, hostedAgents, population, shardCount: () => network.home.count, log: privateCheckLog, counters, logger: witnessLog, ...privateChecks })
     unsubscribe = () => { stopRecords(); stopKeyLogs(); stopAnnouncer(); draw.stop(); stopPrivateChecks() }
     // cid anchors: missing blocks are asked from peers, then from the DHT's providers (fetch-v1 §8, content-routing-v1 C6)
     opened.anchors.setBlockFetcher(routedBlockFetcher(network, router, opened.anchors.blocks))

@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import { acceptsPopulation, drawFractionOfProof, drawShardRefusal, holdersEstimate, isDrawn, privateCheckProbability, shardEstimate, WITNESS_DRAW } from '../draw/index.js'
 import { NODE_RECORD_FAST_PATHS } from '../fast-crypto/index.js'
 import type { Keystore } from '../keystore/index.js'
@@ -12,16 +12,17 @@ import type { WitnessCounters } from './witness-counters.js'
 /*
  * Private checks (protocols/witness-draw-v1.md): `privateCheckDelayMs` after a memory arrives from
  * the network, when this node holds no drawn answer it accepts, it asks — with probability
- * privateCheckProbability(N̂ / shard count), so about one of the nodes that hold a memory (its
- * shard's) asks per memory — one
- * reputable witness of its own choosing, with a request its own agent signs. That witness counts
+ * privateCheckProbability(N̂ / c), c the node's shard count (its `shard-count` setting, else
+ * shardCountFor(N̂)), so about one of the nodes that hold a memory (its shard's) asks per memory —
+ * one reputable witness of its own choosing, with a request its own agent signs. That witness counts
  * as independent at this node only (the own-request rule, src/trust). What the node decided is kept
- * (PrivateCheckLog) for the explanation: an unchecked memory says that no private check was made.
+ * (PrivateCheckLog) for the explanation: an unchecked memory says that no private check was made,
+ * and a check that failed is counted (`private_checks.failed`) and logged, never dropped unseen.
  * No cap on asking: the probability keeps the network's total near one per memory.
  */
 
 /** What this node did about one memory's private check. */
-export type PrivateCheckOutcome = 'pending' | 'not-needed' | 'asked' | 'not-asked' | 'no-witness'
+export type PrivateCheckOutcome = 'pending' | 'not-needed' | 'asked' | 'not-asked' | 'no-witness' | 'failed'
 
 /** Memories whose outcome the log keeps; the oldest are forgotten. @default 4096 */
 const REMEMBERED_MEMORIES = 4096
@@ -39,8 +40,9 @@ export class PrivateCheckLog {
 
   /**
    * What the explanation says of `memory` (NodeTrust.usePrivateChecks): `asked`, `not-sampled` when
-   * the node's randomness said no; undefined when it did not decide (pending, a drawn answer came,
-   * no reputable witness to ask, its own memory, or forgotten).
+   * the node's randomness said no; undefined when it did not ask otherwise (pending, a drawn answer
+   * came, no reputable witness to ask, the check failed, its own memory, or forgotten): the
+   * explanation then says that no private check was made by this node.
    */
   stateOf (memory: string): PrivateCheckState | undefined {
     const outcome = this.outcomes.get(memory)
@@ -55,12 +57,17 @@ export interface PrivateCheckInit {
   hostedAgents: () => Promise<string[]>
   /** The node's estimate N̂ of the agents that could be drawn. */
   population: () => Promise<number>
+  /**
+   * The node's shard count now (the `shard-count` setting, else shardCountFor(N̂)): a memory's
+   * holders are the nodes of its author's shard, about N̂ / count. @default shardCountFor(N̂)
+   */
+  shardCount?: () => number
   log: PrivateCheckLog
   counters: WitnessCounters
   logger: Logger
   /** @default WITNESS_DRAW.privateCheckDelayMs */
   delayMs?: number
-  /** A uniform number in [0, 1): the node's own randomness, which an author cannot predict. @default crypto.randomInt-based */
+  /** A uniform number in [0, 1): the node's own randomness, which an author cannot predict. @default nodeRandom */
   random?: () => number
 }
 
@@ -103,16 +110,33 @@ export async function hasWeightyDrawnAnswer (
   return false
 }
 
+/** A uniform number in [0, 1) from the operating system's CSPRNG: 48 random bits over 2^48. */
+export function nodeRandom (): number {
+  return randomBytes(6).readUIntBE(0, 6) / 2 ** 48
+}
+
+/**
+ * The agents a node expects to hold a memory (W8): its estimate over its shard count, which is the
+ * `shard-count` setting when one is set (a memory then travels on a shard of that count), else the
+ * count of its estimate (holdersEstimate).
+ */
+export function holdersAt (estimate: number, shardCount?: number): number {
+  return shardCount === undefined ? holdersEstimate(estimate) : estimate / shardCount
+}
+
 /** Starts the service; returns the function that stops it. */
 export function startPrivateChecks (init: PrivateCheckInit): () => void {
   const delayMs = init.delayMs ?? WITNESS_DRAW.privateCheckDelayMs
-  const random = init.random ?? (() => randomInt(2 ** 48) / 2 ** 48)
+  const random = init.random ?? nodeRandom
   const timers = new Set<NodeJS.Timeout>()
   let stopped = false
   let queue = Promise.resolve()
-  const enqueue = (task: () => Promise<void>): void => {
+  const enqueue = (memory: string, task: () => Promise<void>): void => {
     queue = queue.then(async () => { if (!stopped) await task() }).catch((err: unknown) => {
-      init.logger.warn('private check failed', { error: err })
+      // Not dropped unseen: counted, logged, and the explanation says no private check was made.
+      init.counters.private_checks.failed++
+      init.log.set(memory, 'failed')
+      init.logger.warn('private check failed', { memory, error: err })
     })
   }
 
@@ -125,7 +149,7 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
     const weighs = async (did: string): Promise<boolean> => await init.node.trust.reputationOf(did) > 0
     if (await hasWeightyDrawnAnswer(attestations, { id: memory, author, createdAt }, estimate, weighs, init.node.trust.keyIdentities())) { init.log.set(memory, 'not-needed'); return }
     init.counters.private_checks.due++
-    if (random() >= privateCheckProbability(holdersEstimate(estimate))) { init.log.set(memory, 'not-asked'); return }
+    if (random() >= privateCheckProbability(holdersAt(estimate, init.shardCount?.()))) { init.log.set(memory, 'not-asked'); return }
     // The witness: reputable here, neither the author, one of ours, one the author asked, nor one that has answered already.
     const asked = (await init.node.store.witnessRequestsFor(memory))
       .filter((r) => r.signed.record.requester === author)
@@ -156,7 +180,7 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
       init.log.set(id, 'pending')
       const timer = setTimeout(() => {
         timers.delete(timer)
-        enqueue(async () => { await check(id, record.author.agent_id, record.created_at) })
+        enqueue(id, async () => { await check(id, record.author.agent_id, record.created_at) })
       }, delayMs)
       timers.add(timer)
     }

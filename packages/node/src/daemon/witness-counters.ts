@@ -17,10 +17,13 @@ export interface WitnessCounters {
   /** Attestations this node's agents signed; `drawn_attestations` of them carry a draw. */
   attestations: number
   drawn_attestations: number
-  /** Private checks: memories with no accepted drawn answer when their delay passed (`due`), and those this node asked a witness about. */
-  private_checks: { due: number, asked: number }
+  /**
+   * Private checks: memories with no accepted drawn answer when their delay passed (`due`), those
+   * this node asked a witness about, and checks that failed (an error before the request was stored).
+   */
+  private_checks: { due: number, asked: number, failed: number }
 }
 
 export function createWitnessCounters (): WitnessCounters {
-  return { memories: 0, drawn: 0, skipped: { 'per-author': 0, 'per-minute': 0 }, requests: 0, attestations: 0, drawn_attestations: 0, private_checks: { due: 0, asked: 0 } }
+  return { memories: 0, drawn: 0, skipped: { 'per-author': 0, 'per-minute': 0 }, requests: 0, attestations: 0, drawn_attestations: 0, private_checks: { due: 0, asked: 0, failed: 0 } }
 }

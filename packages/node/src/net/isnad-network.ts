@@ -133,7 +133,7 @@ export class IsnadNetwork implements Network {
     this.connectionGuard.start()
     await this.libp2p.start()
     this.gossip.start()
-    this.pings.start()
+    await this.pings.start()
   }
 
   /** Graceful stop: exchanges in flight are aborted, records being handed over are awaited. */

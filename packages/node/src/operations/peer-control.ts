@@ -74,7 +74,7 @@ export const NetworkStatsSchema = z.strictObject({
     requests: count,
     attestations: count,
     drawn_attestations: count,
-    private_checks: z.strictObject({ due: count, asked: count })
+    private_checks: z.strictObject({ due: count, asked: count, failed: count })
   }).optional()
 }).meta({ id: 'NetworkStats' })
 

@@ -167,33 +167,47 @@ describe('the witness draw on real daemons', () => {
   }, 90_000)
 
   it('private checks: with no drawn answer, asks one reputable witness when its randomness falls under the probability, and not otherwise', async () => {
-    const [askingHome, quietHome, offHome, authorHome, witnessHome] = [await home(), await home(), await home(), await home(), await home()]
-    for (const h of [askingHome, quietHome, offHome]) {
+    const [askingHome, quietHome, offHome, authorHome, witnessHome, ownRandomHome] = [await home(), await home(), await home(), await home(), await home(), await home()]
+    for (const h of [askingHome, quietHome, offHome, ownRandomHome]) {
       await changeTrustRoot(nodePaths(h.home).data, 'added', witnessHome.agent, Date.now())
       await setTrustPolicy(nodePaths(h.home).data, 'isnad-draw')
     }
     // Nobody auto-answers: no drawn answer arrives, so each observer's private check is due.
-    const [asking, quiet, off, author, witness] = await network(
+    const started = await network(
       [askingHome, { privateChecks: { delayMs: 500, random: () => 0 } }],
       [quietHome, { privateChecks: { delayMs: 500, random: () => 0.999_999 } }],
       [offHome, { privateChecks: false }],
       [authorHome, { privateChecks: false }],
-      [witnessHome, { privateChecks: false }])
+      [witnessHome, { privateChecks: false }],
+      // The daemon's own randomness, as `isnad start` runs: it decides, and never fails to.
+      [ownRandomHome, { privateChecks: { delayMs: 500 } }])
+    const ownRandom = started[5]!
+    const [asking, quiet, off, author, witness] = started
     const memory = await author.ops.call('remember', { type: 'fact', summary: 'the canary takes 9 minutes' })
     const asked = await until(async () => (await heldAt(asking.ops, memory.id)).requests.find((r) => r.record.requester === askingHome.agent), 'the private check')
     expect(asked.record.witnesses).toEqual([witnessHome.agent])
     // It reached the witness, whose inbox shows it as a request (beside its drawn item).
     await until(async () => (await witness.ops.call('inbox', {})).items.some((i) => i.request === asked.id) ? true : undefined, 'the request in the witness\'s inbox')
-    expect((await asking.ops.call('networkStats', {})).witness?.private_checks).toEqual({ due: 1, asked: 1 })
+    expect((await asking.ops.call('networkStats', {})).witness?.private_checks).toEqual({ due: 1, asked: 1, failed: 0 })
     await until(async () => (await quiet.ops.call('networkStats', {})).witness?.private_checks.due === 1 ? true : undefined, 'the quiet node\'s check due')
     expect((await quiet.ops.call('networkStats', {})).witness?.private_checks.asked).toBe(0)
-    expect((await off.ops.call('networkStats', {})).witness?.private_checks).toEqual({ due: 0, asked: 0 })
+    expect((await off.ops.call('networkStats', {})).witness?.private_checks).toEqual({ due: 0, asked: 0, failed: 0 })
     // The explanation says what each node did: asked, its coin said no, or nothing (private checks off).
     expect((await asking.ops.call('explainTrust', { id: memory.id })).witness_selection?.private_check).toBe('asked')
     expect((await quiet.ops.call('explainTrust', { id: memory.id })).witness_selection?.private_check).toBe('not-sampled')
     expect((await off.ops.call('explainTrust', { id: memory.id })).witness_selection?.private_check).toBeUndefined()
+    // Decided (asked, or its coin said no) or failed: both show, in the explanation and the counters.
+    const ownState = await until(async () => {
+      const state = (await ownRandom.ops.call('explainTrust', { id: memory.id })).witness_selection?.private_check
+      const failed = (await ownRandom.ops.call('networkStats', {})).witness?.private_checks.failed ?? 0
+      return state ?? (failed > 0 ? 'failed' : undefined)
+    }, 'the own-randomness node\'s decision')
+    const decided = (await ownRandom.ops.call('networkStats', {})).witness!.private_checks
+    expect(decided).toEqual({ due: 1, asked: ownState === 'asked' ? 1 : 0, failed: 0 })
+    expect(['asked', 'not-sampled']).toContain(ownState)
     await sleep(1000)
     const requests = (await heldAt(witness.ops, memory.id)).requests
-    expect(requests.map((r) => r.record.requester), 'one request network-wide: the asking node\'s').toEqual([askingHome.agent])
+    const expected = [askingHome.agent, ...(decided.asked === 1 ? [ownRandomHome.agent] : [])]
+    expect(requests.map((r) => r.record.requester).sort(), 'the asking nodes\' requests only').toEqual(expected.sort())
   }, 90_000)
 })

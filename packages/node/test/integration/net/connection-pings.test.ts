@@ -1,4 +1,5 @@
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest'
+import { ConnectionPings } from '../../../src/net/limits/connection-pings.js'
 import { PING_PROTOCOL } from '@libp2p/ping'
 import { connect, startNode, stopAll, waitFor, type TestNode } from './fixtures/harness.js'
 import { MemoryHost } from './fixtures/memory-host.js'
@@ -7,29 +8,46 @@ describe('connection pings (libp2p nodes on loopback)', () => {
   const nodes: Array<TestNode<MemoryHost>> = []
   afterAll(async () => { await stopAll(nodes) })
 
-  it('pings every connection at its own phase over /ipfs/ping/1.0.0 and records its round trip, from both ends', async () => {
+  it('pings every connection at its own phase over /ipfs/ping/1.0.0 and records its round trip', async () => {
     const monitor = { connectionMonitor: { pingIntervalMs: 300, abortOnPingFailure: true } }
     const a = await startNode('PA', new MemoryHost(), { syncOnConnect: false, ...monitor })
     const b = await startNode('PB', new MemoryHost(), { syncOnConnect: false, ...monitor })
     const c = await startNode('PC', new MemoryHost(), { syncOnConnect: false, ...monitor })
     nodes.push(a, b, c)
-    let answered = 0
-    // B answers pings itself, counting them (its ping service would otherwise answer).
-    await b.network.libp2p.unhandle(PING_PROTOCOL)
-    await b.network.libp2p.handle(PING_PROTOCOL, async (stream) => {
-      answered++
-      stream.addEventListener('message', (event) => { stream.send(event.data) })
-      stream.addEventListener('remoteCloseWrite', () => { void stream.close() })
-    })
     await connect(a, b)
     await connect(a, c)
-    const pinged = (node: TestNode<MemoryHost>): boolean => node.network.libp2p.getConnections().every((conn) => conn.rtt !== undefined)
-    await waitFor('a round trip on every connection', () => pinged(a) && pinged(b) && pinged(c), { timeoutMs: 5000 })
+    // Each link's round trip is known at the end that pinged it.
+    const rttAt = (x: TestNode<MemoryHost>, y: TestNode<MemoryHost>): number | undefined =>
+      x.network.libp2p.getConnections(y.network.libp2p.peerId).find((conn) => conn.status === 'open')?.rtt
+    const measured = (x: TestNode<MemoryHost>, y: TestNode<MemoryHost>): boolean => rttAt(x, y) !== undefined || rttAt(y, x) !== undefined
+    await waitFor('a round trip on every link', () => measured(a, b) && measured(a, c), { timeoutMs: 5000 })
     expect(a.network.libp2p.getConnections()).toHaveLength(2)
-    // A pings B, and B's own pings of A go out too: both ends of the link keep it alive.
-    await waitFor('pings answered by B', () => answered >= 2, { timeoutMs: 5000 })
     expect(a.network.libp2p.getConnections().every((conn) => conn.status === 'open')).toBe(true)
   })
+
+  it('pings a connection once per interval, from whichever end comes first: an end its peer pinged within the interval does not ping', async () => {
+    // The networks' own pings a minute apart; these two, at 300 ms, are watched (their handlers replace the networks').
+    const quiet = { connectionMonitor: { pingIntervalMs: 60_000, abortOnPingFailure: false } }
+    const a = await startNode('PL', new MemoryHost(), { syncOnConnect: false, ...quiet })
+    const b = await startNode('PM', new MemoryHost(), { syncOnConnect: false, ...quiet })
+    nodes.push(a, b)
+    await connect(a, b)
+    const intervalMs = 300
+    const log = a.network.libp2p.logger.forComponent('test:pings')
+    const pings = [a, b].map((node) => new ConnectionPings(node.network.libp2p, { pingIntervalMs: intervalMs, abortOnPingFailure: true }, log))
+    for (const p of pings) await p.start()
+    onTestFinished(() => { for (const p of pings) p.stop() })
+    const sent = (): number => pings.reduce((total, p) => total + p.sent, 0)
+    await waitFor('the first ping', () => sent() >= 1, { timeoutMs: 5000 })
+    const before = sent()
+    await new Promise((resolve) => setTimeout(resolve, 12 * intervalMs))
+    // One an interval (12), not one from each end (24); a little slack for the timer's ticks.
+    expect(sent() - before).toBeGreaterThanOrEqual(8)
+    expect(sent() - before).toBeLessThanOrEqual(16)
+    expect(a.network.libp2p.getConnections().map((conn) => conn.status)).toEqual(['open'])
+    // The end that pinged knows the round trip.
+    expect(a.network.libp2p.getConnections()[0]?.rtt ?? b.network.libp2p.getConnections()[0]?.rtt).toBeDefined()
+  }, 20_000)
 
   it('keeps a connection to a peer that does not speak the ping protocol (it answered, so the link is alive)', async () => {
     const monitor = { connectionMonitor: { pingIntervalMs: 200, abortOnPingFailure: true } }
