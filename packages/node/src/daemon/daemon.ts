@@ -231,6 +231,7 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const population = async (): Promise<number> => await opened.populationEstimate()
     opened.useDrawnInbox(drawnInbox, () => network.home.count)
     if (privateChecks !== false) opened.trust.usePrivateChecks((memory) => privateCheckLog.stateOf(memory))
+    if (options.shardCount !== undefined) opened.trust.useShardCount(options.shardCount)
     evidence.attach(opened)
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, shardCount: () => network.home.count, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })

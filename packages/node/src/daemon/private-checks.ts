@@ -81,11 +81,12 @@ export interface CheckedMemory {
 
 /**
  * Whether `record`'s draw (verified at ingest) for `memory` counts as drawn at a node whose estimate is
- * `estimate`: the rules the score applies (src/trust/drawn-witnesses.ts): W11, W12, W7 and W5.
+ * `estimate` and whose shard count is `shardCount` (its setting; absent: shardCountFor(estimate)):
+ * the rules the score applies (src/trust/drawn-witnesses.ts): W11, W12, W7 and W5.
  */
-export function isAcceptedDraw (record: AttestationRecord, estimate: number, memory: CheckedMemory, identities?: KeyIdentities): boolean {
+export function isAcceptedDraw (record: AttestationRecord, estimate: number, memory: CheckedMemory, identities?: KeyIdentities, shardCount?: number): boolean {
   const draw = record.draw
-  if (draw === undefined || drawShardRefusal(estimate, draw.shards, record.witness, memory.author) !== undefined) return false
+  if (draw === undefined || drawShardRefusal(estimate, draw.shards, record.witness, memory.author, shardCount) !== undefined) return false
   if (drawKeyIntroducedAfter(record.witness, memory.createdAt, memory.id, identities) !== undefined) return false
   if (!acceptsPopulation(draw.population, shardEstimate(estimate, draw.shards))) return false
   const fraction = drawFractionOfProof(new Uint8Array(Buffer.from(draw.proof, 'base64')), NODE_RECORD_FAST_PATHS)
@@ -101,10 +102,10 @@ export function isAcceptedDraw (record: AttestationRecord, estimate: number, mem
  */
 export async function hasWeightyDrawnAnswer (
   attestations: readonly AttestationRecord[], memory: CheckedMemory, estimate: number,
-  weighs: (did: string) => Promise<boolean>, identities?: KeyIdentities
+  weighs: (did: string) => Promise<boolean>, identities?: KeyIdentities, shardCount?: number
 ): Promise<boolean> {
   for (const a of attestations) {
-    if (a.witness === memory.author || !isAcceptedDraw(a, estimate, memory, identities)) continue
+    if (a.witness === memory.author || !isAcceptedDraw(a, estimate, memory, identities, shardCount)) continue
     if (await weighs(a.witness)) return true
   }
   return false
@@ -121,7 +122,7 @@ export function nodeRandom (): number {
  * count of its estimate (holdersEstimate).
  */
 export function holdersAt (estimate: number, shardCount?: number): number {
-  return shardCount === undefined ? holdersEstimate(estimate) : estimate / shardCount
+  return holdersEstimate(estimate, shardCount)
 }
 
 /** Starts the service; returns the function that stops it. */
@@ -147,9 +148,11 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
     const estimate = await init.population()
     const attestations = (await init.node.store.attestationsFor(memory)).map((a) => a.signed.record)
     const weighs = async (did: string): Promise<boolean> => await init.node.trust.reputationOf(did) > 0
-    if (await hasWeightyDrawnAnswer(attestations, { id: memory, author, createdAt }, estimate, weighs, init.node.trust.keyIdentities())) { init.log.set(memory, 'not-needed'); return }
+    // W12 and W8 under the node's own count, the one its own draw uses.
+    const shardCount = init.shardCount?.()
+    if (await hasWeightyDrawnAnswer(attestations, { id: memory, author, createdAt }, estimate, weighs, init.node.trust.keyIdentities(), shardCount)) { init.log.set(memory, 'not-needed'); return }
     init.counters.private_checks.due++
-    if (random() >= privateCheckProbability(holdersAt(estimate, init.shardCount?.()))) { init.log.set(memory, 'not-asked'); return }
+    if (random() >= privateCheckProbability(holdersAt(estimate, shardCount))) { init.log.set(memory, 'not-asked'); return }
     // The witness: reputable here, neither the author, one of ours, one the author asked, nor one that has answered already.
     const asked = (await init.node.store.witnessRequestsFor(memory))
       .filter((r) => r.signed.record.requester === author)

@@ -27,13 +27,15 @@ export function drawScopeOf (estimate: number, witness: string, author: string, 
 /**
  * W12: why a node whose network estimate is `estimate` does not count a draw stated within `shards`
  * (absent: 1) by `witness` for a memory of `author`, or undefined when the shards are acceptable: a
- * count within a factor 2 of the node's own (shardCountFor(estimate)), and the witness in the
- * author's shard under it. The population is judged separately, against estimate / shards
- * (shardEstimate).
+ * count within a factor 2 of the node's own `own` — the count its node was set to (the
+ * `shard-count` setting), else shardCountFor(estimate), the count its own draw uses — and the
+ * witness in the author's shard under it. The population is judged separately, against
+ * estimate / shards (shardEstimate).
  */
-export function drawShardRefusal (estimate: number, shards: number | undefined, witness: string, author: string): string | undefined {
+export function drawShardRefusal (
+  estimate: number, shards: number | undefined, witness: string, author: string, own = shardCountFor(estimate)
+): string | undefined {
   const stated = shards ?? 1
-  const own = shardCountFor(estimate)
   if (!acceptsShardCount(stated, own)) return `its draw is within ${stated} shard(s), and this node's count is ${own} (accepted: ${Math.max(1, own / 2)} to ${own * 2})`
   if (stated > 1 && shardOf(witness, stated) !== shardOf(author, stated)) return `its witness is not in the author's shard under ${stated} shards`
   return undefined
@@ -46,9 +48,10 @@ export function shardEstimate (estimate: number, shards: number | undefined): nu
 
 /**
  * W8: the agents a node expects to hold a memory, of which about privateChecks should check it
- * privately: its network estimate over its shard count (a memory travels on its author's shard
- * only), so the network as a whole checks a memory about privateChecks times whatever its size.
+ * privately: its network estimate over its shard count `own` (a memory travels on its author's
+ * shard only; the count its node was set to, else shardCountFor(estimate)), so the network as a
+ * whole checks a memory about privateChecks times whatever its size.
  */
-export function holdersEstimate (estimate: number): number {
-  return estimate / shardCountFor(estimate)
+export function holdersEstimate (estimate: number, own = shardCountFor(estimate)): number {
+  return estimate / own
 }

@@ -21,9 +21,9 @@ export interface ConfirmRecord {
   factor: (witness: number, author: number, memory: string) => number
 }
 
-export function confirmRecordOf (graph: TrustGraph, rootIndexes: readonly number[], reputation: Float64Array): ConfirmRecord {
+export function confirmRecordOf (graph: TrustGraph, rootIndexes: readonly number[], reputation: Float64Array, shardCount?: number): ConfirmRecord {
   const { offsets, members, verdicts, memories, memoryIds, memoryAuthors } = graph.claims
-  const independent = independentMembersOf(graph, rootIndexes)
+  const independent = independentMembersOf(graph, rootIndexes, shardCount)
   const isRoot = new Uint8Array(graph.agents.length)
   for (const r of rootIndexes) isRoot[r] = 1
   const claimCount = offsets.length - 1

@@ -7,10 +7,11 @@ import type { MemberDraw } from './vote-set.js'
  * per claim member, 1 when it is a source. On a memory with a witness the draw selected (its draw
  * below size / population, at a population this node accepts against its graph's agents: W5, W6,
  * W12) the sources are its drawn witnesses and the roots: the author chose the others, and a circle
- * it asks agrees with itself at will. On a memory without one every voter is a source.
+ * it asks agrees with itself at will. On a memory without one every voter is a source. `shardCount`:
+ * see independentMembersOf.
  */
-export function agreementSourcesOf (graph: TrustGraph, rootIndexes: readonly number[]): Uint8Array {
-  const independent = independentMembersOf(graph, rootIndexes)
+export function agreementSourcesOf (graph: TrustGraph, rootIndexes: readonly number[], shardCount?: number): Uint8Array {
+  const independent = independentMembersOf(graph, rootIndexes, shardCount)
   const { offsets, memories } = graph.claims
   const sources = new Uint8Array(independent.length)
   const claimCount = offsets.length - 1
@@ -31,13 +32,14 @@ export function agreementSourcesOf (graph: TrustGraph, rootIndexes: readonly num
 /**
  * Per claim member, whether the memory's author did not choose it: 2 when the draw selected it (a
  * draw below size / population, at a population this node accepts against its graph's agents: W5,
- * W6, W12), 1 when it is a root (the node chose it), else 0.
+ * W6, W12), 1 when it is a root (the node chose it), else 0. A draw's stated shard count is judged
+ * against `shardCount`, the count the node was set to, else the count of the graph's estimate.
  */
-export function independentMembersOf (graph: TrustGraph, rootIndexes: readonly number[]): Uint8Array {
+export function independentMembersOf (graph: TrustGraph, rootIndexes: readonly number[], shardCount?: number): Uint8Array {
   const { members, drawIndex, draws } = graph.claims
   const estimate = drawnEstimateOf(graph.agents.length, draws)
   const accepted = draws.map((draw) => draw.population === undefined || (
-    drawShardRefusal(estimate, draw.shards, graph.agents[draw.witness] as string, graph.agents[draw.author] as string) === undefined &&
+    drawShardRefusal(estimate, draw.shards, graph.agents[draw.witness] as string, graph.agents[draw.author] as string, shardCount) === undefined &&
     acceptsPopulation(draw.population, shardEstimate(estimate, draw.shards))))
   const isRoot = new Uint8Array(graph.agents.length)
   for (const r of rootIndexes) isRoot[r] = 1

@@ -8,7 +8,7 @@ export { buildTrustGraph, groupsOf, type TrustGraph, type Vote, type VoteGroup }
 export { MAX_GRAPH_AGENTS, VoteSet } from './vote-set.js'
 export { personalizedPageRank, type PageRankOptions, type PageRankResult } from './pagerank.js'
 export { referenceRankOf, reputationOfRank, standingOf, trustInputsOf } from './standing.js'
-export { computeReputation, debitFactor, type AgentReputation, type ReputationTable } from './reputation.js'
+export { computeReputation, debitFactor, type AgentReputation, type ReputationOptions, type ReputationTable } from './reputation.js'
 export { shortestPathsFrom } from './shortest-paths.js'
 export { attackFlow, regionBound, sybilBound, type RegionBoundInput, type SybilBound, type SybilBoundInput } from './bound.js'
 export { collectVotes, votesOf, type MemoryAttestations, type StoredAttestation } from './votes.js'

@@ -14,12 +14,20 @@ import type { ReputationTable } from './reputation-table.js'
 /** What the node knows about one agent's standing, for `get_reputation` and `trust explain` (its schema: trust-route-shapes.ts). */
 export type { AgentReputation, ReputationTable }
 
+export interface ReputationOptions extends PageRankOptions {
+  /**
+   * The node's shard count when its operator set one: the drawn witnesses' stated counts are judged
+   * against it (witness-draw-v1 W12). @default the count of the graph's estimate (shardCountFor)
+   */
+  shardCount?: number
+}
+
 /**
  * Every agent's reputation from the roots over the graph of votes (docs/trust.md §3). Pure; the votes are
  * the counted attestations (one per witness and memory, signatures verified) the caller gathered.
  */
 export function computeReputation (
-  votes: VoteSet | Iterable<VoteGroup>, roots: readonly string[], options: PageRankOptions = {}
+  votes: VoteSet | Iterable<VoteGroup>, roots: readonly string[], { shardCount, ...options }: ReputationOptions = {}
 ): ReputationTable {
   // With a key resolver the graph's nodes are identities: a root key, a witness key and a lookup by
   // a device key all mean the identity they sign for.
@@ -51,7 +59,7 @@ export function computeReputation (
   // capped at 1: a ring that spreads a little rank over many votes weighs what that rank is worth.
   const first = personalizedPageRank(graph, rootIndexes, { ...options, damping })
   const exposure = exposureOf(graph)
-  const sources = agreementSourcesOf(graph, rootIndexes)
+  const sources = agreementSourcesOf(graph, rootIndexes, shardCount)
   const round1 = agreementOf(graph, voteWeightOf(first.rank, rootIndexes, exposure), sources)
   const agentPass = new Float64Array(graph.agents.length)
   for (let i = 0; i < agentPass.length; i++) agentPass[i] = debitFactor(round1.agreed[i] as number, round1.contradicted[i] as number)
@@ -95,7 +103,7 @@ export function computeReputation (
       const w = graph.index.get(identityOf(witness))
       const a = graph.index.get(identityOf(author))
       if (w === undefined || a === undefined) return 1
-      record ??= confirmRecordOf(graph, rootIndexes, final)
+      record ??= confirmRecordOf(graph, rootIndexes, final, shardCount)
       return record.factor(w, a, memory)
     },
     describe (did) {

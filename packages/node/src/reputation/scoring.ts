@@ -33,6 +33,8 @@ export interface TrustSetting {
    * (populationOf). Absent without roots.
    */
   populationEstimate?: number
+  /** The node's shard count when its operator set one (TrustInput.shardCount); absent: derived from N̂. */
+  shardCount?: number
   /**
    * Whether this node made a private check of a memory (TrustInput.privateCheck), by memory id: the
    * daemon's private checks say it (protocols/witness-draw-v1.md); for the explanation only.
@@ -49,6 +51,8 @@ export interface TrustSpec {
   pageRank?: PageRankOptions
   /** How stored draws' fractions are read for N̂ (populationOf). @default the portable ECVRF */
   drawPaths?: DrawPaths
+  /** The node's shard count when its operator set one (ReputationOptions.shardCount). */
+  shardCount?: number
 }
 
 /** The setting of a computed reputation table (absent: the node has no roots). */
@@ -92,16 +96,19 @@ export function ownRequestersOf (roots: readonly string[], identities?: KeyIdent
 export function reputationFor (memories: Iterable<MemoryAttestations>, spec: TrustSpec): ReputationTable | undefined {
   // Without roots there is nothing to compute: the graph is not even built.
   if (spec.roots.length === 0) return undefined
-  return computeReputation(collectVotes(memories, spec.identities, spec.drawPaths), spec.roots, spec.pageRank)
+  const options = spec.shardCount === undefined ? spec.pageRank : { ...spec.pageRank, shardCount: spec.shardCount }
+  return computeReputation(collectVotes(memories, spec.identities, spec.drawPaths), spec.roots, options)
 }
 
 /** The setting a node with `spec` scores with, given every memory's votes it holds. */
 export function trustSettingFrom (memories: Iterable<MemoryAttestations>, spec: TrustSpec): TrustSetting {
-  return settingOfTable(spec.policy, reputationFor(memories, spec), spec.identities, spec.drawPaths)
+  const setting = settingOfTable(spec.policy, reputationFor(memories, spec), spec.identities, spec.drawPaths)
+  if (spec.shardCount !== undefined) setting.shardCount = spec.shardCount
+  return setting
 }
 
 /** The evidence part of a TrustInput: what the setting adds is taken from the setting only. */
-export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'confirmRecord' | 'rooted' | 'ownRequesters' | 'populationEstimate'>
+export type ScoringInput = Omit<TrustInput, 'reputation' | 'identities' | 'endorses' | 'confirmRecord' | 'rooted' | 'ownRequesters' | 'populationEstimate' | 'shardCount'>
 
 /** Scores one memory's evidence under a setting: the single scoring entry point. */
 export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting): TrustResult {
@@ -112,6 +119,7 @@ export function scoreWithSetting (evidence: ScoringInput, setting: TrustSetting)
   if (setting.confirmRecord !== undefined) input.confirmRecord = setting.confirmRecord
   if (setting.ownRequesters !== undefined) input.ownRequesters = setting.ownRequesters
   if (setting.populationEstimate !== undefined) input.populationEstimate = setting.populationEstimate
+  if (setting.shardCount !== undefined) input.shardCount = setting.shardCount
   if (input.privateCheck === undefined && setting.privateCheckOf !== undefined) {
     const check = setting.privateCheckOf(evidence.memory.id)
     if (check !== undefined) input.privateCheck = check

@@ -1,4 +1,5 @@
 import { IsnadError } from '../errors/index.js'
+import { isShardCount, SHARDS } from '../shard/index.js'
 import { countAnchors } from './count-anchors.js'
 import { countAttestations } from './count-attestations.js'
 import { DEFAULT_REPUTATION } from './constants.js'
@@ -33,7 +34,8 @@ export function countEvidence (input: TrustInput): CountedEvidence {
   const memory = keyRefusal === undefined || !input.memory.signatureValid ? input.memory : { ...input.memory, signatureValid: false }
   // Witnesses the author did not choose: drawn for this memory, or asked by this node (docs/trust.md §5a).
   const estimate = input.populationEstimate === undefined ? undefined : checkedEstimate(input.populationEstimate)
-  const { drawn, refusals: drawRefusals } = drawnAttestations(attestations.accepted, estimate, input.memory, input.identities)
+  const shardCount = input.shardCount === undefined ? undefined : checkedShardCount(input.shardCount)
+  const { drawn, refusals: drawRefusals } = drawnAttestations(attestations.accepted, estimate, input.memory, input.identities, shardCount)
   const asked = independentAttestations(input.memory, attestations.accepted, input.requests ?? [], input.ownRequesters ?? nobody, input.identities)
   return {
     memory,
@@ -63,6 +65,12 @@ export function countEvidence (input: TrustInput): CountedEvidence {
 function checkedEstimate (estimate: number): number {
   if (!Number.isInteger(estimate) || estimate < 0) throw new IsnadError('USAGE', `populationEstimate must be a whole number of agents, got ${estimate}`)
   return estimate
+}
+
+/** A set shard count is a power of two the shards allow: anything else is the caller's bug. */
+function checkedShardCount (count: number): number {
+  if (!isShardCount(count)) throw new IsnadError('USAGE', `shardCount must be a power of two from 1 to ${SHARDS.maxCount}, got ${count}`)
+  return count
 }
 
 /** A reputation in [0, 1]; anything else would push the score past what the schema's weights allow. */

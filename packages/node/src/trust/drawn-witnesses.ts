@@ -19,12 +19,15 @@ export interface DrawnWitnesses {
  * compute an honest witness's draw, which is a function of the memory's id and that witness's secret
  * key alone.
  *
+ * A draw's stated shard count is judged against the node's own: `shardCount`, the count its node was
+ * set to, else shardCountFor(estimate) (W12).
+ *
  * Without an estimate no claimed population can be judged, and no draw counts. Without `identities`
  * no key log names any key: every key is its own identity, fixed before any memory. Pure; the order
  * of `attestations` does not matter.
  */
 export function drawnAttestations (
-  attestations: readonly AcceptedAttestation[], estimate: number | undefined, memory: MemoryEvidence, identities?: KeyIdentities
+  attestations: readonly AcceptedAttestation[], estimate: number | undefined, memory: MemoryEvidence, identities?: KeyIdentities, shardCount?: number
 ): DrawnWitnesses {
   const drawn = new Set<string>()
   const refusals = new Map<string, string>()
@@ -40,7 +43,7 @@ export function drawnAttestations (
       refusals.set(id, `its draw is by a key its identity's key log introduced at ${new Date(introduced).toISOString()}, ` +
         `not before the memory was created (${memory.record.created_at}): a key chosen after a memory can be ground to be drawn`)
     } else {
-      const refusal = estimateRefusal(draw, drawFraction, estimate, record.witness, memory)
+      const refusal = estimateRefusal(draw, drawFraction, estimate, record.witness, memory, shardCount)
       if (refusal === undefined) drawn.add(id)
       else refusals.set(id, refusal)
     }
@@ -49,14 +52,16 @@ export function drawnAttestations (
 }
 
 /**
- * Why a verified draw does not count at a node whose estimate is `estimate` (W7, W12, W5), or
- * undefined when it does: within shards this node accepts, at a population it accepts for one such
- * shard, below size / population.
+ * Why a verified draw does not count at a node whose estimate is `estimate` and whose set shard count
+ * is `shardCount` (W7, W12, W5), or undefined when it does: within shards this node accepts, at a
+ * population it accepts for one such shard, below size / population.
  */
-function estimateRefusal (draw: AttestationDraw, fraction: number, estimate: number | undefined, witness: string, memory: MemoryEvidence): string | undefined {
+function estimateRefusal (
+  draw: AttestationDraw, fraction: number, estimate: number | undefined, witness: string, memory: MemoryEvidence, shardCount: number | undefined
+): string | undefined {
   if (estimate === undefined) return 'this node has no population estimate to judge its draw by'
   // W12: a draw within a shard counts where that shard is one this node's count accepts.
-  const shards = drawShardRefusal(estimate, draw.shards, witness, memory.record.author.agent_id)
+  const shards = drawShardRefusal(estimate, draw.shards, witness, memory.record.author.agent_id, shardCount)
   if (shards !== undefined) return shards
   const scoped = shardEstimate(estimate, draw.shards)
   if (!acceptsPopulation(draw.population, scoped)) {

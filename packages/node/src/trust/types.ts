@@ -125,6 +125,12 @@ export interface TrustInput {
    */
   populationEstimate?: number
   /**
+   * The node's shard count when its operator set one (the daemon's `shard-count` setting): a draw's
+   * stated count is judged against it (W12), as the node's own draw is made within it. A power of two
+   * (src/shard isShardCount). @default shardCountFor(populationEstimate)
+   */
+  shardCount?: number
+  /**
    * Whether this node made a private check of the memory (protocols/witness-draw-v1.md): `asked` a
    * witness of its own choosing, or `not-sampled` (its coin said no). For the explanation only; the
    * answer of a witness it asked counts through `requests`. @default unknown: not said

@@ -174,7 +174,20 @@ export class NodeTrust {
       ? settingOfTable(policy, undefined, identities)
       : settingOfTable(policy, await table(identities), identities, NODE_RECORD_FAST_PATHS)
     if (this.privateChecks !== undefined) setting.privateCheckOf = this.privateChecks
+    if (this.shardCount !== undefined) setting.shardCount = this.shardCount
     return setting
+  }
+
+  private shardCount: number | undefined
+
+  /**
+   * The shard count the node's daemon was set to (its `shard-count` setting): drawn witnesses' stated
+   * counts are judged against it (witness-draw-v1 W12), as the daemon's own draw is made within it.
+   * Without one the count follows N̂ (shardCountFor).
+   */
+  useShardCount (count: number): void {
+    this.shardCount = count
+    this.reputation.useShardCount(count)
   }
 
   private privateChecks: ((memoryId: string) => PrivateCheckState | undefined) | undefined

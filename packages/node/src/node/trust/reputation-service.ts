@@ -164,6 +164,15 @@ export class ReputationService {
     return this.last?.table
   }
 
+  private shardCount: number | undefined
+
+  /** The shard count the node was set to (NodeTrust.useShardCount): the graph judges drawn witnesses' counts by it. */
+  useShardCount (count: number): void {
+    if (count === this.shardCount) return
+    this.shardCount = count
+    this.invalidate()
+  }
+
   /** Drops the cached table (a key event changed which identity a key votes as, or when it could sign). */
   invalidate (): void {
     this.table = undefined
@@ -188,7 +197,13 @@ export class ReputationService {
 
   /** The table of the one scoring entry point (src/reputation reputationFor); the service has roots. */
   private tableOf (memories: Iterable<MemoryAttestations>, roots: readonly string[], identities?: KeyIdentities): ReputationTable {
-    const spec = { policy: SCHEMA_TRUST_POLICY, roots, ...(identities === undefined ? {} : { identities }), ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }) }
+    const spec = {
+      policy: SCHEMA_TRUST_POLICY,
+      roots,
+      ...(identities === undefined ? {} : { identities }),
+      ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }),
+      ...(this.shardCount === undefined ? {} : { shardCount: this.shardCount })
+    }
     return reputationFor(memories, spec) ?? computeReputation([], [], this.init.pageRank)
   }
 

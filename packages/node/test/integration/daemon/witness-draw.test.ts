@@ -13,6 +13,7 @@ import { changeTrustRoot, initHome, setTrustPolicy } from '../../../src/node/ind
 import { nodePaths } from '../../../src/home/index.js'
 import { verifyRecord } from '../../../src/record/index.js'
 import { runIsnad } from '../cli/run-cli.js'
+import { homeIn } from './shard-fixtures.js'
 import type { AttestationRecord, MemoryRecord, WitnessRequestRecord } from '../../../src/schema/index.js'
 
 /*
@@ -143,6 +144,31 @@ describe('the witness draw on real daemons', () => {
     for (const node of [observer, author, witness]) expect((await heldAt(node.ops, memory.id)).requests).toEqual([])
     for (const node of [observer, author, witness]) expect((await node.ops.call('networkStats', {})).witness?.requests).toBe(0)
     expect((await witness.ops.call('networkStats', {})).witness).toMatchObject({ drawn: 1, attestations: 1, drawn_attestations: 1 })
+  }, 90_000)
+
+  it('counts a draw within the shard count the nodes were set to: three daemons set to 4 shards, whose N̂ alone gives 1 (W12 under the node\'s own count)', async () => {
+    // All three agents in shard 0 under 4, so the memory travels to each and the witness is drawn within 4.
+    const [observerHome, authorHome, witnessHome] = [await homeIn(homes, 0, 4), await homeIn(homes, 0, 4), await homeIn(homes, 0, 4)]
+    await changeTrustRoot(nodePaths(observerHome.home).data, 'added', witnessHome.agent, Date.now())
+    await setTrustPolicy(nodePaths(observerHome.home).data, 'isnad-draw')
+    await changeTrustRoot(nodePaths(witnessHome.home).data, 'added', observerHome.agent, Date.now())
+    const set = { privateChecks: { random: () => 0.999_999 }, shardCount: 4 }
+    const [observer, author, witness] = await network([observerHome, set], [authorHome, set], [witnessHome, set])
+
+    const memory = await author.ops.call('remember', { type: 'fact', summary: 'the build cache moved to the second disk' })
+    await until(async () => (await witness.ops.call('inbox', {})).items.find((i) => i.memory === memory.id && i.drawn === true), 'the drawn inbox item')
+    const { attestation: id } = await witness.ops.call('attest', { id: memory.id, verdict: 'confirm' })
+    const held = await until(async () => {
+      const h = await heldAt(observer.ops, memory.id)
+      return h.attestations.some((a) => a.id === id) ? h : undefined
+    }, 'the drawn confirm at the observer')
+    expect(held.attestations.find((a) => a.id === id)!.record.draw).toMatchObject({ shards: 4, population: 1 })
+    // Judged against the observer's count 4, not shardCountFor(3) = 1, which refuses a draw within 4.
+    const trust = await until(async () => {
+      const t = await observer.ops.call('explainTrust', { id: memory.id })
+      return t.level === 'Attested' ? t : undefined
+    }, 'Attested at the observer')
+    expect(trust.witness_selection).toMatchObject({ drawn: 1, asked: 0 })
   }, 90_000)
 
   it('keeps to the witness budget: beyond it drawn memories and strangers\' requests are skipped and counted', async () => {

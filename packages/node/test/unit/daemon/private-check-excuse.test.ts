@@ -4,6 +4,7 @@ import { hasWeightyDrawnAnswer } from '../../../src/daemon/private-checks.js'
 import { proveDraw } from '../../../src/draw/index.js'
 import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
 import { encodeSignature } from '../../../src/record/index.js'
+import { shardOf } from '../../../src/shard/index.js'
 import type { AttestationRecord } from '../../../src/schema/index.js'
 import type { KeyIdentities } from '../../../src/trust/index.js'
 import { attestationEvidence, cid, did } from '../trust/fixtures.js'
@@ -21,17 +22,20 @@ const ESTIMATE = 10
 interface Witness { seed: Uint8Array, did: string }
 
 /** The first witness labelled `prefix0`, `prefix1`, … whose draw for MEMORY at `population` is (or is not) drawn. */
-function witnessWhere (prefix: string, population: number, drawn: boolean): Witness {
-  for (let i = 0; i < 200; i++) {
+function witnessWhere (prefix: string, population: number, drawn: boolean, fits: (did: string) => boolean = () => true): Witness {
+  for (let i = 0; i < 400; i++) {
     const seed = sha256(utf8.encode(`${prefix}${i}`))
-    if (proveDraw(seed, MEMORY, population).drawn === drawn) return { seed, did: encodeDidKey(keyPairFromSeed(seed).publicKey) }
+    const witness = encodeDidKey(keyPairFromSeed(seed).publicKey)
+    if (proveDraw(seed, MEMORY, population).drawn === drawn && fits(witness)) return { seed, did: witness }
   }
   throw new Error(`no witness ${prefix}* with drawn = ${String(drawn)}`)
 }
 
-function answer (w: Witness, population: number | undefined): AttestationRecord {
+function answer (w: Witness, population: number | undefined, shards?: number): AttestationRecord {
   const record = attestationEvidence({ id: cid(`answer-${w.did}`), witness: w.did, verdict: 'confirm', memory: MEMORY }).record
-  if (population !== undefined) record.draw = { population, proof: encodeSignature(proveDraw(w.seed, MEMORY, population).proof) }
+  if (population !== undefined) {
+    record.draw = { population, proof: encodeSignature(proveDraw(w.seed, MEMORY, population).proof), ...(shards === undefined ? {} : { shards }) }
+  }
   return record
 }
 
@@ -75,6 +79,13 @@ describe('private checks: which drawn answers excuse one (witness-draw-v1 W8)', 
     expect(await excuses(introducedAt(created + 60_000))).toBe(false)
     expect(await excuses(introducedAt(created - 1))).toBe(true)
     expect(await excuses(introducedAt(-Infinity))).toBe(true)
+  })
+
+  it('a draw within the shard count this node was set to excuses it (W12 under the node\'s own count)', async () => {
+    // 32 agents, every node set to 4 shards: the witness drew within 4 shards at population 8.
+    const inShard = witnessWhere('in-shard-', 8, true, (w) => shardOf(w, 4) === shardOf(AUTHOR, 4))
+    expect(await hasWeightyDrawnAnswer([answer(inShard, 8, 4)], CHECKED, 32, everyone, undefined, 4)).toBe(true)
+    expect(await hasWeightyDrawnAnswer([answer(inShard, 8, 4)], CHECKED, 32, everyone)).toBe(false) // count 1 from N̂ = 32
   })
 
   it('asks about reputation only for accepted draws', async () => {

@@ -33,6 +33,17 @@ describe('drawShardRefusal', () => {
     expect(drawShardRefusal(300, undefined, same, author)).toBeUndefined() // own 2: 1 is accepted
   })
 
+  it('judges against the node\'s own count when its node was set to one (the shard-count setting)', () => {
+    const inFour = dids.slice(1).find((d) => shardOf(d, 4) === shardOf(author, 4) && shardOf(d, 16) === shardOf(author, 16))!
+    // 32 nodes set to 4 shards: N̂ = 32 alone gives count 1, which refuses a draw within 4.
+    expect(drawShardRefusal(32, 4, inFour, author)).toMatch(/within 4 shard\(s\), and this node's count is 1/)
+    expect(drawShardRefusal(32, 4, inFour, author, 4)).toBeUndefined()
+    expect(drawShardRefusal(32, 2, inFour, author, 4)).toBeUndefined()
+    expect(drawShardRefusal(32, 16, inFour, author, 4)).toMatch(/within 16 shard\(s\), and this node's count is 4 \(accepted: 2 to 8\)/)
+    expect(drawShardRefusal(32, undefined, inFour, author, 4)).toMatch(/within 1 shard\(s\)/)
+    expect(drawShardRefusal(1024, 8, inFour, author, undefined)).toBe(drawShardRefusal(1024, 8, inFour, author)) // absent: derived
+  })
+
   it('judges a population against the shard\'s share of the estimate', () => {
     expect(shardEstimate(1024, 8)).toBe(128)
     expect(shardEstimate(1024, undefined)).toBe(1024)
@@ -42,6 +53,8 @@ describe('drawShardRefusal', () => {
     expect(holdersEstimate(150)).toBe(150) // one shard: the whole network holds it
     expect(holdersEstimate(600)).toBe(150) // 4 shards
     expect(holdersEstimate(10_000)).toBe(10_000 / 64)
+    expect(holdersEstimate(32, 4)).toBe(8) // a set count: its shard's share of N̂
+    expect(holdersEstimate(600, undefined)).toBe(150)
     for (const estimate of [150, 600, 10_000, 100_000]) {
       expect(holdersEstimate(estimate) * privateCheckProbability(holdersEstimate(estimate))).toBeCloseTo(WITNESS_DRAW.privateChecks, 12)
     }

@@ -5,6 +5,7 @@ import { agreementSourcesOf } from '../../../src/reputation/drawn-agreement.js'
 import { agreementOf } from '../../../src/reputation/reputation.js'
 import { buildTrustGraph, collectVotes, type StoredAttestation, type TrustGraph, type VoteGroup } from '../../../src/reputation/index.js'
 import type { AttestationRecord } from '../../../src/schema/index.js'
+import { shardOf } from '../../../src/shard/index.js'
 import { createAgent, createMemory, type TestAgent } from '../../fixtures/records.js'
 
 /*
@@ -110,5 +111,19 @@ describe('a stored attestation as a drawn vote', () => {
     // Its fraction is below size / 1, so the draw is kept, then refused against the graph.
     expect(graph.claims.draws).toHaveLength(1)
     expect(sourcesAt(1)).toEqual([1, 1])
+  })
+
+  it('judges a draw\'s stated shard count against the node\'s set count (W12)', () => {
+    // A witness of the author's shard under 4, drawn at population 8 within 4 shards: the graph's
+    // estimate 32 alone gives count 1, which refuses it; a node set to 4 shards counts it.
+    const inShard = Array.from({ length: 200 }, (_, i) => createAgent(400 + i))
+      .find((a) => shardOf(a.did, 4) === shardOf(author.did, 4) && proveDraw(a.secretKey, memory.id, 8).drawn)!
+    const record: AttestationRecord = {
+      kind: 'attestation', version: 1, memory: memory.id, witness: inShard.did, attestation: 'confirm', witnessed_at: '2026-03-01T00:01:00Z',
+      draw: { population: 8, shards: 4, proof: encodeSignature(proveDraw(inShard.secretKey, memory.id, 8).proof) }
+    }
+    const graph = buildTrustGraph(collectVotes([{ author: author.did, attestations: [{ id: 'sharded', record }, attestation(chosen)] }]), [])
+    expect(Array.from(agreementSourcesOf(graph, [], 4))).toEqual([1, 0])
+    expect(Array.from(agreementSourcesOf(graph, []))).toEqual([1, 1])
   })
 })

@@ -4,7 +4,7 @@ import { proveDraw, verifyDraw } from '../../../src/draw/index.js'
 import { encodeDidKey, keyPairFromSeed } from '../../../src/identity/index.js'
 import { encodeSignature } from '../../../src/record/index.js'
 import { shardOf } from '../../../src/shard/index.js'
-import { drawnAttestations, type AcceptedAttestation } from '../../../src/trust/index.js'
+import { countEvidence, drawnAttestations, type AcceptedAttestation } from '../../../src/trust/index.js'
 import { attestationEvidence, cid, did, memoryEvidence } from './fixtures.js'
 
 /*
@@ -71,5 +71,17 @@ describe('drawn attestations within shards (witness-draw-v1 W12)', () => {
   it('leaves a network under 256 agents as it was: a draw without shards at the network\'s population counts', () => {
     const a = drawn('s', inShard, 128)
     expect(drawnAttestations([a], 200, memory).drawn.has(a.id)).toBe(true)
+  })
+
+  it('judges the stated count against the node\'s set count: 32 nodes set to 4 shards count each other\'s draws', () => {
+    // N̂ = 32 alone gives count 1, which refuses a draw within 4 shards; the node's set count 4 accepts it.
+    const a = drawn('set', inShard, 8, COUNT)
+    const input = { memory, attestations: [a], anchors: [], now: Date.parse('2026-06-01T00:00:00Z'), populationEstimate: 32 }
+    expect(countEvidence({ ...input, shardCount: COUNT }).drawn.has(a.id)).toBe(true)
+    const derived = countEvidence(input)
+    expect(derived.drawn.size).toBe(0)
+    expect(derived.drawRefusals.get(a.id)).toBe('its draw is within 4 shard(s), and this node\'s count is 1 (accepted: 1 to 2)')
+    expect(drawnAttestations([a], 32, memory, undefined, COUNT).drawn.has(a.id)).toBe(true)
+    expect(() => countEvidence({ ...input, shardCount: 3 })).toThrow(/shardCount must be a power of two/)
   })
 })
