@@ -1,4 +1,5 @@
-import { acceptsShardCount, shardCountFor, shardOf } from '../shard/index.js'
+import { IsnadError } from '../errors/index.js'
+import { acceptsShardCount, isShardCount, SHARDS, shardCountFor, shardOf } from '../shard/index.js'
 
 /*
  * The draw within a shard (protocols/witness-draw-v1.md W12): once a network has shards, a memory
@@ -54,4 +55,10 @@ export function shardEstimate (estimate: number, shards: number | undefined): nu
  */
 export function holdersEstimate (estimate: number, own = shardCountFor(estimate)): number {
   return estimate / own
+}
+
+/** A node's set shard count, as the trust core receives it: a power of two the shards allow; anything else is the caller's bug (USAGE). */
+export function checkedShardCount (count: number): number {
+  if (!isShardCount(count)) throw new IsnadError('USAGE', `shardCount must be a power of two from 1 to ${SHARDS.maxCount}, got ${count}`)
+  return count
 }

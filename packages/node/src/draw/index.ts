@@ -7,4 +7,4 @@ export { DRAW_INPUT_TAG, WITNESS_DRAW, type WitnessDrawConstants } from './const
 export { drawFraction, drawFractionOfProof, drawInput, proveDraw, verifyDraw, type DrawPaths, type DrawProof } from './draw.js'
 export { acceptsPopulation, isDrawn, privateCheckProbability } from './rule.js'
 export { POPULATION_CLAIM_WINDOW, populationEstimate, statedPopulation, type PopulationClaim, type StatedPopulationInput } from './population.js'
-export { drawScopeOf, drawShardRefusal, holdersEstimate, shardEstimate, type DrawScope } from './draw-scope.js'
+export { checkedShardCount, drawScopeOf, drawShardRefusal, holdersEstimate, shardEstimate, type DrawScope } from './draw-scope.js'

@@ -1,5 +1,5 @@
 import { IsnadError } from '../errors/index.js'
-import { isShardCount, SHARDS } from '../shard/index.js'
+import { checkedShardCount } from '../draw/index.js'
 import { countAnchors } from './count-anchors.js'
 import { countAttestations } from './count-attestations.js'
 import { DEFAULT_REPUTATION } from './constants.js'
@@ -65,12 +65,6 @@ export function countEvidence (input: TrustInput): CountedEvidence {
 function checkedEstimate (estimate: number): number {
   if (!Number.isInteger(estimate) || estimate < 0) throw new IsnadError('USAGE', `populationEstimate must be a whole number of agents, got ${estimate}`)
   return estimate
-}
-
-/** A set shard count is a power of two the shards allow: anything else is the caller's bug. */
-function checkedShardCount (count: number): number {
-  if (!isShardCount(count)) throw new IsnadError('USAGE', `shardCount must be a power of two from 1 to ${SHARDS.maxCount}, got ${count}`)
-  return count
 }
 
 /** A reputation in [0, 1]; anything else would push the score past what the schema's weights allow. */
