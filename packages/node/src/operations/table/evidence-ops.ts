@@ -151,7 +151,7 @@ export const importBundle = defineOperation({
 })
 
 const ReindexInput = z.strictObject({
-  shardCount: z.number().int().min(1).max(SHARDS.maxCount).refine(isShardCount, `must be a power of two from 1 to ${SHARDS.maxCount}`)
+  shardCount: z.number().int().refine(isShardCount, `must be a power of two from 1 to ${SHARDS.maxCount}`)
     .describe('the shard count memories are scored with, as `isnad start --shard-count` (witness-draw-v1 W12); default: the running daemon\'s, else the home\'s `shard-count` setting, else from the network\'s size')
     .optional()
 })

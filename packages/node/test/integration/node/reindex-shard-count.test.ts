@@ -146,9 +146,11 @@ describe('ledger reindex under a set shard count', () => {
       await runIsnad(['config', 'unset', 'shard-count'], { home, env })
     }
 
+    // Refused as `isnad start --shard-count 3` is: USAGE, before anything is opened.
     const bad = await runIsnad(['--json', 'ledger', 'reindex', '--shard-count', '3'], { home, env })
-    expect(bad.code).not.toBe(0)
-    expect(bad.stderr).toMatch(/power of two/)
+    expect(bad.code).toBe(2)
+    expect(bad.errorCode()).toBe('USAGE')
+    expect(bad.stderr).toMatch(/--shard-count must be a power of two from 1 to 4096/)
   }, CLI_CASE_MS)
 
   it('the daemon\'s reindex (the operation POST /v1/ledger/reindex runs) keeps the count the daemon was set to', async () => {
