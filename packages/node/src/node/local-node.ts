@@ -6,7 +6,7 @@ import { Keyring, keyEventsPath } from '../key-events/index.js'
 import { signRecordVerified } from '../record/index.js'
 import { homeNodeTrust, type NodeTrust } from './trust/node-trust.js'
 import { rescoreOnKeyEvents } from './trust/key-event-rescore.js'
-import { drawScopeOf, proveDraw } from '../draw/index.js'
+import { checkedShardCount, drawScopeOf, proveDraw } from '../draw/index.js'
 import type {
   AnchorRecord, AttestationDraw, AttestationRecord, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
@@ -73,6 +73,7 @@ export class LocalNode {
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
+    if (options.shardCount !== undefined) checkedShardCount(options.shardCount) // USAGE before anything opens
     const paths = nodePaths(options.home)
     await assertInitialized(paths)
     const store = options.store ?? createLevelRecordStore({ location: recordIndexPath(paths), dataDir: paths.data })

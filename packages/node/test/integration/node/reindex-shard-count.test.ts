@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { proveDraw } from '../../../src/draw/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
+import { createNode } from '../../../src/library.js'
 import { LocalNode, changeTrustRoot, initHome, setTrustPolicy } from '../../../src/node/index.js'
 import { LocalOperations } from '../../../src/operations/local/index.js'
 import { encodeSignature, signRecord } from '../../../src/record/index.js'
@@ -166,5 +167,18 @@ describe('ledger reindex under a set shard count', () => {
       await ops.close()
     }
     expect(await storedLevel()).toBe(daemon.level)
+  }, CLI_CASE_MS)
+
+  it('the library\'s node opened with a shard count reindexes with it; one that is not a power of two is USAGE', async () => {
+    await reindexWith([])
+    const node = await createNode({ home, connect: 'local', init: false, shardCount: COUNT })
+    try {
+      await node.reindex({})
+      expect((await node.explainTrust({ id: memoryId })).level).toBe('Attested')
+    } finally {
+      await node.close()
+    }
+    expect(await storedLevel()).toBe(daemon.level)
+    await expect(createNode({ home, connect: 'local', init: false, shardCount: 3 })).rejects.toMatchObject({ code: 'USAGE' })
   }, CLI_CASE_MS)
 })
