@@ -11,6 +11,7 @@ import { encodeSignature, signRecord } from '../../../src/record/index.js'
 import { shardCountFor, shardOf } from '../../../src/shard/index.js'
 import type { AttestationRecord, TrustResult } from '../../../src/schema/index.js'
 import { createAgent, createAttestation, createMemory, type TestAgent } from '../../fixtures/records.js'
+import { confirmedByRoot } from '../../fixtures/reputable.js'
 import { runIsnad } from '../cli/run-cli.js'
 
 /*
@@ -86,11 +87,7 @@ describe('ledger reindex under a set shard count', () => {
     const node = await LocalNode.open({ home, clock })
     try {
       // The root confirms the witness's and the author's memories: both are reputable at this node.
-      const byWitness = createMemory(witness, { summary: 'the witness once said this', created_at: at(now) })
-      const byAuthor = createMemory(author, { summary: 'the author once said this', created_at: at(now) })
-      await node.ingest([byWitness.signed, byAuthor.signed])
-      now += 60_000
-      await node.ingest([createAttestation(root, byWitness.id, 'confirm', at(now)).signed, createAttestation(root, byAuthor.id, 'confirm', at(now)).signed])
+      now = await confirmedByRoot(node, root, [witness, author], now)
       // The node's own agent, the root, the witness and the author: N̂ = 4, whose own count is 1.
       expect(await node.trust.populationEstimate()).toBe(4)
       expect(shardCountFor(4)).toBe(1)
