@@ -20,8 +20,9 @@ import { runIsnad } from '../cli/run-cli.js'
  * `shard-count` setting, else the command's --shard-count, else the count of N̂. A home of 4 agents
  * (N̂ = 4, whose own count is 1) holds a memory whose witness was drawn within 4 shards (a real
  * ECVRF draw, its witness in the author's shard under 4): the daemon set to 4 shards counts it
- * (Attested), a node whose count follows N̂ refuses it. The daemon's own reindex (LocalOperations,
- * what POST /v1/ledger/reindex runs) keeps the daemon's count.
+ * (Attested), a node whose count follows N̂ refuses it. A command that opens the node itself
+ * (`trust explain`) takes the home's setting too; the daemon's own reindex (LocalOperations, what
+ * POST /v1/ledger/reindex runs) keeps the daemon's count, and the library's node the count it was given.
  */
 
 const COUNT = 4
@@ -129,6 +130,21 @@ describe('ledger reindex under a set shard count', () => {
     expect(unset.code, unset.stderr).toBe(0)
     await reindexWith([])
     expect(await storedLevel()).toBe(derived.level)
+  }, CLI_CASE_MS)
+
+  it('a command that opens the node itself (`trust explain`) scores with the home\'s setting too', async () => {
+    const explain = async (): Promise<string> => {
+      const result = await runIsnad(['--json', 'trust', 'explain', memoryId], { home, env })
+      expect(result.code, result.stderr).toBe(0)
+      return result.json<TrustResult>().level
+    }
+    expect(await explain()).toBe(derived.level)
+    await runIsnad(['config', 'set', 'shard-count', String(COUNT)], { home, env })
+    try {
+      expect(await explain()).toBe(daemon.level)
+    } finally {
+      await runIsnad(['config', 'unset', 'shard-count'], { home, env })
+    }
   }, CLI_CASE_MS)
 
   it('--shard-count scores with its count, over the home\'s setting', async () => {
