@@ -173,11 +173,16 @@ export class LocalOperations implements NodeOperations {
 
   /**
    * Closes the node (the rebuild needs the writer lock and the index to itself), rebuilds, reopens.
-   * Scored with the node's set shard count (the daemon's `--shard-count`) unless `input` names one.
+   * Scored with the node's own shard count (the daemon's `--shard-count`, else N̂'s), the one it
+   * goes on scoring with: a count in `input` must be that one (USAGE otherwise), or the scores
+   * stored would disagree with every score the reopened node computes next.
    */
   async reindex (input: ReindexInput = {}): Promise<ReindexResult> {
     return await this.gate.exclusive(async () => {
-      const shardCount = input.shardCount ?? this.node.shardCount
+      const shardCount = this.node.shardCount
+      if (input.shardCount !== undefined && input.shardCount !== shardCount) {
+        throw new IsnadError('USAGE', `this node scores with ${shardCount === undefined ? 'the shard count its network size gives' : `shard count ${shardCount}`}: start it with --shard-count ${input.shardCount} to reindex with that count`, { details: { shardCount: input.shardCount, nodeShardCount: shardCount ?? null } })
+      }
       await this.node.close()
       try {
         return await reindex(this.init.home, Date.now, shardCount === undefined ? {} : { shardCount })

@@ -152,7 +152,7 @@ export const importBundle = defineOperation({
 
 const ReindexInput = z.strictObject({
   shardCount: z.number().int().refine(isShardCount, `must be a power of two from 1 to ${SHARDS.maxCount}`)
-    .describe('the shard count memories are scored with, as `isnad start --shard-count` (witness-draw-v1 W12); default: the running daemon\'s, else the home\'s `shard-count` setting, else from the network\'s size')
+    .describe('the shard count memories are scored with, as `isnad start --shard-count` (witness-draw-v1 W12); default: the running daemon\'s (another is USAGE through a daemon), else the home\'s `shard-count` setting, else from the network\'s size')
     .optional()
 })
 
@@ -163,7 +163,7 @@ export const reindex = defineOperation({
   output: ReindexResultSchema,
   errors: ['STORE_LOCKED', 'LEDGER_LOCKED', 'LEDGER_CORRUPT', 'CONFIG_INVALID'],
   opens: 'ledgers',
-  http: { method: 'post', path: '/v1/ledger/reindex', in: 'body', optionalBody: true, description: 'Other requests wait while the index is rebuilt. Without `shardCount` the daemon scores with its own shard count.' },
+  http: { method: 'post', path: '/v1/ledger/reindex', in: 'body', optionalBody: true, description: 'Other requests wait while the index is rebuilt. The daemon scores with its own shard count; a `shardCount` other than it is USAGE.' },
   cli: {
     command: 'ledger reindex',
     fields: { shardCount: { value: 'count', description: 'a power of two 1-4096: score with this shard count (default: the home\'s `shard-count` setting, $ISNAD_SHARD_COUNT or .memory/config.json, as `isnad start` takes it; else from the network\'s size)' } },
