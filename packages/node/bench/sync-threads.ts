@@ -17,8 +17,12 @@ import { NodeThread } from './node-threads.js'
  * much less, and the wait says how much of the wall time was the machine's other jobs.
  * Linux only. Runs on any build with the same bench files (copied into an old one to compare).
  *
- *   npm run build && npx node dist/bench/sync-threads.js [--rounds=4] [--memories=1000] [--record-threads=on|off] [--windows]
+ *   npm run build && npx node dist/bench/sync-threads.js [--rounds=4] [--warmups=1] [--memories=1000] [--record-threads=on|off] [--windows]
  *
+ * `--warmups` rounds run first and left out of the mean. V8 optimises a function once it has run
+ * about 3,000 times (--invocation-count-for-turbofan), so in a short catch-up much of the code runs
+ * unoptimised and V8's compiler threads are busy: a few more warm-up rounds measure a node that has
+ * been running a while (its warm state), one measures a fresh process.
  * `--record-threads` overrides the machine's default (RECORD_THREADS_MIN_CPUS, src/native): whether
  * received records are verified whole on the verifier threads or only their signatures are.
  */
@@ -50,6 +54,7 @@ function option (name: string, fallback: number): number {
 }
 
 const rounds = option('rounds', 4)
+const warmups = Math.max(1, option('warmups', 1))
 /** `--windows`: each round's window on stderr in CLOCK_MONOTONIC seconds, to cut a `--cpu-prof` profile or a `perf -k mono` record to the catch-up alone. */
 const WINDOWS = process.argv.includes('--windows')
 const monotonic = (): string => (Number(process.hrtime.bigint()) / 1e9).toFixed(6)
@@ -73,7 +78,7 @@ let totalMs = 0
 let totalWaitMs = 0
 try {
   const a = await thread.request<StartedPeer>({ op: 'start', records })
-  for (let round = 0; round <= rounds; round++) {
+  for (let round = 1 - warmups; round <= rounds; round++) {
     const b = await startSyncNode('sync-b')
     try {
       const before = readThreads()
@@ -100,10 +105,10 @@ try {
       const mainRunMs = ((main?.runNs ?? 0) - (mainBefore?.runNs ?? 0)) / 1e6
       const mainWaitMs = ((main?.waitNs ?? 0) - (mainBefore?.waitNs ?? 0)) / 1e6
       const total = [...cpu.values()].reduce((x, y) => x + y, 0)
-      console.log(`round ${round}${round === 0 ? ' (warm-up)' : ''}: ${(memories / ms * 1000).toFixed(0)} memories/s in ${ms.toFixed(0)} ms; ` +
+      console.log(`round ${round}${round <= 0 ? ' (warm-up)' : ''}: ${(memories / ms * 1000).toFixed(0)} memories/s in ${ms.toFixed(0)} ms; ` +
         `B's event loop on a CPU ${mainRunMs.toFixed(0)} ms, runnable but waiting ${mainWaitMs.toFixed(0)} ms; all threads waited ${waitMs.toFixed(0)} ms; ` +
         `CPU µs per record ${total.toFixed(0)} = ${ROLES.map((r) => `${r} ${(cpu.get(r) ?? 0).toFixed(0)}`).join(', ')}`)
-      if (round === 0) continue
+      if (round <= 0) continue
       for (const [role, us] of cpu) totals.set(role, (totals.get(role) ?? 0) + us)
       totalMs += ms
       totalWaitMs += waitMs

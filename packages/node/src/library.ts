@@ -26,6 +26,12 @@ export interface CreateNodeOptions {
    * @default 'auto'
    */
   connect?: 'auto' | 'local'
+  /**
+   * The shard count the data directory's memories are scored with when this process opens it, as
+   * `isnad start --shard-count` sets the daemon's (witness-draw-v1 W12); through a daemon, the
+   * daemon's own. @default from N̂ (shardCountFor)
+   */
+  shardCount?: number
 }
 
 /**
@@ -58,7 +64,7 @@ export async function createNode (options: CreateNodeOptions): Promise<IsnadNode
   } else {
     if (options.init ?? true) await initHome(options.home, options.passphrase === undefined ? {} : { passphrase: options.passphrase })
     const local = new LocalOperations({
-      node: await LocalNode.open({ home: options.home }),
+      node: await LocalNode.open({ home: options.home, shardCount: options.shardCount }),
       home: options.home,
       keystore: createKeystore({ directory: paths.keys })
     })

@@ -24,8 +24,10 @@ export async function openLocalFor (spec: Pick<OperationSpec, 'opens' | 'readOnl
   if (spec.opens === 'nothing') return { node: await offlineOperations() as OperationNode, close: nothing }
   if (spec.opens === 'keys') return { node: await keyOperations(options.keystore) as OperationNode, close: nothing }
   if (spec.opens === 'ledgers') return { node: await ledgerOperations(options.home) as OperationNode, close: nothing }
-  const [{ LocalOperations }, { LocalNode }] = await Promise.all([import('../operations/local/index.js'), import('../node/index.js')])
-  const node = await LocalNode.open({ home: options.home, mode: spec.readOnly === true ? 'read' : 'write' })
+  const [{ LocalOperations }, { LocalNode }, { homeShardCount }] = await Promise.all([import('../operations/local/index.js'), import('../node/index.js'), import('./config/index.js')])
+  // Scored as the daemon would score on this home: with the shard count `isnad start` would take.
+  const shardCount = await homeShardCount(options.home)
+  const node = await LocalNode.open({ home: options.home, mode: spec.readOnly === true ? 'read' : 'write', ...(shardCount === undefined ? {} : { shardCount }) })
   const local = new LocalOperations({ node, home: options.home, keystore: options.keystore })
   return { node: local, close: async () => { await local.close() } }
 }
@@ -44,7 +46,11 @@ async function keyOperations (keystore: Keystore): Promise<Pick<NodeOperations, 
 async function ledgerOperations (home: string): Promise<Pick<NodeOperations, 'reindex' | 'proveRecord' | 'latestCheckpoint'>> {
   const ledger = await import('../node/audit/ledger-ops.js')
   return {
-    reindex: async () => await ledger.reindex(home),
+    reindex: async (input = {}) => {
+      // The count `isnad start` would run with on this home, unless the command names one: what the daemon stores.
+      const shardCount = await (await import('./config/index.js')).homeShardCount(home, input.shardCount)
+      return await ledger.reindex(home, Date.now, shardCount === undefined ? {} : { shardCount })
+    },
     proveRecord: async (id) => await ledger.proveRecord(home, id),
     latestCheckpoint: async () => await ledger.latestCheckpoint(home)
   }

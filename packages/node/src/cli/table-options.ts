@@ -28,13 +28,19 @@ function choicesOf (schema: z.ZodType): string[] | undefined {
   return baseTypeOf(schema) === 'enum' ? (innerOf(schema) as unknown as { options: string[] }).options : undefined
 }
 
-/** Where a number is outside its field's bounds, what it must be; undefined when it is within them (or not a number field). */
+/**
+ * Where a number is outside its field's bounds or fails its field's own check (a shard count's power
+ * of two), what it must be; undefined when it meets them (or is not a number field).
+ */
 export function numberFault (schema: z.ZodType, value: unknown): string | undefined {
   if (typeof value !== 'number' || baseTypeOf(schema) !== 'number') return undefined
-  const { minValue, maxValue, isInt } = innerOf(schema) as unknown as { minValue: number | null, maxValue: number | null, isInt: boolean }
+  const inner = innerOf(schema)
+  const { minValue, maxValue, isInt } = inner as unknown as { minValue: number | null, maxValue: number | null, isInt: boolean }
   const inside = (minValue === null || value >= minValue) && (maxValue === null || value <= maxValue) && (!isInt || Number.isInteger(value))
-  if (inside) return undefined
-  const range = minValue !== null && maxValue !== null ? ` from ${minValue} to ${maxValue}` : minValue !== null ? ` of at least ${minValue}` : maxValue !== null ? ` of at most ${maxValue}` : ''
+  if (inside) return inner.safeParse(value).error?.issues[0]?.message
+  // zod's .int() alone bounds a number by the safe integers: not a bound worth naming.
+  const [min, max] = [minValue === Number.MIN_SAFE_INTEGER ? null : minValue, maxValue === Number.MAX_SAFE_INTEGER ? null : maxValue]
+  const range = min !== null && max !== null ? ` from ${min} to ${max}` : min !== null ? ` of at least ${min}` : max !== null ? ` of at most ${max}` : ''
   return `must be ${isInt ? 'an integer' : 'a number'}${range}`
 }
 

@@ -189,7 +189,8 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
   const hub = createApiEventHub()
   // Whoever holds the token must not make the daemon publish the user's files: none unless allowed.
   const anchors: NodeAnchorOptions = { fileDirsAllowedBy: DAEMON_ANCHOR_DIR_FIX, ...options.anchors, fileDirs: options.anchors?.fileDirs ?? [] }
-  const openNode = async (): Promise<LocalNode> => await LocalNode.open({ home: options.home, anchors })
+  // The set shard count reaches the node's trust (W12) and a rebuild of an outdated index on open.
+  const openNode = async (): Promise<LocalNode> => await LocalNode.open({ home: options.home, anchors, ...(options.shardCount === undefined ? {} : { shardCount: options.shardCount }) })
   let node = await openNode()
   let unsubscribe = (): void => {}
   const host = createNodeHost(() => node)
@@ -231,7 +232,6 @@ export async function startDaemon (options: DaemonOptions): Promise<Daemon> {
     const population = async (): Promise<number> => await opened.populationEstimate()
     opened.useDrawnInbox(drawnInbox, () => network.home.count)
     if (privateChecks !== false) opened.trust.usePrivateChecks((memory) => privateCheckLog.stateOf(memory))
-    if (options.shardCount !== undefined) opened.trust.useShardCount(options.shardCount)
     evidence.attach(opened)
     const draw = startWitnessDraw({ node: opened, keystore, hub, autoConfirmFrom, hostedAgents, population, shardCount: () => network.home.count, inbox: drawnInbox, budget, counters, logger: witnessLog })
     const stopRecords = startPublisher({ node: opened, network, hub, keystore, autoConfirmFrom, logger: records, admitRequest: draw.admitRequest })

@@ -62,6 +62,13 @@ export interface OpenLocalNodeOptions {
   scope?: string
   /** How anchors are checked (git repositories, blockchain verifiers, limits, TTL). */
   anchors?: NodeAnchorOptions
+  /**
+   * The shard count the node's operator set (`isnad start --shard-count`, the `shard-count`
+   * setting): its trust judges drawn witnesses' stated counts against it (witness-draw-v1 W12;
+   * NodeTrust.useShardCount), and a rebuild of an outdated index on open scores with it.
+   * @default from N̂ (shardCountFor)
+   */
+  shardCount?: number
 }
 
 /** @default 0.8 — the confidence of a memory whose author gives none. */

@@ -6,7 +6,7 @@ import { Keyring, keyEventsPath } from '../key-events/index.js'
 import { signRecordVerified } from '../record/index.js'
 import { homeNodeTrust, type NodeTrust } from './trust/node-trust.js'
 import { rescoreOnKeyEvents } from './trust/key-event-rescore.js'
-import { drawScopeOf, proveDraw } from '../draw/index.js'
+import { checkedShardCount, drawScopeOf, proveDraw } from '../draw/index.js'
 import type {
   AnchorRecord, AttestationDraw, AttestationRecord, MemoryRecord, MemoryView, SignedRecord, WitnessRequestRecord
 } from '../schema/index.js'
@@ -18,7 +18,7 @@ import { IngestPipeline } from './pipeline/pipeline.js'
 import type { IngestResult } from './pipeline/steps.js'
 import { inboxItemOf, readInbox, type DrawnInbox, type InboxEntry } from './inbox.js'
 import { Journal, type JournalBatch } from './journal/journal.js'
-import { reindexHome, type ReindexResult } from './reindex/reindex.js'
+import { reindexHome, type ReindexOptions, type ReindexResult } from './reindex/reindex.js'
 import { JournalState } from './journal/journal-state.js'
 import type { RecordSource } from './journal/record-events.js'
 import { loadLogSigner } from './home/log-key.js'
@@ -33,6 +33,7 @@ import { exportRecords } from './records/record-export.js'
 export { DrawnInbox, DRAWN_INBOX_SIZE, type InboxEntry } from './inbox.js'
 export type { QueryResultItem } from './records/query-page.js'
 export { DEFAULT_CONFIDENCE, type AnchorResult, type AttestInput, type AttestResult, type OpenLocalNodeOptions, type RememberInput, type Signer } from './local-inputs.js'
+export type { ReindexOptions } from './reindex/reindex.js'
 
 /**
  * One agent's node without a network: records, signs, stores, scores and exports memories in a
@@ -51,6 +52,8 @@ export class LocalNode {
   /** The key logs this node knows (record-v1 §13); ingest refuses records of rotated or revoked keys. */
   keyring!: Keyring
   private nodeTrust: NodeTrust | undefined
+  /** The shard count the operator set (OpenLocalNodeOptions.shardCount); undefined: the count follows N̂. */
+  private setShardCount: number | undefined
   /** The daemon's witness draw's part of the inbox (useDrawnInbox); none without a daemon. */
   private drawnInbox: DrawnInbox | undefined
   /** The daemon's shard count (`--shard-count`, else its estimate's): an agent's draw is made under it; none without a daemon. */
@@ -70,6 +73,7 @@ export class LocalNode {
   }
 
   static async open (options: OpenLocalNodeOptions): Promise<LocalNode> {
+    if (options.shardCount !== undefined) checkedShardCount(options.shardCount) // USAGE before anything opens
     const paths = nodePaths(options.home)
     await assertInitialized(paths)
     const store = options.store ?? createLevelRecordStore({ location: recordIndexPath(paths), dataDir: paths.data })
@@ -80,7 +84,7 @@ export class LocalNode {
       if (options.store !== undefined || !(err instanceof IsnadError && err.code === 'INDEX_OUTDATED')) throw err
       // The index is derived from the ledgers (docs/architecture.md, "The data directory"): one written by an older isnad is rebuilt
       // rather than refused, as `isnad ledger reindex` would (recorded as memory.reconciled).
-      await reindex(options.home, clock, options.scope)
+      await reindex(options.home, clock, { scope: options.scope, shardCount: options.shardCount })
       return await LocalNode.open(options)
     }
     if (options.mode === 'read') {
@@ -113,6 +117,7 @@ export class LocalNode {
    * it apply what the ledger holds beyond the index after a crash, before anything else is written.
    */
   private async withKeyring (options: OpenLocalNodeOptions): Promise<this> {
+    this.setShardCount = options.shardCount // before the pipeline below first scores with the trust setting
     try {
       this.keyring = await Keyring.open({
         file: keyEventsPath(this.paths.data), readOnly: options.mode === 'read', verifier: options.verifier ?? nodeCryptoVerifier, clock: this.clock
@@ -334,8 +339,14 @@ export class LocalNode {
     if (this.nodeTrust === undefined) {
       // The pipeline's index step keeps its votes current from then on.
       this.nodeTrust = homeNodeTrust(this.paths, this.store, this.clock, () => this.keyring as Keyring | undefined)
+      if (this.setShardCount !== undefined) this.nodeTrust.useShardCount(this.setShardCount)
     }
     return this.nodeTrust
+  }
+
+  /** The shard count the node's operator set (OpenLocalNodeOptions.shardCount); undefined when its count follows N̂. */
+  get shardCount (): number | undefined {
+    return this.setShardCount
   }
 
   /**
@@ -397,8 +408,8 @@ export async function createHomeDirectories (paths: NodePaths): Promise<void> {
  * `memory.reconciled` event through a normal writing session. Beside LocalNode because opening a node
  * on an index an older isnad wrote does the same.
  */
-export async function reindex (home: string, clock: () => number = Date.now, scope = DEFAULT_SCOPE): Promise<ReindexResult> {
-  const result = await reindexHome(nodePaths(home), scope, clock)
+export async function reindex (home: string, clock: () => number = Date.now, { scope = DEFAULT_SCOPE, shardCount }: ReindexOptions = {}): Promise<ReindexResult> {
+  const result = await reindexHome(nodePaths(home), scope, clock, shardCount)
   const node = await LocalNode.open({ home, clock, scope })
   try {
     await node.journal.recordReconciled({ reason: 'reindex', ...result })

@@ -9,7 +9,7 @@ export * from './network-shapes.js'
 export {
   createApiEventHub, EventLog, type ApiEvent, type ApiEventHub, type ApiEventListener, type ApiEventSource, type SequencedEvent
 } from './node-events.js'
-export type { AnchorResult, AttestResult, CreateKeyInput, NodeOperations, Signer, WitnessRequestInput } from './node-operations.js'
+export type { AnchorResult, AttestResult, CreateKeyInput, NodeOperations, ReindexInput, Signer, WitnessRequestInput } from './node-operations.js'
 export { FOLLOW_ACTIONS, FollowGossipSchema, FollowsSchema, type FollowAction, type FollowGossip, type FollowInput, type Follows } from './follow-shapes.js'
 export * from './peer-control.js'
 export * from './response-shapes.js'

@@ -4,7 +4,7 @@ import type { FdrReport, SelectedMemory, SelectRequest } from '../fdr/index.js'
 import type { KeyInfo } from '../keystore/index.js'
 import type { AgentReputation, TrustRoot } from '../reputation/index.js'
 import type { RecordInclusion, SignedCheckpoint } from '../merkle/index.js'
-import type { AnchorResult, AttestInput, AttestResult, IngestResult, QueryResultItem, RememberInput, Signer } from '../node/index.js'
+import type { AnchorResult, AttestInput, AttestResult, IngestResult, QueryResultItem, ReindexOptions, RememberInput, Signer } from '../node/index.js'
 import type { Bundle, MemoryView, TrustResult } from '../schema/index.js'
 import type { MemoryQuery } from '../record-index/index.js'
 import type { DocumentReport } from '../memory-view/index.js'
@@ -22,6 +22,9 @@ export interface CreateKeyInput {
   /** Encrypts the new key. */
   passphrase?: string
 }
+
+/** The reindex operation's input: the shard count to score with (ReindexOptions.shardCount). */
+export type ReindexInput = Pick<ReindexOptions, 'shardCount'>
 
 export interface WitnessRequestInput {
   memory: string
@@ -95,8 +98,8 @@ export interface NodeOperations {
   /** `isnad import`: all or nothing. */
   importBundle: (bundle: Bundle) => Promise<IngestResult>
 
-  /** `isnad ledger reindex`. */
-  reindex: () => Promise<ReindexResult>
+  /** `isnad ledger reindex`: scored with `shardCount` when given, else with the node's set count, else N̂'s. */
+  reindex: (input?: ReindexInput) => Promise<ReindexResult>
   /** `isnad ledger prove <cid>`: NOT_FOUND when the record is not in the node's log. */
   proveRecord: (id: string) => Promise<RecordInclusion>
   /** `isnad ledger checkpoint`: NOT_FOUND while the log is empty. */

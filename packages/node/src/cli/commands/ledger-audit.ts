@@ -91,12 +91,14 @@ export function registerLedgerAudit (ledger: Command, context: (cmd: Command) =>
       }
       await writeAuditResults(report)
       const repairBlocks = hooks.repairBlocks ?? repairBlockstore
+      // What a repair stores again is scored with the shard count `isnad start` would take on this home.
+      const shardCount = await (await import('../config/index.js')).homeShardCount(ctx.home)
       const outcome = await executeRepair(plan, {
         dataDir: report.dataDir,
         reindex: async () => { await hooks.reindex(ctx) },
         repairBlocks: async (action) => await repairBlocks(ctx, action),
-        salvageRecords: async () => await (await import('../../node/audit/record-salvage.js')).salvageLostRecords(ctx.home, ledgerIds, clock),
-        reduceViews: async (action) => await (await import('../../node/audit/view-repair.js')).reduceViewsAgain(ctx.home, action),
+        salvageRecords: async () => await (await import('../../node/audit/record-salvage.js')).salvageLostRecords(ctx.home, ledgerIds, clock, shardCount),
+        reduceViews: async (action) => await (await import('../../node/audit/view-repair.js')).reduceViewsAgain(ctx.home, action, shardCount),
         now: clock
       })
       // What is left is what a new audit finds: lost events, set-aside lines not yet
@@ -171,8 +173,8 @@ async function unlessDaemonHolds<T> (ctx: CommandContext, what: string, skipped:
 }
 
 export async function repairBlockstore (ctx: CommandContext, action: Extract<RepairAction, { kind: 'repair_blocks' }>): Promise<string> {
-  const { repairBlocks } = await import('../../node/audit/block-repair.js')
-  return await repairBlocks(ctx.home, action)
+  const [{ repairBlocks }, { homeShardCount }] = await Promise.all([import('../../node/audit/block-repair.js'), import('../config/index.js')])
+  return await repairBlocks(ctx.home, action, await homeShardCount(ctx.home))
 }
 
 function summaryOf (report: AuditReport): Record<string, unknown> {

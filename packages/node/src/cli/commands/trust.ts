@@ -41,8 +41,9 @@ export function registerTrust (program: Command, context: (cmd: Command) => Comm
  */
 async function rescoreUnder (home: string): Promise<number> {
   // The node's modules load only for this rescore, not on every CLI start-up.
-  const { LocalNode, rescoreStoredTrust } = await import('../../node/index.js')
-  const node = await LocalNode.open({ home, mode: 'write' })
+  const [{ LocalNode, rescoreStoredTrust }, { homeShardCount }] = await Promise.all([import('../../node/index.js'), import('../config/index.js')])
+  // Rescored as the daemon scores: with the shard count `isnad start` would take on this home.
+  const node = await LocalNode.open({ home, mode: 'write', shardCount: await homeShardCount(home) })
   try {
     return await rescoreStoredTrust(node.store, Date.parse(node.now()), await node.trust.setting())
   } finally {

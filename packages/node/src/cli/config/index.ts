@@ -4,4 +4,5 @@
  */
 export { BOOLEAN_WORDS, CONFIG_KEYS, configKeyNamed, type ConfigKey, type ConfigKind, type ConfigValue } from './config-keys.js'
 export { CONFIG_FILE, configPath, formatConfigValue, parseConfigValue, readConfig, requireConfigKey, writeConfig, type NodeConfig } from './config-file.js'
-export { envConfigValue, withStartConfig, type SettingSource } from './start-options.js'
+export { configuredValue, envConfigValue, withStartConfig, type SettingSource } from './start-options.js'
+export { homeShardCount, resolveShardCount } from './shard-count.js'

@@ -1,5 +1,5 @@
 import { CONFIG_KEYS, type ConfigKey, type ConfigValue } from './config-keys.js'
-import { configPath, parseConfigValue, readConfig } from './config-file.js'
+import { configPath, parseConfigValue, readConfig, type NodeConfig } from './config-file.js'
 
 /*
  * Where each of `isnad start`'s settings comes from, first found wins (docs/configuration.md,
@@ -22,6 +22,14 @@ export function envConfigValue (key: ConfigKey, env: NodeJS.ProcessEnv, cwd?: st
   return parseConfigValue(key, wordsOf(key, text), `$${key.env}`, cwd)
 }
 
+/** A setting without its flag: its environment variable, else the file's value; undefined when neither sets it. */
+export function configuredValue (key: ConfigKey, file: NodeConfig, env: NodeJS.ProcessEnv): { value: ConfigValue, source: Exclude<SettingSource, 'flag'> } | undefined {
+  const fromEnv = envConfigValue(key, env)
+  if (fromEnv !== undefined) return { value: fromEnv, source: 'env' }
+  const fromFile = file[key.key]
+  return fromFile === undefined ? undefined : { value: fromFile, source: 'file' }
+}
+
 /**
  * `opts` (commander's values of `isnad start`) with every option the command line did not give
  * (`fromCommandLine` false) taken from the environment, else from the file; the sources beside.
@@ -38,13 +46,10 @@ export async function withStartConfig<T extends object> (
       sources[key.key] = 'flag'
       continue
     }
-    const fromEnv = envConfigValue(key, env)
-    if (fromEnv !== undefined) {
-      merged[key.option] = fromEnv
-      sources[key.key] = 'env'
-    } else if (file[key.key] !== undefined) {
-      merged[key.option] = file[key.key]
-      sources[key.key] = 'file'
+    const configured = configuredValue(key, file, env)
+    if (configured !== undefined) {
+      merged[key.option] = configured.value
+      sources[key.key] = configured.source
     }
   }
   return { options: merged as T, sources, file: configPath(home) }

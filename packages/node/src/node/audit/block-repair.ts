@@ -28,14 +28,14 @@ import { nodePaths } from '../../home/index.js'
 
 type BlockAction = Extract<RepairAction, { kind: 'repair_blocks' }>
 
-export async function repairBlocks (home: string, action: BlockAction): Promise<string> {
+export async function repairBlocks (home: string, action: BlockAction, shardCount?: number): Promise<string> {
   const paths = nodePaths(home)
   const location = blockStorePath(paths)
   const quarantine = join(paths.data, 'archive', 'quarantine')
   const done: string[] = []
   if (action.salvage) done.push(await salvage(location, quarantine, paths.data))
   if (action.set_aside.length > 0) done.push(await setAsideBlocks(location, join(quarantine, 'blocks'), paths.data, action.set_aside))
-  if (action.recheck.length > 0) done.push(await recheck(home, action.recheck))
+  if (action.recheck.length > 0) done.push(await recheck(home, action.recheck, shardCount))
   return done.join('; ')
 }
 
@@ -102,8 +102,8 @@ async function salvage (location: string, quarantine: string, dataDir: string): 
     `${wrong === 0 ? '' : `, ${wrong} that did not hash to their CID left there`}${stopped}`
 }
 
-async function recheck (home: string, ids: readonly string[]): Promise<string> {
-  const node = await LocalNode.open({ home })
+async function recheck (home: string, ids: readonly string[], shardCount: number | undefined): Promise<string> {
+  const node = await LocalNode.open({ home, shardCount }) // scored as the daemon scores (its set shard count)
   try {
     const anchors: Array<StoredRecord<AnchorRecord>> = []
     const absent: string[] = []

@@ -28,7 +28,7 @@ export interface SalvagedRecords {
   restore: () => Promise<string>
 }
 
-export async function salvageLostRecords (home: string, ledgerIds: ReadonlySet<string>, now: () => number = Date.now): Promise<SalvagedRecords> {
+export async function salvageLostRecords (home: string, ledgerIds: ReadonlySet<string>, now: () => number = Date.now, shardCount?: number): Promise<SalvagedRecords> {
   const paths = nodePaths(home)
   const nothing = (why: string): SalvagedRecords => ({ detail: why, restore: async () => 'nothing to import' })
   if (!await pathExists(join(journalIndexPath(paths), 'CURRENT')) || !await pathExists(join(recordIndexPath(paths), 'CURRENT'))) {
@@ -90,7 +90,7 @@ export async function salvageLostRecords (home: string, ledgerIds: ReadonlySet<s
     detail: `the index held ${records.length} record${records.length === 1 ? '' : 's'} the ledger lost (${salvaged.join(', ')}); saved to ${rel} before the reindex` +
       `${unreadable.length === 0 ? '' : `; unreadable in the index: ${unreadable.join(', ')}`}`,
     restore: async () => {
-      const node = await LocalNode.open({ home })
+      const node = await LocalNode.open({ home, shardCount }) // scored as the daemon scores (its set shard count)
       try {
         const result = await node.ingest(records, 'import')
         return `imported ${rel} after the reindex: ${result.stored.length} stored again${result.stored.length === 0 ? '' : ` (${result.stored.join(', ')})`}` +

@@ -17,8 +17,9 @@ type ViewAction = Extract<RepairAction, { kind: 'reduce_views' }>
 /** @default 1000 — memories listed per page when object ids are traced back to their memories. */
 const QUERY_PAGE = 1000
 
-export async function reduceViewsAgain (home: string, action: ViewAction): Promise<string> {
-  const node = await LocalNode.open({ home })
+/** `shardCount`: the count the node's operator set, which the views' trust is scored with (OpenLocalNodeOptions). */
+export async function reduceViewsAgain (home: string, action: ViewAction, shardCount?: number): Promise<string> {
+  const node = await LocalNode.open({ home, shardCount })
   try {
     const memories = new Set<string>()
     const absent: string[] = []

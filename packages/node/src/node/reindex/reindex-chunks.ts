@@ -146,6 +146,11 @@ export interface ReindexTrust {
   roots: string[]
   /** The key events ledger: witnesses count per identity, refused keys not at all. */
   keyEvents: string
+  /**
+   * The shard count the node's operator set (the `shard-count` setting): drawn witnesses' stated
+   * counts are judged against it (witness-draw-v1 W12), as the daemon judges them. Absent: from N̂.
+   */
+  shardCount?: number
 }
 
 /** What the rebuilding thread asks of the reader thread (its first message). */

@@ -61,12 +61,13 @@ export async function readForReindex (input: ReaderInput, send: (chunk: WireChun
     }
   }
   if (chunk.count > 0) await send(chunk.finish())
-  // Scored as the node scores (its policy, roots and keyring), never with the defaults: a rebuilt
+  // Scored as the node scores (its policy, roots, keyring and set shard count), never with the defaults: a rebuilt
   // index holds the scores the node would store. A chunk at a time, so the rebuild writes one
   // chunk while the next is scored.
   const keyring = await Keyring.open({ file: input.trust.keyEvents, readOnly: true, verifier: nodeCryptoVerifier, clock: () => input.now })
   try {
-    const setting = trustSettingFrom(votingMemories(collected), { policy: input.trust.policy, roots: input.trust.roots, identities: keyringIdentities(keyring), drawPaths: NODE_RECORD_FAST_PATHS })
+    const { policy, roots, shardCount } = input.trust
+    const setting = trustSettingFrom(votingMemories(collected), { policy, roots, identities: keyringIdentities(keyring), drawPaths: NODE_RECORD_FAST_PATHS, ...(shardCount === undefined ? {} : { shardCount }) })
     const memories = [...collected.memories.values()]
     for (let at = 0; at < memories.length; at += input.batch) {
       const batch = memories.slice(at, at + input.batch)

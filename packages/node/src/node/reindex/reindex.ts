@@ -22,6 +22,17 @@ export const WRITES_IN_FLIGHT = 1
 /** @default 8 — chunks the reader thread may send ahead of the ones taken (each a few MB of JSON). */
 export const READ_AHEAD = 8
 
+export interface ReindexOptions {
+  /** @default DEFAULT_SCOPE — the ledger scope the node writes. */
+  scope?: string
+  /**
+   * The shard count the node's operator set (`isnad start --shard-count`, the `shard-count`
+   * setting): memories are scored with it, as the daemon scores them (witness-draw-v1 W12).
+   * @default from N̂ (shardCountFor)
+   */
+  shardCount?: number
+}
+
 export interface ReindexResult {
   events: number
   records: number
@@ -36,18 +47,18 @@ export interface ReindexResult {
  * Records are not re-verified: they entered the ledger only after verification, and every line's
  * hash is checked as it is read; `isnad ledger verify` checks signatures and checkpoints.
  */
-export async function reindexHome (paths: NodePaths, scope: string, clock: () => number): Promise<ReindexResult> {
+export async function reindexHome (paths: NodePaths, scope: string, clock: () => number, shardCount?: number): Promise<ReindexResult> {
   const started = clock()
   // Started first: the reader thread loads its modules while the stores open.
   const reader = ReindexReader.start()
   try {
-    return { ...await rebuildIndex(paths, scope, clock, reader), ms: clock() - started }
+    return { ...await rebuildIndex(paths, { scope, shardCount }, clock, reader), ms: clock() - started }
   } finally {
     await reader.stop()
   }
 }
 
-async function rebuildIndex (paths: NodePaths, scope: string, clock: () => number, reader: ReindexReader): Promise<Omit<ReindexResult, 'ms'>> {
+async function rebuildIndex (paths: NodePaths, { scope, shardCount }: { scope: string, shardCount: number | undefined }, clock: () => number, reader: ReindexReader): Promise<Omit<ReindexResult, 'ms'>> {
   const fresh = `${paths.index}.rebuild`
   await rm(fresh, { recursive: true, force: true })
   await assertIndexFree(paths)
@@ -62,7 +73,8 @@ async function rebuildIndex (paths: NodePaths, scope: string, clock: () => numbe
   try {
     // The ledger is open only to hold its writer lock: nothing appends to it during the rebuild.
     const snapshot = await snapshotScope(paths.data, scope, () => undefined)
-    const trust = await homeTrustSpec(paths) // scored as the node scores, not with the defaults
+    // Scored as the node scores, not with the defaults: its policy, roots and keyring, and the shard count it was set to.
+    const trust = { ...await homeTrustSpec(paths), ...(shardCount === undefined ? {} : { shardCount }) }
     result = await rebuild(reader.read({ snapshot, now: clock(), trust, batch: REINDEX_BATCH, window: READ_AHEAD }), store, state)
     await state.setIndexedLc(ledger.lastLc)
   } catch (err) {

@@ -21,7 +21,7 @@ import { verifyAnyDocument } from '../verify-document.js'
 import type { ApiEventHub } from '../node-events.js'
 import { keyOf } from './create-key.js'
 import { ReadWriteGate } from './gate.js'
-import type { AnchorResult, AttestResult, CreateKeyInput, NodeOperations, WitnessRequestInput } from '../node-operations.js'
+import type { AnchorResult, AttestResult, CreateKeyInput, NodeOperations, ReindexInput, WitnessRequestInput } from '../node-operations.js'
 import type { InboxItem, PeerInfo, WitnessRequestResult } from '../network-shapes.js'
 import type { NodeStatus, ObserveOutcome, ReindexResult } from '../response-shapes.js'
 
@@ -32,7 +32,7 @@ export interface LocalOperationsInit {
   keystore: Keystore
   /** Where attestations stored through these operations (attest, import) are announced. */
   events?: ApiEventHub
-  /** Opens the node again after `reindex` closed it. @default () => LocalNode.open({ home }) */
+  /** Opens the node again after `reindex` closed it. @default () => LocalNode.open({ home, shardCount: node.shardCount }) */
   reopen?: () => Promise<LocalNode>
   /** @default nodeCryptoVerifier — checks documents for `verify` and checkpoints for `observe`. */
   verifier?: SignatureVerifier
@@ -52,7 +52,8 @@ export class LocalOperations implements NodeOperations {
 
   constructor (private readonly init: LocalOperationsInit) {
     this.node = init.node
-    this.reopen = init.reopen ?? (async () => await LocalNode.open({ home: init.home }))
+    const { shardCount } = init.node // the reopened node keeps the count it was set to
+    this.reopen = init.reopen ?? (async () => await LocalNode.open({ home: init.home, ...(shardCount === undefined ? {} : { shardCount }) }))
     this.verifier = init.verifier ?? nodeCryptoVerifier
   }
 
@@ -170,12 +171,21 @@ export class LocalOperations implements NodeOperations {
     return result
   }
 
-  /** Closes the node (the rebuild needs the writer lock and the index to itself), rebuilds, reopens. */
-  async reindex (): Promise<ReindexResult> {
+  /**
+   * Closes the node (the rebuild needs the writer lock and the index to itself), rebuilds, reopens.
+   * Scored with the node's own shard count (the daemon's `--shard-count`, else N̂'s), the one it
+   * goes on scoring with: a count in `input` must be that one (USAGE otherwise), or the scores
+   * stored would disagree with every score the reopened node computes next.
+   */
+  async reindex (input: ReindexInput = {}): Promise<ReindexResult> {
     return await this.gate.exclusive(async () => {
+      const shardCount = this.node.shardCount
+      if (input.shardCount !== undefined && input.shardCount !== shardCount) {
+        throw new IsnadError('USAGE', `this node scores with ${shardCount === undefined ? 'the shard count its network size gives' : `shard count ${shardCount}`}: start it with --shard-count ${input.shardCount} to reindex with that count`, { details: { shardCount: input.shardCount, nodeShardCount: shardCount ?? null } })
+      }
       await this.node.close()
       try {
-        return await reindex(this.init.home)
+        return await reindex(this.init.home, Date.now, shardCount === undefined ? {} : { shardCount })
       } finally {
         this.node = await this.reopen()
       }

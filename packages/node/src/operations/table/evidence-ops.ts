@@ -9,6 +9,7 @@ import {
   RecordInclusionResponseSchema, ReindexResultSchema, SignedCheckpointResponseSchema
 } from '../response-shapes.js'
 import { bundleEnvelopeError } from '../../memory-view/index.js'
+import { isShardCount, SHARDS } from '../../shard/index.js'
 import { renderView } from '../render-text.js'
 import { ingestLine, reportLines } from './command-text.js'
 import { ANCHOR_SOURCE_OPTIONS, assertAnchorable, assertBundleVerifies } from './command-steps.js'
@@ -149,20 +150,27 @@ export const importBundle = defineOperation({
   run: async (node, { bundle }) => await node.importBundle(bundle)
 })
 
+const ReindexInput = z.strictObject({
+  shardCount: z.number().int().refine(isShardCount, `must be a power of two from 1 to ${SHARDS.maxCount}`)
+    .describe('the shard count memories are scored with, as `isnad start --shard-count` (witness-draw-v1 W12); default: the running daemon\'s (another is USAGE through a daemon), else the home\'s `shard-count` setting, else from the network\'s size')
+    .optional()
+})
+
 export const reindex = defineOperation({
   name: 'reindex',
-  summary: 'Rebuild the LevelDB index from the ledgers alone; other requests wait meanwhile.',
-  input: NoInput,
+  summary: 'Rebuild the LevelDB index from the ledgers alone, scoring memories as the node does; other requests wait meanwhile.',
+  input: ReindexInput,
   output: ReindexResultSchema,
-  errors: ['STORE_LOCKED', 'LEDGER_LOCKED', 'LEDGER_CORRUPT'],
+  errors: ['STORE_LOCKED', 'LEDGER_LOCKED', 'LEDGER_CORRUPT', 'CONFIG_INVALID'],
   opens: 'ledgers',
-  http: { method: 'post', path: '/v1/ledger/reindex', in: 'none', description: 'Other requests wait while the index is rebuilt.' },
+  http: { method: 'post', path: '/v1/ledger/reindex', in: 'body', optionalBody: true, description: 'Other requests wait while the index is rebuilt. The daemon scores with its own shard count; a `shardCount` other than it is USAGE.' },
   cli: {
     command: 'ledger reindex',
+    fields: { shardCount: { value: 'count', description: 'a power of two 1-4096: score with this shard count (default: the home\'s `shard-count` setting, $ISNAD_SHARD_COUNT or .memory/config.json, as `isnad start` takes it; else from the network\'s size)' } },
     render: (r) => `reindexed ${r.events} events (${r.records} records, ${r.memories} memories) up to lc ${r.lastLc} in ${r.ms} ms`
   },
   mcp: { excluded: 'maintenance of the data directory is the operator\'s' },
-  run: async (node) => await node.reindex()
+  run: async (node, { shardCount }) => await node.reindex(shardCount === undefined ? {} : { shardCount })
 })
 
 export const proveRecord = defineOperation({

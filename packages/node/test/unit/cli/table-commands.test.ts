@@ -8,6 +8,7 @@ import { IsnadError } from '../../../src/errors/index.js'
 import { defineOperation, parseOperationInput, type OperationNode, type OperationSpec } from '../../../src/operations/index.js'
 import type { CommandContext } from '../../../src/cli/command-context.js'
 import { plansOf, registerTableCommands } from '../../../src/cli/table-commands.js'
+import { numberFault } from '../../../src/cli/table-options.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 
 /*
@@ -241,7 +242,15 @@ describe('a command generated from an operation\'s cli declaration', () => {
     expect(inputOf(await run(['note', 'add', 'x', '--author', 'did:key:z6MkOther'], { json: true })).author).toBe('did:key:z6MkOther')
   })
 
-  it('builds a field from options of its own', async () => {
+  it('refuses a number its field\'s own check refuses at the command line, in the check\'s words', () => {
+    const even = z.number().int().refine((n) => n % 2 === 0, 'must be even').optional()
+    expect(numberFault(even, 4)).toBeUndefined()
+    expect(numberFault(even, 3)).toBe('must be even')
+    // .int() alone bounds by the safe integers, which are not named.
+    expect(numberFault(even, 2.5)).toBe('must be an integer')
+  })
+
+    it('builds a field from options of its own', async () => {
     expect(JSON.parse((await run(['pin', '--shelf', 'top'])).stdout.join(''))).toEqual({ place: { shelf: 'top' } })
     expect(codeOf((await run(['pin'])).error)).toBe('USAGE')
     expect(codeOf((await run(['pin', '--url', 'u', '--shelf', 's'])).error)).toBe('USAGE')
