@@ -52,6 +52,8 @@ export const SEEN_TTL_MS = 2 * 60 * 1000
 export const IDONTWANT_MIN_DATA_BYTES = 16 * 1024
 /** @default 4096 — checkpoint ids remembered to ignore replays after the seen cache forgets them. */
 export const SEEN_CHECKPOINTS_SIZE = 4096
+/** @default 4096 — DIDs whose shard a validator remembers (each a SHA-256 to compute, gossip-v1 R15). */
+export const SHARDS_OF_DIDS_SIZE = 4096
 
 /*
  * Peer scoring (gossip-v1 §6). Scores are gossipsub v1.1 scores; the application part (P5) is the

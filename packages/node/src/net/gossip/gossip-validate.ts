@@ -6,8 +6,8 @@ import { SignedCheckpointSchema, checkpointCidOf, verifyCheckpoint } from '../..
 import { cidString, type VerifiedRecord } from '../../record/index.js'
 import { sameBytes } from '../../fast-crypto/index.js'
 import { BoundedMap } from '../../collections/index.js'
-import { parseShardTopic, shardOf, type ShardTopic } from '../../shard/index.js'
-import { MAX_CHECKPOINT_AGE_MS, MAX_CHECKPOINT_BYTES, SEEN_CHECKPOINTS_SIZE, TOPICS } from './constants.js'
+import { parseShardTopic, shardOf, SHARDS, type ShardTopic } from '../../shard/index.js'
+import { MAX_CHECKPOINT_AGE_MS, MAX_CHECKPOINT_BYTES, SEEN_CHECKPOINTS_SIZE, SHARDS_OF_DIDS_SIZE, TOPICS } from './constants.js'
 import type { NetHost } from '../host.js'
 import { peekRecordId, type GateResult, type RecordGate } from '../record-gate.js'
 import { decodeWitnessEnvelope } from '../wire/index.js'
@@ -35,6 +35,11 @@ export interface GossipValidatorInit {
  */
 export class GossipValidator {
   private readonly seenCheckpoints = new BoundedMap<string, true>(SEEN_CHECKPOINTS_SIZE)
+  /**
+   * The shard of each DID judged recently, under the largest count: shardOf hashes the DID, and a
+   * burst names the same few authors message after message (gossip-v1 R15 is checked on each).
+   */
+  private readonly shardsOfDids = new BoundedMap<string, number>(SHARDS_OF_DIDS_SIZE)
 
   constructor (private readonly init: GossipValidatorInit) {}
 
@@ -58,7 +63,7 @@ export class GossipValidator {
     const checked = await this.init.gate.check(data, kind) // gossip-v1 R1–R7
     if (checked.status !== 'verified' && checked.status !== 'cached') return decisionOf(checked)
     const { record } = checked.record.signed
-    if (record.kind === 'memory' && !inShard(record.author.agent_id, shard)) {
+    if (record.kind === 'memory' && !this.inShard(record.author.agent_id, shard)) {
       // gossip-v1 R15: the sender had the author in the record and could have checked.
       return { result: 'reject', reason: `a memory of ${record.author.agent_id} travels on its shard ${shardOf(record.author.agent_id, shard.count)} of ${shard.count}, not ${shard.shard}` }
     }
@@ -68,7 +73,7 @@ export class GossipValidator {
       if (!await this.isKnown(record.memory)) return { result: 'accept', records: [checked.record], missingMemory: record.memory }
       // gossip-v1 R16: judged by the memory, which a relay may not have held: Ignore, not Reject.
       const author = await this.memoryAuthor(record.memory)
-      if (author !== undefined && !inShard(author, shard)) {
+      if (author !== undefined && !this.inShard(author, shard)) {
         return { result: 'ignore', reason: `${record.kind} ${checked.id} is of a memory by ${author}, not of shard ${shard.shard} of ${shard.count}` }
       }
     }
@@ -104,7 +109,7 @@ export class GossipValidator {
     // gossip-v1 R15: the envelope names its author (in the memory) and its witnesses.
     const author = memory.status === 'known' ? await this.memoryAuthor(memory.id) : memoryAuthorOf(memory.record)
     const dids = [...(author === undefined ? [] : [author]), ...record.witnesses ?? []]
-    if (author !== undefined && !dids.some((did) => inShard(did, shard))) {
+    if (author !== undefined && !dids.some((did) => this.inShard(did, shard))) {
       return { result: 'reject', reason: `witness request ${request.id} is neither of its author's shard nor of an addressed witness's (shard ${shard.shard} of ${shard.count})` }
     }
     // A memory verified earlier but not stored yet goes with the request; the host tolerates duplicates.
@@ -125,7 +130,7 @@ export class GossipValidator {
     if (!parsed.success) return { result: 'reject', reason: 'checkpoint does not match its schema' }
     if (!sameBytes(dagCbor.encode(parsed.data), data)) return { result: 'reject', reason: 'checkpoint is not in canonical form' }
     const id = cidString(checkpointCidOf(parsed.data.record))
-    if (!inShard(parsed.data.record.log, shard)) {
+    if (!this.inShard(parsed.data.record.log, shard)) {
       return { result: 'reject', reason: `checkpoint ${id} of ${parsed.data.record.log} is not of shard ${shard.shard} of ${shard.count}` } // R15
     }
     if (this.seenCheckpoints.has(id)) return { result: 'ignore', reason: `checkpoint ${id} already seen` }
@@ -165,6 +170,21 @@ export class GossipValidator {
     }
   }
 
+  /**
+   * Whether `did`'s records travel on the shard a topic names. Under count 1 every DID does (one
+   * shard). Otherwise from the DID's shard under SHARDS.maxCount, remembered: counts are powers of
+   * two, so shardOf(did, c) = shardOf(did, maxCount) mod c (shard/shard.ts).
+   */
+  private inShard (did: string, topic: ShardTopic): boolean {
+    if (topic.count === 1) return true
+    let finest = this.shardsOfDids.get(did)
+    if (finest === undefined) {
+      finest = shardOf(did, SHARDS.maxCount)
+      this.shardsOfDids.set(did, finest)
+    }
+    return finest % topic.count === topic.shard
+  }
+
   /** The author of a memory verified recently or stored; undefined when this node holds neither. */
   private async memoryAuthor (memoryId: string): Promise<string | undefined> {
     const recent = this.init.gate.recentRecord(memoryId)
@@ -179,10 +199,6 @@ export class GossipValidator {
   }
 }
 
-/** Whether `did`'s records travel on the shard a topic names. */
-function inShard (did: string, topic: ShardTopic): boolean {
-  return shardOf(did, topic.count) === topic.shard
-}
 
 function memoryAuthorOf (record: VerifiedRecord): string | undefined {
   const { record: body } = record.signed

@@ -64,7 +64,8 @@ export class AcceptBatcher {
         return
       }
       const result = await this.store(batch.flatMap((item) => item.records))
-      for (const item of batch) item.resolve(resultFor(result, item.records))
+      const split = splitResult(result)
+      for (const item of batch) item.resolve(split(item.records))
     } catch (err) {
       if (batch.length === 1) {
         (batch[0] as Waiting).reject(err)
@@ -81,12 +82,23 @@ export class AcceptBatcher {
   }
 }
 
-/** A combined batch's result as it concerns one caller's records. */
-function resultFor (result: IngestResult, records: readonly VerifiedRecord[]): IngestResult {
-  const own = new Set(records.map((r) => r.id))
-  return {
-    stored: result.stored.filter((id) => own.has(id)),
-    duplicates: result.duplicates.filter((id) => own.has(id)),
-    rescored: result.rescored
+/**
+ * A combined batch's result as it concerns each caller's records: the batch's ids are put in sets
+ * once, so splitting a batch of n single-record deliveries costs O(n), not O(n²) (a burst's batches
+ * hold up to MAX_ACCEPT_BATCH deliveries). A caller's ids come in its records' order, each once.
+ */
+function splitResult (result: IngestResult): (records: readonly VerifiedRecord[]) => IngestResult {
+  const stored = new Set(result.stored)
+  const duplicates = new Set(result.duplicates)
+  return (records) => {
+    const own: IngestResult = { stored: [], duplicates: [], rescored: result.rescored }
+    const seen = new Set<string>()
+    for (const { id } of records) {
+      if (seen.has(id)) continue
+      seen.add(id)
+      if (stored.has(id)) own.stored.push(id)
+      if (duplicates.has(id)) own.duplicates.push(id)
+    }
+    return own
   }
 }

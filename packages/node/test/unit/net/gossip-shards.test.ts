@@ -42,6 +42,20 @@ describe('gossip validators on shard topics (gossip-v1 "Shards", R15–R16)', ()
     expect(await setup().validator.validate(shardTopic(1, 0, 'memories'), bytes(memory.signed), 'p')).toMatchObject({ result: 'accept' })
   })
 
+  it('judges the same authors alike under every count, in any order (the shard each DID hashes to is remembered)', async () => {
+    const { validator } = setup()
+    const authors = [1, 2, 3, 4, 5].map((n) => createAgent(n))
+    const memories = authors.map((agent) => createMemory(agent))
+    for (const count of [8, 2, 4096, 4, 2]) {
+      for (const [i, agent] of authors.entries()) {
+        const right = shardOf(agent.did, count)
+        const message = bytes((memories[i] as ReturnType<typeof createMemory>).signed)
+        expect(await validator.validate(shardTopic(count, right, 'memories'), message, 'p'), `agent ${i} under ${count}`).toMatchObject({ result: 'accept' })
+        expect(await validator.validate(shardTopic(count, (right + 1) % count, 'memories'), message, 'p'), `agent ${i} under ${count}`).toMatchObject({ result: 'reject' })
+      }
+    }
+  })
+
   it('accepts a witness request on its author\'s shard or an addressed witness\'s, and rejects it elsewhere', async () => {
     const witness = agentOutside(home)
     const request = createWitnessRequest(author, memory.id, [witness])

@@ -59,6 +59,31 @@ describe('AcceptBatcher (group commit of gossiped records)', () => {
     expect([a?.status, g?.status, b?.status]).toEqual(['fulfilled', 'fulfilled', 'rejected'])
   })
 
+  it("splits a combined result among its callers: each hears of its own stored and duplicate ids, once each, in its order", async () => {
+    const calls: string[][] = []
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => { release = resolve })
+    // The host stores what it has not seen and reports the rest (ids ending in 'x') as duplicates, as the pipeline does.
+    const batcher = new AcceptBatcher(async (batch) => {
+      const ids = [...new Set(batch.map((r) => r.id))]
+      calls.push(ids)
+      if (calls.length === 1) await held
+      return { stored: ids.filter((id) => !id.endsWith('x')), duplicates: ids.filter((id) => id.endsWith('x')), rescored: ['m'] }
+    })
+    const first = batcher.accept(records('a'))
+    await tick()
+    const single = Array.from({ length: MAX_ACCEPT_BATCH - 5 }, (_, i) => batcher.accept(records(`s${i}-`)))
+    const mixed = batcher.accept([...records('k', 2), ...records('k', 1), { id: 'dx' } as unknown as VerifiedRecord])
+    const twice = batcher.accept(records('k', 1)) // the same record delivered by two callers
+    release()
+    await first
+    const results = await Promise.all([...single, mixed, twice])
+    expect(calls).toHaveLength(2)
+    expect(results.slice(0, single.length).map((r) => r.stored)).toEqual(single.map((_, i) => [`s${i}-0`]))
+    expect(results.at(-2)).toEqual({ stored: ['k0', 'k1'], duplicates: ['dx'], rescored: ['m'] })
+    expect(results.at(-1)).toEqual({ stored: ['k0'], duplicates: [], rescored: ['m'] })
+  })
+
   it('hands the host at most MAX_ACCEPT_BATCH records per call (one oversized delivery goes alone)', async () => {
     const host = gatedHost()
     const batcher = new AcceptBatcher(host.store)
