@@ -199,7 +199,6 @@ export class GossipValidator {
   }
 }
 
-
 function memoryAuthorOf (record: VerifiedRecord): string | undefined {
   const { record: body } = record.signed
   return body.kind === 'memory' ? body.author.agent_id : undefined
