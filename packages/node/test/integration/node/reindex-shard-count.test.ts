@@ -1,8 +1,10 @@
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { Level } from 'level'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { proveDraw } from '../../../src/draw/index.js'
+import { nodePaths } from '../../../src/home/index.js'
 import { createKeystore } from '../../../src/keystore/index.js'
 import { createNode } from '../../../src/library.js'
 import { LocalNode, changeTrustRoot, initHome, setTrustPolicy } from '../../../src/node/index.js'
@@ -182,6 +184,18 @@ describe('ledger reindex under a set shard count', () => {
     } finally {
       await ops.close()
     }
+    expect(await storedLevel()).toBe(daemon.level)
+  }, CLI_CASE_MS)
+
+  it('an index of an older layout, rebuilt when the node opens, is scored with the count the node is opened with', async () => {
+    await reindexWith([])
+    expect(await storedLevel()).toBe(derived.level)
+    // What the layout before versions left: no format key, so the store refuses it and the node rebuilds it.
+    const raw = new Level<string, string>(join(nodePaths(home).index, 'records'))
+    await raw.del('!meta!format')
+    await raw.close()
+    const node = await LocalNode.open({ home, clock, shardCount: COUNT })
+    await node.close()
     expect(await storedLevel()).toBe(daemon.level)
   }, CLI_CASE_MS)
 
