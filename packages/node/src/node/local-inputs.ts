@@ -65,7 +65,7 @@ export interface OpenLocalNodeOptions {
   /**
    * The shard count the node's operator set (`isnad start --shard-count`, the `shard-count`
    * setting): its trust judges drawn witnesses' stated counts against it (witness-draw-v1 W12;
-   * NodeTrust.useShardCount), and a rebuild of an outdated index on open scores with it.
+   * NodeTrustInit.shardCount), and a rebuild of an outdated index on open scores with it.
    * @default from N̂ (shardCountFor)
    */
   shardCount?: number

@@ -338,8 +338,7 @@ export class LocalNode {
   get trust (): NodeTrust {
     if (this.nodeTrust === undefined) {
       // The pipeline's index step keeps its votes current from then on.
-      this.nodeTrust = homeNodeTrust(this.paths, this.store, this.clock, () => this.keyring as Keyring | undefined)
-      if (this.setShardCount !== undefined) this.nodeTrust.useShardCount(this.setShardCount)
+      this.nodeTrust = homeNodeTrust(this.paths, this.store, this.clock, () => this.keyring as Keyring | undefined, this.setShardCount)
     }
     return this.nodeTrust
   }

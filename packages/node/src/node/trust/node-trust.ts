@@ -23,6 +23,12 @@ export interface NodeTrustInit {
   ownAgents?: () => Promise<readonly string[]>
   /** The node's keyring once open: witnesses then count per identity (docs/trust.md §1a). */
   keyring?: () => Keyring | undefined
+  /**
+   * The shard count the node's operator set (OpenLocalNodeOptions.shardCount): drawn witnesses' stated
+   * counts are judged against it (witness-draw-v1 W12), as the daemon's own draw is made within it.
+   * @default from N̂ (shardCountFor)
+   */
+  shardCount?: number
 }
 
 /**
@@ -30,13 +36,14 @@ export interface NodeTrustInit {
  * with the node's own agents (the keys under `keys/`) as roots without configuration (docs/trust.md §1).
  */
 export function homeNodeTrust (
-  paths: Pick<NodePaths, 'data' | 'keys'>, store: RecordStore, clock: () => number, keyring: () => Keyring | undefined
+  paths: Pick<NodePaths, 'data' | 'keys'>, store: RecordStore, clock: () => number, keyring: () => Keyring | undefined, shardCount?: number
 ): NodeTrust {
   return new NodeTrust({
     dataDir: paths.data,
     store,
     clock,
     keyring,
+    ...(shardCount === undefined ? {} : { shardCount }),
     ownAgents: async () => (await createKeystore({ directory: paths.keys }).list()).map((k) => k.did)
   })
 }
@@ -174,20 +181,8 @@ export class NodeTrust {
       ? settingOfTable(policy, undefined, identities)
       : settingOfTable(policy, await table(identities), identities, NODE_RECORD_FAST_PATHS)
     if (this.privateChecks !== undefined) setting.privateCheckOf = this.privateChecks
-    if (this.shardCount !== undefined) setting.shardCount = this.shardCount
+    if (this.init.shardCount !== undefined) setting.shardCount = this.init.shardCount
     return setting
-  }
-
-  private shardCount: number | undefined
-
-  /**
-   * The shard count the node's daemon was set to (its `shard-count` setting): drawn witnesses' stated
-   * counts are judged against it (witness-draw-v1 W12), as the daemon's own draw is made within it.
-   * Without one the count follows N̂ (shardCountFor).
-   */
-  useShardCount (count: number): void {
-    this.shardCount = count
-    this.reputation.useShardCount(count)
   }
 
   private privateChecks: ((memoryId: string) => PrivateCheckState | undefined) | undefined

@@ -18,6 +18,11 @@ export interface ReputationServiceInit {
    * beside those the operator added. Read once.
    */
   ownAgents?: () => Promise<readonly string[]>
+  /**
+   * The shard count the node's operator set (OpenLocalNodeOptions.shardCount): the graph judges drawn
+   * witnesses' stated counts by it (witness-draw-v1 W12). @default from the graph's estimate (shardCountFor)
+   */
+  shardCount?: number
 }
 
 /**
@@ -164,15 +169,6 @@ export class ReputationService {
     return this.last?.table
   }
 
-  private shardCount: number | undefined
-
-  /** The shard count the node was set to (NodeTrust.useShardCount): the graph judges drawn witnesses' counts by it. */
-  useShardCount (count: number): void {
-    if (count === this.shardCount) return
-    this.shardCount = count
-    this.invalidate()
-  }
-
   /** Drops the cached table (a key event changed which identity a key votes as, or when it could sign). */
   invalidate (): void {
     this.table = undefined
@@ -202,7 +198,7 @@ export class ReputationService {
       roots,
       ...(identities === undefined ? {} : { identities }),
       ...(this.init.pageRank === undefined ? {} : { pageRank: this.init.pageRank }),
-      ...(this.shardCount === undefined ? {} : { shardCount: this.shardCount })
+      ...(this.init.shardCount === undefined ? {} : { shardCount: this.init.shardCount })
     }
     return reputationFor(memories, spec) ?? computeReputation([], [], this.init.pageRank)
   }
